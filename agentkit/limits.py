@@ -1,0 +1,30 @@
+"""Every limit the course enforces, with its name and default in one place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on what one agent task may do; pass `Limits(name=value)` to raise one."""
+
+    max_tool_calls_per_task: int = 25
+    """Tool calls one task may make in total, across all turns."""
+    max_tool_calls_per_turn: int = 8
+    """Tool calls the model may ask for in a single reply."""
+    max_turns: int = 12
+    """Model replies one task may take before it stops as `limit reached`."""
+    max_output_chars: int = 8_000
+    """Characters of one tool result the model sees; the rest is cut, with a note saying how much."""
+    max_read_chars: int = 20_000
+    """Characters `read_file` returns from one call."""
+    max_file_bytes: int = 10_000_000
+    """Largest file `write_file` and `edit_file` will write or rewrite."""
+    shell_timeout: float = 30.0
+    """Seconds a shell command may run before its whole process group is killed."""
+    max_glob_results: int = 200
+    """Paths `glob` lists before it stops and says so."""
+
+
+DEFAULT_LIMITS = Limits()

@@ -1,0 +1,39 @@
+"""The tool contract: what a tool is, as data plus one async callable."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+class ToolError(Exception):
+    """A mistake the model can fix (a missing file, a bad value): the dispatcher sends its message back as `Error: ...`.
+
+    Any other exception from a handler is a bug in our code, and the dispatcher treats it as one.
+    """
+
+
+Handler = Callable[[dict[str, Any]], Awaitable[str]]
+
+
+@dataclass(frozen=True)
+class ToolDefinition:
+    """One tool: the part the model sees (name, description, parameters) and the part it never sees (handler)."""
+
+    name: str
+    """Identifier the model calls the tool by: letters, digits, `_` and `-`, at most 64 characters."""
+    description: str
+    """What the tool does and when to use it, written for the model."""
+    parameters: dict[str, Any]
+    """JSON Schema of the arguments object; the dispatcher validates every call against it."""
+    handler: Handler = field(repr=False)
+    """`async def handler(arguments: dict) -> str`; blocking work goes through `asyncio.to_thread`."""
+    needs_confirmation: bool = False
+    """True for tools with side effects (write, edit, shell): the policy asks a person first."""
+
+    def to_openai(self) -> dict[str, Any]:
+        """The Chat Completions `tools=` entry: everything but the handler."""
+        return {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
+        }
