@@ -1,0 +1,16 @@
+"""The offline model: a deterministic stand-in for an LLM, reached through the real openai client.
+
+- `model.py`: the decision procedure (start reading here) and `reading.py`, how it reads a message;
+- `protocol.py`: the Chat Completions wire format around it (JSON and SSE, the API's 400 errors);
+- `transport.py`: the in-process path, `offline_client()`;
+- `server.py`: the same model over HTTP on 127.0.0.1, with fault injection;
+- `scripted.py`: a queue of replies, for tests that need exact control.
+"""
+
+from agentkit.offline.model import MISTAKES, OfflineModel, Reply, ToolCall
+from agentkit.offline.scripted import ScriptedModel, call
+from agentkit.offline.server import Faults, OfflineServer
+from agentkit.offline.transport import offline_client, offline_transport
+
+__all__ = ["MISTAKES", "Faults", "OfflineModel", "OfflineServer", "Reply", "ScriptedModel", "ToolCall", "call",
+           "offline_client", "offline_transport"]
