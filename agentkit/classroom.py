@@ -1,0 +1,90 @@
+"""Notebook upkeep: refresh (re-execute in place with stable metadata) and the student edition."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}
+
+
+def refresh(path: str | os.PathLike[str], timeout: int = 300) -> None:
+    """Execute the notebook at `path` top to bottom in this environment's kernel and save it in place."""
+    path = Path(path)
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False,
+                            resources={"metadata": {"path": str(path.parent)}})
+    with offline_environment():
+        client.execute()
+    stabilise(notebook)
+    nbformat.validate(notebook)
+    nbformat.write(notebook, path)
+
+
+def stabilise(notebook: nbformat.NotebookNode) -> None:
+    """Drop what changes from run to run or machine to machine: timings, kernel versions, widget state."""
+    notebook.metadata = nbformat.from_dict({"kernelspec": KERNEL, "language_info": {"name": "python"}})
+    for cell in notebook.cells:
+        for key in ("execution", "collapsed", "scrolled", "ExecuteTime"):
+            cell.metadata.pop(key, None)
+
+
+@contextmanager
+def offline_environment() -> Iterator[None]:
+    """Stored outputs are the offline model's: an empty MODEL_API_KEY in the kernel's environment overrides .env."""
+    saved = os.environ.get("MODEL_API_KEY")
+    os.environ["MODEL_API_KEY"] = ""
+    try:
+        yield
+    finally:
+        if saved is None:
+            del os.environ["MODEL_API_KEY"]
+        else:
+            os.environ["MODEL_API_KEY"] = saved
+
+
+SOLUTION, CHECK = "solution", "check"
+"""Cell tags: a solution cell starts with `# Exercise N.M: ...` comment lines; a check cell tests the answer."""
+
+
+def student_edition(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> list[Path]:
+    """Copy the course from `source` to `target` with every solution replaced by a stub; return the notebooks written."""
+    source, target = Path(source), Path(target)
+    if target.resolve() == source.resolve():
+        raise ValueError("the student edition must go to another folder than the notebooks it is made from")
+    shutil.copytree(source, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.ipynb", "scratch", ".ipynb_checkpoints"))
+    written = []
+    for path in sorted(source.glob("*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        for cell in notebook.cells:
+            tags = cell.metadata.get("tags", [])
+            if SOLUTION in tags:
+                cell.source = stub(cell.source)
+            if SOLUTION in tags or CHECK in tags:
+                cell.outputs, cell.execution_count = [], None
+        nbformat.write(notebook, target / path.name)
+        written.append(target / path.name)
+    return written
+
+
+def stub(solution: str) -> str:
+    """The solution's leading comment lines (what to write), then a line that fails until the student answers."""
+    lines = solution.splitlines()
+    brief = list(_leading_comments(lines))
+    if not brief:
+        raise ValueError(f"a solution cell must start with '# Exercise N.M: what to write'; this one starts with {lines[:1]}")
+    title = brief[0].lstrip("# ").split(":")[0]
+    return "\n".join([*brief, f'raise NotImplementedError("{title}: replace this line with your answer")'])
+
+
+def _leading_comments(lines: list[str]) -> Iterator[str]:
+    for line in lines:
+        if not line.startswith("#"):
+            return
+        yield line

@@ -1,0 +1,59 @@
+"""The `agentkit` command: serve the offline model, refresh notebooks, and the course's other tools."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="agentkit", description="Tool Use, from zero: the course's command line.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="serve the offline model as an OpenAI-compatible HTTP server on 127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--unruly", default=None, help="make this mistake on each question's first tool call")
+    serve.add_argument("--fail", type=int, default=None, metavar="STATUS", help="answer the first --times requests with this HTTP status")
+    serve.add_argument("--times", type=int, default=1, help="how many requests --fail applies to (-1: all)")
+    serve.add_argument("--delay", type=float, default=0.0, help="seconds to wait before every reply")
+
+    refresh = commands.add_parser("refresh", help="re-execute notebooks in place with stable metadata (offline)")
+    refresh.add_argument("notebooks", nargs="+")
+
+    classroom = commands.add_parser("classroom", help="classroom editions of the notebooks")
+    editions = classroom.add_subparsers(dest="edition", required=True)
+    student = editions.add_parser("student", help="write a copy of the course with every exercise's solution taken out")
+    student.add_argument("source", help="the notebooks folder, e.g. notebooks/")
+    student.add_argument("target", help="where to write the student edition")
+
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        _serve(args)
+    elif args.command == "refresh":
+        from agentkit.classroom import refresh as refresh_notebook
+
+        for path in args.notebooks:
+            refresh_notebook(path)
+            print(f"refreshed {path}")
+    elif args.command == "classroom":
+        from agentkit.classroom import student_edition
+
+        written = student_edition(args.source, args.target)
+        print(f"wrote the student edition of {len(written)} notebooks to {args.target}")
+
+
+def _serve(args: argparse.Namespace) -> None:
+    from agentkit.offline import Faults, OfflineModel, OfflineServer
+
+    faults = Faults(status=args.fail, times=args.times, delay=args.delay)
+    with OfflineServer(OfflineModel(unruly=args.unruly), faults, port=args.port) as server:
+        print(f"Offline model serving at {server.base_url} (BASE_URL for any OpenAI client). Ctrl-C stops it.", flush=True)
+        try:
+            server.thread.join()
+        except KeyboardInterrupt:
+            print("stopped", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
