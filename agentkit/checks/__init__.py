@@ -6,7 +6,8 @@ A chapter's checks live in `agentkit/checks/chNN.py` and are built from `expect`
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 
 class CheckFailed(AssertionError):
@@ -17,6 +18,13 @@ def expect(condition: object, hint: str) -> None:
     """Fail the running check with `hint` unless `condition` holds."""
     if not condition:
         raise CheckFailed(hint)
+
+
+def answer(namespace: Mapping[str, Any], name: str) -> Any:
+    """The student's answer by name from the notebook's `globals()`; a missing one means not done yet."""
+    if name not in namespace:
+        raise NotImplementedError(name)
+    return namespace[name]
 
 
 def run_check(title: str, test: Callable[[], object]) -> bool:

@@ -1,0 +1,79 @@
+"""Checks for chapter 01's exercises: the manual `FUNCTION:` protocol. Each takes the notebook's `globals()`.
+
+Taking the names rather than the answer itself lets a check say "[todo]" when the exercise cell has not
+defined its answer yet (as in the student edition), instead of raising a NameError.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from agentkit.checks import answer, expect, run_check, run_check_async
+from agentkit.manual import describe_function, manual_round_trip
+from agentkit.offline import offline_client
+from agentkit.tools.clock import get_current_time
+
+TEMPERATURE_QUESTION = "What is 30 degrees Celsius in Fahrenheit?"
+
+_evaluated: list[int] = []
+"""Stays empty unless an answer evaluates model text as code (exercise 1.2's trap appends to it)."""
+_REFUSED = object()
+
+
+async def check_exercise_1_1(namespace: Mapping[str, Any]) -> bool:
+    """Exercise 1.1: `celsius_to_fahrenheit`, a new tool for the manual protocol, which the (offline) model calls."""
+
+    async def test() -> None:
+        celsius_to_fahrenheit = answer(namespace, "celsius_to_fahrenheit")
+        expect(callable(celsius_to_fahrenheit), "celsius_to_fahrenheit should be a function (def celsius_to_fahrenheit...).")
+        expect(
+            getattr(celsius_to_fahrenheit, "__name__", "") == "celsius_to_fahrenheit",
+            "name the function celsius_to_fahrenheit: the model calls it by that name.",
+        )
+        for celsius, fahrenheit in ((30, "86"), (100, "212"), (-40, "-40")):
+            result = str(celsius_to_fahrenheit(celsius))
+            expect(fahrenheit in result, f"celsius_to_fahrenheit({celsius}) returned {result!r}; it should contain {fahrenheit}.")
+        line = describe_function(celsius_to_fahrenheit)
+        expect(line.endswith("FUNCTION: celsius_to_fahrenheit(celsius)"),
+               f"the prompt line is {line.splitlines()[-1].strip()!r}; take one number parameter named celsius "
+               "(annotate it float, so the placeholder is bare, not quoted).")
+        expect(celsius_to_fahrenheit.__doc__, "write a docstring: it is the only description of the tool the model reads.")
+        # The offline model, whatever .env says: the check must give the same verdict on every machine.
+        result = await manual_round_trip(offline_client(), "offline", TEMPERATURE_QUESTION,
+                                         [get_current_time, celsius_to_fahrenheit])
+        expect(result.call is not None and result.call.name == "celsius_to_fahrenheit",
+               f"asked {TEMPERATURE_QUESTION!r}, the model did not call your function; it replied "
+               f"{result.messages[2]['content']!r}.")
+        expect("86" in result.answer, f"the final answer {result.answer!r} does not contain 86.")
+
+    return await run_check_async("Exercise 1.1: celsius_to_fahrenheit as a manual tool", test)
+
+
+def check_exercise_1_2(namespace: Mapping[str, Any]) -> bool:
+    """Exercise 1.2: `parse_arguments`, argument text to Python values, literals only, never evaluated."""
+
+    def test() -> None:
+        parse_arguments = answer(namespace, "parse_arguments")
+        expect(callable(parse_arguments), "parse_arguments should be a function (def parse_arguments(text): ...).")
+        for text, expected in (('"Asia/Tokyo"', ("Asia/Tokyo",)), ("500, 5, 10", (500, 5, 10)), ("", ()),
+                               ('"Paris, France", -2.5', ("Paris, France", -2.5)), ("[1, 2], None", ([1, 2], None))):
+            try:
+                outcome = f"returned {parse_arguments(text)!r}"
+            except NotImplementedError:
+                raise
+            except Exception as error:  # the student's bug: turn it into a hint
+                outcome = f"raised {type(error).__name__}: {error}"
+            hint = " (a comma inside quotes is not a separator: let ast parse the text)" if "Paris" in text else ""
+            expect(outcome == f"returned {expected!r}", f"parse_arguments({text!r}) {outcome}; expected {expected!r}{hint}.")
+        trap = "__import__('agentkit.checks.ch01', fromlist=['_']).__dict__['_evaluated'].append(1)"
+        for text in ("5 * 100", "timezone", trap):
+            try:
+                got = parse_arguments(text)
+            except ValueError:
+                got = _REFUSED
+            expect(not _evaluated, "your function ran the model's text as code: never eval it, use ast.literal_eval.")
+            expect(got is _REFUSED, f"parse_arguments({text!r}) returned {got!r}; it should raise ValueError (not a literal).")
+
+    _evaluated.clear()
+    return run_check("Exercise 1.2: parse_arguments, literals only", test)

@@ -1,0 +1,75 @@
+import re
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from agentkit.tools.clock import clock_tool, format_time, get_current_time
+from agentkit.tools.contract import ToolError
+
+SHAPE = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2} \((?P<zone>[^)]+)\)$")
+
+
+def test_format_time_has_the_shape_the_sanitizer_expects():
+    moment = datetime(2026, 12, 3, 6, 40, 12, 987_654, tzinfo=ZoneInfo("Pacific/Auckland"))
+    assert format_time(moment, "Pacific/Auckland") == "2026-12-03 06:40:12+13:00 (Pacific/Auckland)"
+
+
+def test_format_time_negative_and_half_hour_offsets():
+    moment = datetime(2026, 1, 15, 9, 5, 0, tzinfo=ZoneInfo("America/St_Johns"))
+    assert format_time(moment, "America/St_Johns") == "2026-01-15 09:05:00-03:30 (America/St_Johns)"
+    moment = datetime(2026, 1, 15, 9, 5, 0, tzinfo=ZoneInfo("Asia/Kolkata"))
+    assert format_time(moment, "Asia/Kolkata") == "2026-01-15 09:05:00+05:30 (Asia/Kolkata)"
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Europe/Paris", "Asia/Tokyo", "Pacific/Auckland", "America/New_York"])
+def test_get_current_time_is_now_in_that_zone(zone):
+    before = datetime.now(timezone.utc).replace(microsecond=0)
+    text = get_current_time(zone)
+    after = datetime.now(timezone.utc)
+    match = SHAPE.match(text)
+    assert match and match["zone"] == zone
+    moment = datetime.fromisoformat(text.split(" (")[0])
+    assert moment.utcoffset() == datetime.now(ZoneInfo(zone)).utcoffset()
+    assert before <= moment <= after
+
+
+def test_default_zone_is_utc():
+    assert get_current_time().endswith("+00:00 (UTC)")
+
+
+@pytest.mark.parametrize("bad", ["Mars/Olympus_Mons", "New Zealand", "", "../../etc/passwd", "Tokyo"])
+def test_unknown_zone_is_a_tool_error_naming_valid_examples(bad):
+    with pytest.raises(ToolError) as caught:
+        get_current_time(bad)
+    message = str(caught.value)
+    assert message.startswith(f"Unknown time zone {bad!r}")
+    for example in ("Europe/Paris", "Asia/Tokyo", "Pacific/Auckland", "UTC"):
+        assert example in message
+
+
+def test_clock_tool_schema_the_model_sees():
+    tool = clock_tool()
+    entry = tool.to_openai()
+    assert entry["type"] == "function"
+    function = entry["function"]
+    assert function["name"] == "get_current_time"
+    assert "current time" in function["description"] and "time zone" in function["description"]
+    assert function["parameters"]["properties"]["timezone"]["type"] == "string"
+    assert function["parameters"]["required"] == []
+    assert "handler" not in str(entry)
+
+
+@pytest.mark.anyio
+async def test_clock_tool_handler_is_async_and_uses_the_zone():
+    handler = clock_tool().handler
+    assert SHAPE.match(await handler({"timezone": "Asia/Tokyo"}))["zone"] == "Asia/Tokyo"
+    assert (await handler({})).endswith("(UTC)")
+    with pytest.raises(ToolError):
+        await handler({"timezone": "Atlantis"})
+
+
+def test_utc_offset_matches_wall_clock_difference():
+    text = get_current_time("Asia/Tokyo")
+    moment = datetime.fromisoformat(text.split(" (")[0])
+    assert moment.utcoffset() == timedelta(hours=9)
