@@ -8,8 +8,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, SchemaError
 
-from agentkit.checks import expect, run_check_async
-from agentkit.checks.ch01 import TEMPERATURE_QUESTION, answer
+from agentkit.checks import answer, expect, run_check_async
+from agentkit.checks.ch01 import TEMPERATURE_QUESTION
 from agentkit.offline import offline_client
 from agentkit.tools.clock import clock_tool
 

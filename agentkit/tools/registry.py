@@ -1,0 +1,207 @@
+"""The registry (a dict of tools by name) and the dispatcher (`execute_tool`), where model output enters our code.
+
+Two error channels meet here, and only here:
+- what the model got wrong (unknown tool, bad JSON, arguments that do not fit the schema, a `ToolError` from
+  the handler) becomes a `ToolResult` whose content starts with `Error:` and says what is valid;
+- what we got wrong (any other exception in a handler) is a bug: logged with its traceback for the developer,
+  and reported to the model as a broken tool, never as its own mistake.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jsonschema import Draft202012Validator, SchemaError, ValidationError
+
+from agentkit.tools.contract import ToolDefinition, ToolError
+
+logger = logging.getLogger("agentkit.tools")
+
+TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What the OpenAI API accepts as a function name."""
+
+_JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number"}
+
+
+class DuplicateToolError(ValueError):
+    """Two tools with the same name: the model could not say which one it means."""
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What one tool call produced: the text the model reads, and what a developer needs when it failed."""
+
+    content: str
+    """The text sent back to the model; starts with `Error: ` when the call failed."""
+    is_error: bool = False
+    """True when the call failed, for either reason (the model's mistake or a bug in the tool)."""
+    error: BaseException | None = None
+    """The exception behind a failure, kept for humans (logs, tests); never shown to the model as such."""
+
+
+def build_registry(tools: Iterable[ToolDefinition]) -> dict[str, ToolDefinition]:
+    """The registry: `{name: tool}` for exactly the tools listed, checked once, when it is built."""
+    registry: dict[str, ToolDefinition] = {}
+    for definition in tools:
+        if not isinstance(definition, ToolDefinition):
+            named = f" {definition.__name__!r}" if hasattr(definition, "__name__") else ""
+            raise TypeError(
+                f"build_registry() takes ToolDefinition objects, got {type(definition).__name__}{named}; "
+                "decorate a function with @tool, or build a ToolDefinition, to make one."
+            )
+        if not TOOL_NAME.fullmatch(definition.name):
+            raise ValueError(
+                f"Invalid tool name {definition.name!r}: use 1 to 64 letters, digits, '_' or '-' "
+                "(the name the model calls the tool by)."
+            )
+        if definition.name in registry:
+            raise DuplicateToolError(
+                f"Duplicate tool name '{definition.name}': each tool needs its own name, "
+                "or the model could not say which one it means."
+            )
+        _check_parameters(definition)
+        registry[definition.name] = definition
+    return registry
+
+
+def _check_parameters(definition: ToolDefinition) -> None:
+    try:
+        Draft202012Validator.check_schema(definition.parameters)
+    except SchemaError as error:
+        raise ValueError(f"Tool '{definition.name}': parameters is not a valid JSON Schema: {error.message}") from error
+    if definition.parameters.get("type") != "object":
+        raise ValueError(
+            f"Tool '{definition.name}': parameters must describe an object (\"type\": \"object\"), "
+            "because the model always sends its arguments as one JSON object."
+        )
+
+
+def openai_tools(registry: Mapping[str, ToolDefinition]) -> list[dict[str, Any]]:
+    """The `tools=` list for the Chat Completions API: what the model sees of each tool, handlers left out."""
+    return [definition.to_openai() for definition in registry.values()]
+
+
+def tool_message(tool_call_id: str, result: ToolResult) -> dict[str, Any]:
+    """The `role="tool"` message that answers one tool call; the only place such messages are made."""
+    return {"role": "tool", "tool_call_id": tool_call_id, "content": result.content}
+
+
+async def execute_tool(registry: Mapping[str, ToolDefinition], name: str, raw_arguments: str) -> ToolResult:
+    """Run one tool call as the model sent it. Never raises for anything the model sends."""
+    definition = registry.get(name)
+    if definition is None:
+        return _failed(f"Unknown tool '{name}'; available tools: {', '.join(sorted(registry)) or '(none)'}")
+    arguments, problem = parse_arguments(definition, raw_arguments)
+    if problem:
+        return _failed(problem)
+    try:
+        content = await definition.handler(arguments)
+        if not isinstance(content, str):
+            raise TypeError(f"handler returned {type(content).__name__}, but a handler must return str")
+    except ToolError as error:
+        return _failed(str(error) or type(error).__name__, error)
+    except Exception as error:  # anything else is our bug: keep the traceback, tell the model the tool is broken
+        logger.exception("Bug in tool '%s', called with arguments %.200s", name, raw_arguments)
+        return _failed(
+            f"tool '{name}' failed with an internal error ({type(error).__name__}). This is a bug in the tool, "
+            "not a mistake in your call; calling it again will not help. Tell the user the tool is broken.",
+            error,
+        )
+    return ToolResult(content)
+
+
+def parse_arguments(definition: ToolDefinition, raw_arguments: str) -> tuple[dict[str, Any], str | None]:
+    """The arguments as a dict, or the one message that lists everything wrong with them."""
+    expected = _expected_keys(definition.parameters)
+    if raw_arguments is None or not raw_arguments.strip():
+        raw_arguments = "{}"  # some models send "" for a call without arguments
+    try:
+        arguments = json.loads(raw_arguments)
+    except (ValueError, RecursionError) as error:
+        reason = f"{error.msg} at line {error.lineno} column {error.colno}" if hasattr(error, "msg") else str(error)
+        return {}, (
+            f"arguments for '{definition.name}' are not valid JSON ({reason}). "
+            f"Send them again as one JSON object with double-quoted keys; expected keys: {expected}."
+        )
+    if not isinstance(arguments, dict):
+        return {}, (
+            f"arguments for '{definition.name}' must be a JSON object like {{\"key\": value}}, "
+            f"got {_got(arguments)}; expected keys: {expected}."
+        )
+    errors = sorted(Draft202012Validator(definition.parameters).iter_errors(arguments), key=_error_order)
+    if not errors:
+        return arguments, None
+    # jsonschema reports each missing key on its own; one line names them all, so lines are deduplicated.
+    problems = list(dict.fromkeys(_describe(error) for error in errors))
+    count = f"{len(problems)} problem{'s' * (len(problems) > 1)}"
+    return {}, f"arguments for '{definition.name}' do not match its parameters ({count}):\n" + "\n".join(
+        f"- {problem}" for problem in problems
+    )
+
+
+def _failed(message: str, error: BaseException | None = None) -> ToolResult:
+    return ToolResult(f"Error: {message}", is_error=True, error=error)
+
+
+def _describe(error: ValidationError) -> str:
+    """One problem in words the model can act on, from jsonschema's structured error."""
+    path, schema, value = _path(error.absolute_path), error.schema, error.instance
+    where = f"argument '{path}'" if path else "the arguments"
+    if error.validator == "required":
+        missing = [key for key in error.validator_value if key not in value]
+        return f"missing required argument{'s' * (len(missing) > 1)}: {_names(missing, path)}"
+    if error.validator == "additionalProperties" and isinstance(value, dict):
+        extra = sorted(set(value) - set(schema.get("properties", {})))
+        return f"unexpected argument{'s' * (len(extra) > 1)}: {_names(extra, path)}; valid " \
+               f"{'arguments' if not path else 'keys in ' + where}: {', '.join(schema.get('properties', {}))}"
+    if error.validator == "enum":
+        return f"{where} is {_short(value)}; should be one of: {', '.join(map(json.dumps, error.validator_value))}"
+    types = error.validator_value if error.validator == "type" else _any_of_types(schema)
+    if types:
+        return f"{where} should be of type {' or '.join(types) if isinstance(types, list) else types}, got {_got(value)}"
+    return f"{where}: {_cut(error.message)}"
+
+
+def _path(parts: Iterable[str | int]) -> str:
+    """`points[0].x`: where in the arguments a problem is, written as a programmer would."""
+    return "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in parts).lstrip(".")
+
+
+def _names(keys: list[str], parent: str) -> str:
+    return ", ".join(f"'{parent}.{key}'" if parent else f"'{key}'" for key in keys)
+
+
+def _any_of_types(schema: dict[str, Any]) -> list[str]:
+    """`["integer", "null"]` for an optional integer: its error then says what types are valid."""
+    options = schema.get("anyOf", [])
+    return [option["type"] for option in options] if all("type" in option for option in options) else []
+
+
+def _error_order(error: ValidationError) -> int:
+    """Problems with the whole object (missing, unexpected keys) first, then each argument in schema order."""
+    return len(error.absolute_path)
+
+
+def _expected_keys(parameters: dict[str, Any]) -> str:
+    required = set(parameters.get("required", []))
+    keys = [f"{key} (required)" if key in required else key for key in parameters.get("properties", {})]
+    return ", ".join(keys) or "(none)"
+
+
+def _got(value: Any) -> str:
+    """`string "ten"`, `array [1, 2]`, `null`: a JSON value with its type, as the model wrote it."""
+    return "null" if value is None else f"{_JSON_TYPES.get(type(value), type(value).__name__)} {_short(value)}"
+
+
+def _short(value: Any) -> str:
+    return _cut(json.dumps(value, ensure_ascii=False, default=str), 60)
+
+
+def _cut(text: str, limit: int = 200) -> str:
+    """An error message should not repeat a huge argument back to the model."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."

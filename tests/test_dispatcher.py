@@ -1,0 +1,197 @@
+"""`execute_tool`: every way model output can be wrong, answered with the exact text the model will read."""
+
+import asyncio
+import json
+import logging
+from typing import Literal
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agentkit.tools.contract import ToolDefinition, ToolError
+from agentkit.tools.registry import ToolResult, build_registry, execute_tool
+from agentkit.tools.schema import tool
+
+
+@tool
+def get_time(timezone: str, format: Literal["iso", "human"] = "iso", precision: int | None = None) -> str:
+    """Current time in a time zone.
+
+    Args:
+        timezone: IANA time zone name.
+        format: How to write the time.
+        precision: Digits after the seconds.
+    """
+    return f"time in {timezone} as {format}"
+
+
+@tool
+def read_note(path: str) -> str:
+    """Read a note.
+
+    Args:
+        path: Note to read.
+    """
+    raise ToolError(f"no note at '{path}'; existing notes: a.txt, b.txt")
+
+
+@tool
+def divide(a: float, b: float) -> float:
+    """Divide a by b.
+
+    Args:
+        a: Dividend.
+        b: Divisor.
+    """
+    return a / b  # the bug on purpose: b == 0 is not handled
+
+
+REGISTRY = build_registry([get_time, read_note, divide])
+
+
+def call(name: str, raw_arguments: str, registry=REGISTRY) -> ToolResult:
+    return asyncio.run(execute_tool(registry, name, raw_arguments))
+
+
+def test_a_good_call_returns_the_handler_text():
+    assert call("get_time", '{"timezone": "Asia/Tokyo"}') == ToolResult("time in Asia/Tokyo as iso")
+
+
+@pytest.mark.parametrize("raw", ["", "   ", "{}"])
+def test_no_arguments_counts_as_an_empty_object(raw):
+    assert call("get_time", raw).content == (
+        "Error: arguments for 'get_time' do not match its parameters (1 problem):\n"
+        "- missing required argument: 'timezone'"
+    )
+
+
+def test_unknown_tool_lists_the_available_ones_sorted():
+    result = call("get_weather", "{}")
+    assert result == ToolResult("Error: Unknown tool 'get_weather'; available tools: divide, get_time, read_note",
+                                is_error=True)
+    assert call("x", "{}", registry={}).content == "Error: Unknown tool 'x'; available tools: (none)"
+
+
+def test_arguments_that_are_not_json():
+    result = call("get_time", "{timezone: Asia/Tokyo}")
+    assert result.is_error
+    assert result.content == (
+        "Error: arguments for 'get_time' are not valid JSON (Expecting property name enclosed in double quotes "
+        "at line 1 column 2). Send them again as one JSON object with double-quoted keys; expected keys: "
+        "timezone (required), format, precision."
+    )
+
+
+def test_json_that_is_not_an_object():
+    assert call("get_time", '["Asia/Tokyo"]').content == (
+        "Error: arguments for 'get_time' must be a JSON object like {\"key\": value}, got array [\"Asia/Tokyo\"]; "
+        "expected keys: timezone (required), format, precision."
+    )
+    assert call("get_time", '"Asia/Tokyo"').content.startswith(
+        "Error: arguments for 'get_time' must be a JSON object like {\"key\": value}, got string \"Asia/Tokyo\";"
+    )
+
+
+def test_every_schema_problem_in_one_message():
+    result = call("get_time", '{"tz": "Asia/Tokyo", "format": "unix", "precision": "3"}')
+    assert result.is_error and result.error is None
+    assert result.content == (
+        "Error: arguments for 'get_time' do not match its parameters (4 problems):\n"
+        "- missing required argument: 'timezone'\n"
+        "- unexpected argument: 'tz'; valid arguments: timezone, format, precision\n"
+        "- argument 'format' is \"unix\"; should be one of: \"iso\", \"human\"\n"
+        "- argument 'precision' should be of type integer or null, got string \"3\""
+    )
+
+
+def test_wrong_type_and_several_missing_keys():
+    assert call("divide", '{}').content == (
+        "Error: arguments for 'divide' do not match its parameters (1 problem):\n"
+        "- missing required arguments: 'a', 'b'"
+    )
+    assert call("divide", '{"a": true, "b": null}').content == (
+        "Error: arguments for 'divide' do not match its parameters (2 problems):\n"
+        "- argument 'a' should be of type number, got boolean true\n"
+        "- argument 'b' should be of type number, got null"
+    )
+    assert call("divide", "null").content == (
+        "Error: arguments for 'divide' must be a JSON object like {\"key\": value}, got null; "
+        "expected keys: a (required), b (required)."
+    )
+
+
+def test_a_huge_bad_value_is_not_repeated_in_full():
+    result = call("get_time", json.dumps({"timezone": ["x" * 10_000]}))
+    assert len(result.content) < 300
+    assert result.content.endswith('got array ["' + "x" * 55 + "...")  # 60 characters of the value
+
+
+def test_tool_error_is_the_models_to_fix():
+    result = call("read_note", '{"path": "c.txt"}')
+    assert result.content == "Error: no note at 'c.txt'; existing notes: a.txt, b.txt"
+    assert result.is_error and isinstance(result.error, ToolError)
+
+
+def test_a_bug_is_logged_with_its_traceback_and_reported_as_the_tools_fault(caplog):
+    with caplog.at_level(logging.ERROR, logger="agentkit.tools"):
+        result = call("divide", '{"a": 1, "b": 0}')
+    assert result.content == (
+        "Error: tool 'divide' failed with an internal error (ZeroDivisionError). This is a bug in the tool, "
+        "not a mistake in your call; calling it again will not help. Tell the user the tool is broken."
+    )
+    assert result.is_error and isinstance(result.error, ZeroDivisionError)
+    [record] = caplog.records
+    assert record.name == "agentkit.tools"
+    assert record.getMessage() == """Bug in tool 'divide', called with arguments {"a": 1, "b": 0}"""
+    assert record.exc_info[0] is ZeroDivisionError  # the traceback goes to the developer
+
+
+def test_a_handler_that_does_not_return_a_string_is_a_bug(caplog):
+    async def returns_int(arguments: dict) -> str:
+        return 42
+
+    registry = build_registry([ToolDefinition("n", "d", {"type": "object"}, returns_int)])
+    with caplog.at_level(logging.ERROR, logger="agentkit.tools"):
+        result = call("n", "{}", registry)
+    assert result.content.startswith("Error: tool 'n' failed with an internal error (TypeError). This is a bug")
+    assert str(result.error) == "handler returned int, but a handler must return str"
+
+
+def test_cancellation_is_not_swallowed():
+    async def cancelled(arguments: dict) -> str:
+        raise asyncio.CancelledError
+
+    registry = build_registry([ToolDefinition("c", "d", {"type": "object"}, cancelled)])
+    with pytest.raises(asyncio.CancelledError):
+        call("c", "{}", registry)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=10),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=8), children, max_size=3),
+    max_leaves=10,
+)
+argument_objects = st.fixed_dictionaries(
+    {}, optional={"timezone": json_values, "format": json_values, "precision": json_values,
+                  "a": json_values, "b": json_values, "path": json_values},
+).map(json.dumps)
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from(["get_time", "read_note", "divide"]) | st.text(max_size=20),
+       raw=st.text(max_size=200) | json_values.map(json.dumps) | argument_objects)
+def test_no_model_output_raises_out_of_the_dispatcher(name, raw):
+    logging.getLogger("agentkit.tools").disabled = True  # the divide bug is expected here; keep the output quiet
+    try:
+        result = call(name, raw)
+    finally:
+        logging.getLogger("agentkit.tools").disabled = False
+    assert isinstance(result, ToolResult) and isinstance(result.content, str)
+    assert result.is_error == result.content.startswith("Error: ")
+
+
+@pytest.mark.parametrize("raw", ["[" * 100_000, '{"timezone": ' + "[" * 900 + "]" * 900 + "}", "\ud800", "NaN"])
+def test_pathological_inputs(raw):
+    result = call("get_time", raw)
+    assert result.is_error and result.content.startswith("Error: arguments for 'get_time' ")
