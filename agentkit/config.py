@@ -52,7 +52,8 @@ def load_settings(env_file: str | os.PathLike[str] | None = None) -> Settings:
         raise ConfigError(f"BASE_URL={base_url!r} is not a URL: put the provider's OpenAI-compatible endpoint, "
                           "starting with http:// or https://, for example https://api.openai.com/v1 (README has a table)")
     if not key:
-        return Settings(base_url=base_url or None, model=model or OFFLINE_MODEL_NAME)
+        # MODEL from .env is ignored offline: the offline model's replies, and so stored outputs, never vary with it.
+        return Settings(base_url=base_url or None)
     if any(c.isspace() or c in "\"'" for c in key):
         raise ConfigError("MODEL_API_KEY contains spaces or quotes: put the key alone, as the provider shows it")
     if not model:
@@ -82,12 +83,14 @@ async def check_connection(client: openai.AsyncOpenAI, settings: Settings) -> st
     where = settings.base_url or "https://api.openai.com/v1"
     try:
         response = await client.chat.completions.create(
-            model=settings.model, messages=[{"role": "user", "content": "Say hello."}], max_tokens=20)
+            model=settings.model, messages=[{"role": "user", "content": "Say hello."}])
     except openai.AuthenticationError:
         raise ConfigError(f"{where} refused MODEL_API_KEY (HTTP 401): check the key, and that it belongs to this provider") from None
     except openai.NotFoundError:
         raise ConfigError(f"{where} has no model {settings.model!r} (HTTP 404): check MODEL, or BASE_URL's path (it usually ends in /v1)") from None
     except openai.APIConnectionError:
         raise ConfigError(f"cannot reach {where}: check BASE_URL, and that the server is running") from None
+    except openai.APIStatusError as error:  # 403, 429 (quota), a 400 from a provider's own rules: its message says why
+        raise ConfigError(f"{where} answered HTTP {error.status_code} for MODEL={settings.model!r}: {error.message}") from None
     source = "the offline model (no MODEL_API_KEY set)" if settings.offline else f"{settings.model} at {where}"
     return f"Connected to {source}. It says: {response.choices[0].message.content}"

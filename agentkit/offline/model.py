@@ -226,7 +226,8 @@ def _protocol_reply(messages: list[dict], offers: list[Offer]) -> Reply:
         return Reply(content=plain_answer(_text(messages[-1])))
     args = ", ".join(json.dumps(v) for v in json.loads(calls[0].arguments).values())
     # Like a real model that is not stopped, it goes on to invent the result: the `stop` sequence is the cure.
-    return Reply(content=f"FUNCTION: {calls[0].name}({args})\nRESULT: 10:42 AM\nThe answer is 10:42 AM.")
+    invented = "10:42 AM" if "time" in calls[0].name else "42"
+    return Reply(content=f"FUNCTION: {calls[0].name}({args})\nRESULT: {invented}\nThe answer is {invented}.")
 
 
 def _make_mistake(calls: list[ToolCall], mistake: str) -> list[ToolCall]:
@@ -234,7 +235,8 @@ def _make_mistake(calls: list[ToolCall], mistake: str) -> list[ToolCall]:
     key = next(iter(arguments), "value")
     if mistake == "unknown_tool":
         parts = first.name.split("_")
-        wrong = [ToolCall("_".join(parts[::len(parts) - 1] if len(parts) > 2 else parts[::-1]) or "tool", first.arguments)]
+        name = "_".join(parts[::len(parts) - 1] if len(parts) > 2 else parts[::-1])  # get_current_time -> get_time
+        wrong = [ToolCall(name if name != first.name else f"{name}_tool", first.arguments)]
     elif mistake == "broken_json":
         wrong = [ToolCall(first.name, first.arguments[:-1])]
     elif mistake == "not_an_object":

@@ -51,6 +51,8 @@ def handle(model: Model, method: str, path: str, body: bytes) -> HttpReply:
         reply = model.respond(request)
     except ApiError as error:
         return HttpReply(error.status, "application/json", error.body())
+    except Exception as error:  # a bug in a model must reach the client as an answer, not as a dropped connection
+        return HttpReply(500, "application/json", ApiError(500, f"the model failed: {type(error).__name__}: {error}").body())
     completion = _completion(request, reply)
     if request.get("stream"):
         include_usage = (request.get("stream_options") or {}).get("include_usage", False)
@@ -74,6 +76,8 @@ def _parse(body: bytes) -> dict[str, Any]:
     if isinstance(choice, dict) and choice.get("function", {}).get("name") not in tools:
         raise ApiError(400, f"Invalid value for 'tool_choice': no function named {choice.get('function', {}).get('name')!r} "
                             f"was specified in the 'tools' parameter (offered: {', '.join(sorted(tools)) or 'none'}).", "tool_choice")
+    if choice == "required" and not tools:
+        raise ApiError(400, "Invalid value for 'tool_choice': 'required' needs at least one tool in 'tools'.", "tool_choice")
     if choice is not None and not isinstance(choice, dict) and choice not in ("auto", "none", "required"):
         raise ApiError(400, f"Invalid value for 'tool_choice': {choice!r}; should be one of: auto, none, required, "
                             "or {\"type\": \"function\", \"function\": {\"name\": ...}}.", "tool_choice")
@@ -111,7 +115,7 @@ def _completion(request: dict[str, Any], reply: Reply) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if reply.tool_calls:
         message["tool_calls"] = [
-            {"id": f"call_{digest[8 * i: 8 * i + 12]}", "type": "function",
+            {"id": "call_" + hashlib.sha256(f"{digest}:{i}".encode()).hexdigest()[:12], "type": "function",
              "function": {"name": call.name, "arguments": call.arguments}}
             for i, call in enumerate(reply.tool_calls)
         ]
@@ -132,7 +136,7 @@ def _sse(completion: dict[str, Any], include_usage: bool) -> Iterator[bytes]:
     """The completion as the stream of chunks a real server sends: role, text pieces, tool-call pieces, finish."""
     choice = completion["choices"][0]
     message = choice["message"]
-    deltas: list[dict[str, Any]] = [{"role": "assistant", "content": ""}]
+    deltas: list[dict[str, Any]] = [{"role": "assistant", "content": None if message["content"] is None else ""}]
     for piece in _pieces(message["content"] or ""):
         deltas.append({"content": piece})
     for index, call in enumerate(message.get("tool_calls") or []):

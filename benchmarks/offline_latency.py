@@ -1,0 +1,86 @@
+"""Offline completion latency: in-process transport vs the same request over the local HTTP server.
+
+Run: /work/venv/bin/python benchmarks/offline_latency.py [N]
+
+Both paths use the real `openai.AsyncOpenAI` client and the same request (a tool offered, two calls back),
+measured side by side in one run. The decision procedure alone (`OfflineModel().respond`) is timed too,
+to show how much of a completion is the model and how much is the SDK and the transport; and the HTTP
+server once more with TCP_NODELAY on its sockets, to show what Nagle's algorithm costs it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import sys
+import time
+
+import openai
+
+from agentkit.offline import OfflineModel, OfflineServer, offline_client
+
+REQUEST = {
+    "model": "offline",
+    "messages": [{"role": "user", "content": "What time is it in Tokyo and in Paris?"}],
+    "tools": [{"type": "function", "function": {
+        "name": "get_current_time", "description": "Get the current time in a time zone.",
+        "parameters": {"type": "object", "properties": {"timezone": {"type": "string"}}, "required": ["timezone"]}}}],
+}
+WARMUP = 20
+
+
+def summary(samples: list[float]) -> tuple[float, float]:
+    """Median and 90th percentile, in milliseconds."""
+    ordered = sorted(samples)
+    return statistics.median(ordered) * 1000, ordered[int(0.9 * (len(ordered) - 1))] * 1000
+
+
+async def time_client(client: openai.AsyncOpenAI, n: int) -> list[float]:
+    samples = []
+    for i in range(WARMUP + n):
+        start = time.perf_counter()
+        response = await client.chat.completions.create(**REQUEST)
+        elapsed = time.perf_counter() - start
+        assert len(response.choices[0].message.tool_calls) == 2  # the same work on both paths
+        if i >= WARMUP:
+            samples.append(elapsed)
+    return samples
+
+
+def time_model(n: int) -> list[float]:
+    model, samples = OfflineModel(), []
+    for _ in range(n):
+        start = time.perf_counter()
+        model.respond(REQUEST)
+        samples.append(time.perf_counter() - start)
+    return samples
+
+
+async def main(n: int) -> None:
+    decision = time_model(n)
+    async with offline_client() as client:
+        in_process = await time_client(client, n)
+    over_http = await time_server(n, no_delay=False)
+    # The server writes headers and body in two sends; with Nagle's algorithm on, the body waits for the
+    # client's delayed ACK (about 40 ms on Linux). This row shows the server with TCP_NODELAY set.
+    no_delay = await time_server(n, no_delay=True)
+    print(f"offline completion latency, {n} requests each (after {WARMUP} warm-up), real AsyncOpenAI client")
+    rows = [("decision procedure only", decision), ("in-process transport", in_process),
+            ("HTTP server 127.0.0.1", over_http), ("HTTP, TCP_NODELAY", no_delay)]
+    for name, samples in rows:
+        median, p90 = summary(samples)
+        print(f"  {name:<24} median {median:7.3f} ms   p90 {p90:7.3f} ms")
+    for name, samples in rows[2:]:
+        ratio_median, ratio_p90 = (summary(samples)[i] / summary(in_process)[i] for i in (0, 1))
+        print(f"  {name} / in-process: {ratio_median:.2f}x at the median, {ratio_p90:.2f}x at p90")
+
+
+async def time_server(n: int, no_delay: bool) -> list[float]:
+    with OfflineServer() as server:
+        server.httpd.RequestHandlerClass.disable_nagle_algorithm = no_delay  # this server's own handler class
+        async with openai.AsyncOpenAI(api_key="offline", base_url=server.base_url, max_retries=0) as client:
+            return await time_client(client, n)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 300))

@@ -1,0 +1,101 @@
+"""The refresh command: re-executing a notebook gives a byte-identical file, offline whatever .env says."""
+
+import json
+import os
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from agentkit import cli
+from agentkit.classroom import KERNEL, refresh
+
+CONNECT = """\
+from agentkit.config import load_settings, connect
+settings = load_settings()
+client = connect(settings)
+print("offline:", settings.offline)"""
+CHAT = """\
+response = await client.chat.completions.create(
+    model=settings.model, messages=[{"role": "user", "content": "What is the capital of France?"}])
+print(response.choices[0].message.content)"""
+TOOL = """\
+clock = {"type": "function", "function": {"name": "get_current_time", "description": "current time in a time zone",
+         "parameters": {"type": "object", "properties": {"timezone": {"type": "string"}}}}}
+response = await client.chat.completions.create(
+    model=settings.model, messages=[{"role": "user", "content": "What time is it in Tokyo?"}], tools=[clock])
+print(response.choices[0].message.tool_calls[0].function.arguments, response.usage.approximate)"""
+RAW = "print(response.model, response.id)"
+
+
+def notebook(folder, *sources, name="lesson.ipynb"):
+    """A small notebook as a learner's editor leaves it: timings, a foreign kernel, widget state."""
+    cells = [new_markdown_cell("# A lesson"), *(new_code_cell(source) for source in sources)]
+    for index, cell in enumerate(cells):
+        cell.id = f"cell-{index}"  # fixed ids: two notebooks built alike are byte-comparable
+    cells[1].metadata.update({"execution": {"iopub.execute_input": "2026-01-01T10:00:00.000Z"}, "scrolled": True})
+    book = new_notebook(cells=cells, metadata={"kernelspec": {"name": "conda-env-x", "display_name": "x", "language": "python"},
+                                                 "language_info": {"name": "python", "version": "3.11.7"}, "widgets": {}})
+    path = folder / name
+    nbformat.write(book, path)
+    return path
+
+
+def outputs(path):
+    book = nbformat.read(path, as_version=4)
+    return ["".join(o.get("text", "") for o in cell.outputs) for cell in book.cells if cell.cell_type == "code"]
+
+
+def test_refresh_twice_gives_a_byte_identical_file(tmp_path, capsys):
+    path = notebook(tmp_path, CONNECT, CHAT, TOOL)
+    cli.main(["refresh", str(path)])
+    assert capsys.readouterr().out == f"refreshed {path}\n"
+    first = path.read_bytes()
+    refresh(path)
+    assert path.read_bytes() == first
+    assert outputs(path) == ["offline: True\n", "The capital of France is Paris.\n", '{"timezone": "Asia/Tokyo"} True\n']
+
+
+def test_refresh_leaves_only_stable_metadata(tmp_path):
+    path = notebook(tmp_path, CONNECT, CHAT)
+    refresh(path)
+    book = json.loads(path.read_text())
+    assert book["metadata"] == {"kernelspec": KERNEL, "language_info": {"name": "python"}}
+    assert KERNEL["name"] == "python3"
+    assert all(cell["metadata"] == {} for cell in book["cells"])
+    assert '"execution":' not in path.read_text() and "iopub" not in path.read_text() and "3.11.7" not in path.read_text()
+    assert [cell.get("execution_count") for cell in book["cells"]] == [None, 1, 2]
+    nbformat.validate(nbformat.read(path, as_version=4))
+
+
+@pytest.mark.parametrize("environment", [None, "sk-in-the-environment"], ids=["key only in .env", "key in environment too"])
+def test_a_key_in_dotenv_does_not_reach_refreshed_outputs(tmp_path, monkeypatch, environment):
+    (tmp_path / ".env").write_text("MODEL_API_KEY=sk-secret-from-dotenv\nMODEL=gpt-4o-mini\n")
+    if environment is None:
+        monkeypatch.delenv("MODEL_API_KEY", raising=False)
+    else:
+        monkeypatch.setenv("MODEL_API_KEY", environment)
+    path = notebook(tmp_path, CONNECT, CHAT, "import os; print(repr(os.environ['MODEL_API_KEY']))")
+    refresh(path)
+    text = path.read_text()
+    assert "sk-secret-from-dotenv" not in text and "sk-in-the-environment" not in text
+    assert outputs(path) == ["offline: True\n", "The capital of France is Paris.\n", "''\n"]
+    assert os.environ.get("MODEL_API_KEY") == environment  # the refresh put the caller's environment back
+
+
+def test_a_failing_cell_leaves_the_notebook_untouched(tmp_path):
+    path = notebook(tmp_path, CONNECT, "raise RuntimeError('broken lesson')")
+    before = path.read_bytes()
+    with pytest.raises(Exception, match="broken lesson"):
+        refresh(path)
+    assert path.read_bytes() == before
+
+
+def test_dotenv_model_does_not_change_refreshed_outputs(tmp_path):
+    plain, configured = tmp_path / "plain", tmp_path / "configured"
+    plain.mkdir(), configured.mkdir()
+    (configured / ".env").write_text("MODEL_API_KEY=sk-secret\nBASE_URL=https://api.deepseek.com/v1\nMODEL=deepseek-chat\n")
+    paths = [notebook(folder, CONNECT, CHAT, RAW) for folder in (plain, configured)]
+    for path in paths:
+        refresh(path)
+    assert paths[0].read_bytes() == paths[1].read_bytes()
