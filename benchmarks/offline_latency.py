@@ -5,7 +5,7 @@ Run: /work/venv/bin/python benchmarks/offline_latency.py [N]
 Both paths use the real `openai.AsyncOpenAI` client and the same request (a tool offered, two calls back),
 measured side by side in one run. The decision procedure alone (`OfflineModel().respond`) is timed too,
 to show how much of a completion is the model and how much is the SDK and the transport; and the HTTP
-server once more with TCP_NODELAY on its sockets, to show what Nagle's algorithm costs it.
+server once more with Nagle's algorithm left on, to show why the server sets TCP_NODELAY.
 """
 
 from __future__ import annotations
@@ -60,13 +60,13 @@ async def main(n: int) -> None:
     decision = time_model(n)
     async with offline_client() as client:
         in_process = await time_client(client, n)
-    over_http = await time_server(n, no_delay=False)
+    over_http = await time_server(n, no_delay=True)
     # The server writes headers and body in two sends; with Nagle's algorithm on, the body waits for the
-    # client's delayed ACK (about 40 ms on Linux). This row shows the server with TCP_NODELAY set.
-    no_delay = await time_server(n, no_delay=True)
+    # client's delayed ACK (about 40 ms on Linux). This row shows the server without its TCP_NODELAY.
+    with_nagle = await time_server(n, no_delay=False)
     print(f"offline completion latency, {n} requests each (after {WARMUP} warm-up), real AsyncOpenAI client")
     rows = [("decision procedure only", decision), ("in-process transport", in_process),
-            ("HTTP server 127.0.0.1", over_http), ("HTTP, TCP_NODELAY", no_delay)]
+            ("HTTP server 127.0.0.1", over_http), ("HTTP, Nagle left on", with_nagle)]
     for name, samples in rows:
         median, p90 = summary(samples)
         print(f"  {name:<24} median {median:7.3f} ms   p90 {p90:7.3f} ms")
