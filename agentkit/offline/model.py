@@ -94,8 +94,11 @@ def plan(question: str, offers: list[Offer], choice: Any = "auto") -> list[ToolC
     calls: list[ToolCall] = []
     previous: Offer | None = None
     for clause in _clauses(question):
-        scores = [(len(o.words & set(reading.words(clause))), -i, o) for i, o in enumerate(offers)]
-        score, _, best = max(scores, key=lambda s: s[:2])
+        asked = set(reading.words(clause))
+        # Most shared words wins; on a tie, the words of the tool's name decide ("time" in get_current_time
+        # says more than "times" in another tool's description); then the order the tools were offered in.
+        scores = [(len(o.words & asked), len(set(reading.words(o.name)) & asked), -i, o) for i, o in enumerate(offers)]
+        score, _, _, best = max(scores, key=lambda s: s[:3])
         offer = best if score > 0 else previous
         # "...in Tokyo and in Paris": a clause with no tool words but new values is another call of the last tool.
         call = _call(offer, clause) if offer else None
