@@ -1,0 +1,137 @@
+"""The bash tool: the format the model reads, the environment it sees, and the output cap."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from agentkit.limits import Limits
+from agentkit.tools.contract import ToolError
+from agentkit.tools.registry import build_registry, execute_tool
+from agentkit.tools.shell import HeadTail, run_command, scrubbed_environment, shell_tool
+from agentkit.tools.workspace import Workspace
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Workspace:
+    return Workspace(tmp_path)
+
+
+def bash(workspace: Workspace, command: str, timeout: float | None = None, **limits: float) -> str:
+    arguments: dict[str, object] = {"command": command}
+    if timeout is not None:
+        arguments["timeout"] = timeout
+    return asyncio.run(shell_tool(workspace, Limits(**limits)).handler(arguments))  # type: ignore[arg-type]
+
+
+def test_exit_code_stdout_and_stderr_are_labelled(workspace: Workspace) -> None:
+    assert bash(workspace, "echo out; echo err >&2; exit 3") == "exit code: 3\nstdout:\nout\nstderr:\nerr"
+    assert bash(workspace, "true") == "exit code: 0\nstdout: (empty)\nstderr: (empty)"
+
+
+def test_a_signal_is_named(workspace: Workspace) -> None:
+    assert bash(workspace, "kill -TERM $$") == (
+        "exit code: -15 (killed by signal SIGTERM)\nstdout: (empty)\nstderr: (empty)"
+    )
+
+
+def test_runs_in_the_workspace_root(workspace: Workspace) -> None:
+    (workspace.root / "here.txt").write_text("")
+    assert bash(workspace, "pwd; ls") == f"exit code: 0\nstdout:\n{workspace.root}\nhere.txt\nstderr: (empty)"
+
+
+def test_stdin_is_closed_so_nothing_waits_for_typing(workspace: Workspace) -> None:
+    assert bash(workspace, "read line; echo \"got [$line] $?\"", timeout=5) == (
+        "exit code: 0\nstdout:\ngot [] 1\nstderr: (empty)"
+    )
+
+
+def test_timeout_is_reported(workspace: Workspace) -> None:
+    assert bash(workspace, "echo started; sleep 30", timeout=1.0) == (
+        "exit code: timed out after 1.0 s; the command and every process it started were killed\n"
+        "stdout:\nstarted\nstderr: (empty)"
+    )
+
+
+def test_timeout_is_bounded_by_the_limit(workspace: Workspace) -> None:
+    with pytest.raises(ToolError, match=r"^timeout should be more than 0 and at most 2.0 seconds, got 5$"):
+        bash(workspace, "true", timeout=5, shell_timeout=2.0)
+
+
+def test_long_output_keeps_head_and_tail(workspace: Workspace) -> None:
+    text = bash(workspace, "seq 1 10000", max_output_chars=40)
+    assert text == (
+        "exit code: 0\nstdout:\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"
+        "[... 48,854 bytes cut from the middle ...]\n997\n9998\n9999\n10000\nstderr: (empty)"
+    )
+
+
+def test_stderr_gets_at_most_half_the_budget(workspace: Workspace) -> None:
+    text = bash(workspace, "seq 1 1000 >&2; seq 1 1000", max_output_chars=20)
+    assert text == (
+        "exit code: 0\nstdout:\n1\n2\n3\n[... 3,883 bytes cut from the middle ...]\n1000\n"
+        "stderr:\n1\n2\n3\n[... 3,883 bytes cut from the middle ...]\n1000"
+    )
+
+
+def test_secrets_are_scrubbed_from_the_environment() -> None:
+    environ = {"PATH": "/bin", "MODEL_API_KEY": "sk-1", "github_token": "t", "DB_PASSWORD": "p",
+               "AWS_SECRET_ACCESS_KEY": "s", "HOME": "/home/me"}
+    assert scrubbed_environment(environ) == {
+        "PATH": "/bin", "HOME": "/home/me", "PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0",
+    }
+
+
+def test_head_tail_keeps_both_ends_in_bounded_memory() -> None:
+    capture = HeadTail(keep=4)
+    for chunk in (b"abc", b"defg", b"hij", b"", b"klmnop"):
+        capture.add(chunk)
+    assert (bytes(capture.head), bytes(capture.tail), capture.total) == (b"abcd", b"mnop", 16)
+    assert capture.render(8) == "abcd\n[... 8 bytes cut from the middle ...]\nmnop"
+    assert capture.render(4) == "ab\n[... 12 bytes cut from the middle ...]\nop"
+
+
+def test_head_tail_shows_short_output_whole() -> None:
+    capture = HeadTail(keep=4)
+    capture.add(b"abcdef")
+    assert capture.render(6) == "abcdef"
+    assert capture.render(4) == "ab\n[... 2 bytes cut from the middle ...]\nef"
+    assert HeadTail(keep=4).render(0) == ""
+
+
+def test_invalid_utf8_output_is_replaced_not_fatal(workspace: Workspace) -> None:
+    assert bash(workspace, "printf 'caf\\xe9'") == "exit code: 0\nstdout:\ncaf\ufffd\nstderr: (empty)"
+
+
+def test_the_event_loop_keeps_running_while_a_command_waits(workspace: Workspace) -> None:
+    async def scenario() -> str:
+        tool = shell_tool(workspace)
+        # The command waits for a file that only a coroutine on the same event loop creates.
+        command = asyncio.create_task(tool.handler({"command": "until [ -f flag ]; do sleep 0.01; done; echo saw it",
+                                                    "timeout": 20}))
+        await asyncio.sleep(0.05)
+        (workspace.root / "flag").write_text("")
+        return await command
+
+    assert asyncio.run(scenario()) == "exit code: 0\nstdout:\nsaw it\nstderr: (empty)"
+
+
+def test_definition_and_dispatch(workspace: Workspace) -> None:
+    tool = shell_tool(workspace, Limits(shell_timeout=10.0))
+    assert (tool.name, tool.needs_confirmation) == ("bash", True)
+    assert tool.parameters["additionalProperties"] is False
+    assert tool.parameters["properties"]["timeout"]["maximum"] == 10.0
+    registry = build_registry([tool])
+    ok = asyncio.run(execute_tool(registry, "bash", json.dumps({"command": "echo hi"})))
+    assert (ok.is_error, ok.content) == (False, "exit code: 0\nstdout:\nhi\nstderr: (empty)")
+    too_long = asyncio.run(execute_tool(registry, "bash", json.dumps({"command": "true", "timeout": 99})))
+    assert too_long.is_error and "timeout" in too_long.content
+
+
+def test_run_command_directly(workspace: Workspace) -> None:
+    result = run_command("echo a; echo b >&2; exit 4", workspace.root, timeout=5, keep=100)
+    assert (result.exit_code, bytes(result.stdout.head), bytes(result.stderr.head)) == (4, b"a\n", b"b\n")
+    assert result.escaped is False
