@@ -1,0 +1,222 @@
+"""The agent loop (chapter 08): ask the model, run the tools it calls, give it their results, until it answers.
+
+    messages -> model -> assistant message -> tool calls? --no--> answer: completed
+                  ^                              | yes
+                  |                              v
+                  +-- tool results <-- ToolExecutor (policy: check one at a time, run together)
+
+A task ends in one of four ways, and its messages are always left valid to send again, so any task can be
+resumed with `run_task(..., task=task)`:
+- completed:     the model answered without calling a tool;
+- cancelled:     the person answered /cancel or /exit; calls not run get a "cancelled" result;
+- limit reached: a limit from `Limits` stopped it; calls not run get a result naming the limit;
+- failed:        the model could not be reached (after the SDK's own retries); nothing is lost.
+
+The limits bound one run: resuming a task starts a fresh budget of turns and tool calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import openai
+
+from agentkit.policy import Ask, Decision, TaskCancelled, ToolExecutor, ToolPolicy, calls_phrase, terminal_ask
+from agentkit.tools.contract import ToolDefinition
+from agentkit.tools.registry import ToolResult, tool_message
+
+
+@dataclass
+class Event:
+    """Something that happened during a task, for a terminal, a web page or a notebook to show as it happens."""
+
+    kind: str
+    """tool_call, tool_result, answer or status."""
+    name: str = ""
+    """tool_call, tool_result: the tool's name."""
+    arguments: str = ""
+    """tool_call: the arguments as the model sent them (JSON text)."""
+    content: str = ""
+    """tool_result: the text the model reads. status: the task's error text, if any."""
+    is_error: bool = False
+    """tool_result: True when the call failed or was refused."""
+    text: str = ""
+    """answer: the model's answer. status: the final status (completed, cancelled, limit reached, failed)."""
+    call_id: str = ""
+    """tool_call, tool_result: the call's id, to pair a result with its call."""
+
+
+OnEvent = Callable[[Event], Awaitable[None] | None]
+
+
+@dataclass
+class Usage:
+    """Tokens, summed over every model response of a task (as each provider counts them)."""
+
+    prompt_tokens: int = 0
+    """Tokens of everything sent: the whole conversation so far and the tool schemas, on every turn."""
+    completion_tokens: int = 0
+    """Tokens the model wrote: answers and tool calls."""
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+@dataclass
+class Task:
+    """One conversation with its goal and everything needed to show it, measure it and resume it."""
+
+    goal: str
+    """What the person asked for last."""
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    """The whole conversation as sent to the model; always valid to send again."""
+    turns: int = 0
+    """Model responses received, over every run of the task."""
+    tool_calls: int = 0
+    """Tool calls the model asked for, refused ones included, over every run."""
+    usage: Usage = field(default_factory=Usage)
+    """Tokens summed over every response."""
+    status: str = "running"
+    """running, completed, cancelled, limit reached or failed."""
+    answer: str | None = None
+    """The model's final answer, when the status is completed."""
+    error: str | None = None
+    """Why the task stopped, when it was not completed."""
+    decisions: list[Decision] = field(default_factory=list)
+    """The tool policy's log: every allowed, refused, confirmed or denied call."""
+
+
+CANCELLED = "Error: cancelled: the task was stopped before this call completed."
+"""The result given to a call that never completed, so that every call in the history has its answer."""
+
+
+async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: Mapping[str, ToolDefinition], *,
+                   policy: ToolPolicy = ToolPolicy(), ask: Ask = terminal_ask, on_event: OnEvent | None = None,
+                   task: Task | None = None, system_prompt: str | None = None) -> Task:
+    """Work on `goal` with the tools in `registry` until the model answers or something stops the task.
+
+    A `task` passed in is resumed: its messages are kept and `goal` is added as a new user message
+    (an empty goal adds nothing: that retries a failed task from where it stopped).
+    """
+    if task is None:
+        task = Task(goal, [{"role": "system", "content": system_prompt}] if system_prompt else [])
+    task.goal, task.status, task.answer, task.error = goal or task.goal, "running", None, None
+    if goal:
+        task.messages.append({"role": "user", "content": goal})
+    executor = ToolExecutor(registry, policy, ask)
+    executor.log = task.decisions  # one log for the whole task, across runs
+    limits = policy.limits
+    for turn in range(1, limits.max_turns + 1):
+        try:
+            response = await client.chat.completions.create(
+                model=model, messages=task.messages, **({"tools": executor.tools()} if executor.allowed else {}))
+        except openai.APIError as error:  # raised after the SDK's own retries: the task fails, its messages stay
+            return await _stop(task, "failed", f"the model request failed: {type(error).__name__}: {error}", on_event)
+        task.turns += 1
+        _add_usage(task.usage, response.usage)
+        message = response.choices[0].message
+        task.messages.append(assistant_message(message))
+        calls = message.tool_calls or []
+        task.tool_calls += len(calls)
+        if not calls:
+            task.answer = message.content or ""
+            await _emit(on_event, Event("answer", text=task.answer))
+            return await _stop(task, "completed", None, on_event)
+        if turn == limits.max_turns:  # no turn is left to read their results, so the calls do not run
+            close_open_calls(task.messages, f"Error: not run: the task reached its limit of {limits.max_turns} "
+                                            "model turns (Limits.max_turns).")
+            reason = f"the task reached {limits.max_turns} model turns (Limits.max_turns) without an answer"
+            return await _stop(task, "limit reached", reason, on_event)
+        try:
+            outcomes = await run_tool_calls(executor, calls, on_event)
+        except BaseException:  # a bug, or the task itself cancelled from outside: still leave a valid history
+            close_open_calls(task.messages, CANCELLED)
+            raise
+        cancel = next((outcome for outcome in outcomes if isinstance(outcome, TaskCancelled)), None)
+        for call, outcome in zip(calls, outcomes):
+            result = ToolResult(CANCELLED, is_error=True) if isinstance(outcome, TaskCancelled) else outcome
+            task.messages.append(tool_message(call.id, result))
+            await _emit(on_event, Event("tool_result", name=call.function.name, content=result.content,
+                                        is_error=result.is_error, call_id=call.id))
+        if cancel:
+            return await _stop(task, "cancelled", f"cancelled by the user: {cancel}", on_event)
+        if executor.out_of_calls:
+            used = calls_phrase(limits.max_tool_calls_per_task)
+            reason = f"the task used all of its {used} (Limits.max_tool_calls_per_task)"
+            return await _stop(task, "limit reached", reason, on_event)
+    raise AssertionError("unreachable: the last turn returns")
+
+
+async def run_tool_calls(executor: ToolExecutor, calls: list[Any], on_event: OnEvent | None = None
+                         ) -> list[ToolResult | TaskCancelled]:
+    """One reply's tool calls: checked one at a time, in order (a person may be asked), then run together.
+
+    Returns one outcome per call, in the calls' order: its result, or the `TaskCancelled` that stopped it.
+    """
+    executor.new_turn()
+    for call in calls:
+        await _emit(on_event, Event("tool_call", name=call.function.name, arguments=call.function.arguments,
+                                    call_id=call.id))
+    refusals: list[ToolResult | None] = []
+    for call in calls:
+        try:
+            refusals.append(await executor.check(call.id, call.function.name, call.function.arguments))
+        except TaskCancelled as cancel:  # nothing has run yet: every call of this reply is cancelled
+            return [cancel] * len(calls)
+
+    async def outcome(call: Any, refusal: ToolResult | None) -> ToolResult:
+        return refusal or await executor.execute(call.function.name, call.function.arguments)
+
+    # Slow calls (a download, a shell command) overlap: the turn takes as long as its slowest call, not the sum.
+    outcomes = await asyncio.gather(*(outcome(c, r) for c, r in zip(calls, refusals)), return_exceptions=True)
+    for item in outcomes:
+        if isinstance(item, BaseException) and not isinstance(item, TaskCancelled):
+            raise item  # a bug in our code, not the model's mistake: it must not be hidden
+    return outcomes
+
+
+def assistant_message(message: Any) -> dict[str, Any]:
+    """The model's reply as a plain dict to send back: its text and its tool calls, nothing provider-specific."""
+    kept: dict[str, Any] = {"role": "assistant", "content": message.content}
+    if message.tool_calls:
+        kept["tool_calls"] = [{"id": call.id, "type": "function",
+                               "function": {"name": call.function.name, "arguments": call.function.arguments}}
+                              for call in message.tool_calls]
+    return kept
+
+
+def close_open_calls(messages: list[dict[str, Any]], content: str) -> None:
+    """Answer every call of the last assistant message that has no result yet, with `content`.
+
+    The API refuses a history where a tool call has no answer (HTTP 400), so a task that stops in the
+    middle of a turn must close it before it can be sent again.
+    """
+    last = max((i for i, m in enumerate(messages) if m["role"] == "assistant"), default=None)
+    if last is None:
+        return
+    answered = {m.get("tool_call_id") for m in messages[last + 1:] if m["role"] == "tool"}
+    for call in messages[last].get("tool_calls") or []:
+        if call["id"] not in answered:
+            messages.append(tool_message(call["id"], ToolResult(content, is_error=True)))
+
+
+async def _stop(task: Task, status: str, error: str | None, on_event: OnEvent | None) -> Task:
+    task.status, task.error = status, error
+    await _emit(on_event, Event("status", text=status, content=error or ""))
+    return task
+
+
+async def _emit(on_event: OnEvent | None, event: Event) -> None:
+    if on_event is not None and inspect.isawaitable(shown := on_event(event)):
+        await shown
+
+
+def _add_usage(total: Usage, usage: Any) -> None:
+    if usage is not None:  # some providers leave it out
+        total.prompt_tokens += usage.prompt_tokens or 0
+        total.completion_tokens += usage.completion_tokens or 0

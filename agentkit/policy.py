@@ -1,0 +1,260 @@
+"""The tool policy (chapter 07): which tools may run, which need a person's yes, how many, and how much output.
+
+`ToolExecutor.run(call_id, name, raw_arguments)` decides about one tool call the model asked for, with
+checks in this order; the first that fails refuses the call with an `Error:` result naming its rule:
+
+1. the tool exists;                        rule "tool exists"
+2. the policy allows it;                   rule "allowed tools"
+3. its arguments are a valid object;       rule "valid arguments"  (the dispatcher's own message)
+4. it is within the limits;                rules "max_tool_calls_per_turn", "max_tool_calls_per_task"
+5. a person said yes, if it needs that;    rule "confirmation"     (a no goes back to the model)
+6. it runs through the dispatcher, and its result is cut to `Limits.max_output_chars`, with a note.
+
+Every decision is appended to `ToolExecutor.log`. Limits are checked before anyone is asked, so that no
+person is asked to allow a call that would be refused anyway; only calls that run use up the budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+
+from agentkit.limits import DEFAULT_LIMITS, Limits
+from agentkit.tools.contract import ToolDefinition
+from agentkit.tools.registry import ToolResult, execute_tool, openai_tools, parse_arguments
+
+Ask = Callable[[str], Awaitable[str]]
+"""Asks a person a question and returns their answer: `input()` in a terminal, a button in a page, a script."""
+
+CANCEL_ANSWERS = ("/cancel", "/exit")
+"""Answers that stop the whole task, given to a confirmation or to `ask_user`."""
+YES_ANSWERS = ("y", "yes")
+"""Answers that confirm a call; anything else is a no, passed on to the model with the person's words."""
+
+
+class TaskCancelled(BaseException):
+    """The person answered `/cancel` or `/exit`: the task stops, reported as cancelled, not failed.
+
+    Like `asyncio.CancelledError`, it derives from `BaseException`, so that no `except Exception` on its
+    way (the dispatcher's, which reports a tool's exceptions as bugs, or a tool's own) can swallow it.
+    """
+
+
+def is_cancel(answer: str) -> bool:
+    """True for an answer that stops the whole task: /cancel or /exit, in any case."""
+    return answer.strip().lower() in CANCEL_ANSWERS
+
+
+def scripted_answers(*answers: str) -> Ask:
+    """An `Ask` that gives `answers` in order and prints each question and answer, for notebooks and tests."""
+    remaining = list(answers)
+
+    async def ask(question: str) -> str:
+        if not remaining:
+            raise RuntimeError(f"scripted_answers() has no answer left for the question {question!r}; add one")
+        answer = remaining.pop(0)
+        print(f"[asked] {question}\n[answer] {answer}")
+        return answer
+
+    return ask
+
+
+async def terminal_ask(question: str) -> str:
+    """Ask on the terminal; `input()` blocks, so it waits on a thread. End of input (Ctrl-D) means `/exit`."""
+    try:
+        return await asyncio.to_thread(input, f"{question} ")
+    except EOFError:
+        return "/exit"
+
+
+@dataclass(frozen=True)
+class ToolPolicy:
+    """What the model may do with its tools in one task. The default allows every tool and asks where flagged."""
+
+    allowed: frozenset[str] | None = None
+    """Names of the tools the model is offered and may call; None allows every registered tool."""
+    confirm: frozenset[str] | None = None
+    """Tools that need a person's yes before each call; None means those whose definition sets needs_confirmation."""
+    limits: Limits = DEFAULT_LIMITS
+    """Tool calls per turn and per task, and characters of one result the model sees."""
+
+    def __post_init__(self) -> None:
+        for name in ("allowed", "confirm"):
+            value = getattr(self, name)
+            if isinstance(value, str):  # frozenset("bash") would be a set of letters
+                raise TypeError(f"ToolPolicy({name}=...) takes a set of tool names, not the string {value!r}")
+            if value is not None:
+                object.__setattr__(self, name, frozenset(value))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One line of the executor's log: what happened to a tool call, and which rule decided it."""
+
+    call_id: str
+    """The id of the tool call, as the model sent it."""
+    tool: str
+    """The tool the model asked for."""
+    outcome: str
+    """allowed, refused, confirmed, denied or cancelled."""
+    rule: str
+    """The check that decided: tool exists, allowed tools, valid arguments, confirmation, or a Limits field."""
+    detail: str = ""
+    """Why: the person's answer, the call count, or (for a refusal) what the model is told, on one line."""
+
+    def __str__(self) -> str:
+        return f"{self.outcome:<9} {self.tool:<14} [{self.rule}] {self.detail}".rstrip()
+
+
+@dataclass
+class ToolExecutor:
+    """Runs the model's tool calls under a `ToolPolicy`, asking a person through `ask` where the policy says so."""
+
+    registry: Mapping[str, ToolDefinition]
+    """Every tool that exists for this task, by name (from `build_registry`)."""
+    policy: ToolPolicy = field(default_factory=ToolPolicy)
+    """The rules to enforce."""
+    ask: Ask = terminal_ask
+    """How to ask a person for a confirmation."""
+    log: list[Decision] = field(default_factory=list, init=False)
+    """Every decision, in order."""
+    calls_this_task: int = field(default=0, init=False)
+    """Tool calls that passed every check and ran."""
+    calls_this_turn: int = field(default=0, init=False)
+    """The same, since the last `new_turn()`."""
+    out_of_calls: bool = field(default=False, init=False)
+    """True once a call was refused because the task used all of `max_tool_calls_per_task`."""
+
+    def __post_init__(self) -> None:
+        for name in ("allowed", "confirm"):  # a typo here is our mistake, not the model's: fail now
+            unknown = sorted((getattr(self.policy, name) or frozenset()) - set(self.registry))
+            if unknown:
+                raise ValueError(f"ToolPolicy({name}=...) names {', '.join(map(repr, unknown))}, which is not a "
+                                 f"registered tool; registered tools: {', '.join(sorted(self.registry)) or '(none)'}")
+        self._deciding = asyncio.Lock()
+
+    @property
+    def allowed(self) -> dict[str, ToolDefinition]:
+        """The registry as this policy lets the model see it."""
+        allowed = self.policy.allowed
+        return {name: tool for name, tool in self.registry.items() if allowed is None or name in allowed}
+
+    def tools(self) -> list[dict]:
+        """The `tools=` list to send: only the allowed tools are offered."""
+        return openai_tools(self.allowed)
+
+    def needs_confirmation(self, name: str) -> bool:
+        confirm = self.policy.confirm
+        return self.registry[name].needs_confirmation if confirm is None else name in confirm
+
+    def new_turn(self) -> None:
+        """The model sent a new reply: its calls start a fresh per-turn count."""
+        self.calls_this_turn = 0
+
+    async def run(self, call_id: str, name: str, raw_arguments: str) -> ToolResult:
+        """Decide about one call and run it if every check passes. Raises `TaskCancelled` on `/cancel`."""
+        refusal = await self.check(call_id, name, raw_arguments)
+        return refusal or await self.execute(name, raw_arguments)
+
+    async def check(self, call_id: str, name: str, raw_arguments: str) -> ToolResult | None:
+        """Checks 1-5: None if the call may run (and it is counted), else the refusal the model reads."""
+        # One decision at a time: a person is never asked two questions at once, and calls are counted in order.
+        async with self._deciding:
+            refusal = self._refusal_before_asking(name, raw_arguments)
+            if refusal:
+                rule, message = refusal
+                self.log.append(Decision(call_id, name, "refused", rule, message.replace("\n", " ")))
+                return ToolResult(f"Error: refused by rule '{rule}': {message}", is_error=True)
+            if self.needs_confirmation(name):
+                denial = await self._confirm(call_id, name, raw_arguments)
+                if denial:
+                    return ToolResult(f"Error: refused by rule 'confirmation': {denial}", is_error=True)
+            self.calls_this_task += 1
+            self.calls_this_turn += 1
+            self.log.append(Decision(call_id, name, "allowed", "every check",
+                                     f"call {self.calls_this_turn} of this turn, {self.calls_this_task} of this task"))
+            return None
+
+    async def execute(self, name: str, raw_arguments: str) -> ToolResult:
+        """Step 6: run a call that passed `check`, through the dispatcher, and cut its result to size."""
+        result = await execute_tool(self.registry, name, raw_arguments)
+        return truncate(result, self.policy.limits.max_output_chars)
+
+    def _refusal_before_asking(self, name: str, raw_arguments: str) -> tuple[str, str] | None:
+        allowed = ", ".join(sorted(self.allowed)) or "(none)"
+        if name not in self.registry:
+            return "tool exists", f"unknown tool '{name}'; available tools: {allowed}"
+        if name not in self.allowed:
+            return "allowed tools", f"'{name}' is not allowed in this task; allowed tools: {allowed}"
+        _, problem = parse_arguments(self.registry[name], raw_arguments)
+        return ("valid arguments", problem) if problem else self._over_limit()
+
+    async def _confirm(self, call_id: str, name: str, raw_arguments: str) -> str | None:
+        """Ask the person; None if they said yes, else what the model is told. Raises `TaskCancelled` on /cancel."""
+        arguments, _ = parse_arguments(self.registry[name], raw_arguments)
+        try:
+            answer = (await self.ask(f"Allow {name} {json.dumps(arguments, ensure_ascii=False)}? [y/N]")).strip()
+        except TaskCancelled:  # an Ask may stop the task itself (a terminal's Ctrl-D, a page's cancel button)
+            self.log.append(Decision(call_id, name, "cancelled", "confirmation", "the person stopped the task"))
+            raise
+        outcome = "cancelled" if is_cancel(answer) else "confirmed" if answer.lower() in YES_ANSWERS else "denied"
+        self.log.append(Decision(call_id, name, outcome, "confirmation", f"the person answered {answer!r}"))
+        if outcome == "cancelled":
+            raise TaskCancelled(f"the person answered {answer} when asked to allow {name}")
+        if outcome == "denied":
+            return (f"the user did not allow this call of '{name}' (they answered {answer!r}). It did not run. "
+                    "Do not try it again; ask the user what they want instead, or answer without it.")
+        return None
+
+    def _over_limit(self) -> tuple[str, str] | None:
+        per_task, per_turn = self.policy.limits.max_tool_calls_per_task, self.policy.limits.max_tool_calls_per_turn
+        if self.calls_this_task >= per_task:
+            self.out_of_calls = True
+            return "max_tool_calls_per_task", (f"this task has used all of its {calls_phrase(per_task)}; "
+                                               "answer with what you have")
+        if self.calls_this_turn >= per_turn:
+            return "max_tool_calls_per_turn", (f"at most {calls_phrase(per_turn)} run per reply; ask for this one "
+                                               "again in your next reply if you still need it")
+        return None
+
+
+def truncate(result: ToolResult, max_chars: int) -> ToolResult:
+    """The result cut to `max_chars` characters, with a note saying how much was cut and how to see more."""
+    if len(result.content) <= max_chars:
+        return result
+    cut = len(result.content) - max_chars
+    note = (f"\n[... {cut:,} more characters cut: a tool result shows at most {max_chars:,} characters "
+            "(Limits.max_output_chars, set in the task's ToolPolicy). Ask for a smaller part to see the rest.]")
+    return ToolResult(result.content[:max_chars] + note, result.is_error, result.error)
+
+
+def calls_phrase(count: int) -> str:
+    """`1 tool call`, `3 tool calls`."""
+    return f"{count} tool call{'s' * (count != 1)}"
+
+
+def ask_user_tool(ask: Ask) -> ToolDefinition:
+    """The `ask_user` tool: the model asks the person a question, and their answer is the tool's result."""
+    one_question_at_a_time = asyncio.Lock()
+
+    async def handler(arguments: dict) -> str:
+        async with one_question_at_a_time:
+            answer = await ask(arguments["question"])
+        if is_cancel(answer):
+            raise TaskCancelled(f"the person answered {answer.strip()} to the question {arguments['question']!r}")
+        return answer.strip() or "(the user gave no answer)"
+
+    parameters = {
+        "type": "object",
+        "properties": {"question": {"type": "string", "minLength": 1,
+                                    "description": "The question, as the user will read it: short and specific."}},
+        "required": ["question"],
+        "additionalProperties": False,
+    }
+    description = ("Ask the user a question and wait for their answer. Use it when you need something only the "
+                   "user knows or decides (a preference, a missing detail, a choice between options), "
+                   "not for anything another tool can find out.")
+    return ToolDefinition("ask_user", description, parameters, handler)
+

@@ -1,0 +1,274 @@
+"""The agent loop: how each task ends, that its history can always be sent again, and concurrent tool calls."""
+
+import asyncio
+import json
+
+import openai
+import pytest
+
+from agentkit.limits import Limits
+from agentkit.loop import CANCELLED, Event, Task, close_open_calls, run_task
+from agentkit.offline import Faults, OfflineServer, ScriptedModel, call, offline_client
+from agentkit.policy import TaskCancelled, ToolPolicy, ask_user_tool, scripted_answers
+from agentkit.tools.clock import clock_tool
+from agentkit.tools.registry import build_registry
+from agentkit.tools.schema import tool
+
+done: list[str] = []
+
+
+@tool
+def note(text: str) -> str:
+    """Write a note.
+
+    Args:
+        text: What to write.
+    """
+    done.append(text)
+    return f"noted {text}"
+
+
+@tool(needs_confirmation=True)
+def erase(path: str) -> str:
+    """Erase a file.
+
+    Args:
+        path: File to erase.
+    """
+    done.append(f"erased {path}")
+    return f"erased {path}"
+
+
+REGISTRY = build_registry([note, erase])
+
+
+@pytest.fixture(autouse=True)
+def _clear_done():
+    done.clear()
+
+
+def nobody(question: str):
+    raise AssertionError(f"nobody should be asked anything, but was asked {question!r}")
+
+
+def scripted(*replies):
+    model = ScriptedModel(replies)
+    return model, offline_client(model)
+
+
+def go(client, goal, registry=REGISTRY, **options):
+    options.setdefault("ask", nobody)
+    return asyncio.run(run_task(client, "offline", goal, registry, **options))
+
+
+def accepted_by_the_api(task: Task) -> str:
+    """Send the task's history on: the offline model answers HTTP 400, like OpenAI, if a call has no answer."""
+    resumed = go(offline_client(), "Write a note \"again\"", task=task)
+    assert resumed.status == "completed", resumed.error
+    return resumed.answer
+
+
+def test_a_task_completes_with_the_offline_model_and_counts_everything():
+    events = []
+    task = go(offline_client(), "What time is it in Tokyo?", build_registry([clock_tool()]), on_event=events.append)
+    assert task.status == "completed" and task.error is None
+    assert task.answer.startswith("According to get_current_time: ") and "(Asia/Tokyo)" in task.answer
+    assert (task.turns, task.tool_calls) == (2, 1)
+    assert task.usage.prompt_tokens > 0 and task.usage.completion_tokens > 0
+    assert task.usage.total_tokens == task.usage.prompt_tokens + task.usage.completion_tokens
+    assert [m["role"] for m in task.messages] == ["user", "assistant", "tool", "assistant"]
+    assert [e.kind for e in events] == ["tool_call", "tool_result", "answer", "status"]
+    assert events[0].name == "get_current_time" and json.loads(events[0].arguments) == {"timezone": "Asia/Tokyo"}
+    assert events[1].call_id == events[0].call_id and not events[1].is_error
+    assert events[-1] == Event("status", text="completed")
+
+
+def test_the_system_prompt_starts_a_new_task_and_only_tools_allowed_are_offered():
+    model, client = scripted("ok")
+    go(client, "hi", system_prompt="Be brief.", policy=ToolPolicy(allowed={"note"}))
+    request = model.requests[0]
+    assert request["messages"] == [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}]
+    assert [t["function"]["name"] for t in request["tools"]] == ["note"]
+
+
+def test_no_tools_key_is_sent_when_no_tool_is_allowed():
+    model, client = scripted("ok")
+    assert go(client, "hi", policy=ToolPolicy(allowed=set())).status == "completed"
+    assert "tools" not in model.requests[0]
+
+
+def test_an_async_event_handler_is_awaited():
+    seen = []
+
+    async def show(event):
+        await asyncio.sleep(0)
+        seen.append(event.kind)
+
+    go(scripted(call("note", text="a"), "done")[1], "go", on_event=show)
+    assert seen == ["tool_call", "tool_result", "answer", "status"]
+
+
+def test_tool_calls_run_concurrently_and_their_results_keep_the_calls_order():
+    started, everyone_started = [], asyncio.Event()
+
+    @tool
+    async def gather_up(who: str) -> str:
+        """Wait until three calls have started.
+
+        Args:
+            who: Caller.
+        """
+        started.append(who)
+        if len(started) == 3:
+            everyone_started.set()
+        # Run one after another, the first call would wait here forever: only concurrent calls get past.
+        await asyncio.wait_for(everyone_started.wait(), timeout=5)
+        await asyncio.sleep(0.01 * (3 - len(who)))  # the first call finishes last
+        return f"{who} done"
+
+    model, client = scripted([call("gather_up", who=n) for n in ("a", "bb", "ccc")], "all done")
+    task = go(client, "go", build_registry([gather_up]))
+    assert task.status == "completed"
+    calls = task.messages[1]["tool_calls"]
+    assert [(m["tool_call_id"], m["content"]) for m in task.messages[2:5]] == [
+        (calls[0]["id"], "a done"), (calls[1]["id"], "bb done"), (calls[2]["id"], "ccc done")]
+
+
+def test_max_turns_stops_the_task_and_closes_the_calls_it_did_not_run():
+    model, client = scripted(*[call("note", text=str(n)) for n in range(3)])
+    task = go(client, "go", policy=ToolPolicy(limits=Limits(max_turns=2)))
+    assert task.status == "limit reached"
+    assert task.error == "the task reached 2 model turns (Limits.max_turns) without an answer"
+    assert done == ["0"]  # the second reply's call did not run
+    assert task.messages[-1]["content"] == ("Error: not run: the task reached its limit of 2 model turns "
+                                            "(Limits.max_turns).")
+    accepted_by_the_api(task)
+
+
+def test_max_tool_calls_per_task_stops_the_task_after_answering_every_call():
+    model, client = scripted([call("note", text=str(n)) for n in range(3)], "never sent")
+    task = go(client, "go", policy=ToolPolicy(limits=Limits(max_tool_calls_per_task=2)))
+    assert task.status == "limit reached"
+    assert task.error == "the task used all of its 2 tool calls (Limits.max_tool_calls_per_task)"
+    assert done == ["0", "1"]
+    assert task.messages[-1]["content"].startswith("Error: refused by rule 'max_tool_calls_per_task'")
+    assert [d.outcome for d in task.decisions] == ["allowed", "allowed", "refused"]
+    accepted_by_the_api(task)
+
+
+def test_max_tool_calls_per_turn_refuses_the_extra_calls_and_the_task_goes_on():
+    model, client = scripted([call("note", text="a"), call("note", text="b")], call("note", text="b"), "done")
+    task = go(client, "go", policy=ToolPolicy(limits=Limits(max_tool_calls_per_turn=1)))
+    assert task.status == "completed" and task.answer == "done"
+    assert done == ["a", "b"]
+    assert task.messages[3]["content"].startswith("Error: refused by rule 'max_tool_calls_per_turn'")
+
+
+def test_a_denied_confirmation_goes_back_to_the_model_and_the_task_goes_on():
+    model, client = scripted(call("erase", path="all"), "I did not erase anything.")
+    task = go(client, "erase all", ask=scripted_answers("n"))
+    assert task.status == "completed" and task.answer == "I did not erase anything."
+    assert done == []
+    sent_back = model.requests[1]["messages"][-1]
+    assert sent_back["role"] == "tool" and "the user did not allow this call of 'erase'" in sent_back["content"]
+    assert [(d.tool, d.outcome) for d in task.decisions] == [("erase", "denied")]
+
+
+def test_cancel_at_a_confirmation_cancels_every_call_of_that_reply_and_runs_none():
+    events = []
+    model, client = scripted([call("note", text="a"), call("erase", path="x"), call("note", text="c")], "unused")
+    task = go(client, "go", ask=scripted_answers("/cancel"), on_event=events.append)
+    assert task.status == "cancelled"
+    assert task.error == "cancelled by the user: the person answered /cancel when asked to allow erase"
+    assert done == []
+    assert [m["content"] for m in task.messages[2:]] == [CANCELLED] * 3
+    assert [e.kind for e in events] == ["tool_call"] * 3 + ["tool_result"] * 3 + ["status"]
+    assert events[-1].text == "cancelled"
+    assert len(model.requests) == 1
+    accepted_by_the_api(task)
+
+
+def test_cancel_given_to_ask_user_keeps_the_results_of_calls_that_ran():
+    registry = build_registry([note, ask_user_tool(scripted_answers("/exit"))])
+    model, client = scripted([call("note", text="a"), call("ask_user", question="Which one?")], "unused")
+    task = go(client, "go", registry)
+    assert task.status == "cancelled"
+    assert [m["content"] for m in task.messages[2:]] == ["noted a", CANCELLED]
+    accepted_by_the_api(task)
+
+
+def test_a_failing_model_fails_the_task_keeps_its_messages_and_can_be_resumed():
+    model, client = scripted(call("note", text="a"), 500)
+    task = go(client, "go")
+    assert task.status == "failed"
+    assert task.error.startswith("the model request failed: InternalServerError: ")
+    assert "scripted failure with HTTP status 500" in task.error
+    assert [m["role"] for m in task.messages] == ["user", "assistant", "tool"]
+    model.replies.append("done at last")
+    resumed = go(client, "", task=task)  # an empty goal: carry on from where it stopped
+    assert resumed is task and task.status == "completed" and task.answer == "done at last"
+    assert task.error is None and task.turns == 2
+    assert [m["role"] for m in task.messages] == ["user", "assistant", "tool", "assistant"]
+
+
+def test_a_model_failing_after_the_sdks_retries_over_http_fails_the_task():
+    registry = build_registry([clock_tool()])
+
+    async def fail_then_resume(base_url):
+        async with openai.AsyncOpenAI(api_key="k", base_url=base_url, max_retries=2) as client:
+            task = await run_task(client, "offline", "What time is it in Tokyo?", registry, ask=nobody)
+            failed = (task.status, task.error)
+            await run_task(client, "offline", "", registry, ask=nobody, task=task)
+            return failed, task
+
+    with OfflineServer(faults=Faults(status=500, times=3)) as server:
+        (status, error), task = asyncio.run(fail_then_resume(server.base_url))
+        assert server.faults._failed == 3  # the first request and the SDK's two retries
+    assert status == "failed" and error.startswith("the model request failed: InternalServerError: ")
+    assert task.status == "completed"
+    assert [m["role"] for m in task.messages] == ["user", "assistant", "tool", "assistant"]
+
+
+def test_resuming_a_completed_task_adds_the_new_goal_to_the_same_conversation():
+    model, client = scripted("first", "second")
+    task = go(client, "one")
+    go(client, "two", task=task)
+    assert task.goal == "two" and task.answer == "second" and task.turns == 2
+    assert model.requests[1]["messages"] == [{"role": "user", "content": "one"},
+                                             {"role": "assistant", "content": "first"},
+                                             {"role": "user", "content": "two"}]
+
+
+def test_an_open_call_is_refused_by_the_api_until_it_is_closed():
+    task = Task("go", [{"role": "user", "content": "go"},
+                       {"role": "assistant", "content": None, "tool_calls": [
+                           {"id": "call_1", "type": "function", "function": {"name": "note", "arguments": "{}"}}]}])
+    with pytest.raises(openai.BadRequestError, match="did not have response messages: call_1"):
+        asyncio.run(offline_client().chat.completions.create(model="offline", messages=task.messages))
+    close_open_calls(task.messages, CANCELLED)
+    close_open_calls(task.messages, CANCELLED)  # closing twice adds nothing
+    assert task.messages[2:] == [{"role": "tool", "tool_call_id": "call_1", "content": CANCELLED}]
+    accepted_by_the_api(task)
+
+
+def test_a_bug_while_deciding_raises_but_leaves_the_history_valid():
+    def broken_person(question):
+        raise RuntimeError("the confirmation dialog crashed")
+
+    model, client = scripted(call("erase", path="x"))
+    task = Task("go")
+    with pytest.raises(RuntimeError, match="dialog crashed"):
+        go(client, "go", ask=broken_person, task=task)
+    assert task.messages[-1] == {"role": "tool", "tool_call_id": task.messages[1]["tool_calls"][0]["id"],
+                                 "content": CANCELLED}
+    accepted_by_the_api(task)
+
+
+def test_an_ask_raising_task_cancelled_cancels_the_task():
+    async def stop_button(question):
+        raise TaskCancelled("the page's cancel button")
+
+    model, client = scripted(call("erase", path="x"), "unused")
+    task = go(client, "go", ask=stop_button)
+    assert (task.status, task.error) == ("cancelled", "cancelled by the user: the page's cancel button")
+    assert task.messages[-1]["content"] == CANCELLED
