@@ -1,4 +1,4 @@
-"""The `agentkit` command: serve the offline model, refresh notebooks, and the course's other tools."""
+"""The `agentkit` command: chat with the agent, serve the offline model, refresh notebooks, and the course's other tools."""
 
 from __future__ import annotations
 
@@ -18,6 +18,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     serve.add_argument("--times", type=int, default=1, help="how many requests --fail applies to (-1: all)")
     serve.add_argument("--delay", type=float, default=0.0, help="seconds to wait before every reply")
 
+    chat = commands.add_parser("chat", help="talk to the agent in this terminal (offline unless .env names a model)")
+    web = commands.add_parser("web", help="the agent's chat page on http://127.0.0.1 (needs the `web` extra)")
+    web.add_argument("--port", type=int, default=8001, help="port on 127.0.0.1 (default: 8001; 8000 is agentkit serve)")
+    for command in (chat, web):
+        command.add_argument("--workspace", default=None, metavar="PATH",
+                             help="the folder the agent's file and shell tools work in (default: ./workspace, created)")
+
     refresh = commands.add_parser("refresh", help="re-execute notebooks in place with stable metadata (offline)")
     refresh.add_argument("notebooks", nargs="+")
 
@@ -30,6 +37,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.command == "serve":
         _serve(args)
+    elif args.command == "chat":
+        _chat(args)
+    elif args.command == "web":
+        _web(args)
     elif args.command == "refresh":
         from agentkit.classroom import refresh as refresh_notebook
 
@@ -53,6 +64,27 @@ def _serve(args: argparse.Namespace) -> None:
             server.thread.join()
         except KeyboardInterrupt:
             print("stopped", file=sys.stderr)
+
+
+def _chat(args: argparse.Namespace) -> None:
+    import asyncio
+
+    from agentkit.chat import chat, open_workspace
+    from agentkit.config import connect, load_settings
+
+    settings = load_settings()
+    try:
+        asyncio.run(chat(connect(settings), settings.model, open_workspace(args.workspace)))
+    except KeyboardInterrupt:
+        print("\nbye")
+
+
+def _web(args: argparse.Namespace) -> None:
+    try:
+        from agentkit.web.app import serve
+    except ModuleNotFoundError as missing:
+        sys.exit(f"agentkit web needs {missing.name}, which comes with the web extra: pip install -e '.[web]'")
+    serve(args.port, args.workspace)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,124 @@
+"""`agentkit chat`: driven through a real terminal (a pty, with pexpect) as a person would type, offline."""
+
+import asyncio
+import os
+import re
+import sys
+
+import pexpect
+
+from agentkit.chat import Terminal, chat, describe, open_workspace, shorten
+from agentkit.loop import Event
+from agentkit.offline import ScriptedModel, call, offline_client
+
+WAIT = 10
+"""Seconds to wait for any expected output before the test fails instead of hanging."""
+TOKYO = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+09:00 \(Asia/Tokyo\)"
+
+
+def start_chat(tmp_path, *options: str):
+    """`agentkit chat` in a new pseudo-terminal, offline whatever this machine's .env says."""
+    env = {**os.environ, "MODEL_API_KEY": "", "BASE_URL": "", "MODEL": "", "PYTHONUNBUFFERED": "1"}
+    child = pexpect.spawn(sys.executable, ["-m", "agentkit.cli", "chat", *options], cwd=str(tmp_path), env=env,
+                          encoding="utf-8", timeout=WAIT, dimensions=(50, 250))
+    child.expect_exact("/exit ends the chat.")
+    child.expect_exact("you> ")
+    return child
+
+
+def ask(child, request: str, until: str = "you> ") -> str:
+    """Type `request`, wait for `until`, and return everything printed in between (the echo left out)."""
+    child.sendline(request)
+    child.expect_exact(until)
+    return child.before.replace("\r\n", "\n").split("\n", 1)[1]
+
+
+def finish(child) -> int:
+    child.expect(pexpect.EOF)
+    child.close()
+    return child.exitstatus
+
+
+def test_a_request_shows_the_tool_call_the_result_and_the_answer(tmp_path):
+    child = start_chat(tmp_path)
+    printed = ask(child, "What time is it in Tokyo?")
+    assert re.fullmatch(rf'  -> get_current_time {{"timezone": "Asia/Tokyo"}}\n  <- {TOKYO}\n'
+                        rf'agent> According to get_current_time: {TOKYO}\n', printed), printed
+    assert ask(child, "/cancel").startswith("No task is running: /cancel stops a task when it asks you something.")
+    child.sendline("/exit")
+    child.expect_exact("bye")
+    assert finish(child) == 0
+    assert (tmp_path / "workspace").is_dir(), "the default workspace is ./workspace, created on start"
+
+
+def test_yes_runs_a_tool_that_needs_confirmation_and_no_refuses_it(tmp_path):
+    child = start_chat(tmp_path, "--workspace", "files")
+    printed = ask(child, 'Write "hello from the chat" to the file notes.txt', until="[y/N] ")
+    assert printed == ('  -> write_file {"path": "notes.txt", "content": "hello from the chat"}\n'
+                       'Allow write_file {"path": "notes.txt", "content": "hello from the chat"}? ')
+    assert not (tmp_path / "files" / "notes.txt").exists(), "nothing runs before the person says yes"
+    assert ask(child, "y") == ("  <- Wrote 19 bytes to notes.txt (new file)\n"
+                               "agent> According to write_file: Wrote 19 bytes to notes.txt (new file)\n")
+    assert (tmp_path / "files" / "notes.txt").read_text() == "hello from the chat"
+
+    ask(child, 'Run the bash command "rm notes.txt"', until="[y/N] ")
+    printed = ask(child, "n")
+    assert printed.startswith("  <- Error: refused by rule 'confirmation': the user did not allow this call of 'bash'")
+    assert printed.splitlines()[0].endswith("characters)"), "a long result is shortened, with its full length"
+    assert (tmp_path / "files" / "notes.txt").exists()
+    child.sendeof()  # Ctrl-D at the prompt ends the chat like /exit
+    child.expect_exact("bye")
+    assert finish(child) == 0
+
+
+def test_the_answer_to_ask_user_goes_back_to_the_model(tmp_path):
+    child = start_chat(tmp_path)
+    printed = ask(child, 'Ask me a question: "What is your name?"', until="What is your name? ")
+    assert printed == '  -> ask_user {"question": "What is your name?"}\n'
+    assert ask(child, "Ada") == "  <- Ada\nagent> According to ask_user: Ada\n"
+    child.sendintr()  # Ctrl-C at the prompt ends the chat at once, without waiting for a line
+    child.expect_exact("bye")
+    finish(child)
+
+
+def test_cancel_stops_the_task_and_the_chat_goes_on_and_exit_ends_it(tmp_path):
+    child = start_chat(tmp_path)
+    ask(child, 'Run the bash command "touch made.txt"', until="[y/N] ")
+    assert ask(child, "/cancel").startswith("  <- Error: cancelled: the task was stopped before this call completed.\n"
+                                            "[task cancelled: cancelled by the user: the person answered /cancel")
+    assert "agent> According to get_current_time" in ask(child, "What time is it in Tokyo?")
+    ask(child, 'Run the bash command "touch made.txt"', until="[y/N] ")
+    child.sendline("/exit")  # /exit as an answer cancels the task and ends the chat
+    child.expect_exact("[task cancelled")
+    child.expect_exact("bye")
+    assert finish(child) == 0
+    assert not (tmp_path / "workspace" / "made.txt").exists()
+
+
+# ---- the same loop in process, for what a terminal cannot show -----------------------------------------
+
+
+def test_each_request_continues_the_conversation(tmp_path):
+    model = ScriptedModel([call("get_current_time", timezone="UTC"), "It is noon.", "You asked for the time."])
+    lines, printed = iter(["What time is it?", "What did I ask?", "/exit"]), []
+
+    def read(prompt: str) -> str:
+        printed.append(prompt)
+        return next(lines)
+
+    task = asyncio.run(chat(offline_client(model), "offline", open_workspace(tmp_path), Terminal(read, printed.append)))
+    assert printed[1:] == ["you> ", '  -> get_current_time {"timezone": "UTC"}', printed[3], "agent> It is noon.",
+                           "you> ", "agent> You asked for the time.", "you> ", "bye"]
+    assert printed[3].startswith("  <- ") and printed[3].endswith(" (UTC)")
+    assert [m["role"] for m in model.requests[-1]["messages"]] == ["user", "assistant", "tool", "assistant", "user"]
+    assert (task.status, task.answer, task.turns) == ("completed", "You asked for the time.", 3)
+
+
+def test_describe_prints_one_line_per_event_and_shortens_results():
+    assert describe(Event("tool_call", name="glob", arguments='{"pattern": "*.py"}')) == '  -> glob {"pattern": "*.py"}'
+    assert describe(Event("tool_result", name="glob", content="2 paths:\na.py\nb.py")) == "  <- 2 paths: a.py b.py"
+    assert describe(Event("answer", text="Done.")) == "agent> Done."
+    assert describe(Event("status", text="completed")) is None
+    assert describe(Event("status", text="failed", content="the model request failed")) == \
+        "[task failed: the model request failed]"
+    assert shorten("word " * 100, 30) == "word word word word word ... (500 characters)"

@@ -1,0 +1,285 @@
+"""The web adapter: its NDJSON stream over real HTTP, and the chat page in a real headless browser (Debian's chromium)."""
+
+import http.client
+import json
+import re
+import shutil
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import expect, sync_playwright
+
+from agentkit.offline import OfflineModel, ScriptedModel, call, offline_client
+from agentkit.tools.workspace import Workspace
+from agentkit.web.app import create_app
+
+WAIT = 10.0
+"""Seconds any one step may take before the test fails instead of hanging."""
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+BROWSER_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TIME = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[+-]\d\d:\d\d \(Asia/Tokyo\)")
+
+
+@contextmanager
+def serving(model, root: Path):
+    """The app on a free port of 127.0.0.1, served by uvicorn on a thread for the duration of the block."""
+    app = create_app(offline_client(model), "offline", Workspace(root))
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + WAIT
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(WAIT)
+        listener.close()
+
+
+class Stream:
+    """One chat turn read the way the page reads it: one JSON event a line, as they arrive."""
+
+    def __init__(self, port: int, message: str, conversation: str = "c1") -> None:
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
+        self.connection.request("POST", "/chat", json.dumps({"conversation": conversation, "message": message}),
+                                {"content-type": "application/json"})
+        self.response = self.connection.getresponse()
+
+    def next(self) -> dict:
+        line = self.response.readline()
+        assert line, "the stream ended"
+        return json.loads(line)
+
+    def until(self, kind: str) -> list[dict]:
+        """Every event up to and including the first of `kind`."""
+        events = [self.next()]
+        while events[-1]["kind"] != kind:
+            events.append(self.next())
+        return events
+
+    def answer(self, question: dict, answer: str) -> int:
+        return post(self.port, "/answer", {"question": question["id"], "answer": answer})[0]
+
+
+def post(port: int, path: str, body: dict, headers: dict | None = None) -> tuple[int, str]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
+    connection.request("POST", path, json.dumps(body), headers or {"content-type": "application/json"})
+    response = connection.getresponse()
+    return response.status, response.read().decode()
+
+
+def test_a_turn_streams_the_tool_call_its_result_the_answer_and_the_status(tmp_path):
+    with serving(OfflineModel(), tmp_path) as port:
+        stream = Stream(port, "What time is it in Tokyo?")
+        assert stream.response.getheader("content-type") == "application/x-ndjson"
+        events = stream.until("status")
+    assert [e["kind"] for e in events] == ["tool_call", "tool_result", "answer", "status"]
+    assert (events[0]["name"], events[0]["arguments"]) == ("get_current_time", '{"timezone": "Asia/Tokyo"}')
+    assert TIME.fullmatch(events[1]["content"]) and events[1]["is_error"] is False
+    assert events[1]["call_id"] == events[0]["call_id"]
+    assert events[2]["text"] == f"According to get_current_time: {events[1]['content']}"
+    assert events[3]["text"] == "completed"
+
+
+def test_a_confirmation_waits_for_the_answer_posted_for_its_id(tmp_path):
+    with serving(OfflineModel(), tmp_path) as port:
+        stream = Stream(port, 'Write "hello from the web" to the file notes.txt')
+        *_, question = stream.until("confirm")
+        assert question["text"] == 'Allow write_file {"path": "notes.txt", "content": "hello from the web"}? [y/N]'
+        assert not (tmp_path / "notes.txt").exists(), "nothing runs before the person says yes"
+        assert stream.answer(question, "y") == 200
+        events = stream.until("status")
+        assert stream.answer(question, "y") == 404, "an answered question cannot be answered again"
+    assert events[0]["content"] == "Wrote 18 bytes to notes.txt (new file)"
+    assert events[-1]["text"] == "completed"
+    assert (tmp_path / "notes.txt").read_text() == "hello from the web"
+
+
+def test_a_denial_reaches_the_model_and_cancel_stops_the_task(tmp_path):
+    with serving(OfflineModel(), tmp_path) as port:
+        stream = Stream(port, 'Run the bash command "touch made.txt"')
+        *_, question = stream.until("confirm")
+        stream.answer(question, "n")
+        result, answer, status = stream.until("status")
+        assert result["content"].startswith("Error: refused by rule 'confirmation': the user did not allow this call")
+        assert result["is_error"] and status["text"] == "completed"
+
+        stream = Stream(port, 'Run the bash command "touch made.txt"')
+        *_, question = stream.until("confirm")
+        stream.answer(question, "/cancel")
+        result, status = stream.until("status")
+    assert result["is_error"] and "cancelled" in result["content"]
+    assert status["text"] == "cancelled"
+    assert status["content"].startswith("cancelled by the user: the person answered /cancel")
+    assert not (tmp_path / "made.txt").exists()
+
+
+def test_ask_user_sends_a_question_and_the_answer_is_the_tool_result(tmp_path):
+    with serving(OfflineModel(), tmp_path) as port:
+        stream = Stream(port, 'Ask me a question: "What is your name?"')
+        *_, question = stream.until("question")
+        assert question["text"] == "What is your name?"
+        stream.answer(question, "Ada")
+        result, answer, _ = stream.until("status")
+    assert (result["name"], result["content"]) == ("ask_user", "Ada")
+    assert answer["text"] == "According to ask_user: Ada"
+
+
+def test_turns_of_one_conversation_continue_the_same_task(tmp_path):
+    model = ScriptedModel([call("get_current_time", timezone="UTC"), "It is noon.", "You asked for the time."])
+    with serving(model, tmp_path) as port:
+        Stream(port, "What time is it?", conversation="one").until("status")
+        *_, answer, _ = Stream(port, "What did I ask?", conversation="one").until("status")
+    assert answer["text"] == "You asked for the time."
+    sent = [(m["role"], m.get("content")) for m in model.requests[-1]["messages"]]
+    assert sent[0] == ("user", "What time is it?") and sent[-2:] == [("assistant", "It is noon."), ("user", "What did I ask?")]
+
+
+def test_a_page_that_goes_away_mid_turn_stops_the_task_and_the_conversation_goes_on(tmp_path):
+    model = ScriptedModel([call("bash", command="ls"), "Hello again."])
+    with serving(model, tmp_path) as port:
+        stream = Stream(port, "List the files")
+        stream.until("confirm")
+        stream.connection.close()  # the page was closed or reloaded while the question was waiting
+        deadline = time.monotonic() + WAIT
+        while (reply := post(port, "/chat", {"conversation": "c1", "message": "Hello"}))[0] == 409:
+            assert time.monotonic() < deadline, "the abandoned turn was never stopped"
+            time.sleep(0.05)
+    status, body = reply
+    assert status == 200 and [json.loads(line)["text"] for line in body.splitlines()] == ["Hello again.", "completed"]
+    sent = model.requests[-1]["messages"]
+    assert sent[-2] == {"role": "tool", "tool_call_id": sent[-3]["tool_calls"][0]["id"],
+                        "content": "Error: cancelled: the task was stopped before this call completed."}
+
+
+def test_requests_from_other_pages_and_hosts_are_refused(tmp_path):
+    with serving(OfflineModel(), tmp_path) as port:
+        # A form on another site can post text/plain without asking the browser first; JSON needs a preflight.
+        status, body = post(port, "/chat", {"conversation": "c", "message": "hi"}, {"content-type": "text/plain"})
+        assert status == 422
+        # DNS rebinding: another name pointed at 127.0.0.1 arrives with its own Host header.
+        status, body = post(port, "/chat", {"conversation": "c", "message": "hi"},
+                            {"content-type": "application/json", "host": "attacker.example"})
+        assert (status, body) == (400, "Invalid host header")
+        status, body = post(port, "/answer", {"question": "guess", "answer": "y"})
+    assert status == 404
+    assert json.loads(body)["detail"] == "no question 'guess' is waiting: it was answered already, or its turn ended"
+
+
+def test_agentkit_web_listens_on_127_0_0_1_only(tmp_path, monkeypatch, capsys):
+    from agentkit.cli import main
+
+    started = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(options, app=app))
+    for name in ("MODEL_API_KEY", "BASE_URL", "MODEL"):
+        monkeypatch.setenv(name, "")
+    main(["web", "--port", "8123", "--workspace", str(tmp_path / "files")])
+    assert (started["host"], started["port"]) == ("127.0.0.1", 8123)
+    assert (tmp_path / "files").is_dir()
+    assert capsys.readouterr().out.startswith("agentkit web: open http://127.0.0.1:8123/ (model offline, workspace ")
+
+
+def test_the_page_loads_nothing_from_elsewhere(tmp_path):
+    with serving(OfflineModel(), tmp_path) as port:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
+        connection.request("GET", "/")
+        page = connection.getresponse().read().decode()
+    assert "<title>agentkit chat</title>" in page
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//|@import|url\(""", page)
+    assert not re.search(r"\.(inner|outer)HTML\s*=|insertAdjacentHTML|document\.write", page), \
+        "model output must be shown as text, never parsed as HTML"
+
+
+# ---- the page in a real browser ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium); .ci/run installs it")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS, timeout=WAIT * 1000)
+        expect.set_options(timeout=WAIT * 1000)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page()
+    page.set_default_timeout(WAIT * 1000)
+    yield page
+    page.close()
+
+
+def send(page, port: int, message: str) -> None:
+    if not page.url.startswith("http"):
+        page.goto(f"http://127.0.0.1:{port}/")
+    page.fill("#message", message)
+    page.press("#message", "Enter")
+
+
+def test_the_page_shows_the_tool_call_its_result_and_the_answer(tmp_path, page):
+    with serving(OfflineModel(), tmp_path) as port:
+        send(page, port, "What time is it in Tokyo?")
+        expect(page.locator(".answer")).to_contain_text("According to get_current_time:")
+        expect(page.locator(".user")).to_have_text("What time is it in Tokyo?")
+        expect(page.locator(".tool-call")).to_have_text('→ get_current_time {"timezone": "Asia/Tokyo"}')
+        expect(page.locator(".tool-result summary")).to_contain_text("← get_current_time: ")
+        assert TIME.search(page.locator(".tool-result pre").text_content())
+        expect(page.locator("#state")).to_have_text("ready")
+
+
+def test_approve_runs_the_tool_and_deny_does_not(tmp_path, page):
+    with serving(OfflineModel(), tmp_path) as port:
+        send(page, port, 'Write "hello from the page" to the file notes.txt')
+        confirm = page.locator(".ask.confirm")
+        expect(confirm.locator("p")).to_have_text(
+            'Allow write_file {"path": "notes.txt", "content": "hello from the page"}?')
+        expect(page.locator("#message")).to_be_disabled()
+        confirm.locator("button.approve").click()
+        expect(page.locator(".answer")).to_have_text("According to write_file: Wrote 19 bytes to notes.txt (new file)")
+        expect(confirm.locator(".note")).to_have_text("approved")
+        assert (tmp_path / "notes.txt").read_text() == "hello from the page"
+
+        send(page, port, 'Run the bash command "rm notes.txt"')
+        page.locator(".ask.confirm").nth(1).locator("button.deny").click()
+        expect(page.locator(".answer").nth(1)).to_contain_text("the user did not allow this call of 'bash'")
+        expect(page.locator(".tool-result.error")).to_have_count(1)
+    assert (tmp_path / "notes.txt").exists()
+
+
+def test_the_text_box_answers_a_question_and_cancel_stops_the_task(tmp_path, page):
+    with serving(OfflineModel(), tmp_path) as port:
+        send(page, port, 'Ask me a question: "What is your name?"')
+        question = page.locator(".ask.question")
+        expect(question.locator("p")).to_have_text("What is your name?")
+        question.locator("input.answer-text").fill("Ada")
+        question.locator("input.answer-text").press("Enter")
+        expect(page.locator(".answer")).to_have_text("According to ask_user: Ada")
+
+        send(page, port, 'Run the bash command "ls"')
+        page.locator(".ask.confirm button.cancel").click()
+        expect(page.locator(".status")).to_contain_text("task cancelled: cancelled by the user: the person answered /cancel")
+        expect(page.locator("#message")).to_be_enabled()
+
+
+def test_markup_from_the_model_is_shown_as_text(tmp_path, page):
+    answer = '<img src="x" onerror="document.title=\'pwned\'"><b>bold</b>'
+    with serving(ScriptedModel([answer]), tmp_path) as port:
+        send(page, port, "Say something in HTML")
+        expect(page.locator(".answer")).to_have_text(answer)
+    assert page.locator(".answer img, .answer b").count() == 0
+    assert page.title() == "agentkit chat"
