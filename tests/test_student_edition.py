@@ -27,7 +27,11 @@ def edition(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-def execute(notebook: nbformat.NotebookNode, folder: Path) -> None:
+def execute(notebook: nbformat.NotebookNode, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A student notebook stops before its clean-up cell: its scratch folders go in pytest's tmp, not in /tmp.
+    scratch = folder / "tmp"
+    scratch.mkdir(exist_ok=True)
+    monkeypatch.setenv("TMPDIR", str(scratch))
     with offline_environment():
         NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(folder)}}).execute()
 
@@ -68,23 +72,23 @@ def test_student_edition_holds_no_solution_text(edition: Path, name: str) -> Non
 
 
 @pytest.mark.parametrize("name", WITH_EXERCISES)
-def test_student_notebook_runs_up_to_its_first_exercise(edition: Path, name: str) -> None:
+def test_student_notebook_runs_up_to_its_first_exercise(edition: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     student = nbformat.read(edition / name, as_version=4)
     first = next(i for i, cell in enumerate(student.cells) if SOLUTION in cell.metadata.get("tags", []))
     student.cells = student.cells[: first + 1]
     with pytest.raises(CellExecutionError) as stopped:
-        execute(student, edition)
+        execute(student, edition, monkeypatch)
     assert "NotImplementedError" in str(stopped.value)
     assert all(cell.execution_count for cell in student.cells[:first] if cell.cell_type == "code")
 
 
 @pytest.mark.parametrize("name", WITH_EXERCISES)
-def test_solutions_put_back_pass_every_check(edition: Path, name: str) -> None:
+def test_solutions_put_back_pass_every_check(edition: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     solutions = {cell.id: cell.source for cell in tagged(nbformat.read(NOTEBOOKS / name, as_version=4), SOLUTION)}
     student = nbformat.read(edition / name, as_version=4)
     for cell in tagged(student, SOLUTION):
         cell.source = solutions[cell.id]
-    execute(student, edition)
+    execute(student, edition, monkeypatch)
     for cell in tagged(student, CHECK):
         printed = "".join(output.get("text", "") for output in cell.outputs)
         assert "[pass]" in printed and "[fail]" not in printed and "[todo]" not in printed, printed
