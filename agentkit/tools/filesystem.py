@@ -30,7 +30,7 @@ def read_file(workspace: Workspace, path: str, offset: int = 1, limit: int | Non
     shown = workspace.relative(target)
     with open(_open_regular_file(workspace, target), "rb") as raw:
         passed = _seek_to_line(raw, offset)
-        if passed < offset - 1:
+        if offset > 1 and not raw.peek(1):  # the file ends before line `offset`
             raise ToolError(f"{shown!r} has {passed} lines; offset={offset} is past its end")
         # Text mode decodes in small chunks and `readline(n)` stops after n characters, so memory stays
         # bounded however large the file or however long one of its lines.
@@ -83,8 +83,6 @@ def _numbered_lines(file: TextIO, shown: str, offset: int, limit: int | None, ma
         lines.append(line)
         room -= len(line) + 1
     if not lines:
-        if offset > 1:
-            raise ToolError(f"{shown!r} has {offset - 1} lines; offset={offset} is past its end")
         return f"{shown} is empty (0 lines)"
     last = offset + len(lines) - 1
     more = file.read(1)  # one character tells whether the file goes on, without reading the rest
@@ -186,7 +184,7 @@ def edit_file(workspace: Workspace, path: str, old_text: str, new_text: str, occ
         raise ToolError("give occurrence or replace_all=true, not both")
     text = _read_whole(workspace, target, limits)
     starts = _occurrences(text, old_text)
-    lines = [text.count("\n", 0, start) + 1 for start in starts]
+    lines = _line_numbers(text, starts)
     where = _lines(lines)
     if not starts:
         raise ToolError(f"old_text was not found in {shown!r} (0 occurrences); read the file and copy the text "
@@ -198,12 +196,14 @@ def edit_file(workspace: Workspace, path: str, old_text: str, new_text: str, occ
         raise ToolError(f"old_text appears {len(starts)} times in {shown!r} ({where}); include more of the "
                         f"surrounding text to make it unique, or pass occurrence=N (1 to {len(starts)}) "
                         "or replace_all=true")
-    chosen = starts if replace_all else [starts[(occurrence or 1) - 1]]
-    for start in reversed(chosen):  # from the end, so earlier positions stay valid
-        text = text[:start] + new_text + text[start + len(old_text):]
+    if replace_all:  # one pass: splicing each occurrence in turn would copy the whole text once per occurrence
+        text, changed = text.replace(old_text, new_text), lines
+    else:
+        index = (occurrence or 1) - 1
+        text = text[:starts[index]] + new_text + text[starts[index] + len(old_text):]
+        changed = [lines[index]]
     _write_atomically(workspace, target, _encode(text, limits))
-    changed = [lines[starts.index(start)] for start in chosen]
-    return f"Replaced {_count(len(chosen), 'occurrence')} in {shown} ({_lines(changed)})"
+    return f"Replaced {_count(len(changed), 'occurrence')} in {shown} ({_lines(changed)})"
 
 
 def _count(n: int, noun: str) -> str:
@@ -221,6 +221,16 @@ def _occurrences(text: str, old_text: str) -> list[int]:
         starts.append(start)
         start = text.find(old_text, start + len(old_text))
     return starts
+
+
+def _line_numbers(text: str, starts: list[int]) -> list[int]:
+    """The line of each position in `starts` (ascending), counting the newlines between one and the next once."""
+    numbers, line, previous = [], 1, 0
+    for start in starts:
+        line += text.count("\n", previous, start)
+        numbers.append(line)
+        previous = start
+    return numbers
 
 
 def _read_whole(workspace: Workspace, target: os.PathLike[str], limits: Limits) -> str:
