@@ -116,14 +116,15 @@ def plain_answer(question: str) -> str:
 
 
 def _clauses(question: str) -> list[str]:
-    # Split on "and", commas and "then", but never inside a quoted string.
-    quoted = reading.quoted_strings(question)
-    masked = re.sub(r'"[^"]*"', "\0", question)
+    # Split on "and", commas and "then", but never inside a quoted string: the same "..." or “...” that
+    # `reading.quoted_strings` finds, so that a quoted value stays whole in its clause.
+    quoted = [match.group(0) for match in reading.QUOTED.finditer(question)]
+    masked = reading.QUOTED.sub("\0", question)
     parts = re.split(r",|;|\band\b|\bthen\b", masked)
     restored = []
     for part in parts:
         while "\0" in part:
-            part = part.replace("\0", f'"{quoted.pop(0)}"', 1)
+            part = part.replace("\0", quoted.pop(0), 1)
         restored.append(part)
     return [p for p in restored if p.strip()]
 

@@ -36,7 +36,6 @@ class HttpReply:
     status: int
     content_type: str
     chunks: Iterator[bytes] | bytes
-    headers: tuple[tuple[str, str], ...] = ()
 
 
 def handle(model: Model, method: str, path: str, body: bytes) -> HttpReply:

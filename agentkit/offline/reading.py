@@ -29,7 +29,7 @@ COUNTRY_ZONES = {
     "kenya": "Africa/Nairobi", "singapore": "Asia/Singapore", "utc": "UTC", "gmt": "UTC",
 }
 
-_QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”')
+QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”')
 _NUMBER = re.compile(r"(?<![\w./])-?\d[\d,]*(?:\.\d+)?(?![\w/])")
 _PATH = re.compile(r"(?<![\w])(?:[\w.-]*/[\w./-]*|[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w/])")
 _PATTERN = re.compile(r"[\w./-]*\*[\w.*/?-]*")
@@ -50,11 +50,11 @@ def _stem(word: str) -> str:
 
 
 def quoted_strings(text: str) -> list[str]:
-    return [a or b for a, b in _QUOTED.findall(text)]
+    return [a or b for a, b in QUOTED.findall(text)]
 
 
 def without_quotes(text: str) -> str:
-    return _QUOTED.sub(" ", text)
+    return QUOTED.sub(" ", text)
 
 
 def numbers(text: str) -> list[float]:

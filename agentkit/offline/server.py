@@ -34,7 +34,8 @@ class Faults:
             if self.status is None or (self.times != -1 and self._failed >= self.times):
                 return None
             self._failed += 1
-        return ApiError(self.status, f"injected fault {self._failed}: HTTP {self.status}")
+            number = self._failed  # read under the lock: a concurrent request may count the next one meanwhile
+        return ApiError(self.status, f"injected fault {number}: HTTP {self.status}")
 
 
 class OfflineServer:
