@@ -21,7 +21,7 @@ from pathlib import Path
 import openai
 
 from agentkit.loop import Event, Task, run_task
-from agentkit.policy import Ask, ToolPolicy, ask_user_tool
+from agentkit.policy import CANCEL, EXIT, Ask, ToolPolicy, ask_user_tool
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.filesystem import file_tools
@@ -29,7 +29,6 @@ from agentkit.tools.registry import build_registry
 from agentkit.tools.shell import shell_tool
 from agentkit.tools.workspace import Workspace
 
-EXIT, CANCEL = "/exit", "/cancel"
 RESULT_WIDTH = 160
 """Characters of a tool result the terminal shows; the model still reads all of it."""
 HELP = "Type a request. /cancel (when asked a question) stops the task; /exit ends the chat."
@@ -81,7 +80,7 @@ class Terminal:
                 line = (await _in_daemon_thread(self.read, prompt)).strip()
             except EOFError:
                 line = EXIT
-        self.leaving |= line == EXIT
+        self.leaving |= line.lower() == EXIT  # as the policy reads it: "/EXIT" leaves too
         return line
 
     async def ask(self, question: str) -> str:

@@ -28,7 +28,8 @@ from agentkit.tools.registry import ToolResult, execute_tool, openai_tools, pars
 Ask = Callable[[str], Awaitable[str]]
 """Asks a person a question and returns their answer: `input()` in a terminal, a button in a page, a script."""
 
-CANCEL_ANSWERS = ("/cancel", "/exit")
+CANCEL, EXIT = "/cancel", "/exit"
+CANCEL_ANSWERS = (CANCEL, EXIT)
 """Answers that stop the whole task, given to a confirmation or to `ask_user`."""
 YES_ANSWERS = ("y", "yes")
 """Answers that confirm a call; anything else is a no, passed on to the model with the person's words."""
@@ -66,7 +67,7 @@ async def terminal_ask(question: str) -> str:
     try:
         return await asyncio.to_thread(input, f"{question} ")
     except EOFError:
-        return "/exit"
+        return EXIT
 
 
 @dataclass(frozen=True)
