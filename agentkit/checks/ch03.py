@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agentkit.checks import expect, run_check, run_check_async
-from agentkit.checks import answer
+from agentkit.checks import answer, expect, run_check, run_check_async
 from agentkit.tools.contract import ToolDefinition
 
 

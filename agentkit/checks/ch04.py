@@ -6,8 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from agentkit.checks import expect, run_check_async
-from agentkit.checks import answer
+from agentkit.checks import answer, expect, run_check_async
 from agentkit.tools.contract import ToolDefinition, ToolError
 from agentkit.tools.registry import build_registry, execute_tool
 

@@ -106,7 +106,7 @@ def check_exercise_5_2(namespace: Mapping[str, Any]) -> bool:
 LISTINGS = {".": "a.txt\nb.txt\nempty/\nlink/\nnotes/", "notes": "todo.txt", "empty": "(empty folder)"}
 
 
-def check_exercise_5_3(namespace: Mapping[str, Any]) -> Any:
+async def check_exercise_5_3(namespace: Mapping[str, Any]) -> bool:
     """Exercise 5.3: `list_dir_tool(workspace)`, a `list_dir` tool that lists a folder inside the workspace only."""
 
     async def test() -> None:
@@ -133,4 +133,4 @@ def check_exercise_5_3(namespace: Mapping[str, Any]) -> Any:
                    f"list_dir('a.txt') gave {result.content[:80]!r}; a file is not a folder: "
                    "raise ToolError saying so.")
 
-    return run_check_async("Exercise 5.3: a list_dir tool inside the workspace", test)
+    return await run_check_async("Exercise 5.3: a list_dir tool inside the workspace", test)
