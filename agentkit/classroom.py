@@ -26,10 +26,8 @@ def refresh(path: str | os.PathLike[str], timeout: int = 300) -> None:
     path = Path(path)
     notebook = nbformat.read(path, as_version=4)
     before = {cell.get("id"): cell.get("outputs") for cell in notebook.cells}
-    client = NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False,
-                            resources={"metadata": {"path": str(path.parent)}})
     with offline_environment():
-        client.execute()
+        execute(notebook, path.parent, timeout)
     stabilise(notebook)
     rules = sanitizers(path.parent / "sanitize.cfg")
     for cell in notebook.cells:
@@ -38,6 +36,12 @@ def refresh(path: str | os.PathLike[str], timeout: int = 300) -> None:
             cell.outputs = old
     nbformat.validate(notebook)
     nbformat.write(notebook, path)
+
+
+def execute(notebook: nbformat.NotebookNode, folder: str | os.PathLike[str], timeout: int = 300) -> None:
+    """Run every cell in this environment's kernel, in `folder` (where the notebook's relative paths start)."""
+    NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False,
+                   resources={"metadata": {"path": str(folder)}}).execute()
 
 
 def stabilise(notebook: nbformat.NotebookNode) -> None:

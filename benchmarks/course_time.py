@@ -17,9 +17,7 @@ from pathlib import Path
 
 import nbformat
 from jupyter_client.manager import start_new_kernel
-from nbclient import NotebookClient
-
-from agentkit.classroom import offline_environment
+from agentkit.classroom import execute, offline_environment
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,7 +36,7 @@ def kernel_start_seconds(runs: int = 3) -> float:
 def execute_seconds(path: Path) -> float:
     notebook = nbformat.read(path, as_version=4)
     start = time.perf_counter()
-    NotebookClient(notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    execute(notebook, path.parent)
     return time.perf_counter() - start
 
 

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
-
+from agentkit.classroom import execute
 from agentkit.offline import OfflineModel, OfflineServer
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
@@ -43,5 +42,5 @@ def test_notebook_runs_against_an_http_provider(path: Path, provider: str, monke
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     notebook = nbformat.read(path, as_version=4)
     before = CountingModel.requests
-    NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    execute(notebook, path.parent, timeout=120)
     assert CountingModel.requests > before, "the notebook never used the provider it was given"

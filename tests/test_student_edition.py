@@ -6,10 +6,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from agentkit.classroom import CHECK, SOLUTION, offline_environment, stub, student_edition
+from agentkit.classroom import CHECK, SOLUTION, execute, offline_environment, stub, student_edition
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 WITH_EXERCISES = [p.name for p in sorted(NOTEBOOKS.glob("*.ipynb"))
@@ -27,13 +26,13 @@ def edition(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-def execute(notebook: nbformat.NotebookNode, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def run_student(notebook: nbformat.NotebookNode, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A student notebook stops before its clean-up cell: its scratch folders go in pytest's tmp, not in /tmp.
     scratch = folder / "tmp"
     scratch.mkdir(exist_ok=True)
     monkeypatch.setenv("TMPDIR", str(scratch))
     with offline_environment():
-        NotebookClient(notebook, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(folder)}}).execute()
+        execute(notebook, folder, timeout=120)
 
 
 def test_stub_keeps_the_brief_and_fails_until_answered() -> None:
@@ -77,7 +76,7 @@ def test_student_notebook_runs_up_to_its_first_exercise(edition: Path, name: str
     first = next(i for i, cell in enumerate(student.cells) if SOLUTION in cell.metadata.get("tags", []))
     student.cells = student.cells[: first + 1]
     with pytest.raises(CellExecutionError) as stopped:
-        execute(student, edition, monkeypatch)
+        run_student(student, edition, monkeypatch)
     assert "NotImplementedError" in str(stopped.value)
     assert all(cell.execution_count for cell in student.cells[:first] if cell.cell_type == "code")
 
@@ -88,7 +87,7 @@ def test_solutions_put_back_pass_every_check(edition: Path, name: str, monkeypat
     student = nbformat.read(edition / name, as_version=4)
     for cell in tagged(student, SOLUTION):
         cell.source = solutions[cell.id]
-    execute(student, edition, monkeypatch)
+    run_student(student, edition, monkeypatch)
     for cell in tagged(student, CHECK):
         printed = "".join(output.get("text", "") for output in cell.outputs)
         assert "[pass]" in printed and "[fail]" not in printed and "[todo]" not in printed, printed
