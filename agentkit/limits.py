@@ -25,6 +25,8 @@ class Limits:
     """Seconds a shell command may run before its whole process group is killed."""
     max_glob_results: int = 200
     """Paths `glob` lists before it stops and says so."""
+    max_command_bytes: int = 100_000
+    """Longest command line (UTF-8 bytes) the shell tool accepts; Linux refuses one argument of 128 KiB or more."""
 
 
 DEFAULT_LIMITS = Limits()

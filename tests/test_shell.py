@@ -62,27 +62,37 @@ def test_timeout_is_bounded_by_the_limit(workspace: Workspace) -> None:
 
 
 def test_long_output_keeps_head_and_tail(workspace: Workspace) -> None:
-    text = bash(workspace, "seq 1 10000", max_output_chars=40)
+    text = bash(workspace, "seq 1 10000", max_output_chars=100)
     assert text == (
-        "exit code: 0\nstdout:\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"
-        "[... 48,854 bytes cut from the middle ...]\n997\n9998\n9999\n10000\nstderr: (empty)"
+        "exit code: 0\nstdout:\n1\n2\n3\n\n[... 48,882 bytes cut from the middle ...]\n10000\nstderr: (empty)"
     )
 
 
 def test_stderr_gets_at_most_half_the_budget(workspace: Workspace) -> None:
-    text = bash(workspace, "seq 1 1000 >&2; seq 1 1000", max_output_chars=20)
+    text = bash(workspace, "seq 1 1000 >&2; seq 1 1000", max_output_chars=200)
     assert text == (
-        "exit code: 0\nstdout:\n1\n2\n3\n[... 3,883 bytes cut from the middle ...]\n1000\n"
-        "stderr:\n1\n2\n3\n[... 3,883 bytes cut from the middle ...]\n1000"
+        "exit code: 0\nstdout:\n1\n2\n3\n4\n5\n6\n7\n8\n9\n[... 3,858 bytes cut from the middle ...]\n\n997\n998\n999\n1000\n"
+        "stderr:\n1\n2\n3\n4\n5\n6\n7\n8\n9\n[... 3,858 bytes cut from the middle ...]\n\n997\n998\n999\n1000"
     )
 
 
-def test_secrets_are_scrubbed_from_the_environment() -> None:
-    environ = {"PATH": "/bin", "MODEL_API_KEY": "sk-1", "github_token": "t", "DB_PASSWORD": "p",
-               "AWS_SECRET_ACCESS_KEY": "s", "HOME": "/home/me"}
+@pytest.mark.parametrize("max_output_chars", [1_000, 8_000])
+def test_labels_and_notes_fit_in_the_budget(workspace: Workspace, max_output_chars: int) -> None:
+    # Both streams cut, a note added: the end of stderr must still be there, within the budget.
+    text = bash(workspace, "setsid sleep 300 & seq 1 100000 >&2; seq 1 100000; echo last-line >&2",
+                max_output_chars=max_output_chars)
+    assert len(text) <= max_output_chars
+    assert "last-line\nnote: 1 process(es) started by the command" in text
+
+
+def test_only_allowlisted_variables_are_passed() -> None:
+    environ = {"PATH": "/bin", "MODEL_API_KEY": "sk-1", "DATABASE_URL": "postgres://u:p@h/db", "GH_PAT": "g",
+               "HOME": "/home/me", "LC_TIME": "C", "LANGUAGE": "fr", "VIRTUAL_ENV": "/venv", "PAGER": "less"}
     assert scrubbed_environment(environ) == {
-        "PATH": "/bin", "HOME": "/home/me", "PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0",
+        "PATH": "/bin", "HOME": "/home/me", "LC_TIME": "C", "PAGER": "cat", "GIT_PAGER": "cat",
+        "GIT_TERMINAL_PROMPT": "0",
     }
+    assert scrubbed_environment(environ, pass_env=["VIRTUAL_ENV"])["VIRTUAL_ENV"] == "/venv"
 
 
 def test_head_tail_keeps_both_ends_in_bounded_memory() -> None:
@@ -134,4 +144,4 @@ def test_definition_and_dispatch(workspace: Workspace) -> None:
 def test_run_command_directly(workspace: Workspace) -> None:
     result = run_command("echo a; echo b >&2; exit 4", workspace.root, timeout=5, keep=100)
     assert (result.exit_code, bytes(result.stdout.head), bytes(result.stderr.head)) == (4, b"a\n", b"b\n")
-    assert result.escaped is False
+    assert (result.killed, result.still_running, result.checked) == ((), (), True)

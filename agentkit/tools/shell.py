@@ -1,12 +1,13 @@
 """The `bash` tool: one shell command in the workspace root, bounded in time, in output and in what it can see.
 
 - Off the event loop: the command is a child process, watched from a worker thread, so other tool calls
-  (and a notebook) keep running while it works.
+  (and a notebook) keep running while it works; cancelling the call kills the command.
 - Bounded in time: the command runs in a new process group (`start_new_session`); at the timeout, and
-  when the command ends, the whole group is killed, so nothing it started is left running.
+  when the command ends, the whole group is killed, and so is every process that left the group
+  (`processes.py` finds them), so nothing it started is left running, or the result says what is.
 - Bounded in output: both pipes are read in chunks into a `HeadTail`, which keeps the first and the last
   bytes and only counts the middle, so a command printing a gigabyte costs kilobytes.
-- Bounded in what it sees: the environment is copied without secrets (`scrubbed_environment`).
+- Bounded in what it sees: only an allowlist of environment variables is passed (`scrubbed_environment`).
 
 This is not a sandbox: the command can read and write anything this user can. See chapter 06.
 """
@@ -19,27 +20,30 @@ import selectors
 import shutil
 import signal
 import subprocess
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools.contract import ToolDefinition, ToolError
+from agentkit.tools.processes import CommandProcesses, become_subreaper, can_look_for_processes
 from agentkit.tools.workspace import Workspace
 
-SECRET_MARKERS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
-"""An environment variable whose name contains one of these (in any case) never reaches the shell."""
+PASSED_ENVIRONMENT = ("PATH", "HOME", "LANG", "TERM", "TZ", "USER", "SHELL", "TMPDIR")
+"""The only variables (with every `LC_*`) the shell gets from ours: a secret can have any name, so none is guessed."""
 
 _CHUNK = 64 * 1024
 _DRAIN_AFTER_KILL = 2.0
-"""Seconds to wait for the pipes to close once the group is killed; a process that left the group may hold them."""
+"""Seconds to wait for the pipes to close once everything is killed; a process we could not stop may hold them."""
 
 
-def scrubbed_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """A copy of `environ` (default: this process's) without the variables whose names look like secrets."""
+def scrubbed_environment(environ: Mapping[str, str] | None = None, pass_env: Iterable[str] = ()) -> dict[str, str]:
+    """The variables of `environ` (default: this process's) named in `PASSED_ENVIRONMENT`, `LC_*` or `pass_env`."""
     environ = os.environ if environ is None else environ
-    kept = {name: value for name, value in environ.items() if not any(m in name.upper() for m in SECRET_MARKERS)}
+    wanted = {*PASSED_ENVIRONMENT, *pass_env}
+    kept = {name: value for name, value in environ.items() if name in wanted or name.startswith("LC_")}
     # Nobody can answer a prompt: pagers print straight through, git fails instead of asking for a password.
     return kept | {"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"}
 
@@ -73,9 +77,12 @@ class HeadTail:
         # Once anything is cut, the tail holds `keep` bytes, so the last `budget - first` bytes are all in it.
         first = budget // 2
         head, tail = kept[:first], kept[len(kept) - (budget - first):]
-        cut = self.total - len(head) - len(tail)
-        middle = f"\n[... {cut:,} bytes cut from the middle ...]\n"
+        middle = self.cut_line(self.total - len(head) - len(tail))
         return head.decode(errors="replace") + middle + tail.decode(errors="replace")
+
+    @staticmethod
+    def cut_line(cut: int) -> str:
+        return f"\n[... {cut:,} bytes cut from the middle ...]\n"
 
 
 @dataclass(frozen=True)
@@ -90,64 +97,97 @@ class CommandResult:
     """What it printed on standard error (head and tail)."""
     timeout: float
     """The time limit it ran under, in seconds."""
-    escaped: bool = False
-    """True when a process that left the group (`setsid`) still held the output open: it may still be running."""
+    killed: tuple[str, ...] = ()
+    """`pid command` of each process that had left the group, outlived the command, and was killed."""
+    still_running: tuple[str, ...] = ()
+    """`pid command` of each such process that was sent a kill and is still there."""
+    checked: bool = True
+    """False where processes that left the group cannot be looked for (no `/proc`)."""
+
+    def notes(self) -> list[str]:
+        """What happened to the processes the command left behind, as lines for the model."""
+        notes = []
+        if self.killed:
+            notes.append(f"note: {len(self.killed)} process(es) started by the command had left its process group "
+                         f"and outlived it; they were killed: {'; '.join(self.killed)}")
+        if self.still_running:
+            notes.append(f"note: process(es) started by the command could not be stopped and may still be running: "
+                         f"{'; '.join(self.still_running)}")
+        if not self.checked:
+            notes.append("note: processes that left the command's process group cannot be looked for on this "
+                         "system; some may still be running")
+        return notes
 
     def for_model(self, max_chars: int) -> str:
-        """Exit code, stdout and stderr as labelled sections, together at most about `max_chars` characters."""
+        """Exit code, stdout, stderr and notes as labelled sections, together at most `max_chars` characters."""
         if self.exit_code is None:
-            status = f"timed out after {self.timeout:.1f} s; the command and every process it started were killed"
+            everything = self.checked and not self.still_running
+            status = f"timed out after {self.timeout:.1f} s; " + (
+                "the command and every process it started were killed" if everything else "its process group was killed")
         elif self.exit_code < 0:
             status = f"{self.exit_code} (killed by signal {signal.Signals(-self.exit_code).name})"
         else:
             status = str(self.exit_code)
-        # stderr gets at most half the budget, and stdout whatever stderr leaves.
-        err_budget = min(self.stderr.total, max_chars // 2)
+        notes = self.notes()
+        # The labels and notes come out of the budget first, then each cut stream's "[... cut ...]" line.
+        frame = len(f"exit code: {status}\nstdout: (empty)\nstderr: (empty)") + sum(len(n) + 1 for n in notes)
+        room = max(max_chars - frame, 0)
+        err_budget = min(self.stderr.total, room // 2)  # stderr gets at most half, stdout whatever stderr leaves
         sections = [f"exit code: {status}"]
-        streams = (("stdout", self.stdout, max_chars - err_budget), ("stderr", self.stderr, err_budget))
-        for label, stream, budget in streams:
+        for label, stream, budget in (("stdout", self.stdout, room - err_budget), ("stderr", self.stderr, err_budget)):
+            if stream.total > budget:
+                budget = max(budget - len(stream.cut_line(stream.total)), 0)
             text = stream.render(budget).rstrip("\n")
             sections.append(f"{label}:\n{text}" if text else f"{label}: (empty)")
-        if self.escaped:
-            sections.append("note: a process started by the command left its process group and kept the output "
-                            "open; it was not stopped and may still be running")
-        return "\n".join(sections)
+        return "\n".join(sections + notes)
 
 
-def run_command(command: str, cwd: str | os.PathLike[str], timeout: float, keep: int) -> CommandResult:
+def run_command(command: str, cwd: str | os.PathLike[str], timeout: float, keep: int, *,
+                pass_env: Iterable[str] = (), stop: threading.Event | None = None) -> CommandResult:
     """Run `command` with bash in `cwd`, reading its output as it comes; blocks, so call it in a thread.
 
-    The whole process group is killed at `timeout` seconds, and also as soon as bash itself exits,
-    so background jobs (`cmd &`) cannot outlive the call or keep the pipes open.
+    Everything the command started is killed at `timeout` seconds, when `stop` is set, and also as soon as
+    bash itself exits, so background jobs (`cmd &`), even those that left the group, cannot outlive the call.
     """
     bash = shutil.which("bash")
     if bash is None:
         raise RuntimeError("the bash tool needs `bash` on PATH")
+    become_subreaper()  # orphans then stay our descendants; without it they are still found by their tag
+    checked = can_look_for_processes()
+    tag = CommandProcesses(leader=0)  # the token must be in the environment before bash starts
     process = subprocess.Popen(
-        [bash, "-c", command], cwd=cwd, env=scrubbed_environment(), start_new_session=True,
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [bash, "-c", command], cwd=cwd, env=scrubbed_environment(pass_env=pass_env) | tag.environment,
+        start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
+    tag.leader = process.pid
     stdout, stderr = HeadTail(keep), HeadTail(keep)
+    killed: list[str] = []
+    still_running: list[str] = []
     with process, selectors.DefaultSelector() as pipes:
         pipes.register(process.stdout, selectors.EVENT_READ, stdout)  # type: ignore[arg-type]
         pipes.register(process.stderr, selectors.EVENT_READ, stderr)  # type: ignore[arg-type]
-        # 1. Until bash exits or time is up, read the output as it comes. (Closed pipes do not mean that
-        #    bash has exited: a program may close its output and go on running.)
-        deadline, timed_out = time.monotonic() + timeout, False
-        while not _has_exited(process):
+        # 1. Until bash exits, time is up or we are told to stop, read the output as it comes. (Closed pipes
+        #    do not mean that bash has exited: a program may close its output and go on running.) Now and
+        #    then, note the command's processes, so that one whose parent has since exited is still known.
+        deadline, timed_out, next_look = time.monotonic() + timeout, False, 0.0
+        while not _has_exited(process) and not (stop is not None and stop.is_set()):
             if time.monotonic() >= deadline:
                 timed_out = True
                 break
+            if checked and time.monotonic() >= next_look:
+                tag.find()
+                next_look = time.monotonic() + 0.2
             _read_some(pipes)
-        # 2. Stop everything it started, then read what is left in the pipes.
+        # 2. Stop everything it started, inside the group and out, then read what is left in the pipes.
         _kill_group(process.pid)
+        if checked:
+            killed, still_running = tag.stop()
         deadline = time.monotonic() + _DRAIN_AFTER_KILL
         while pipes.get_map() and time.monotonic() < deadline:
             _read_some(pipes)
-        process.wait()
-        # A process that left the group (`setsid`) can still hold a pipe open: then we stop reading.
-        escaped = bool(pipes.get_map())
-    return CommandResult(None if timed_out else process.returncode, stdout, stderr, timeout, escaped)
+        process.wait()  # only now: until bash is collected, its pid (the group and session id) cannot be reused
+    exit_code = None if timed_out else process.returncode
+    return CommandResult(exit_code, stdout, stderr, timeout, tuple(killed), tuple(still_running), checked)
 
 
 def _read_some(pipes: selectors.BaseSelector, wait: float = 0.05) -> None:
@@ -176,16 +216,42 @@ def _kill_group(group: int) -> None:
         pass
 
 
-def shell_tool(workspace: Workspace, limits: Limits = DEFAULT_LIMITS) -> ToolDefinition:
-    """The `bash` tool, running commands in `workspace.root` within `limits`."""
+def check_command(command: str, max_bytes: int) -> None:
+    """Refuse, as the model's error, a command line that bash could not be given."""
+    if "\0" in command:
+        raise ToolError(f"the command contains a NUL byte (character {command.index(chr(0))}); NUL bytes cannot "
+                        "be passed to bash: remove it, or write it with printf '\\0' inside the command")
+    try:
+        size = len(command.encode("utf-8", "surrogateescape"))
+    except UnicodeEncodeError as error:
+        raise ToolError(f"the command contains {command[error.start]!r}, which is not a character (a lone "
+                        "surrogate) and cannot be passed to bash: remove it") from None
+    if size > max_bytes:
+        raise ToolError(f"the command is {size:,} bytes long; the limit (max_command_bytes) is {max_bytes:,} bytes. "
+                        "Write long content to a file with the file tools and run that file instead")
+
+
+def shell_tool(workspace: Workspace, limits: Limits = DEFAULT_LIMITS, pass_env: Iterable[str] = ()) -> ToolDefinition:
+    """The `bash` tool, running commands in `workspace.root` within `limits`; `pass_env` names more variables to pass."""
+    pass_env = tuple(pass_env)
 
     async def bash(arguments: dict[str, Any]) -> str:
+        command = arguments["command"]
+        check_command(command, limits.max_command_bytes)
         timeout = arguments.get("timeout", limits.shell_timeout)
         if not 0 < timeout <= limits.shell_timeout:
             raise ToolError(f"timeout should be more than 0 and at most {limits.shell_timeout} seconds, got {timeout}")
-        result = await asyncio.to_thread(
-            run_command, arguments["command"], workspace.root, timeout, keep=limits.max_output_chars // 2
-        )
+        stop = threading.Event()
+        work = asyncio.ensure_future(asyncio.to_thread(
+            run_command, command, workspace.root, timeout, keep=limits.max_output_chars // 2, pass_env=pass_env,
+            stop=stop,
+        ))
+        try:
+            result = await asyncio.shield(work)  # a thread cannot be cancelled: on cancel, it is told to stop
+        except asyncio.CancelledError:
+            stop.set()
+            await asyncio.wait({work})  # the command and what it started are dead before we say so
+            raise
         return result.for_model(limits.max_output_chars)
 
     parameters = {
