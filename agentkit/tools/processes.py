@@ -116,6 +116,8 @@ class CommandProcesses:
     """The value of `AGENTKIT_RUN` in this command's environment."""
     seen: set[tuple[int, int]] = field(default_factory=set)
     """(pid, start time) of every process found to be the command's so far."""
+    children_before: set[tuple[int, int]] = field(default_factory=lambda: _children_of(os.getpid()))
+    """(pid, start time) of this process's children before the command started."""
 
     @property
     def environment(self) -> dict[str, str]:
@@ -162,6 +164,17 @@ class CommandProcesses:
         killed = [f"{pid} {line}" for pid, line in targets.items() if pid not in alive]
         return killed, [f"{pid} {targets[pid]}" for pid in alive]
 
+    def unknown_orphans(self) -> list[str]:
+        """`pid command` of each process adopted by us since the command started that carries no command's tag.
+
+        A process that left the session, wiped its environment, and whose parent had exited before we looked
+        cannot be told apart from an orphan of another command running at the same time: it is reported, not killed.
+        """
+        me, tag = os.getpid(), f"{RUN_MARKER}=".encode()
+        return [f"{pid} {command_line(pid)}" for pid, started in sorted(_children_of(me) - self.children_before)
+                if pid != self.leader and (pid, started) not in self.seen and not _environ_has_prefix(pid, tag)
+                and _running(pid)]
+
     def _collect_zombies(self) -> None:
         """Reap the command's ended processes that were re-parented to us; else they would stay as zombies."""
         me = os.getpid()
@@ -171,6 +184,20 @@ class CommandProcesses:
                     os.waitpid(info.pid, os.WNOHANG)
                 except ChildProcessError:
                     pass
+
+
+def _children_of(parent: int) -> set[tuple[int, int]]:
+    if not can_look_for_processes():
+        return set()
+    return {(info.pid, info.started) for info in all_processes().values() if info.parent == parent}
+
+
+def _environ_has_prefix(pid: int, prefix: bytes) -> bool:
+    try:
+        with open(f"{_PROC}/{pid}/environ", "rb") as file:
+            return any(variable.startswith(prefix) for variable in file.read().split(b"\0"))
+    except OSError:
+        return True  # not ours to judge
 
 
 def _kill(pid: int) -> None:

@@ -101,6 +101,8 @@ class CommandResult:
     """`pid command` of each process that had left the group, outlived the command, and was killed."""
     still_running: tuple[str, ...] = ()
     """`pid command` of each such process that was sent a kill and is still there."""
+    unknown: tuple[str, ...] = ()
+    """`pid command` of each untagged orphan adopted while it ran: maybe the command's, left running."""
     checked: bool = True
     """False where processes that left the group cannot be looked for (no `/proc`)."""
 
@@ -113,15 +115,18 @@ class CommandResult:
         if self.still_running:
             notes.append(f"note: process(es) started by the command could not be stopped and may still be running: "
                          f"{'; '.join(self.still_running)}")
+        if self.unknown:
+            notes.append(f"note: process(es) that may have been started by the command (they left its session and "
+                         f"environment) are still running and were not stopped: {'; '.join(self.unknown)}")
         if not self.checked:
-            notes.append("note: processes that left the command's process group cannot be looked for on this "
+            notes.append("note: processes that left the command's process group cannot all be looked for on this "
                          "system; some may still be running")
         return notes
 
     def for_model(self, max_chars: int) -> str:
         """Exit code, stdout, stderr and notes as labelled sections, together at most `max_chars` characters."""
         if self.exit_code is None:
-            everything = self.checked and not self.still_running
+            everything = self.checked and not self.still_running and not self.unknown
             status = f"timed out after {self.timeout:.1f} s; " + (
                 "the command and every process it started were killed" if everything else "its process group was killed")
         elif self.exit_code < 0:
@@ -152,8 +157,9 @@ def run_command(command: str, cwd: str | os.PathLike[str], timeout: float, keep:
     bash = shutil.which("bash")
     if bash is None:
         raise RuntimeError("the bash tool needs `bash` on PATH")
-    become_subreaper()  # orphans then stay our descendants; without it they are still found by their tag
-    checked = can_look_for_processes()
+    # As a subreaper, orphans stay our descendants; without it, those that keep their tag are still found.
+    checked = become_subreaper() and can_look_for_processes()
+    looking = can_look_for_processes()
     tag = CommandProcesses(leader=0)  # the token must be in the environment before bash starts
     process = subprocess.Popen(
         [bash, "-c", command], cwd=cwd, env=scrubbed_environment(pass_env=pass_env) | tag.environment,
@@ -174,20 +180,22 @@ def run_command(command: str, cwd: str | os.PathLike[str], timeout: float, keep:
             if time.monotonic() >= deadline:
                 timed_out = True
                 break
-            if checked and time.monotonic() >= next_look:
+            if looking and time.monotonic() >= next_look:
                 tag.find()
                 next_look = time.monotonic() + 0.2
             _read_some(pipes)
         # 2. Stop everything it started, inside the group and out, then read what is left in the pipes.
         _kill_group(process.pid)
-        if checked:
+        if looking:
             killed, still_running = tag.stop()
+        unknown = tag.unknown_orphans() if checked else []
         deadline = time.monotonic() + _DRAIN_AFTER_KILL
         while pipes.get_map() and time.monotonic() < deadline:
             _read_some(pipes)
         process.wait()  # only now: until bash is collected, its pid (the group and session id) cannot be reused
     exit_code = None if timed_out else process.returncode
-    return CommandResult(exit_code, stdout, stderr, timeout, tuple(killed), tuple(still_running), checked)
+    return CommandResult(exit_code, stdout, stderr, timeout, tuple(killed), tuple(still_running), tuple(unknown),
+                         checked)
 
 
 def _read_some(pipes: selectors.BaseSelector, wait: float = 0.05) -> None:

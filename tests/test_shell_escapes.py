@@ -1,0 +1,156 @@
+"""Processes that leave the command's process group: killed when the command ends, times out or is cancelled."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import re
+import signal
+import sys
+import time
+from contextlib import suppress
+from pathlib import Path
+
+import pytest
+
+from agentkit.tools.shell import run_command, shell_tool
+from agentkit.tools.workspace import Workspace
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc")
+
+_numbers = itertools.count(1)
+
+
+def marker() -> str:
+    """A `sleep` argument no other process on this machine has: 300.<our pid><a counter> seconds."""
+    return f"300.{os.getpid()}{next(_numbers):04d}"
+
+
+def processes_with(mark: str) -> list[int]:
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/cmdline", "rb") as file:
+                words = file.read().split(b"\0")
+            with open(f"/proc/{name}/stat", "rb") as file:
+                zombie = file.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+        except (OSError, IndexError):
+            continue
+        if mark.encode() in words and not zombie:
+            found.append(int(name))
+    return found
+
+
+@pytest.fixture
+def cleanup():
+    """Kill whatever a failing test left behind, so one failure does not leave sleepers for an hour."""
+    marks: list[str] = []
+    yield marks
+    for mark in marks:
+        for pid in processes_with(mark):
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+PYTHON = sys.executable
+ESCAPES = {  # each leaves bash's process group, so killing the group does not reach it
+    "setsid -f": "setsid -f sleep {m}",
+    "set -m then &": "set -m; sleep {m} & true",
+    "os.setsid": f"{PYTHON} -c 'import os, sys; os.fork() or (os.setsid(), os.execvp(\"sleep\", [\"sleep\", sys.argv[1]]))' {{m}}",
+    "os.setpgid": f"{PYTHON} -c 'import os, sys; os.setpgid(0, 0); os.execvp(\"sleep\", [\"sleep\", sys.argv[1]])' {{m}} &",
+    "double fork and setsid": "( (setsid sleep {m} &) & )",
+    "to /dev/null": "setsid sleep {m} > /dev/null 2>&1 < /dev/null &",
+    "nohup and setsid": "nohup setsid sleep {m} > /dev/null 2>&1 &",
+}
+UNTRACEABLE = {  # a new session, no tag left, and a parent gone before we looked: found, but whose is unknown
+    "setsid, wiped environment": "setsid -f env -i sleep {m}",
+    "exec -c in a new session": "( setsid bash -c 'exec -c sleep {m}' & )",
+}
+
+
+def started(command: str, mark: str) -> str:
+    """`command`, then wait until its escapee runs, so that the command cannot end before the escape."""
+    return command.format(m=mark) + f"\nuntil pgrep -f 'sleep {mark}' >/dev/null; do sleep 0.01; done"
+
+
+@pytest.mark.parametrize("how", ESCAPES)
+def test_an_escaped_process_is_killed_when_the_command_ends(how: str, tmp_path: Path, cleanup: list[str]) -> None:
+    mark = marker()
+    cleanup.append(mark)
+    result = run_command(started(ESCAPES[how], mark), tmp_path, timeout=20, keep=1000)
+    assert result.exit_code == 0, result.for_model(2000)
+    assert processes_with(mark) == []
+    assert result.still_running == result.unknown == ()
+    assert any(line.endswith(f"sleep {mark}") for line in result.killed), result.killed
+    assert re.search(rf"they were killed: .*\d+ sleep {re.escape(mark)}", result.for_model(8000))
+
+
+def test_a_double_fork_inside_the_group_is_killed_with_it(tmp_path: Path, cleanup: list[str]) -> None:
+    mark = marker()
+    cleanup.append(mark)
+    result = run_command(started("( (sleep {m} &) & )", mark), tmp_path, timeout=20, keep=1000)
+    assert (result.exit_code, processes_with(mark)) == (0, [])
+
+
+@pytest.mark.parametrize("how", ["setsid -f", "double fork and setsid", "os.setpgid"])
+def test_an_escaped_process_is_killed_at_the_timeout(how: str, tmp_path: Path, cleanup: list[str]) -> None:
+    mark = marker()
+    cleanup.append(mark)
+    result = run_command(started(ESCAPES[how], mark) + "\nsleep 300", tmp_path, timeout=1.5, keep=1000)
+    assert result.exit_code is None
+    assert processes_with(mark) == []
+    text = result.for_model(8000)
+    assert text.startswith("exit code: timed out after 1.5 s; the command and every process it started were killed")
+    assert f"sleep {mark}" in text
+
+
+@pytest.mark.parametrize("how", UNTRACEABLE)
+def test_an_untraceable_orphan_is_reported_not_claimed(how: str, tmp_path: Path, cleanup: list[str]) -> None:
+    mark = marker()
+    cleanup.append(mark)
+    result = run_command(started(UNTRACEABLE[how], mark) + "\nsleep 300", tmp_path, timeout=1.5, keep=1000)
+    text = result.for_model(8000)
+    assert text.startswith("exit code: timed out after 1.5 s; its process group was killed")
+    assert re.search(rf"were not stopped: .*\d+ sleep {re.escape(mark)}", text)
+    assert not any(mark in line for line in result.killed)
+
+
+def test_concurrent_commands_do_not_kill_each_other(tmp_path: Path, cleanup: list[str]) -> None:
+    # The first command ends at once, leaving an escapee; the second, still running, must keep its own.
+    first, second = marker(), marker()
+    cleanup += [first, second]
+    tool = shell_tool(Workspace(tmp_path))
+
+    async def scenario() -> tuple[str, str]:
+        long = asyncio.create_task(tool.handler({
+            "command": f"setsid -f sleep {second}; sleep 1.5; pgrep -f 'sleep {second}' >/dev/null && echo alive",
+            "timeout": 20}))
+        await asyncio.sleep(0.5)
+        short = await tool.handler({"command": f"setsid -f sleep {first}; sleep 0.2", "timeout": 20})
+        return short, await long
+
+    short, long = asyncio.run(scenario())
+    assert f"sleep {first}" in short and f"sleep {second}" not in short
+    assert "stdout:\nalive" in long and f"sleep {second}" in long
+    assert processes_with(first) == processes_with(second) == []
+
+
+def test_cancelling_the_call_kills_the_command_and_its_escapees(tmp_path: Path, cleanup: list[str]) -> None:
+    inside, outside = marker(), marker()
+    cleanup += [inside, outside]
+    tool = shell_tool(Workspace(tmp_path))
+
+    async def scenario() -> float:
+        task = asyncio.create_task(tool.handler({"command": f"setsid -f sleep {outside}; sleep {inside}"}))
+        await asyncio.sleep(0.5)
+        assert processes_with(inside) and processes_with(outside)
+        task.cancel()
+        started = time.monotonic()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return time.monotonic() - started
+
+    took = asyncio.run(scenario())
+    assert processes_with(inside) == processes_with(outside) == []  # gone when the cancellation returns
+    assert took < 5  # promptly: the kill, not the 30 s timeout
