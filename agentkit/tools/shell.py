@@ -127,8 +127,8 @@ class CommandResult:
         """Exit code, stdout, stderr and notes as labelled sections, together at most `max_chars` characters."""
         if self.exit_code is None:
             everything = self.checked and not self.still_running and not self.unknown
-            status = f"timed out after {self.timeout:.1f} s; " + (
-                "the command and every process it started were killed" if everything else "its process group was killed")
+            killed = "the command and every process it started were killed" if everything else "its process group was killed"
+            status = f"timed out after {self.timeout:.1f} s; {killed}"
         elif self.exit_code < 0:
             status = f"{self.exit_code} (killed by signal {signal.Signals(-self.exit_code).name})"
         else:
@@ -240,7 +240,7 @@ def check_command(command: str, max_bytes: int) -> None:
 
 
 def shell_tool(workspace: Workspace, limits: Limits = DEFAULT_LIMITS, pass_env: Iterable[str] = ()) -> ToolDefinition:
-    """The `bash` tool, running commands in `workspace.root` within `limits`; `pass_env` names more variables to pass."""
+    """The `bash` tool, running commands in `workspace.root` within `limits`; `pass_env` names variables to pass on."""
     pass_env = tuple(pass_env)
 
     async def bash(arguments: dict[str, Any]) -> str:
