@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import jsonschema
@@ -15,6 +16,7 @@ from agentkit.cli import main
 from agentkit.config import connect
 from agentkit.evaluation import (CATEGORIES, Case, ExpectedCall, Verdict, cost, evaluate, failures, load_cases,
                                  load_functions, run_cases, score, scores, table)
+from agentkit.evaluation.dataset import case_problems
 from agentkit.evaluation.scorer import same_value
 from agentkit.offline import ScriptedModel, offline_client
 from agentkit.offline.scripted import call
@@ -50,26 +52,29 @@ def test_every_function_schema_is_valid_json_schema():
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
 def test_every_case_agrees_with_the_schemas(case):
-    assert all(name in FUNCTIONS for name in case.tools), case.tools
+    assert case_problems(case, FUNCTIONS) == []
     assert len(set(case.tools)) == len(case.tools)
-    assert (case.expected == ()) == (case.category == "no_tool")
     if case.category == "choose":
         assert 3 <= len(case.tools) <= 5 and len(case.expected) == 1
     if case.category == "several_calls":
         assert len(case.expected) >= 2 and len({call.name for call in case.expected}) == 1
     if case.category == "several_tools":
         assert len({call.name for call in case.expected}) >= 2
-    for call in case.expected:
-        assert call.name in case.tools, f"{call.name} is expected but not offered"
-        parameters = FUNCTIONS[call.name]["function"]["parameters"]
-        assert set(call.arguments) == set(parameters["properties"]), "every declared parameter is listed"
-        for name, acceptable in call.arguments.items():
-            assert acceptable, f"{name} has no acceptable value"
-            if name in parameters["required"]:
-                assert None not in acceptable, f"required {name} may not be left out"
-            for value in acceptable:
-                if value is not None:
-                    jsonschema.validate(value, parameters["properties"][name])
+
+
+@pytest.mark.parametrize(("change", "problem"), [
+    (lambda c: replace(c, tools=("get_current_time",)), "get_current_weather is expected but not offered"),
+    (lambda c: replace(c, category="no_tool"), "a no_tool case expects no call"),
+    (lambda c: replace(c, expected=(ExpectedCall("get_current_weather", {"location": ["Tokyo"]}),)), "list every declared parameter"),
+    (lambda c: replace(c, expected=(ExpectedCall("get_current_weather", {"location": [None, "Tokyo"], "unit": [None]}),)),
+     "required 'location' needs an acceptable value"),
+    (lambda c: replace(c, expected=(ExpectedCall("get_current_weather", {"location": ["Tokyo"], "unit": ["kelvin"]}),)),
+     "'kelvin' is not a valid 'unit'"),
+])
+def test_a_broken_case_is_caught(change, problem):
+    sound = next(case for case in CASES if case.id == "single_001")
+    assert case_problems(sound, FUNCTIONS) == []
+    assert any(problem in line for line in case_problems(change(sound), FUNCTIONS))
 
 
 # ---------------------------------------------------------------- the scorer, one rule a row

@@ -61,3 +61,29 @@ def load_cases(folder: Path | str = DATA, *, split: str = "all", category: str |
             cases.append(Case(raw["id"], raw["split"], raw["category"], raw["question"], tuple(raw["tools"]), expected))
     return [case for case in cases
             if split in ("all", case.split) and category in (None, case.category)]
+
+
+def case_problems(case: Case, functions: dict[str, dict[str, Any]]) -> list[str]:
+    """What makes a case unusable against these schemas (empty when it is sound): the rules every case keeps."""
+    import jsonschema  # only needed when checking a set, not when scoring
+
+    problems = [f"{name} is offered but has no schema" for name in case.tools if name not in functions]
+    if case.category not in CATEGORIES:
+        problems.append(f"category {case.category!r} is not one of {', '.join(CATEGORIES)}")
+    if (case.category == "no_tool") != (not case.expected):
+        problems.append("a no_tool case expects no call, and every other case expects at least one")
+    for call in case.expected:
+        if call.name not in case.tools or call.name not in functions:
+            problems.append(f"{call.name} is expected but not offered")
+            continue
+        parameters = functions[call.name]["function"]["parameters"]
+        declared, required = parameters.get("properties", {}), parameters.get("required", [])
+        if set(call.arguments) != set(declared):
+            problems.append(f"{call.name}: list every declared parameter ({', '.join(declared)}) and no other")
+        for name, acceptable in call.arguments.items():
+            if not acceptable or (name in required and None in acceptable):
+                problems.append(f"{call.name}: required {name!r} needs an acceptable value, and None is not one")
+            for value in acceptable:
+                if value is not None and name in declared and not jsonschema.Draft202012Validator(declared[name]).is_valid(value):
+                    problems.append(f"{call.name}: {value!r} is not a valid {name!r}")
+    return problems
