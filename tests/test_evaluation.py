@@ -95,8 +95,8 @@ def _case(*expected, tools=("get_current_weather", "calculate_compound_interest"
     ([("get_current_weather", "{}")], "missing argument 'location'"),
     ([("get_current_weather", '{"location": "Kyoto"}')], "bad value for 'location': got 'Kyoto'"),
     ([("get_current_weather", '{"location": "Tokyo", "lang": "en"}')], "unknown argument 'lang'"),
-    ([("get_current_weather", '{"location": "Tokyo", "unit": "kelvin"}')], "bad type for 'unit'"),  # not in the enum
-    ([("get_current_weather", '{"location": 7}')], "bad type for 'location'"),
+    ([("get_current_weather", '{"location": "Tokyo", "unit": "kelvin"}')], "'unit' does not fit its schema"),  # not in the enum
+    ([("get_current_weather", '{"location": 7}')], "'location' does not fit its schema"),
     ([("get_current_weather", '{"location": "Tokyo"')], "arguments are not valid JSON"),
     ([("get_current_weather", "[1]")], "arguments are a list, not an object"),
     ([], "no call"),
@@ -114,11 +114,11 @@ def test_one_expected_call(calls, reason):
     ({"principal": 1200, "annual_rate": 3.5, "years": 7}, None),
     ({"principal": 1200.0, "annual_rate": 3.5, "years": 7.0}, None),  # 7.0 is integral: the same number as 7
     ({"principal": 1200, "annual_rate": 3.5, "years": 7, "compounds_per_year": 1}, None),  # the default, stated
-    ({"principal": 1200, "annual_rate": 3.5, "years": 7.5}, "bad type for 'years'"),  # an integer never gets 7.5
-    ({"principal": "1200", "annual_rate": 3.5, "years": 7}, "bad type for 'principal'"),
+    ({"principal": 1200, "annual_rate": 3.5, "years": 7.5}, "'years' does not fit its schema"),  # an integer never gets 7.5
+    ({"principal": "1200", "annual_rate": 3.5, "years": 7}, "'principal' does not fit its schema"),
     ({"principal": 1200, "annual_rate": 0.035, "years": 7}, "bad value for 'annual_rate': got 0.035, expected [3.5]"),
     ({"principal": 1200, "annual_rate": 3.5, "years": 7, "compounds_per_year": 12}, "bad value for 'compounds_per_year'"),
-    ({"principal": True, "annual_rate": 3.5, "years": 7}, "bad type for 'principal'"),  # a boolean is not a number
+    ({"principal": True, "annual_rate": 3.5, "years": 7}, "'principal' does not fit its schema"),  # a boolean is not a number
 ])
 def test_numbers_and_optional_arguments(arguments, reason):
     verdict = score(_case(INTEREST), [("calculate_compound_interest", arguments)], FUNCTIONS)

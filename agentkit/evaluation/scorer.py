@@ -76,7 +76,7 @@ def call_problem(name: str, arguments: str | dict[str, Any], expected: ExpectedC
         try:
             jsonschema.validate(value, declared[argument])
         except jsonschema.ValidationError as error:
-            return f"{name}: bad type for {argument!r}: {error.message}"
+            return f"{name}: {argument!r} does not fit its schema: {error.message}"
     for argument, acceptable in expected.arguments.items():
         if argument not in arguments:
             if None not in acceptable:
