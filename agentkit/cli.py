@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from agentkit.evaluation.dataset import CATEGORIES
+
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="agentkit", description="Tool Use, from zero: the course's command line.")
@@ -25,6 +27,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         command.add_argument("--workspace", default=None, metavar="PATH",
                              help="the folder the agent's file and shell tools work in (default: ./workspace, created)")
 
+    evaluation = commands.add_parser("eval", help="score the model's tool calls on the evaluation set (offline unless .env names a model)")
+    evaluation.add_argument("--split", choices=("train", "heldout", "all"), default="all")
+    evaluation.add_argument("--category", default=None, choices=CATEGORIES, help="only this category's cases")
+    evaluation.add_argument("--show-failures", action="store_true", help="list every wrong case and why it is wrong")
+
     refresh = commands.add_parser("refresh", help="re-execute notebooks in place with stable metadata (offline)")
     refresh.add_argument("notebooks", nargs="+")
 
@@ -41,6 +48,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         _chat(args)
     elif args.command == "web":
         _web(args)
+    elif args.command == "eval":
+        _eval(args)
     elif args.command == "refresh":
         from agentkit.classroom import refresh as refresh_notebook
 
@@ -77,6 +86,19 @@ def _chat(args: argparse.Namespace) -> None:
         asyncio.run(chat(connect(settings), settings.model, open_workspace(args.workspace)))
     except KeyboardInterrupt:
         print("\nbye")
+
+
+def _eval(args: argparse.Namespace) -> None:
+    import asyncio
+
+    from agentkit.config import connect, load_settings
+    from agentkit.evaluation import cost, evaluate, failures, table
+
+    settings = load_settings()
+    outcomes = asyncio.run(evaluate(connect(settings), settings.model, split=args.split, category=args.category))
+    print(f"model: {'the offline model' if settings.offline else settings.model}\n\n{table(outcomes)}\n\n{cost(outcomes)}")
+    if args.show_failures:
+        print(f"\n{failures(outcomes)}")
 
 
 def _web(args: argparse.Namespace) -> None:

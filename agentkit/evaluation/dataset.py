@@ -1,0 +1,89 @@
+"""The evaluation set: function schemas (`functions.json`) and cases (`cases.jsonl`) in `notebooks/data/eval/`."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).resolve().parents[2] / "notebooks" / "data" / "eval"
+"""Where the course keeps its evaluation set (a repository checkout; pass `folder=` for another)."""
+
+CATEGORIES = ("single", "choose", "several_calls", "several_tools", "no_tool")
+"""One call; one call chosen among several tools; one tool called several times; several tools; no call."""
+
+SPLITS = ("train", "heldout")
+"""`train` may be looked at while improving a model; `heldout` is only scored."""
+
+
+@dataclass(frozen=True)
+class ExpectedCall:
+    name: str
+    """The function that must be called."""
+    arguments: dict[str, list[Any]]
+    """Every parameter of the function → its acceptable values; `None` among them means "may be left out"."""
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    """A stable name, e.g. `single_004`."""
+    split: str
+    """`train` or `heldout`."""
+    category: str
+    """One of CATEGORIES."""
+    question: str
+    """The user's message."""
+    tools: tuple[str, ...]
+    """The names of the functions offered with the question."""
+    expected: tuple[ExpectedCall, ...]
+    """The calls a right answer makes, in any order; empty when no offered tool fits."""
+
+
+def load_functions(folder: Path | str = DATA) -> dict[str, dict[str, Any]]:
+    """Every function schema by name, as OpenAI tool objects (`{"type": "function", "function": {...}}`)."""
+    tools = json.loads((Path(folder) / "functions.json").read_text(encoding="utf-8"))
+    return {tool["function"]["name"]: tool for tool in tools}
+
+
+def load_cases(folder: Path | str = DATA, *, split: str = "all", category: str | None = None) -> list[Case]:
+    """The cases of one split (`train`, `heldout` or `all`), optionally of one category."""
+    if split not in (*SPLITS, "all"):
+        raise ValueError(f"split {split!r} is not valid: use one of {', '.join((*SPLITS, 'all'))}")
+    if category is not None and category not in CATEGORIES:
+        raise ValueError(f"category {category!r} is not valid: use one of {', '.join(CATEGORIES)}")
+    cases = []
+    for line in (Path(folder) / "cases.jsonl").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            raw = json.loads(line)
+            expected = tuple(ExpectedCall(call["name"], call["arguments"]) for call in raw["expected"])
+            cases.append(Case(raw["id"], raw["split"], raw["category"], raw["question"], tuple(raw["tools"]), expected))
+    return [case for case in cases
+            if split in ("all", case.split) and category in (None, case.category)]
+
+
+def case_problems(case: Case, functions: dict[str, dict[str, Any]]) -> list[str]:
+    """What makes a case unusable against these schemas (empty when it is sound): the rules every case keeps."""
+    import jsonschema  # only needed when checking a set, not when scoring
+
+    problems = [f"{name} is offered but has no schema" for name in case.tools if name not in functions]
+    if case.category not in CATEGORIES:
+        problems.append(f"category {case.category!r} is not one of {', '.join(CATEGORIES)}")
+    if (case.category == "no_tool") != (not case.expected):
+        problems.append("a no_tool case expects no call, and every other case expects at least one")
+    for call in case.expected:
+        if call.name not in case.tools or call.name not in functions:
+            problems.append(f"{call.name} is expected but not offered")
+            continue
+        parameters = functions[call.name]["function"]["parameters"]
+        declared, required = parameters.get("properties", {}), parameters.get("required", [])
+        if set(call.arguments) != set(declared):
+            problems.append(f"{call.name}: list every declared parameter ({', '.join(declared)}) and no other")
+        for name, acceptable in call.arguments.items():
+            if not acceptable or (name in required and None in acceptable):
+                problems.append(f"{call.name}: required {name!r} needs an acceptable value, and None is not one")
+            for value in acceptable:
+                if value is not None and name in declared and not jsonschema.Draft202012Validator(declared[name]).is_valid(value):
+                    problems.append(f"{call.name}: {value!r} is not a valid {name!r}")
+    return problems
