@@ -40,7 +40,8 @@ def handle(model: Model, method: str, path: str, body: bytes) -> HttpReply:
     try:
         return _route(model, method, path.split("?")[0], body)
     except ApiError as error:
-        return HttpReply(error.status, "application/json", error.body(), (("allow", error.allow),) if error.allow else ())
+        allow = (("allow", error.allow),) if error.allow else ()
+        return HttpReply(error.status, "application/json", error.body(), allow)
     except Exception as error:  # a bug in a model must reach the client as an answer, not as a dropped connection
         failure = ApiError(500, f"the model failed: {type(error).__name__}: {echo(str(error), 200)}")
         return HttpReply(500, "application/json", failure.body())

@@ -1,4 +1,4 @@
-"""What a Chat Completions request must look like, checked as the real API checks it: each problem a 400 naming its param.
+"""What a Chat Completions request must look like, checked as the real API does: each problem a 400 naming its param.
 
 A malformed request is the client's mistake, so it gets the API's own error shape, never a 500 or a crash:
 the model behind the server only ever sees requests that passed these checks.
@@ -45,7 +45,8 @@ def parse_request(body: bytes) -> dict[str, Any]:
     _expect(request, "model", str, "model")
     messages = request.get("messages")
     if not isinstance(messages, list) or not messages:
-        raise ApiError(400, f"'messages' must be a non-empty array of message objects, got {_kind(messages)}.", "messages")
+        raise ApiError(400, f"'messages' must be a non-empty array of message objects, got {_kind(messages)}.",
+                       "messages")
     for i, message in enumerate(messages):
         _check_message(message, f"messages.[{i}]")
     _check_tool_pairing(messages)
@@ -57,7 +58,8 @@ def parse_request(body: bytes) -> dict[str, Any]:
             raise ApiError(400, f"Invalid '{key}': integer below minimum value. Expected a value >= 1, but got "
                                 f"{request[key]} instead.", key)
     stop = request.get("stop")
-    if stop is not None and not isinstance(stop, str) and not (isinstance(stop, list) and all(isinstance(s, str) for s in stop)):
+    words = [stop] if isinstance(stop, str) else stop
+    if stop is not None and not (isinstance(words, list) and all(isinstance(word, str) for word in words)):
         raise ApiError(400, f"Invalid type for 'stop': expected a string or an array of strings, but got {_kind(stop)} "
                             "instead.", "stop")
     return request

@@ -23,7 +23,8 @@ def get_current_time(timezone: str = "UTC") -> str:
     """Return the current time in a time zone, given as an IANA name such as "Pacific/Auckland"."""
     examples = ", ".join(EXAMPLE_ZONES)
     if problem := zone_name_problem(timezone):
-        raise ToolError(f"Invalid time zone {echo(timezone)!r}: {problem}; use an IANA time zone name such as {examples}.")
+        raise ToolError(f"Invalid time zone {echo(timezone)!r}: {problem}; "
+                        f"use an IANA time zone name such as {examples}.")
     try:
         zone = ZoneInfo(timezone)
     except (ZoneInfoNotFoundError, ValueError, OSError):
