@@ -1,11 +1,15 @@
+import asyncio
 import re
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from agentkit.tools.clock import clock_tool, format_time, get_current_time
 from agentkit.tools.contract import ToolError
+from agentkit.tools.registry import build_registry, execute_tool
 
 SHAPE = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2} \((?P<zone>[^)]+)\)$")
 
@@ -38,7 +42,7 @@ def test_default_zone_is_utc():
     assert get_current_time().endswith("+00:00 (UTC)")
 
 
-@pytest.mark.parametrize("bad", ["Mars/Olympus_Mons", "New Zealand", "", "../../etc/passwd", "Tokyo"])
+@pytest.mark.parametrize("bad", ["Mars/Olympus_Mons", "Tokyo", "Europe", "UTC/x", "leapseconds", "+VERSION"])
 def test_unknown_zone_is_a_tool_error_naming_valid_examples(bad):
     with pytest.raises(ToolError) as caught:
         get_current_time(bad)
@@ -73,3 +77,48 @@ def test_utc_offset_matches_wall_clock_difference():
     text = get_current_time("Asia/Tokyo")
     moment = datetime.fromisoformat(text.split(" (")[0])
     assert moment.utcoffset() == timedelta(hours=9)
+
+
+EXAMPLES = "use an IANA time zone name such as Europe/Paris, Asia/Tokyo, Pacific/Auckland, UTC."
+
+
+@pytest.mark.parametrize(("bad", "message"), [
+    ("", "Invalid time zone '': the name is empty"),
+    ("x" * 256, f"Invalid time zone '{'x' * 60}… (256 characters)': the name has 256 characters, "
+                "more than any time zone (64 at most)"),
+    ("Europe/" * 600, f"Invalid time zone '{('Europe/' * 9)[:60]}… (4200 characters)': the name has 4200 characters, "
+                      "more than any time zone (64 at most)"),
+    ("../../etc/localtime", "Invalid time zone '../../etc/localtime': a time zone is a name, not a file path"),
+    ("/etc/localtime", "Invalid time zone '/etc/localtime': a time zone is a name, not a file path"),
+    ("Europe/./Paris", "Invalid time zone 'Europe/./Paris': a time zone is a name, not a file path"),
+    ("Europe/Paris\x00", "Invalid time zone 'Europe/Paris\\x00': a name has only letters, digits, '_', '-', '+' and "
+                          "'/' between its parts"),
+    ("New Zealand", "Invalid time zone 'New Zealand': a name has only letters, digits, '_', '-', '+' and '/' between "
+                    "its parts"),
+    ("Europe//Paris", "Invalid time zone 'Europe//Paris': a name has only letters, digits, '_', '-', '+' and '/' "
+                      "between its parts"),
+    ("UTC\n", "Invalid time zone 'UTC\\n': a name has only letters, digits, '_', '-', '+' and '/' between its parts"),
+], ids=["empty", "256 bytes", "long path", "relative path", "absolute path", "dot", "NUL", "space", "double slash",
+        "newline"])
+def test_an_impossible_zone_name_is_a_tool_error_naming_the_problem(bad, message):
+    with pytest.raises(ToolError) as caught:
+        get_current_time(bad)
+    assert str(caught.value) == f"{message}; {EXAMPLES}"
+
+
+CLOCK = build_registry([clock_tool()])
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.text(max_size=80) | st.text(alphabet="abcEU/._-+\x00", max_size=300) | st.sampled_from(["Europe", "UTC"]))
+@example("x" * 256)
+@example("a/" * 3000)
+def test_any_string_gives_a_time_or_an_error_never_an_exception(zone):
+    try:
+        text = get_current_time(zone)
+    except ToolError as error:
+        assert str(error).endswith(EXAMPLES)
+    else:
+        assert SHAPE.match(text)
+    result = asyncio.run(execute_tool(CLOCK, "get_current_time", {"timezone": zone}))
+    assert result.error is None or isinstance(result.error, ToolError)  # never reported as a bug in the tool

@@ -77,8 +77,8 @@ def test_arguments_that_are_not_json():
     result = call("get_time", "{timezone: Asia/Tokyo}")
     assert result.is_error
     assert result.content == (
-        "Error: arguments for 'get_time' are not valid JSON (Expecting property name enclosed in double quotes "
-        "at line 1 column 2). Send them again as one JSON object with double-quoted keys; expected keys: "
+        "Error: arguments for 'get_time' are not valid JSON (Expecting property name enclosed in double quotes"
+        ": line 1 column 2). Send them again as one JSON object with double-quoted keys; expected keys: "
         "timezone (required), format, precision."
     )
 
@@ -124,7 +124,7 @@ def test_wrong_type_and_several_missing_keys():
 def test_a_huge_bad_value_is_not_repeated_in_full():
     result = call("get_time", json.dumps({"timezone": ["x" * 10_000]}))
     assert len(result.content) < 300
-    assert result.content.endswith('got array ["' + "x" * 55 + "...")  # 60 characters of the value
+    assert result.content.endswith('got array ["' + "x" * 58 + "… (10004 characters)")  # 60 characters of the value
 
 
 def test_tool_error_is_the_models_to_fix():
@@ -178,9 +178,10 @@ argument_objects = st.fixed_dictionaries(
 ).map(json.dumps)
 
 
-@settings(max_examples=300, deadline=None)
-@given(name=st.sampled_from(["get_time", "read_note", "divide"]) | st.text(max_size=20),
-       raw=st.text(max_size=200) | json_values.map(json.dumps) | argument_objects)
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(name=st.sampled_from(["get_time", "read_note", "divide"]) | st.text(max_size=20) | json_values,
+       raw=st.text(max_size=200) | json_values.map(json.dumps) | argument_objects | argument_objects.map(json.loads)
+       | json_values | st.binary(max_size=20))
 def test_no_model_output_raises_out_of_the_dispatcher(name, raw):
     logging.getLogger("agentkit.tools").disabled = True  # the divide bug is expected here; keep the output quiet
     try:
@@ -195,3 +196,90 @@ def test_no_model_output_raises_out_of_the_dispatcher(name, raw):
 def test_pathological_inputs(raw):
     result = call("get_time", raw)
     assert result.is_error and result.content.startswith("Error: arguments for 'get_time' ")
+
+
+# Arguments as callers other than the Chat Completions API pass them
+
+@pytest.mark.parametrize(("arguments", "content"), [
+    ({"timezone": "Asia/Tokyo"}, "time in Asia/Tokyo as iso"),
+    ({"timezone": "Asia/Tokyo", "format": "human"}, "time in Asia/Tokyo as human"),
+    ({}, "Error: arguments for 'get_time' do not match its parameters (1 problem):\n"
+         "- missing required argument: 'timezone'"),
+    ({"timezone": 3}, "Error: arguments for 'get_time' do not match its parameters (1 problem):\n"
+                      "- argument 'timezone' should be of type string, got integer 3"),
+    ({"timezone": "UTC", (1, 2): "tuple key"},
+     "Error: arguments for 'get_time' are a dict that is not JSON data (keys must be str, int, float, bool or None, "
+     "not tuple); expected keys: timezone (required), format, precision."),
+    ({"timezone": {1, 2}}, "Error: arguments for 'get_time' are a dict that is not JSON data (Object of type set is "
+                           "not JSON serializable); expected keys: timezone (required), format, precision."),
+], ids=["good", "good with option", "empty", "wrong type", "tuple key", "set value"])
+def test_a_dict_is_checked_like_parsed_json(arguments, content):
+    assert call("get_time", arguments).content == content
+
+
+@pytest.mark.parametrize(("arguments", "got"), [
+    (5, "int 5"),
+    (None, "None"),
+    (["Asia/Tokyo"], "list ['Asia/Tokyo']"),
+    (b'{"timezone": "UTC"}', """bytes b'{"timezone": "UTC"}'"""),
+    (2.5, "float 2.5"),
+    (("UTC",), "tuple ('UTC',)"),
+], ids=["int", "None", "list", "bytes", "float", "tuple"])
+def test_arguments_neither_text_nor_dict_are_refused_naming_the_type(arguments, got):
+    result = call("get_time", arguments)
+    assert result.is_error and result.content == (
+        "Error: arguments for 'get_time' must be a JSON object, as text (str) or already parsed (dict), "
+        f"got {got}; expected keys: timezone (required), format, precision."
+    )
+
+
+def test_a_dict_is_not_changed_by_the_call():
+    arguments = {"timezone": "UTC"}
+    assert call("get_time", arguments).content == "time in UTC as iso"
+    assert arguments == {"timezone": "UTC"}
+
+
+# What the model wrote, echoed in an error: capped, with its real length
+
+LONG = "x" * 10_000
+CAPPED = "x" * 60 + "… (10000 characters)"
+
+
+@pytest.mark.parametrize(("name", "raw", "expected"), [
+    (LONG, "{}", f"Error: Unknown tool '{CAPPED}'; available tools: divide, get_time, read_note"),
+    (None, "{}", "Error: Unknown tool name null (a tool name is a string); available tools: divide, get_time, read_note"),
+    (["get_time"], "{}", "Error: Unknown tool name array [\"get_time\"] (a tool name is a string); "
+                         "available tools: divide, get_time, read_note"),
+    ("get_time", json.dumps({LONG: 1, "timezone": "UTC"}),
+     f"Error: arguments for 'get_time' do not match its parameters (1 problem):\n"
+     f"- unexpected argument: '{CAPPED}'; valid arguments: timezone, format, precision"),
+    ("get_time", json.dumps({"timezone": "UTC", "format": LONG}),
+     "Error: arguments for 'get_time' do not match its parameters (1 problem):\n"
+     f"- argument 'format' is \"{'x' * 59}… (10002 characters); should be one of: \"iso\", \"human\""),
+    ("get_time", json.dumps({"timezone": "UTC", **{f"k{i:02}": 0 for i in range(25)}}),
+     "Error: arguments for 'get_time' do not match its parameters (1 problem):\n"
+     "- unexpected arguments: 'k00', 'k01', 'k02', 'k03', 'k04', 'k05', 'k06', 'k07', 'k08', 'k09' and 15 more; "
+     "valid arguments: timezone, format, precision"),
+    ("get_time", 12345, "Error: arguments for 'get_time' must be a JSON object, as text (str) or already parsed (dict), "
+                        "got int 12345; expected keys: timezone (required), format, precision."),
+    ("get_time", [LONG], "Error: arguments for 'get_time' must be a JSON object, as text (str) or already parsed "
+                         f"(dict), got list ['{'x' * 58}… (10004 characters); expected keys: timezone (required), "
+                         "format, precision."),
+], ids=["long name", "None name", "list name", "long key", "long enum value", "many keys", "int", "long list"])
+def test_model_text_in_an_error_is_capped_with_its_length(name, raw, expected):
+    result = call(name, raw)
+    assert result.is_error and result.content == expected
+
+
+# The JSON decoder's own position words are not doubled with ours
+
+@pytest.mark.parametrize(("raw", "reason"), [
+    ('{"timezone": "Asia', "Unterminated string starting at: line 1 column 14"),
+    ('{"timezone": "Asia/Tokyo"} x', "Extra data: line 1 column 28"),
+    ('{"timezone":\n "\\q"}', "Invalid \\escape: line 2 column 3"),
+    ("{'timezone': 'UTC'}", "Expecting property name enclosed in double quotes: line 1 column 2"),
+], ids=["unterminated", "extra data", "bad escape", "single quotes"])
+def test_json_errors_say_where_once(raw, reason):
+    content = call("get_time", raw).content
+    assert f"are not valid JSON ({reason})." in content
+    assert "at at" not in content

@@ -8,97 +8,79 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from agentkit.offline.model import Reply
+from agentkit.offline.request import ApiError, parse_request
+from agentkit.tools.registry import echo
+
+SERVED_MODEL = "offline"
+"""The model id `GET /v1/models` lists; requests may name any model, the same offline model answers them all."""
+
+ENDPOINTS = "POST /v1/chat/completions, GET /v1/models and GET /v1/models/{id}"
 
 
 class Model(Protocol):
     def respond(self, request: dict[str, Any]) -> Reply: ...
 
 
-class ApiError(Exception):
-    """An HTTP error in the API's own format; the openai SDK turns it into BadRequestError and friends."""
-
-    def __init__(self, status: int, message: str, param: str | None = None):
-        super().__init__(message)
-        self.status, self.message, self.param = status, message, param
-
-    def body(self) -> bytes:
-        kind = "invalid_request_error" if self.status < 500 else "server_error"
-        return json.dumps({"error": {"message": self.message, "type": kind, "param": self.param, "code": None}}).encode()
-
-
 @dataclass(frozen=True)
 class HttpReply:
     status: int
     content_type: str
-    chunks: Iterator[bytes] | bytes
+    chunks: Iterable[bytes] | bytes
+    headers: tuple[tuple[str, str], ...] = ()
+    """Extra headers, such as `allow` on a 405."""
 
 
 def handle(model: Model, method: str, path: str, body: bytes) -> HttpReply:
-    """Answer one HTTP request to `/v1/chat/completions` or `/v1/models`."""
+    """Answer one HTTP request: every problem is a JSON error in the API's shape, never an exception."""
     try:
-        if method == "GET" and path.endswith("/models"):
-            models = {"object": "list", "data": [{"id": "offline", "object": "model", "created": 0, "owned_by": "agentkit"}]}
-            return HttpReply(200, "application/json", json.dumps(models).encode())
-        if not (method == "POST" and path.endswith("/chat/completions")):
-            raise ApiError(404, f"Unknown endpoint {method} {path}; this server has POST /v1/chat/completions and GET /v1/models.")
-        request = _parse(body)
-        reply = model.respond(request)
+        return _route(model, method, path.split("?")[0], body)
     except ApiError as error:
-        return HttpReply(error.status, "application/json", error.body())
+        allow = (("allow", error.allow),) if error.allow else ()
+        return HttpReply(error.status, "application/json", error.body(), allow)
     except Exception as error:  # a bug in a model must reach the client as an answer, not as a dropped connection
-        return HttpReply(500, "application/json", ApiError(500, f"the model failed: {type(error).__name__}: {error}").body())
-    completion = _completion(request, reply)
+        failure = ApiError(500, f"the model failed: {type(error).__name__}: {echo(str(error), 200)}")
+        return HttpReply(500, "application/json", failure.body())
+
+
+def _route(model: Model, method: str, path: str, body: bytes) -> HttpReply:
+    if path == "/v1/models" or path.startswith("/v1/models/"):
+        _allow(method, "GET", path)
+        model_id = path.removeprefix("/v1/models").removeprefix("/")
+        if not model_id:
+            return _json({"object": "list", "data": [_model_object()]})
+        if model_id != SERVED_MODEL:
+            raise ApiError(404, f"The model {echo(model_id)!r} does not exist; this server serves {SERVED_MODEL!r}.",
+                           code="model_not_found")
+        return _json(_model_object())
+    if path != "/v1/chat/completions":
+        raise ApiError(404, f"Unknown endpoint {echo(method)} {echo(path)}; this server has {ENDPOINTS}.")
+    _allow(method, "POST", path)
+    request = parse_request(body)
+    completion = _completion(request, model.respond(request))
     if request.get("stream"):
         include_usage = (request.get("stream_options") or {}).get("include_usage", False)
-        return HttpReply(200, "text/event-stream", _sse(completion, include_usage))
-    return HttpReply(200, "application/json", json.dumps(completion).encode())
+        # Made in full here, inside `handle`'s try: a failure once the stream has started could only drop it.
+        return HttpReply(200, "text/event-stream", list(_sse(completion, include_usage)))
+    return _json(completion)
 
 
-def _parse(body: bytes) -> dict[str, Any]:
-    try:
-        request = json.loads(body)
-    except ValueError as error:
-        raise ApiError(400, f"We could not parse the JSON body of your request: {error}") from None
-    if not isinstance(request, dict) or "model" not in request:
-        raise ApiError(400, "you must provide a model parameter", "model")
-    messages = request.get("messages")
-    if not messages or not isinstance(messages, list):
-        raise ApiError(400, "'messages' must be a non-empty array of message objects", "messages")
-    _check_tool_pairing(messages)
-    tools = {t["function"]["name"] for t in request.get("tools") or []}
-    choice = request.get("tool_choice")
-    if isinstance(choice, dict) and choice.get("function", {}).get("name") not in tools:
-        raise ApiError(400, f"Invalid value for 'tool_choice': no function named {choice.get('function', {}).get('name')!r} "
-                            f"was specified in the 'tools' parameter (offered: {', '.join(sorted(tools)) or 'none'}).", "tool_choice")
-    if choice == "required" and not tools:
-        raise ApiError(400, "Invalid value for 'tool_choice': 'required' needs at least one tool in 'tools'.", "tool_choice")
-    if choice is not None and not isinstance(choice, dict) and choice not in ("auto", "none", "required"):
-        raise ApiError(400, f"Invalid value for 'tool_choice': {choice!r}; should be one of: auto, none, required, "
-                            "or {\"type\": \"function\", \"function\": {\"name\": ...}}.", "tool_choice")
-    return request
+def _allow(method: str, allowed: str, path: str) -> None:
+    if method != allowed:
+        raise ApiError(405, f"Method {echo(method)} is not allowed on {echo(path)}; use {allowed} (this server has "
+                            f"{ENDPOINTS}).", allow=allowed)
 
 
-def _check_tool_pairing(messages: list[dict]) -> None:
-    """The real API's rules: every tool message answers an earlier call, and every call gets an answer."""
-    pending: list[str] = []
-    for i, message in enumerate([*messages, {"role": "end of messages"}]):
-        if message.get("role") == "tool":
-            if message.get("tool_call_id") not in pending:
-                raise ApiError(400, "Invalid parameter: messages with role 'tool' must be a response to a preceding "
-                                    f"message with 'tool_calls'; tool_call_id {message.get('tool_call_id')!r} "
-                                    f"answers no call (open calls: {', '.join(pending) or 'none'}).", f"messages.[{i}].tool_call_id")
-            pending.remove(message["tool_call_id"])
-            continue
-        if pending:
-            raise ApiError(400, "An assistant message with 'tool_calls' must be followed by tool messages responding "
-                                f"to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
-                                f"{', '.join(pending)}", f"messages.[{i}].role")
-        pending = [call["id"] for call in message.get("tool_calls") or []]
+def _model_object() -> dict[str, Any]:
+    return {"id": SERVED_MODEL, "object": "model", "created": 0, "owned_by": "agentkit"}
+
+
+def _json(content: dict[str, Any]) -> HttpReply:
+    return HttpReply(200, "application/json", json.dumps(content).encode())
 
 
 def _completion(request: dict[str, Any], reply: Reply) -> dict[str, Any]:

@@ -3,17 +3,30 @@
 `agentkit serve` (or `python -m agentkit.offline`) starts it; any OpenAI client, or curl, can then use
 `http://127.0.0.1:PORT/v1` as its base URL. Faults make the reliability paths testable: the first
 `times` requests fail with `status` (429 or 500), and every reply can be slowed by `delay` seconds.
+A malformed request (a bad Content-Length, a body that never arrives, an unknown method) gets a 4xx in
+the API's JSON shape, like every other error; the connection is closed after it when its bytes cannot be trusted.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from agentkit.offline.model import OfflineModel
 from agentkit.offline.protocol import ApiError, Model, handle
+from agentkit.tools.registry import echo
+
+MAX_BODY_BYTES = 16 * 1024 * 1024
+"""Largest request body read; a larger Content-Length is answered 413 without reading it."""
+
+BODY_TIMEOUT = 10.0
+"""Seconds a request body may pause before the server gives up on it with 408 (a client that sent less than it said)."""
+
+_CONTENT_LENGTH = re.compile(r"[0-9]{1,20}")
 
 
 @dataclass
@@ -41,8 +54,9 @@ class Faults:
 class OfflineServer:
     """A running server; use it as a context manager so the thread and the port are released."""
 
-    def __init__(self, model: Model | None = None, faults: Faults | None = None, host: str = "127.0.0.1", port: int = 0):
-        self.model, self.faults = model or OfflineModel(), faults or Faults()
+    def __init__(self, model: Model | None = None, faults: Faults | None = None, host: str = "127.0.0.1", port: int = 0,
+                 body_timeout: float = BODY_TIMEOUT):
+        self.model, self.faults, self.body_timeout = model or OfflineModel(), faults or Faults(), body_timeout
         self.httpd = ThreadingHTTPServer((host, port), _handler_for(self))
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -72,21 +86,28 @@ def _handler_for(server: OfflineServer) -> type[BaseHTTPRequestHandler]:
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client hung up (a timeout, a stream closed early): nothing left to answer
 
-        def do_GET(self) -> None:
-            self._answer(b"")
+        def __getattr__(self, name: str):
+            # http.server calls do_<METHOD>, and answers a method it has none for with an HTML 501: every method
+            # goes to `_answer` instead, where `handle` answers what it does not serve with a JSON 405.
+            if name.startswith("do_"):
+                return self._answer
+            raise AttributeError(name)
 
-        def do_POST(self) -> None:
-            self._answer(self.rfile.read(int(self.headers.get("content-length") or 0)))
-
-        def _answer(self, body: bytes) -> None:
+        def _answer(self) -> None:
+            try:
+                body = self._read_body()
+            except ApiError as error:
+                self.close_connection = True  # where this body ends is unknown: no further request can be read
+                return self._send(error.status, "application/json", error.body(), [("connection", "close")])
             time.sleep(server.faults.delay)
             fault = server.faults.next_failure()
             if fault:
                 # retry-after-ms keeps the SDK's retry quick; the real API sends the same header.
                 return self._send(fault.status, "application/json", fault.body(), [("retry-after-ms", "50")])
-            reply = handle(server.model, self.command, self.path, body)
+            # HEAD is GET without the body (`_send` leaves it out), so clients probing the server get true headers.
+            reply = handle(server.model, "GET" if self.command == "HEAD" else self.command, self.path, body)
             if isinstance(reply.chunks, bytes):
-                return self._send(reply.status, reply.content_type, reply.chunks, [])
+                return self._send(reply.status, reply.content_type, reply.chunks, list(reply.headers))
             self.send_response(reply.status)
             self.send_header("content-type", reply.content_type)
             self.send_header("transfer-encoding", "chunked")
@@ -96,12 +117,42 @@ def _handler_for(server: OfflineServer) -> type[BaseHTTPRequestHandler]:
                 self.wfile.flush()
             self.wfile.write(b"0\r\n\r\n")
 
+        def _read_body(self) -> bytes:
+            """The body as Content-Length announces it, or the ApiError a client that sent something else gets."""
+            if "transfer-encoding" in self.headers:
+                raise ApiError(411, "Send the request body with a Content-Length header; this server does not read "
+                                    "a Transfer-Encoding (chunked) body.")
+            length = (self.headers.get("content-length") or "0").strip()
+            if not _CONTENT_LENGTH.fullmatch(length):
+                raise ApiError(400, f"Invalid Content-Length header {echo(length)!r}: it should be the body's size in "
+                                    "bytes, a whole number such as 0 or 512.")
+            if int(length) > MAX_BODY_BYTES:
+                raise ApiError(413, f"The request body is {length} bytes; this server reads at most {MAX_BODY_BYTES}.")
+            self.connection.settimeout(server.body_timeout)  # only while reading the body: idle connections may wait
+            try:
+                body = self.rfile.read(int(length))
+            except TimeoutError:
+                raise ApiError(408, f"The request body did not arrive: Content-Length announced {length} bytes and "
+                                    f"nothing more came for {server.body_timeout:g} s.") from None
+            finally:
+                self.connection.settimeout(None)
+            if len(body) < int(length):  # the client closed its side early
+                raise ApiError(400, f"The request body has {len(body)} bytes, but Content-Length announced {length}.")
+            return body
+
+        def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+            """http.server's own refusals (a malformed request line, headers too long) in the API's JSON, not HTML."""
+            self.close_connection = True
+            error = ApiError(code, message or HTTPStatus(code).phrase)
+            self._send(code, "application/json", error.body(), [("connection", "close")])
+
         def _send(self, status: int, content_type: str, content: bytes, headers: list[tuple[str, str]]) -> None:
             self.send_response(status)
             for name, value in [("content-type", content_type), ("content-length", str(len(content))), *headers]:
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(content)
+            if self.command != "HEAD":
+                self.wfile.write(content)
 
         def log_message(self, format: str, *args: object) -> None:
             pass  # a quiet server: the notebooks and tests print what matters themselves

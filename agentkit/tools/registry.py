@@ -25,6 +25,12 @@ logger = logging.getLogger("agentkit.tools")
 TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What the OpenAI API accepts as a function name."""
 
+ECHO_CHARS = 60
+"""Most characters of model-supplied text (a tool name, a key, a value) an error message repeats back."""
+
+ECHO_NAMES = 10
+"""Most names (missing or unexpected keys) one error line lists; the rest are counted."""
+
 _JSON_TYPES = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number"}
 
 
@@ -91,11 +97,15 @@ def tool_message(tool_call_id: str, result: ToolResult) -> dict[str, Any]:
     return {"role": "tool", "tool_call_id": tool_call_id, "content": result.content}
 
 
-async def execute_tool(registry: Mapping[str, ToolDefinition], name: str, raw_arguments: str) -> ToolResult:
-    """Run one tool call as the model sent it. Never raises for anything the model sends."""
-    definition = registry.get(name)
+async def execute_tool(registry: Mapping[str, ToolDefinition], name: str, raw_arguments: str | Mapping) -> ToolResult:
+    """Run one tool call as the model sent it. Never raises for anything the model sends.
+
+    `raw_arguments` is the JSON text the API sends, or the same object already parsed (some frameworks pass a dict).
+    """
+    definition = registry.get(name) if isinstance(name, str) else None
     if definition is None:
-        return _failed(f"Unknown tool '{name}'; available tools: {', '.join(sorted(registry)) or '(none)'}")
+        called = f"'{echo(name)}'" if isinstance(name, str) else f"name {_got(name)} (a tool name is a string)"
+        return _failed(f"Unknown tool {called}; available tools: {', '.join(sorted(registry)) or '(none)'}")
     arguments, problem = parse_arguments(definition, raw_arguments)
     if problem:
         return _failed(problem)
@@ -115,15 +125,28 @@ async def execute_tool(registry: Mapping[str, ToolDefinition], name: str, raw_ar
     return ToolResult(content)
 
 
-def parse_arguments(definition: ToolDefinition, raw_arguments: str) -> tuple[dict[str, Any], str | None]:
+def parse_arguments(definition: ToolDefinition, raw_arguments: str | Mapping) -> tuple[dict[str, Any], str | None]:
     """The arguments as a dict, or the one message that lists everything wrong with them."""
     expected = _expected_keys(definition.parameters)
-    if raw_arguments is None or not raw_arguments.strip():
+    if isinstance(raw_arguments, Mapping):
+        # Already parsed: written back as JSON text, so a dict is checked exactly like the text would be.
+        try:
+            raw_arguments = json.dumps(dict(raw_arguments))
+        except (TypeError, ValueError, RecursionError) as error:
+            return {}, f"arguments for '{definition.name}' are a dict that is not JSON data ({echo(str(error))}); " \
+                       f"expected keys: {expected}."
+    if not isinstance(raw_arguments, str):
+        return {}, (
+            f"arguments for '{definition.name}' must be a JSON object, as text (str) or already parsed (dict), "
+            f"got {_python_value(raw_arguments)}; expected keys: {expected}."
+        )
+    if not raw_arguments.strip():
         raw_arguments = "{}"  # some models send "" for a call without arguments
     try:
         arguments = json.loads(raw_arguments)
     except (ValueError, RecursionError) as error:
-        reason = f"{error.msg} at line {error.lineno} column {error.colno}" if hasattr(error, "msg") else str(error)
+        # The decoder's own message may end in "at" ("Unterminated string starting at"): its position follows a colon.
+        reason = f"{error.msg}: line {error.lineno} column {error.colno}" if hasattr(error, "msg") else str(error)
         return {}, (
             f"arguments for '{definition.name}' are not valid JSON ({reason}). "
             f"Send them again as one JSON object with double-quoted keys; expected keys: {expected}."
@@ -151,7 +174,7 @@ def _failed(message: str, error: BaseException | None = None) -> ToolResult:
 def _describe(error: ValidationError) -> str:
     """One problem in words the model can act on, from jsonschema's structured error."""
     path, schema, value = _path(error.absolute_path), error.schema, error.instance
-    where = f"argument '{path}'" if path else "the arguments"
+    where = f"argument '{echo(path)}'" if path else "the arguments"
     if error.validator == "required":
         missing = [key for key in error.validator_value if key not in value]
         return f"missing required argument{'s' * (len(missing) > 1)}: {_names(missing, path)}"
@@ -164,7 +187,7 @@ def _describe(error: ValidationError) -> str:
     types = error.validator_value if error.validator == "type" else _any_of_types(schema)
     if types:
         return f"{where} should be of type {' or '.join(types) if isinstance(types, list) else types}, got {_got(value)}"
-    return f"{where}: {_cut(error.message)}"
+    return f"{where}: {echo(error.message, 200)}"
 
 
 def _path(parts: Iterable[str | int]) -> str:
@@ -173,7 +196,9 @@ def _path(parts: Iterable[str | int]) -> str:
 
 
 def _names(keys: list[str], parent: str) -> str:
-    return ", ".join(f"'{parent}.{key}'" if parent else f"'{key}'" for key in keys)
+    """`'a', 'b'`: the keys (the model's own, when unexpected) capped in length and in number."""
+    named = [f"'{echo(f'{parent}.{key}' if parent else key)}'" for key in keys[:ECHO_NAMES]]
+    return ", ".join(named) + (f" and {len(keys) - ECHO_NAMES} more" if len(keys) > ECHO_NAMES else "")
 
 
 def _any_of_types(schema: dict[str, Any]) -> list[str]:
@@ -199,9 +224,14 @@ def _got(value: Any) -> str:
 
 
 def _short(value: Any) -> str:
-    return _cut(json.dumps(value, ensure_ascii=False, default=str), 60)
+    return echo(json.dumps(value, ensure_ascii=False, default=str))
 
 
-def _cut(text: str, limit: int = 200) -> str:
-    """An error message should not repeat a huge argument back to the model."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _python_value(value: Any) -> str:
+    """`int 5`, `bytes b'{}'`, `None`: what a caller passed, as Python names it."""
+    return "None" if value is None else f"{type(value).__name__} {echo(repr(value))}"
+
+
+def echo(text: str, limit: int = ECHO_CHARS) -> str:
+    """Model-supplied text as an error message repeats it: cut to `limit` characters, with its real length shown."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
