@@ -25,6 +25,10 @@ class Limits:
     """Seconds a shell command may run before its whole process group is killed."""
     max_glob_results: int = 200
     """Paths `glob` lists before it stops and says so."""
+    max_message_chars: int = 20_000
+    """Characters of one message the web page may send; a longer one is refused with HTTP 413."""
+    max_conversations: int = 50
+    """Conversations the web app keeps; to make room, the least recently used idle one is forgotten."""
 
 
 DEFAULT_LIMITS = Limits()
