@@ -27,6 +27,10 @@ class Limits:
     """Paths `glob` lists before it stops and says so."""
     max_command_bytes: int = 100_000
     """Longest command line (UTF-8 bytes) the shell tool accepts; Linux refuses one argument of 128 KiB or more."""
+    max_message_chars: int = 20_000
+    """Characters of one message the web page may send; a longer one is refused with HTTP 413."""
+    max_conversations: int = 50
+    """Conversations the web app keeps; to make room, the least recently used idle one is forgotten."""
 
 
 DEFAULT_LIMITS = Limits()

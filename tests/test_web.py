@@ -14,7 +14,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import expect, sync_playwright
 
-from agentkit.offline import OfflineModel, ScriptedModel, call, offline_client
+from agentkit.offline import OfflineModel, ScriptedModel, ToolCall, call, offline_client
 from agentkit.tools.workspace import Workspace
 from agentkit.web.app import create_app
 
@@ -27,9 +27,9 @@ TIME = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[+-]\d\d:\d\d \(Asia/Tokyo\)")
 
 
 @contextmanager
-def serving(model, root: Path):
+def serving(model, root: Path, **options):
     """The app on a free port of 127.0.0.1, served by uvicorn on a thread for the duration of the block."""
-    app = create_app(offline_client(model), "offline", Workspace(root))
+    app = create_app(offline_client(model), "offline", Workspace(root), **options)
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1))
@@ -283,3 +283,30 @@ def test_markup_from_the_model_is_shown_as_text(tmp_path, page):
         expect(page.locator(".answer")).to_have_text(answer)
     assert page.locator(".answer img, .answer b").count() == 0
     assert page.title() == "agentkit chat"
+
+
+HIDDEN = re.compile("[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
+"""Characters a person cannot see (the page keeps only newline and tab): controls, bidi, zero-width."""
+
+
+def test_hidden_and_direction_changing_characters_are_marked_where_they_are_shown(tmp_path, page):
+    # Displayed raw, this reads "echo backup.sh" and hides the rest; U+202E reverses what follows it.
+    # (JSON text escapes ESC as \u001b already; U+009B, the one-byte escape, it leaves raw.)
+    command = "echo \u202ehs.pukcab\u2066 #\u2069\u200b rm -rf ~ \u2067x\u2068\u200e\u200f\u061c\u200d\u2060\ufeff\x1b[2K\x9b"
+    model = ScriptedModel([ToolCall("bash", json.dumps({"command": command}, ensure_ascii=False)),
+                           "Done \u202eit was\u200b.", ])
+    with serving(model, tmp_path) as port:
+        send(page, port, "Back up my files")
+        confirm = page.locator(".ask.confirm")
+        shown = confirm.locator("p").first.inner_text()
+        for code in ("202E", "2066", "2069", "200B", "2067", "2068", "200E", "200F", "061C", "200D", "2060",
+                     "FEFF", "009B"):
+            assert f"⟨U+{code}⟩" in shown
+        assert shown.startswith("Allow bash {\"command\": \"echo ⟨U+202E⟩hs.pukcab⟨U+2066⟩ #⟨U+2069⟩⟨U+200B⟩ rm -rf ~")
+        assert not HIDDEN.search(confirm.inner_text())
+        expect(confirm.locator(".warning")).to_have_text("13 hidden characters are marked ⟨U+…⟩: they are part of "
+                                                         "what would run.")
+        confirm.locator("button.deny").click()
+        expect(page.locator(".answer")).to_have_text("Done ⟨U+202E⟩it was⟨U+200B⟩.")
+        assert "⟨U+202E⟩hs.pukcab" in page.locator(".tool-call").inner_text()
+    assert not HIDDEN.search(page.locator("#log").inner_text())

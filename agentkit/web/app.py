@@ -11,36 +11,49 @@ a confirmation with its Approve ("y") or Deny ("n") button, a question from its 
 stops the task. Each conversation keeps its `Task`, so the model sees the whole conversation.
 
 Each line of the stream is a `loop.Event` with all its fields, or `{"kind", "id", "text"}` for a
-confirm or question. The app answers only requests to 127.0.0.1 and takes only JSON bodies, which a
-page from another site cannot send without the browser asking this server first.
+confirm or question; a turn that breaks on a bug ends with a `failed` status, and its conversation goes on.
+A conversation runs one turn at a time (another turn posted meanwhile gets 409); messages longer than
+`Limits.max_message_chars` get 413; the app keeps at most `Limits.max_conversations` conversations.
+
+The app answers only requests to 127.0.0.1 and takes only JSON bodies, which a page from another site
+cannot send without the browser asking this server first.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import asdict
 from pathlib import Path
 
 import openai
 import uvicorn
-from fastapi import FastAPI, HTTPException
-from fastapi.responses import HTMLResponse, StreamingResponse
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
+from starlette.background import BackgroundTask
 from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agentkit.chat import chat_tools, open_workspace
 from agentkit.config import connect, load_settings
-from agentkit.loop import Task, run_task
+from agentkit.loop import Event, Task, run_task
 from agentkit.policy import Ask, ToolPolicy
 from agentkit.tools.workspace import Workspace
+from agentkit.web.conversations import Conversation, Conversations, without_lone_surrogates
 
 PAGE = Path(__file__).with_name("page.html")
 HOST = "127.0.0.1"
 LOCAL_NAMES = [HOST, "localhost"]
 """Host headers the app answers; any other name reaching it (DNS rebinding from a web page) is refused."""
+JSON_BYTES_PER_CHAR = 12
+"""The most bytes one character of a message can take in a JSON body: an escaped pair, "\\ud83d\\ude00"."""
+log = logging.getLogger(__name__)
 
 
 class Turn(BaseModel):
@@ -67,8 +80,9 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
     # No API docs pages: they would load scripts from a CDN, and the page is the interface.
     app = FastAPI(title="agentkit chat", docs_url=None, redoc_url=None, openapi_url=None)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOCAL_NAMES)
-    tasks: dict[str, Task] = {}
-    running: dict[str, asyncio.Task] = {}
+    limits = policy.limits
+    app.add_middleware(BodyLimit, max_bytes=limits.max_message_chars * JSON_BYTES_PER_CHAR + 4096)
+    conversations = Conversations(limits.max_conversations)
     waiting: dict[str, asyncio.Future[str]] = {}
 
     def asker(kind: str, events: asyncio.Queue) -> Ask:
@@ -83,27 +97,40 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
 
         return ask
 
-    async def turn_events(turn: Turn) -> AsyncIterator[str]:
-        events: asyncio.Queue[dict | None] = asyncio.Queue()
+    def work_on(message: str, events: asyncio.Queue[dict | None]) -> Callable[[Conversation], Coroutine]:
+        def show(event: Event, task: Task) -> None:
+            # The event's message is in the history by now: a lone surrogate (a file name's invalid bytes)
+            # must go before the next model request, which could not encode it and would fail every turn after.
+            task.messages[:] = without_lone_surrogates(task.messages)
+            events.put_nowait(asdict(event))
 
-        # Made here rather than by run_task, so that a turn stopped halfway still leaves its messages to continue.
-        task = tasks.setdefault(turn.conversation, Task(turn.message))
-
-        async def work() -> None:
+        async def work(conversation: Conversation) -> None:
             try:
-                await run_task(client, model, turn.message, chat_tools(workspace, asker("question", events)),
+                await run_task(client, model, message, chat_tools(workspace, asker("question", events)),
                                policy=policy, ask=asker("confirm", events),
-                               on_event=lambda e: events.put_nowait(asdict(e)), task=task)
+                               on_event=lambda event: show(event, conversation.task), task=conversation.task)
             finally:
                 events.put_nowait(None)
 
-        runner = running[turn.conversation] = asyncio.create_task(work())
+        return work
+
+    async def stream(events: asyncio.Queue[dict | None], running: asyncio.Task) -> AsyncIterator[str]:
         try:
             while (event := await events.get()) is not None:
-                yield json.dumps(event, ensure_ascii=False) + "\n"
-            await runner  # a bug in the loop is raised here, into the server's log
+                yield json_line(event)
+            try:
+                await running
+            except Exception as error:  # a bug in the loop or a tool: into the log, and the page is told
+                log.error("a turn failed", exc_info=error)
+                yield json_line({"kind": "status", "text": "failed",
+                                 "content": f"internal error: {type(error).__name__}: {error} (see the server's log)"})
         finally:
-            runner.cancel()  # the page went away mid-turn: stop the task rather than leave it waiting
+            running.cancel()  # the page went away mid-turn: stop the task rather than leave it waiting
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
+        # The default answer echoes the input, which may hold a lone surrogate ("\udcff" in the JSON): unsendable.
+        return JSONResponse({"detail": without_lone_surrogates(jsonable_encoder(error.errors()))}, 422)
 
     @app.get("/")
     async def page() -> HTMLResponse:
@@ -111,10 +138,16 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
 
     @app.post("/chat")
     async def chat(turn: Turn) -> StreamingResponse:
-        runner = running.get(turn.conversation)
-        if runner is not None and not runner.done():
-            raise HTTPException(409, "this conversation is still working on a turn: answer or /cancel it first")
-        return StreamingResponse(turn_events(turn), media_type="application/x-ndjson")
+        if len(turn.message) > limits.max_message_chars:
+            raise HTTPException(413, f"the message has {len(turn.message):,} characters; this server takes at "
+                                     f"most {limits.max_message_chars:,} (Limits.max_message_chars): send a shorter "
+                                     "one, or raise the limit: create_app(..., policy=ToolPolicy(limits="
+                                     "Limits(max_message_chars=...)))")
+        events: asyncio.Queue[dict | None] = asyncio.Queue()
+        running = conversations.start_turn(turn.conversation, turn.message, work_on(turn.message, events)).turn
+        # If the stream never starts (the page left at once), the background task still stops the turn.
+        return StreamingResponse(stream(events, running), media_type="application/x-ndjson",
+                                 background=BackgroundTask(running.cancel))
 
     @app.post("/answer")
     async def answer(reply: Answer) -> dict[str, str]:
@@ -125,6 +158,34 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
         return {"answered": reply.question}
 
     return app
+
+
+def json_line(event: dict) -> str:
+    """One line of the stream; text that UTF-8 cannot encode is replaced, so it cannot break the stream."""
+    return without_lone_surrogates(json.dumps(event, ensure_ascii=False)) + "\n"
+
+
+class BodyLimit:
+    """Refuses a request body over `max_bytes` with 413 as it arrives, so a huge post is never held in memory."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app, self.max_bytes = app, max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        length = dict(scope.get("headers", [])).get(b"content-length", b"")
+        declared = int(length) if length.isdigit() else 0  # a length declared too large is refused unread
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if max(declared, received) > self.max_bytes:  # raised while FastAPI reads the body, and answered by it
+                raise HTTPException(413, f"the request body is larger than {self.max_bytes:,} bytes, the most a "
+                                         "message of Limits.max_message_chars characters takes as JSON")
+            return message
+
+        await self.app(scope, counted, send)
 
 
 def serve(port: int = 8001, workspace: str | None = None) -> None:

@@ -1,0 +1,80 @@
+"""What the web app keeps between requests: its conversations, a bounded number, each running at most one turn.
+
+A conversation is busy from the moment its turn is accepted, not from when the page starts reading the
+turn's stream: checking and marking happen in one step with no `await` between them, and asyncio runs one
+step at a time, so of two turns posted at once the second is refused (409) instead of running on the
+same history.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import HTTPException
+
+from agentkit.loop import Task
+
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""Half of a UTF-16 pair on its own: what Python makes of a file name's invalid bytes. UTF-8 cannot encode it."""
+
+
+def without_lone_surrogates(value: Any) -> Any:
+    """`value` (text, or the lists and dicts of a message) with each lone surrogate replaced by U+FFFD."""
+    if isinstance(value, str):
+        return LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [without_lone_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {key: without_lone_surrogates(item) for key, item in value.items()}
+    return value
+
+
+@dataclass
+class Conversation:
+    """One conversation of the page: its task, kept across turns, and the turn running now, if any."""
+
+    task: Task
+    """Its whole history, which the model sees on every turn."""
+    turn: asyncio.Task | None = None
+    """The running (or last) turn; the conversation is busy until it is done, however it ends."""
+
+    @property
+    def busy(self) -> bool:
+        return self.turn is not None and not self.turn.done()
+
+
+class Conversations:
+    """At most `max_kept` conversations by id; to make room, the least recently used idle one is forgotten."""
+
+    def __init__(self, max_kept: int) -> None:
+        self.max_kept = max_kept
+        self._kept: OrderedDict[str, Conversation] = OrderedDict()  # least recently used first
+
+    def start_turn(self, key: str, message: str, work: Callable[[Conversation], Coroutine]) -> Conversation:
+        """Run `work(conversation)` as the turn of conversation `key`, or refuse with 409 (busy) or 503 (full).
+
+        Synchronous on purpose: nothing else runs between the check and the mark.
+        """
+        conversation = self._kept.get(key)
+        if conversation is None:
+            self._make_room()
+            conversation = self._kept[key] = Conversation(Task(message))
+        elif conversation.busy:
+            raise HTTPException(409, f"conversation {key!r} is already running a turn: wait until it ends, "
+                                     "answer its question, or cancel it")
+        self._kept.move_to_end(key)
+        conversation.turn = asyncio.create_task(work(conversation))
+        return conversation
+
+    def _make_room(self) -> None:
+        while len(self._kept) >= self.max_kept:
+            idle = next((key for key, kept in self._kept.items() if not kept.busy), None)
+            if idle is None:  # evicting a busy one would strand the person waiting on it
+                raise HTTPException(503, f"all {self.max_kept} conversations this server keeps "
+                                         "(Limits.max_conversations) are running a turn: try again when one ends")
+            del self._kept[idle]
