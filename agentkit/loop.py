@@ -9,7 +9,7 @@ A task ends in one of four ways, and its messages are always left valid to send 
 resumed with `run_task(..., task=task)`:
 - completed:     the model answered without calling a tool;
 - cancelled:     the person answered /cancel or /exit; calls not run get a "cancelled" result;
-- limit reached: a limit from `Limits` stopped it; calls not run get a result naming the limit;
+- limit reached: a limit from `Limits` stopped it (turns, tool calls, denials); calls not run get a result naming the limit;
 - failed:        the model could not be reached (after the SDK's own retries); nothing is lost.
 
 The limits bound one run: resuming a task starts a fresh budget of turns and tool calls.
@@ -25,7 +25,7 @@ from typing import Any
 
 import openai
 
-from agentkit.policy import Ask, Decision, TaskCancelled, ToolExecutor, ToolPolicy, calls_phrase, terminal_ask
+from agentkit.policy import Ask, Decision, TaskCancelled, ToolExecutor, ToolPolicy, terminal_ask
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.registry import ToolResult, tool_message
 
@@ -145,10 +145,8 @@ async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: 
                                         is_error=result.is_error, call_id=call.id))
         if cancel:
             return await _stop(task, "cancelled", f"cancelled by the user: {cancel}", on_event)
-        if executor.out_of_calls:
-            used = calls_phrase(limits.max_tool_calls_per_task)
-            reason = f"the task used all of its {used} (Limits.max_tool_calls_per_task)"
-            return await _stop(task, "limit reached", reason, on_event)
+        if executor.stop_reason:  # a limit that ends the task: every call of this reply has its result first
+            return await _stop(task, "limit reached", executor.stop_reason, on_event)
     raise AssertionError("unreachable: the last turn returns")
 
 

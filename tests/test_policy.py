@@ -153,9 +153,11 @@ def test_check_5_calls_per_turn_are_limited_and_a_new_turn_starts_afresh():
     executor = ToolExecutor(REGISTRY, ToolPolicy(limits=Limits(max_tool_calls_per_turn=2)), never_asked)
     results = [run(executor, "read_note", f'{{"path": "{n}.txt"}}', f"call_{n}") for n in range(3)]
     assert [r.is_error for r in results] == [False, False, True]
-    assert results[2].content == ("Error: refused by rule 'max_tool_calls_per_turn': at most 2 tool calls run per "
-                                  "reply; ask for this one again in your next reply if you still need it")
-    assert not executor.out_of_calls
+    assert results[2].content == (
+        "Error: refused by rule 'max_tool_calls_per_turn': at most 2 tool calls per reply are run or put to the user "
+        "(Limits.max_tool_calls_per_turn: only the user can raise it, in the task's ToolPolicy); ask for this one "
+        "again in your next reply if you still need it")
+    assert executor.stop_reason is None  # the next reply may call again
     executor.new_turn()
     assert not run(executor, "read_note", '{"path": "x.txt"}').is_error
 
@@ -167,19 +169,22 @@ def test_check_5_calls_per_task_are_limited_across_turns():
         assert not run(executor, "read_note", '{"path": "a.txt"}').is_error
     executor.new_turn()
     assert run(executor, "read_note", '{"path": "a.txt"}').content == (
-        "Error: refused by rule 'max_tool_calls_per_task': this task has used all of its 2 tool calls; "
+        "Error: refused by rule 'max_tool_calls_per_task': this task has used all of its 2 tool calls "
+        "(Limits.max_tool_calls_per_task: only the user can raise it, in the task's ToolPolicy); "
         "answer with what you have")
-    assert executor.out_of_calls
+    assert executor.stop_reason == "the task used all of its 2 tool calls (Limits.max_tool_calls_per_task)"
     assert ran == ["read_note a.txt"] * 2
 
 
-def test_refused_and_denied_calls_use_none_of_the_budget():
-    executor = ToolExecutor(REGISTRY, ToolPolicy(limits=Limits(max_tool_calls_per_task=1)), scripted_answers("n"))
+def test_refused_calls_use_none_of_the_budget_and_denied_ones_do():
+    executor = ToolExecutor(REGISTRY, ToolPolicy(limits=Limits(max_tool_calls_per_task=2)), scripted_answers("n"))
     run(executor, "nope", "{}")
     run(executor, "read_note", "{}")
-    run(executor, "delete_note", '{"path": "a.txt"}')
     assert executor.calls_this_task == 0
+    run(executor, "delete_note", '{"path": "a.txt"}')  # a person was asked: that is what the budget bounds
+    assert (executor.calls_this_task, executor.denials) == (1, 1)
     assert run(executor, "read_note", '{"path": "a.txt"}') == ToolResult("contents of a.txt")
+    assert "max_tool_calls_per_task" in run(executor, "read_note", '{"path": "b.txt"}').content
 
 
 def test_a_long_result_is_cut_with_a_note_naming_the_limit():
