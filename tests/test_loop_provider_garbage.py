@@ -53,14 +53,16 @@ GARBAGE = {  # name: (body, content-type, words the task's error must contain)
     "choices empty": (completion(choices=[]), JSON, "choices: list should have at least 1 item"),
     "no choices": (completion(), JSON, "choices is missing or null"),
     "choices an object": (completion(choices={"message": "hi"}), JSON, "choices: input should be a valid list"),
-    "an HTML page": ("<html><body>502 Bad Gateway</body></html>", "text/html", "the body is text, not a JSON object: '<html><body>502 Bad Gateway</body></html>'"),
+    "an HTML page": ("<html><body>502 Bad Gateway</body></html>", "text/html",
+                     "the body is text, not a JSON object: '<html><body>502 Bad Gateway</body></html>'"),
     "an empty body": ("", JSON, "its body (0 bytes, application/json) is not JSON"),
     "JSON cut short": ('{"choices": [', JSON, "is not JSON: JSONDecodeError"),
     "bytes that are not UTF-8": (b"\xff\xfe\xfd", JSON, "is not JSON"),
     "nested too deep to decode": ("[" * 100_000 + "]" * 100_000, JSON, "is not JSON: RecursionError"),
     "a JSON array": ([completion(choices=[])], JSON, "the body is a JSON array, not an object"),
     "a JSON string": ('"ok"', JSON, "the body is text, not a JSON object: 'ok'"),
-    "a JSON number": ("5", JSON, "the body: input should be a valid dictionary or object to extract fields from; got 5"),
+    "a JSON number": ("5", JSON, "the body: input should be a valid dictionary or object to extract fields from; "
+                                 "got 5"),
     "JSON null": ("null", JSON, "the body is missing or null"),
     "message null": (with_message(None), JSON, "choices[0].message is missing or null"),
     "message missing": (completion(choices=[{"index": 0}]), JSON, "choices[0].message is missing or null"),
@@ -76,7 +78,8 @@ GARBAGE = {  # name: (body, content-type, words the task's error must contain)
                     JSON, "choices[0].message.tool_calls[0].id: string should have at least 1 character"),
     "two calls with one id": (with_calls([{"id": "call_1", "type": "function",
                                            "function": {"name": "note", "arguments": '{"text": "a"}'}}] * 2), JSON,
-                              "choices[0].message.tool_calls: each call needs its own id, but 'call_1' is used more than once"),
+                              "choices[0].message.tool_calls: each call needs its own id, but 'call_1' is used "
+                              "more than once"),
     "a tool call without function": (with_calls([{"id": "call_1", "type": "function"}]), JSON,
                                      "choices[0].message.tool_calls[0].function is missing or null"),
     "a function without name": (with_function({"arguments": "{}"}), JSON,
@@ -95,8 +98,8 @@ GARBAGE = {  # name: (body, content-type, words the task's error must contain)
 
 
 def serving(plan, model):
-    """A real AsyncOpenAI client whose n-th request gets plan[n]: a garbage (body, content-type), an exception
-    to raise in the transport, or None for the scripted model's next reply."""
+    """A real AsyncOpenAI client whose n-th request gets plan[n]: a (body, content-type) sent with HTTP 200, an
+    httpx2.Response, an exception to raise in the transport, or None (and after the plan) the model's next reply."""
     fine = offline_transport(model)
     requests = []
 
@@ -107,9 +110,12 @@ def serving(plan, model):
             raise planned
         if planned is None:
             return fine.handler(request)
+        if isinstance(planned, httpx2.Response):
+            return planned
         body, content_type = planned
-        content = body if isinstance(body, bytes) else body.encode() if isinstance(body, str) else json.dumps(body).encode()
-        return httpx2.Response(200, content=content, headers={"content-type": content_type})
+        if not isinstance(body, (bytes, str)):
+            body = json.dumps(body)
+        return httpx2.Response(200, content=body, headers={"content-type": content_type})
 
     client = openai.AsyncOpenAI(api_key="k", base_url=OFFLINE_BASE_URL, max_retries=0,
                                 http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(answer)))
@@ -161,12 +167,8 @@ def test_a_network_failure_fails_the_task_and_the_task_resumes(failure, named):
 
 
 def test_an_error_status_with_a_garbage_body_fails_the_task():
-    async def run():
-        client, _ = serving([], None)
-        client._client = httpx2.AsyncClient(transport=httpx2.MockTransport(
-            lambda request: httpx2.Response(429, content=b"<html>slow down</html>", headers={"content-type": "text/html"})))
-        return await run_task(client, "offline", "hi", REGISTRY, ask=nobody)
-
-    task = asyncio.run(run())
-    assert task.status == "failed" and task.error.startswith("the model request failed: RateLimitError: ")
-    assert task.messages == [{"role": "user", "content": "hi"}]
+    too_many = httpx2.Response(429, content=b"<html>slow down</html>", headers={"content-type": "text/html"})
+    (status, error, roles, _, _), kept, task, requests = asyncio.run(fail_then_resume(too_many))
+    assert status == "failed" and error.startswith("the model request failed: RateLimitError: "), error
+    assert roles == ["user", "assistant", "tool"]
+    assert requests[2]["messages"] == kept and task.status == "completed"

@@ -274,3 +274,21 @@ def test_an_ask_that_raises_task_cancelled_itself_is_logged_and_stops_the_task()
         run(executor, "delete_note", '{"path": "a.txt"}')
     assert ran == []
     assert executor.log == [Decision("call_1", "delete_note", "cancelled", "confirmation", "the person stopped the task")]
+
+
+def test_denials_are_counted_and_after_the_limit_nobody_is_asked():
+    executor = ToolExecutor(REGISTRY, ToolPolicy(limits=Limits(max_denials_per_task=2)), scripted_answers("n", "n"))
+    for n in range(2):
+        assert "did not allow" in run(executor, "delete_note", f'{{"path": "{n}"}}').content
+    assert executor.denials == 2 and "Limits.max_denials_per_task" in executor.stop_reason
+    # scripted_answers has no answer left: asking now would raise RuntimeError
+    refused = run(executor, "delete_note", '{"path": "2"}').content
+    assert refused.startswith("Error: refused by rule 'max_denials_per_task': the user denied 2 tool calls")
+    assert run(executor, "read_note", '{"path": "a"}') == ToolResult("contents of a")  # needs no yes: still runs
+    assert ran == ["read_note a"]
+
+
+def test_no_denials_allowed_means_nobody_is_ever_asked():
+    executor = ToolExecutor(REGISTRY, ToolPolicy(limits=Limits(max_denials_per_task=0)), never_asked)
+    assert "max_denials_per_task" in run(executor, "delete_note", '{"path": "a"}').content
+    assert executor.stop_reason
