@@ -15,6 +15,8 @@ class Limits:
     """Tool calls the model may ask for in a single reply."""
     max_turns: int = 12
     """Model replies one task may take before it stops as `limit reached`."""
+    max_denials_per_task: int = 3
+    """Calls a person may deny in one task; then nobody is asked again and the task stops as `limit reached`."""
     max_output_chars: int = 8_000
     """Characters of one tool result the model sees; the rest is cut, with a note saying how much."""
     max_read_chars: int = 20_000

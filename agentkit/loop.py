@@ -9,8 +9,11 @@ A task ends in one of four ways, and its messages are always left valid to send 
 resumed with `run_task(..., task=task)`:
 - completed:     the model answered without calling a tool;
 - cancelled:     the person answered /cancel or /exit; calls not run get a "cancelled" result;
-- limit reached: a limit from `Limits` stopped it; calls not run get a result naming the limit;
-- failed:        the model could not be reached (after the SDK's own retries); nothing is lost.
+- limit reached: a limit from `Limits` stopped it (turns, tool calls, denials); calls not run get a result
+                 naming the limit;
+- failed:        the model could not be reached (after the SDK's own retries), or its reply could not be
+                 used (no choices, an HTML page, a tool call without a name: see `agentkit.replies`);
+                 nothing of that turn is kept.
 
 The limits bound one run: resuming a task starts a fresh budget of turns and tool calls.
 """
@@ -25,7 +28,8 @@ from typing import Any
 
 import openai
 
-from agentkit.policy import Ask, Decision, TaskCancelled, ToolExecutor, ToolPolicy, calls_phrase, terminal_ask
+from agentkit.policy import Ask, Decision, TaskCancelled, ToolExecutor, ToolPolicy, terminal_ask
+from agentkit.replies import ModelMessage, ModelToolCall, check_reply
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.registry import ToolResult, tool_message
 
@@ -103,23 +107,14 @@ async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: 
     A `task` passed in is resumed: its messages are kept and `goal` is added as a new user message
     (an empty goal adds nothing: that retries a failed task from where it stopped).
     """
-    if task is None:
-        task = Task(goal, [{"role": "system", "content": system_prompt}] if system_prompt else [])
-    task.goal, task.status, task.answer, task.error = goal or task.goal, "running", None, None
-    if goal:
-        task.messages.append({"role": "user", "content": goal})
+    task = _start(task, goal, system_prompt)
     executor = ToolExecutor(registry, policy, ask)
     executor.log = task.decisions  # one log for the whole task, across runs
     limits = policy.limits
     for turn in range(1, limits.max_turns + 1):
-        try:
-            response = await client.chat.completions.create(
-                model=model, messages=task.messages, **({"tools": executor.tools()} if executor.allowed else {}))
-        except openai.APIError as error:  # raised after the SDK's own retries: the task fails, its messages stay
-            return await _stop(task, "failed", f"the model request failed: {type(error).__name__}: {error}", on_event)
-        task.turns += 1
-        _add_usage(task.usage, response.usage)
-        message = response.choices[0].message
+        message, failure = await ask_model(client, model, task, executor.tools())
+        if failure:  # nothing of this turn was added: the messages are as they were, ready to send again
+            return await _stop(task, "failed", failure, on_event)
         task.messages.append(assistant_message(message))
         calls = message.tool_calls or []
         task.tool_calls += len(calls)
@@ -132,27 +127,39 @@ async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: 
                                             "model turns (Limits.max_turns).")
             reason = f"the task reached {limits.max_turns} model turns (Limits.max_turns) without an answer"
             return await _stop(task, "limit reached", reason, on_event)
-        try:
-            outcomes = await run_tool_calls(executor, calls, on_event)
-        except BaseException:  # a bug, or the task itself cancelled from outside: still leave a valid history
-            close_open_calls(task.messages, CANCELLED)
-            raise
-        cancel = next((outcome for outcome in outcomes if isinstance(outcome, TaskCancelled)), None)
-        for call, outcome in zip(calls, outcomes):
-            result = ToolResult(CANCELLED, is_error=True) if isinstance(outcome, TaskCancelled) else outcome
-            task.messages.append(tool_message(call.id, result))
-            await _emit(on_event, Event("tool_result", name=call.function.name, content=result.content,
-                                        is_error=result.is_error, call_id=call.id))
-        if cancel:
-            return await _stop(task, "cancelled", f"cancelled by the user: {cancel}", on_event)
-        if executor.out_of_calls:
-            used = calls_phrase(limits.max_tool_calls_per_task)
-            reason = f"the task used all of its {used} (Limits.max_tool_calls_per_task)"
-            return await _stop(task, "limit reached", reason, on_event)
+        stopped = await _answer_calls(task, executor, calls, on_event)
+        if stopped:
+            return await _stop(task, *stopped, on_event)
     raise AssertionError("unreachable: the last turn returns")
 
 
-async def run_tool_calls(executor: ToolExecutor, calls: list[Any], on_event: OnEvent | None = None
+async def ask_model(client: openai.AsyncOpenAI, model: str, task: Task, tools: list[dict]
+                    ) -> tuple[ModelMessage | None, str | None]:
+    """One request with the task's messages: the reply's message, or None and why the task failed.
+
+    The raw response is parsed here rather than by `create`, so that a body the SDK cannot even decode
+    (empty, or not JSON) is reported like any other unusable reply instead of raising out of the loop.
+    """
+    try:
+        raw = await client.chat.completions.with_raw_response.create(
+            model=model, messages=task.messages, **({"tools": tools} if tools else {}))
+    except openai.APIError as error:  # after the SDK's own retries: HTTP errors, connection errors, timeouts
+        return None, f"the model request failed: {type(error).__name__}: {error}"
+    try:
+        response = raw.parse()
+    except Exception as error:  # only the body's decoding runs here: it is the provider's fault, not ours
+        size, kind = len(raw.content), raw.headers.get("content-type", "no content-type")
+        return None, (f"the model's reply could not be used: its body ({size:,} bytes, {kind}) is not JSON: "
+                      f"{type(error).__name__}: {error}")
+    reply, problem = check_reply(response)
+    if problem:
+        return None, f"the model's reply could not be used: {problem}"
+    task.turns += 1
+    _add_usage(task.usage, reply.usage)
+    return reply.choices[0].message, None
+
+
+async def run_tool_calls(executor: ToolExecutor, calls: list[ModelToolCall], on_event: OnEvent | None = None
                          ) -> list[ToolResult | TaskCancelled]:
     """One reply's tool calls: checked one at a time, in order (a person may be asked), then run together.
 
@@ -203,6 +210,37 @@ def close_open_calls(messages: list[dict[str, Any]], content: str) -> None:
     for call in messages[last].get("tool_calls") or []:
         if call["id"] not in answered:
             messages.append(tool_message(call["id"], ToolResult(content, is_error=True)))
+
+
+def _start(task: Task | None, goal: str, system_prompt: str | None) -> Task:
+    """A new task, or the one passed in to resume, set running with `goal` added as the next user message."""
+    if task is None:
+        task = Task(goal, [{"role": "system", "content": system_prompt}] if system_prompt else [])
+    task.goal, task.status, task.answer, task.error = goal or task.goal, "running", None, None
+    if goal:
+        task.messages.append({"role": "user", "content": goal})
+    return task
+
+
+async def _answer_calls(task: Task, executor: ToolExecutor, calls: list[ModelToolCall], on_event: OnEvent | None
+                        ) -> tuple[str, str] | None:
+    """Run one reply's calls and add a result for each; the status and reason if the task must stop now."""
+    try:
+        outcomes = await run_tool_calls(executor, calls, on_event)
+    except BaseException:  # a bug, or the task itself cancelled from outside: still leave a valid history
+        close_open_calls(task.messages, CANCELLED)
+        raise
+    cancel = next((outcome for outcome in outcomes if isinstance(outcome, TaskCancelled)), None)
+    for call, outcome in zip(calls, outcomes):
+        result = ToolResult(CANCELLED, is_error=True) if isinstance(outcome, TaskCancelled) else outcome
+        task.messages.append(tool_message(call.id, result))
+        await _emit(on_event, Event("tool_result", name=call.function.name, content=result.content,
+                                    is_error=result.is_error, call_id=call.id))
+    if cancel:
+        return "cancelled", f"cancelled by the user: {cancel}"
+    if executor.stop_reason:  # a limit that ends the task: every call of this reply has its result first
+        return "limit reached", executor.stop_reason
+    return None
 
 
 async def _stop(task: Task, status: str, error: str | None, on_event: OnEvent | None) -> Task:

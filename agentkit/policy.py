@@ -6,12 +6,15 @@ checks in this order; the first that fails refuses the call with an `Error:` res
 1. the tool exists;                        rule "tool exists"
 2. the policy allows it;                   rule "allowed tools"
 3. its arguments are a valid object;       rule "valid arguments"  (the dispatcher's own message)
-4. it is within the limits;                rules "max_tool_calls_per_turn", "max_tool_calls_per_task"
+4. it is within the limits;                rules "max_tool_calls_per_task", "max_tool_calls_per_turn",
+                                                 "max_denials_per_task" (for a call that needs a yes)
 5. a person said yes, if it needs that;    rule "confirmation"     (a no goes back to the model)
 6. it runs through the dispatcher, and its result is cut to `Limits.max_output_chars`, with a note.
 
-Every decision is appended to `ToolExecutor.log`. Limits are checked before anyone is asked, so that no
-person is asked to allow a call that would be refused anyway; only calls that run use up the budget.
+Every decision is appended to `ToolExecutor.log`. Limits are checked before anyone is asked, and a call put
+to a person uses the budget even if they say no: one reply of 100 calls asks at most
+`max_tool_calls_per_turn` questions, and after `max_denials_per_task` noes nobody is asked again and the
+task stops (`stop_reason`). Calls refused by checks 1-4 use none of it.
 """
 
 from __future__ import annotations
@@ -122,11 +125,13 @@ class ToolExecutor:
     log: list[Decision] = field(default_factory=list, init=False)
     """Every decision, in order."""
     calls_this_task: int = field(default=0, init=False)
-    """Tool calls that passed every check and ran."""
+    """Tool calls that passed checks 1-4: they ran, or a person was asked about them."""
     calls_this_turn: int = field(default=0, init=False)
     """The same, since the last `new_turn()`."""
-    out_of_calls: bool = field(default=False, init=False)
-    """True once a call was refused because the task used all of `max_tool_calls_per_task`."""
+    denials: int = field(default=0, init=False)
+    """Calls a person said no to."""
+    stop_reason: str | None = field(default=None, init=False)
+    """Why the task must stop once this reply's calls are answered: a limit no later call could pass."""
 
     def __post_init__(self) -> None:
         for name in ("allowed", "confirm"):  # a typo here is our mistake, not the model's: fail now
@@ -168,12 +173,12 @@ class ToolExecutor:
                 rule, message = refusal
                 self.log.append(Decision(call_id, name, "refused", rule, message.replace("\n", " ")))
                 return ToolResult(f"Error: refused by rule '{rule}': {message}", is_error=True)
+            self.calls_this_task += 1  # counted before asking: a no uses the budget too, so questions are bounded
+            self.calls_this_turn += 1
             if self.needs_confirmation(name):
                 denial = await self._confirm(call_id, name, raw_arguments)
                 if denial:
                     return ToolResult(f"Error: refused by rule 'confirmation': {denial}", is_error=True)
-            self.calls_this_task += 1
-            self.calls_this_turn += 1
             self.log.append(Decision(call_id, name, "allowed", "every check",
                                      f"call {self.calls_this_turn} of this turn, {self.calls_this_task} of this task"))
             return None
@@ -190,7 +195,7 @@ class ToolExecutor:
         if name not in self.allowed:
             return "allowed tools", f"'{name}' is not allowed in this task; allowed tools: {allowed}"
         _, problem = parse_arguments(self.registry[name], raw_arguments)
-        return ("valid arguments", problem) if problem else self._over_limit()
+        return ("valid arguments", problem) if problem else self._over_limit(name)
 
     async def _confirm(self, call_id: str, name: str, raw_arguments: str) -> str | None:
         """Ask the person; None if they said yes, else what the model is told. Raises `TaskCancelled` on /cancel."""
@@ -205,20 +210,36 @@ class ToolExecutor:
         if outcome == "cancelled":
             raise TaskCancelled(f"the person answered {answer} when asked to allow {name}")
         if outcome == "denied":
+            self.denials += 1
+            if self.denials >= self.policy.limits.max_denials_per_task:
+                self.stop_reason = self._denials_reason()
             return (f"the user did not allow this call of '{name}' (they answered {answer!r}). It did not run. "
                     "Do not try it again; ask the user what they want instead, or answer without it.")
         return None
 
-    def _over_limit(self) -> tuple[str, str] | None:
-        per_task, per_turn = self.policy.limits.max_tool_calls_per_task, self.policy.limits.max_tool_calls_per_turn
+    def _over_limit(self, name: str) -> tuple[str, str] | None:
+        limits = self.policy.limits
+        per_task, per_turn = limits.max_tool_calls_per_task, limits.max_tool_calls_per_turn
         if self.calls_this_task >= per_task:
-            self.out_of_calls = True
-            return "max_tool_calls_per_task", (f"this task has used all of its {calls_phrase(per_task)}; "
+            self.stop_reason = f"the task used all of its {calls_phrase(per_task)} (Limits.max_tool_calls_per_task)"
+            return "max_tool_calls_per_task", (f"this task has used all of its {calls_phrase(per_task)} "
+                                               f"({_raised_by_user('max_tool_calls_per_task')}); "
                                                "answer with what you have")
         if self.calls_this_turn >= per_turn:
-            return "max_tool_calls_per_turn", (f"at most {calls_phrase(per_turn)} run per reply; ask for this one "
-                                               "again in your next reply if you still need it")
+            return "max_tool_calls_per_turn", (f"at most {calls_phrase(per_turn)} per reply are run or put to the "
+                                               f"user ({_raised_by_user('max_tool_calls_per_turn')}); ask for this "
+                                               "one again in your next reply if you still need it")
+        if self.denials >= limits.max_denials_per_task and self.needs_confirmation(name):
+            self.stop_reason = self._denials_reason()
+            return "max_denials_per_task", (f"the user denied {calls_phrase(self.denials)} in this task "
+                                            f"({_raised_by_user('max_denials_per_task')}), so they are not asked "
+                                            "again and this call did not run; ask the user what they want instead")
         return None
+
+    def _denials_reason(self) -> str:
+        return (f"the person said no to {calls_phrase(self.denials)} (Limits.max_denials_per_task), so the task "
+                "stopped asking; say what you want instead, or allow more with "
+                "ToolPolicy(limits=Limits(max_denials_per_task=...))")
 
 
 def truncate(result: ToolResult, max_chars: int) -> ToolResult:
@@ -229,6 +250,11 @@ def truncate(result: ToolResult, max_chars: int) -> ToolResult:
     note = (f"\n[... {cut:,} more characters cut: a tool result shows at most {max_chars:,} characters "
             "(Limits.max_output_chars, set in the task's ToolPolicy). Ask for a smaller part to see the rest.]")
     return ToolResult(result.content[:max_chars] + note, result.is_error, result.error)
+
+
+def _raised_by_user(limit: str) -> str:
+    """Tells the model which limit refused it and that trying again differently will not get past it."""
+    return f"Limits.{limit}: only the user can raise it, in the task's ToolPolicy"
 
 
 def calls_phrase(count: int) -> str:

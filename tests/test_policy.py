@@ -153,9 +153,11 @@ def test_check_5_calls_per_turn_are_limited_and_a_new_turn_starts_afresh():
     executor = ToolExecutor(REGISTRY, ToolPolicy(limits=Limits(max_tool_calls_per_turn=2)), never_asked)
     results = [run(executor, "read_note", f'{{"path": "{n}.txt"}}', f"call_{n}") for n in range(3)]
     assert [r.is_error for r in results] == [False, False, True]
-    assert results[2].content == ("Error: refused by rule 'max_tool_calls_per_turn': at most 2 tool calls run per "
-                                  "reply; ask for this one again in your next reply if you still need it")
-    assert not executor.out_of_calls
+    assert results[2].content == (
+        "Error: refused by rule 'max_tool_calls_per_turn': at most 2 tool calls per reply are run or put to the user "
+        "(Limits.max_tool_calls_per_turn: only the user can raise it, in the task's ToolPolicy); ask for this one "
+        "again in your next reply if you still need it")
+    assert executor.stop_reason is None  # the next reply may call again
     executor.new_turn()
     assert not run(executor, "read_note", '{"path": "x.txt"}').is_error
 
@@ -167,19 +169,22 @@ def test_check_5_calls_per_task_are_limited_across_turns():
         assert not run(executor, "read_note", '{"path": "a.txt"}').is_error
     executor.new_turn()
     assert run(executor, "read_note", '{"path": "a.txt"}').content == (
-        "Error: refused by rule 'max_tool_calls_per_task': this task has used all of its 2 tool calls; "
+        "Error: refused by rule 'max_tool_calls_per_task': this task has used all of its 2 tool calls "
+        "(Limits.max_tool_calls_per_task: only the user can raise it, in the task's ToolPolicy); "
         "answer with what you have")
-    assert executor.out_of_calls
+    assert executor.stop_reason == "the task used all of its 2 tool calls (Limits.max_tool_calls_per_task)"
     assert ran == ["read_note a.txt"] * 2
 
 
-def test_refused_and_denied_calls_use_none_of_the_budget():
-    executor = ToolExecutor(REGISTRY, ToolPolicy(limits=Limits(max_tool_calls_per_task=1)), scripted_answers("n"))
+def test_refused_calls_use_none_of_the_budget_and_denied_ones_do():
+    executor = ToolExecutor(REGISTRY, ToolPolicy(limits=Limits(max_tool_calls_per_task=2)), scripted_answers("n"))
     run(executor, "nope", "{}")
     run(executor, "read_note", "{}")
-    run(executor, "delete_note", '{"path": "a.txt"}')
     assert executor.calls_this_task == 0
+    run(executor, "delete_note", '{"path": "a.txt"}')  # a person was asked: that is what the budget bounds
+    assert (executor.calls_this_task, executor.denials) == (1, 1)
     assert run(executor, "read_note", '{"path": "a.txt"}') == ToolResult("contents of a.txt")
+    assert "max_tool_calls_per_task" in run(executor, "read_note", '{"path": "b.txt"}').content
 
 
 def test_a_long_result_is_cut_with_a_note_naming_the_limit():
@@ -269,3 +274,21 @@ def test_an_ask_that_raises_task_cancelled_itself_is_logged_and_stops_the_task()
         run(executor, "delete_note", '{"path": "a.txt"}')
     assert ran == []
     assert executor.log == [Decision("call_1", "delete_note", "cancelled", "confirmation", "the person stopped the task")]
+
+
+def test_denials_are_counted_and_after_the_limit_nobody_is_asked():
+    executor = ToolExecutor(REGISTRY, ToolPolicy(limits=Limits(max_denials_per_task=2)), scripted_answers("n", "n"))
+    for n in range(2):
+        assert "did not allow" in run(executor, "delete_note", f'{{"path": "{n}"}}').content
+    assert executor.denials == 2 and "Limits.max_denials_per_task" in executor.stop_reason
+    # scripted_answers has no answer left: asking now would raise RuntimeError
+    refused = run(executor, "delete_note", '{"path": "2"}').content
+    assert refused.startswith("Error: refused by rule 'max_denials_per_task': the user denied 2 tool calls")
+    assert run(executor, "read_note", '{"path": "a"}') == ToolResult("contents of a")  # needs no yes: still runs
+    assert ran == ["read_note a"]
+
+
+def test_no_denials_allowed_means_nobody_is_ever_asked():
+    executor = ToolExecutor(REGISTRY, ToolPolicy(limits=Limits(max_denials_per_task=0)), never_asked)
+    assert "max_denials_per_task" in run(executor, "delete_note", '{"path": "a"}').content
+    assert executor.stop_reason

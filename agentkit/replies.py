@@ -1,0 +1,89 @@
+"""A model's reply, checked before the loop reads it (chapter 08).
+
+A provider can answer HTTP 200 with a body the loop cannot use: no `choices`, an HTML error page, a
+`message` that is null, a tool call without a name, arguments sent as an object instead of JSON text.
+The SDK does not check what it returns (it builds its objects without validation), so without a check
+the loop would fail halfway through a turn with an IndexError or a TypeError. These models name exactly
+what the loop reads; a reply that does not fit them is refused as a whole, with the field that was wrong.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+
+class _Checked(BaseModel):
+    # from_attributes: read the SDK's objects (or plain dicts) field by field; extra fields are ignored.
+    model_config = ConfigDict(from_attributes=True)
+
+
+class CalledFunction(_Checked):
+    name: str = Field(min_length=1)
+    """The tool the model asks for (the policy checks that it exists)."""
+    arguments: str
+    """The arguments as JSON text (the dispatcher parses and checks them)."""
+
+
+class ModelToolCall(_Checked):
+    id: str = Field(min_length=1)
+    """Pairs the call with its result in the history."""
+    function: CalledFunction
+
+
+class ModelMessage(_Checked):
+    content: str | None = None
+    """The model's text; None when it only calls tools."""
+    tool_calls: list[ModelToolCall] | None = None
+    """The calls it asks for; none means the text is its answer."""
+
+    @field_validator("tool_calls")
+    @classmethod
+    def _ids_are_unique(cls, calls: list[ModelToolCall] | None) -> list[ModelToolCall] | None:
+        twice = sorted(id for id, count in Counter(call.id for call in calls or []).items() if count > 1)
+        if twice:  # each result is paired with its call by id: two calls with one id cannot both be answered
+            raise ValueError(f"each call needs its own id, but {', '.join(map(repr, twice))} is used more than once")
+        return calls
+
+
+class Choice(_Checked):
+    message: ModelMessage
+
+
+class TokenCounts(_Checked):
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+class ModelReply(_Checked):
+    choices: list[Choice] = Field(min_length=1)
+    """The loop reads the first choice; a reply without one has nothing to read."""
+    usage: TokenCounts | None = None
+    """Some providers leave it out."""
+
+
+def check_reply(response: Any) -> tuple[ModelReply | None, str | None]:
+    """The reply as the loop reads it, or None and what was wrong with it, naming the field."""
+    if isinstance(response, str):  # the SDK hands back the text of a body that is not JSON
+        return None, f"the body is text, not a JSON object: {_shown(response)}"
+    if isinstance(response, list):
+        return None, f"the body is a JSON array, not an object: {_shown(response)}"
+    try:
+        return ModelReply.model_validate(response), None
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in first["loc"]).lstrip(".")
+        field = field or "the body"
+        if first["type"] == "missing" or first["input"] is None:  # the SDK fills a missing field with None
+            return None, f"{field} is missing or null"
+        if first["type"] == "value_error":  # one of our own checks: its message says it all
+            return None, f"{field}: {first['ctx']['error']}"
+        return None, f"{field}: {first['msg'][0].lower()}{first['msg'][1:]}; got {_shown(first['input'])}"
+
+
+def _shown(value: Any, limit: int = 80) -> str:
+    """A value as it is shown in a reason: its repr, cut to `limit` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"

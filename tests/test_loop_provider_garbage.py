@@ -1,0 +1,174 @@
+"""A provider that answers HTTP 200 with a body the loop cannot use, or fails on the network: the task fails
+with a reason naming what was wrong, keeps a history the API accepts, and resumes once the provider is fine.
+
+Every body goes through the real openai client, served by an in-process httpx2 transport.
+"""
+
+import asyncio
+import json
+
+import httpx2
+import openai
+import pytest
+
+from agentkit.loop import Event, run_task
+from agentkit.offline import ScriptedModel, call
+from agentkit.offline.transport import OFFLINE_BASE_URL, offline_transport
+from agentkit.tools.registry import build_registry
+from agentkit.tools.schema import tool
+
+JSON = "application/json"
+
+
+@tool
+def note(text: str) -> str:
+    """Write a note.
+
+    Args:
+        text: What to write.
+    """
+    return f"noted {text}"
+
+
+REGISTRY = build_registry([note])
+
+
+def completion(**fields):
+    return {"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "offline", **fields}
+
+
+def with_message(message):
+    return completion(choices=[{"index": 0, "finish_reason": "stop", "message": message}])
+
+
+def with_calls(tool_calls):
+    return with_message({"role": "assistant", "content": None, "tool_calls": tool_calls})
+
+
+def with_function(function):
+    return with_calls([{"id": "call_1", "type": "function", "function": function}])
+
+
+GARBAGE = {  # name: (body, content-type, words the task's error must contain)
+    "choices empty": (completion(choices=[]), JSON, "choices: list should have at least 1 item"),
+    "no choices": (completion(), JSON, "choices is missing or null"),
+    "choices an object": (completion(choices={"message": "hi"}), JSON, "choices: input should be a valid list"),
+    "an HTML page": ("<html><body>502 Bad Gateway</body></html>", "text/html",
+                     "the body is text, not a JSON object: '<html><body>502 Bad Gateway</body></html>'"),
+    "an empty body": ("", JSON, "its body (0 bytes, application/json) is not JSON"),
+    "JSON cut short": ('{"choices": [', JSON, "is not JSON: JSONDecodeError"),
+    "bytes that are not UTF-8": (b"\xff\xfe\xfd", JSON, "is not JSON"),
+    "nested too deep to decode": ("[" * 100_000 + "]" * 100_000, JSON, "is not JSON: RecursionError"),
+    "a JSON array": ([completion(choices=[])], JSON, "the body is a JSON array, not an object"),
+    "a JSON string": ('"ok"', JSON, "the body is text, not a JSON object: 'ok'"),
+    "a JSON number": ("5", JSON, "the body: input should be a valid dictionary or object to extract fields from; "
+                                 "got 5"),
+    "JSON null": ("null", JSON, "the body is missing or null"),
+    "message null": (with_message(None), JSON, "choices[0].message is missing or null"),
+    "message missing": (completion(choices=[{"index": 0}]), JSON, "choices[0].message is missing or null"),
+    "choice not an object": (completion(choices=[5]), JSON, "choices[0]: input should be a valid dictionary"),
+    "content not a string": (with_message({"role": "assistant", "content": ["hi"]}), JSON,
+                             "choices[0].message.content: input should be a valid string; got ['hi']"),
+    "tool_calls not a list": (with_calls({"id": "call_1"}), JSON, "choices[0].message.tool_calls: input should be "
+                                                                 "a valid list"),
+    "a tool call not an object": (with_calls(["note"]), JSON, "choices[0].message.tool_calls[0]: input should be"),
+    "a tool call without id": (with_calls([{"type": "function", "function": {"name": "note", "arguments": "{}"}}]),
+                               JSON, "choices[0].message.tool_calls[0].id is missing or null"),
+    "an empty id": (with_calls([{"id": "", "type": "function", "function": {"name": "note", "arguments": "{}"}}]),
+                    JSON, "choices[0].message.tool_calls[0].id: string should have at least 1 character"),
+    "two calls with one id": (with_calls([{"id": "call_1", "type": "function",
+                                           "function": {"name": "note", "arguments": '{"text": "a"}'}}] * 2), JSON,
+                              "choices[0].message.tool_calls: each call needs its own id, but 'call_1' is used "
+                              "more than once"),
+    "a tool call without function": (with_calls([{"id": "call_1", "type": "function"}]), JSON,
+                                     "choices[0].message.tool_calls[0].function is missing or null"),
+    "a function without name": (with_function({"arguments": "{}"}), JSON,
+                                "choices[0].message.tool_calls[0].function.name is missing or null"),
+    "an empty name": (with_function({"name": "", "arguments": "{}"}), JSON,
+                      "tool_calls[0].function.name: string should have at least 1 character"),
+    "a name that is not a string": (with_function({"name": ["note"], "arguments": "{}"}), JSON,
+                                    "tool_calls[0].function.name: input should be a valid string"),
+    "arguments an object": (with_function({"name": "note", "arguments": {"text": "a"}}), JSON,
+                            "tool_calls[0].function.arguments: input should be a valid string; got {'text': 'a'}"),
+    "arguments a number": (with_function({"name": "note", "arguments": 3}), JSON,
+                           "tool_calls[0].function.arguments: input should be a valid string; got 3"),
+    "usage not an object": ({**with_message({"role": "assistant", "content": "hi"}), "usage": "lots"}, JSON,
+                            "usage: input should be a valid dictionary"),
+}
+
+
+def serving(plan, model):
+    """A real AsyncOpenAI client whose n-th request gets plan[n]: a (body, content-type) sent with HTTP 200, an
+    httpx2.Response, an exception to raise in the transport, or None (and after the plan) the model's next reply."""
+    fine = offline_transport(model)
+    requests = []
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        requests.append(json.loads(request.content))
+        planned = plan.pop(0) if plan else None
+        if isinstance(planned, Exception):
+            raise planned
+        if planned is None:
+            return fine.handler(request)
+        if isinstance(planned, httpx2.Response):
+            return planned
+        body, content_type = planned
+        if not isinstance(body, (bytes, str)):
+            body = json.dumps(body)
+        return httpx2.Response(200, content=body, headers={"content-type": content_type})
+
+    client = openai.AsyncOpenAI(api_key="k", base_url=OFFLINE_BASE_URL, max_retries=0,
+                                http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(answer)))
+    return client, requests
+
+
+def nobody(question):
+    raise AssertionError(f"nobody should be asked anything, but was asked {question!r}")
+
+
+async def fail_then_resume(planned):
+    """One good turn (a tool call), then the planned failure, then a resumed run against a provider that is fine."""
+    model = ScriptedModel([call("note", text="a"), "done at last"])
+    client, requests = serving([None, planned], model)
+    events = []
+    task = await run_task(client, "offline", "take a note", REGISTRY, ask=nobody, on_event=events.append)
+    failed = (task.status, task.error, [m["role"] for m in task.messages], task.turns, events[-1])
+    kept = json.loads(json.dumps(task.messages))
+    await run_task(client, "offline", "", REGISTRY, task=task, ask=nobody)
+    return failed, kept, task, requests
+
+
+@pytest.mark.parametrize("name", GARBAGE)
+def test_an_unusable_reply_fails_the_task_naming_the_problem_and_the_task_resumes(name):
+    body, content_type, named = GARBAGE[name]
+    (status, error, roles, turns, last_event), kept, task, requests = asyncio.run(
+        fail_then_resume((body, content_type)))
+    assert status == "failed"
+    assert error.startswith("the model's reply could not be used: ") and named in error, error
+    assert len(error) < 400  # a huge body is quoted cut, not whole
+    assert last_event == Event("status", text="failed", content=error)
+    assert roles == ["user", "assistant", "tool"] and turns == 1  # nothing of the unusable reply was kept
+    # Resumed: the same messages are sent again, unchanged, and the provider's good reply completes the task.
+    assert requests[2]["messages"] == kept
+    assert (task.status, task.answer, task.error) == ("completed", "done at last", None)
+    assert [m["role"] for m in task.messages] == ["user", "assistant", "tool", "assistant"]
+
+
+@pytest.mark.parametrize("failure, named", [
+    (httpx2.ConnectError("connection refused"), "APIConnectionError"),
+    (httpx2.ReadTimeout("read timed out"), "APITimeoutError"),
+    (httpx2.RemoteProtocolError("server disconnected without sending a response"), "APIConnectionError"),
+])
+def test_a_network_failure_fails_the_task_and_the_task_resumes(failure, named):
+    (status, error, roles, turns, _), kept, task, requests = asyncio.run(fail_then_resume(failure))
+    assert status == "failed" and error.startswith(f"the model request failed: {named}: "), error
+    assert roles == ["user", "assistant", "tool"]
+    assert requests[2]["messages"] == kept and task.status == "completed"
+
+
+def test_an_error_status_with_a_garbage_body_fails_the_task():
+    too_many = httpx2.Response(429, content=b"<html>slow down</html>", headers={"content-type": "text/html"})
+    (status, error, roles, _, _), kept, task, requests = asyncio.run(fail_then_resume(too_many))
+    assert status == "failed" and error.startswith("the model request failed: RateLimitError: "), error
+    assert roles == ["user", "assistant", "tool"]
+    assert requests[2]["messages"] == kept and task.status == "completed"
