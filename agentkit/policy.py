@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools.contract import ToolDefinition
-from agentkit.tools.registry import ToolResult, execute_tool, openai_tools, parse_arguments
+from agentkit.tools.registry import ToolResult, echo, execute_tool, openai_tools, parse_arguments
 
 Ask = Callable[[str], Awaitable[str]]
 """Asks a person a question and returns their answer: `input()` in a terminal, a button in a page, a script."""
@@ -191,7 +191,7 @@ class ToolExecutor:
     def _refusal_before_asking(self, name: str, raw_arguments: str) -> tuple[str, str] | None:
         allowed = ", ".join(sorted(self.allowed)) or "(none)"
         if name not in self.registry:
-            return "tool exists", f"unknown tool '{name}'; available tools: {allowed}"
+            return "tool exists", f"unknown tool '{echo(name)}'; available tools: {allowed}"
         if name not in self.allowed:
             return "allowed tools", f"'{name}' is not allowed in this task; allowed tools: {allowed}"
         _, problem = parse_arguments(self.registry[name], raw_arguments)

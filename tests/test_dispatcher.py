@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentkit.tools.contract import ToolDefinition, ToolError
-from agentkit.tools.registry import ToolResult, build_registry, execute_tool
+from agentkit.tools.registry import ToolResult, build_registry, execute_tool, tool_message
 from agentkit.tools.schema import tool
 
 
@@ -283,3 +283,10 @@ def test_json_errors_say_where_once(raw, reason):
     content = call("get_time", raw).content
     assert f"are not valid JSON ({reason})." in content
     assert "at at" not in content
+
+
+def test_a_tool_message_never_carries_text_json_cannot_encode():
+    # A file name with non-UTF-8 bytes reaches Python as lone surrogates (surrogateescape).
+    message = tool_message("call_1", ToolResult("names: caf\udce9.txt, ok.txt"))
+    assert message["content"] == "names: caf\ufffd.txt, ok.txt"
+    json.dumps(message, ensure_ascii=False).encode()  # would raise UnicodeEncodeError with the surrogate

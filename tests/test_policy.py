@@ -90,6 +90,13 @@ def test_check_1_an_unknown_tool_lists_only_the_allowed_ones():
     assert executor.log[-1].outcome == "refused" and executor.log[-1].rule == "tool exists"
 
 
+def test_check_1_a_huge_unknown_name_is_echoed_cut_to_size():
+    executor = ToolExecutor(REGISTRY, ToolPolicy(allowed={"read_note"}), never_asked)
+    result = run(executor, "x" * 10_000, "{}")
+    assert result.is_error and len(result.content) < 300
+    assert "(10000 characters)" in result.content
+
+
 def test_check_2_a_registered_tool_outside_the_allowlist_is_refused_and_not_offered():
     executor = ToolExecutor(REGISTRY, ToolPolicy(allowed={"read_note"}), never_asked)
     result = run(executor, "delete_note", '{"path": "a.txt"}')

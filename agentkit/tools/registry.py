@@ -25,6 +25,8 @@ logger = logging.getLogger("agentkit.tools")
 TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What the OpenAI API accepts as a function name."""
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
 ECHO_CHARS = 60
 """Most characters of model-supplied text (a tool name, a key, a value) an error message repeats back."""
 
@@ -93,8 +95,13 @@ def openai_tools(registry: Mapping[str, ToolDefinition]) -> list[dict[str, Any]]
 
 
 def tool_message(tool_call_id: str, result: ToolResult) -> dict[str, Any]:
-    """The `role="tool"` message that answers one tool call; the only place such messages are made."""
-    return {"role": "tool", "tool_call_id": tool_call_id, "content": result.content}
+    """The `role="tool"` message that answers one tool call; the only place such messages are made.
+
+    A file name with bytes that are not UTF-8 reaches Python as lone surrogates, which no JSON encoder
+    can send: each becomes U+FFFD here, so one odd file cannot break every later request of a conversation.
+    """
+    content = _LONE_SURROGATE.sub("\ufffd", result.content)
+    return {"role": "tool", "tool_call_id": tool_call_id, "content": content}
 
 
 async def execute_tool(registry: Mapping[str, ToolDefinition], name: str, raw_arguments: str | Mapping) -> ToolResult:
