@@ -63,7 +63,7 @@ def sentence(name: str, arguments: dict[str, Any], result: str) -> str:
     if "\n" in result or len(result) > 200:
         return f"Here is what {name} returned{context}:\n{result}"
     if words[:1] == ["ask"]:
-        return f"The answer to my question was: {_end(result)}"
+        return f"You answered: {_end(result)}"
     if set(words) & CONVERTING or "to" in words[1:-1]:
         return f"{_conversion(words, arguments)} is {_end(result)}"
     if words and (words[0] in GETTING or len(words) == 1 or not _is_verb(words[0])):
@@ -85,7 +85,10 @@ def _context(arguments: dict[str, Any]) -> str:
             ends["from"] = value
         elif key_words & {"to", "destination", "target", "arrival"}:
             ends["to"] = value
-        elif isinstance(value, str) or len(arguments) == 1:
+        elif isinstance(value, str):
+            if " " not in value.strip() and len(value) <= 40:  # a file name or a unit, not a note's whole text
+                others.append(value)
+        elif len(arguments) == 1:
             others.append(str(value))
         else:
             others.append(f"{' '.join(reading.split_name(key))} {value}")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentkit.offline import reading
-from agentkit.offline.fill import fill
+from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.spans import QUOTED
 
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
@@ -37,6 +37,8 @@ class Offer:
         for param, spec in (self.schema.get("properties") or {}).items():
             found += [(reading.stem(w), 1.0) for w in reading.split_name(param) if w not in reading.STOP_WORDS]
             found += [(w, 1.0) for w in reading.words(spec.get("description", ""))]
+            enum = spec.get("enum") or (spec.get("items") or {}).get("enum") or []
+            found += [(reading.stem(w), 1.0) for value in enum for w in reading.split_name(str(value))]
         return found
 
     @property
@@ -54,13 +56,19 @@ class Planned:
 
 
 def score(offer: Offer, text: str) -> float:
-    """How well a tool fits a piece of the question: each question word counts once, at its best match."""
+    """How well a tool fits a piece of the question: each question word counts once, at its best match.
+
+    Two words in a row also count as one ("sun set" is "sunset"), and a value the tool needs, such as a
+    path or a place, adds one point: not enough alone, enough with one more word in common.
+    """
     tool_words = offer.weighted_words()
+    asked = reading.words(text)
+    asked += [a + b for a, b in zip(asked, asked[1:])]
     total = 0.0
-    for word in dict.fromkeys(reading.words(text)):
+    for word in dict.fromkeys(asked):
         best = max((weight for w, weight in tool_words if reading.related(word, w)), default=0.0)
         total += best / 3 if reading.is_weak(word) else best
-    return total
+    return total + min(1.0, needed_values_present(offer.schema, text))
 
 
 def plan(question: str, offers: list[Offer], choice: Any = "auto") -> list[Planned]:
@@ -70,12 +78,15 @@ def plan(question: str, offers: list[Offer], choice: Any = "auto") -> list[Plann
         return [_planned(offer, question)]
     calls: list[Planned] = []
     current: tuple[Offer, str] | None = None  # the tool of the call being built, and the text it has so far
+    before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
     for clause in clauses(question):
         best, best_score = _best(clause, offers)
         if best is not None and best_score >= ENOUGH and (current is None or best.name != current[0].name):
             if current:
                 calls.append(_planned(*current))
-            current = (best, clause)
+            current, before_any = (best, f"{before_any} and {clause}" if before_any else clause), ""
+        elif current is None:
+            before_any = f"{before_any} and {clause}" if before_any else clause
         elif current is not None:
             offer, so_far = current
             if _another_call(offer, so_far, clause):
@@ -96,10 +107,10 @@ def clauses(question: str) -> list[str]:
     """The question cut on "and", commas, ";" and "then", never inside quotes or the text after "saying"."""
     quoted = [match.group(0) for match in QUOTED.finditer(question)]
     masked = QUOTED.sub("\0", question)
-    said = re.search(r"\b(?:saying|that says|which says|with the (?:text|message|body)|that reads)\b.*", masked, re.I)
+    said = re.search(r"\b(?:saying|that says|which says|with the (?:text|message|body)|that reads)\b.*|:\s+\D.*", masked, re.I)
     tail = said.group(0) if said else ""
     head = masked[: said.start()] if said else masked
-    parts = re.split(r",|;|\band\b|\bthen\b|\balso\b|\bplus\b|\bas well as\b", head)
+    parts = re.split(r",(?!\d)|;|\band\b|\bthen\b|\balso\b|\bplus\b|\bas well as\b", head)
     parts[-1] += tail
     restored = []
     for part in parts:
@@ -124,11 +135,18 @@ def _planned(offer: Offer, text: str) -> Planned:
 
 
 def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
-    """A clause is another call of the same tool when it brings a value for a parameter already filled."""
-    before, _ = fill(offer.schema, so_far, exclude=offer.words)
-    alone, _ = fill(offer.schema, _with_context(so_far, clause), exclude=offer.words)
-    clause_only, _ = fill(offer.schema, clause, exclude=offer.words)
-    return any(name in before and alone.get(name) != before[name] for name in clause_only)
+    """A clause is another call of the same tool when it brings a value for a parameter already filled.
+
+    When the clause only completes the call ("the GCD of 84 and 36"), it is the same call.
+    """
+    before, _ = fill(offer.schema, so_far, exclude=offer.words, guess=False)
+    merged, _ = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
+    if len(merged) > len(before) and all(merged.get(name) == value for name, value in before.items()):
+        return False
+    alone, _ = fill(offer.schema, _with_context(so_far, clause), exclude=offer.words, guess=False)
+    clause_only, _ = fill(offer.schema, clause, exclude=offer.words, guess=False)
+    lists = {n for n, p in (offer.schema.get("properties") or {}).items() if p.get("type") == "array"}
+    return any(name in before and alone.get(name) != before[name] for name in clause_only if name not in lists)
 
 
 def _with_context(so_far: str, clause: str) -> str:

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from agentkit.offline import answer, reading
+from agentkit.offline import answer
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
 from agentkit.offline.choose import Offer, Planned, plan
 from agentkit.offline.fill import fill
@@ -121,7 +121,8 @@ def _corrected(results: list[tuple[str, dict, str]], offers: list[Offer]) -> lis
         valid = _valid_values(content) if content.startswith("Error:") else []
         fixed = dict(arguments)
         for key, value in arguments.items():
-            better = next((v for v in valid if isinstance(value, str) and v != value and _close(value, v)), None)
+            ranked = sorted((_likeness(value, v), v) for v in valid if isinstance(value, str) and v != value)
+            better = ranked[-1][1] if ranked and ranked[-1][0] > 0 else None
             if better:
                 fixed[key] = better
         if fixed == arguments and content.startswith("Error:"):
@@ -138,10 +139,14 @@ def _valid_values(error: str) -> list[str]:
     return [v.strip(" '\"`.()") for v in re.split(r",|\bor\b|\band\b", listed.group(1)) if v.strip(" '\"`.()")]
 
 
-def _close(wrong: str, valid: str) -> bool:
-    """ "Tokyo" and "Asia/Tokyo", "miles" and "mi", "Celsius" and "celsius": the value the user meant."""
+def _likeness(wrong: str, valid: str) -> int:
+    """How surely a valid value is the one meant: "Celsius" is "celsius", "Tokyo" "Asia/Tokyo", "miles" "mi"."""
     a, b = wrong.lower().replace(" ", "_"), valid.lower()
-    return a == b or b.endswith("/" + a) or a.startswith(b) or b.startswith(a) or reading.related(reading.stem(a), reading.stem(b))
+    if a == b or b.endswith("/" + a):
+        return 100
+    if len(b) >= 2 and a.startswith(b) or len(a) >= 2 and b.startswith(a):
+        return min(len(a), len(b))  # the longest shared beginning wins: "miles" is "mi" rather than "m"
+    return 0
 
 
 def _arguments(text: str) -> dict[str, Any]:

@@ -27,6 +27,8 @@ WEAK_WORDS = frozenset(
     request set create add item base show display return""".split()
 )
 
+KEEP_AS_IS = frozenset("news series species physics mathematics maths lens gas always".split())
+
 # Groups of words that mean the same thing to a tool chooser. Each word is stemmed when the table is built.
 SYNONYMS = [
     "weather temperature forecast rain raining sunny snow wind humid humidity climate hot cold degrees",
@@ -80,7 +82,7 @@ SYNONYMS = [
     "area surface",
     "volume capacity",
     "write save",
-    "read open contents",
+    "read open contents inside",
     "delete remove erase",
     "list show",
     "todo task tasks",
@@ -89,6 +91,11 @@ SYNONYMS = [
     "word words",
     "count many",
     "timer countdown",
+    "guest guests people persons adults travelers travellers passengers",
+    "uppercase upper lowercase lower caps case capitalize",
+    "sunset sunrise",
+    "spell spelling typo typos",
+    "prime primes",
 ]
 
 
@@ -107,12 +114,12 @@ def split_name(name: str) -> list[str]:
 @cache
 def stem(word: str) -> str:
     """A light stemmer: enough to make inflections meet, not a linguist's one."""
+    if word in KEEP_AS_IS or word.endswith(("us", "is", "ss")):
+        return word  # "news" is not the plural of "new", nor "status" of "statu"
     for suffix, keep in (("ations", 0), ("ation", 0), ("ments", 0), ("ment", 0), ("ings", 0), ("ing", 0),
                          ("ies", "y"), ("ers", 0), ("er", 0), ("ed", 0), ("es", 0), ("s", 0)):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "es" and word[-3] not in "sxzh":
-                continue
-            if suffix == "s" and word.endswith("ss"):
                 continue
             return word[: -len(suffix)] + (keep or "")
     return word

@@ -18,7 +18,7 @@ class Span:
 
     start: int  # where it starts in the text
     end: int  # where it ends
-    kind: str  # number, quoted, said, named, email, url, path, pattern, zone, place, proper, date, time, unit
+    kind: str  # number, quoted, said, named, colon, email, phone, url, path, pattern, zone, proper, date, time, unit
     value: object  # the value as an argument would carry it (float for numbers, str otherwise)
     before: tuple[str, ...] = ()  # up to three lowercase words just before it, nearest last
     after: tuple[str, ...] = ()  # up to two lowercase words just after it, nearest first
@@ -69,6 +69,9 @@ _SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading|with th
 _NAMED = re.compile(r"\b(?:called|named|titled|entitled|with the title|with title|with the subject|"
                     r"with subject|subject)\s*:?\s+(.+)", re.IGNORECASE)
 _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?]|$")
+_PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
+_FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
+_COLON = re.compile(r":\s+(.+?)\s*$")
 _PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |of |upon )?[A-Z][\w'-]*)*")
 
 
@@ -90,13 +93,17 @@ def find(text: str) -> list[Span]:
             value = value.strip().rstrip(".?!").strip("\"'“”")
             if value:
                 add(match.start(1), match.start(1) + len(value), kind, value)
-    for kind, pattern in (("email", _EMAIL), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE), ("time", _TIME)):
+    for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE), ("time", _TIME)):
         for match in pattern.finditer(text):
             add(match.start(), match.end(), kind, match.group(0).rstrip(".,;:"))
     for match in _PATH.finditer(text):
         value = match.group(0).rstrip(".,;:")
         if not re.fullmatch(r"[\d.,]+|\w\.\w|[a-z]\.[a-z]\.?", value, re.IGNORECASE):
             add(match.start(), match.start() + len(value), "path", value)
+    for match in _FOLDER.finditer(text):
+        group = 1 if match.group(1) else 2
+        if match.group(group).lower() not in {"the", "a", "my", "this", "that", "current", "whole", "every"}:
+            add(match.start(group), match.end(group), "path", match.group(group))
     for start, end, zone in _zones(text):
         add(start, end, "zone", zone)
     for match in _NUMBER.finditer(text):
@@ -111,11 +118,16 @@ def find(text: str) -> list[Span]:
     for match in _PROPER.finditer(text):
         name = match.group(0)
         first = name.split()[0].lower()
-        if first in SENTENCE_STARTERS or first in MONTHS or first in DAYS or name == "I":
+        sentence_start = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".?!:"
+        if first in SENTENCE_STARTERS or first in MONTHS or first in DAYS or name == "I" or (
+                sentence_start and not is_known_place(name.split()[0])):
             name = name.partition(" ")[2]  # a capitalised first word of a sentence is not a name
         if name:
             start = match.end() - len(name)
             add(start, match.end(), "proper", name)
+    colon = _COLON.search(text)  # "Make this all caps: please handle with care": the text a tool works on
+    if colon and not re.match(r"\d", colon.group(1)):
+        found.append(Span(colon.start(1), colon.end(1), "colon", colon.group(1)))
     return sorted(found, key=lambda s: s.start)
 
 
@@ -162,6 +174,27 @@ def zone_names() -> dict[str, str]:
         if not zone.isupper():
             names[zone.lower().replace("_", " ")] = zone
     return names
+
+
+CURRENCY_CODES = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP",
+                  "yen": "JPY", "yuan": "CNY", "rupee": "INR", "rupees": "INR", "franc": "CHF", "francs": "CHF"}
+CURRENCY_COUNTRIES = {"canadian": "CAD", "australian": "AUD", "singapore": "SGD", "hong": "HKD", "swiss": "CHF",
+                      "mexican": "MXN", "new": "NZD"}
+COUNTRY_CODES = {"united states": "US", "usa": "US", "america": "US", "united kingdom": "GB", "uk": "GB",
+                 "britain": "GB", "england": "GB", "germany": "DE", "france": "FR", "spain": "ES", "italy": "IT",
+                 "japan": "JP", "china": "CN", "india": "IN", "canada": "CA", "australia": "AU", "brazil": "BR",
+                 "mexico": "MX", "netherlands": "NL", "sweden": "SE", "norway": "NO", "switzerland": "CH",
+                 "ireland": "IE", "portugal": "PT", "poland": "PL", "korea": "KR", "south korea": "KR",
+                 "new zealand": "NZ", "egypt": "EG", "kenya": "KE", "south africa": "ZA", "argentina": "AR",
+                 "austria": "AT", "belgium": "BE", "denmark": "DK", "finland": "FI", "greece": "GR", "turkey": "TR"}
+
+
+def currency_code(word: str, before: tuple[str, ...]) -> str:
+    """ "dollars" -> USD, "Canadian dollars" -> CAD, "eur" -> EUR."""
+    if len(word) == 3 and word.isalpha() and word.lower() not in CURRENCY_CODES:
+        return word.upper()
+    code = CURRENCY_CODES.get(word.lower(), word.upper())
+    return CURRENCY_COUNTRIES.get(before[-1], code) if before and code == "USD" else code
 
 
 def place_name(zone: str) -> str:
