@@ -226,7 +226,7 @@ async def test_round_trip_with_a_time_zone_argument():
     # The stop sequence cut the invented result off: the model's line is the call alone.
     assert result.messages[2]["content"] == 'FUNCTION: get_current_time("Pacific/Auckland")'
     assert ZONED_TIME.fullmatch(result.messages[3]["content"].removeprefix("RESULT: "))["zone"] == "Pacific/Auckland"
-    assert result.answer.startswith("According to get_current_time: ") and result.answer == result.messages[4]["content"]
+    assert result.answer.startswith("The current time in ") and result.answer == result.messages[4]["content"]
 
 
 @pytest.mark.anyio
@@ -235,7 +235,7 @@ async def test_round_trip_with_number_arguments():
     result = await manual_round_trip(offline_client(), "offline", question, FUNCTIONS)
     assert result.call == FunctionCall("interest_calc", (500, 5, 10))
     assert result.messages[3] == {"role": "user", "content": "RESULT: $814.45"}
-    assert result.answer == "According to interest_calc: $814.45"
+    assert result.answer == "The interest for principal 500, interest rate 5 and years 10 is $814.45."
 
 
 @pytest.mark.anyio

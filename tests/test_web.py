@@ -89,7 +89,7 @@ def test_a_turn_streams_the_tool_call_its_result_the_answer_and_the_status(tmp_p
     assert (events[0]["name"], events[0]["arguments"]) == ("get_current_time", '{"timezone": "Asia/Tokyo"}')
     assert TIME.fullmatch(events[1]["content"]) and events[1]["is_error"] is False
     assert events[1]["call_id"] == events[0]["call_id"]
-    assert events[2]["text"] == f"According to get_current_time: {events[1]['content']}"
+    assert events[2]["text"] == f"The current time in Tokyo is {events[1]['content']}."
     assert events[3]["text"] == "completed"
 
 
@@ -134,7 +134,7 @@ def test_ask_user_sends_a_question_and_the_answer_is_the_tool_result(tmp_path):
         stream.answer(question, "Ada")
         result, answer, _ = stream.until("status")
     assert (result["name"], result["content"]) == ("ask_user", "Ada")
-    assert answer["text"] == "According to ask_user: Ada"
+    assert answer["text"] == "You answered: Ada."
 
 
 def test_turns_of_one_conversation_continue_the_same_task(tmp_path):
@@ -234,7 +234,7 @@ def send(page, port: int, message: str) -> None:
 def test_the_page_shows_the_tool_call_its_result_and_the_answer(tmp_path, page):
     with serving(OfflineModel(), tmp_path) as port:
         send(page, port, "What time is it in Tokyo?")
-        expect(page.locator(".answer")).to_contain_text("According to get_current_time:")
+        expect(page.locator(".answer")).to_contain_text("The current time in Tokyo is")
         expect(page.locator(".user")).to_have_text("What time is it in Tokyo?")
         expect(page.locator(".tool-call")).to_have_text('→ get_current_time {"timezone": "Asia/Tokyo"}')
         expect(page.locator(".tool-result summary")).to_contain_text("← get_current_time: ")
@@ -250,7 +250,7 @@ def test_approve_runs_the_tool_and_deny_does_not(tmp_path, page):
             'Allow write_file {"path": "notes.txt", "content": "hello from the page"}?')
         expect(page.locator("#message")).to_be_disabled()
         confirm.locator("button.approve").click()
-        expect(page.locator(".answer")).to_have_text("According to write_file: Wrote 19 bytes to notes.txt (new file)")
+        expect(page.locator(".answer")).to_have_text("I called write_file for notes.txt; it says: Wrote 19 bytes to notes.txt (new file).")
         expect(confirm.locator(".note")).to_have_text("approved")
         assert (tmp_path / "notes.txt").read_text() == "hello from the page"
 
@@ -268,7 +268,7 @@ def test_the_text_box_answers_a_question_and_cancel_stops_the_task(tmp_path, pag
         expect(question.locator("p")).to_have_text("What is your name?")
         question.locator("input.answer-text").fill("Ada")
         question.locator("input.answer-text").press("Enter")
-        expect(page.locator(".answer")).to_have_text("According to ask_user: Ada")
+        expect(page.locator(".answer")).to_have_text("You answered: Ada.")
 
         send(page, port, 'Run the bash command "ls"')
         page.locator(".ask.confirm button.cancel").click()

@@ -1,10 +1,14 @@
 """The offline model: a deterministic stand-in for an LLM, so that every cell runs without an API key.
 
-It is not an LLM. It is a short decision procedure, and reading it is a good way to see what a real
+It is not an LLM. It is a readable decision procedure, and reading it is a good way to see what a real
 model has to decide on each turn:
 
-1. the last message is a tool result       -> answer from the results (or retry a call that went wrong);
-2. tools are offered and `tool_choice` allows -> call the tools whose words match the question;
+1. the last message is a tool result       -> answer in sentences from the results (answer.py), or retry
+                                              once a call whose error says what was valid;
+2. tools are offered and `tool_choice` allows -> score each tool's words against the question and pick
+                                              the calls it asks for (choose.py), fill their arguments from
+                                              the question by each parameter's name and description
+                                              (fill.py); ask for a required value it cannot find;
 3. the system prompt describes `FUNCTION:`  -> the same choice, written as the text line it asked for;
 4. otherwise                                -> one of a few plain answers, or say honestly what it is.
 """
@@ -13,25 +17,18 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from agentkit.offline import reading
+from agentkit.offline import answer
+from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
+from agentkit.offline.choose import Offer, Planned, plan
+from agentkit.offline.fill import fill
+
+__all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "ToolCall", "plain_answer", "plan"]
 
 MISTAKES = ("unknown_tool", "broken_json", "not_an_object", "missing_argument", "wrong_type",
             "extra_argument", "path_outside_workspace")
-
-PLAIN_ANSWERS = [
-    ({"caffeine", "tea"}, "A cup of green tea (about 240 ml) has roughly 30-50 mg of caffeine, "
-                          "about a third of a cup of coffee."),
-    ({"time"}, "I can't know the current time: I am a language model, with no clock and no internet. "
-               "Give me a tool that reads the clock and I can use it."),
-    ({"capital", "france"}, "The capital of France is Paris."),
-    ({"hello"}, "Hello! I am the course's offline model. Ask me something, or offer me a tool."),
-]
-NOT_AN_LLM = ("I am the offline model: a small deterministic stand-in for an LLM that this course uses when "
-              "no MODEL_API_KEY is set. I answer a few fixed questions and call the tools you offer me; "
-              "for anything else, set MODEL_API_KEY in .env and talk to a real model.")
 
 
 @dataclass(frozen=True)
@@ -48,15 +45,6 @@ class Reply:
 
     content: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
-
-
-@dataclass(frozen=True)
-class Offer:
-    """A tool as the model sees it, from `tools=` or from a `FUNCTION:` system prompt."""
-
-    name: str
-    words: frozenset[str]
-    schema: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -77,112 +65,45 @@ class OfflineModel:
             return _after_tool_results(messages, offers)
         question = _text(messages[-1])
         if offers and choice != "none":
-            calls = plan(question, offers, choice)
-            if calls:
+            planned = plan(question, offers, choice) or _follow_up(messages, offers)
+            ready = [p for p in planned if not p.missing or choice != "auto"]
+            if ready:
+                calls = [_written(p) for p in ready]
                 return Reply(tool_calls=tuple(_make_mistake(calls, self.unruly) if self.unruly else calls))
+            if planned:
+                return Reply(content=answer.ask_for(planned[0].offer.name, list(planned[0].missing)))
         protocol = None if offers else _function_protocol(messages)
         if protocol:
             return _protocol_reply(messages, protocol)
         return Reply(content=plain_answer(question))
 
 
-def plan(question: str, offers: list[Offer], choice: Any = "auto") -> list[ToolCall]:
-    """Which tools to call, with which arguments: one call per clause of the question that needs one."""
-    if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
-        offer = next(o for o in offers if o.name == choice["function"]["name"])
-        return [_call(offer, question)]
-    calls: list[ToolCall] = []
-    previous: Offer | None = None
-    for clause in _clauses(question):
-        asked = set(reading.words(clause))
-        # Most shared words wins; on a tie, the words of the tool's name decide ("time" in get_current_time
-        # says more than "times" in another tool's description); then the order the tools were offered in.
-        scores = [(len(o.words & asked), len(set(reading.words(o.name)) & asked), -i, o) for i, o in enumerate(offers)]
-        score, _, _, best = max(scores, key=lambda s: s[:3])
-        offer = best if score > 0 else previous
-        # "...in Tokyo and in Paris": a clause with no tool words but new values is another call of the last tool.
-        call = _call(offer, clause) if offer else None
-        if call and (score > 0 or call.arguments != "{}") and call not in calls:
-            calls.append(call)
-        previous = offer
-    if not calls and choice == "required":
-        calls = [_call(offers[0], question)]
-    return calls
+def _written(planned: Planned) -> ToolCall:
+    return ToolCall(planned.offer.name, json.dumps(planned.arguments))
 
 
-def plain_answer(question: str) -> str:
-    asked = set(reading.words(question))
-    return next((answer for keys, answer in PLAIN_ANSWERS if keys <= asked), NOT_AN_LLM)
-
-
-def _clauses(question: str) -> list[str]:
-    # Split on "and", commas and "then", but never inside a quoted string: the same "..." or “...” that
-    # `reading.quoted_strings` finds, so that a quoted value stays whole in its clause.
-    quoted = [match.group(0) for match in reading.QUOTED.finditer(question)]
-    masked = reading.QUOTED.sub("\0", question)
-    parts = re.split(r",|;|\band\b|\bthen\b", masked)
-    restored = []
-    for part in parts:
-        while "\0" in part:
-            part = part.replace("\0", quoted.pop(0), 1)
-        restored.append(part)
-    return [p for p in restored if p.strip()]
-
-
-def _call(offer: Offer, text: str) -> ToolCall:
-    properties = offer.schema.get("properties", {})
-    found = {"number": reading.numbers(text), "quoted": reading.quoted_strings(text),
-             "path": reading.paths(text), "pattern": reading.patterns(text), "zone": reading.time_zones(text)}
-    arguments = {}
-    for name, spec in properties.items():
-        value = _value_for(name, spec, text, found, exclude=offer.words)
-        if value is not None:
-            arguments[name] = value
-    return ToolCall(offer.name, json.dumps(arguments))
-
-
-def _value_for(name: str, spec: dict, text: str, found: dict[str, list], exclude: frozenset[str]) -> Any:
-    """One argument's value, read from the text by what the schema says it is."""
-    hint = f"{name} {spec.get('description', '')}".lower()
-    kind = spec.get("type")
-    if "enum" in spec:
-        asked = set(reading.words(text))
-        return next((v for v in spec["enum"] if reading.words(str(v)) and set(reading.words(str(v))) <= asked), None)
-    if kind in ("number", "integer"):
-        return _take(found["number"], int if kind == "integer" else float)
-    if kind != "string":
-        return None
-    if "zone" in hint or name in ("tz", "timezone"):
-        return _take(found["zone"])
-    if "pattern" in hint or "glob" in name:
-        return _take(found["pattern"])
-    if "path" in name or "file" in name:
-        return _take(found["path"])
-    if found["quoted"]:
-        return found["quoted"].pop(0)
-    if name in ("query", "question", "text", "topic", "q"):
-        return reading.key_phrase(text, set(exclude)) or None
-    return None
-
-
-def _take(values: list, convert=lambda v: v) -> Any:
-    if not values:
-        return None
-    value = convert(values.pop(0))
-    return int(value) if isinstance(value, float) and value.is_integer() else value
+def _follow_up(messages: list[dict], offers: list[Offer]) -> list[Planned]:
+    """"And in Paris?" after a call: the tool used last in the conversation, with the new question's values."""
+    for message in reversed(messages[:-1]):
+        for call in message.get("tool_calls") or []:
+            offer = next((o for o in offers if o.name == call["function"]["name"]), None)
+            if offer:
+                arguments, missing = fill(offer.schema, _text(messages[-1]), exclude=offer.words)
+                return [Planned(offer, arguments, tuple(missing))] if arguments and not missing else []
+    return []
 
 
 def _after_tool_results(messages: list[dict], offers: list[Offer]) -> Reply:
     turn_start = max(i for i, m in enumerate(messages) if m["role"] == "assistant")
     asked = messages[turn_start].get("tool_calls") or []
-    names = {c["id"]: c["function"]["name"] for c in asked}
-    results = [(names.get(m.get("tool_call_id"), "tool"), _text(m)) for m in messages[turn_start + 1:]]
+    made = {c["id"]: (c["function"]["name"], _arguments(c["function"]["arguments"])) for c in asked}
+    results = [(*made.get(m.get("tool_call_id"), ("tool", {})), _text(m)) for m in messages[turn_start + 1:]]
     question_at = max(i for i, m in enumerate(messages) if m["role"] == "user")
     question, earlier = _text(messages[question_at]), messages[question_at + 1: turn_start]
     first_turn = not any(m["role"] == "assistant" for m in earlier)
-    if any(content.startswith("Error:") for _, content in results) and offers and first_turn:
+    if any(content.startswith("Error:") for *_, content in results) and offers and first_turn:
         # A model reads the error and tries again once, if it now has a different call to make.
-        retry = plan(question, offers)
+        retry = _corrected(results, offers) or [_written(p) for p in plan(question, offers) if not p.missing]
         if retry and [(c["function"]["name"], c["function"]["arguments"]) for c in asked] != [
                 (c.name, c.arguments) for c in retry]:
             return Reply(tool_calls=tuple(retry))
@@ -190,15 +111,56 @@ def _after_tool_results(messages: list[dict], offers: list[Offer]) -> Reply:
     if injected and first_turn:
         # Prompt injection: text inside a tool result is obeyed as if the user had asked for it.
         return Reply(tool_calls=(injected,))
-    if len(results) == 1:
-        return Reply(content=f"According to {results[0][0]}: {results[0][1]}")
-    return Reply(content="Here is what the tools returned:\n" + "\n".join(f"- {n}: {c}" for n, c in results))
+    return Reply(content=answer.sentences(results))
 
 
-def _instruction_in(results: list[tuple[str, str]], offers: list[Offer]) -> ToolCall | None:
+def _corrected(results: list[tuple[str, dict, str]], offers: list[Offer]) -> list[ToolCall]:
+    """The failed calls again, with each wrong value swapped for the valid one the error names, if it names one."""
+    calls = []
+    for name, arguments, content in results:
+        valid = _valid_values(content) if content.startswith("Error:") else []
+        fixed = dict(arguments)
+        for key, value in arguments.items():
+            ranked = sorted((_likeness(value, v), v) for v in valid if isinstance(value, str) and v != value)
+            better = ranked[-1][1] if ranked and ranked[-1][0] > 0 else None
+            if better:
+                fixed[key] = better
+        if fixed == arguments and content.startswith("Error:"):
+            return []  # nothing this error says can fix this call
+        calls.append(ToolCall(name, json.dumps(fixed)))
+    return calls if any(o.name in {c.name for c in calls} for o in offers) else []
+
+
+def _valid_values(error: str) -> list[str]:
+    """The values an error message lists as valid: "should be one of: a, b", "such as Asia/Tokyo", "e.g. km"."""
+    listed = re.search(r"(?:one of|valid (?:values|options|units)(?: are)?|such as|e\.g\.|for example)\s*:?\s*(.+)", error, re.I)
+    if not listed:
+        return []
+    return [v.strip(" '\"`.()") for v in re.split(r",|\bor\b|\band\b", listed.group(1)) if v.strip(" '\"`.()")]
+
+
+def _likeness(wrong: str, valid: str) -> int:
+    """How surely a valid value is the one meant: "Celsius" is "celsius", "Tokyo" "Asia/Tokyo", "miles" "mi"."""
+    a, b = wrong.lower().replace(" ", "_"), valid.lower()
+    if a == b or b.endswith("/" + a):
+        return 100
+    if len(b) >= 2 and a.startswith(b) or len(a) >= 2 and b.startswith(a):
+        return min(len(a), len(b))  # the longest shared beginning wins: "miles" is "mi" rather than "m"
+    return 0
+
+
+def _arguments(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _instruction_in(results: list[tuple[str, dict, str]], offers: list[Offer]) -> ToolCall | None:
     """A command that a tool result tells the model to run, when a tool that runs commands is offered."""
     runner = next((o for o in offers if "command" in o.schema.get("properties", {})), None)
-    for _, content in results:
+    for *_, content in results:
         found = re.search(r"\b(?:run|execute)\b[^`\"\n]*[`\"]([^`\"]+)[`\"]", content, re.IGNORECASE)
         if runner and found and not content.startswith("Error:"):
             return ToolCall(runner.name, json.dumps({"command": found.group(1)}))
@@ -215,23 +177,34 @@ def _function_protocol(messages: list[dict]) -> list[Offer] | None:
         for arg in filter(None, (a.strip() for a in args.split(","))):
             is_text = arg[0] in "\"'"
             properties[arg.strip("\"'")] = {"type": "string" if is_text else "number"}
-        offers.append(Offer(name, frozenset(reading.words(lines)), {"properties": properties}))
+        offers.append(Offer(name, lines, {"properties": properties, "required": list(properties)}))
     return offers or None
 
 
 def _protocol_reply(messages: list[dict], offers: list[Offer]) -> Reply:
     previous = messages[-2] if len(messages) > 1 else {}
     if previous.get("role") == "assistant" and "FUNCTION:" in _text(previous):
-        tool = re.search(r"FUNCTION:\s*(\w+)", _text(previous)).group(1)
+        tool, args = re.search(r"FUNCTION:\s*(\w+)\((.*)\)", _text(previous)).groups()
+        offer = next((o for o in offers if o.name == tool), None)
+        names = list((offer.schema["properties"] if offer else {}))
+        values = _positional(args)
         result = re.sub(r"^\s*RESULT:\s*", "", _text(messages[-1]))
-        return Reply(content=f"According to {tool}: {result}")
-    calls = plan(_text(messages[-1]), offers)
+        return Reply(content=answer.sentences([(tool, dict(zip(names, values)), result)]))
+    calls = [p for p in plan(_text(messages[-1]), offers) if not p.missing]
     if not calls:
         return Reply(content=plain_answer(_text(messages[-1])))
-    args = ", ".join(json.dumps(v) for v in json.loads(calls[0].arguments).values())
+    args = ", ".join(json.dumps(v) for v in calls[0].arguments.values())
     # Like a real model that is not stopped, it goes on to invent the result: the `stop` sequence is the cure.
-    invented = "10:42 AM" if "time" in calls[0].name else "42"
-    return Reply(content=f"FUNCTION: {calls[0].name}({args})\nRESULT: {invented}\nThe answer is {invented}.")
+    invented = "10:42 AM" if "time" in calls[0].offer.name else "42"
+    return Reply(content=f"FUNCTION: {calls[0].offer.name}({args})\nRESULT: {invented}\nThe answer is {invented}.")
+
+
+def _positional(args: str) -> list[Any]:
+    """The values of a `FUNCTION: name(a, "b")` line, as JSON reads them (a bare word stays text)."""
+    try:
+        return json.loads(f"[{args}]")
+    except ValueError:
+        return [a.strip().strip("\"'") for a in args.split(",") if a.strip()]
 
 
 def _make_mistake(calls: list[ToolCall], mistake: str) -> list[ToolCall]:
@@ -260,8 +233,7 @@ def _make_mistake(calls: list[ToolCall], mistake: str) -> list[ToolCall]:
 
 def _offer_from_tool(tool: dict) -> Offer:
     function = tool["function"]
-    text = f"{function['name']} {function.get('description', '')}"
-    return Offer(function["name"], frozenset(reading.words(text)), function.get("parameters") or {})
+    return Offer(function["name"], function.get("description") or "", function.get("parameters") or {})
 
 
 def _text(message: dict) -> str:

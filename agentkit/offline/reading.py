@@ -1,13 +1,13 @@
-"""How the offline model reads a message: content words, and the values a tool's arguments can take.
+"""How the offline model reads words: content words, light stems, and a small table of synonyms.
 
-No language understanding here, only patterns: that is the point. A real model does this part well;
-the offline model does just enough of it for the course's examples to behave like a real model's.
+No language understanding here, only patterns: that is the point. A real model knows that "invest" is
+about interest and that "BMI" is a body mass index; the offline model knows it from the table below
+and from the initials of a tool's name, and nothing else.
 """
 
 from __future__ import annotations
 
 import re
-import zoneinfo
 from functools import cache
 
 STOP_WORDS = frozenset(
@@ -16,100 +16,149 @@ STOP_WORDS = frozenset(
     should will shall may might must please tell show give let us some any all each there their them they he she
     his her if then than so as into about over after before also just only very much many more most other
     get use using used call called calls tool tools function functions return returns returned following exactly
-    reply answer access given provided one two available have has had make makes""".split()
+    reply answer access given provided available have has had make makes want need like know
+    s t d ll m re ve""".split()
 )
 
-COUNTRY_ZONES = {
-    "new zealand": "Pacific/Auckland", "japan": "Asia/Tokyo", "france": "Europe/Paris",
-    "united kingdom": "Europe/London", "uk": "Europe/London", "england": "Europe/London",
-    "germany": "Europe/Berlin", "spain": "Europe/Madrid", "italy": "Europe/Rome", "china": "Asia/Shanghai",
-    "india": "Asia/Kolkata", "korea": "Asia/Seoul", "australia": "Australia/Sydney",
-    "brazil": "America/Sao_Paulo", "canada": "America/Toronto", "mexico": "America/Mexico_City",
-    "united states": "America/New_York", "usa": "America/New_York", "egypt": "Africa/Cairo",
-    "kenya": "Africa/Nairobi", "singapore": "Asia/Singapore", "utc": "UTC", "gmt": "UTC",
-}
+# Words that say little about which tool fits: they count, but much less than a topical word.
+WEAK_WORDS = frozenset(
+    """current number value valu amount data info information result name type string text specified specific
+    new now today calculate compute find look lookup check retrieve fetch input output list user question
+    request set create add item base show display return""".split()
+)
 
-QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”')
-_NUMBER = re.compile(r"(?<![\w./])-?\d[\d,]*(?:\.\d+)?(?![\w/])")
-_PATH = re.compile(r"(?<![\w])(?:[\w.-]*/[\w./-]*|[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w/])")
-_PATTERN = re.compile(r"[\w./-]*\*[\w.*/?-]*")
+KEEP_AS_IS = frozenset("news series species physics mathematics maths lens gas always".split())
+
+# Groups of words that mean the same thing to a tool chooser. Each word is stemmed when the table is built.
+SYNONYMS = [
+    "weather temperature forecast rain raining sunny snow wind humid humidity climate hot cold degrees",
+    "time clock hour hours timezone zone o'clock",
+    "date day today tomorrow calendar",
+    "convert conversion converter unit units",
+    "interest invest investment compound principal savings deposit",
+    "loan mortgage borrow repayment installment",
+    "email mail e-mail inbox",
+    "message text sms",
+    "note notes memo jot",
+    "reminder remind alarm alert",
+    "flight flights fly flying plane airline airport",
+    "hotel hotels stay room accommodation lodging",
+    "search find lookup look google query",
+    "file files document documents",
+    "folder directory dir",
+    "translate translation translator",
+    "distance far km kilometers kilometres miles mile",
+    "price cost costs cheap expensive",
+    "stock stocks share shares ticker",
+    "currency currencies exchange money dollars dollar euros euro yen pounds",
+    "event meeting appointment schedule",
+    "sum add addition plus total",
+    "multiply multiplication product times",
+    "divide division quotient",
+    "subtract subtraction minus difference",
+    "root sqrt square",
+    "population inhabitants people",
+    "news headlines headline article articles",
+    "recipe recipes cook cooking",
+    "book booking reserve reservation",
+    "restaurant restaurants dinner lunch eat food",
+    "movie movies film films cinema",
+    "song songs music play track",
+    "directions route navigate navigation",
+    "random dice roll",
+    "password passwords passphrase",
+    "age old birthday born",
+    "tip gratuity",
+    "discount sale off",
+    "tax vat",
+    "length meters metres feet inches",
+    "weight kg kilograms pounds lb lbs mass",
+    "speed fast velocity",
+    "shell command terminal bash",
+    "definition define meaning dictionary",
+    "average mean",
+    "percentage percent",
+    "bmi body mass index",
+    "area surface",
+    "volume capacity",
+    "write save",
+    "read open contents inside",
+    "delete remove erase",
+    "list show",
+    "todo task tasks",
+    "contact contacts phone",
+    "wiki wikipedia encyclopedia",
+    "word words",
+    "count many",
+    "timer countdown",
+    "guest guests people persons adults travelers travellers passengers",
+    "uppercase upper lowercase lower caps case capitalize",
+    "sunset sunrise",
+    "spell spelling typo typos",
+    "prime primes",
+]
 
 
 def words(text: str) -> list[str]:
-    """Lowercase content words, lightly stemmed ("files" and "file" match), stop words dropped."""
+    """Lowercase content words, stemmed ("files" and "file" match, "investing" and "invest"), stop words dropped."""
     tokens = re.findall(r"[a-z0-9]+", text.lower().replace("_", " "))
-    return [_stem(t) for t in tokens if t not in STOP_WORDS]
+    return [stem(t) for t in tokens if t not in STOP_WORDS]
 
 
-def _stem(word: str) -> str:
-    if len(word) > 4 and word.endswith("es") and word[-3] in "sxz":
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
-def quoted_strings(text: str) -> list[str]:
-    return [a or b for a, b in QUOTED.findall(text)]
-
-
-def without_quotes(text: str) -> str:
-    return QUOTED.sub(" ", text)
-
-
-def numbers(text: str) -> list[float]:
-    """Numbers in order of appearance ("5%" is 5), leaving out those inside quotes and paths."""
-    plain = _PATH.sub(" ", without_quotes(text))
-    return [float(n.replace(",", "")) for n in _NUMBER.findall(plain)]
-
-
-def paths(text: str) -> list[str]:
-    """Tokens that look like file paths: they contain a `/` or end in an extension."""
-    found = [p.rstrip(".,;:") for p in _PATH.findall(without_quotes(text))]
-    return [p for p in found if not re.fullmatch(r"[\d.]+", p) and "*" not in p]
-
-
-def patterns(text: str) -> list[str]:
-    """Glob patterns: tokens with a `*` in them."""
-    return _PATTERN.findall(without_quotes(text))
-
-
-def time_zones(text: str) -> list[str]:
-    """IANA time zones named in the text, directly or by a city or country, in order of appearance.
-
-    A city counts only when capitalised, so that "wake" or "christmas" in a sentence is not a place.
-    """
-    tokens = re.findall(r"[A-Za-z_]+(?:/[A-Za-z_]+)*", text)
-    found: list[str] = []
-    i = 0
-    while i < len(tokens):
-        for size in (3, 2, 1):  # longest name first: "New York" before "York"
-            phrase = " ".join(tokens[i : i + size]).lower().replace("_", " ")
-            zone = COUNTRY_ZONES.get(phrase) or (tokens[i][0].isupper() and _zone_names().get(phrase))
-            if zone and i + size <= len(tokens):
-                found += [zone] if zone not in found else []
-                i += size
-                break
-        else:
-            i += 1
-    return found
+def split_name(name: str) -> list[str]:
+    """A tool or parameter name as lowercase words: getCurrentTime, get_current_time, get-current-time."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
+    return re.findall(r"[a-z0-9]+", spaced.lower())
 
 
 @cache
-def _zone_names() -> dict[str, str]:
-    """Lowercase "area/city" or "city" -> IANA zone; built on first use, not at import."""
-    names: dict[str, str] = {}
-    for zone in sorted(zoneinfo.available_timezones()):
-        area, _, city = zone.partition("/")
-        if area not in {"Africa", "America", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"}:
-            continue
-        names[zone.lower().replace("_", " ")] = zone
-        if "/" not in city:  # America/Indiana/Knox is reachable by its full name only
-            names.setdefault(city.lower().replace("_", " "), zone)
-    return names
+def stem(word: str) -> str:
+    """A light stemmer: enough to make inflections meet, not a linguist's one."""
+    if word in KEEP_AS_IS or word.endswith(("us", "is", "ss")):
+        return word  # "news" is not the plural of "new", nor "status" of "statu"
+    for suffix, keep in (("ations", 0), ("ation", 0), ("ments", 0), ("ment", 0), ("ings", 0), ("ing", 0),
+                         ("ies", "y"), ("ers", 0), ("er", 0), ("ed", 0), ("es", 0), ("s", 0)):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "es" and word[-3] not in "sxzh":
+                continue
+            return word[: -len(suffix)] + (keep or "")
+    return word
 
 
-def key_phrase(text: str, exclude: set[str]) -> str:
-    """The words of the text that are neither stop words nor words of the tool: a search query, say."""
-    kept = [t for t in re.findall(r"[A-Za-z0-9]+", text) if t.lower() not in STOP_WORDS and _stem(t.lower()) not in exclude]
-    return " ".join(kept)
+@cache
+def _synonym_groups() -> dict[str, frozenset[int]]:
+    """Stemmed word -> the synonym groups it belongs to; built on first use, not at import."""
+    groups: dict[str, set[int]] = {}
+    for index, line in enumerate(SYNONYMS):
+        for word in line.split():
+            groups.setdefault(stem(word), set()).add(index)
+    return {word: frozenset(found) for word, found in groups.items()}
+
+
+def is_weak(word: str) -> bool:
+    """A stemmed word that barely says which tool fits (see WEAK_WORDS)."""
+    return word in _weak_stems()
+
+
+@cache
+def _weak_stems() -> frozenset[str]:
+    return frozenset(stem(w) for w in WEAK_WORDS)
+
+
+def related(a: str, b: str) -> bool:
+    """Two stemmed words mean the same here: equal, one a prefix of the other ("calc"), or synonyms."""
+    if a == b:
+        return True
+    if len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)):
+        return True
+    groups = _synonym_groups()
+    return bool(groups.get(a, frozenset()) & groups.get(b, frozenset()))
+
+
+def acronyms(name_words: list[str]) -> set[str]:
+    """Initials of a name's runs of words, so that "bmi" reaches body_mass_index and "gcd" greatest_common_divisor."""
+    found = set()
+    for size in range(2, len(name_words) + 1):
+        for start in range(len(name_words) - size + 1):
+            found.add("".join(w[0] for w in name_words[start: start + size]))
+    return found

@@ -1,0 +1,178 @@
+"""Step 1: which tools to call, and how many times.
+
+Each offered tool is scored against the question: a question word that means the same as a word of the
+tool's name counts 3, of its description 2, of a parameter's name or description 1 (stems, synonyms and
+initials decide "means the same"; words like "number" or "value" count a third). Below `ENOUGH` no tool
+fits, and the model answers in text. The question is then cut into clauses ("and", commas, "then"); a
+clause that names another tool starts a call of that tool, and a clause that brings another value for a
+parameter already filled ("in Tokyo and in Paris") starts another call of the same tool.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentkit.offline import reading
+from agentkit.offline.fill import fill, needed_values_present
+from agentkit.offline.spans import QUOTED
+
+ENOUGH = 2.0  # one description word, or one name word, that means what the question says
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A tool as the model sees it, from `tools=` or from a `FUNCTION:` system prompt."""
+
+    name: str
+    description: str = ""
+    schema: dict[str, Any] = field(default_factory=dict)
+
+    def weighted_words(self) -> list[tuple[str, float]]:
+        """(stemmed word, weight) for the tool's name, description and parameters."""
+        name_words = [reading.stem(w) for w in reading.split_name(self.name) if w not in reading.STOP_WORDS]
+        found = [(w, 3.0) for w in name_words] + [(a, 3.0) for a in reading.acronyms(name_words)]
+        found += [(w, 2.0) for w in reading.words(self.description)]
+        for param, spec in (self.schema.get("properties") or {}).items():
+            found += [(reading.stem(w), 1.0) for w in reading.split_name(param) if w not in reading.STOP_WORDS]
+            found += [(w, 1.0) for w in reading.words(spec.get("description", ""))]
+            enum = spec.get("enum") or (spec.get("items") or {}).get("enum") or []
+            found += [(reading.stem(w), 1.0) for value in enum for w in reading.split_name(str(value))]
+        return found
+
+    @property
+    def words(self) -> frozenset[str]:
+        return frozenset(w for w, _ in self.weighted_words())
+
+
+@dataclass(frozen=True)
+class Planned:
+    """A call the model decided on, before it is written as JSON: the tool, its arguments, what is missing."""
+
+    offer: Offer
+    arguments: dict[str, Any]
+    missing: tuple[str, ...] = ()
+
+
+def score(offer: Offer, text: str) -> float:
+    """How well a tool fits a piece of the question: each question word counts once, at its best match.
+
+    Two words in a row also count as one ("sun set" is "sunset"), and a value the tool needs, such as a
+    path or a place, adds one point: not enough alone, enough with one more word in common.
+    """
+    tool_words = offer.weighted_words()
+    asked = reading.words(text)
+    asked += [a + b for a, b in zip(asked, asked[1:])]
+    total = 0.0
+    for word in dict.fromkeys(asked):
+        best = max((weight for w, weight in tool_words if reading.related(word, w)), default=0.0)
+        total += best / 3 if reading.is_weak(word) else best
+    return total + min(1.0, needed_values_present(offer.schema, text))
+
+
+def plan(question: str, offers: list[Offer], choice: Any = "auto") -> list[Planned]:
+    """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
+    if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
+        offer = next(o for o in offers if o.name == choice["function"]["name"])
+        return [_planned(offer, question)]
+    calls: list[Planned] = []
+    current: tuple[Offer, str] | None = None  # the tool of the call being built, and the text it has so far
+    before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
+    for clause in clauses(question):
+        best, best_score = _best(clause, offers)
+        if best is not None and best_score >= ENOUGH and (current is None or best.name != current[0].name):
+            if current:
+                calls.append(_planned(*current))
+            current, before_any = (best, f"{before_any} and {clause}" if before_any else clause), ""
+        elif current is None:
+            before_any = f"{before_any} and {clause}" if before_any else clause
+        elif current is not None:
+            offer, so_far = current
+            if _another_call(offer, so_far, clause):
+                calls.append(_planned(offer, so_far))
+                current = (offer, _with_context(so_far, clause))
+            else:
+                current = (offer, f"{so_far} and {clause}")
+    if current:
+        calls.append(_planned(*current))
+    calls = _share_arguments(_unique(calls))
+    if not calls and choice == "required":
+        best, _ = _best(question, offers)
+        calls = [_planned(best or offers[0], question)]
+    return calls
+
+
+def clauses(question: str) -> list[str]:
+    """The question cut on "and", commas, ";" and "then", never inside quotes or the text after "saying"."""
+    quoted = [match.group(0) for match in QUOTED.finditer(question)]
+    masked = QUOTED.sub("\0", question)
+    said = re.search(r"\b(?:saying|that says|which says|with the (?:text|message|body)|that reads)\b.*|:\s+\D.*", masked, re.I)
+    tail = said.group(0) if said else ""
+    head = masked[: said.start()] if said else masked
+    parts = re.split(r",(?!\d)|;|\band\b|\bthen\b|\balso\b|\bplus\b|\bas well as\b", head)
+    parts[-1] += tail
+    restored = []
+    for part in parts:
+        while "\0" in part:
+            part = part.replace("\0", quoted.pop(0), 1)
+        restored.append(part.strip())
+    return [p for p in restored if re.search(r"\w", p)]
+
+
+def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
+    # On a tie, the words of the tool's name decide; then the order the tools were offered in.
+    scored = [(score(o, text), score(Offer(o.name), text), -i, o) for i, o in enumerate(offers)]
+    if not scored:
+        return None, 0.0
+    top = max(scored, key=lambda s: s[:3])
+    return top[3], top[0]
+
+
+def _planned(offer: Offer, text: str) -> Planned:
+    arguments, missing = fill(offer.schema, text, exclude=offer.words)
+    return Planned(offer, arguments, tuple(missing))
+
+
+def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
+    """A clause is another call of the same tool when it brings a value for a parameter already filled.
+
+    When the clause only completes the call ("the GCD of 84 and 36"), it is the same call.
+    """
+    before, _ = fill(offer.schema, so_far, exclude=offer.words, guess=False)
+    merged, _ = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
+    if len(merged) > len(before) and all(merged.get(name) == value for name, value in before.items()):
+        return False
+    alone, _ = fill(offer.schema, _with_context(so_far, clause), exclude=offer.words, guess=False)
+    clause_only, _ = fill(offer.schema, clause, exclude=offer.words, guess=False)
+    lists = {n for n, p in (offer.schema.get("properties") or {}).items() if p.get("type") == "array"}
+    return any(name in before and alone.get(name) != before[name] for name in clause_only if name not in lists)
+
+
+def _with_context(so_far: str, clause: str) -> str:
+    """The clause, led by the words that named the tool ("the square root of 9" -> "the square root of 25")."""
+    lead = re.split(r"(?<=\s)(?=\S*\d|\"|“|[A-Z])", so_far, maxsplit=1)[0] if so_far else ""
+    return f"{lead}{clause}" if not lead.strip() or lead.strip().lower() not in clause.lower() else clause
+
+
+def _unique(calls: list[Planned]) -> list[Planned]:
+    kept: list[Planned] = []
+    for call in calls:
+        if all((c.offer.name, c.arguments) != (call.offer.name, call.arguments) for c in kept):
+            kept.append(call)
+    return kept
+
+
+def _share_arguments(calls: list[Planned]) -> list[Planned]:
+    """Calls of one tool share what only one of them stated: "in Tokyo and Paris, in celsius"."""
+    shared: list[Planned] = []
+    for call in calls:
+        siblings = [c for c in calls if c.offer.name == call.offer.name and c is not call]
+        arguments = dict(call.arguments)
+        for sibling in siblings:
+            for name, value in sibling.arguments.items():
+                if name not in arguments and name in call.missing:
+                    arguments[name] = value
+        missing = tuple(m for m in call.missing if m not in arguments)
+        shared.append(Planned(call.offer, arguments, missing))
+    return shared

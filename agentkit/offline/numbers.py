@@ -1,0 +1,61 @@
+"""Part of step 2: numbers go to the parameters whose words stand next to them.
+
+"1200 at 3.5% for 7 years" gives principal=1200, rate=3.5, years=7 when the tool's parameters are
+named (or described) that way: each number is scored against each numeric parameter by the words just
+before and after it, a percentage goes to a rate, a decimal never goes to an integer parameter, and
+what no word points at goes, in the order of the question, to the required parameters still empty.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agentkit.offline import reading
+from agentkit.offline.spans import Span
+
+RATE_WORDS = {"rate", "percent", "percentage", "pct", "interest", "tax", "tip", "discount", "apr", "vat"}
+
+
+def assign(names: list[str], hints: dict[str, set[str]], properties: dict, required: list[str],
+           numbers: list[Span]) -> dict[str, Span]:
+    """Which number span each numeric parameter gets (a span at most once)."""
+    pairs = []
+    for i, name in enumerate(names):
+        for j, span in enumerate(numbers):
+            if fits(span.value, properties[name]):
+                pairs.append((closeness(hints[name], span), -abs(i - j), name, j))
+    chosen: dict[str, int] = {}
+    for score, _, name, j in sorted(pairs, reverse=True):
+        if score > 0 and name not in chosen and j not in chosen.values():
+            chosen[name] = j
+    for name in names:  # what no word points at: in the order of the question, to required parameters only
+        free = [j for j in range(len(numbers)) if j not in chosen.values() and fits(numbers[j].value, properties[name])]
+        if name not in chosen and name in required and free:
+            chosen[name] = free[0]
+    return {name: numbers[j] for name, j in chosen.items()}
+
+
+def closeness(hint: set[str], span: Span) -> float:
+    """How much the words around a number speak of this parameter: the nearest word counts most."""
+    score = 0.0
+    for distance, word in enumerate(reversed(span.before)):
+        if any(reading.related(reading.stem(word), h) for h in hint):
+            score += 3 - distance
+    for distance, word in enumerate(span.after):
+        if any(reading.related(reading.stem(word), h) for h in hint):
+            score += 3 - distance
+    if span.percent:
+        score += 3 if hint & RATE_WORDS else -2
+    return score
+
+
+def fits(value: Any, spec: dict) -> bool:
+    """A value this parameter can take: a whole number for an integer (3.5 never becomes 3), within its bounds."""
+    if spec.get("type") == "integer" and not float(value).is_integer():
+        return False
+    return spec.get("minimum", float("-inf")) <= value <= spec.get("maximum", float("inf"))
+
+
+def as_json(value: float, kind: str | None) -> int | float:
+    """5.0 is written 5: an integer parameter gets an int, and so does a whole number for a number parameter."""
+    return int(value) if kind == "integer" or float(value).is_integer() else value

@@ -1,0 +1,206 @@
+"""The values a question holds, found by pattern: numbers, quoted text, places, paths, emails, dates, units.
+
+Each value is a `Span`: where it is in the text, what kind it is, and the words around it, so that the
+next step (`fill.py`) can give each value to the parameter whose name or description asks for it.
+"""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from dataclasses import dataclass
+from functools import cache
+
+
+@dataclass(frozen=True)
+class Span:
+    """One value found in the question."""
+
+    start: int  # where it starts in the text
+    end: int  # where it ends
+    kind: str  # number, quoted, said, named, colon, email, phone, url, path, pattern, zone, proper, date, time, unit
+    value: object  # the value as an argument would carry it (float for numbers, str otherwise)
+    before: tuple[str, ...] = ()  # up to three lowercase words just before it, nearest last
+    after: tuple[str, ...] = ()  # up to two lowercase words just after it, nearest first
+    percent: bool = False  # a number written with "%" or "percent"
+
+
+COUNTRY_ZONES = {
+    "new zealand": "Pacific/Auckland", "japan": "Asia/Tokyo", "france": "Europe/Paris",
+    "united kingdom": "Europe/London", "uk": "Europe/London", "england": "Europe/London",
+    "germany": "Europe/Berlin", "spain": "Europe/Madrid", "italy": "Europe/Rome", "china": "Asia/Shanghai",
+    "india": "Asia/Kolkata", "korea": "Asia/Seoul", "australia": "Australia/Sydney",
+    "brazil": "America/Sao_Paulo", "canada": "America/Toronto", "mexico": "America/Mexico_City",
+    "united states": "America/New_York", "usa": "America/New_York", "egypt": "Africa/Cairo",
+    "kenya": "Africa/Nairobi", "singapore": "Asia/Singapore", "utc": "UTC", "gmt": "UTC",
+    "beijing": "Asia/Shanghai", "mumbai": "Asia/Kolkata", "delhi": "Asia/Kolkata", "new delhi": "Asia/Kolkata",
+    "san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles", "boston": "America/New_York",
+    "washington": "America/New_York", "miami": "America/New_York", "washington dc": "America/New_York",
+}
+NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
+                "forty": 40, "fifty": 50, "hundred": 100, "dozen": 12, "half": 0.5}
+UNITS = frozenset("""km kilometer kilometers kilometre kilometres m meter meters metre metres cm centimeters mm mi mile
+    miles ft foot feet inch inches yd yard yards kg kilogram kilograms g gram grams lb lbs pound pounds oz ounce ounces
+    l liter liters litre litres ml gallon gallons c celsius f fahrenheit k kelvin usd eur gbp jpy cny chf cad aud inr
+    dollars dollar euros euro yen yuan rupees mph kmh bytes kb mb gb tb seconds minutes hours days weeks months
+    years""".split())
+LANGUAGES = frozenset("""english french spanish german italian japanese chinese mandarin portuguese russian arabic
+    korean dutch hindi swedish greek turkish polish""".split())
+MONTHS = "january february march april may june july august september october november december".split()
+DAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+SENTENCE_STARTERS = frozenset("""what whats how who where when which why is are can could would will should please
+    tell give find get show send set create make convert calculate compute search look book add remind write
+    read list check i my the a an and then also do does translate schedule play open delete run""".split())
+
+QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
+_NUMBER = re.compile(r"(?<![\w./-])(-?\$?-?\d[\d,]*(?:\.\d+)?)(\s?%| percent\b)?(?![\w/]|\.\d)")
+_PATH = re.compile(r"(?<![\w@])(?:[\w.~-]*/[\w./-]*|[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w/@])")
+_PATTERN = re.compile(r"[\w./-]*\*[\w.*/?-]*")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_URL = re.compile(r"\bhttps?://[^\s\"']+|\bwww\.[^\s\"']+")
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\b(?:today|tomorrow|tonight|yesterday)\b|"
+                   rf"\b(?:next |this )?(?:{'|'.join(DAYS)})\b|"
+                   rf"\b(?:{'|'.join(MONTHS)})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|"
+                   rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{'|'.join(MONTHS)})(?:\s+\d{{4}})?\b", re.IGNORECASE)
+_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b", re.IGNORECASE)
+_SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading|with the (?:text|message|body|content)|"
+                   r"with (?:text|message|body|content)|the message|with the note|the body)\s*:?\s+(.+)", re.IGNORECASE)
+_NAMED = re.compile(r"\b(?:called|named|titled|entitled|with the title|with title|with the subject|"
+                    r"with subject|subject)\s*:?\s+(.+)", re.IGNORECASE)
+_NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?]|$")
+_PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
+_FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
+_COLON = re.compile(r":\s+(.+?)\s*$")
+_PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |of |upon )?[A-Z][\w'-]*)*")
+
+
+def find(text: str) -> list[Span]:
+    """Every value in the text, in order of appearance; a span found by an earlier kind hides later ones."""
+    found: list[Span] = []
+
+    def add(start: int, end: int, kind: str, value: object, **extra) -> None:
+        if not any(s.start < end and start < s.end for s in found):
+            found.append(Span(start, end, kind, value, _before(text, start), _after(text, end), **extra))
+
+    for match in QUOTED.finditer(text):
+        add(match.start(), match.end(), "quoted", next(g for g in match.groups() if g is not None))
+    for kind, pattern in (("said", _SAID), ("named", _NAMED)):
+        for match in pattern.finditer(text):
+            value = match.group(1)
+            if kind == "named":
+                value = value[: _NAMED_END.search(value).start()]
+            value = value.strip().rstrip(".?!").strip("\"'“”")
+            if value:
+                add(match.start(1), match.start(1) + len(value), kind, value)
+    for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE), ("time", _TIME)):
+        for match in pattern.finditer(text):
+            add(match.start(), match.end(), kind, match.group(0).rstrip(".,;:"))
+    for match in _PATH.finditer(text):
+        value = match.group(0).rstrip(".,;:")
+        if not re.fullmatch(r"[\d.,]+|\w\.\w|[a-z]\.[a-z]\.?", value, re.IGNORECASE):
+            add(match.start(), match.start() + len(value), "path", value)
+    for match in _FOLDER.finditer(text):
+        group = 1 if match.group(1) else 2
+        if match.group(group).lower() not in {"the", "a", "my", "this", "that", "current", "whole", "every"}:
+            add(match.start(group), match.end(group), "path", match.group(group))
+    for start, end, zone in _zones(text):
+        add(start, end, "zone", zone)
+    for match in _NUMBER.finditer(text):
+        number = float(match.group(1).replace(",", "").replace("$", ""))
+        add(match.start(), match.end(1), "number", number, percent=bool(match.group(2)))
+    for match in re.finditer(r"\b[a-z]+\b", text, re.IGNORECASE):
+        word = match.group(0).lower()
+        if word in NUMBER_WORDS and not re.match(r"\s+(?:of|more|another)\b", text[match.end():]):
+            add(match.start(), match.end(), "number", float(NUMBER_WORDS[word]))
+        elif word in UNITS and (len(word) > 1 or _after_number(text, match.start())) and word != "m" or word in LANGUAGES:
+            add(match.start(), match.end(), "language" if word in LANGUAGES else "unit", match.group(0))
+    for match in _PROPER.finditer(text):
+        name = match.group(0)
+        first = name.split()[0].lower()
+        sentence_start = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".?!:"
+        if first in SENTENCE_STARTERS or first in MONTHS or first in DAYS or name == "I" or (
+                sentence_start and not is_known_place(name.split()[0])):
+            name = name.partition(" ")[2]  # a capitalised first word of a sentence is not a name
+        if name:
+            start = match.end() - len(name)
+            add(start, match.end(), "proper", name)
+    colon = _COLON.search(text)  # "Make this all caps: please handle with care": the text a tool works on
+    if colon and not re.match(r"\d", colon.group(1)):
+        found.append(Span(colon.start(1), colon.end(1), "colon", colon.group(1)))
+    return sorted(found, key=lambda s: s.start)
+
+
+def _before(text: str, start: int) -> tuple[str, ...]:
+    return tuple(re.findall(r"[a-z]+|[$€£]", text[max(0, start - 40): start].lower())[-3:])
+
+
+def _after(text: str, end: int) -> tuple[str, ...]:
+    return tuple(re.findall(r"[a-z]+|%|°", text[end: end + 30].lower())[:2])
+
+
+def _after_number(text: str, start: int) -> bool:
+    return bool(re.search(r"\d\s?$", text[:start]))
+
+
+def _zones(text: str) -> list[tuple[int, int, str]]:
+    """IANA time zones named in the text, directly or by a city or country (a city only when capitalised)."""
+    tokens = list(re.finditer(r"[A-Za-z_]+(?:/[A-Za-z_]+)*", text))
+    found, i = [], 0
+    while i < len(tokens):
+        for size in (3, 2, 1):  # longest name first: "New York" before "York"
+            if i + size > len(tokens):
+                continue
+            phrase = " ".join(t.group(0) for t in tokens[i: i + size]).lower().replace("_", " ")
+            zone = COUNTRY_ZONES.get(phrase) or (tokens[i].group(0)[0].isupper() and zone_names().get(phrase))
+            if zone:
+                found.append((tokens[i].start(), tokens[i + size - 1].end(), zone))
+                i += size
+                break
+        else:
+            i += 1
+    return found
+
+
+@cache
+def zone_names() -> dict[str, str]:
+    """Lowercase "area/city" or "city" -> IANA zone, legacy aliases too; built on first use, not at import."""
+    names: dict[str, str] = {}
+    for zone in sorted(zoneinfo.available_timezones()):
+        area, _, city = zone.partition("/")
+        if area in {"Africa", "America", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"} and "/" not in city:
+            names.setdefault(city.lower().replace("_", " "), zone)  # America/Indiana/Knox only by its full name
+    for zone in zoneinfo.available_timezones():  # full names and legacy aliases (US/Pacific, Japan), not EST or GB
+        if not zone.isupper():
+            names[zone.lower().replace("_", " ")] = zone
+    return names
+
+
+CURRENCY_CODES = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP",
+                  "yen": "JPY", "yuan": "CNY", "rupee": "INR", "rupees": "INR", "franc": "CHF", "francs": "CHF"}
+CURRENCY_COUNTRIES = {"canadian": "CAD", "australian": "AUD", "singapore": "SGD", "hong": "HKD", "swiss": "CHF",
+                      "mexican": "MXN", "new": "NZD"}
+COUNTRY_CODES = {"united states": "US", "usa": "US", "america": "US", "united kingdom": "GB", "uk": "GB",
+                 "britain": "GB", "england": "GB", "germany": "DE", "france": "FR", "spain": "ES", "italy": "IT",
+                 "japan": "JP", "china": "CN", "india": "IN", "canada": "CA", "australia": "AU", "brazil": "BR",
+                 "mexico": "MX", "netherlands": "NL", "sweden": "SE", "norway": "NO", "switzerland": "CH",
+                 "ireland": "IE", "portugal": "PT", "poland": "PL", "korea": "KR", "south korea": "KR",
+                 "new zealand": "NZ", "egypt": "EG", "kenya": "KE", "south africa": "ZA", "argentina": "AR",
+                 "austria": "AT", "belgium": "BE", "denmark": "DK", "finland": "FI", "greece": "GR", "turkey": "TR"}
+
+
+def currency_code(word: str, before: tuple[str, ...]) -> str:
+    """ "dollars" -> USD, "Canadian dollars" -> CAD, "eur" -> EUR."""
+    if len(word) == 3 and word.isalpha() and word.lower() not in CURRENCY_CODES:
+        return word.upper()
+    code = CURRENCY_CODES.get(word.lower(), word.upper())
+    return CURRENCY_COUNTRIES.get(before[-1], code) if before and code == "USD" else code
+
+
+def place_name(zone: str) -> str:
+    """The city of an IANA zone, for a sentence: "Asia/Tokyo" -> "Tokyo"."""
+    return zone.rsplit("/", 1)[-1].replace("_", " ")
+
+
+def is_known_place(name: str) -> bool:
+    return name.lower() in COUNTRY_ZONES or name.lower() in zone_names()
