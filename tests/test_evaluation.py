@@ -208,3 +208,30 @@ def test_the_offline_model_keeps_its_recorded_floor(split, offline_scores):
     fallen = {name: f"{offline_scores[split][name]:.3f} < {floor}"
               for name, floor in FLOORS[split].items() if offline_scores[split][name] < floor}
     assert not fallen, f"the offline model's {split} scores fell below agentkit/evaluation/floors.json: {fallen}"
+
+
+# ---------------------------------------------------------------- the train split, case by case
+# The train split asserts exact calls: a case the offline model gets right must stay right. The cases it
+# misses today are listed, and strict: fixing one fails its test until it leaves this list. The held-out
+# split is only scored (the floor above), never asserted case by case, so nothing is tuned to it.
+TRAIN_MISSES = {
+    "calls_004", "calls_005", "calls_007", "calls_011", "calls_014", "calls_017", "calls_018", "calls_020",
+    "calls_021", "calls_024", "choose_003", "choose_016", "choose_020", "choose_023", "choose_036",
+    "none_016", "single_020", "single_037", "single_042", "tools_001", "tools_002", "tools_005", "tools_007",
+    "tools_012", "tools_014", "tools_015", "tools_018", "tools_022", "tools_027", "tools_028",
+}
+TRAIN_CASES = load_cases(split="train")
+
+
+@pytest.fixture(scope="module")
+def train_outcomes():
+    outcomes = asyncio.run(evaluate(connect(offline=True), "offline", split="train"))
+    return {outcome.case.id: outcome for outcome in outcomes}
+
+
+@pytest.mark.parametrize("case_id", [case.id for case in TRAIN_CASES])
+def test_train_case(case_id, train_outcomes, request):
+    if case_id in TRAIN_MISSES:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="a known miss of the offline model"))
+    outcome = train_outcomes[case_id]
+    assert outcome.verdict.right, f"{outcome.case.question!r}: {outcome.verdict.reasons} (calls: {outcome.calls})"
