@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agentkit.config import Settings
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -34,13 +38,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     student.add_argument("source", help="the notebooks folder, e.g. notebooks/")
     student.add_argument("target", help="where to write the student edition")
 
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parser.parse_args(argv)
     if args.command == "serve":
         _serve(args)
     elif args.command == "chat":
-        _chat(args)
+        _chat(args, argv)
     elif args.command == "web":
-        _web(args)
+        _web(args, argv)
     elif args.command == "refresh":
         from agentkit.classroom import refresh as refresh_notebook
 
@@ -66,25 +71,41 @@ def _serve(args: argparse.Namespace) -> None:
             print("stopped", file=sys.stderr)
 
 
-def _chat(args: argparse.Namespace) -> None:
+def _settings_in_a_clean_process(argv: list[str]) -> Settings:
+    """The model settings, once this process runs with no secret in its environment (see `agentkit.reexec`)."""
+    from agentkit.config import load_settings
+    from agentkit.reexec import inherited_settings, restarted_with_clean_environment
+
+    settings = inherited_settings()
+    if settings is None:
+        settings = load_settings()  # here, so that a wrong setting is reported before anything else happens
+        restarted_with_clean_environment(argv, settings)  # returns only where a restart is not possible
+    return settings
+
+
+def _chat(args: argparse.Namespace, argv: list[str]) -> None:
     import asyncio
 
     from agentkit.chat import chat, open_workspace
-    from agentkit.config import connect, load_settings
+    from agentkit.config import connect
 
-    settings = load_settings()
+    settings = _settings_in_a_clean_process(argv)
+    # What a person types or a terminal shows may not be valid in its encoding: replaced, never an error.
+    for stream in (sys.stdin, sys.stdout):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     try:
         asyncio.run(chat(connect(settings), settings.model, open_workspace(args.workspace)))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # before the chat has taken over Ctrl-C
         print("\nbye")
 
 
-def _web(args: argparse.Namespace) -> None:
+def _web(args: argparse.Namespace, argv: list[str]) -> None:
     try:
         from agentkit.web.app import serve
     except ModuleNotFoundError as missing:
         sys.exit(f"agentkit web needs {missing.name}, which comes with the web extra: pip install -e '.[web]'")
-    serve(args.port, args.workspace)
+    serve(args.port, args.workspace, _settings_in_a_clean_process(argv))
 
 
 if __name__ == "__main__":
