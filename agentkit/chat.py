@@ -150,6 +150,7 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
             try:
                 request = await interrupts.wait_for(terminal.line("you> "))
             except Interrupted:
+                terminal.write("")  # the terminal echoed ^C on the prompt's line
                 break
             if request in ("", EXIT):
                 continue
@@ -162,6 +163,7 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
                                                    ask=terminal.ask, on_event=terminal.show, task=task))
             except Interrupted as interruption:
                 stop_interrupted(task, str(interruption))
+                terminal.write("")
                 terminal.show(Event("status", text=task.status, content=task.error or ""))
     terminal.write("bye")
     return task

@@ -74,3 +74,17 @@ def test_a_hang_up_kills_the_running_command_and_ends_the_chat(tmp_path, marker)
     assert gone(marker), "SIGHUP must kill the running command, not leave it behind"
     child.expect(pexpect.EOF)
     child.close()
+
+
+def test_ctrl_c_at_a_question_cancels_the_task_and_the_next_line_is_a_request(tmp_path):
+    child = start_chat(tmp_path)
+    ask(child, 'Run the bash command "touch never.txt"', until="[y/N] ")
+    child.sendintr()
+    child.expect_exact("[task cancelled: interrupted (Ctrl-C)")
+    child.expect_exact("you>")
+    assert "agent> According to get_current_time" in ask(child, "What time is it in Tokyo?")
+    child.sendline("y")  # not taken as the interrupted question's answer: a request, which asks nothing
+    child.expect_exact("you> ")
+    assert not (tmp_path / "workspace" / "never.txt").exists()
+    child.sendline("/exit")
+    child.expect(pexpect.EOF)
