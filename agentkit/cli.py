@@ -38,14 +38,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     student.add_argument("source", help="the notebooks folder, e.g. notebooks/")
     student.add_argument("target", help="where to write the student edition")
 
-    argv = sys.argv[1:] if argv is None else list(argv)
+    # Run as a program, chat and web restart themselves with a clean environment (see `agentkit.reexec`);
+    # called from Python with arguments (a test, a notebook), main() never replaces the process that called it.
+    restart_with = sys.argv[1:] if argv is None else None
     args = parser.parse_args(argv)
     if args.command == "serve":
         _serve(args)
     elif args.command == "chat":
-        _chat(args, argv)
+        _chat(args, restart_with)
     elif args.command == "web":
-        _web(args, argv)
+        _web(args, restart_with)
     elif args.command == "refresh":
         from agentkit.classroom import refresh as refresh_notebook
 
@@ -71,25 +73,26 @@ def _serve(args: argparse.Namespace) -> None:
             print("stopped", file=sys.stderr)
 
 
-def _settings_in_a_clean_process(argv: list[str]) -> Settings:
-    """The model settings, once this process runs with no secret in its environment (see `agentkit.reexec`)."""
+def _settings(restart_with: list[str] | None) -> Settings:
+    """The model settings; first, given arguments, restart with them and no secret in the environment."""
     from agentkit.config import load_settings
     from agentkit.reexec import inherited_settings, restarted_with_clean_environment
 
     settings = inherited_settings()
     if settings is None:
         settings = load_settings()  # here, so that a wrong setting is reported before anything else happens
-        restarted_with_clean_environment(argv, settings)  # returns only where a restart is not possible
+        if restart_with is not None:
+            restarted_with_clean_environment(restart_with, settings)  # returns only where it is not possible
     return settings
 
 
-def _chat(args: argparse.Namespace, argv: list[str]) -> None:
+def _chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     import asyncio
 
     from agentkit.chat import chat, open_workspace
     from agentkit.config import connect
 
-    settings = _settings_in_a_clean_process(argv)
+    settings = _settings(restart_with)
     # What a person types or a terminal shows may not be valid in its encoding: replaced, never an error.
     for stream in (sys.stdin, sys.stdout):
         if hasattr(stream, "reconfigure"):
@@ -100,12 +103,12 @@ def _chat(args: argparse.Namespace, argv: list[str]) -> None:
         print("\nbye")
 
 
-def _web(args: argparse.Namespace, argv: list[str]) -> None:
+def _web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     try:
         from agentkit.web.app import serve
     except ModuleNotFoundError as missing:
         sys.exit(f"agentkit web needs {missing.name}, which comes with the web extra: pip install -e '.[web]'")
-    serve(args.port, args.workspace, _settings_in_a_clean_process(argv))
+    serve(args.port, args.workspace, _settings(restart_with))
 
 
 if __name__ == "__main__":

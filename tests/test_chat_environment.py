@@ -2,6 +2,9 @@
 
 import json
 import os
+import socket
+import subprocess
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -79,3 +82,20 @@ def test_the_clean_environment_is_the_shells_allowlist_plus_what_python_and_the_
     kept = clean_environment(environ)
     assert {"PATH", "LC_ALL", "PYTHONPATH", "HTTPS_PROXY"} <= kept.keys()
     assert not {"DATABASE_URL", "SLACK_WEBHOOK_URL", "MODEL_API_KEY"} & kept.keys()
+
+
+def test_agentkit_web_restarts_itself_too(tmp_path):
+    pytest.importorskip("uvicorn")
+    with socket.socket() as probe:  # a free port
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "MODEL_API_KEY": "", "DATABASE_URL": "postgres://app:secret-xyz@db/app"}
+    server = subprocess.Popen([sys.executable, "-m", "agentkit.cli", "web", "--port", str(port), "--workspace",
+                               str(tmp_path)], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout.readline().startswith("agentkit web: open"), "the restarted server is up"
+        seen = environment_of(server.pid)
+        assert SETTINGS_FD in seen and "secret-xyz" not in json.dumps(seen)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
