@@ -139,14 +139,15 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
     """The read-run-print loop. Each request continues the same task, so the model sees the conversation.
 
     Ctrl-C (SIGINT) during a task cancels it, which kills a command it is running, and the chat goes on;
-    at the prompt it ends the chat. A hang-up (SIGHUP: the terminal closed) cancels the task and ends it.
+    at the prompt it ends the chat. A hang-up (SIGHUP: the terminal closed) or SIGTERM cancels the task and
+    ends the chat.
     """
     terminal = terminal or Terminal()
     registry = chat_tools(workspace, terminal.ask)
     terminal.write(f"agentkit chat: model {model}, workspace {workspace.root}\n{HELP}")
     task: Task | None = None
     with Interrupts() as interrupts:
-        while not (terminal.leaving or interrupts.hung_up):
+        while not (terminal.leaving or interrupts.ending):
             try:
                 request = await interrupts.wait_for(terminal.line("you> "))
             except Interrupted:
@@ -155,7 +156,8 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
             if request in ("", EXIT):
                 continue
             if request == CANCEL:
-                terminal.write("No task is running: /cancel stops a task when it asks you something. /exit ends the chat.")
+                terminal.write("No task is running: /cancel stops a task when it asks you something. "
+                               "/exit ends the chat.")
                 continue
             task = task or Task(request)  # made here, so that an interrupted first task is kept too
             try:

@@ -1,4 +1,4 @@
-"""Ctrl-C and a hang-up in `agentkit chat`: they cancel what the chat is waiting for, and nothing keeps running.
+"""Ctrl-C, a hang-up or a kill in `agentkit chat`: they cancel what the chat is waiting for, and nothing keeps running.
 
 Without this, Ctrl-C during a task waits for a running command to finish (a thread cannot be
 interrupted), and a terminal that closes (SIGHUP) ends the chat but leaves an approved command running.
@@ -16,8 +16,11 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-HANDLED = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGHUP: "the terminal hung up (SIGHUP)"}
+HANDLED = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGHUP: "the terminal hung up (SIGHUP)",
+           signal.SIGTERM: "asked to stop (SIGTERM)"}
 """The signals that cancel what the chat waits for, and how a stopped task reports each."""
+ENDING = (signal.SIGHUP, signal.SIGTERM)
+"""The signals after which the chat ends, instead of going back to its prompt."""
 
 
 class Interrupted(Exception):
@@ -25,14 +28,14 @@ class Interrupted(Exception):
 
 
 class Interrupts:
-    """While entered, SIGINT and SIGHUP cancel the task given to `wait_for`, which then raises `Interrupted`.
+    """While entered, the signals in `HANDLED` cancel the task given to `wait_for`, which raises `Interrupted`.
 
     Only the main thread can receive signals: elsewhere (a test's thread) this does nothing.
     """
 
     def __init__(self) -> None:
-        self.hung_up = False
-        """True once SIGHUP arrived: there is no terminal any more, so the chat must end."""
+        self.ending = False
+        """True once SIGHUP or SIGTERM arrived: the terminal is gone, or the chat was asked to stop, so it ends."""
         self._waiting: asyncio.Future[Any] | None = None
         self._received: signal.Signals | None = None
         self._previous: dict[signal.Signals, Any] = {}
@@ -52,7 +55,7 @@ class Interrupts:
             signal.signal(number, previous)  # asyncio would put the default back, not what was there before
 
     async def wait_for(self, awaitable: Awaitable[T]) -> T:
-        """Await `awaitable` as a task that SIGINT or SIGHUP cancels; raises `Interrupted` if one did."""
+        """Await `awaitable` as a task that a signal in `HANDLED` cancels; raises `Interrupted` if one did."""
         self._received = None
         self._waiting = waiting = asyncio.ensure_future(awaitable)
         try:
@@ -66,6 +69,6 @@ class Interrupts:
 
     def _cancel_waiting(self, number: signal.Signals) -> None:
         self._received = number
-        self.hung_up |= number == signal.SIGHUP
+        self.ending |= number in ENDING
         if self._waiting is not None:
             self._waiting.cancel()

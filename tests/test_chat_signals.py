@@ -68,10 +68,11 @@ def test_ctrl_c_during_a_task_kills_its_command_and_the_chat_goes_on(tmp_path, m
     child.expect(pexpect.EOF)
 
 
-def test_a_hang_up_kills_the_running_command_and_ends_the_chat(tmp_path, marker):
+@pytest.mark.parametrize("number", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
+def test_a_hang_up_or_a_kill_stops_the_running_command_and_ends_the_chat(tmp_path, marker, number):
     child = approve_a_long_command(tmp_path, marker)
-    child.kill(signal.SIGHUP)
-    assert gone(marker), "SIGHUP must kill the running command, not leave it behind"
+    child.kill(number)
+    assert gone(marker), f"{number.name} must kill the running command, not leave it behind"
     child.expect(pexpect.EOF)
     child.close()
 
