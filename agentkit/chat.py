@@ -7,12 +7,16 @@
 
 Each tool call and a shortened result are printed as they happen. A tool that needs confirmation asks
 `[y/N]` first. `/cancel` (or `/exit`) as an answer stops the task; `/exit`, Ctrl-D or Ctrl-C at the
-prompt ends the chat.
+prompt ends the chat. Ctrl-C during a task stops the task (and a command it runs) and comes back here.
+
+Everything from a tool or the model passes through `visible()` before it is printed: a file cannot
+move the cursor, repaint the question, or hide part of a command behind a bidi or invisible character.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import textwrap
 import threading
 from collections.abc import Callable
@@ -20,7 +24,8 @@ from pathlib import Path
 
 import openai
 
-from agentkit.loop import Event, Task, run_task
+from agentkit.interrupts import Interrupted, Interrupts
+from agentkit.loop import CANCELLED, Event, Task, close_open_calls, run_task
 from agentkit.policy import CANCEL, EXIT, Ask, ToolPolicy, ask_user_tool
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.contract import ToolDefinition
@@ -28,6 +33,7 @@ from agentkit.tools.filesystem import file_tools
 from agentkit.tools.registry import build_registry
 from agentkit.tools.shell import shell_tool
 from agentkit.tools.workspace import Workspace
+from agentkit.visible import visible
 
 RESULT_WIDTH = 160
 """Characters of a tool result the terminal shows; the model still reads all of it."""
@@ -53,74 +59,131 @@ def shorten(text: str, width: int = RESULT_WIDTH) -> str:
 
 
 def describe(event: Event) -> str | None:
-    """The line the terminal prints for an event (None: nothing to print)."""
-    if event.kind == "tool_call":
-        return f"  -> {event.name} {event.arguments}"
-    if event.kind == "tool_result":
-        return f"  <- {shorten(event.content)}"
+    """The line the terminal prints for an event (None: nothing to print), with what came from outside made visible."""
     if event.kind == "answer":
-        return f"agent> {event.text}"
-    if event.kind == "status" and event.text != "completed":
-        return f"[task {event.text}: {event.content}]" if event.content else f"[task {event.text}]"
-    return None
+        return "agent> " + visible(event.text)  # an answer may have several lines
+    if event.kind == "tool_call":
+        line = f"  -> {event.name} {event.arguments}"
+    elif event.kind == "tool_result":
+        line = f"  <- {shorten(visible(event.content))}"  # escaped first, so that the width holds for what is shown
+    elif event.kind == "status" and event.text != "completed":
+        line = f"[task {event.text}: {event.content}]" if event.content else f"[task {event.text}]"
+    else:
+        return None
+    return visible(line, multiline=False)
+
+
+def print_safely(text: str) -> None:
+    """`print` that a closed terminal (hung up) does not turn into an error: there is just nobody to show it to."""
+    try:
+        print(text, flush=True)
+    except OSError:
+        pass
+
+
+def discard_typeahead() -> None:
+    """Throw away keys typed before a question appeared, so that only an answer typed after it can answer it."""
+    if sys.stdin is not None and sys.stdin.isatty():
+        import termios  # Unix only, like the terminal it flushes; imported here so that the web page needs none
+
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
 
 
 class Terminal:
     """Reads the person's lines without blocking the event loop, and remembers whether they asked to leave."""
 
-    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print) -> None:
-        self.read, self.write = read, write
+    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print_safely) -> None:
+        self.read, self.output = read, write
         self.leaving = False
         """True once the person typed /exit (or closed the input): the chat ends after the current task."""
         self._one_prompt = asyncio.Lock()  # two concurrent tool calls must not both read the next line
+        self._reading: asyncio.Future[str] | None = None  # a read outlives a question interrupted by Ctrl-C
 
-    async def line(self, prompt: str) -> str:
+    def write(self, text: str) -> None:
+        """Print `text` with its control, bidi and invisible characters made visible; never raises."""
+        self.output(visible(text))
+
+    async def line(self, prompt: str, *, fresh: bool = False) -> str:
+        """The person's next line. `fresh`: discard what was typed before `prompt` appeared, so it cannot answer."""
         async with self._one_prompt:
+            if fresh:
+                discard_typeahead()
+            if self._reading is None:
+                self._reading = _read_in_daemon_thread(self.read, visible(prompt))
+            else:  # a thread cannot be stopped: the read of an interrupted question answers this prompt instead
+                self.write(prompt.rstrip())
+            reading = self._reading
             try:
-                line = (await _in_daemon_thread(self.read, prompt)).strip()
+                line = (await asyncio.shield(reading)).strip()
             except EOFError:
                 line = EXIT
+            finally:
+                if reading.done():
+                    self._reading = None
         self.leaving |= line.lower() == EXIT  # as the policy reads it: "/EXIT" leaves too
         return line
 
     async def ask(self, question: str) -> str:
         """The `Ask` for confirmations and `ask_user`; the policy turns /cancel and /exit into `TaskCancelled`."""
-        return await self.line(f"{question} ")
+        return await self.line(f"{question} ", fresh=True)
 
     def show(self, event: Event) -> None:
         """The `on_event` callback: one line per tool call, result, answer, or a task that did not complete."""
         line = describe(event)
         if line is not None:
-            self.write(line)
+            self.output(line)
 
 
 async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, terminal: Terminal | None = None, *,
                policy: ToolPolicy = ToolPolicy()) -> Task | None:
-    """The read-run-print loop. Each request continues the same task, so the model sees the conversation."""
+    """The read-run-print loop. Each request continues the same task, so the model sees the conversation.
+
+    Ctrl-C (SIGINT) during a task cancels it, which kills a command it is running, and the chat goes on;
+    at the prompt it ends the chat. A hang-up (SIGHUP: the terminal closed) or SIGTERM cancels the task and
+    ends the chat.
+    """
     terminal = terminal or Terminal()
     registry = chat_tools(workspace, terminal.ask)
     terminal.write(f"agentkit chat: model {model}, workspace {workspace.root}\n{HELP}")
     task: Task | None = None
-    while not terminal.leaving:
-        request = await terminal.line("you> ")
-        if request in ("", EXIT):
-            continue
-        if request == CANCEL:
-            terminal.write("No task is running: /cancel stops a task when it asks you something. /exit ends the chat.")
-            continue
-        task = await run_task(client, model, request, registry, policy=policy, ask=terminal.ask,
-                              on_event=terminal.show, task=task)
+    with Interrupts() as interrupts:
+        while not (terminal.leaving or interrupts.ending):
+            try:
+                request = await interrupts.wait_for(terminal.line("you> "))
+            except Interrupted:
+                terminal.write("")  # the terminal echoed ^C on the prompt's line
+                break
+            if request in ("", EXIT):
+                continue
+            if request == CANCEL:
+                terminal.write("No task is running: /cancel stops a task when it asks you something. "
+                               "/exit ends the chat.")
+                continue
+            task = task or Task(request)  # made here, so that an interrupted first task is kept too
+            try:
+                await interrupts.wait_for(run_task(client, model, request, registry, policy=policy,
+                                                   ask=terminal.ask, on_event=terminal.show, task=task))
+            except Interrupted as interruption:
+                stop_interrupted(task, str(interruption))
+                terminal.write("")
+                terminal.show(Event("status", text=task.status, content=task.error or ""))
     terminal.write("bye")
     return task
 
 
-async def _in_daemon_thread(function: Callable[[str], str], argument: str) -> str:
+def stop_interrupted(task: Task, why: str) -> None:
+    """Mark a task whose run was cancelled from outside as cancelled, its history valid to send again."""
+    close_open_calls(task.messages, CANCELLED)  # the loop closes them itself only when tools were running
+    task.status, task.error = "cancelled", f"{why}: the task was stopped, and any command it was running killed"
+
+
+def _read_in_daemon_thread(function: Callable[[str], str], argument: str) -> asyncio.Future[str]:
     """`function(argument)` on a daemon thread: unlike `asyncio.to_thread`, Ctrl-C never waits for it to return."""
     loop = asyncio.get_running_loop()
     done: asyncio.Future[str] = loop.create_future()
 
     def settle(result: str | None, error: BaseException | None) -> None:
-        if done.done():  # the coroutine that waited was cancelled meanwhile
+        if done.done():
             return
         if error is not None:
             done.set_exception(error)
@@ -138,4 +201,4 @@ async def _in_daemon_thread(function: Callable[[str], str], argument: str) -> st
             pass
 
     threading.Thread(target=work, daemon=True).start()
-    return await done
+    return done

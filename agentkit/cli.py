@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agentkit.config import Settings
 
 from agentkit.evaluation.dataset import CATEGORIES
 
@@ -41,13 +45,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     student.add_argument("source", help="the notebooks folder, e.g. notebooks/")
     student.add_argument("target", help="where to write the student edition")
 
+    # Run as a program, chat and web restart themselves with a clean environment (see `agentkit.reexec`);
+    # called from Python with arguments (a test, a notebook), main() never replaces the process that called it.
+    restart_with = sys.argv[1:] if argv is None else None
     args = parser.parse_args(argv)
     if args.command == "serve":
         _serve(args)
     elif args.command == "chat":
-        _chat(args)
+        _chat(args, restart_with)
     elif args.command == "web":
-        _web(args)
+        _web(args, restart_with)
     elif args.command == "eval":
         _eval(args)
     elif args.command == "refresh":
@@ -75,16 +82,33 @@ def _serve(args: argparse.Namespace) -> None:
             print("stopped", file=sys.stderr)
 
 
-def _chat(args: argparse.Namespace) -> None:
+def _settings(restart_with: list[str] | None) -> Settings:
+    """The model settings; first, given arguments, restart with them and no secret in the environment."""
+    from agentkit.config import load_settings
+    from agentkit.reexec import inherited_settings, restarted_with_clean_environment
+
+    settings = inherited_settings()
+    if settings is None:
+        settings = load_settings()  # here, so that a wrong setting is reported before anything else happens
+        if restart_with is not None:
+            restarted_with_clean_environment(restart_with, settings)  # returns only where it is not possible
+    return settings
+
+
+def _chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     import asyncio
 
     from agentkit.chat import chat, open_workspace
-    from agentkit.config import connect, load_settings
+    from agentkit.config import connect
 
-    settings = load_settings()
+    settings = _settings(restart_with)
+    # What a person types or a terminal shows may not be valid in its encoding: replaced, never an error.
+    for stream in (sys.stdin, sys.stdout):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
     try:
         asyncio.run(chat(connect(settings), settings.model, open_workspace(args.workspace)))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # before the chat has taken over Ctrl-C
         print("\nbye")
 
 
@@ -101,12 +125,12 @@ def _eval(args: argparse.Namespace) -> None:
         print(f"\n{failures(outcomes)}")
 
 
-def _web(args: argparse.Namespace) -> None:
+def _web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     try:
         from agentkit.web.app import serve
     except ModuleNotFoundError as missing:
         sys.exit(f"agentkit web needs {missing.name}, which comes with the web extra: pip install -e '.[web]'")
-    serve(args.port, args.workspace)
+    serve(args.port, args.workspace, _settings(restart_with))
 
 
 if __name__ == "__main__":

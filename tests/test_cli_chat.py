@@ -16,11 +16,11 @@ WAIT = 10
 TOKYO = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+09:00 \(Asia/Tokyo\)"
 
 
-def start_chat(tmp_path, *options: str):
-    """`agentkit chat` in a new pseudo-terminal, offline whatever this machine's .env says."""
-    env = {**os.environ, "MODEL_API_KEY": "", "BASE_URL": "", "MODEL": "", "PYTHONUNBUFFERED": "1"}
+def start_chat(tmp_path, *options: str, **variables: str):
+    """`agentkit chat` in a new pseudo-terminal, offline whatever this machine's .env says, unless `variables` say."""
+    env = {**os.environ, "MODEL_API_KEY": "", "BASE_URL": "", "MODEL": "", "PYTHONUNBUFFERED": "1", **variables}
     child = pexpect.spawn(sys.executable, ["-m", "agentkit.cli", "chat", *options], cwd=str(tmp_path), env=env,
-                          encoding="utf-8", timeout=WAIT, dimensions=(50, 250))
+                          encoding="utf-8", codec_errors="replace", timeout=WAIT, dimensions=(50, 250))
     child.expect_exact("/exit ends the chat.")
     child.expect_exact("you> ")
     return child

@@ -41,7 +41,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agentkit.chat import chat_tools, open_workspace
-from agentkit.config import connect, load_settings
+from agentkit.config import Settings, connect, load_settings
 from agentkit.loop import Event, Task, run_task
 from agentkit.policy import Ask, ToolPolicy
 from agentkit.tools.workspace import Workspace
@@ -188,9 +188,9 @@ class BodyLimit:
         await self.app(scope, counted, send)
 
 
-def serve(port: int = 8001, workspace: str | None = None) -> None:
-    """`agentkit web`: the app on 127.0.0.1 only, offline unless `.env` names a model."""
-    settings = load_settings()
+def serve(port: int = 8001, workspace: str | None = None, settings: Settings | None = None) -> None:
+    """`agentkit web`: the app on 127.0.0.1 only, offline unless `.env` (or `settings`) names a model."""
+    settings = settings or load_settings()
     folder = open_workspace(workspace)
     app = create_app(connect(settings), settings.model, folder)
     print(f"agentkit web: open http://{HOST}:{port}/ (model {settings.model}, workspace {folder.root}). "

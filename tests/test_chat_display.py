@@ -1,0 +1,99 @@
+"""What `agentkit chat` prints from a tool or the model cannot steer the terminal, hide characters, or crash it."""
+
+import asyncio
+import json
+import os
+import unicodedata
+
+import pexpect
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+from test_cli_chat import ask, start_chat
+
+from agentkit.chat import Terminal, chat, describe, open_workspace
+from agentkit.loop import Event
+from agentkit.offline import ScriptedModel, ToolCall, offline_client
+from agentkit.visible import visible
+
+HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}
+"""Categories a terminal obeys or shows as nothing: controls, format characters (bidi, zero-width), surrogates."""
+ATTACK = "safe\x1b[2K\r\x1b]0;title\x07\x9b1A\x9d8;;x\x9c\u0085\x7f \u202etxt.exe\u2066\u2069 r\u200bm \ufeff\u061c\udcff"
+
+
+def hidden_characters(text: str) -> set[str]:
+    return {c for c in text if unicodedata.category(c) in HIDDEN and c not in "\n\t"}
+
+
+@settings(derandomize=True, max_examples=300)
+@given(st.text())
+@example(ATTACK)
+def test_visible_leaves_nothing_a_terminal_would_obey_or_hide(text):
+    shown = visible(text)
+    assert not hidden_characters(shown)
+    shown.encode("utf-8")  # lone surrogates are marked: writing never raises
+    assert visible(shown) == shown, "showing twice changes nothing"
+    assert "\n" not in visible(text, multiline=False)
+
+
+def test_visible_marks_each_kind_and_leaves_plain_text_alone():
+    assert visible("ls -la\n\tdone ✓ 日本") == "ls -la\n\tdone ✓ 日本"
+    assert visible("a\x1b[2Kb\x9b1Ac\x7f") == "a\\x1b[2Kb\\u009b1Ac\\x7f"
+    assert visible("rm \u202eexe.txt\u200b") == "rm <U+202E>exe.txt<U+200B>"
+    assert visible("bad\udcff") == "bad<U+DCFF>"
+    assert visible("one\ntwo", multiline=False) == "one\\ntwo"
+
+
+def test_every_line_from_a_tool_or_the_model_is_made_visible():
+    lines = [describe(Event("tool_call", name="bash\x1b[2K", arguments='{"command": "rm \u202e-rf\x9b2K"}')),
+             describe(Event("tool_result", name="read_file", content=ATTACK)),
+             describe(Event("answer", text=f"Done.\n{ATTACK}")),
+             describe(Event("status", text="failed", content=ATTACK))]
+    for line in lines:
+        assert not hidden_characters(line), line
+    assert lines[0] == '  -> bash\\x1b[2K {"command": "rm <U+202E>-rf\\u009b2K"}'
+    assert lines[2].startswith("agent> Done.\nsafe\\x1b[2K\\r")
+
+
+def test_the_confirmation_shows_the_command_that_would_run_with_its_hidden_characters_marked(tmp_path):
+    command = "echo safe \x1b[2K\r\x9b1A\u202e\u2066 rm -rf ~ \u2069\u200b"
+    model = ScriptedModel([ToolCall("bash", json.dumps({"command": command}, ensure_ascii=False)), "ok"])
+    prompts, printed, answers = [], [], iter(["", "n", "/exit"])
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    asyncio.run(chat(offline_client(model), "offline", open_workspace(tmp_path), Terminal(read, printed.append)))
+    question = prompts[2]
+    assert question.startswith("Allow bash ") and question.endswith("? [y/N] ")
+    assert not hidden_characters(question + "".join(printed))
+    assert "<U+202E><U+2066> rm -rf ~ <U+2069><U+200B>" in question and "\\u009b1A" in question
+
+
+def test_a_tool_result_or_answer_that_is_not_valid_unicode_is_marked_and_the_chat_goes_on(tmp_path):
+    printed = []
+
+    def terminal_that_only_takes_utf8(text: str) -> None:
+        printed.append(text.encode("utf-8").decode())  # as a UTF-8 terminal does: a lone surrogate would raise
+
+    terminal = Terminal(write=terminal_that_only_takes_utf8)
+    terminal.show(Event("tool_result", name="glob", content="1 path: bad\udcff.txt"))
+    terminal.show(Event("answer", text="The file is bad\udcff.txt"))
+    assert printed == ["  <- 1 path: bad<U+DCFF>.txt", "agent> The file is bad<U+DCFF>.txt"]
+
+
+def test_a_file_with_escapes_and_invalid_utf8_cannot_repaint_the_terminal(tmp_path):
+    files = tmp_path / "files"
+    files.mkdir()
+    (files / "notes.txt").write_bytes("title\x1b[2K\r\x1b]0;owned\x07\x1b[1A\u009b2J\u202eend\n".encode() + b"\xff\xfe\n")
+    child = start_chat(tmp_path, "--workspace", "files")
+    printed = ask(child, 'Run the bash command "cat notes.txt"', until="[y/N] ")
+    printed += ask(child, "y")
+    assert "\\x1b[2K\\r\\x1b]0;owned\\x07\\x1b[1A\\u009b2J<U+202E>end" in printed
+    assert not hidden_characters(printed.replace("\r\n", "\n")), "no raw control from the file reached the terminal"
+    assert "\ufffd\ufffd" in printed, "bytes that are not UTF-8 show as replacement characters"
+    os.write(child.child_fd, b"\xff\xfe not UTF-8 either\n")  # typed: replaced too, and the chat goes on
+    child.expect_exact("you> ")
+    assert "agent> According to get_current_time" in ask(child, "What time is it in Tokyo?")
+    child.sendline("/exit")
+    child.expect(pexpect.EOF)
