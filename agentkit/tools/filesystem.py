@@ -18,7 +18,7 @@ from typing import Any, BinaryIO, TextIO
 
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools.contract import ToolDefinition, ToolError
-from agentkit.tools.workspace import SKIPPED_FOLDERS, Workspace
+from agentkit.tools.workspace import SKIPPED_FOLDERS, TEMPORARY_SUFFIX, Workspace
 
 _WRITE_CHUNK = 1 << 20
 
@@ -150,7 +150,7 @@ def _write_atomically(workspace: Workspace, target: os.PathLike[str], data: byte
         if old is not None and not stat.S_ISREG(old.st_mode):
             raise ToolError(f"{shown!r} is {'a folder' if stat.S_ISDIR(old.st_mode) else 'not a regular file'}; "
                             "write_file only writes files")
-        temporary = f".{secrets.token_hex(6)}.write-tmp"
+        temporary = f".{secrets.token_hex(6)}{TEMPORARY_SUFFIX}"
         mode = stat.S_IMODE(old.st_mode) if old else 0o644
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode,
                      dir_fd=folder)

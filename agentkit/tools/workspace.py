@@ -2,17 +2,19 @@
 
 Two steps, because one is not enough:
 
-1. `Workspace.resolve(path)` checks the text (empty, NUL byte, too long), joins it to the root, follows
-   every symlink with `Path.resolve()` and refuses the result unless it `is_relative_to` the root.
-   That stops `../x`, `/etc/passwd`, symlinks and chains of symlinks pointing out, and dangling links.
+1. `Workspace.resolve(path)` checks the text (empty, NUL byte, too long), then walks the path one name at
+   a time from the root, reading every symlink on the way (at most 40, as the kernel does: more is a loop),
+   and refuses the result unless it `is_relative_to` the root. That stops `../x`, `/etc/passwd`, symlinks
+   and chains of symlinks pointing out, dangling links and loops: no part of the path is taken lexically.
 2. `Workspace.open(...)` / `Workspace.open_parent(...)` then open that resolved path again, one folder
    at a time from the root, with `O_NOFOLLOW` and a folder file descriptor (`dir_fd`) for each step.
    The resolved path holds no symlink, so meeting one now means that someone swapped a folder or the
    file for a symlink between the check and the use (a TOCTOU race): the open fails instead of
    following it outside.
 
-What remains is said in chapter 05: hard links, the root itself being replaced, and the shell tool,
-which this guard does not cover at all.
+`Workspace.glob` walks the same way, folder descriptor by folder descriptor, so a folder swapped for a
+symlink mid-walk is not entered. What remains is said in chapter 05: hard links, the root itself being
+replaced, and the shell tool, which this guard does not cover at all.
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterator
-from contextlib import contextmanager
+import time
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager, suppress
+from functools import cache
 from fnmatch import fnmatchcase
 from pathlib import Path
 
@@ -31,6 +35,10 @@ MAX_PATH_BYTES = 4096
 """Linux's PATH_MAX: a longer path cannot be opened anyway, so it is refused with a clear message first."""
 MAX_NAME_BYTES = 255
 """Linux's NAME_MAX: the longest single file or folder name."""
+MAX_SYMLINK_HOPS = 40
+"""Linux's own limit on symlinks followed for one path: more than that is a loop (or a chain as bad as one)."""
+TEMPORARY_SUFFIX = ".agentkit.write-tmp"
+"""How `write_file`'s temporary files end: never listed, and removed when left over by a process that is gone."""
 
 SKIPPED_FOLDERS = frozenset(
     {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules", ".mypy_cache", ".pytest_cache", ".tox"}
@@ -52,6 +60,7 @@ class Workspace:
         self.root = Path(root).resolve(strict=True)
         if not self.root.is_dir():
             raise NotADirectoryError(f"workspace root {self.root} is not a folder")
+        self._remove_stale_temporaries()
 
     def __repr__(self) -> str:
         return f"Workspace({str(self.root)!r})"
@@ -59,12 +68,7 @@ class Workspace:
     def resolve(self, path: str) -> Path:
         """The real, absolute path that `path` names inside the workspace, or `WorkspaceError` saying why not."""
         _check_text(path)
-        try:
-            resolved = (self.root / path).resolve()
-        except RuntimeError:  # Python 3.11 reports a symlink loop this way
-            raise WorkspaceError(f"{path!r} is a symlink loop; give a path to a real file or folder") from None
-        except OSError as error:
-            raise WorkspaceError(f"{path!r} cannot be resolved: {error.strerror}") from None
+        resolved = self._follow(path)
         if not resolved.is_relative_to(self.root):
             through = " through a symlink" if Path(os.path.normpath(self.root / path)).is_relative_to(self.root) else ""
             raise WorkspaceError(
@@ -72,6 +76,38 @@ class Workspace:
                 "for example 'notes.txt' or 'src/app.py'"
             )
         return resolved
+
+    def _follow(self, path: str) -> Path:
+        """Where `path` really leads: walked one name at a time, every symlink read and followed, as the kernel does.
+
+        `a/..` is the folder that holds wherever `a` really leads, never just "." (`Path.resolve` takes that
+        shortcut on a loop). Names that do not exist yet are kept as they are: there is nothing to follow.
+        """
+        here = Path("/") if path.startswith("/") else self.root
+        names = path.split("/")[::-1]  # a stack: the next name is last, a link's target is pushed in its place
+        hops = 0
+        while names:
+            name = names.pop()
+            if name in ("", "."):
+                continue
+            if name == "..":
+                here = here.parent
+                continue
+            try:
+                target = os.readlink(here / name)
+            except OSError as error:
+                if error.errno not in (errno.EINVAL, errno.ENOENT, errno.ENOTDIR):  # not a link; not there (yet)
+                    raise WorkspaceError(f"{path!r} cannot be resolved: {error.strerror}") from None
+                here = here / name
+                continue
+            hops += 1
+            if hops > MAX_SYMLINK_HOPS:
+                raise WorkspaceError(f"{path!r} goes through a symlink loop (more than {MAX_SYMLINK_HOPS} symlinks "
+                                     "in a row); give a path to a real file or folder, such as 'notes.txt'")
+            names.extend(target.split("/")[::-1])
+            if target.startswith("/"):
+                here = Path("/")
+        return here
 
     def relative(self, path: Path) -> str:
         """How to show a resolved path to the model: relative to the root, with `/`, `.` for the root."""
@@ -109,26 +145,59 @@ class Workspace:
         trailing `/`. Symlinks are never entered, and those that lead outside are left out.
         """
         segments = _pattern_segments(pattern)
-        stack = [((), _sorted_entries(self.root))]
-        while stack:
-            parts, entries = stack[-1]
-            entry = next(entries, None)
-            if entry is None:
-                stack.pop()
-                continue
-            name, is_folder, is_link = entry
-            if is_folder and name in SKIPPED_FOLDERS:
-                continue
-            here = (*parts, name)
-            if _matches(here, segments) and (not is_link or self._leads_inside(here)):
-                yield "/".join(here) + "/" * is_folder
-            if is_folder and _may_match_below(here, segments):
-                stack.append((here, _sorted_entries(self.root.joinpath(*here))))
+        with closing(self._walk(lambda parts: _may_match_below(parts, segments))) as walk:
+            for parts, is_folder, is_link, _ in walk:
+                if parts[-1].endswith(TEMPORARY_SUFFIX):
+                    continue  # a write still going on, or one that died: not a file of the workspace
+                if _matches(parts, segments) and (not is_link or self._leads_inside(parts)):
+                    yield "/".join(parts) + "/" * is_folder
+
+    def _walk(self, enter: Callable[[tuple[str, ...]], bool]) -> Iterator[tuple[tuple[str, ...], bool, bool, int]]:
+        """`(parts, is_folder, is_symlink, folder_fd)` for each entry below the root: depth first, sorted.
+
+        Every folder is opened relative to its parent's descriptor with `O_NOFOLLOW` and listed through its
+        own descriptor, so a folder swapped for a symlink mid-walk is not entered, and a folder once open
+        stays the one that was checked, whatever later happens to its path. Folders are entered when
+        `enter(parts)` says so, never those in `SKIPPED_FOLDERS` (which are not yielded either).
+        """
+        stack: list[tuple[tuple[str, ...], int, Iterator[tuple[str, bool, bool]]]] = []
+        try:
+            if opened := _open_folder(self.root, None):
+                stack.append(((), *opened))
+            while stack:
+                parts, fd, entries = stack[-1]
+                entry = next(entries, None)
+                if entry is None:
+                    stack.pop()
+                    os.close(fd)
+                    continue
+                name, is_folder, is_link = entry
+                if is_folder and name in SKIPPED_FOLDERS:
+                    continue
+                here = (*parts, name)
+                yield here, is_folder, is_link, fd
+                if is_folder and enter(here) and (opened := _open_folder(name, fd)):
+                    stack.append((here, *opened))
+        finally:  # also when the caller stops early
+            for _, fd, _ in stack:
+                os.close(fd)
+
+    def _remove_stale_temporaries(self) -> None:
+        """Delete `write_file` temporaries older than this process: left by a write that was killed."""
+        started = _process_start()
+        with closing(self._walk(lambda parts: True)) as walk:
+            for parts, _, _, folder_fd in walk:
+                if not parts[-1].endswith(TEMPORARY_SUFFIX):
+                    continue
+                with suppress(OSError):  # gone already, or not ours to remove: leave it
+                    found = os.stat(parts[-1], dir_fd=folder_fd, follow_symlinks=False)
+                    if stat.S_ISREG(found.st_mode) and found.st_mtime < started:
+                        os.unlink(parts[-1], dir_fd=folder_fd)
 
     def _leads_inside(self, parts: tuple[str, ...]) -> bool:
         try:
-            return self.root.joinpath(*parts).resolve().is_relative_to(self.root)
-        except (OSError, RuntimeError):
+            return self.resolve("/".join(parts)).is_relative_to(self.root)
+        except WorkspaceError:
             return False
 
     def _parts(self, path: Path) -> tuple[str, ...]:
@@ -171,12 +240,16 @@ def _is_symlink(name: str, folder_fd: int) -> bool:
         return False
 
 
-def _check_text(path: object) -> None:
-    """Refuse path strings that no file system would take, before they reach one."""
+_EXAMPLES = {"path": "'notes.txt'", "pattern": "'*.txt' or '**/*.py'"}
+
+
+def _check_text(path: object, what: str = "path") -> None:
+    """Refuse path strings (or glob patterns: `what`) that no file system would take, before they reach one."""
     if not isinstance(path, str):
-        raise WorkspaceError(f"the path should be a string, not {type(path).__name__}")
+        raise WorkspaceError(f"the {what} should be a string, not {type(path).__name__}")
     if not path.strip():
-        raise WorkspaceError("the path is empty; give a path relative to the workspace root, such as 'notes.txt'")
+        raise WorkspaceError(f"the {what} is empty; give a {what} relative to the workspace root, "
+                             f"such as {_EXAMPLES[what]}")
     if "\0" in path:
         raise WorkspaceError(f"{path!r} contains a NUL byte, which no file name can hold")
     try:
@@ -184,15 +257,15 @@ def _check_text(path: object) -> None:
     except UnicodeEncodeError:
         raise WorkspaceError(f"{path!r} is not valid Unicode text (it holds a lone surrogate)") from None
     if size > MAX_PATH_BYTES:
-        raise WorkspaceError(f"the path is {size:,} bytes long; a path may be at most {MAX_PATH_BYTES:,} bytes")
+        raise WorkspaceError(f"the {what} is {size:,} bytes long; a {what} may be at most {MAX_PATH_BYTES:,} bytes")
     longest = max(path.split("/"), key=lambda name: len(name.encode("utf-8")))
     if len(longest.encode("utf-8")) > MAX_NAME_BYTES:
-        raise WorkspaceError(f"a name in the path is longer than {MAX_NAME_BYTES} bytes: {longest[:40]!r}...")
+        raise WorkspaceError(f"a name in the {what} is longer than {MAX_NAME_BYTES} bytes: {longest[:40]!r}...")
 
 
 def _pattern_segments(pattern: str) -> tuple[str, ...]:
     """A glob pattern split at `/`, refused if it is absolute or climbs with `..`."""
-    _check_text(pattern)
+    _check_text(pattern, "pattern")
     if pattern.startswith("/"):
         raise WorkspaceError(f"the pattern {pattern!r} is absolute; glob patterns are relative to the workspace root, "
                              "for example '**/*.py'")
@@ -209,19 +282,36 @@ def _pattern_segments(pattern: str) -> tuple[str, ...]:
     return tuple(segments)
 
 
-def _sorted_entries(folder: Path) -> Iterator[tuple[str, bool, bool]]:
-    """`(name, is_folder, is_symlink)` of a folder's entries, in the order that keeps whole paths sorted."""
+def _open_folder(name: str | Path, parent_fd: int | None) -> tuple[int, Iterator[tuple[str, bool, bool]]] | None:
+    """Open a folder without following a symlink and list it: `(fd, sorted entries)`, or None if it cannot be.
+
+    Entries are `(name, is_folder, is_symlink)`, in the order that keeps whole paths sorted.
+    """
     try:
-        fd = os.open(folder, _FOLDER_FLAGS)  # O_NOFOLLOW: a folder swapped for a symlink is not listed
-    except OSError:
-        return iter(())
+        fd = os.open(name, _FOLDER_FLAGS, dir_fd=parent_fd)
+    except OSError:  # swapped for a symlink (ELOOP, ENOTDIR), removed, or not readable: nothing to list
+        return None
     try:
         with os.scandir(fd) as listing:
             entries = [(entry.name, entry.is_dir(follow_symlinks=False), entry.is_symlink()) for entry in listing]
-    finally:
+    except OSError:
         os.close(fd)
+        return None
     # Sorting "a/" (a folder) against "a.txt" by name + "/" makes a depth-first walk yield paths in sorted order.
-    return iter(sorted(entries, key=lambda entry: entry[0] + "/" * entry[1]))
+    return fd, iter(sorted(entries, key=lambda entry: entry[0] + "/" * entry[1]))
+
+
+@cache
+def _process_start() -> float:
+    """When this process started, as a Unix time, rounded down: every temporary it writes is younger."""
+    try:
+        # Field 22 of /proc/self/stat is the start in clock ticks after boot; /proc/stat's `btime` is the boot.
+        ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        boot = next(int(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
+                    if line.startswith("btime "))
+        return boot + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return time.time()  # elsewhere: the first workspace this process opens, before any write of its own
 
 
 def _matches(parts: tuple[str, ...], segments: tuple[str, ...]) -> bool:
