@@ -226,6 +226,22 @@ def test_a_live_write_keeps_its_temporary_when_another_workspace_opens(
     assert os.listdir(workspace.root) == ["big.txt"]
 
 
+def test_write_and_edit_refuse_a_file_with_hard_links(workspace: Workspace) -> None:
+    path = put(workspace, "a.txt", "shared\n")
+    os.link(path, workspace.root / "b.txt")
+    refusal = ("'b.txt' has 2 hard links (names for the same file), and another name may be outside the workspace, "
+               "so {tool} does not change it; write the new content to a new path instead, for example 'b.txt.new'")
+    with pytest.raises(ToolError) as caught:
+        write_file(workspace, "b.txt", "changed\n")
+    assert str(caught.value) == refusal.format(tool="write_file")
+    with pytest.raises(ToolError) as caught:
+        edit_file(workspace, "b.txt", "shared", "changed")
+    assert str(caught.value) == refusal.format(tool="edit_file")
+    assert path.read_text() == "shared\n" and os.path.samefile(path, workspace.root / "b.txt")
+    assert read_file(workspace, "b.txt") == "b.txt, line 1:\n     1\tshared\n[end of file]"  # reading is allowed
+    assert write_file(workspace, "b.txt.new", "changed\n") == "Wrote 8 bytes to b.txt.new (new file)"
+
+
 # edit_file
 
 

@@ -248,6 +248,21 @@ def test_glob_never_lists_outside_names_while_a_folder_is_swapped(workspace: Wor
     assert any(len(paths) > 60 for paths in listed)  # and some walks did go all the way down the real folder
 
 
+def test_a_hard_link_to_an_outside_file_cannot_be_written(workspace: Workspace, tmp_path: Path) -> None:
+    # A hard link is the outside file under a name inside: no symlink, nothing a path check can see.
+    os.link(tmp_path / "private" / "secret.txt", workspace.root / "notes" / "linked.txt")
+    registry = build_registry(file_tools(workspace))
+    before = outside_snapshot(tmp_path)
+    for tool, extra in [("write_file", {"content": "pwned"}), ("edit_file", {"old_text": "TOP", "new_text": "pwned"})]:
+        is_error, content = call(registry, tool, {"path": "notes/linked.txt", **extra})
+        assert is_error and content.startswith("Error: 'notes/linked.txt' has 2 hard links"), content
+    assert outside_snapshot(tmp_path) == before
+    assert os.path.samefile(workspace.root / "notes" / "linked.txt", tmp_path / "private" / "secret.txt")
+    # What a path guard cannot stop: reading it. Chapter 05 and docs/security.md say so; a container or a
+    # separate user that cannot see the outside file is what defends against this.
+    assert "launch code" in call(registry, "read_file", {"path": "notes/linked.txt"})[1]
+
+
 # Atomic write: a writer killed in the middle of writing.
 
 _KILLED_WRITER = """
