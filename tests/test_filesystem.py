@@ -16,7 +16,8 @@ from agentkit.limits import Limits
 from agentkit.tools.contract import ToolError
 from agentkit.tools.filesystem import edit_file, file_tools, glob, read_file, write_file
 from agentkit.tools.registry import build_registry, execute_tool
-from agentkit.tools.workspace import TEMPORARY_SUFFIX, Workspace
+from agentkit.tools.tree import TEMPORARY_SUFFIX
+from agentkit.tools.workspace import Workspace
 
 
 @pytest.fixture

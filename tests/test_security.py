@@ -31,7 +31,8 @@ from agentkit.limits import Limits
 from agentkit.tools.filesystem import file_tools
 from agentkit.tools.registry import build_registry, execute_tool
 from agentkit.tools.shell import run_command, shell_tool
-from agentkit.tools.workspace import TEMPORARY_SUFFIX, Workspace, WorkspaceError
+from agentkit.tools.tree import TEMPORARY_SUFFIX
+from agentkit.tools.workspace import Workspace, WorkspaceError
 
 SECRET = "TOP SECRET: the launch code is 0000"
 

@@ -8,14 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.tools.workspace import (
-    SKIPPED_FOLDERS,
-    TEMPORARY_SUFFIX,
-    Workspace,
-    WorkspaceError,
-    _matches,
-    _process_start,
-)
+from agentkit.tools.tree import SKIPPED_FOLDERS, TEMPORARY_SUFFIX, matches, process_start
+from agentkit.tools.workspace import Workspace, WorkspaceError
 
 
 @pytest.fixture
@@ -265,7 +259,7 @@ def _temporary(folder: Path, age: float | None) -> Path:
     path = folder / f".0123456789ab{TEMPORARY_SUFFIX}"
     path.write_text("half a write")
     if age is not None:
-        os.utime(path, (_process_start() - age,) * 2)
+        os.utime(path, (process_start() - age,) * 2)
     return path
 
 
@@ -293,7 +287,7 @@ def test_stale_temporaries_are_removed_when_a_workspace_opens(workspace: Workspa
 
 
 def test_the_process_start_is_in_the_past() -> None:
-    assert time.time() - 7 * 24 * 3600 < _process_start() <= time.time()
+    assert time.time() - 7 * 24 * 3600 < process_start() <= time.time()
 
 
 def test_glob_is_lazy(workspace: Workspace) -> None:
@@ -322,4 +316,4 @@ def test_glob_is_lazy(workspace: Workspace) -> None:
     ],
 )
 def test_pattern_matching(path: str, pattern: str, expected: bool) -> None:
-    assert _matches(tuple(path.split("/")), tuple(pattern.split("/"))) is expected
+    assert matches(tuple(path.split("/")), tuple(pattern.split("/"))) is expected

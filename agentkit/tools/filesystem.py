@@ -18,7 +18,8 @@ from typing import Any, BinaryIO, TextIO
 
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools.contract import ToolDefinition, ToolError
-from agentkit.tools.workspace import SKIPPED_FOLDERS, TEMPORARY_SUFFIX, Workspace
+from agentkit.tools.tree import SKIPPED_FOLDERS, TEMPORARY_SUFFIX
+from agentkit.tools.workspace import Workspace
 
 _WRITE_CHUNK = 1 << 20
 

@@ -12,9 +12,9 @@ Two steps, because one is not enough:
    file for a symlink between the check and the use (a TOCTOU race): the open fails instead of
    following it outside.
 
-`Workspace.glob` walks the same way, folder descriptor by folder descriptor, so a folder swapped for a
-symlink mid-walk is not entered. What remains is said in chapter 05: hard links, the root itself being
-replaced, and the shell tool, which this guard does not cover at all.
+`Workspace.glob` walks the same way (`agentkit.tools.tree.walk`), folder descriptor by folder descriptor,
+so a folder swapped for a symlink mid-walk is not entered. What remains is said in chapter 05: hard links,
+the root itself being replaced, and the shell tool, which this guard does not cover at all.
 """
 
 from __future__ import annotations
@@ -22,14 +22,19 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import time
-from collections.abc import Callable, Iterator
-from contextlib import closing, contextmanager, suppress
-from functools import cache
-from fnmatch import fnmatchcase
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 from agentkit.tools.contract import ToolError
+from agentkit.tools.tree import (
+    FOLDER_FLAGS,
+    TEMPORARY_SUFFIX,
+    matches,
+    may_match_below,
+    remove_stale_temporaries,
+    walk,
+)
 
 MAX_PATH_BYTES = 4096
 """Linux's PATH_MAX: a longer path cannot be opened anyway, so it is refused with a clear message first."""
@@ -37,15 +42,6 @@ MAX_NAME_BYTES = 255
 """Linux's NAME_MAX: the longest single file or folder name."""
 MAX_SYMLINK_HOPS = 40
 """Linux's own limit on symlinks followed for one path: more than that is a loop (or a chain as bad as one)."""
-TEMPORARY_SUFFIX = ".agentkit.write-tmp"
-"""How `write_file`'s temporary files end: never listed, and removed when left over by a process that is gone."""
-
-SKIPPED_FOLDERS = frozenset(
-    {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules", ".mypy_cache", ".pytest_cache", ".tox"}
-)
-"""Folders `glob` never enters: caches and dependencies, huge and almost never what the model is looking for."""
-
-_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 class WorkspaceError(ToolError):
@@ -60,7 +56,7 @@ class Workspace:
         self.root = Path(root).resolve(strict=True)
         if not self.root.is_dir():
             raise NotADirectoryError(f"workspace root {self.root} is not a folder")
-        self._remove_stale_temporaries()
+        remove_stale_temporaries(self.root)  # left by a write that was killed
 
     def __repr__(self) -> str:
         return f"Workspace({str(self.root)!r})"
@@ -122,7 +118,7 @@ class Workspace:
         missing folders are created the same way.
         """
         *folders, name = self._parts(path)
-        fd = os.open(self.root, _FOLDER_FLAGS)
+        fd = os.open(self.root, FOLDER_FLAGS)
         try:
             for folder in folders:
                 fd = self._step_into(fd, folder, path, make_folders)
@@ -145,54 +141,12 @@ class Workspace:
         trailing `/`. Symlinks are never entered, and those that lead outside are left out.
         """
         segments = _pattern_segments(pattern)
-        with closing(self._walk(lambda parts: _may_match_below(parts, segments))) as walk:
-            for parts, is_folder, is_link, _ in walk:
+        with closing(walk(self.root, lambda parts: may_match_below(parts, segments))) as entries:
+            for parts, is_folder, is_link, _ in entries:
                 if parts[-1].endswith(TEMPORARY_SUFFIX):
                     continue  # a write still going on, or one that died: not a file of the workspace
-                if _matches(parts, segments) and (not is_link or self._leads_inside(parts)):
+                if matches(parts, segments) and (not is_link or self._leads_inside(parts)):
                     yield "/".join(parts) + "/" * is_folder
-
-    def _walk(self, enter: Callable[[tuple[str, ...]], bool]) -> Iterator[tuple[tuple[str, ...], bool, bool, int]]:
-        """`(parts, is_folder, is_symlink, folder_fd)` for each entry below the root: depth first, sorted.
-
-        Every folder is opened relative to its parent's descriptor with `O_NOFOLLOW` and listed through its
-        own descriptor, so a folder swapped for a symlink mid-walk is not entered, and a folder once open
-        stays the one that was checked, whatever later happens to its path. Folders are entered when
-        `enter(parts)` says so, never those in `SKIPPED_FOLDERS` (which are not yielded either).
-        """
-        stack: list[tuple[tuple[str, ...], int, Iterator[tuple[str, bool, bool]]]] = []
-        try:
-            if opened := _open_folder(self.root, None):
-                stack.append(((), *opened))
-            while stack:
-                parts, fd, entries = stack[-1]
-                entry = next(entries, None)
-                if entry is None:
-                    stack.pop()
-                    os.close(fd)
-                    continue
-                name, is_folder, is_link = entry
-                if is_folder and name in SKIPPED_FOLDERS:
-                    continue
-                here = (*parts, name)
-                yield here, is_folder, is_link, fd
-                if is_folder and enter(here) and (opened := _open_folder(name, fd)):
-                    stack.append((here, *opened))
-        finally:  # also when the caller stops early
-            for _, fd, _ in stack:
-                os.close(fd)
-
-    def _remove_stale_temporaries(self) -> None:
-        """Delete `write_file` temporaries older than this process: left by a write that was killed."""
-        started = _process_start()
-        with closing(self._walk(lambda parts: True)) as walk:
-            for parts, _, _, folder_fd in walk:
-                if not parts[-1].endswith(TEMPORARY_SUFFIX):
-                    continue
-                with suppress(OSError):  # gone already, or not ours to remove: leave it
-                    found = os.stat(parts[-1], dir_fd=folder_fd, follow_symlinks=False)
-                    if stat.S_ISREG(found.st_mode) and found.st_mtime < started:
-                        os.unlink(parts[-1], dir_fd=folder_fd)
 
     def _leads_inside(self, parts: tuple[str, ...]) -> bool:
         try:
@@ -210,12 +164,12 @@ class Workspace:
         """Open `folder` inside the open folder `fd`, close `fd`, and return the new folder's fd."""
         try:
             try:
-                child = os.open(folder, _FOLDER_FLAGS, dir_fd=fd)
+                child = os.open(folder, FOLDER_FLAGS, dir_fd=fd)
             except FileNotFoundError:
                 if not make_folders:
                     raise
                 os.mkdir(folder, dir_fd=fd)
-                child = os.open(folder, _FOLDER_FLAGS, dir_fd=fd)
+                child = os.open(folder, FOLDER_FLAGS, dir_fd=fd)
         except OSError as error:
             raise self._swapped(path, error, _is_symlink(folder, fd)) from None  # `open_parent` still closes `fd`
         os.close(fd)
@@ -280,62 +234,3 @@ def _pattern_segments(pattern: str) -> tuple[str, ...]:
     if not segments:
         raise WorkspaceError(f"the pattern {pattern!r} names nothing; try '*' or '**/*.txt'")
     return tuple(segments)
-
-
-def _open_folder(name: str | Path, parent_fd: int | None) -> tuple[int, Iterator[tuple[str, bool, bool]]] | None:
-    """Open a folder without following a symlink and list it: `(fd, sorted entries)`, or None if it cannot be.
-
-    Entries are `(name, is_folder, is_symlink)`, in the order that keeps whole paths sorted.
-    """
-    try:
-        fd = os.open(name, _FOLDER_FLAGS, dir_fd=parent_fd)
-    except OSError:  # swapped for a symlink (ELOOP, ENOTDIR), removed, or not readable: nothing to list
-        return None
-    try:
-        with os.scandir(fd) as listing:
-            entries = [(entry.name, entry.is_dir(follow_symlinks=False), entry.is_symlink()) for entry in listing]
-    except OSError:
-        os.close(fd)
-        return None
-    # Sorting "a/" (a folder) against "a.txt" by name + "/" makes a depth-first walk yield paths in sorted order.
-    return fd, iter(sorted(entries, key=lambda entry: entry[0] + "/" * entry[1]))
-
-
-@cache
-def _process_start() -> float:
-    """When this process started, as a Unix time, rounded down: every temporary it writes is younger."""
-    try:
-        # Field 22 of /proc/self/stat is the start in clock ticks after boot; /proc/stat's `btime` is the boot.
-        ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
-        boot = next(int(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
-                    if line.startswith("btime "))
-        return boot + ticks / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError, StopIteration):
-        return time.time()  # elsewhere: the first workspace this process opens, before any write of its own
-
-
-def _matches(parts: tuple[str, ...], segments: tuple[str, ...]) -> bool:
-    """Does a path match the pattern? The classic greedy wildcard match, with folders as letters and `**` as `*`."""
-    p = s = 0
-    star, resume = -1, 0
-    while p < len(parts):
-        if s < len(segments) and segments[s] == "**":
-            star, resume, s = s, p, s + 1
-        elif s < len(segments) and fnmatchcase(parts[p], segments[s]):
-            p, s = p + 1, s + 1
-        elif star >= 0:  # let the last `**` swallow one more folder and try again from there
-            resume += 1
-            p, s = resume, star + 1
-        else:
-            return False
-    return all(segment == "**" for segment in segments[s:])
-
-
-def _may_match_below(parts: tuple[str, ...], segments: tuple[str, ...]) -> bool:
-    """Can a path inside this folder still match? Lets the walk skip folders the pattern cannot reach."""
-    for part, segment in zip(parts, segments):
-        if segment == "**":
-            return True
-        if not fnmatchcase(part, segment):
-            return False
-    return len(segments) > len(parts)
