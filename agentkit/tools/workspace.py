@@ -93,7 +93,8 @@ class Workspace:
                 target = os.readlink(here / name)
             except OSError as error:
                 if error.errno not in (errno.EINVAL, errno.ENOENT, errno.ENOTDIR):  # not a link; not there (yet)
-                    raise WorkspaceError(f"{path!r} cannot be resolved: {error.strerror}") from None
+                    raise WorkspaceError(f"{path!r} cannot be resolved ({error.strerror}); give a path to a real file "
+                                         "or folder, such as 'notes.txt'") from None
                 here = here / name
                 continue
             hops += 1
