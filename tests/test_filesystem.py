@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 import threading
@@ -15,6 +16,7 @@ from agentkit.limits import Limits
 from agentkit.tools.contract import ToolError
 from agentkit.tools.filesystem import edit_file, file_tools, glob, read_file, write_file
 from agentkit.tools.registry import build_registry, execute_tool
+from agentkit.tools.tree import TEMPORARY_SUFFIX
 from agentkit.tools.workspace import Workspace
 
 
@@ -176,6 +178,69 @@ def test_a_concurrent_reader_sees_old_or_new_never_half(workspace: Workspace) ->
     stop.set()
     thread.join()
     assert seen <= {old[::100_000], new[::100_000]}
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = put(workspace, "data.txt", "old\n")
+    real_write = os.write
+
+    def disk_full_halfway(fd: int, data: bytes) -> int:
+        real_write(fd, bytes(data[: len(data) // 2]))
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", disk_full_halfway)
+    with pytest.raises(OSError, match="No space left"):
+        write_file(workspace, "data.txt", "new content\n")
+    assert path.read_text() == "old\n"
+    assert os.listdir(workspace.root) == ["data.txt"]
+
+
+def test_a_live_write_keeps_its_temporary_when_another_workspace_opens(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Opening a workspace removes temporaries older than this process; one being written right now is not.
+    halfway, resume = threading.Event(), threading.Event()
+    real_write = os.write
+
+    def pause_halfway(fd: int, data: bytes) -> int:
+        if threading.current_thread().name != "writer" or halfway.is_set():
+            return real_write(fd, data)
+        written = real_write(fd, bytes(data[: len(data) // 2]))
+        halfway.set()
+        resume.wait(timeout=60)
+        return written
+
+    monkeypatch.setattr(os, "write", pause_halfway)
+    results: list[str] = []
+    writer = threading.Thread(name="writer", target=lambda: results.append(write_file(workspace, "big.txt", "x" * 1000)))
+    writer.start()
+    try:
+        assert halfway.wait(timeout=60)
+        assert [name for name in os.listdir(workspace.root) if name.endswith(TEMPORARY_SUFFIX)]
+        Workspace(workspace.root)
+    finally:
+        resume.set()
+        writer.join()
+    assert results == ["Wrote 1,000 bytes to big.txt (new file)"]
+    assert os.listdir(workspace.root) == ["big.txt"]
+
+
+def test_write_and_edit_refuse_a_file_with_hard_links(workspace: Workspace) -> None:
+    path = put(workspace, "a.txt", "shared\n")
+    os.link(path, workspace.root / "b.txt")
+    refusal = ("'b.txt' has 2 hard links (names for the same file), and another name may be outside the workspace, "
+               "so {tool} does not change it; write the new content to a new path instead, for example 'b.txt.new'")
+    with pytest.raises(ToolError) as caught:
+        write_file(workspace, "b.txt", "changed\n")
+    assert str(caught.value) == refusal.format(tool="write_file")
+    with pytest.raises(ToolError) as caught:
+        edit_file(workspace, "b.txt", "shared", "changed")
+    assert str(caught.value) == refusal.format(tool="edit_file")
+    assert path.read_text() == "shared\n" and os.path.samefile(path, workspace.root / "b.txt")
+    assert read_file(workspace, "b.txt") == "b.txt, line 1:\n     1\tshared\n[end of file]"  # reading is allowed
+    assert write_file(workspace, "b.txt.new", "changed\n") == "Wrote 8 bytes to b.txt.new (new file)"
 
 
 # edit_file

@@ -9,6 +9,7 @@ Layout of every test (tmp_path):
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import hashlib
 import json
 import os
@@ -16,19 +17,21 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import tracemalloc
 from contextlib import suppress
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from agentkit.limits import Limits
 from agentkit.tools.filesystem import file_tools
 from agentkit.tools.registry import build_registry, execute_tool
 from agentkit.tools.shell import run_command, shell_tool
+from agentkit.tools.tree import TEMPORARY_SUFFIX
 from agentkit.tools.workspace import Workspace, WorkspaceError
 
 SECRET = "TOP SECRET: the launch code is 0000"
@@ -84,7 +87,8 @@ ESCAPES = [
     "out", "out/secret.txt", "out/./secret.txt", "out/../out/secret.txt", "notes/../out/secret.txt",
     "secret-link", "chain1", "chain2", "chain1/", "dangling", "abs-link/secret.txt", "passwd",
     "notes/up/private/secret.txt", "notes/up", "inner/secret.txt",
-    "loop-a", "loop-b/x",
+    "loop-a", "loop-b/x", "loop-a/../out", "loop-a/../out/secret.txt", "loop-b/../secret-link",   # a loop, then ..
+    "loop-a/../../private/secret.txt", "notes/up/../private/secret.txt",
     "secret.txt\0.png", "../private/secret.txt\0", "\0", "", "   ", "x" * 5000, "a/" + "b" * 300,
     "\ud800/secret.txt",
 ]
@@ -187,6 +191,8 @@ PATHS = st.one_of(
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=PATHS)
+@example(path="loop-a/../out")  # found at random once: Path.resolve() gave up on the loop and returned ws/out
+@example(path="loop-a/../out/secret.txt")
 def test_any_path_is_refused_or_really_inside(path: str, workspace: Workspace) -> None:
     try:
         resolved = workspace.resolve(path)
@@ -207,6 +213,55 @@ def test_any_glob_pattern_finds_only_inside_paths(pattern: str, workspace: Works
     for path in found:
         real = Path(os.path.realpath(workspace.root / path))
         assert real.is_relative_to(workspace.root), path
+
+
+_SWAPPER = """
+import ctypes, sys
+rename_exchange = ctypes.CDLL(None, use_errno=True).renameat2
+print("ready", flush=True)
+while rename_exchange(-100, sys.argv[1].encode(), -100, sys.argv[2].encode(), 2) == 0:  # AT_FDCWD, RENAME_EXCHANGE
+    pass
+"""
+
+
+def test_glob_never_lists_outside_names_while_a_folder_is_swapped(workspace: Workspace, tmp_path: Path) -> None:
+    # An attacker (say, a command the shell tool started) swaps a folder and a symlink to outside, atomically
+    # and without pause, in another process, while glob walks. Before the walk used folder descriptors, about
+    # one glob in seven listed names from outside. Whatever the timing, none may ever be listed.
+    if not hasattr(ctypes.CDLL(None), "renameat2"):
+        pytest.skip("this C library has no renameat2 (glibc >= 2.28 has it)")
+    for depth in ("", "a/", "a/b/"):
+        for n in range(20):
+            for top, name in ((tmp_path / "ws" / "swap", "inside"), (tmp_path / "elsewhere", "LEAKED")):
+                (top / depth).mkdir(parents=True, exist_ok=True)
+                (top / depth / f"{name}-{n}.txt").write_text("")
+    (tmp_path / "ws" / "swap-link").symlink_to(tmp_path / "elsewhere")
+    swapper = subprocess.Popen([sys.executable, "-c", _SWAPPER, tmp_path / "ws" / "swap", tmp_path / "ws" / "swap-link"],
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        assert swapper.stdout is not None and swapper.stdout.readline() == "ready\n"
+        listed = [list(workspace.glob("swap/**")) for _ in range(3000)]
+        assert swapper.poll() is None  # it was still swapping when the last glob ended
+    finally:
+        swapper.kill()
+        swapper.wait()
+    assert [path for paths in listed for path in paths if "LEAKED" in path] == []
+    assert any(len(paths) > 60 for paths in listed)  # and some walks did go all the way down the real folder
+
+
+def test_a_hard_link_to_an_outside_file_cannot_be_written(workspace: Workspace, tmp_path: Path) -> None:
+    # A hard link is the outside file under a name inside: no symlink, nothing a path check can see.
+    os.link(tmp_path / "private" / "secret.txt", workspace.root / "notes" / "linked.txt")
+    registry = build_registry(file_tools(workspace))
+    before = outside_snapshot(tmp_path)
+    for tool, extra in [("write_file", {"content": "pwned"}), ("edit_file", {"old_text": "TOP", "new_text": "pwned"})]:
+        is_error, content = call(registry, tool, {"path": "notes/linked.txt", **extra})
+        assert is_error and content.startswith("Error: 'notes/linked.txt' has 2 hard links"), content
+    assert outside_snapshot(tmp_path) == before
+    assert os.path.samefile(workspace.root / "notes" / "linked.txt", tmp_path / "private" / "secret.txt")
+    # What a path guard cannot stop: reading it. Chapter 05 and docs/security.md say so; a container or a
+    # separate user that cannot see the outside file is what defends against this.
+    assert "launch code" in call(registry, "read_file", {"path": "notes/linked.txt"})[1]
 
 
 # Atomic write: a writer killed in the middle of writing.
@@ -249,8 +304,15 @@ def test_a_killed_atomic_writer_leaves_the_old_content(tmp_path: Path) -> None:
     (tmp_path / "data.txt").write_text("OLD CONTENT\n")
     kill_writer_mid_write(tmp_path, "atomic")
     assert (tmp_path / "data.txt").read_text() == "OLD CONTENT\n"
-    leftovers = [path for path in tmp_path.iterdir() if path.name.endswith(".write-tmp")]
+    leftovers = [path for path in tmp_path.iterdir() if path.name.endswith(TEMPORARY_SUFFIX)]
     assert len(leftovers) == 1 and 0 < leftovers[0].stat().st_size < 2_000_000  # killed part way through
+    assert list(Workspace(tmp_path).glob("**")) == ["data.txt"]  # never listed
+    # The next process that opens the workspace removes it. (The stamp is set back an hour, because the
+    # process start it is compared with is known to the second only.)
+    os.utime(leftovers[0], (time.time() - 3600,) * 2)
+    subprocess.run([sys.executable, "-c", "import sys; from agentkit.tools.workspace import Workspace; "
+                    "Workspace(sys.argv[1])", str(tmp_path)], check=True)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["data.txt"]
 
 
 def test_a_killed_naive_writer_destroys_the_old_content(tmp_path: Path) -> None:

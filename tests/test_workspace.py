@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
 
-from agentkit.tools.workspace import SKIPPED_FOLDERS, Workspace, WorkspaceError, _matches
+from agentkit.tools.tree import SKIPPED_FOLDERS, TEMPORARY_SUFFIX, matches, process_start
+from agentkit.tools.workspace import Workspace, WorkspaceError
 
 
 @pytest.fixture
@@ -73,8 +75,45 @@ def test_refusals_say_what_is_wrong(workspace: Workspace) -> None:
 def test_symlink_loop_is_refused(workspace: Workspace) -> None:
     (workspace.root / "a").symlink_to("b")
     (workspace.root / "b").symlink_to("a")
-    with pytest.raises(WorkspaceError, match="'a' is a symlink loop"):
-        workspace.resolve("a")
+    (workspace.root / "out").symlink_to("../private")
+    for path in ["a", "b/x", "a/../notes", "a/../out/secret.txt", "notes/../a/.."]:
+        with pytest.raises(WorkspaceError) as caught:
+            workspace.resolve(path)
+        assert str(caught.value) == (
+            f"{path!r} goes through a symlink loop (more than 40 symlinks in a row); give a path to a real file "
+            "or folder, such as 'notes.txt'"
+        )
+
+
+def test_a_loop_is_never_skipped_lexically(workspace: Workspace) -> None:
+    # Path.resolve() on a loop gives up and returns the rest of the path as text: 'loop/../out' became 'out',
+    # which then led outside without any check. '..' must apply to where 'loop' really leads.
+    (workspace.root / "loop").symlink_to("loop")
+    (workspace.root / "out").symlink_to("../private")
+    with pytest.raises(WorkspaceError, match="symlink loop"):
+        workspace.resolve("loop/../out")
+
+
+def test_a_chain_of_forty_symlinks_is_followed_and_forty_one_is_a_loop(workspace: Workspace) -> None:
+    for n in range(41):
+        (workspace.root / f"link{n}").symlink_to(f"link{n + 1}" if n < 40 else "notes")
+    assert workspace.resolve("link1/todo.txt") == workspace.root / "notes" / "todo.txt"  # 40 hops
+    with pytest.raises(WorkspaceError, match="symlink loop"):
+        workspace.resolve("link0/todo.txt")  # 41 hops
+
+
+def test_symlinks_are_followed_one_name_at_a_time(workspace: Workspace) -> None:
+    root = workspace.root
+    (root / "deep" / "er").mkdir(parents=True)
+    (root / "deep" / "er" / "up").symlink_to("../..")            # up leads to the root
+    (root / "abs").symlink_to(root / "notes")                     # an absolute target inside
+    (root / "file-link").symlink_to("notes/todo.txt")
+    assert workspace.resolve("deep/er/up/notes/todo.txt") == root / "notes" / "todo.txt"
+    with pytest.raises(WorkspaceError, match="leads outside the workspace through a symlink"):
+        workspace.resolve("deep/er/up/..")  # '..' of where up really leads (the root), not of 'deep/er'
+    assert workspace.resolve("abs/todo.txt") == root / "notes" / "todo.txt"
+    assert workspace.resolve("file-link/..") == root / "notes"  # the folder of the file it leads to
+    assert workspace.resolve("missing/../notes") == root / "notes"  # a name that does not exist is kept as text
 
 
 def test_non_string_path_is_refused(workspace: Workspace) -> None:
@@ -162,10 +201,93 @@ def test_glob_refuses_patterns_that_reach_outside(workspace: Workspace) -> None:
         "/etc/*": "the pattern '/etc/*' is absolute; glob patterns are relative to the workspace root, "
                   "for example '**/*.py'",
         "./": "the pattern './' names nothing; try '*' or '**/*.txt'",
+        "": "the pattern is empty; give a pattern relative to the workspace root, such as '*.txt' or '**/*.py'",
+        " ": "the pattern is empty; give a pattern relative to the workspace root, such as '*.txt' or '**/*.py'",
     }.items():
         with pytest.raises(WorkspaceError) as caught:
             list(workspace.glob(pattern))
         assert str(caught.value) == message
+
+
+def test_glob_never_enters_a_folder_swapped_for_a_symlink_mid_walk(
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The swap is made at the worst moment, every time: just after the walk has listed d/, before it enters d/sub/.
+    base = workspace.root.parent
+    _tree(workspace.root, ["d/sub/inside.txt"])
+    _tree(base, ["private/sub/OUTSIDE-NAME.txt"])
+    real_scandir = os.scandir
+
+    def list_then_swap(fd):  # type: ignore[no-untyped-def]
+        with real_scandir(fd) as listing:
+            entries = list(listing)
+        if {entry.name for entry in entries} == {"sub"} and not (workspace.root / "stash").exists():
+            (workspace.root / "d").rename(workspace.root / "stash")
+            (workspace.root / "d").symlink_to(base / "private")
+        return _Listing(entries)
+
+    monkeypatch.setattr(os, "scandir", list_then_swap)
+    found = list(workspace.glob("**"))
+    assert (workspace.root / "d").is_symlink()  # the swap did happen
+    assert found == ["d/", "d/sub/", "d/sub/inside.txt", "notes/", "notes/todo.txt"]
+
+
+class _Listing(list):  # type: ignore[type-arg]
+    """What `os.scandir` returns, already read: a context manager that iterates its entries."""
+
+    def __enter__(self) -> _Listing:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def test_glob_stopped_early_closes_its_folders(workspace: Workspace) -> None:
+    _tree(workspace.root, ["a/b/c/d.txt", "e.txt"])
+    before = len(os.listdir("/proc/self/fd"))
+    for _ in range(50):
+        walk = workspace.glob("**")
+        assert next(walk) == "a/"
+        assert next(walk) == "a/b/"
+        walk.close()
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
+def _temporary(folder: Path, age: float | None) -> Path:
+    """A leftover of `write_file`; `age` seconds older than this process (None: written just now)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f".0123456789ab{TEMPORARY_SUFFIX}"
+    path.write_text("half a write")
+    if age is not None:
+        os.utime(path, (process_start() - age,) * 2)
+    return path
+
+
+def test_glob_never_lists_temporary_files(workspace: Workspace) -> None:
+    _temporary(workspace.root, age=None)
+    _temporary(workspace.root / "notes", age=None)
+    for pattern in ["**", "*", ".*", "**/.*", f"**/*{TEMPORARY_SUFFIX}", "notes/*"]:
+        assert not [path for path in workspace.glob(pattern) if path.endswith(TEMPORARY_SUFFIX)], pattern
+
+
+def test_stale_temporaries_are_removed_when_a_workspace_opens(workspace: Workspace) -> None:
+    root, base = workspace.root, workspace.root.parent
+    stale = [_temporary(root, age=3600), _temporary(root / "notes" / "deep", age=1)]
+    kept = [
+        _temporary(root / "fresh", age=None),                 # a write going on now, in some live process
+        _temporary(root / ".git", age=3600),                  # skipped folders are never entered
+        _temporary(base / "private", age=3600),               # outside, behind a symlink: never followed
+    ]
+    (root / "out").symlink_to("../private")
+    (root / f".link{TEMPORARY_SUFFIX}").symlink_to(kept[-1])  # a symlink named like one: not a temporary
+    Workspace(root)
+    assert [path for path in stale if path.exists()] == []
+    assert [path for path in kept if path.exists()] == kept
+    assert (root / f".link{TEMPORARY_SUFFIX}").is_symlink()
+
+
+def test_the_process_start_is_in_the_past() -> None:
+    assert time.time() - 7 * 24 * 3600 < process_start() <= time.time()
 
 
 def test_glob_is_lazy(workspace: Workspace) -> None:
@@ -194,4 +316,4 @@ def test_glob_is_lazy(workspace: Workspace) -> None:
     ],
 )
 def test_pattern_matching(path: str, pattern: str, expected: bool) -> None:
-    assert _matches(tuple(path.split("/")), tuple(pattern.split("/"))) is expected
+    assert matches(tuple(path.split("/")), tuple(pattern.split("/"))) is expected

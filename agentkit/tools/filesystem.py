@@ -18,7 +18,8 @@ from typing import Any, BinaryIO, TextIO
 
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools.contract import ToolDefinition, ToolError
-from agentkit.tools.workspace import SKIPPED_FOLDERS, Workspace
+from agentkit.tools.tree import SKIPPED_FOLDERS, TEMPORARY_SUFFIX
+from agentkit.tools.workspace import Workspace
 
 _WRITE_CHUNK = 1 << 20
 
@@ -150,7 +151,11 @@ def _write_atomically(workspace: Workspace, target: os.PathLike[str], data: byte
         if old is not None and not stat.S_ISREG(old.st_mode):
             raise ToolError(f"{shown!r} is {'a folder' if stat.S_ISDIR(old.st_mode) else 'not a regular file'}; "
                             "write_file only writes files")
-        temporary = f".{secrets.token_hex(6)}.write-tmp"
+        if old is not None:
+            # The rename below replaces the name, never writing through a link, so a link made after this look
+            # changes nothing outside; refusing says plainly that the file's other names would keep the old text.
+            _refuse_hard_link(old, shown, "write_file")
+        temporary = f".{secrets.token_hex(6)}{TEMPORARY_SUFFIX}"
         mode = stat.S_IMODE(old.st_mode) if old else 0o644
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode,
                      dir_fd=folder)
@@ -206,6 +211,20 @@ def edit_file(workspace: Workspace, path: str, old_text: str, new_text: str, occ
     return f"Replaced {_count(len(changed), 'occurrence')} in {shown} ({_lines(changed)})"
 
 
+def _refuse_hard_link(found: os.stat_result, shown: str, tool: str) -> None:
+    """Refuse to change a file with more than one name: the other could be outside the workspace.
+
+    A hard link is the file itself under a second name, with no symlink for the guard to see, so a path
+    check cannot tell where the other names are. Reading stays allowed (a limit chapter 05 states).
+    """
+    if found.st_nlink > 1:
+        raise ToolError(
+            f"{shown!r} has {found.st_nlink} hard links (names for the same file), and another name may be outside "
+            f"the workspace, so {tool} does not change it; write the new content to a new path instead, "
+            f"for example '{shown}.new'"
+        )
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n:,} {noun}{'s' * (n != 1)}"
 
@@ -236,6 +255,7 @@ def _line_numbers(text: str, starts: list[int]) -> list[int]:
 def _read_whole(workspace: Workspace, target: os.PathLike[str], limits: Limits) -> str:
     shown = workspace.relative(target)
     with open(_open_regular_file(workspace, target), "rb") as file:
+        _refuse_hard_link(os.fstat(file.fileno()), shown, "edit_file")  # the very file read, not its name again
         data = file.read(limits.max_file_bytes + 1)
     if len(data) > limits.max_file_bytes:
         raise ToolError(f"{shown!r} is larger than {limits.max_file_bytes:,} bytes; edit_file does not rewrite "

@@ -2,17 +2,19 @@
 
 Two steps, because one is not enough:
 
-1. `Workspace.resolve(path)` checks the text (empty, NUL byte, too long), joins it to the root, follows
-   every symlink with `Path.resolve()` and refuses the result unless it `is_relative_to` the root.
-   That stops `../x`, `/etc/passwd`, symlinks and chains of symlinks pointing out, and dangling links.
+1. `Workspace.resolve(path)` checks the text (empty, NUL byte, too long), then walks the path one name at
+   a time from the root, reading every symlink on the way (at most 40, as the kernel does: more is a loop),
+   and refuses the result unless it `is_relative_to` the root. That stops `../x`, `/etc/passwd`, symlinks
+   and chains of symlinks pointing out, dangling links and loops: no part of the path is taken lexically.
 2. `Workspace.open(...)` / `Workspace.open_parent(...)` then open that resolved path again, one folder
    at a time from the root, with `O_NOFOLLOW` and a folder file descriptor (`dir_fd`) for each step.
    The resolved path holds no symlink, so meeting one now means that someone swapped a folder or the
    file for a symlink between the check and the use (a TOCTOU race): the open fails instead of
    following it outside.
 
-What remains is said in chapter 05: hard links, the root itself being replaced, and the shell tool,
-which this guard does not cover at all.
+`Workspace.glob` walks the same way (`agentkit.tools.tree.walk`), folder descriptor by folder descriptor,
+so a folder swapped for a symlink mid-walk is not entered. What remains is said in chapter 05: hard links,
+the root itself being replaced, and the shell tool, which this guard does not cover at all.
 """
 
 from __future__ import annotations
@@ -21,23 +23,25 @@ import errno
 import os
 import stat
 from collections.abc import Iterator
-from contextlib import contextmanager
-from fnmatch import fnmatchcase
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 from agentkit.tools.contract import ToolError
+from agentkit.tools.tree import (
+    FOLDER_FLAGS,
+    TEMPORARY_SUFFIX,
+    matches,
+    may_match_below,
+    remove_stale_temporaries,
+    walk,
+)
 
 MAX_PATH_BYTES = 4096
 """Linux's PATH_MAX: a longer path cannot be opened anyway, so it is refused with a clear message first."""
 MAX_NAME_BYTES = 255
 """Linux's NAME_MAX: the longest single file or folder name."""
-
-SKIPPED_FOLDERS = frozenset(
-    {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules", ".mypy_cache", ".pytest_cache", ".tox"}
-)
-"""Folders `glob` never enters: caches and dependencies, huge and almost never what the model is looking for."""
-
-_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+MAX_SYMLINK_HOPS = 40
+"""Linux's own limit on symlinks followed for one path: more than that is a loop (or a chain as bad as one)."""
 
 
 class WorkspaceError(ToolError):
@@ -52,6 +56,7 @@ class Workspace:
         self.root = Path(root).resolve(strict=True)
         if not self.root.is_dir():
             raise NotADirectoryError(f"workspace root {self.root} is not a folder")
+        remove_stale_temporaries(self.root)  # left by a write that was killed
 
     def __repr__(self) -> str:
         return f"Workspace({str(self.root)!r})"
@@ -59,12 +64,7 @@ class Workspace:
     def resolve(self, path: str) -> Path:
         """The real, absolute path that `path` names inside the workspace, or `WorkspaceError` saying why not."""
         _check_text(path)
-        try:
-            resolved = (self.root / path).resolve()
-        except RuntimeError:  # Python 3.11 reports a symlink loop this way
-            raise WorkspaceError(f"{path!r} is a symlink loop; give a path to a real file or folder") from None
-        except OSError as error:
-            raise WorkspaceError(f"{path!r} cannot be resolved: {error.strerror}") from None
+        resolved = self._follow(path)
         if not resolved.is_relative_to(self.root):
             through = " through a symlink" if Path(os.path.normpath(self.root / path)).is_relative_to(self.root) else ""
             raise WorkspaceError(
@@ -72,6 +72,39 @@ class Workspace:
                 "for example 'notes.txt' or 'src/app.py'"
             )
         return resolved
+
+    def _follow(self, path: str) -> Path:
+        """Where `path` really leads: walked one name at a time, every symlink read and followed, as the kernel does.
+
+        `a/..` is the folder that holds wherever `a` really leads, never just "." (`Path.resolve` takes that
+        shortcut on a loop). Names that do not exist yet are kept as they are: there is nothing to follow.
+        """
+        here = Path("/") if path.startswith("/") else self.root
+        names = path.split("/")[::-1]  # a stack: the next name is last, a link's target is pushed in its place
+        hops = 0
+        while names:
+            name = names.pop()
+            if name in ("", "."):
+                continue
+            if name == "..":
+                here = here.parent
+                continue
+            try:
+                target = os.readlink(here / name)
+            except OSError as error:
+                if error.errno not in (errno.EINVAL, errno.ENOENT, errno.ENOTDIR):  # not a link; not there (yet)
+                    raise WorkspaceError(f"{path!r} cannot be resolved ({error.strerror}); give a path to a real file "
+                                         "or folder, such as 'notes.txt'") from None
+                here = here / name
+                continue
+            hops += 1
+            if hops > MAX_SYMLINK_HOPS:
+                raise WorkspaceError(f"{path!r} goes through a symlink loop (more than {MAX_SYMLINK_HOPS} symlinks "
+                                     "in a row); give a path to a real file or folder, such as 'notes.txt'")
+            names.extend(target.split("/")[::-1])
+            if target.startswith("/"):
+                here = Path("/")
+        return here
 
     def relative(self, path: Path) -> str:
         """How to show a resolved path to the model: relative to the root, with `/`, `.` for the root."""
@@ -86,7 +119,7 @@ class Workspace:
         missing folders are created the same way.
         """
         *folders, name = self._parts(path)
-        fd = os.open(self.root, _FOLDER_FLAGS)
+        fd = os.open(self.root, FOLDER_FLAGS)
         try:
             for folder in folders:
                 fd = self._step_into(fd, folder, path, make_folders)
@@ -109,26 +142,17 @@ class Workspace:
         trailing `/`. Symlinks are never entered, and those that lead outside are left out.
         """
         segments = _pattern_segments(pattern)
-        stack = [((), _sorted_entries(self.root))]
-        while stack:
-            parts, entries = stack[-1]
-            entry = next(entries, None)
-            if entry is None:
-                stack.pop()
-                continue
-            name, is_folder, is_link = entry
-            if is_folder and name in SKIPPED_FOLDERS:
-                continue
-            here = (*parts, name)
-            if _matches(here, segments) and (not is_link or self._leads_inside(here)):
-                yield "/".join(here) + "/" * is_folder
-            if is_folder and _may_match_below(here, segments):
-                stack.append((here, _sorted_entries(self.root.joinpath(*here))))
+        with closing(walk(self.root, lambda parts: may_match_below(parts, segments))) as entries:
+            for parts, is_folder, is_link, _ in entries:
+                if parts[-1].endswith(TEMPORARY_SUFFIX):
+                    continue  # a write still going on, or one that died: not a file of the workspace
+                if matches(parts, segments) and (not is_link or self._leads_inside(parts)):
+                    yield "/".join(parts) + "/" * is_folder
 
     def _leads_inside(self, parts: tuple[str, ...]) -> bool:
         try:
-            return self.root.joinpath(*parts).resolve().is_relative_to(self.root)
-        except (OSError, RuntimeError):
+            return self.resolve("/".join(parts)).is_relative_to(self.root)
+        except WorkspaceError:
             return False
 
     def _parts(self, path: Path) -> tuple[str, ...]:
@@ -141,12 +165,12 @@ class Workspace:
         """Open `folder` inside the open folder `fd`, close `fd`, and return the new folder's fd."""
         try:
             try:
-                child = os.open(folder, _FOLDER_FLAGS, dir_fd=fd)
+                child = os.open(folder, FOLDER_FLAGS, dir_fd=fd)
             except FileNotFoundError:
                 if not make_folders:
                     raise
                 os.mkdir(folder, dir_fd=fd)
-                child = os.open(folder, _FOLDER_FLAGS, dir_fd=fd)
+                child = os.open(folder, FOLDER_FLAGS, dir_fd=fd)
         except OSError as error:
             raise self._swapped(path, error, _is_symlink(folder, fd)) from None  # `open_parent` still closes `fd`
         os.close(fd)
@@ -171,12 +195,16 @@ def _is_symlink(name: str, folder_fd: int) -> bool:
         return False
 
 
-def _check_text(path: object) -> None:
-    """Refuse path strings that no file system would take, before they reach one."""
+_EXAMPLES = {"path": "'notes.txt'", "pattern": "'*.txt' or '**/*.py'"}
+
+
+def _check_text(path: object, what: str = "path") -> None:
+    """Refuse path strings (or glob patterns: `what`) that no file system would take, before they reach one."""
     if not isinstance(path, str):
-        raise WorkspaceError(f"the path should be a string, not {type(path).__name__}")
+        raise WorkspaceError(f"the {what} should be a string, not {type(path).__name__}")
     if not path.strip():
-        raise WorkspaceError("the path is empty; give a path relative to the workspace root, such as 'notes.txt'")
+        raise WorkspaceError(f"the {what} is empty; give a {what} relative to the workspace root, "
+                             f"such as {_EXAMPLES[what]}")
     if "\0" in path:
         raise WorkspaceError(f"{path!r} contains a NUL byte, which no file name can hold")
     try:
@@ -184,15 +212,15 @@ def _check_text(path: object) -> None:
     except UnicodeEncodeError:
         raise WorkspaceError(f"{path!r} is not valid Unicode text (it holds a lone surrogate)") from None
     if size > MAX_PATH_BYTES:
-        raise WorkspaceError(f"the path is {size:,} bytes long; a path may be at most {MAX_PATH_BYTES:,} bytes")
+        raise WorkspaceError(f"the {what} is {size:,} bytes long; a {what} may be at most {MAX_PATH_BYTES:,} bytes")
     longest = max(path.split("/"), key=lambda name: len(name.encode("utf-8")))
     if len(longest.encode("utf-8")) > MAX_NAME_BYTES:
-        raise WorkspaceError(f"a name in the path is longer than {MAX_NAME_BYTES} bytes: {longest[:40]!r}...")
+        raise WorkspaceError(f"a name in the {what} is longer than {MAX_NAME_BYTES} bytes: {longest[:40]!r}...")
 
 
 def _pattern_segments(pattern: str) -> tuple[str, ...]:
     """A glob pattern split at `/`, refused if it is absolute or climbs with `..`."""
-    _check_text(pattern)
+    _check_text(pattern, "pattern")
     if pattern.startswith("/"):
         raise WorkspaceError(f"the pattern {pattern!r} is absolute; glob patterns are relative to the workspace root, "
                              "for example '**/*.py'")
@@ -207,45 +235,3 @@ def _pattern_segments(pattern: str) -> tuple[str, ...]:
     if not segments:
         raise WorkspaceError(f"the pattern {pattern!r} names nothing; try '*' or '**/*.txt'")
     return tuple(segments)
-
-
-def _sorted_entries(folder: Path) -> Iterator[tuple[str, bool, bool]]:
-    """`(name, is_folder, is_symlink)` of a folder's entries, in the order that keeps whole paths sorted."""
-    try:
-        fd = os.open(folder, _FOLDER_FLAGS)  # O_NOFOLLOW: a folder swapped for a symlink is not listed
-    except OSError:
-        return iter(())
-    try:
-        with os.scandir(fd) as listing:
-            entries = [(entry.name, entry.is_dir(follow_symlinks=False), entry.is_symlink()) for entry in listing]
-    finally:
-        os.close(fd)
-    # Sorting "a/" (a folder) against "a.txt" by name + "/" makes a depth-first walk yield paths in sorted order.
-    return iter(sorted(entries, key=lambda entry: entry[0] + "/" * entry[1]))
-
-
-def _matches(parts: tuple[str, ...], segments: tuple[str, ...]) -> bool:
-    """Does a path match the pattern? The classic greedy wildcard match, with folders as letters and `**` as `*`."""
-    p = s = 0
-    star, resume = -1, 0
-    while p < len(parts):
-        if s < len(segments) and segments[s] == "**":
-            star, resume, s = s, p, s + 1
-        elif s < len(segments) and fnmatchcase(parts[p], segments[s]):
-            p, s = p + 1, s + 1
-        elif star >= 0:  # let the last `**` swallow one more folder and try again from there
-            resume += 1
-            p, s = resume, star + 1
-        else:
-            return False
-    return all(segment == "**" for segment in segments[s:])
-
-
-def _may_match_below(parts: tuple[str, ...], segments: tuple[str, ...]) -> bool:
-    """Can a path inside this folder still match? Lets the walk skip folders the pattern cannot reach."""
-    for part, segment in zip(parts, segments):
-        if segment == "**":
-            return True
-        if not fnmatchcase(part, segment):
-            return False
-    return len(segments) > len(parts)

@@ -1,0 +1,129 @@
+"""The workspace tree: a walk that never follows a symlink, glob's pattern matching, and leftover temporaries.
+
+The walk opens every folder relative to the open folder that holds it, with `O_NOFOLLOW`, and lists it
+through its own descriptor. Walking by path instead (`os.scandir(root / "a" / "b")`) lets the kernel follow
+`a` if someone has just swapped it for a symlink to outside; a descriptor cannot be swapped.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from collections.abc import Callable, Iterator
+from contextlib import closing, suppress
+from fnmatch import fnmatchcase
+from functools import cache
+from pathlib import Path
+
+SKIPPED_FOLDERS = frozenset(
+    {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules", ".mypy_cache", ".pytest_cache", ".tox"}
+)
+"""Folders `glob` never enters: caches and dependencies, huge and almost never what the model is looking for."""
+TEMPORARY_SUFFIX = ".agentkit.write-tmp"
+"""How `write_file`'s temporary files end: never listed, and removed when left over by a process that is gone."""
+FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+"""How every folder is opened: as a folder, never through a symlink, not inherited by child processes."""
+
+
+def walk(root: Path, enter: Callable[[tuple[str, ...]], bool]) -> Iterator[tuple[tuple[str, ...], bool, bool, int]]:
+    """`(parts, is_folder, is_symlink, folder_fd)` for each entry below `root`: depth first, sorted.
+
+    Every folder is opened relative to its parent's descriptor with `O_NOFOLLOW` and listed through its
+    own descriptor, so a folder swapped for a symlink mid-walk is not entered, and a folder once open
+    stays the one that was checked, whatever later happens to its path. Folders are entered when
+    `enter(parts)` says so, never those in `SKIPPED_FOLDERS` (which are not yielded either).
+    """
+    stack: list[tuple[tuple[str, ...], int, Iterator[tuple[str, bool, bool]]]] = []
+    try:
+        if opened := _open_folder(root, None):
+            stack.append(((), *opened))
+        while stack:
+            parts, fd, entries = stack[-1]
+            entry = next(entries, None)
+            if entry is None:
+                stack.pop()
+                os.close(fd)
+                continue
+            name, is_folder, is_link = entry
+            if is_folder and name in SKIPPED_FOLDERS:
+                continue
+            here = (*parts, name)
+            yield here, is_folder, is_link, fd
+            if is_folder and enter(here) and (opened := _open_folder(name, fd)):
+                stack.append((here, *opened))
+    finally:  # also when the caller stops early
+        for _, fd, _ in stack:
+            os.close(fd)
+
+
+def remove_stale_temporaries(root: Path) -> None:
+    """Delete `write_file` temporaries below `root` older than this process: left by a write that was killed."""
+    started = process_start()
+    with closing(walk(root, lambda parts: True)) as entries:
+        for parts, _, _, folder_fd in entries:
+            if not parts[-1].endswith(TEMPORARY_SUFFIX):
+                continue
+            with suppress(OSError):  # gone already, or not ours to remove: leave it
+                found = os.stat(parts[-1], dir_fd=folder_fd, follow_symlinks=False)
+                if stat.S_ISREG(found.st_mode) and found.st_mtime < started:
+                    os.unlink(parts[-1], dir_fd=folder_fd)
+
+
+def _open_folder(name: str | Path, parent_fd: int | None) -> tuple[int, Iterator[tuple[str, bool, bool]]] | None:
+    """Open a folder without following a symlink and list it: `(fd, sorted entries)`, or None if it cannot be.
+
+    Entries are `(name, is_folder, is_symlink)`, in the order that keeps whole paths sorted.
+    """
+    try:
+        fd = os.open(name, FOLDER_FLAGS, dir_fd=parent_fd)
+    except OSError:  # swapped for a symlink (ELOOP, ENOTDIR), removed, or not readable: nothing to list
+        return None
+    try:
+        with os.scandir(fd) as listing:
+            entries = [(entry.name, entry.is_dir(follow_symlinks=False), entry.is_symlink()) for entry in listing]
+    except OSError:
+        os.close(fd)
+        return None
+    # Sorting "a/" (a folder) against "a.txt" by name + "/" makes a depth-first walk yield paths in sorted order.
+    return fd, iter(sorted(entries, key=lambda entry: entry[0] + "/" * entry[1]))
+
+
+@cache
+def process_start() -> float:
+    """When this process started, as a Unix time, rounded down: every temporary it writes is younger."""
+    try:
+        # Field 22 of /proc/self/stat is the start in clock ticks after boot; /proc/stat's `btime` is the boot.
+        ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        boot = next(int(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
+                    if line.startswith("btime "))
+        return boot + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return time.time()  # elsewhere: the first workspace this process opens, before any write of its own
+
+
+def matches(parts: tuple[str, ...], segments: tuple[str, ...]) -> bool:
+    """Does a path match the pattern? The classic greedy wildcard match, with folders as letters and `**` as `*`."""
+    p = s = 0
+    star, resume = -1, 0
+    while p < len(parts):
+        if s < len(segments) and segments[s] == "**":
+            star, resume, s = s, p, s + 1
+        elif s < len(segments) and fnmatchcase(parts[p], segments[s]):
+            p, s = p + 1, s + 1
+        elif star >= 0:  # let the last `**` swallow one more folder and try again from there
+            resume += 1
+            p, s = resume, star + 1
+        else:
+            return False
+    return all(segment == "**" for segment in segments[s:])
+
+
+def may_match_below(parts: tuple[str, ...], segments: tuple[str, ...]) -> bool:
+    """Can a path inside this folder still match? Lets the walk skip folders the pattern cannot reach."""
+    for part, segment in zip(parts, segments):
+        if segment == "**":
+            return True
+        if not fnmatchcase(part, segment):
+            return False
+    return len(segments) > len(parts)
