@@ -3,7 +3,7 @@
     you> What time is it in Tokyo?
       -> get_current_time {"timezone": "Asia/Tokyo"}
       <- 2026-12-03 06:40:12+09:00 (Asia/Tokyo)
-    agent> According to get_current_time: ...
+    agent> The current time in Tokyo is ...
 
 Each tool call and a shortened result are printed as they happen. A tool that needs confirmation asks
 `[y/N]` first. `/cancel` (or `/exit`) as an answer stops the task; `/exit`, Ctrl-D or Ctrl-C at the
