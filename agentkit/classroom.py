@@ -78,16 +78,18 @@ def _masked(outputs: list, rules: list[tuple[re.Pattern[str], str]]) -> str:
 
 @contextmanager
 def offline_environment() -> Iterator[None]:
-    """Stored outputs are the offline model's: an empty MODEL_API_KEY in the kernel's environment overrides .env."""
-    saved = os.environ.get("MODEL_API_KEY")
-    os.environ["MODEL_API_KEY"] = ""
+    """Stored outputs are the base offline model's: an empty MODEL_API_KEY and MODEL in the kernel's environment
+    override .env (so neither a key nor MODEL=offline/<variant> there changes what is stored)."""
+    saved = {name: os.environ.get(name) for name in ("MODEL_API_KEY", "MODEL")}
+    os.environ.update(dict.fromkeys(saved, ""))
     try:
         yield
     finally:
-        if saved is None:
-            del os.environ["MODEL_API_KEY"]
-        else:
-            os.environ["MODEL_API_KEY"] = saved
+        for name, value in saved.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
 
 
 SOLUTION, CHECK = "solution", "check"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +11,7 @@ import openai
 from dotenv import dotenv_values, find_dotenv
 
 from agentkit.offline import OfflineModel, offline_client
+from agentkit.offline.variants import VARIANTS, variant as offline_variant
 
 VARIABLES = ("MODEL_API_KEY", "BASE_URL", "MODEL")
 OFFLINE_MODEL_NAME = "offline"
@@ -33,6 +35,8 @@ class Settings:
     """Seconds to wait for one response before the SDK gives up on it (and retries)."""
     max_retries: int = 2
     """How often the SDK retries a 429, a 5xx or a dropped connection, with backoff."""
+    variant: str | None = None
+    """MODEL=offline/<variant> with no key: the offline model with one real model's habit (see offline/variants.py)."""
 
     @property
     def offline(self) -> bool:
@@ -52,8 +56,14 @@ def load_settings(env_file: str | os.PathLike[str] | None = None) -> Settings:
         raise ConfigError(f"BASE_URL={base_url!r} is not a URL: put the provider's OpenAI-compatible endpoint, "
                           "starting with http:// or https://, for example https://api.openai.com/v1 (README has a table)")
     if not key:
-        # MODEL from .env is ignored offline: the offline model's replies, and so stored outputs, never vary with it.
-        return Settings(base_url=base_url or None)
+        # Offline, MODEL selects nothing but a variant: a provider's model name in .env changes no reply.
+        if not model.startswith(OFFLINE_MODEL_NAME + "/"):
+            return Settings(base_url=base_url or None)
+        name = model.removeprefix(OFFLINE_MODEL_NAME + "/")
+        if name not in VARIANTS:
+            raise ConfigError(f"MODEL={model!r} names no variant of the offline model; should be one of: "
+                              + ", ".join(f"offline/{known}" for known in VARIANTS) + " (or set MODEL_API_KEY for a real model)")
+        return Settings(base_url=base_url or None, model=model, variant=name)
     if any(c.isspace() or c in "\"'" for c in key):
         raise ConfigError("MODEL_API_KEY contains spaces or quotes: put the key alone, as the provider shows it")
     if not model:
@@ -62,15 +72,21 @@ def load_settings(env_file: str | os.PathLike[str] | None = None) -> Settings:
     return Settings(api_key=key, base_url=base_url or None, model=model)
 
 
-def connect(settings: Settings | None = None, *, offline: bool | None = None, unruly: str | None = None) -> openai.AsyncOpenAI:
+def connect(settings: Settings | None = None, *, offline: bool | None = None, unruly: str | None = None,
+            variant: str | None = None) -> openai.AsyncOpenAI:
     """An `AsyncOpenAI` client: the real provider when a key is set, the offline model otherwise.
 
     `offline=True` asks for the offline model even with a key; `unruly` (a mistake from
-    `agentkit.offline.MISTAKES`) makes it an offline model that makes that mistake.
+    `agentkit.offline.MISTAKES`) makes it an offline model that makes that mistake; `variant` (a name
+    in `agentkit.offline.VARIANTS`, default MODEL=offline/<variant>) gives it another model's habit.
     """
     settings = settings or load_settings()
-    if offline or unruly or (offline is None and settings.offline):
-        return offline_client(OfflineModel(unruly=unruly), max_retries=settings.max_retries)
+    if offline or unruly or variant or (offline is None and settings.offline):
+        model = OfflineModel(unruly=unruly)
+        name = variant or settings.variant
+        if name:
+            model = dataclasses.replace(offline_variant(name), base=model)
+        return offline_client(model, max_retries=settings.max_retries)
     if settings.offline:
         raise ConfigError("offline=False needs a real model, but MODEL_API_KEY is not set: put your provider's key "
                           "in .env (copy .env.example), or leave offline unset to use the offline model")

@@ -4,7 +4,8 @@ A model only writes text. So we tell it, in the system prompt, to write `FUNCTIO
 needs a tool; our code finds that line, runs the function and replies `RESULT: <value>`.
 
 Where the line may stand, decided once: prose on lines *before* the FUNCTION line is allowed (models often
-say what they are about to do), but the line must be a line of its own and nothing may follow it. Text
+say what they are about to do), and so is a ``` fence around it, but the line must be a line of its own and
+nothing may follow it. Text
 after it means the model went on without the result, usually inventing one: pass `stop=STOP`.
 """
 
@@ -113,7 +114,7 @@ def _call_line(name: str, parts: Sequence[str]) -> str:
 
 def parse_reply(reply: str, functions: Sequence[Callable[..., Any]]) -> FunctionCall | None:
     """The call in a model reply, None for a plain answer; a `FunctionCallError` subclass if it cannot run."""
-    lines = reply.strip().splitlines()
+    lines = _unfenced(reply.strip().splitlines())
     found = [number for number, line in enumerate(lines) if PREFIX in line]
     if not found:
         return None
@@ -133,6 +134,18 @@ def parse_reply(reply: str, functions: Sequence[Callable[..., Any]]) -> Function
     call = _parse_call(line[len(PREFIX):].strip())
     _check_signature(call, {function.__name__: function for function in functions})
     return call
+
+
+def _unfenced(lines: list[str]) -> list[str]:
+    """The lines without a ``` fence around the FUNCTION line: models trained on Markdown often write one."""
+    fences = [number for number, line in enumerate(lines) if line.strip().startswith("```")]
+    calls = [number for number, line in enumerate(lines) if PREFIX in line]
+    if len(fences) != 2 or len(calls) != 1 or not fences[0] < calls[0] < fences[1]:
+        return lines
+    opening, closing = lines[fences[0]].strip()[3:], lines[fences[1]].strip()[3:]
+    if (opening and not opening.isalnum()) or closing:  # ```python is a fence; ```FUNCTION: ...``` is not
+        return lines
+    return [line for number, line in enumerate(lines) if number not in fences]
 
 
 def _parse_call(text: str) -> FunctionCall:

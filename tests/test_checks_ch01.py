@@ -126,3 +126,14 @@ async def test_checks_say_todo_when_the_answer_is_not_defined_yet(capsys):
 def test_1_2_fails_when_the_answer_is_not_a_function(capsys):
     assert ch01.check_exercise_1_2({"parse_arguments": parse_arguments("1, 2")}) is False
     assert last_line(capsys).endswith("parse_arguments should be a function (def parse_arguments(text): ...).")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("habit", ["fenced", "prose", "arithmetic"])
+async def test_1_1_judges_the_function_not_the_models_habits(capsys, monkeypatch, habit):
+    # Whatever model the check could reach (a fence, a sentence, the model doing the sum itself), a right answer passes.
+    from agentkit.offline import ScriptedModel, offline_client, variant
+
+    model = ScriptedModel(["30 °C is 86 °F."]) if habit == "arithmetic" else variant(habit)
+    monkeypatch.setattr(ch01, "offline_client", lambda given=None, **options: offline_client(given or model, **options))
+    assert await ch01.check_exercise_1_1({"celsius_to_fahrenheit": celsius_to_fahrenheit}) is True, capsys.readouterr().out

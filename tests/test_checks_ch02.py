@@ -77,7 +77,7 @@ async def test_2_2_fails_when_only_the_first_call_is_answered(capsys):
         return (await answer_tool_calls(message, handlers))[:1]
 
     assert await ch02.check_exercise_2_2({"answer_tool_calls": first_only}) is False
-    assert "the model made 2 calls, so return a list of 2 messages" in last_line(capsys)
+    assert "the model made 3 calls, so return a list of 3 messages" in last_line(capsys)
 
 
 @pytest.mark.anyio
@@ -124,3 +124,15 @@ async def test_checks_say_todo_when_the_answer_is_not_defined_yet(capsys):
     assert last_line(capsys).startswith("[todo] Exercise 2.1")
     assert await ch02.check_exercise_2_2({"temperature_tool": TEMPERATURE_TOOL}) is False
     assert last_line(capsys).startswith("[todo] Exercise 2.2")
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("habit", ["one_call", "clarify", "arithmetic"])
+async def test_checks_judge_the_learners_code_not_the_models_habits(capsys, monkeypatch, habit):
+    # One call per reply, a question back, the sum done without the tool: a right answer passes under each.
+    from agentkit.offline import ScriptedModel, offline_client, variant
+
+    model = ScriptedModel(["30 °C is 86 °F."] * 3) if habit == "arithmetic" else variant(habit)
+    monkeypatch.setattr(ch02, "offline_client", lambda given=None, **options: offline_client(given or model, **options))
+    assert await ch02.check_exercise_2_1({"temperature_tool": TEMPERATURE_TOOL}) is True, capsys.readouterr().out
+    assert await ch02.check_exercise_2_2({"answer_tool_calls": answer_tool_calls}) is True, capsys.readouterr().out

@@ -109,7 +109,6 @@ def test_a_reply_without_a_function_line_is_a_plain_answer(reply):
             "Text after the FUNCTION: line: 'RESULT: 2024-01-01 10:00'",
         ),
         ("FUNCTION: get_current_time()\nI hope this helps!", ProseAroundCallError, "pass stop=['\\nRESULT:']"),
-        ("```\nFUNCTION: get_current_time()\n```", CodeFenceError, "inside a ``` code fence"),
         ("```text\nFUNCTION: get_current_time()```", CodeFenceError, "write it as a plain line"),
         ("FUNCTION: get_curent_time()", UnknownFunctionError, "Did you mean 'get_current_time'?"),
         (
@@ -274,3 +273,17 @@ async def test_round_trip_sends_a_tool_error_back_as_the_result():
     assert sent[2] == {"role": "assistant", "content": 'Let me check.\nFUNCTION: get_current_time("Mars/Olympus")'}
     assert sent[3]["content"].startswith("RESULT: Error: Unknown time zone 'Mars/Olympus': use an IANA")
     assert result.answer == "Mars has no time zone."
+
+
+@pytest.mark.parametrize("reply", [
+    '```\nFUNCTION: get_current_time("Asia/Tokyo")\n```',
+    'Let me check.\n```python\nFUNCTION: get_current_time("Asia/Tokyo")\n```',
+])
+def test_a_fence_around_the_line_is_taken_off(reply):
+    # Models trained on Markdown fence the line; a variant of the offline model does (offline/fenced).
+    assert parse_reply(reply, [get_current_time]) == FunctionCall("get_current_time", ("Asia/Tokyo",))
+
+
+def test_a_fence_around_more_than_the_line_is_still_refused():
+    with pytest.raises(ProseAroundCallError):
+        parse_reply('```\nFUNCTION: get_current_time("Asia/Tokyo")\nprint(result)\n```', [get_current_time])

@@ -11,7 +11,7 @@ from typing import Any
 
 from agentkit.checks import answer, expect, run_check, run_check_async
 from agentkit.manual import describe_function, manual_round_trip
-from agentkit.offline import offline_client
+from agentkit.offline import ScriptedModel, offline_client
 from agentkit.tools.clock import get_current_time
 
 TEMPERATURE_QUESTION = "What is 30 degrees Celsius in Fahrenheit?"
@@ -22,7 +22,7 @@ _REFUSED = object()
 
 
 async def check_exercise_1_1(namespace: Mapping[str, Any]) -> bool:
-    """Exercise 1.1: `celsius_to_fahrenheit`, a new tool for the manual protocol, which the (offline) model calls."""
+    """Exercise 1.1: `celsius_to_fahrenheit`, a new tool for the manual protocol, run in a round trip."""
 
     async def test() -> None:
         celsius_to_fahrenheit = answer(namespace, "celsius_to_fahrenheit")
@@ -39,14 +39,14 @@ async def check_exercise_1_1(namespace: Mapping[str, Any]) -> bool:
                f"the prompt line is {line.splitlines()[-1].strip()!r}; take one number parameter named celsius "
                "(annotate it float, so the placeholder is bare, not quoted).")
         expect(celsius_to_fahrenheit.__doc__, "write a docstring: it is the only description of the tool the model reads.")
-        # The offline model, whatever .env says: the check must give the same verdict on every machine.
-        result = await manual_round_trip(offline_client(), "offline", TEMPERATURE_QUESTION,
+        # A scripted model that calls the function: the check tests the student's code, not a model's choices.
+        model = ScriptedModel(["FUNCTION: celsius_to_fahrenheit(30)", "30 degrees Celsius is 86 degrees Fahrenheit."])
+        result = await manual_round_trip(offline_client(model), "offline", TEMPERATURE_QUESTION,
                                          [get_current_time, celsius_to_fahrenheit])
-        expect(result.call is not None and result.call.name == "celsius_to_fahrenheit",
-               f"asked {TEMPERATURE_QUESTION!r}, the model did not call your function; it replied "
-               f"{result.messages[2]['content']!r}.")
-        expect("86" in result.answer, f"the final answer {result.answer!r} does not contain 86.")
-
+        system, sent = model.requests[0]["messages"][0]["content"], result.messages[3]["content"]
+        expect("FUNCTION: celsius_to_fahrenheit(celsius)" in system, "the system prompt does not offer your function.")
+        expect(sent.startswith("RESULT: ") and "86" in sent,
+               f"for FUNCTION: celsius_to_fahrenheit(30) the round trip sent {sent!r}; it should contain 86.")
     return await run_check_async("Exercise 1.1: celsius_to_fahrenheit as a manual tool", test)
 
 

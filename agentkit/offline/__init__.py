@@ -4,13 +4,15 @@
 - `protocol.py`: the Chat Completions wire format around it (JSON and SSE, the API's 400 errors);
 - `transport.py`: the in-process path, `offline_client()`;
 - `server.py`: the same model over HTTP on 127.0.0.1, with fault injection;
-- `scripted.py`: a queue of replies, for tests that need exact control.
+- `scripted.py`: a queue of replies, for tests that need exact control;
+- `variants.py`: the offline model with one habit of another real model each (`MODEL=offline/<name>`).
 """
 
 from agentkit.offline.model import MISTAKES, OfflineModel, Reply, ToolCall
 from agentkit.offline.scripted import ScriptedModel, call
 from agentkit.offline.server import Faults, OfflineServer
 from agentkit.offline.transport import offline_client, offline_transport
+from agentkit.offline.variants import VARIANTS, Variant, variant
 
-__all__ = ["MISTAKES", "Faults", "OfflineModel", "OfflineServer", "Reply", "ScriptedModel", "ToolCall", "call",
-           "offline_client", "offline_transport"]
+__all__ = ["MISTAKES", "Faults", "OfflineModel", "OfflineServer", "Reply", "ScriptedModel", "ToolCall", "VARIANTS", "Variant", "call",
+           "offline_client", "offline_transport", "variant"]
