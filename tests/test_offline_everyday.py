@@ -35,6 +35,8 @@ ROOT = tool("square_root", "Square root of a number.", ["x"], x=N)
 WEATHER = tool("get_forecast", "Weather forecast for a city.", ["city"], city=S,
                unit={"type": "string", "enum": ["celsius", "fahrenheit"]})
 TRIANGLE = tool("triangle_area", "Area of a triangle.", ["base", "height"], base=N, height=N)
+EDIT = tool("edit_text", "Replace text in a file.", ["path", "old", "new"], path=S, old=S, new=S,
+            replace_all={"type": "boolean", "description": "Replace every occurrence, not only one."})
 STATS = tool("average", "The mean of a list of numbers.", ["numbers"], numbers={"type": "array", "items": N})
 
 ROWS = [
@@ -62,6 +64,10 @@ ROWS = [
     ("an array", "What is the average of 3, 5 and 10?", [STATS, ROOT], [("average", {"numbers": [3, 5, 10]})]),
     ("two tools", "What's the weather in Oslo and what time is it in Tokyo?", [WEATHER, CLOCK],
      [("get_forecast", {"city": "Oslo"}), ("get_time", {"timezone": "Asia/Tokyo"})]),
+    ("a flag needs all its words", 'In notes.txt replace "tea" with "coffee"', [EDIT, NOTE],
+     [("edit_text", {"path": "notes.txt", "old": "tea", "new": "coffee"})]),
+    ("a flag asked for", 'In notes.txt replace all "tea" with "coffee"', [EDIT, NOTE],
+     [("edit_text", {"path": "notes.txt", "old": "tea", "new": "coffee", "replace_all": True})]),
     ("an integer never truncates a float", "Compound interest on 1000 at 5% for 2.5 years", [INTEREST], None),
 ]
 ABSTAIN = [

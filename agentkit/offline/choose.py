@@ -16,7 +16,7 @@ from typing import Any
 
 from agentkit.offline import reading
 from agentkit.offline.fill import fill, needed_values_present
-from agentkit.offline.spans import QUOTED
+from agentkit.offline.spans import QUOTED, without_literals
 
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
 
@@ -62,7 +62,7 @@ def score(offer: Offer, text: str) -> float:
     path or a place, adds one point: not enough alone, enough with one more word in common.
     """
     tool_words = offer.weighted_words()
-    asked = reading.words(text)
+    asked = reading.words(without_literals(text))
     asked += [a + b for a, b in zip(asked, asked[1:])]
     total = 0.0
     for word in dict.fromkeys(asked):

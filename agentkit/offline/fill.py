@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from agentkit.offline import numbers, reading
-from agentkit.offline.spans import COUNTRY_CODES, Span, currency_code, find, is_known_place
+from agentkit.offline.spans import COUNTRY_CODES, QUOTED, Span, currency_code, find, is_known_place
 
 # A role: the words that give a parameter that role, and the span kinds that can fill it, best first.
 ROLES = [
@@ -168,11 +168,12 @@ def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) 
 
 def _boolean(name: str, text: str, must: bool) -> bool | None:
     topic = [w for w in reading.split_name(name) if w not in {"is", "include", "use", "enable", "show", "with", "has", "only"}]
-    lowered = text.lower()
-    for word in topic:
-        match = re.search(rf"\b{re.escape(reading.stem(word)[:5])}\w*", lowered)
-        if match:
-            return not re.search(r"\b(?:no|not|without|don't|exclude|skip|never)\b[\w\s]{0,20}$", lowered[: match.start()])
+    # Every word of the flag must be asked for ("replace all", not just "replace"), outside quoted text.
+    lowered = QUOTED.sub(" ", text).lower()
+    matches = [re.search(rf"\b{re.escape(reading.stem(word)[:5])}\w*", lowered) for word in topic]
+    if topic and all(matches):
+        first = min(match.start() for match in matches)
+        return not re.search(r"\b(?:no|not|without|don't|exclude|skip|never)\b[\w\s]{0,20}$", lowered[:first])
     return False if must else None
 
 

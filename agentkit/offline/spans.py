@@ -75,6 +75,14 @@ _COLON = re.compile(r":\s+(.+?)\s*$")
 _PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |of |upon )?[A-Z][\w'-]*)*")
 
 
+def without_literals(text: str) -> str:
+    """The question with quoted text, URLs, emails and paths blanked out: values to pass on, not words that say
+    what is asked ("notes.txt" is about a file, not about notes)."""
+    for pattern in (QUOTED, _URL, _EMAIL, _PATH):
+        text = pattern.sub(" ", text)
+    return text
+
+
 def find(text: str) -> list[Span]:
     """Every value in the text, in order of appearance; a span found by an earlier kind hides later ones."""
     found: list[Span] = []
