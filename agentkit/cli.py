@@ -109,7 +109,7 @@ def _chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
     try:
-        asyncio.run(chat(connect(settings), settings.model, open_workspace(args.workspace)))
+        asyncio.run(chat(connect(settings), settings.model, open_workspace(args.workspace), stream=True))
     except KeyboardInterrupt:  # before the chat has taken over Ctrl-C
         print("\nbye")
 
