@@ -223,11 +223,16 @@ def _text_of(span: Span, text: str) -> str:
 
 
 def _nullable(spec: dict) -> bool:
-    return isinstance(spec.get("type"), list) and "null" in spec["type"]
+    """`"type": ["string", "null"]` or `anyOf: [..., {"type": "null"}]` (pydantic's `str | None`)."""
+    kind = spec.get("type")
+    return isinstance(kind, list) and "null" in kind or {"type": "null"} in (spec.get("anyOf") or [])
 
 
 def _type(spec: dict) -> str | None:
     kind = spec.get("type")
+    if kind is None and spec.get("anyOf"):  # `int | None`: the type of its one option that is not null
+        kinds = [option.get("type") for option in spec["anyOf"] if option.get("type") != "null"]
+        kind = kinds[0] if len(kinds) == 1 else None
     return next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
 
 
