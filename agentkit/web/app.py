@@ -83,6 +83,7 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
     """
     # No API docs pages: they would load scripts from a CDN, and the page is the interface.
     app = FastAPI(title="agentkit chat", docs_url=None, redoc_url=None, openapi_url=None)
+    stream_replies = stream  # the name `stream` is taken below, by the function that sends the events
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOCAL_NAMES)
     limits = policy.limits
     app.add_middleware(BodyLimit, max_bytes=limits.max_message_chars * JSON_BYTES_PER_CHAR + 4096)
@@ -113,7 +114,7 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
                 await run_task(client, model, message, chat_tools(workspace, asker("question", events)),
                                policy=policy, ask=asker("confirm", events),
                                on_event=lambda event: show(event, conversation.task), task=conversation.task,
-                               stream=stream)
+                               stream=stream_replies)
             finally:
                 events.put_nowait(None)
 
