@@ -81,6 +81,14 @@ def print_safely(text: str) -> None:
         pass
 
 
+def print_part(text: str) -> None:
+    """`print_safely` without the line's end: a piece of a streamed answer, shown at once."""
+    try:
+        print(text, end="", flush=True)
+    except OSError:
+        pass
+
+
 def discard_typeahead() -> None:
     """Throw away keys typed before a question appeared, so that only an answer typed after it can answer it."""
     if sys.stdin is not None and sys.stdin.isatty():
@@ -92,8 +100,11 @@ def discard_typeahead() -> None:
 class Terminal:
     """Reads the person's lines without blocking the event loop, and remembers whether they asked to leave."""
 
-    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print_safely) -> None:
-        self.read, self.output = read, write
+    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print_safely,
+                 write_part: Callable[[str], None] = print_part) -> None:
+        self.read, self.output, self.output_part = read, write, write_part
+        self.streamed = ""
+        """The text of the reply being streamed so far, shown on the current line."""
         self.leaving = False
         """True once the person typed /exit (or closed the input): the chat ends after the current task."""
         self._one_prompt = asyncio.Lock()  # two concurrent tool calls must not both read the next line
@@ -128,15 +139,29 @@ class Terminal:
         return await self.line(f"{question} ", fresh=True)
 
     def show(self, event: Event) -> None:
-        """The `on_event` callback: one line per tool call, result, answer, or a task that did not complete."""
+        """The `on_event` callback: one line per tool call, result, answer, or a task that did not complete.
+
+        A streamed reply's text is shown piece by piece after `agent> `; its `answer` event then only ends the line.
+        """
+        if event.kind == "text":
+            self.output_part(("" if self.streamed else "agent> ") + visible(event.text))
+            self.streamed += event.text
+            return
+        streamed, self.streamed = self.streamed, ""
+        if streamed:
+            self.output_part("\n")
+            if event.kind == "answer" and event.text == streamed:
+                return
         line = describe(event)
         if line is not None:
             self.output(line)
 
 
 async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, terminal: Terminal | None = None, *,
-               policy: ToolPolicy = ToolPolicy()) -> Task | None:
+               policy: ToolPolicy = ToolPolicy(), stream: bool = False) -> Task | None:
     """The read-run-print loop. Each request continues the same task, so the model sees the conversation.
+
+    With `stream=True` (as `agentkit chat` runs it) answers are printed as the model writes them.
 
     Ctrl-C (SIGINT) during a task cancels it, which kills a command it is running, and the chat goes on;
     at the prompt it ends the chat. A hang-up (SIGHUP: the terminal closed) or SIGTERM cancels the task and
@@ -162,7 +187,8 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
             task = task or Task(request)  # made here, so that an interrupted first task is kept too
             try:
                 await interrupts.wait_for(run_task(client, model, request, registry, policy=policy,
-                                                   ask=terminal.ask, on_event=terminal.show, task=task))
+                                                   ask=terminal.ask, on_event=terminal.show, task=task,
+                                                   stream=stream))
             except Interrupted as interruption:
                 stop_interrupted(task, str(interruption))
                 terminal.write("")

@@ -45,6 +45,8 @@ class Reply:
 
     content: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
+    refusal: str | None = None
+    """Why it will not answer in the shape asked (`response_format`), instead of content."""
 
 
 @dataclass(frozen=True)
