@@ -45,6 +45,8 @@ class Reply:
 
     content: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
+    reasoning: str | None = None
+    """Thinking sent apart from the answer, as `reasoning_content` (some servers do; the base model never)."""
 
 
 @dataclass(frozen=True)

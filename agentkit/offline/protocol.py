@@ -94,6 +94,8 @@ def _completion(request: dict[str, Any], reply: Reply) -> dict[str, Any]:
     if content and limit and len(content) > 4 * limit:
         content, finish = content[: 4 * limit], "length"
     message: dict[str, Any] = {"role": "assistant", "content": content}
+    if reply.reasoning:
+        message["reasoning_content"] = reply.reasoning
     if reply.tool_calls:
         message["tool_calls"] = [
             {"id": "call_" + hashlib.sha256(f"{digest}:{i}".encode()).hexdigest()[:12], "type": "function",
@@ -118,6 +120,8 @@ def _sse(completion: dict[str, Any], include_usage: bool) -> Iterator[bytes]:
     choice = completion["choices"][0]
     message = choice["message"]
     deltas: list[dict[str, Any]] = [{"role": "assistant", "content": None if message["content"] is None else ""}]
+    if message.get("reasoning_content"):
+        deltas.append({"reasoning_content": message["reasoning_content"]})
     for piece in _pieces(message["content"] or ""):
         deltas.append({"content": piece})
     for index, call in enumerate(message.get("tool_calls") or []):
