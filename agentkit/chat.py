@@ -66,6 +66,10 @@ def describe(event: Event) -> str | None:
         line = f"  -> {event.name} {event.arguments}"
     elif event.kind == "tool_result":
         line = f"  <- {shorten(visible(event.content))}"  # escaped first, so that the width holds for what is shown
+    elif event.kind == "thinking":  # folded to one line: the reasoning is not the answer
+        line = f"  (thinking) {shorten(visible(event.text))}"
+    elif event.kind == "note":
+        line = f"[note: {event.text}]"
     elif event.kind == "status" and event.text != "completed":
         line = f"[task {event.text}: {event.content}]" if event.content else f"[task {event.text}]"
     else:

@@ -29,6 +29,7 @@ from typing import Any
 import openai
 
 from agentkit.policy import Ask, Decision, TaskCancelled, ToolExecutor, ToolPolicy, terminal_ask
+from agentkit.recovery import first_recovery_note, recover_reply, recovers
 from agentkit.replies import ModelMessage, ModelToolCall, check_reply
 from agentkit.streaming import StreamedReply, TextDelta, read_stream
 from agentkit.tools.contract import ToolDefinition
@@ -40,7 +41,8 @@ class Event:
     """Something that happened during a task, for a terminal, a web page or a notebook to show as it happens."""
 
     kind: str
-    """tool_call, tool_result, answer, status, or text (a piece of the reply as it streams)."""
+    """tool_call, tool_result, answer, status; text (a piece of the reply as it streams), thinking (text: the
+    model's reasoning), note (text: for the person)."""
     name: str = ""
     """tool_call, tool_result: the tool's name."""
     arguments: str = ""
@@ -122,6 +124,7 @@ async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: 
         if failure:  # nothing of this turn was added: the messages are as they were, ready to send again
             return await _stop(task, "failed", failure, on_event)
         task.messages.append(assistant_message(message))
+        await _show_recovery(task, message, str(client.base_url), on_event)
         calls = message.tool_calls or []
         task.tool_calls += len(calls)
         if not calls:
@@ -179,7 +182,10 @@ async def ask_model_streaming(client: openai.AsyncOpenAI, model: str, task: Task
                 reply = item
     except openai.APIError as error:  # a stream can also break halfway: nothing of this turn is kept either
         return None, f"the model request failed: {type(error).__name__}: {error}"
-    checked, problem = check_reply({"choices": [{"message": reply.message()}], "usage": reply.usage})
+    message = reply.message()
+    if recovers(client):
+        message = recover_reply(message, task.messages, tools)
+    checked, problem = check_reply({"choices": [{"message": message}], "usage": reply.usage})
     if problem:
         return None, f"the model's reply could not be used: {problem}"
     task.turns += 1
@@ -269,6 +275,15 @@ async def _answer_calls(task: Task, executor: ToolExecutor, calls: list[ModelToo
     if executor.stop_reason:  # a limit that ends the task: every call of this reply has its result first
         return "limit reached", executor.stop_reason
     return None
+
+
+async def _show_recovery(task: Task, message: ModelMessage, base_url: str, on_event: OnEvent | None) -> None:
+    """The model's thinking, folded; and, the first time in a task, that calls were read back from its text."""
+    if message.reasoning_content:
+        await _emit(on_event, Event("thinking", text=message.reasoning_content))
+    note = first_recovery_note(task.messages, base_url)
+    if note:
+        await _emit(on_event, Event("note", text=note))
 
 
 async def _stop(task: Task, status: str, error: str | None, on_event: OnEvent | None) -> Task:

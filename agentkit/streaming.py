@@ -66,10 +66,14 @@ class StreamedReply:
     """stop, tool_calls, length... from the chunk that ended the choice."""
     usage: dict[str, Any] | None = None
     """Token counts from the last chunk, when the request asked for them."""
+    reasoning_content: str | None = None
+    """Thinking some servers stream apart from the text (`reasoning_content` deltas); never shown as the answer."""
 
     def message(self) -> dict[str, Any]:
         """The assistant message, as `choices[0].message` of a non-streamed reply."""
         message: dict[str, Any] = {"role": "assistant", "content": self.content}
+        if self.reasoning_content:
+            message["reasoning_content"] = self.reasoning_content
         if self.tool_calls:
             message["tool_calls"] = [call.as_message_part() for call in self.tool_calls]
         return message
@@ -95,6 +99,8 @@ class StreamAssembler:
             delta = choice.get("delta") or {}
             if delta.get("content"):
                 text += delta["content"]
+            if delta.get("reasoning_content"):
+                self.reply.reasoning_content = (self.reply.reasoning_content or "") + delta["reasoning_content"]
             for part in delta.get("tool_calls") or []:
                 self._add_call_part(part)
             if choice.get("finish_reason"):

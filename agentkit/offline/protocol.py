@@ -101,6 +101,8 @@ def _completion(request: dict[str, Any], reply: Reply) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if reply.refusal:
         message["refusal"] = reply.refusal
+    if reply.reasoning:
+        message["reasoning_content"] = reply.reasoning
     if reply.tool_calls:
         message["tool_calls"] = [
             {"id": "call_" + hashlib.sha256(f"{digest}:{i}".encode()).hexdigest()[:12], "type": "function",
@@ -125,6 +127,8 @@ def _sse(completion: dict[str, Any], include_usage: bool) -> Iterator[bytes]:
     choice = completion["choices"][0]
     message = choice["message"]
     deltas: list[dict[str, Any]] = [{"role": "assistant", "content": None if message["content"] is None else ""}]
+    if message.get("reasoning_content"):
+        deltas.append({"reasoning_content": message["reasoning_content"]})
     for piece in _pieces(message["content"] or ""):
         deltas.append({"content": piece})
     for piece in _pieces(message.get("refusal") or ""):
