@@ -18,11 +18,14 @@ import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+import anyio
 import mcp_types as types
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import ValidationError
 
 from agentkit.policy import ToolExecutor, ToolPolicy
 from agentkit.tools.clock import clock_tool
@@ -117,7 +120,29 @@ def _text_result(text: str, is_error: bool) -> types.CallToolResult:
 async def serve_stdio(server: Server) -> None:
     """Serve `server` on this process's stdin and stdout until the client closes them."""
     async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+        messages, relayed = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+        async def relay() -> None:
+            # The SDK drops a line it cannot read without a word; JSON-RPC says the sender gets an error.
+            async with messages:
+                async for item in read:
+                    if isinstance(item, Exception):
+                        await write.send(SessionMessage(protocol_error(item)))
+                    else:
+                        await messages.send(item)
+
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(relay)
+            await server.run(relayed, write, server.create_initialization_options())
+
+
+def protocol_error(error: Exception) -> types.JSONRPCError:
+    """The JSON-RPC error for a line that is not a message: -32700 for text that is not JSON, else -32600."""
+    not_json = isinstance(error, ValidationError) and any(e["type"] == "json_invalid" for e in error.errors())
+    code, what = (types.PARSE_ERROR, "Parse error: the line is not JSON") if not_json else \
+        (types.INVALID_REQUEST, "Invalid Request: the line is JSON but not a JSON-RPC 2.0 message")
+    detail = "one JSON-RPC 2.0 object per line, such as {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\"}"
+    return types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(code=code, message=f"{what}; send {detail}"))
 
 
 def stdio_command(command: str, *args: str) -> StdioServerParameters:
