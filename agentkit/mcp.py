@@ -17,10 +17,12 @@ import json
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import anyio
 import mcp_types as types
 from mcp import Client, MCPError, StdioServerParameters
+from mcp.client.stdio import get_default_environment
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
@@ -151,8 +153,14 @@ def stdio_command(command: str, *args: str) -> StdioServerParameters:
 
 
 def agentkit_server_command(*args: str) -> StdioServerParameters:
-    """`agentkit mcp ARGS` with this Python, so it runs in the same environment as the caller."""
-    return stdio_command(sys.executable, "-m", "agentkit.cli", "mcp", *args)
+    """`agentkit mcp ARGS` with this Python, so it runs in the same environment as the caller.
+
+    The SDK passes a server only a few safe variables (PATH, HOME, ...), never your keys; PYTHONPATH is added,
+    so that the server imports the same `agentkit` as this process.
+    """
+    package_root = str(Path(__file__).resolve().parent.parent)
+    env = get_default_environment() | {"PYTHONPATH": package_root}
+    return StdioServerParameters(command=sys.executable, args=["-m", "agentkit.cli", "mcp", *args], env=env)
 
 
 @dataclass(frozen=True)
