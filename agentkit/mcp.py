@@ -22,7 +22,7 @@ from pathlib import Path
 import anyio
 import mcp_types as types
 from mcp import Client, MCPError, StdioServerParameters
-from mcp.client.stdio import get_default_environment
+from mcp.client.stdio import get_default_environment, stdio_client
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
@@ -147,9 +147,22 @@ def protocol_error(error: Exception) -> types.JSONRPCError:
     return types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(code=code, message=f"{what}; send {detail}"))
 
 
-def stdio_command(command: str, *args: str) -> StdioServerParameters:
-    """How to start an MCP server as a subprocess: `Client(stdio_command(...))` connects to it."""
-    return StdioServerParameters(command=command, args=list(args))
+def subprocess_transport(command: StdioServerParameters):
+    """The transport to an MCP server run as a subprocess: `Client(subprocess_transport(...))` connects to it.
+
+    The server's stderr (its log, a crash's traceback) goes to this process's real stderr: a notebook's
+    `sys.stderr` is no file, and a subprocess cannot write to it.
+    """
+    errlog = sys.stderr if _is_file(sys.stderr) else sys.__stderr__
+    return stdio_client(command, errlog=errlog)
+
+
+def _is_file(stream) -> bool:
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both OSError and ValueError
+        return False
+    return True
 
 
 def agentkit_server_command(*args: str) -> StdioServerParameters:

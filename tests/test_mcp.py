@@ -13,7 +13,7 @@ pytest.importorskip("mcp")
 import mcp_types as types  # noqa: E402
 from mcp import Client  # noqa: E402
 
-from agentkit.mcp import agentkit_server_command, import_tools, mcp_server  # noqa: E402
+from agentkit.mcp import agentkit_server_command, import_tools, mcp_server, subprocess_transport  # noqa: E402
 from agentkit.policy import ToolExecutor, ToolPolicy, scripted_answers  # noqa: E402
 from agentkit.tools import Workspace, build_registry, clock_tool, file_tools  # noqa: E402
 from agentkit.tools.contract import ToolDefinition  # noqa: E402
@@ -27,7 +27,7 @@ def test_stdio_round_trip_list_call_error_and_refusal(tmp_path):
     (tmp_path / "notes.txt").write_text("milk\n")
 
     async def run():
-        async with Client(agentkit_server_command("--workspace", str(tmp_path))) as client:
+        async with Client(subprocess_transport(agentkit_server_command("--workspace", str(tmp_path)))) as client:
             names = [tool.name for tool in (await client.list_tools()).tools]
             read = await client.call_tool("read_file", {"path": "notes.txt"})
             outside = await client.call_tool("read_file", {"path": "../outside.txt"})
