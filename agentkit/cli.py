@@ -33,6 +33,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         command.add_argument("--workspace", default=None, metavar="PATH",
                              help="the folder the agent's file and shell tools work in (default: ./workspace, created)")
 
+    mcp = commands.add_parser("mcp", help="serve the clock, file and shell tools as an MCP server on stdin/stdout (needs the `mcp` extra)")
+    mcp.add_argument("--workspace", default=None, metavar="PATH",
+                     help="the folder the file and shell tools work in (default: ./workspace, created)")
+    mcp.add_argument("--no-confirm", action="append", default=[], metavar="TOOL",
+                     help="run this tool without asking the client's person first (repeat for several)")
+
     evaluation = commands.add_parser("eval", help="score the model's tool calls on the evaluation set (offline unless .env names a model)")
     evaluation.add_argument("--split", choices=("train", "heldout", "all"), default="all")
     evaluation.add_argument("--category", default=None, choices=CATEGORIES, help="only this category's cases")
@@ -57,6 +63,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         _chat(args, restart_with)
     elif args.command == "web":
         _web(args, restart_with)
+    elif args.command == "mcp":
+        _mcp(args)
     elif args.command == "eval":
         _eval(args)
     elif args.command == "refresh":
@@ -125,6 +133,22 @@ def _eval(args: argparse.Namespace) -> None:
     print(f"model: {'the offline model' if settings.offline else settings.model}\n\n{table(outcomes)}\n\n{cost(outcomes)}")
     if args.show_failures:
         print(f"\n{failures(outcomes)}")
+
+
+def _mcp(args: argparse.Namespace) -> None:
+    import asyncio
+
+    try:
+        from agentkit.mcp import course_server, serve_stdio
+    except ModuleNotFoundError as missing:
+        sys.exit(f"agentkit mcp needs {missing.name}, which comes with the mcp extra: pip install -e '.[mcp]'")
+    from agentkit.chat import open_workspace
+
+    try:
+        server = course_server(open_workspace(args.workspace), no_confirm=args.no_confirm)
+    except ValueError as error:
+        sys.exit(f"agentkit mcp: {error}")
+    asyncio.run(serve_stdio(server))
 
 
 def _web(args: argparse.Namespace, restart_with: list[str] | None) -> None:

@@ -198,7 +198,7 @@ def test_http_errors_are_json_in_the_api_format(server):
     with pytest.raises(urllib.error.HTTPError) as raised:
         urllib.request.urlopen(server.base_url + "/embeddings", timeout=5)
     assert raised.value.code == 404
-    assert "this server has POST /v1/chat/completions, GET /v1/models and GET /v1/models/{id}" in json.loads(raised.value.read())["error"]["message"]
+    assert "this server has POST /v1/chat/completions, POST /v1/responses, GET /v1/models and GET /v1/models/{id}" in json.loads(raised.value.read())["error"]["message"]
 
 
 # Fault injection: what the SDK does with it

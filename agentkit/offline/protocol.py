@@ -20,7 +20,7 @@ from agentkit.tools.registry import echo
 SERVED_MODEL = "offline"
 """The model id `GET /v1/models` lists; requests may name any model, the same offline model answers them all."""
 
-ENDPOINTS = "POST /v1/chat/completions, GET /v1/models and GET /v1/models/{id}"
+ENDPOINTS = "POST /v1/chat/completions, POST /v1/responses, GET /v1/models and GET /v1/models/{id}"
 
 
 class Model(Protocol):
@@ -60,6 +60,11 @@ def _route(model: Model, method: str, path: str, body: bytes) -> HttpReply:
             raise ApiError(404, f"The model {echo(model_id)!r} does not exist; this server serves {SERVED_MODEL!r}.",
                            code="model_not_found")
         return _json(_model_object())
+    if path == "/v1/responses":
+        _allow(method, "POST", path)
+        from agentkit.offline.responses import respond  # here: responses.py builds on this module
+
+        return respond(model, body)
     if path != "/v1/chat/completions":
         raise ApiError(404, f"Unknown endpoint {echo(method)} {echo(path)}; this server has {ENDPOINTS}.")
     _allow(method, "POST", path)

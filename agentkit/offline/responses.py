@@ -1,0 +1,179 @@
+"""The Responses API (`POST /v1/responses`) around the same offline model, so `client.responses.create` works offline.
+
+The Responses API carries what Chat Completions does, in other shapes (chapter 12 maps them):
+
+    Chat Completions                          Responses
+    messages=[{"role": "system", ...}]        instructions="..."
+    messages=[{"role": "user", ...}]          input="..." or input=[{"role": "user", "content": ...}]
+    tools=[{"type": "function",               tools=[{"type": "function", "name": ...,
+            "function": {"name": ...}}]               "parameters": ...}]          (one level flatter)
+    message.tool_calls[i].id                  output item {"type": "function_call", "call_id": ...}
+    {"role": "tool", "tool_call_id": ...}     input item {"type": "function_call_output", "call_id": ..., "output": ...}
+
+So a request is converted to a Chat Completions request, checked by the same rules (`request.py`), answered
+by the same model, and its completion converted back: one decision procedure, two wire formats.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from agentkit.offline.protocol import HttpReply, Model, _completion, _pieces
+from agentkit.offline.request import ApiError, parse_request
+from agentkit.tools.registry import echo
+
+_TEXT_PARTS = ("input_text", "output_text", "text")
+
+
+def respond(model: Model, body: bytes) -> HttpReply:
+    """Answer one `POST /v1/responses`: the Response object as JSON, or its stream of events."""
+    try:
+        request = json.loads(body)
+    except (ValueError, RecursionError) as error:
+        raise ApiError(400, f"We could not parse the JSON body of your request: {echo(str(error), 200)}") from None
+    if not isinstance(request, dict):
+        raise ApiError(400, "The request body must be a JSON object.")
+    chat = parse_request(json.dumps(to_chat_request(request)).encode())
+    completion = _completion(chat, model.respond(chat))
+    response = to_response(request, completion)
+    if request.get("stream"):
+        return HttpReply(200, "text/event-stream", list(_events(response)))
+    return HttpReply(200, "application/json", json.dumps(response).encode())
+
+
+def to_chat_request(request: dict[str, Any]) -> dict[str, Any]:
+    """The Chat Completions request that asks the same thing as this Responses request."""
+    if request.get("previous_response_id"):
+        raise ApiError(400, "This offline server stores no responses: send the whole conversation in 'input' "
+                            "instead of 'previous_response_id'.", "previous_response_id")
+    messages = [{"role": "system", "content": request["instructions"]}] if request.get("instructions") else []
+    items = request.get("input")
+    if isinstance(items, str):
+        items = [{"role": "user", "content": items}]
+    if not isinstance(items, list):
+        raise ApiError(400, "'input' must be a string or an array of input items.", "input")
+    for index, item in enumerate(items):
+        _add_item(messages, item, f"input[{index}]")
+    chat: dict[str, Any] = {"model": request.get("model"), "messages": messages}
+    if request.get("tools"):
+        chat["tools"] = [_chat_tool(tool, f"tools[{i}]") for i, tool in enumerate(request["tools"])]
+    choice = request.get("tool_choice")
+    if isinstance(choice, dict) and choice.get("type") == "function":
+        choice = {"type": "function", "function": {"name": choice.get("name")}}
+    if choice is not None:
+        chat["tool_choice"] = choice
+    if request.get("max_output_tokens") is not None:
+        chat["max_completion_tokens"] = request["max_output_tokens"]
+    return chat
+
+
+def _add_item(messages: list[dict[str, Any]], item: Any, where: str) -> None:
+    """One input item as the chat message it stands for; consecutive function calls join one assistant message."""
+    if not isinstance(item, dict):
+        raise ApiError(400, f"Invalid type for '{where}': expected an object.", where)
+    kind = item.get("type", "message")
+    if kind == "message":
+        messages.append({"role": item.get("role"), "content": _text(item.get("content"), where)})
+    elif kind == "function_call":
+        call = {"id": item.get("call_id"), "type": "function",
+                "function": {"name": item.get("name"), "arguments": item.get("arguments")}}
+        last = messages[-1] if messages else {}
+        if last.get("role") == "assistant" and "tool_calls" in last:
+            last["tool_calls"].append(call)
+        else:
+            messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+    elif kind == "function_call_output":
+        output = item.get("output")
+        messages.append({"role": "tool", "tool_call_id": item.get("call_id"),
+                         "content": output if isinstance(output, str) else _text(output, where)})
+    elif kind != "reasoning":  # reasoning items carry nothing this model reads
+        raise ApiError(400, f"Invalid value for '{where}.type': {echo(json.dumps(kind))}; this server reads message, "
+                            "function_call, function_call_output and reasoning items.", f"{where}.type")
+
+
+def _text(content: Any, where: str) -> Any:
+    """A message's content parts (`input_text`, `output_text`) as the plain text Chat Completions carries."""
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(part.get("text", "") for part in content if isinstance(part, dict)
+                       and part.get("type") in _TEXT_PARTS)
+    raise ApiError(400, f"Invalid type for '{where}.content': expected a string or an array of content parts.",
+                   f"{where}.content")
+
+
+def _chat_tool(tool: Any, where: str) -> dict[str, Any]:
+    if not isinstance(tool, dict) or tool.get("type") != "function":
+        kind = tool.get("type") if isinstance(tool, dict) else tool
+        raise ApiError(400, f"Invalid value for '{where}.type': {echo(json.dumps(kind))}; this server has only "
+                            "function tools.", f"{where}.type")
+    function = {key: tool[key] for key in ("name", "description", "parameters") if tool.get(key) is not None}
+    return {"type": "function", "function": function}
+
+
+def to_response(request: dict[str, Any], completion: dict[str, Any]) -> dict[str, Any]:
+    """The Response object for a completion: a message item for its text, a function_call item for each call."""
+    message = completion["choices"][0]["message"]
+    key = completion["id"].removeprefix("chatcmpl-offline-")
+    output: list[dict[str, Any]] = []
+    if message["content"]:
+        output.append({"type": "message", "id": f"msg_{key}", "status": "completed", "role": "assistant",
+                       "content": [{"type": "output_text", "text": message["content"], "annotations": []}]})
+    for index, call in enumerate(message.get("tool_calls") or []):
+        output.append({"type": "function_call", "id": f"fc_{key}_{index}", "call_id": call["id"],
+                       "name": call["function"]["name"], "arguments": call["function"]["arguments"],
+                       "status": "completed"})
+    usage = completion["usage"]
+    cut = completion["choices"][0]["finish_reason"] == "length"
+    return {
+        "id": f"resp_{key}", "object": "response", "created_at": 0, "model": completion["model"],
+        "status": "incomplete" if cut else "completed",
+        "incomplete_details": {"reason": "max_output_tokens"} if cut else None,
+        "instructions": request.get("instructions"), "output": output,
+        "parallel_tool_calls": request.get("parallel_tool_calls", True),
+        "tool_choice": request.get("tool_choice") or "auto", "tools": request.get("tools") or [],
+        "usage": {"input_tokens": usage["prompt_tokens"], "input_tokens_details": {"cached_tokens": 0},
+                  "output_tokens": usage["completion_tokens"], "output_tokens_details": {"reasoning_tokens": 0},
+                  "total_tokens": usage["total_tokens"]},
+    }
+
+
+def _events(response: dict[str, Any]) -> Iterator[bytes]:
+    """The response as the events a real server streams: created, each item piece by piece, completed."""
+    numbered = _numbered()
+    pending = response | {"status": "in_progress", "output": []}
+    yield numbered("response.created", response=pending)
+    yield numbered("response.in_progress", response=pending)
+    for index, item in enumerate(response["output"]):
+        at = {"output_index": index}
+        if item["type"] == "message":
+            text = item["content"][0]["text"]
+            part = {"item_id": item["id"], "content_index": 0} | at
+            yield numbered("response.output_item.added", item=item | {"status": "in_progress", "content": []}, **at)
+            yield numbered("response.content_part.added", part={"type": "output_text", "text": "", "annotations": []},
+                           **part)
+            for piece in _pieces(text):
+                yield numbered("response.output_text.delta", delta=piece, logprobs=[], **part)
+            yield numbered("response.output_text.done", text=text, logprobs=[], **part)
+            yield numbered("response.content_part.done", part=item["content"][0], **part)
+        else:
+            yield numbered("response.output_item.added", item=item | {"status": "in_progress", "arguments": ""}, **at)
+            for piece in _pieces(item["arguments"], size=8):
+                yield numbered("response.function_call_arguments.delta", item_id=item["id"], delta=piece, **at)
+            yield numbered("response.function_call_arguments.done", item_id=item["id"], name=item["name"],
+                           arguments=item["arguments"], **at)
+        yield numbered("response.output_item.done", item=item, **at)
+    yield numbered("response.completed" if response["status"] == "completed" else "response.incomplete",
+                   response=response)
+
+
+def _numbered():
+    count = iter(range(1_000_000))
+
+    def event(kind: str, **fields: Any) -> bytes:
+        data = {"type": kind, "sequence_number": next(count)} | fields
+        return f"event: {kind}\ndata: {json.dumps(data)}\n\n".encode()
+
+    return event
