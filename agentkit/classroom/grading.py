@@ -115,7 +115,8 @@ async def _execute(notebook: nbformat.NotebookNode, folder: Path, timeout: float
     manager = ConfinedKernelManager(kernel_name="python3", connection_file=str(folder / "kernel.json"),
                                     transport="ipc", ip=str(folder / "kernel"))
     manager.folder = str(folder)
-    client = NotebookClient(notebook, km=manager, timeout=timeout, allow_errors=True, record_timing=False,
+    # The notebook's limit is ours (wait_for); nbclient's per-cell one only has to be longer, never to fire first.
+    client = NotebookClient(notebook, km=manager, timeout=2 * timeout + 30, allow_errors=True, record_timing=False,
                             resources={"metadata": {"path": str(folder / "course")}},
                             on_cell_start=lambda cell, cell_index: running.update(cell=cell_index + 1))
     try:

@@ -35,12 +35,18 @@ def student_edition(source: str | os.PathLike[str], target: str | os.PathLike[st
 
 def stub(solution: str) -> str:
     """The solution's leading comment lines (what to write), then a line that fails until the student answers."""
+    brief, _ = split_solution(solution)
+    title = brief[0].lstrip("# ").split(":")[0]
+    return "\n".join([*brief, f'raise NotImplementedError("{title}: replace this line with your answer")'])
+
+
+def split_solution(solution: str) -> tuple[list[str], list[str]]:
+    """A solution cell's lines: its brief (the leading `# Exercise N.M: ...` comment lines), then its answer."""
     lines = solution.splitlines()
     brief = list(_leading_comments(lines))
     if not brief:
         raise ValueError(f"a solution cell must start with '# Exercise N.M: what to write'; this one starts with {lines[:1]}")
-    title = brief[0].lstrip("# ").split(":")[0]
-    return "\n".join([*brief, f'raise NotImplementedError("{title}: replace this line with your answer")'])
+    return brief, lines[len(brief):]
 
 
 def _leading_comments(lines: list[str]) -> Iterator[str]:
