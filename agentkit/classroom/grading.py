@@ -115,17 +115,26 @@ async def _execute(notebook: nbformat.NotebookNode, folder: Path, timeout: float
     manager = ConfinedKernelManager(kernel_name="python3", connection_file=str(folder / "kernel.json"),
                                     transport="ipc", ip=str(folder / "kernel"))
     manager.folder = str(folder)
-    # The notebook's limit is ours (wait_for); nbclient's per-cell one only has to be longer, never to fire first.
+    # The notebook's limit is ours (the watchdog); nbclient's per-cell one only has to be longer, never to fire first.
     client = NotebookClient(notebook, km=manager, timeout=2 * timeout + 30, allow_errors=True, record_timing=False,
                             resources={"metadata": {"path": str(folder / "course")}},
                             on_cell_start=lambda cell, cell_index: running.update(cell=cell_index + 1))
+    timed_out = asyncio.Event()
+
+    async def stop_at_the_limit() -> None:
+        await asyncio.sleep(timeout)
+        timed_out.set()
+        await manager.shutdown_kernel(now=True)  # nbclient then finds its kernel dead and stops
+
+    watchdog = asyncio.create_task(stop_at_the_limit())
     try:
-        await asyncio.wait_for(client.async_execute(env=kernel_environment(folder)), timeout)
-    except (TimeoutError, CellTimeoutError):
-        return f"the notebook did not finish within {timeout:g} s (it was running cell {running['cell']})"
-    except DeadKernelError:
+        await asyncio.wait_for(client.async_execute(env=kernel_environment(folder)), timeout + 60)
+    except (DeadKernelError, CellTimeoutError, TimeoutError):
+        if timed_out.is_set():
+            return f"the notebook did not finish within {timeout:g} s (it was running cell {running['cell']})"
         return f"the kernel died while running cell {running['cell']}"
     finally:
+        watchdog.cancel()
         if manager.has_kernel:
             await manager.shutdown_kernel(now=True)
     return None
