@@ -31,11 +31,10 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 import agentkit
 from agentkit.classroom.exercises import Exercise
 from agentkit.classroom.in_kernel import MARKER, grading_cell
+from agentkit.classroom.student import NOT_COPIED
 from agentkit.tools.shell import scrubbed_environment
 
 Outcome = Literal["pass", "fail", "todo", "error"]
-NOT_COPIED = ("*.ipynb", "scratch", ".ipynb_checkpoints", ".env*")
-"""What of the course folder a throwaway folder does not get: notebooks (the student's comes instead), secrets."""
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from pathlib import Path
 
 import nbformat
 from nbgrader.nbgraderformat import MetadataValidator
 
-from agentkit.classroom.grading import NOT_COPIED
-from agentkit.classroom.student import CHECK, SOLUTION, split_solution
+from agentkit.classroom.student import CHECK, SOLUTION, rewrite_course, split_solution
 
 POINTS_PER_EXERCISE = 1
 CHECK_CALL = re.compile(r"^(?:await\s+)?(check_exercise_(\d+)_(\d+))\((.*)\)\s*$", re.MULTILINE)
@@ -27,23 +25,17 @@ CHECK_CALL = re.compile(r"^(?:await\s+)?(check_exercise_(\d+)_(\d+))\((.*)\)\s*$
 
 def export_course(course: str | os.PathLike[str], out: str | os.PathLike[str]) -> list[Path]:
     """Write every notebook of `course` (and its data files) to `out` as nbgrader source notebooks."""
-    course, out = Path(course), Path(out)
-    if out.resolve() == course.resolve():
-        raise ValueError("the nbgrader source must go to another folder than the notebooks it is made from")
-    shutil.copytree(course, out, dirs_exist_ok=True, ignore=shutil.ignore_patterns(*NOT_COPIED))
-    written = []
-    for path in sorted(course.glob("*.ipynb")):
-        notebook = nbformat.read(path, as_version=4)
+
+    def mark(notebook: nbformat.NotebookNode, name: str) -> None:
         for cell in notebook.cells:
             tags = cell.metadata.get("tags", [])
             if SOLUTION in tags:
                 _mark_solution(cell)
             elif CHECK in tags:
-                _mark_check(cell, path.name)
+                _mark_check(cell, name)
         MetadataValidator().validate_nb(notebook)
-        nbformat.write(notebook, out / path.name)
-        written.append(out / path.name)
-    return written
+
+    return rewrite_course(course, out, mark, "the nbgrader source")
 
 
 def _mark_solution(cell: nbformat.NotebookNode) -> None:
