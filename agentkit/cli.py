@@ -47,11 +47,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     refresh = commands.add_parser("refresh", help="re-execute notebooks in place with stable metadata (offline)")
     refresh.add_argument("notebooks", nargs="+")
 
-    classroom = commands.add_parser("classroom", help="classroom editions of the notebooks")
+    classroom = commands.add_parser("classroom", help="the classroom: student edition, grading, nbgrader export")
     editions = classroom.add_subparsers(dest="edition", required=True)
     student = editions.add_parser("student", help="write a copy of the course with every exercise's solution taken out")
     student.add_argument("source", help="the notebooks folder, e.g. notebooks/")
     student.add_argument("target", help="where to write the student edition")
+    grade = editions.add_parser("grade", help="run every student's notebooks (untrusted, confined) and grade each exercise")
+    grade.add_argument("submissions", help="a folder with one folder per student (named by the student's id)")
+    grade.add_argument("--out", default="grades.csv", help="the grades table to write (default: grades.csv)")
+    grade.add_argument("--feedback", default=None, metavar="FOLDER",
+                       help="where to write one <student>.md each (default: feedback/ beside --out)")
+    grade.add_argument("--course", default="notebooks", help="the teacher's notebooks folder (default: notebooks)")
+    grade.add_argument("--notebook", action="append", default=None, metavar="NAME",
+                       help="grade only this notebook (repeatable; default: every notebook with exercises)")
+    grade.add_argument("--timeout", type=float, default=120, help="seconds a notebook may run (default: 120)")
+    grade.add_argument("--jobs", type=int, default=None, help="notebooks run at once (default: one a core)")
+    export = editions.add_parser("nbgrader", help="write the course as nbgrader source notebooks (needs the classroom extra)")
+    export.add_argument("out", help="the nbgrader source folder of one assignment, e.g. course/source/tool-use")
+    export.add_argument("--course", default="notebooks", help="the teacher's notebooks folder (default: notebooks)")
 
     # Run as a program, chat and web restart themselves with a clean environment (see `agentkit.reexec`);
     # called from Python with arguments (a test, a notebook), main() never replaces the process that called it.
@@ -74,10 +87,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             refresh_notebook(path)
             print(f"refreshed {path}")
     elif args.command == "classroom":
-        from agentkit.classroom import student_edition
-
-        written = student_edition(args.source, args.target)
-        print(f"wrote the student edition of {len(written)} notebooks to {args.target}")
+        _classroom(args)
 
 
 def _serve(args: argparse.Namespace) -> None:
@@ -90,6 +100,34 @@ def _serve(args: argparse.Namespace) -> None:
             server.thread.join()
         except KeyboardInterrupt:
             print("stopped", file=sys.stderr)
+
+
+def _classroom(args: argparse.Namespace) -> None:
+    if args.edition == "student":
+        from agentkit.classroom import student_edition
+
+        written = student_edition(args.source, args.target)
+        print(f"wrote the student edition of {len(written)} notebooks to {args.target}")
+    elif args.edition == "grade":
+        import asyncio
+        from pathlib import Path
+
+        from agentkit.classroom.gradebook import confinement_warning, grade_class, summary, write_csv, write_feedback
+
+        if warning := confinement_warning():
+            print(warning, file=sys.stderr)
+        grades = asyncio.run(grade_class(args.submissions, args.course, args.notebook, args.timeout, args.jobs))
+        write_csv(grades, args.out)
+        feedback = write_feedback(grades, args.feedback or Path(args.out).parent / "feedback")
+        print(f"{summary(grades)}\n\nwrote {args.out} ({len(grades)} rows) and {len(feedback)} feedback files "
+              f"in {feedback[0].parent if feedback else '(no students)'}")
+    else:
+        try:
+            from agentkit.classroom.nbgrader import export_course
+        except ModuleNotFoundError as missing:
+            sys.exit(f"agentkit classroom nbgrader needs {missing.name}: pip install -e '.[classroom]'")
+        written = export_course(args.course, args.out)
+        print(f"wrote {len(written)} nbgrader source notebooks to {args.out}")
 
 
 def _settings(restart_with: list[str] | None) -> Settings:

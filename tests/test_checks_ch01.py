@@ -1,3 +1,4 @@
+import asyncio
 import ast
 
 import pytest
@@ -74,7 +75,7 @@ async def test_1_1_fails_when_the_model_cannot_tell_what_the_tool_is_for(capsys)
 
 
 def test_1_2_passes_with_ast(capsys):
-    assert ch01.check_exercise_1_2({"parse_arguments": parse_arguments}) is True
+    assert asyncio.run(ch01.check_exercise_1_2({"parse_arguments": parse_arguments})) is True
     assert last_line(capsys) == "[pass] Exercise 1.2: parse_arguments, literals only"
 
 
@@ -82,7 +83,7 @@ def test_1_2_catches_eval(capsys):
     def parse_arguments(text):
         return eval(f"({text},)") if text else ()
 
-    assert ch01.check_exercise_1_2({"parse_arguments": parse_arguments}) is False
+    assert asyncio.run(ch01.check_exercise_1_2({"parse_arguments": parse_arguments})) is False
     assert last_line(capsys) == (
         "[fail] Exercise 1.2: parse_arguments, literals only: "
         "parse_arguments('5 * 100') returned (500,); it should raise ValueError (not a literal)."
@@ -95,7 +96,7 @@ def test_1_2_catches_eval_even_when_the_arithmetic_is_refused(capsys):
             raise ValueError("no")
         return eval(f"({text},)") if text else ()
 
-    assert ch01.check_exercise_1_2({"parse_arguments": parse_arguments}) is False
+    assert asyncio.run(ch01.check_exercise_1_2({"parse_arguments": parse_arguments})) is False
     assert "ran the model's text as code" in last_line(capsys)
 
 
@@ -103,7 +104,7 @@ def test_1_2_catches_splitting_on_commas(capsys):
     def parse_arguments(text):
         return tuple(ast.literal_eval(part) for part in text.split(",")) if text else ()
 
-    assert ch01.check_exercise_1_2({"parse_arguments": parse_arguments}) is False
+    assert asyncio.run(ch01.check_exercise_1_2({"parse_arguments": parse_arguments})) is False
     assert "a comma inside quotes is not a separator" in last_line(capsys)
 
 
@@ -111,7 +112,7 @@ def test_1_2_says_todo_for_the_stub(capsys):
     def parse_arguments(text):
         raise NotImplementedError
 
-    assert ch01.check_exercise_1_2({"parse_arguments": parse_arguments}) is False
+    assert asyncio.run(ch01.check_exercise_1_2({"parse_arguments": parse_arguments})) is False
     assert last_line(capsys).startswith("[todo] Exercise 1.2")
 
 
@@ -119,12 +120,12 @@ def test_1_2_says_todo_for_the_stub(capsys):
 async def test_checks_say_todo_when_the_answer_is_not_defined_yet(capsys):
     assert await ch01.check_exercise_1_1({}) is False
     assert last_line(capsys).startswith("[todo] Exercise 1.1")
-    assert ch01.check_exercise_1_2({"celsius_to_fahrenheit": celsius_to_fahrenheit}) is False
+    assert await ch01.check_exercise_1_2({"celsius_to_fahrenheit": celsius_to_fahrenheit}) is False
     assert last_line(capsys).startswith("[todo] Exercise 1.2")
 
 
 def test_1_2_fails_when_the_answer_is_not_a_function(capsys):
-    assert ch01.check_exercise_1_2({"parse_arguments": parse_arguments("1, 2")}) is False
+    assert asyncio.run(ch01.check_exercise_1_2({"parse_arguments": parse_arguments("1, 2")})) is False
     assert last_line(capsys).endswith("parse_arguments should be a function (def parse_arguments(text): ...).")
 
 

@@ -89,7 +89,7 @@ def test_refusal_right_answer(capsys):
             limit: Most results.
         """
 
-    assert check_exercise_3_2({"refusal": refusal_for(lookup)}) is True
+    assert asyncio.run(check_exercise_3_2({"refusal": refusal_for(lookup)})) is True
     assert capsys.readouterr().out == "[pass] Exercise 3.2: a definition refused for the right reason\n"
 
 
@@ -101,12 +101,12 @@ def test_refusal_for_another_reason(capsys):
             key: What to look up.
         """
 
-    assert check_exercise_3_2({"refusal": refusal_for(lookup)}) is False
+    assert asyncio.run(check_exercise_3_2({"refusal": refusal_for(lookup)})) is False
     out = capsys.readouterr().out
     assert out.startswith("[fail] Exercise 3.2: a definition refused for the right reason: `tool` refused your "
                           "function for another reason:")
 
 
 def test_refusal_stored_as_the_exception(capsys):
-    assert check_exercise_3_2({"refusal": ToolDefinitionError("x")}) is False
+    assert asyncio.run(check_exercise_3_2({"refusal": ToolDefinitionError("x")})) is False
     assert "`refusal` is a ToolDefinitionError; store `str(error)`" in capsys.readouterr().out

@@ -18,19 +18,19 @@ def test_broken_guard_has_the_prefix_hole(tmp_path: Path) -> None:
 
 
 def test_5_1_right_answer(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert check_exercise_5_1({"escape": "../workspace-private/secret.txt"})
+    assert asyncio.run(check_exercise_5_1({"escape": "../workspace-private/secret.txt"}))
     assert capsys.readouterr().out == "[pass] Exercise 5.1: an escape through a broken guard\n"
 
 
 def test_5_1_wrong_answers(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert not check_exercise_5_1({"escape": "../secret.txt"})
+    assert not asyncio.run(check_exercise_5_1({"escape": "../secret.txt"}))
     assert capsys.readouterr().out.startswith("[fail] Exercise 5.1: an escape through a broken guard: "
                                               "broken_guard refuses '../secret.txt'.")
-    assert not check_exercise_5_1({"escape": "notes/todo.txt"})
+    assert not asyncio.run(check_exercise_5_1({"escape": "notes/todo.txt"}))
     assert "but it leads to workspace/notes/todo.txt, not to workspace-private/secret.txt" in capsys.readouterr().out
-    assert not check_exercise_5_1({"escape": "/etc/passwd"})
+    assert not asyncio.run(check_exercise_5_1({"escape": "/etc/passwd"}))
     assert "give a path relative to the workspace" in capsys.readouterr().out
-    assert not check_exercise_5_1({})
+    assert not asyncio.run(check_exercise_5_1({}))
     assert capsys.readouterr().out.startswith("[todo] Exercise 5.1")
 
 
@@ -49,15 +49,15 @@ def symlink_blind_guard(root: Path, path: str) -> Path:
 
 
 def test_5_2_right_answer(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert check_exercise_5_2({"safe_guard": fixed_guard})
+    assert asyncio.run(check_exercise_5_2({"safe_guard": fixed_guard}))
     assert capsys.readouterr().out == "[pass] Exercise 5.2: a guard without the holes\n"
 
 
 def test_5_2_wrong_answers(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert not check_exercise_5_2({"safe_guard": symlink_blind_guard})
+    assert not asyncio.run(check_exercise_5_2({"safe_guard": symlink_blind_guard}))
     assert ("safe_guard accepts 'link/secret.txt' (a symlink inside the workspace that points outside)"
             in capsys.readouterr().out)
-    assert not check_exercise_5_2({"safe_guard": lambda root, path: Path(broken_guard(str(root), path))})
+    assert not asyncio.run(check_exercise_5_2({"safe_guard": lambda root, path: Path(broken_guard(str(root), path))}))
     assert "safe_guard accepts '../workspace-private/secret.txt'" in capsys.readouterr().out
 
 

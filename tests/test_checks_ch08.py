@@ -73,15 +73,15 @@ def test_resume_not_written(capsys):
 
 
 def test_trace_right_answer(capsys):
-    assert check_exercise_8_2({"trace": trace}) is True
+    assert asyncio.run(check_exercise_8_2({"trace": trace})) is True
     assert capsys.readouterr().out == "[pass] Exercise 8.2: a trace of the tool calls\n"
 
 
 def test_trace_pairing_by_position(capsys):
-    assert check_exercise_8_2({"trace": trace_by_position}) is False
+    assert asyncio.run(check_exercise_8_2({"trace": trace_by_position})) is False
     assert "results were paired with calls by position; pair them by tool_call_id" in capsys.readouterr().out
 
 
 def test_trace_reading_one_turn(capsys):
-    assert check_exercise_8_2({"trace": trace_first_turn_only}) is False
+    assert asyncio.run(check_exercise_8_2({"trace": trace_first_turn_only})) is False
     assert "it found 2 calls; the task made 3" in capsys.readouterr().out

@@ -1,3 +1,4 @@
+import asyncio
 """Chapter 09's checks pass the right answers and say what is wrong with wrong ones."""
 
 from dataclasses import replace
@@ -30,8 +31,8 @@ BETTER = {"type": "function", "function": {**MY_TOOL["function"], "description":
 
 
 def test_sound_answers_pass(capsys):
-    assert check_exercise_9_1({"my_tool": MY_TOOL, "my_cases": MY_CASES})
-    assert check_exercise_9_2({"my_tool": MY_TOOL, "better_tool": BETTER})
+    assert asyncio.run(check_exercise_9_1({"my_tool": MY_TOOL, "my_cases": MY_CASES}))
+    assert asyncio.run(check_exercise_9_2({"my_tool": MY_TOOL, "better_tool": BETTER}))
     assert capsys.readouterr().out.count("[pass]") == 2
 
 
@@ -51,7 +52,7 @@ def test_sound_answers_pass(capsys):
      "0 cases expect a call to bmi"),
 ])
 def test_exercise_9_1_says_what_is_wrong(answers, hint, capsys):
-    assert not check_exercise_9_1(answers)
+    assert not asyncio.run(check_exercise_9_1(answers))
     assert hint in capsys.readouterr().out
 
 
@@ -67,7 +68,7 @@ def _with(**function):
                                            "required": ["weight", "height"]}), "changes the parameters"),
 ])
 def test_exercise_9_2_says_what_is_wrong(better, hint, capsys):
-    assert not check_exercise_9_2({"my_tool": MY_TOOL, "better_tool": better})
+    assert not asyncio.run(check_exercise_9_2({"my_tool": MY_TOOL, "better_tool": better}))
     assert hint in capsys.readouterr().out
 
 
@@ -75,4 +76,4 @@ def test_a_parameter_description_alone_is_a_better_description(capsys):
     parameters = {**MY_TOOL["function"]["parameters"],
                   "properties": {**MY_TOOL["function"]["parameters"]["properties"],
                                  "weight": {"type": "number", "description": "Body weight in kilograms."}}}
-    assert check_exercise_9_2({"my_tool": MY_TOOL, "better_tool": _with(parameters=parameters)})
+    assert asyncio.run(check_exercise_9_2({"my_tool": MY_TOOL, "better_tool": _with(parameters=parameters)}))

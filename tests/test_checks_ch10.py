@@ -1,5 +1,6 @@
 """Chapter 10's check passes a sound assembler and says what is wrong with the usual mistakes."""
 
+import asyncio
 import json
 
 import pytest
@@ -51,8 +52,8 @@ def parses_each_fragment(chunks):
 
 
 def test_the_reference_and_a_sound_assembler_pass(capsys):
-    assert check_exercise_10_1({"assemble_stream": sound})
-    assert check_exercise_10_1({"assemble_stream": reference})
+    assert asyncio.run(check_exercise_10_1({"assemble_stream": sound}))
+    assert asyncio.run(check_exercise_10_1({"assemble_stream": reference}))
     assert capsys.readouterr().out.count("[pass]") == 2
     assert len(TRICKY_STREAMS) >= 4
 
@@ -66,5 +67,5 @@ def test_the_reference_and_a_sound_assembler_pass(capsys):
 ])
 def test_the_usual_mistakes_get_a_hint(capsys, function, hint):
     namespace = {} if function is None else {"assemble_stream": function}
-    assert not check_exercise_10_1(namespace)
+    assert not asyncio.run(check_exercise_10_1(namespace))
     assert hint in capsys.readouterr().out

@@ -1,17 +1,42 @@
 """Exercise checks: each prints one pass/fail line with a hint, never a traceback for an expected mistake.
 
-A chapter's checks live in `agentkit/checks/chNN.py` and are built from `expect` plus
-`run_check` (or `run_check_async` when the answer is an async tool).
+A chapter's checks live in `agentkit/checks/chNN.py`, one per exercise, all alike: `check_exercise_N_M` is
+async, takes the learner's names (the notebook's `globals()`) as its only argument, and is built from
+`expect` plus `run_check`. The same shape lets the classroom grader run every check the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Outcome = Literal["pass", "fail", "todo"]
 
 
 class CheckFailed(AssertionError):
     """Raised by `expect` inside a check; its message is the hint the student sees."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What one check concluded about one exercise."""
+
+    title: str
+    """The exercise, as the check names it: "Exercise 1.2: parse_arguments, literals only"."""
+    outcome: Outcome
+    """pass, fail (with a hint), or todo (the answer is not written yet)."""
+    hint: str = ""
+    """What to fix, for a fail; what to do, for a todo; empty for a pass."""
+
+    def line(self) -> str:
+        """The one line a student sees under the check cell."""
+        return f"[{self.outcome}] {self.title}" + (f": {self.hint}" if self.hint else "")
+
+
+_recorded: ContextVar[list[Verdict] | None] = ContextVar("recorded verdicts", default=None)
 
 
 def expect(condition: object, hint: str) -> None:
@@ -27,31 +52,38 @@ def answer(namespace: Mapping[str, Any], name: str) -> Any:
     return namespace[name]
 
 
-def run_check(title: str, test: Callable[[], object]) -> bool:
-    """Run `test`, print one line saying whether the exercise passes, and return that as a bool."""
-    try:
-        test()
-    except Exception as error:  # a student's mistake is expected here: report it, do not crash
-        return _report(title, error)
-    return _report(title, None)
-
-
-async def run_check_async(title: str, test: Callable[[], Awaitable[object]]) -> bool:
-    """`run_check` for a test that has to await the student's code."""
+async def run_check(title: str, test: Callable[[], Awaitable[object]]) -> bool:
+    """Await `test`, print one line saying whether the exercise passes, and return that as a bool."""
     try:
         await test()
-    except Exception as error:
-        return _report(title, error)
-    return _report(title, None)
-
-
-def _report(title: str, error: Exception | None) -> bool:
-    if error is None:
-        print(f"[pass] {title}")
-    elif isinstance(error, NotImplementedError):
-        print(f"[todo] {title}: not written yet. Replace the `raise NotImplementedError` stub with your answer.")
-    elif isinstance(error, CheckFailed):
-        print(f"[fail] {title}: {error}")
+    except Exception as error:  # a student's mistake is expected here: report it, do not crash
+        verdict = judged(title, error)
     else:
-        print(f"[fail] {title}: your code raised {type(error).__name__}: {error}")
-    return error is None
+        verdict = judged(title, None)
+    recorded = _recorded.get()
+    if recorded is not None:
+        recorded.append(verdict)
+    print(verdict.line())
+    return verdict.outcome == "pass"
+
+
+def judged(title: str, error: Exception | None) -> Verdict:
+    """The verdict for a test that raised `error` (None: it did not)."""
+    if error is None:
+        return Verdict(title, "pass")
+    if isinstance(error, NotImplementedError):
+        return Verdict(title, "todo", "not written yet. Replace the `raise NotImplementedError` stub with your answer.")
+    if isinstance(error, CheckFailed):
+        return Verdict(title, "fail", str(error))
+    return Verdict(title, "fail", f"your code raised {type(error).__name__}: {error}")
+
+
+@contextmanager
+def recording() -> Iterator[list[Verdict]]:
+    """Collect the verdict of every check run inside this block (the grader reads them; a student reads the line)."""
+    verdicts: list[Verdict] = []
+    token = _recorded.set(verdicts)
+    try:
+        yield verdicts
+    finally:
+        _recorded.reset(token)

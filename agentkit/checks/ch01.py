@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agentkit.checks import answer, expect, run_check, run_check_async
+from agentkit.checks import answer, expect, run_check
 from agentkit.manual import describe_function, manual_round_trip
 from agentkit.offline import ScriptedModel, offline_client
 from agentkit.tools.clock import get_current_time
@@ -47,13 +47,13 @@ async def check_exercise_1_1(namespace: Mapping[str, Any]) -> bool:
         expect("FUNCTION: celsius_to_fahrenheit(celsius)" in system, "the system prompt does not offer your function.")
         expect(sent.startswith("RESULT: ") and "86" in sent,
                f"for FUNCTION: celsius_to_fahrenheit(30) the round trip sent {sent!r}; it should contain 86.")
-    return await run_check_async("Exercise 1.1: celsius_to_fahrenheit as a manual tool", test)
+    return await run_check("Exercise 1.1: celsius_to_fahrenheit as a manual tool", test)
 
 
-def check_exercise_1_2(namespace: Mapping[str, Any]) -> bool:
+async def check_exercise_1_2(namespace: Mapping[str, Any]) -> bool:
     """Exercise 1.2: `parse_arguments`, argument text to Python values, literals only, never evaluated."""
 
-    def test() -> None:
+    async def test() -> None:
         parse_arguments = answer(namespace, "parse_arguments")
         expect(callable(parse_arguments), "parse_arguments should be a function (def parse_arguments(text): ...).")
         for text, expected in (('"Asia/Tokyo"', ("Asia/Tokyo",)), ("500, 5, 10", (500, 5, 10)), ("", ()),
@@ -76,4 +76,4 @@ def check_exercise_1_2(namespace: Mapping[str, Any]) -> bool:
             expect(got is _REFUSED, f"parse_arguments({text!r}) returned {got!r}; it should raise ValueError (not a literal).")
 
     _evaluated.clear()
-    return run_check("Exercise 1.2: parse_arguments, literals only", test)
+    return await run_check("Exercise 1.2: parse_arguments, literals only", test)

@@ -8,7 +8,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, SchemaError
 
-from agentkit.checks import answer, expect, run_check_async
+from agentkit.checks import answer, expect, run_check
 from agentkit.offline import ScriptedModel, call, offline_client
 from agentkit.tools.clock import clock_tool
 
@@ -43,7 +43,7 @@ async def check_exercise_2_1(namespace: Mapping[str, Any]) -> bool:
         for bad in ({}, {"celsius": "thirty"}):
             expect(not validator.is_valid(bad), f"the arguments {bad} fit your parameters schema; they should not "
                                                 "(celsius is a required number).")
-    return await run_check_async("Exercise 2.1: a schema the model can call", test)
+    return await run_check("Exercise 2.1: a schema the model can call", test)
 
 
 async def check_exercise_2_2(namespace: Mapping[str, Any]) -> bool:
@@ -72,7 +72,7 @@ async def check_exercise_2_2(namespace: Mapping[str, Any]) -> bool:
             got = {key: reply.get(key) for key in expected}
             expect(got == expected, f"call {made.id} should be answered by {expected}, got {reply or 'no message with its id'}.")
 
-    return await run_check_async("Exercise 2.2: answer every tool call", test)
+    return await run_check("Exercise 2.2: answer every tool call", test)
 
 
 CLOCK_AND_ADD = [clock_tool().to_openai(), {"type": "function", "function": {
@@ -108,4 +108,4 @@ async def check_exercise_2_3(namespace: Mapping[str, Any]) -> bool:
             got = [tuple(call) for call in got] if isinstance(got, list) else got
             expect(got == expected, f"calls_in_text({text!r}) returned {got!r}; it should return {expected!r} ({why}).")
 
-    return await run_check_async("Exercise 2.3: calls left in the text", test)
+    return await run_check("Exercise 2.3: calls left in the text", test)

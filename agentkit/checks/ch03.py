@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agentkit.checks import answer, expect, run_check, run_check_async
+from agentkit.checks import answer, expect, run_check
 from agentkit.tools.contract import ToolDefinition
 
 
@@ -33,13 +33,13 @@ async def check_exercise_3_1(namespace: Mapping[str, Any]) -> bool:
             expect(got == expected, f"for {arguments} the tool returned {got!r}; expected {expected!r} "
                                     "(split on whitespace; with unique, count each word once, ignoring case).")
 
-    return await run_check_async("Exercise 3.1: a tool from a typed function", test)
+    return await run_check("Exercise 3.1: a tool from a typed function", test)
 
 
-def check_exercise_3_2(namespace: Mapping[str, Any]) -> bool:
+async def check_exercise_3_2(namespace: Mapping[str, Any]) -> bool:
     """Exercise 3.2: `refusal` holds the message `@tool` gave for an argument `limit` without a type hint."""
 
-    def test() -> None:
+    async def test() -> None:
         refusal = answer(namespace, "refusal")
         expect(isinstance(refusal, str), f"`refusal` is a {type(refusal).__name__}; store `str(error)` of the "
                                          "ToolDefinitionError you caught.")
@@ -48,4 +48,4 @@ def check_exercise_3_2(namespace: Mapping[str, Any]) -> bool:
                f"`tool` refused your function for another reason: {refusal!r}. Document every argument, "
                "give `key` its hint, and leave only `limit` without one.")
 
-    return run_check("Exercise 3.2: a definition refused for the right reason", test)
+    return await run_check("Exercise 3.2: a definition refused for the right reason", test)

@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from agentkit.checks import answer, expect, run_check_async
+from agentkit.checks import answer, expect, run_check
 from agentkit.tools.contract import ToolDefinition, ToolError
 from agentkit.tools.registry import build_registry, execute_tool
 
@@ -39,7 +39,7 @@ async def check_exercise_4_1(namespace: Mapping[str, Any]) -> bool:
                    f"{what} ({raw}) got through to the handler, which returned {result.content!r}; "
                    "the schema should refuse it before the handler runs.")
 
-    return await run_check_async("Exercise 4.1: a schema the dispatcher enforces", test)
+    return await run_check("Exercise 4.1: a schema the dispatcher enforces", test)
 
 
 async def check_exercise_4_2(namespace: Mapping[str, Any]) -> bool:
@@ -61,4 +61,4 @@ async def check_exercise_4_2(namespace: Mapping[str, Any]) -> bool:
                f"a name with no words raised {type(empty.error).__name__}, which the dispatcher reports as a bug in "
                "the tool; check for it first and raise ToolError with a message the model can act on.")
 
-    return await run_check_async("Exercise 4.2: a bug fixed, a mistake reported", test)
+    return await run_check("Exercise 4.2: a bug fixed, a mistake reported", test)

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from agentkit.checks import CheckFailed, answer, expect, run_check, run_check_async
+from agentkit.checks import CheckFailed, answer, expect, run_check
 from agentkit.tools.contract import ToolDefinition, ToolError
 from agentkit.tools.registry import build_registry, execute_tool
 from agentkit.tools.workspace import Workspace, WorkspaceError
@@ -46,10 +46,10 @@ def scratch_layout() -> Iterator[Path]:
         yield root
 
 
-def check_exercise_5_1(namespace: Mapping[str, Any]) -> bool:
+async def check_exercise_5_1(namespace: Mapping[str, Any]) -> bool:
     """Exercise 5.1: `escape`, a path that `broken_guard` accepts and that reaches the secret."""
 
-    def test() -> None:
+    async def test() -> None:
         escape = answer(namespace, "escape")
         expect(isinstance(escape, str), f"`escape` is a {type(escape).__name__}; make it a string (a path).")
         expect(not os.path.isabs(escape), "give a path relative to the workspace: the check runs in its own "
@@ -65,7 +65,7 @@ def check_exercise_5_1(namespace: Mapping[str, Any]) -> bool:
                    f"broken_guard accepts {escape!r}, but it leads to {Path(reached).relative_to(root.parent)}, "
                    "not to workspace-private/secret.txt.")
 
-    return run_check("Exercise 5.1: an escape through a broken guard", test)
+    return await run_check("Exercise 5.1: an escape through a broken guard", test)
 
 
 SAFE = {"notes/todo.txt": "notes/todo.txt", "new/file.txt": "new/file.txt", "notes/../a.txt": "a.txt"}
@@ -77,10 +77,10 @@ UNSAFE = {
 }
 
 
-def check_exercise_5_2(namespace: Mapping[str, Any]) -> bool:
+async def check_exercise_5_2(namespace: Mapping[str, Any]) -> bool:
     """Exercise 5.2: `safe_guard(root, path) -> Path`, broken_guard with both holes closed."""
 
-    def test() -> None:
+    async def test() -> None:
         safe_guard = answer(namespace, "safe_guard")
         expect(callable(safe_guard), "`safe_guard` should be a function: def safe_guard(root: Path, path: str).")
         with scratch_layout() as root:
@@ -100,7 +100,7 @@ def check_exercise_5_2(namespace: Mapping[str, Any]) -> bool:
                 raise CheckFailed(f"safe_guard accepts {path!r} ({what}) and returns {got!r}; resolve the "
                                      "path (following symlinks) and check it with is_relative_to(root).")
 
-    return run_check("Exercise 5.2: a guard without the holes", test)
+    return await run_check("Exercise 5.2: a guard without the holes", test)
 
 
 LISTINGS = {".": "a.txt\nb.txt\nempty/\nlink/\nnotes/", "notes": "todo.txt", "empty": "(empty folder)"}
@@ -133,4 +133,4 @@ async def check_exercise_5_3(namespace: Mapping[str, Any]) -> bool:
                    f"list_dir('a.txt') gave {result.content[:80]!r}; a file is not a folder: "
                    "raise ToolError saying so.")
 
-    return await run_check_async("Exercise 5.3: a list_dir tool inside the workspace", test)
+    return await run_check("Exercise 5.3: a list_dir tool inside the workspace", test)

@@ -5,6 +5,7 @@ Each takes the notebook's `globals()`.
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 from collections.abc import Mapping
 from typing import Any
@@ -21,21 +22,21 @@ def naive_blocklist(command: str) -> bool:
     return any(blocked in command for blocked in BLOCKED)
 
 
-def check_exercise_6_1(namespace: Mapping[str, Any]) -> bool:
+async def check_exercise_6_1(namespace: Mapping[str, Any]) -> bool:
     """Exercise 6.1: `bypass`, a command the blocklist lets through and that bash turns into the word sudo."""
 
-    def test() -> None:
+    async def test() -> None:
         bypass = answer(namespace, "bypass")
         expect(isinstance(bypass, str), f"`bypass` is a {type(bypass).__name__}; make it a string (a command line).")
         expect(not naive_blocklist(bypass), f"naive_blocklist catches {bypass!r}: it contains one of {BLOCKED}. "
                                             "Write the word so that bash assembles it (quotes, variables, printf...).")
         with tempfile.TemporaryDirectory(prefix="check-ch06-") as folder:
-            result = run_command(bypass, folder, timeout=5, keep=1000)
+            result = await asyncio.to_thread(run_command, bypass, folder, timeout=5, keep=1000)
         printed = bytes(result.stdout.head).decode(errors="replace").strip()
         expect(printed == "sudo", f"{bypass!r} printed {printed!r} (exit code {result.exit_code}); it should print "
                                   "exactly the word sudo, for example with echo.")
 
-    return run_check("Exercise 6.1: a command the blocklist does not see", test)
+    return await run_check("Exercise 6.1: a command the blocklist does not see", test)
 
 
 CAP_CASES = [
@@ -47,10 +48,10 @@ CAP_CASES = [
 ]
 
 
-def check_exercise_6_2(namespace: Mapping[str, Any]) -> bool:
+async def check_exercise_6_2(namespace: Mapping[str, Any]) -> bool:
     """Exercise 6.2: `cap_output(text, max_chars)`, keeping the head and the tail and saying how much was cut."""
 
-    def test() -> None:
+    async def test() -> None:
         cap_output = answer(namespace, "cap_output")
         expect(callable(cap_output),
                "`cap_output` should be a function: def cap_output(text: str, max_chars: int) -> str.")
@@ -59,7 +60,7 @@ def check_exercise_6_2(namespace: Mapping[str, Any]) -> bool:
             shown = text if len(text) < 30 else f"'{text[0]}' * {len(text):,}"
             expect(got == expected, f"cap_output({shown!r}, {max_chars}) returned {got[:80]!r}; expected {expected!r}.")
 
-    return run_check("Exercise 6.2: head, tail, and how much was cut", test)
+    return await run_check("Exercise 6.2: head, tail, and how much was cut", test)
 
 
 ENVIRONMENT = {"PATH": "/usr/bin", "HOME": "/home/ada", "MODEL_API_KEY": "sk-1", "github_token": "t",
@@ -67,10 +68,10 @@ ENVIRONMENT = {"PATH": "/usr/bin", "HOME": "/home/ada", "MODEL_API_KEY": "sk-1",
 SCRUBBED = {"PATH": "/usr/bin", "HOME": "/home/ada", "LANG": "C.UTF-8"}
 
 
-def check_exercise_6_3(namespace: Mapping[str, Any]) -> bool:
+async def check_exercise_6_3(namespace: Mapping[str, Any]) -> bool:
     """Exercise 6.3: `scrub(environ)`, the environment without the names that look like secrets."""
 
-    def test() -> None:
+    async def test() -> None:
         scrub = answer(namespace, "scrub")
         expect(callable(scrub), "`scrub` should be a function: def scrub(environ: dict) -> dict.")
         given = dict(ENVIRONMENT)
@@ -82,4 +83,4 @@ def check_exercise_6_3(namespace: Mapping[str, Any]) -> bool:
                            "case (KEYBOARD_LAYOUT goes too: a name rule cannot tell).")
         expect(got == SCRUBBED, f"scrub returned {got}; expected {SCRUBBED} (keep the other variables as they are).")
 
-    return run_check("Exercise 6.3: no secrets in the child's environment", test)
+    return await run_check("Exercise 6.3: no secrets in the child's environment", test)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from agentkit.checks import answer, expect, run_check_async
+from agentkit.checks import answer, expect, run_check
 from agentkit.limits import DEFAULT_LIMITS
 from agentkit.loop import run_task
 from agentkit.offline import offline_client
@@ -56,7 +56,7 @@ async def check_exercise_7_1(namespace: Mapping[str, Any]) -> bool:
         expect(len(asked) == 3 and "max_tool_calls_per_task" in results[3].content,
                f"4 glob calls asked {len(asked)} questions; the 4th should be refused by the limit without asking.")
 
-    return await run_check_async("Exercise 7.1: a careful policy", test)
+    return await run_check("Exercise 7.1: a careful policy", test)
 
 
 async def check_exercise_7_2(namespace: Mapping[str, Any]) -> bool:
@@ -86,7 +86,7 @@ async def check_exercise_7_2(namespace: Mapping[str, Any]) -> bool:
         expect(task.status == "completed" and "launch moves to Friday" in (task.answer or ""),
                f"the model did not summarise the notes (task {task.status}: {task.answer or task.error})")
 
-    return await run_check_async("Exercise 7.2: a policy that makes the injection harmless", test)
+    return await run_check("Exercise 7.2: a policy that makes the injection harmless", test)
 
 
 def _recording_shell(root: str, commands: list[str]) -> ToolDefinition:

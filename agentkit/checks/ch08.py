@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agentkit.checks import answer, expect, run_check, run_check_async
+from agentkit.checks import answer, expect, run_check
 from agentkit.loop import Task
 from agentkit.offline import ScriptedModel, offline_client
 
@@ -31,13 +31,13 @@ async def check_exercise_8_1(namespace: Mapping[str, Any]) -> bool:
         expect(task.status == "failed", f"after 3 failed attempts the task is {task.status!r}; return it as it "
                                         "is, failed.")
 
-    return await run_check_async("Exercise 8.1: resuming a failed task", test)
+    return await run_check("Exercise 8.1: resuming a failed task", test)
 
 
-def check_exercise_8_2(namespace: Mapping[str, Any]) -> bool:
+async def check_exercise_8_2(namespace: Mapping[str, Any]) -> bool:
     """Exercise 8.2: `trace(task)` lists each tool call with the first line of its result, in call order."""
 
-    def test() -> None:
+    async def test() -> None:
         trace = answer(namespace, "trace")
         got = trace(_task_with_results_out_of_order())
         expected = ['get_time {"zone": "UTC"} -> 12:00 UTC', 'read {"path": "a.txt"} -> line one',
@@ -50,7 +50,7 @@ def check_exercise_8_2(namespace: Mapping[str, Any]) -> bool:
         expect(got == expected, f"got {got!r}; expected {expected!r} (name, arguments as sent, ' -> ', the "
                                 "result's first line).")
 
-    return run_check("Exercise 8.2: a trace of the tool calls", test)
+    return await run_check("Exercise 8.2: a trace of the tool calls", test)
 
 
 def _task_with_results_out_of_order() -> Task:

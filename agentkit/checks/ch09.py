@@ -39,10 +39,10 @@ def _perfect_calls(case: Case) -> list[tuple[str, str]]:
             for call in case.expected]
 
 
-def check_exercise_9_1(namespace: Mapping[str, Any]) -> bool:
+async def check_exercise_9_1(namespace: Mapping[str, Any]) -> bool:
     """Exercise 9.1: `my_tool` (a tool object) and `my_cases` (at least 4 sound `Case`s that offer it)."""
 
-    def test() -> None:
+    async def test() -> None:
         tool, cases = answer(namespace, "my_tool"), answer(namespace, "my_cases")
         name = _check_tool(tool, "my_tool")
         expect(isinstance(cases, list) and all(isinstance(c, Case) for c in cases),
@@ -62,13 +62,13 @@ def check_exercise_9_1(namespace: Mapping[str, Any]) -> bool:
         expect(any(c.category == "no_tool" for c in cases),
                "no case checks abstention: add a no_tool case, a question your tool does not fit (expected=()).")
 
-    return run_check("Exercise 9.1: cases for your own tool", test)
+    return await run_check("Exercise 9.1: cases for your own tool", test)
 
 
-def check_exercise_9_2(namespace: Mapping[str, Any]) -> bool:
+async def check_exercise_9_2(namespace: Mapping[str, Any]) -> bool:
     """Exercise 9.2: `better_tool` is `my_tool` with better descriptions, and the same contract."""
 
-    def test() -> None:
+    async def test() -> None:
         old, new = answer(namespace, "my_tool"), answer(namespace, "better_tool")
         name = _check_tool(new, "better_tool")
         expect(name == old["function"]["name"], f"better_tool is called {name!r}; keep the name "
@@ -89,4 +89,4 @@ def check_exercise_9_2(namespace: Mapping[str, Any]) -> bool:
         expect(descriptions(new) != descriptions(old), "better_tool has the same descriptions as my_tool; "
                                                        "rewrite the tool's or a parameter's description.")
 
-    return run_check("Exercise 9.2: a better description", test)
+    return await run_check("Exercise 9.2: a better description", test)

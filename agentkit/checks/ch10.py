@@ -65,10 +65,10 @@ def _comparable(message: Any) -> tuple[Any, list[tuple[Any, Any, Any]]]:
     return message.get("content") or None, calls
 
 
-def check_exercise_10_1(namespace: Mapping[str, Any]) -> bool:
+async def check_exercise_10_1(namespace: Mapping[str, Any]) -> bool:
     """Exercise 10.1: `assemble_stream(chunks)` puts each tricky stream together as `agentkit.streaming` does."""
 
-    def test() -> None:
+    async def test() -> None:
         assemble_stream = answer(namespace, "assemble_stream")
         for name, chunks in TRICKY_STREAMS.items():
             got = assemble_stream([dict(chunk) for chunk in chunks])
@@ -86,4 +86,4 @@ def check_exercise_10_1(namespace: Mapping[str, Any]) -> bool:
                        f"{name}: call {want_id} has arguments {arguments!r}, expected {want_arguments!r}: append each "
                        "fragment to the call its `index` names, and parse only when the stream is over.")
 
-    return run_check("Exercise 10.1: a stream assembler", test)
+    return await run_check("Exercise 10.1: a stream assembler", test)

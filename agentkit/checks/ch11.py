@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agentkit.checks import answer, expect, run_check, run_check_async
+from agentkit.checks import answer, expect, run_check
 from agentkit.tools import ToolError, build_registry, clock_tool
 from agentkit.tools.contract import ToolDefinition
 
@@ -37,13 +37,13 @@ async def check_exercise_11_1(namespace: Mapping[str, Any]) -> bool:
         expect(to_mcp_tool(other) == {"name": "x", "description": "d", "inputSchema": {"type": "object"}},
                "to_mcp_tool should work for any ToolDefinition, not only the clock.")
 
-    return await run_check_async("Exercise 11.1: a ToolDefinition as MCP lists it", test)
+    return await run_check("Exercise 11.1: a ToolDefinition as MCP lists it", test)
 
 
-def check_exercise_11_2(namespace: Mapping[str, Any]) -> bool:
+async def check_exercise_11_2(namespace: Mapping[str, Any]) -> bool:
     """`result_text(result)`: an MCP CallToolResult as a handler's str, or a ToolError when the server says isError."""
 
-    def test() -> None:
+    async def test() -> None:
         import mcp_types as types
 
         result_text = answer(namespace, "result_text")
@@ -63,5 +63,5 @@ def check_exercise_11_2(namespace: Mapping[str, Any]) -> bool:
             raise AssertionError("a result with is_error=True should raise ToolError, so the dispatcher reports it as "
                                  "an Error: result, as for a local tool.")
 
-    return run_check("Exercise 11.2: an MCP result under the dispatcher's error contract", test)
+    return await run_check("Exercise 11.2: an MCP result under the dispatcher's error contract", test)
 

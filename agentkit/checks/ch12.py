@@ -15,10 +15,10 @@ from agentkit.offline.responses import to_chat_request
 from agentkit.tools import Workspace, clock_tool, file_tools
 
 
-def check_exercise_12_1(namespace: Mapping[str, Any]) -> bool:
+async def check_exercise_12_1(namespace: Mapping[str, Any]) -> bool:
     """`to_responses_tool(definition)`: the `tools=` entry of the Responses API, one level flatter than Chat's."""
 
-    def test() -> None:
+    async def test() -> None:
         to_responses_tool = answer(namespace, "to_responses_tool")
         for definition in [clock_tool(), *file_tools(Workspace("."))]:
             mine = to_responses_tool(definition)
@@ -30,13 +30,13 @@ def check_exercise_12_1(namespace: Mapping[str, Any]) -> bool:
             expect(chat == definition.to_openai(), f"for {definition.name}, the server reads your tool as {chat}, "
                                                    f"not as the Chat Completions tool {definition.to_openai()}.")
 
-    return run_check("Exercise 12.1: a tool for the Responses API", test)
+    return await run_check("Exercise 12.1: a tool for the Responses API", test)
 
 
-def check_exercise_12_2(namespace: Mapping[str, Any]) -> bool:
+async def check_exercise_12_2(namespace: Mapping[str, Any]) -> bool:
     """`from_tool_use(block)`: an Anthropic `tool_use` block as the Chat Completions tool call it came from."""
 
-    def test() -> None:
+    async def test() -> None:
         from_tool_use = answer(namespace, "from_tool_use")
         calls = [{"id": "call_1", "type": "function", "function": {"name": "read_file", "arguments": '{"path": "a.txt"}'}},
                  {"id": "toolu_2", "type": "function",
@@ -53,4 +53,4 @@ def check_exercise_12_2(namespace: Mapping[str, Any]) -> bool:
             expect(json.loads(arguments) == block["input"] and mine["function"].get("name") == call["function"]["name"],
                    f"{mine} does not carry the block's name and input.")
 
-    return run_check("Exercise 12.2: a tool_use block read back", test)
+    return await run_check("Exercise 12.2: a tool_use block read back", test)

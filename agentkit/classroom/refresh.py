@@ -1,4 +1,4 @@
-"""Notebook upkeep: refresh (re-execute in place with stable metadata) and the student edition."""
+"""Refresh: re-execute a notebook in place, offline, with stable metadata, so its diff shows only what changed."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import configparser
 import json
 import os
 import re
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -90,44 +89,3 @@ def offline_environment() -> Iterator[None]:
                 del os.environ[name]
             else:
                 os.environ[name] = value
-
-
-SOLUTION, CHECK = "solution", "check"
-"""Cell tags: a solution cell starts with `# Exercise N.M: ...` comment lines; a check cell tests the answer."""
-
-
-def student_edition(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> list[Path]:
-    """Copy the course from `source` to `target` with every solution replaced by a stub; return the notebooks written."""
-    source, target = Path(source), Path(target)
-    if target.resolve() == source.resolve():
-        raise ValueError("the student edition must go to another folder than the notebooks it is made from")
-    shutil.copytree(source, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("*.ipynb", "scratch", ".ipynb_checkpoints"))
-    written = []
-    for path in sorted(source.glob("*.ipynb")):
-        notebook = nbformat.read(path, as_version=4)
-        for cell in notebook.cells:
-            tags = cell.metadata.get("tags", [])
-            if SOLUTION in tags:
-                cell.source = stub(cell.source)
-            if SOLUTION in tags or CHECK in tags:
-                cell.outputs, cell.execution_count = [], None
-        nbformat.write(notebook, target / path.name)
-        written.append(target / path.name)
-    return written
-
-
-def stub(solution: str) -> str:
-    """The solution's leading comment lines (what to write), then a line that fails until the student answers."""
-    lines = solution.splitlines()
-    brief = list(_leading_comments(lines))
-    if not brief:
-        raise ValueError(f"a solution cell must start with '# Exercise N.M: what to write'; this one starts with {lines[:1]}")
-    title = brief[0].lstrip("# ").split(":")[0]
-    return "\n".join([*brief, f'raise NotImplementedError("{title}: replace this line with your answer")'])
-
-
-def _leading_comments(lines: list[str]) -> Iterator[str]:
-    for line in lines:
-        if not line.startswith("#"):
-            return
-        yield line

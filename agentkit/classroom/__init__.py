@@ -1,0 +1,15 @@
+"""The classroom: what a teacher runs around the notebooks (machinery, not part of the teaching core).
+
+- `refresh`: re-execute a notebook in place, offline, with stable metadata (`agentkit refresh`);
+- `student`: the student edition, solutions replaced by stubs (`agentkit classroom student`);
+- `exercises`: which exercises a notebook has, found from its checks module (`agentkit/checks/chNN.py`);
+- `grading`: run each submitted notebook in a throwaway, confined kernel and record every check's verdict
+  (`agentkit classroom grade`); `sandbox` confines the kernel; `reports` writes grades.csv and feedback;
+- `nbgrader`: the course as nbgrader source notebooks (`agentkit classroom nbgrader`).
+"""
+
+from agentkit.classroom.refresh import KERNEL, execute, offline_environment, refresh, sanitizers, stabilise
+from agentkit.classroom.student import CHECK, SOLUTION, stub, student_edition
+
+__all__ = ["CHECK", "KERNEL", "SOLUTION", "execute", "offline_environment", "refresh", "sanitizers", "stabilise",
+           "stub", "student_edition"]
