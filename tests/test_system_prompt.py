@@ -55,6 +55,8 @@ def test_first_sentence_keeps_what_a_colon_introduces_on_one_line():
     assert first_sentence("Here is what read_file returned for a.txt:\nline 1\nline 2\n\nMore.") == \
         "Here is what read_file returned for a.txt: line 1 line 2"
     assert first_sentence("It is 3.5 km. That is far.") == "It is 3.5 km."
+    assert first_sentence("Here is what search returned:\n[a.md] A is fine. B is not.\n[b.md] C.") == \
+        "Here is what search returned: [a.md] A is fine."
 
 
 def test_the_agent_reads_a_file_that_gives_orders_and_does_not_obey_it(tmp_path):

@@ -21,6 +21,7 @@ ROLE = re.compile(r"\byou are\s+([^.!?\n]*[^.!?\n\s])", re.IGNORECASE)
 BRIEF = re.compile(r"\b(?:(?:one|a single|1) sentence|be (?:brief|concise|terse)|(?:briefly|concisely)\b"
                    r"|(?:short|brief|concise) (?:answers?|repl(?:y|ies)|responses?)"
                    r"|keep (?:it|them|(?:your |the )?(?:answers?|replies|responses?)) (?:short|brief))", re.IGNORECASE)
+SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 WHO_ASKED = ({"who", "you"}, {"your", "name"}, {"introduce", "yourself"}, {"what", "are", "you"})
 """Word sets of a question that asks the model who it is (any one of them, all its words)."""
 
@@ -52,9 +53,9 @@ def introduction(instructions: Instructions, question: str) -> str | None:
 
 
 def first_sentence(text: str) -> str:
-    """`text` cut to its first sentence, on one line; a sentence that ends in ':' keeps what it introduces."""
-    if text.split("\n", 1)[0].rstrip().endswith(":"):  # "Here is what read_file returned:" says nothing alone
-        return " ".join(text.split("\n\n", 1)[0].split())
-    flat = " ".join(text.split())
-    end = re.search(r"(?<=[.!?])\s", flat)
+    """`text` cut to its first sentence, on one line; a first line that ends in ':' runs on into what it introduces."""
+    first_line = text.split("\n", 1)[0].rstrip()
+    introduces = first_line.endswith(":")  # "Here is what search returned:" says nothing alone
+    flat = " ".join((text.split("\n\n", 1)[0] if introduces else text).split())
+    end = SENTENCE_END.search(flat, len(" ".join(first_line.split())) if introduces else 0)
     return flat[:end.start()] if end else flat
