@@ -49,6 +49,10 @@ def describe(event: Event) -> str | None:
         line = f"  -> {event.name} {event.arguments}"
     elif event.kind == "tool_result":
         line = f"  <- {shorten(visible(event.content))}"  # escaped first, so that the width holds for what is shown
+    elif event.kind == "thinking":  # folded to one line: the reasoning is not the answer
+        line = f"  (thinking) {shorten(visible(event.text))}"
+    elif event.kind == "note":
+        line = f"[note: {event.text}]"
     elif event.kind == "status" and event.text != "completed":
         line = f"[task {event.text}: {event.content}]" if event.content else f"[task {event.text}]"
     else:
@@ -64,6 +68,14 @@ def print_safely(text: str) -> None:
         pass
 
 
+def print_part(text: str) -> None:
+    """`print_safely` without the line's end: a piece of a streamed answer, shown at once."""
+    try:
+        print(text, end="", flush=True)
+    except OSError:
+        pass
+
+
 def discard_typeahead() -> None:
     """Throw away keys typed before a question appeared, so that only an answer typed after it can answer it."""
     if sys.stdin is not None and sys.stdin.isatty():
@@ -75,8 +87,11 @@ def discard_typeahead() -> None:
 class Terminal:
     """Reads the person's lines without blocking the event loop, and remembers whether they asked to leave."""
 
-    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print_safely) -> None:
-        self.read, self.output = read, write
+    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print_safely,
+                 write_part: Callable[[str], None] = print_part) -> None:
+        self.read, self.output, self.output_part = read, write, write_part
+        self.streamed = ""
+        """The text of the reply being streamed so far, shown on the current line."""
         self.leaving = False
         """True once the person typed /exit (or closed the input): the chat ends after the current task."""
         self._one_prompt = asyncio.Lock()  # two concurrent tool calls must not both read the next line
@@ -111,17 +126,30 @@ class Terminal:
         return await self.line(f"{question} ", fresh=True)
 
     def show(self, event: Event) -> None:
-        """The `on_event` callback: one line per tool call, result, answer, or a task that did not complete."""
+        """The `on_event` callback: one line per tool call, result, answer, or a task that did not complete.
+
+        A streamed reply's text is shown piece by piece after `agent> `; its `answer` event then only ends the line.
+        """
+        if event.kind == "text":
+            self.output_part(("" if self.streamed else "agent> ") + visible(event.text))
+            self.streamed += event.text
+            return
+        streamed, self.streamed = self.streamed, ""
+        if streamed:
+            self.output_part("\n")
+            if event.kind == "answer" and event.text == streamed:
+                return
         line = describe(event)
         if line is not None:
             self.output(line)
 
 
 async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, terminal: Terminal | None = None, *,
-               policy: ToolPolicy = POLICY, system_prompt: str | None = None) -> Task | None:
+               policy: ToolPolicy = POLICY, system_prompt: str | None = None, stream: bool = False) -> Task | None:
     """The read-run-print loop. Each request continues the same task, so the model sees the conversation.
 
     `system_prompt` is the task's first message: `agentkit.agent`'s default for this workspace unless given.
+    With `stream=True` (as `agentkit chat` runs it) answers are printed as the model writes them.
 
     Ctrl-C (SIGINT) during a task cancels it, which kills a command it is running, and the chat goes on;
     at the prompt it ends the chat. A hang-up (SIGHUP: the terminal closed) or SIGTERM cancels the task and
@@ -148,7 +176,8 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
             task = task or Task(request)  # made here, so that an interrupted first task is kept too
             try:
                 await interrupts.wait_for(run_task(client, model, request, registry, policy=policy, ask=terminal.ask,
-                                                   on_event=terminal.show, task=task, system_prompt=system_prompt))
+                                                   on_event=terminal.show, task=task, system_prompt=system_prompt,
+                                                   stream=stream))
             except Interrupted as interruption:
                 stop_interrupted(task, str(interruption))
                 terminal.write("")

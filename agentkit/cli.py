@@ -23,6 +23,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     serve.add_argument("--fail", type=int, default=None, metavar="STATUS", help="answer the first --times requests with this HTTP status")
     serve.add_argument("--times", type=int, default=1, help="how many requests --fail applies to (-1: all)")
     serve.add_argument("--delay", type=float, default=0.0, help="seconds to wait before every reply")
+    serve.add_argument("--chunk-delay", type=float, default=0.0, metavar="SECONDS",
+                       help="seconds the model takes per chunk: a streamed reply arrives piece by piece, others all at the end")
 
     chat = commands.add_parser("chat", help="talk to the agent in this terminal (offline unless .env names a model)")
     web = commands.add_parser("web", help="the agent's chat page on http://127.0.0.1 (needs the `web` extra)")
@@ -83,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 def _serve(args: argparse.Namespace) -> None:
     from agentkit.offline import Faults, OfflineModel, OfflineServer
 
-    faults = Faults(status=args.fail, times=args.times, delay=args.delay)
+    faults = Faults(status=args.fail, times=args.times, delay=args.delay, chunk_delay=args.chunk_delay)
     with OfflineServer(OfflineModel(unruly=args.unruly), faults, port=args.port) as server:
         print(f"Offline model serving at {server.base_url} (BASE_URL for any OpenAI client). Ctrl-C stops it.", flush=True)
         try:
@@ -130,7 +132,7 @@ def _chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
             stream.reconfigure(errors="replace")
     try:
         asyncio.run(chat(connect(settings), settings.model, open_workspace(args.workspace),
-                         system_prompt=args.system_prompt))
+                         system_prompt=args.system_prompt, stream=True))
     except KeyboardInterrupt:  # before the chat has taken over Ctrl-C
         print("\nbye")
 

@@ -6,15 +6,22 @@ import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlparse
 
+import httpx2
 import openai
 from dotenv import dotenv_values, find_dotenv
 
-from agentkit.offline import OfflineModel, offline_client
+from agentkit.offline import OfflineModel
+from agentkit.offline.transport import OFFLINE_BASE_URL, offline_transport
 from agentkit.offline.variants import VARIANTS, variant as offline_variant
+from agentkit.recovery import RECOVERED, RecoveringTransport, recover_calls, server_fix
 
-VARIABLES = ("MODEL_API_KEY", "BASE_URL", "MODEL")
+VARIABLES = ("MODEL_API_KEY", "BASE_URL", "MODEL", "RECOVER_TEXT_CALLS")
 OFFLINE_MODEL_NAME = "offline"
+RECOVERY_MODES = ("auto", "on", "off")
+OPENAI_HOSTS = ("api.openai.com",)
+"""Where `auto` leaves recovery off: OpenAI returns every call natively, so text there is always an answer."""
 
 
 class ConfigError(ValueError):
@@ -37,10 +44,19 @@ class Settings:
     """How often the SDK retries a 429, a 5xx or a dropped connection, with backoff."""
     variant: str | None = None
     """MODEL=offline/<variant> with no key: the offline model with one real model's habit (see offline/variants.py)."""
+    recover_text_calls: str = "auto"
+    """RECOVER_TEXT_CALLS: read tool calls a server left in the text (agentkit/recovery.py); auto = on unless OpenAI's own API."""
 
     @property
     def offline(self) -> bool:
         return not self.api_key
+
+    @property
+    def recovers_text_calls(self) -> bool:
+        """Whether the client reads tool calls back from text and keeps <think> blocks apart."""
+        if self.recover_text_calls != "auto":
+            return self.recover_text_calls == "on"
+        return self.offline or urlparse(self.base_url or "https://api.openai.com/v1").hostname not in OPENAI_HOSTS
 
 
 def load_settings(env_file: str | os.PathLike[str] | None = None) -> Settings:
@@ -52,24 +68,28 @@ def load_settings(env_file: str | os.PathLike[str] | None = None) -> Settings:
     # As with load_dotenv: a variable set in the environment, even to "", wins over the file.
     values = {name: (os.environ[name] if name in os.environ else from_file.get(name) or "").strip() for name in VARIABLES}
     key, base_url, model = values["MODEL_API_KEY"], values["BASE_URL"], values["MODEL"]
+    recovery = values["RECOVER_TEXT_CALLS"].lower() or "auto"
+    if recovery not in RECOVERY_MODES:
+        raise ConfigError(f"RECOVER_TEXT_CALLS={values['RECOVER_TEXT_CALLS']!r} should be one of: {', '.join(RECOVERY_MODES)} "
+                          "(auto: on for every server but OpenAI's own API)")
     if base_url and not base_url.startswith(("http://", "https://")):
         raise ConfigError(f"BASE_URL={base_url!r} is not a URL: put the provider's OpenAI-compatible endpoint, "
                           "starting with http:// or https://, for example https://api.openai.com/v1 (README has a table)")
     if not key:
         # Offline, MODEL selects nothing but a variant: a provider's model name in .env changes no reply.
         if not model.startswith(OFFLINE_MODEL_NAME + "/"):
-            return Settings(base_url=base_url or None)
+            return Settings(base_url=base_url or None, recover_text_calls=recovery)
         name = model.removeprefix(OFFLINE_MODEL_NAME + "/")
         if name not in VARIANTS:
             raise ConfigError(f"MODEL={model!r} names no variant of the offline model; should be one of: "
                               + ", ".join(f"offline/{known}" for known in VARIANTS) + " (or set MODEL_API_KEY for a real model)")
-        return Settings(base_url=base_url or None, model=model, variant=name)
+        return Settings(base_url=base_url or None, model=model, variant=name, recover_text_calls=recovery)
     if any(c.isspace() or c in "\"'" for c in key):
         raise ConfigError("MODEL_API_KEY contains spaces or quotes: put the key alone, as the provider shows it")
     if not model:
         raise ConfigError("MODEL is not set: put the provider's model name, for example MODEL=gpt-4o-mini "
                           "(README's provider table has one for each provider)")
-    return Settings(api_key=key, base_url=base_url or None, model=model)
+    return Settings(api_key=key, base_url=base_url or None, model=model, recover_text_calls=recovery)
 
 
 def connect(settings: Settings | None = None, *, offline: bool | None = None, unruly: str | None = None,
@@ -88,20 +108,60 @@ def connect(settings: Settings | None = None, *, offline: bool | None = None, un
         name = variant or settings.variant
         if name:
             model = dataclasses.replace(offline_variant(name), base=model)
-        return offline_client(model, max_retries=settings.max_retries)
+        return openai.AsyncOpenAI(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=settings.max_retries,
+                                  http_client=httpx2.AsyncClient(transport=_recovering(offline_transport(model), settings)))
     if settings.offline:
         raise ConfigError("offline=False needs a real model, but MODEL_API_KEY is not set: put your provider's key "
                           "in .env (copy .env.example), or leave offline unset to use the offline model")
-    return openai.AsyncOpenAI(api_key=settings.api_key, base_url=settings.base_url,
+    http_client = None
+    if settings.recovers_text_calls:  # the SDK's own client otherwise: nothing of ours between it and the provider
+        http_client = openai.DefaultAsyncHttpxClient(transport=RecoveringTransport(httpx2.AsyncHTTPTransport()))
+    return openai.AsyncOpenAI(api_key=settings.api_key, base_url=settings.base_url, http_client=http_client,
                               timeout=settings.timeout, max_retries=settings.max_retries)
 
 
+def _recovering(transport: httpx2.AsyncBaseTransport, settings: Settings) -> httpx2.AsyncBaseTransport:
+    return RecoveringTransport(transport) if settings.recovers_text_calls else transport
+
+
+CLOCK_TOOL = {"type": "function", "function": {
+    "name": "get_current_time", "description": "Get the current time in a time zone.",
+    "parameters": {"type": "object", "properties": {"timezone": {"type": "string", "description": "IANA time zone name"}},
+                   "required": ["timezone"]}}}
+TOOL_QUESTION = "What time is it in Tokyo? Use the get_current_time tool."
+
+
 async def check_connection(client: openai.AsyncOpenAI, settings: Settings) -> str:
-    """Send one tiny request and say plainly what answered, or which setting to fix."""
+    """Send one tiny request, then one with a tool, and say plainly what answered, or which setting to fix."""
     where = settings.base_url or "https://api.openai.com/v1"
+    response = await _ask(client, settings, where, [{"role": "user", "content": "Say hello."}])
+    source = "the offline model (no MODEL_API_KEY set)" if settings.offline else f"{settings.model} at {where}"
+    return f"Connected to {source}. It says: {response.choices[0].message.content}\n{await _check_tools(client, settings, where)}"
+
+
+async def _check_tools(client: openai.AsyncOpenAI, settings: Settings, where: str) -> str:
+    """What one request with a tool shows: native calls, calls read back from text, or which fix the server needs."""
+    fix = server_fix(settings.base_url)
+    message = (await _ask(client, settings, where, [{"role": "user", "content": TOOL_QUESTION}], tools=[CLOCK_TOOL],
+                          refusal=f"so this model cannot be given tools here. Fix: {fix}")).choices[0].message
+    calls = message.tool_calls or []
+    if calls and all(call.id.startswith(RECOVERED) for call in calls):
+        return (f"Tool calls: the server sent the model's call as text, and RECOVER_TEXT_CALLS read it back "
+                f"({calls[0].function.name}). For native calls: {fix}.")
+    if calls:
+        return f"Tool calls: native (it called {calls[0].function.name} when asked the time in Tokyo)."
+    text = message.content or ""
+    if recover_calls(text, {"get_current_time": CLOCK_TOOL["function"]["parameters"]}):
+        raise ConfigError(f"{where}: MODEL={settings.model!r} wrote its tool call as text ({text.strip()[:80]!r}), "
+                          f"not as a tool call, and RECOVER_TEXT_CALLS is off. Fix: {fix}; or set RECOVER_TEXT_CALLS=on")
+    raise ConfigError(f"{where}: MODEL={settings.model!r} answered in text instead of calling the offered tool "
+                      f"({text.strip()[:80]!r}): it may not support tool calls. Fix: {fix}")
+
+
+async def _ask(client: openai.AsyncOpenAI, settings: Settings, where: str, messages: list[dict], *,
+               refusal: str = "", **options: object) -> object:
     try:
-        response = await client.chat.completions.create(
-            model=settings.model, messages=[{"role": "user", "content": "Say hello."}])
+        return await client.chat.completions.create(model=settings.model, messages=messages, **options)
     except openai.AuthenticationError:
         raise ConfigError(f"{where} refused MODEL_API_KEY (HTTP 401): check the key, and that it belongs to this provider") from None
     except openai.NotFoundError:
@@ -109,6 +169,5 @@ async def check_connection(client: openai.AsyncOpenAI, settings: Settings) -> st
     except openai.APIConnectionError:
         raise ConfigError(f"cannot reach {where}: check BASE_URL, and that the server is running") from None
     except openai.APIStatusError as error:  # 403, 429 (quota), a 400 from a provider's own rules: its message says why
-        raise ConfigError(f"{where} answered HTTP {error.status_code} for MODEL={settings.model!r}: {error.message}") from None
-    source = "the offline model (no MODEL_API_KEY set)" if settings.offline else f"{settings.model} at {where}"
-    return f"Connected to {source}. It says: {response.choices[0].message.content}"
+        why = f", {refusal}" if refusal and error.status_code in (400, 422, 500, 501) else ""
+        raise ConfigError(f"{where} answered HTTP {error.status_code} for MODEL={settings.model!r}: {error.message}{why}") from None

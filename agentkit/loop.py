@@ -29,7 +29,9 @@ from typing import Any
 import openai
 
 from agentkit.policy import Ask, Decision, TaskCancelled, ToolExecutor, ToolPolicy, terminal_ask
+from agentkit.recovery import first_recovery_note, recover_reply, recovers
 from agentkit.replies import ModelMessage, ModelToolCall, check_reply
+from agentkit.streaming import StreamedReply, TextDelta, read_stream
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.registry import ToolResult, tool_message
 
@@ -39,7 +41,8 @@ class Event:
     """Something that happened during a task, for a terminal, a web page or a notebook to show as it happens."""
 
     kind: str
-    """tool_call, tool_result, answer or status."""
+    """tool_call, tool_result, answer, status; text (a piece of the reply as it streams), thinking (text: the
+    model's reasoning), note (text: for the person)."""
     name: str = ""
     """tool_call, tool_result: the tool's name."""
     arguments: str = ""
@@ -49,7 +52,8 @@ class Event:
     is_error: bool = False
     """tool_result: True when the call failed or was refused."""
     text: str = ""
-    """answer: the model's answer. status: the final status (completed, cancelled, limit reached, failed)."""
+    """answer: the model's answer. status: the final status (completed, cancelled, limit reached, failed).
+    text: the new characters of the reply being streamed."""
     call_id: str = ""
     """tool_call, tool_result: the call's id, to pair a result with its call."""
 
@@ -101,11 +105,12 @@ CANCELLED = "Error: cancelled: the task was stopped before this call completed."
 
 async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: Mapping[str, ToolDefinition], *,
                    policy: ToolPolicy = ToolPolicy(), ask: Ask = terminal_ask, on_event: OnEvent | None = None,
-                   task: Task | None = None, system_prompt: str | None = None) -> Task:
+                   task: Task | None = None, system_prompt: str | None = None, stream: bool = False) -> Task:
     """Work on `goal` with the tools in `registry` until the model answers or something stops the task.
 
     A `task` passed in is resumed: its messages are kept and `goal` is added as a new user message
-    (an empty goal adds nothing: that retries a failed task from where it stopped).
+    (an empty goal adds nothing: that retries a failed task from where it stopped). With `stream=True`
+    each reply is streamed, and its text reaches `on_event` as `text` events while the model writes it.
     `system_prompt` becomes the first message of a task that has none yet (a new one, or an empty `Task`
     made ahead by a front end); a task already under way keeps the history it has.
     """
@@ -114,10 +119,14 @@ async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: 
     executor.log = task.decisions  # one log for the whole task, across runs
     limits = policy.limits
     for turn in range(1, limits.max_turns + 1):
-        message, failure = await ask_model(client, model, task, executor.tools())
+        if stream:
+            message, failure = await ask_model_streaming(client, model, task, executor.tools(), on_event)
+        else:
+            message, failure = await ask_model(client, model, task, executor.tools())
         if failure:  # nothing of this turn was added: the messages are as they were, ready to send again
             return await _stop(task, "failed", failure, on_event)
         task.messages.append(assistant_message(message))
+        await _show_recovery(task, message, str(client.base_url), on_event)
         calls = message.tool_calls or []
         task.tool_calls += len(calls)
         if not calls:
@@ -159,6 +168,31 @@ async def ask_model(client: openai.AsyncOpenAI, model: str, task: Task, tools: l
     task.turns += 1
     _add_usage(task.usage, reply.usage)
     return reply.choices[0].message, None
+
+
+async def ask_model_streaming(client: openai.AsyncOpenAI, model: str, task: Task, tools: list[dict],
+                              on_event: OnEvent | None) -> tuple[ModelMessage | None, str | None]:
+    """`ask_model`, streamed: each piece of text goes to `on_event` as it comes; the same message at the end."""
+    try:
+        chunks = await client.chat.completions.create(model=model, messages=task.messages, stream=True,
+                                                      stream_options={"include_usage": True},
+                                                      **({"tools": tools} if tools else {}))
+        async for item in read_stream(chunks):
+            if isinstance(item, TextDelta):
+                await _emit(on_event, Event("text", text=item.text))
+            elif isinstance(item, StreamedReply):
+                reply = item
+    except openai.APIError as error:  # a stream can also break halfway: nothing of this turn is kept either
+        return None, f"the model request failed: {type(error).__name__}: {error}"
+    message = reply.message()
+    if recovers(client):
+        message = recover_reply(message, task.messages, tools)
+    checked, problem = check_reply({"choices": [{"message": message}], "usage": reply.usage})
+    if problem:
+        return None, f"the model's reply could not be used: {problem}"
+    task.turns += 1
+    _add_usage(task.usage, checked.usage)
+    return checked.choices[0].message, None
 
 
 async def run_tool_calls(executor: ToolExecutor, calls: list[ModelToolCall], on_event: OnEvent | None = None
@@ -244,6 +278,15 @@ async def _answer_calls(task: Task, executor: ToolExecutor, calls: list[ModelToo
     if executor.stop_reason:  # a limit that ends the task: every call of this reply has its result first
         return "limit reached", executor.stop_reason
     return None
+
+
+async def _show_recovery(task: Task, message: ModelMessage, base_url: str, on_event: OnEvent | None) -> None:
+    """The model's thinking, folded; and, the first time in a task, that calls were read back from its text."""
+    if message.reasoning_content:
+        await _emit(on_event, Event("thinking", text=message.reasoning_content))
+    note = first_recovery_note(task.messages, base_url)
+    if note:
+        await _emit(on_event, Event("note", text=note))
 
 
 async def _stop(task: Task, status: str, error: str | None, on_event: OnEvent | None) -> Task:

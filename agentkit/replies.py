@@ -38,6 +38,8 @@ class ModelMessage(_Checked):
     """The model's text; None when it only calls tools."""
     tool_calls: list[ModelToolCall] | None = None
     """The calls it asks for; none means the text is its answer."""
+    reasoning_content: str | None = None
+    """Thinking some servers send apart from the answer; shown on request, never sent back."""
 
     @field_validator("tool_calls")
     @classmethod

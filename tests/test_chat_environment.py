@@ -40,12 +40,18 @@ class RecordingProvider(BaseHTTPRequestHandler):
     keys: list[str] = []
 
     def do_POST(self) -> None:
-        self.rfile.read(int(self.headers["content-length"]))
+        request = json.loads(self.rfile.read(int(self.headers["content-length"])))
         self.keys.append(self.headers["authorization"])
-        body = json.dumps({"id": "1", "object": "chat.completion", "created": 0, "model": "m", "choices": [
-            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "hello"}}]}).encode()
+        if request.get("stream"):  # the chat streams its replies: answer as a provider does, in server-sent events
+            chunk = {"id": "1", "object": "chat.completion.chunk", "created": 0, "model": "m", "choices": [
+                {"index": 0, "finish_reason": "stop", "delta": {"role": "assistant", "content": "hello"}}]}
+            body, kind = f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n".encode(), "text/event-stream"
+        else:
+            body, kind = json.dumps({"id": "1", "object": "chat.completion", "created": 0, "model": "m", "choices": [
+                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "hello"}}]}).encode(), \
+                "application/json"
         self.send_response(200)
-        self.send_header("content-type", "application/json")
+        self.send_header("content-type", kind)
         self.send_header("content-length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)

@@ -136,3 +136,64 @@ async def test_checks_judge_the_learners_code_not_the_models_habits(capsys, monk
     monkeypatch.setattr(ch02, "offline_client", lambda given=None, **options: offline_client(given or model, **options))
     assert await ch02.check_exercise_2_1({"temperature_tool": TEMPERATURE_TOOL}) is True, capsys.readouterr().out
     assert await ch02.check_exercise_2_2({"answer_tool_calls": answer_tool_calls}) is True, capsys.readouterr().out
+
+
+# Exercise 2.3: calls left in the text
+
+def calls_in_text(text, tools):
+    offered = {tool["function"]["name"] for tool in tools}
+    calls = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError:
+            return []
+        if not isinstance(item, dict) or item.get("name") not in offered or not isinstance(item.get("arguments"), dict):
+            return []
+        calls.append((item["name"], item["arguments"]))
+    return calls
+
+
+@pytest.mark.anyio
+async def test_2_3_passes_the_reference_solution(capsys):
+    assert await ch02.check_exercise_2_3({"calls_in_text": calls_in_text})
+    assert "[pass]" in last_line(capsys)
+
+
+def any_json_line(text, tools):  # recovers a call from any line that parses, offered or not, prose or not
+    found = []
+    for line in text.splitlines():
+        try:
+            item = json.loads(line)
+            found.append((item["name"], item["arguments"]))
+        except (ValueError, KeyError, TypeError):
+            pass
+    return found
+
+
+def raises_on_broken_json(text, tools):  # right, except that text which is not JSON raises
+    items = [json.loads(line) for line in text.splitlines() if line.strip()]
+    offered = {tool["function"]["name"] for tool in tools}
+    if all(isinstance(i, dict) and i.get("name") in offered and isinstance(i.get("arguments"), dict) for i in items):
+        return [(item["name"], item["arguments"]) for item in items]
+    return []
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("wrong", "hint"), [
+    (any_json_line, "bash was not offered: no call"),
+    (raises_on_broken_json, "raised"),
+    (lambda text, tools: [], "one call on one line"),
+])
+async def test_2_3_names_the_mistake(capsys, wrong, hint):
+    assert not await ch02.check_exercise_2_3({"calls_in_text": wrong})
+    line = last_line(capsys)
+    assert "[fail]" in line and hint in line
+
+
+@pytest.mark.anyio
+async def test_2_3_not_done_yet(capsys):
+    assert not await ch02.check_exercise_2_3({})
+    assert "[todo]" in last_line(capsys)

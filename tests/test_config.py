@@ -10,9 +10,13 @@ import pytest
 
 from agentkit.config import VARIABLES, ConfigError, Settings, check_connection, connect, load_settings
 from agentkit.offline import OfflineModel, OfflineServer, ScriptedModel
+from agentkit.offline.protocol import ApiError
 from agentkit.offline.transport import OFFLINE_BASE_URL
+from agentkit.offline.variants import variant
+from agentkit.recovery import server_fix
 
 HELLO = "Hello! I am the course's offline model. Ask me something, or offer me a tool."
+NATIVE = "Tool calls: native (it called get_current_time when asked the time in Tokyo)."
 
 
 @pytest.fixture
@@ -139,7 +143,7 @@ async def test_connect_without_a_key_is_the_offline_model(clean):
     client = connect(settings)
     assert isinstance(client, openai.AsyncOpenAI) and str(client.base_url) == OFFLINE_BASE_URL + "/"
     assert await check_connection(client, settings) == (
-        f"Connected to the offline model (no MODEL_API_KEY set). It says: {HELLO}")
+        f"Connected to the offline model (no MODEL_API_KEY set). It says: {HELLO}\n{NATIVE}")
 
 
 def test_connect_with_a_key_is_a_real_client(clean):
@@ -199,8 +203,8 @@ async def test_check_connection_with_a_key_talks_to_base_url(clean):
         write_env(clean, MODEL_API_KEY="sk-test", BASE_URL=server.base_url, MODEL="gpt-test")
         settings = load_settings()
         message = await checked(settings)
-    assert message == f"Connected to gpt-test at {server.base_url}. It says: {HELLO}"
-    assert model.asked == ["gpt-test"]
+    assert message == f"Connected to gpt-test at {server.base_url}. It says: {HELLO}\n{NATIVE}"
+    assert model.asked == ["gpt-test", "gpt-test"]  # a hello, then a request with a tool
 
 
 @pytest.mark.anyio
@@ -230,3 +234,67 @@ async def test_check_connection_to_an_unreachable_port(clean):
 def test_settings_is_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
         Settings().model = "other"
+
+
+# check_connection's tool request: each way a server fails at tools, and the fix it names for that server
+
+class NoToolsModel:
+    """A server that chats but refuses any request with tools, as Ollama does for a model without a tool template."""
+
+    def __init__(self, refusal):
+        self.refusal = refusal
+
+    def respond(self, request):
+        if request.get("tools"):
+            raise ApiError(400, self.refusal)
+        return OfflineModel().respond(request)
+
+
+SERVERS = {  # how the learner's BASE_URL names the server -> words of the fix that must be named
+    "http://localhost:11434/v1": "template supports tools",
+    "http://127.0.0.1:8000/v1": "--enable-auto-tool-choice --tool-call-parser <parser>",
+    "http://127.0.0.1:8080/v1": "--jinja",
+}
+
+
+async def checked_as(model, base_url, **settings):
+    """check_connection on `model` served over HTTP, with the learner's BASE_URL saying which server it is."""
+    with OfflineServer(model) as server:
+        async with connect(Settings(api_key="sk-test", base_url=server.base_url, model="m", **settings)) as client:
+            return await check_connection(client, Settings(api_key="sk-test", base_url=base_url, model="m", **settings))
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("base_url", "fix"), SERVERS.items())
+@pytest.mark.parametrize("refusal", ["registry.ollama.ai/library/gemma:2b does not support tools",
+                                     '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set',
+                                     "tools param requires --jinja flag"])
+async def test_check_connection_a_400_for_tools_names_the_fix(clean, base_url, fix, refusal):
+    with pytest.raises(ConfigError) as raised:
+        await checked_as(NoToolsModel(refusal), base_url)
+    assert str(raised.value).startswith(f"{base_url} answered HTTP 400 for MODEL='m': Error code: 400 - {refusal}, so this model "
+                                        "cannot be given tools here. Fix: ")
+    assert fix in str(raised.value)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("base_url", "fix"), SERVERS.items())
+async def test_check_connection_a_model_that_ignores_tools(clean, base_url, fix):
+    with pytest.raises(ConfigError) as raised:
+        await checked_as(ScriptedModel(["Hi.", "I cannot check the time."]), base_url)
+    assert str(raised.value).startswith(f"{base_url}: MODEL='m' answered in text instead of calling the offered tool "
+                                        "('I cannot check the time.'): it may not support tool calls. Fix: ")
+    assert fix in str(raised.value)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("base_url", "fix"), SERVERS.items())
+@pytest.mark.parametrize("form", ["json_text", "tagged_json", "tagged_function"])
+async def test_check_connection_calls_left_in_text(clean, base_url, fix, form):
+    with pytest.raises(ConfigError) as raised:  # recovery off: the course would show the call as an answer
+        await checked_as(variant(form), base_url, recover_text_calls="off")
+    assert "wrote its tool call as text" in str(raised.value) and fix in str(raised.value)
+    assert str(raised.value).endswith("; or set RECOVER_TEXT_CALLS=on")
+    message = await checked_as(variant(form), base_url)  # on (the default for a local server): it works, and says so
+    assert message.endswith(f"the server sent the model's call as text, and RECOVER_TEXT_CALLS read it back "
+                            f"(get_current_time). For native calls: {server_fix(base_url)}.")

@@ -73,3 +73,39 @@ async def check_exercise_2_2(namespace: Mapping[str, Any]) -> bool:
             expect(got == expected, f"call {made.id} should be answered by {expected}, got {reply or 'no message with its id'}.")
 
     return await run_check_async("Exercise 2.2: answer every tool call", test)
+
+
+CLOCK_AND_ADD = [clock_tool().to_openai(), {"type": "function", "function": {
+    "name": "add", "description": "Add two numbers.",
+    "parameters": {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}}}}]
+TOKYO = '{"name": "get_current_time", "arguments": {"timezone": "Asia/Tokyo"}}'
+TEXT_CASES = [  # (what a local server left in `content`, the calls to read back, why)
+    (TOKYO, [("get_current_time", {"timezone": "Asia/Tokyo"})], "one call on one line"),
+    (TOKYO + '\n\n{"name": "add", "arguments": {"a": 1, "b": 2}}',
+     [("get_current_time", {"timezone": "Asia/Tokyo"}), ("add", {"a": 1, "b": 2})], "two calls, a blank line between"),
+    ('{"name": "bash", "arguments": {"command": "rm -rf ~"}}', [], "bash was not offered: no call"),
+    (TOKYO + '\n{"name": "bash", "arguments": {"command": "ls"}}', [], "one line names a tool not offered: no call at all"),
+    (f"A tool call is written like this:\n{TOKYO}", [], "prose about JSON is an answer, not a call"),
+    ("It is 10:42 in Tokyo.", [], "a plain answer"),
+    ('{"name": "get_current_time", "arguments": {', [], "JSON that does not parse (and must not raise)"),
+    ('["get_current_time"]', [], "JSON that is not an object"),
+    ('{"name": "get_current_time", "arguments": "Asia/Tokyo"}', [], "arguments that are not an object"),
+    ("", [], "no text"),
+]
+
+
+async def check_exercise_2_3(namespace: Mapping[str, Any]) -> bool:
+    """Exercise 2.3: `calls_in_text`, the calls a local server left in the text, offered tools only, all or nothing."""
+
+    async def test() -> None:
+        calls_in_text = answer(namespace, "calls_in_text")
+        for text, expected, why in TEXT_CASES:
+            try:
+                got = calls_in_text(text, CLOCK_AND_ADD)
+            except Exception as error:
+                expect(False, f"calls_in_text({text!r}) raised {type(error).__name__}: {error}; return [] for text "
+                              f"that is not only calls ({why}).")
+            got = [tuple(call) for call in got] if isinstance(got, list) else got
+            expect(got == expected, f"calls_in_text({text!r}) returned {got!r}; it should return {expected!r} ({why}).")
+
+    return await run_check_async("Exercise 2.3: calls left in the text", test)

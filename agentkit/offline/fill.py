@@ -68,16 +68,18 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     required = [r for r in schema.get("required") or [] if r in properties]
     numeric = [n for n, p in properties.items() if _type(p) in ("number", "integer") and "enum" not in p]
     free = [s for s in spans if s.kind == "number" and id(s) not in used]
-    placed = numbers.assign(numeric, {n: _hint(n, properties[n]) for n in numeric}, properties, required, free)
+    must = [name for name in required if not _nullable(properties[name])]
+    placed = numbers.assign(numeric, {n: _hint(n, properties[n]) for n in numeric}, properties, must, free)
     used.update(id(s) for s in placed.values())
     values: dict[str, Any] = {n: numbers.as_json(s.value, _type(properties[n])) for n, s in placed.items()}
     for name, spec in properties.items():
         if name not in numeric:
             value = _labelled(name, properties, text) if _type(spec) == "string" and "enum" not in spec else None
-            if value is None:
-                value = _value(name, spec, name in required, text, spans, used, exclude, guess)
+            if value is None:  # a nullable value is never guessed: null says "not given" (strict schemas)
+                value = _value(name, spec, name in required and not _nullable(spec), text, spans, used, exclude, guess)
             if value is not None:
                 values[name] = value
+    values |= {name: None for name in required if name not in values and _nullable(properties[name])}
     ordered = {name: values[name] for name in properties if name in values}
     return ordered, [name for name in required if name not in ordered]
 
@@ -220,8 +222,17 @@ def _text_of(span: Span, text: str) -> str:
     return text[span.start: span.end] if span.kind == "zone" else str(span.value)
 
 
+def _nullable(spec: dict) -> bool:
+    """`"type": ["string", "null"]` or `anyOf: [..., {"type": "null"}]` (pydantic's `str | None`)."""
+    kind = spec.get("type")
+    return isinstance(kind, list) and "null" in kind or {"type": "null"} in (spec.get("anyOf") or [])
+
+
 def _type(spec: dict) -> str | None:
     kind = spec.get("type")
+    if kind is None and spec.get("anyOf"):  # `int | None`: the type of its one option that is not null
+        kinds = [option.get("type") for option in spec["anyOf"] if option.get("type") != "null"]
+        kind = kinds[0] if len(kinds) == 1 else None
     return next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
 
 

@@ -49,6 +49,10 @@ class Reply:
 
     content: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
+    refusal: str | None = None
+    """Why it will not answer in the shape asked (`response_format`), instead of content."""
+    reasoning: str | None = None
+    """Thinking sent apart from the answer, as `reasoning_content` (some servers do; the base model never)."""
 
 
 @dataclass(frozen=True)

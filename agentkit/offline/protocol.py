@@ -9,9 +9,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from agentkit.offline import structured
 from agentkit.offline.model import Reply
 from agentkit.offline.request import ApiError, parse_request
 from agentkit.tools.registry import echo
@@ -33,6 +34,8 @@ class HttpReply:
     chunks: Iterable[bytes] | bytes
     headers: tuple[tuple[str, str], ...] = ()
     """Extra headers, such as `allow` on a 405."""
+    steps: int = 1
+    """How many chunks the model writes the reply in: a server that paces generation waits this many times."""
 
 
 def handle(model: Model, method: str, path: str, body: bytes) -> HttpReply:
@@ -61,12 +64,14 @@ def _route(model: Model, method: str, path: str, body: bytes) -> HttpReply:
         raise ApiError(404, f"Unknown endpoint {echo(method)} {echo(path)}; this server has {ENDPOINTS}.")
     _allow(method, "POST", path)
     request = parse_request(body)
-    completion = _completion(request, model.respond(request))
+    structured.check(request)
+    completion = _completion(request, structured.constrained(request, model.respond(request)))
+    include_usage = (request.get("stream_options") or {}).get("include_usage", False)
+    # Made in full here, inside `handle`'s try: a failure once the stream has started could only drop it.
+    chunks = list(_sse(completion, include_usage))
     if request.get("stream"):
-        include_usage = (request.get("stream_options") or {}).get("include_usage", False)
-        # Made in full here, inside `handle`'s try: a failure once the stream has started could only drop it.
-        return HttpReply(200, "text/event-stream", list(_sse(completion, include_usage)))
-    return _json(completion)
+        return HttpReply(200, "text/event-stream", chunks, steps=len(chunks))
+    return replace(_json(completion), steps=len(chunks))
 
 
 def _allow(method: str, allowed: str, path: str) -> None:
@@ -94,6 +99,10 @@ def _completion(request: dict[str, Any], reply: Reply) -> dict[str, Any]:
     if content and limit and len(content) > 4 * limit:
         content, finish = content[: 4 * limit], "length"
     message: dict[str, Any] = {"role": "assistant", "content": content}
+    if reply.refusal:
+        message["refusal"] = reply.refusal
+    if reply.reasoning:
+        message["reasoning_content"] = reply.reasoning
     if reply.tool_calls:
         message["tool_calls"] = [
             {"id": "call_" + hashlib.sha256(f"{digest}:{i}".encode()).hexdigest()[:12], "type": "function",
@@ -118,13 +127,13 @@ def _sse(completion: dict[str, Any], include_usage: bool) -> Iterator[bytes]:
     choice = completion["choices"][0]
     message = choice["message"]
     deltas: list[dict[str, Any]] = [{"role": "assistant", "content": None if message["content"] is None else ""}]
+    if message.get("reasoning_content"):
+        deltas.append({"reasoning_content": message["reasoning_content"]})
     for piece in _pieces(message["content"] or ""):
         deltas.append({"content": piece})
-    for index, call in enumerate(message.get("tool_calls") or []):
-        head = {"index": index, "id": call["id"], "type": "function", "function": {"name": call["function"]["name"], "arguments": ""}}
-        deltas.append({"tool_calls": [head]})
-        for piece in _pieces(call["function"]["arguments"], size=8):
-            deltas.append({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+    for piece in _pieces(message.get("refusal") or ""):
+        deltas.append({"refusal": piece})
+    deltas += _call_deltas(message.get("tool_calls") or [])
     base = {key: completion[key] for key in ("id", "created", "model", "system_fingerprint")} | {"object": "chat.completion.chunk"}
     for delta in deltas:
         yield _event(base | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
@@ -132,6 +141,21 @@ def _sse(completion: dict[str, Any], include_usage: bool) -> Iterator[bytes]:
     if include_usage:
         yield _event(base | {"choices": [], "usage": completion["usage"]})
     yield b"data: [DONE]\n\n"
+
+
+def _call_deltas(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each call's head (index, id, name), then its arguments in fragments, the calls' fragments taken in turns.
+
+    Interleaved, as some providers send parallel calls: an assembler that appends each fragment to the
+    last call it saw, instead of to the call its `index` names, mixes up the two calls' arguments.
+    """
+    queues = []
+    for index, call in enumerate(calls):
+        head = {"index": index, "id": call["id"], "type": "function", "function": {"name": call["function"]["name"], "arguments": ""}}
+        queues.append([head, *({"index": index, "function": {"arguments": piece}}
+                               for piece in _pieces(call["function"]["arguments"], size=8))])
+    return [{"tool_calls": [queue[step]]} for step in range(max(map(len, queues), default=0))
+            for queue in queues if step < len(queue)]
 
 
 def _pieces(text: str, size: int = 0) -> list[str]:

@@ -2,7 +2,8 @@
 
 `agentkit serve` (or `python -m agentkit.offline`) starts it; any OpenAI client, or curl, can then use
 `http://127.0.0.1:PORT/v1` as its base URL. Faults make the reliability paths testable: the first
-`times` requests fail with `status` (429 or 500), and every reply can be slowed by `delay` seconds.
+`times` requests fail with `status` (429 or 500), every reply can be slowed by `delay` seconds, and each
+chunk of a reply by `chunk_delay` (what streaming is for: the first words arrive before the last are written).
 A malformed request (a bad Content-Length, a body that never arrives, an unknown method) gets a 4xx in
 the API's JSON shape, like every other error; the connection is closed after it when its bytes cannot be trusted.
 """
@@ -39,6 +40,9 @@ class Faults:
     """How many requests fail before the server answers normally; -1 for all of them."""
     delay: float = 0.0
     """Seconds to wait before every reply, to exercise client timeouts."""
+    chunk_delay: float = 0.0
+    """Seconds the model takes to write each chunk of a reply, as a real one writes token by token: a streamed
+    reply sends each chunk when it is written, any other reply waits until all of them are."""
     _failed: int = field(default=0, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -107,12 +111,14 @@ def _handler_for(server: OfflineServer) -> type[BaseHTTPRequestHandler]:
             # HEAD is GET without the body (`_send` leaves it out), so clients probing the server get true headers.
             reply = handle(server.model, "GET" if self.command == "HEAD" else self.command, self.path, body)
             if isinstance(reply.chunks, bytes):
+                time.sleep(server.faults.chunk_delay * reply.steps)
                 return self._send(reply.status, reply.content_type, reply.chunks, list(reply.headers))
             self.send_response(reply.status)
             self.send_header("content-type", reply.content_type)
             self.send_header("transfer-encoding", "chunked")
             self.end_headers()
             for chunk in reply.chunks:
+                time.sleep(server.faults.chunk_delay)
                 self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
                 self.wfile.flush()
             self.wfile.write(b"0\r\n\r\n")

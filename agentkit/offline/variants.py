@@ -192,6 +192,59 @@ def _wrong(calls: tuple[ToolCall, ...], schemas: dict[str, dict]) -> tuple[ToolC
     return (replace(first, arguments=json.dumps({**arguments, name: bad})), *calls[1:])
 
 
+# Local servers (agentkit/recovery.py reads these back): the call left in the text, thinking before the answer.
+
+def _json_text(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """No tool parser on the server: each call as a JSON line in `content` ("parameters" on every other one)."""
+    if not reply.tool_calls:
+        return reply
+    lines = [json.dumps({"name": call.name, ("parameters" if i % 2 else "arguments"): _arguments_or_text(call)})
+             for i, call in enumerate(reply.tool_calls)]
+    return Reply(content="\n".join(lines))
+
+
+def _tagged_json(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """Hermes-style models (Qwen2.5) served without a parser: one <tool_call> block of JSON per call."""
+    if not reply.tool_calls:
+        return reply
+    blocks = [f'<tool_call>\n{json.dumps({"name": c.name, "arguments": _arguments_or_text(c)})}\n</tool_call>'
+              for c in reply.tool_calls]
+    return Reply(content="\n".join(blocks))
+
+
+def _tagged_function(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """Qwen3-Coder-style models served without a parser: <function=name> with one <parameter=...> per argument."""
+    if not reply.tool_calls or not all(isinstance(_arguments(c), dict) for c in reply.tool_calls):
+        return reply
+    blocks = []
+    for call in reply.tool_calls:
+        parameters = "".join(f"<parameter={name}>\n{value if isinstance(value, str) else json.dumps(value)}\n</parameter>\n"
+                             for name, value in _arguments(call).items())
+        blocks.append(f"<tool_call>\n<function={call.name}>\n{parameters}</function>\n</tool_call>")
+    return Reply(content="I will use a tool for this.\n\n" + "\n".join(blocks))
+
+
+def _thinks(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """Reasoning models (Qwen3, DeepSeek-R1) without a reasoning parser: a <think> block opens every reply."""
+    return replace(reply, content=f"<think>\n{_thought(reply)}\n</think>\n\n{reply.content or ''}")
+
+
+def _reasoning_field(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """llama.cpp's way: the thinking in `reasoning_content`, and blank text ("\\n\\n") next to tool calls."""
+    return replace(reply, reasoning=_thought(reply), content="\n\n" if reply.tool_calls else reply.content)
+
+
+def _thought(reply: Reply) -> str:
+    if reply.tool_calls:
+        return f"The question needs a tool. I should call {', '.join(dict.fromkeys(c.name for c in reply.tool_calls))}."
+    return "No tool is needed for this, or the results are in: I will answer in a sentence or two."
+
+
+def _arguments_or_text(call: ToolCall) -> Any:
+    arguments = _arguments(call)
+    return call.arguments if arguments is None else arguments
+
+
 # What the variants share: reading the request and the conversation.
 
 def _schemas(request: dict) -> dict[str, dict]:
@@ -232,6 +285,15 @@ VARIANTS: dict[str, tuple[str, Variant]] = {
                     "call ids like call_0, toolu_01..., or 9 characters", Variant("styled_args", _styled_args, _other_id)),
     "corrects": ("a first call with an argument of the wrong type, corrected after its Error: result",
                  Variant("corrects", _corrects)),
+    "json_text": ("each tool call written as a JSON object in `content`, no tool_calls (a server without a tool parser)",
+                  Variant("json_text", _json_text)),
+    "tagged_json": ("each tool call as <tool_call>{JSON}</tool_call> in `content` (Hermes/Qwen2.5 format, no parser)",
+                    Variant("tagged_json", _tagged_json)),
+    "tagged_function": ("tool calls as <tool_call><function=...><parameter=...> in `content`, after a sentence "
+                        "(Qwen3-Coder format, no parser)", Variant("tagged_function", _tagged_function)),
+    "thinks": ("a <think>...</think> block before every answer and next to every tool call", Variant("thinks", _thinks)),
+    "reasoning_field": ("thinking in a reasoning_content field, blank content beside tool calls (as llama.cpp sends them)",
+                        Variant("reasoning_field", _reasoning_field)),
 }
 """name -> (what it does, in one line; the model)."""
 

@@ -30,10 +30,10 @@ class ToolDefinition:
     """`async def handler(arguments: dict) -> str`; blocking work goes through `asyncio.to_thread`."""
     needs_confirmation: bool = False
     """True for tools with side effects (write, edit, shell): the policy asks a person first."""
+    strict: bool = False
+    """True when `parameters` is a strict schema the provider enforces as the model writes (chapter 10)."""
 
     def to_openai(self) -> dict[str, Any]:
         """The Chat Completions `tools=` entry: everything but the handler."""
-        return {
-            "type": "function",
-            "function": {"name": self.name, "description": self.description, "parameters": self.parameters},
-        }
+        function = {"name": self.name, "description": self.description, "parameters": self.parameters}
+        return {"type": "function", "function": function | ({"strict": True} if self.strict else {})}

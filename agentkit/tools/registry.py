@@ -19,6 +19,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, SchemaError, ValidationError
 
 from agentkit.tools.contract import ToolDefinition, ToolError
+from agentkit.tools.strict import strict_problem
 
 logger = logging.getLogger("agentkit.tools")
 
@@ -87,6 +88,10 @@ def _check_parameters(definition: ToolDefinition) -> None:
             f"Tool '{definition.name}': parameters must describe an object (\"type\": \"object\"), "
             "because the model always sends its arguments as one JSON object."
         )
+    problem = strict_problem(definition.parameters) if definition.strict else None
+    if problem:  # the API would refuse every request that offers it (HTTP 400): refused here, once
+        raise ValueError(f"Tool '{definition.name}' is strict, but its parameters are not a strict schema: {problem} "
+                         "Make it with @tool(strict=True), or use agentkit.tools.strict.strict_schema().")
 
 
 def openai_tools(registry: Mapping[str, ToolDefinition]) -> list[dict[str, Any]]:

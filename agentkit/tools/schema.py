@@ -28,6 +28,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from agentkit.tools.contract import Handler, ToolDefinition, ToolError
+from agentkit.tools.strict import NotStrictError, strict_schema, without_unset
 
 _ARGS_HEADERS = {"Args:", "Arguments:", "Parameters:"}
 _OTHER_HEADERS = {"Returns:", "Return:", "Yields:", "Raises:", "Example:", "Examples:", "Note:", "Notes:"}
@@ -40,23 +41,34 @@ class ToolDefinitionError(TypeError):
 
 
 def tool(
-    fn: Callable[..., Any] | None = None, *, name: str | None = None, needs_confirmation: bool = False
+    fn: Callable[..., Any] | None = None, *, name: str | None = None, needs_confirmation: bool = False,
+    strict: bool = False,
 ) -> Any:
     """Turn a typed, documented function (sync or async) into a `ToolDefinition`.
 
     Use it bare (`@tool`) or with options (`@tool(needs_confirmation=True)`, `@tool(name="...")`).
+    `strict=True` gives the strict schema a provider can enforce (see `agentkit.tools.strict`), or says
+    why the function has none.
     """
     if fn is None:
-        return lambda f: tool(f, name=name, needs_confirmation=needs_confirmation)
+        return lambda f: tool(f, name=name, needs_confirmation=needs_confirmation, strict=strict)
     tool_name = name or fn.__name__
     description, arg_docs = parse_docstring(fn, tool_name)
     model, parameters = arguments_model(tool_name, _fields(fn, tool_name, arg_docs))
+    original = parameters
+    if strict:
+        try:
+            parameters = strict_schema(parameters)
+        except NotStrictError as error:
+            raise ToolDefinitionError(f"Tool '{tool_name}' cannot have a strict schema: {error} "
+                                      "Or leave strict off for this tool.") from None
     return ToolDefinition(
         name=tool_name,
         description=description,
         parameters=parameters,
-        handler=_handler(fn, model),
+        handler=_handler(fn, model, original if strict else None),
         needs_confirmation=needs_confirmation,
+        strict=strict,
     )
 
 
@@ -159,10 +171,12 @@ def clean_schema(node: Any) -> Any:
 
 
 # 4. The handler: the arguments dict becomes typed values (nested models arrive as model instances).
-def _handler(fn: Callable[..., Any], model: type[BaseModel]) -> Handler:
+def _handler(fn: Callable[..., Any], model: type[BaseModel], strict_from: dict[str, Any] | None = None) -> Handler:
     is_async = inspect.iscoroutinefunction(fn)
 
     async def handler(arguments: dict[str, Any]) -> str:
+        if strict_from is not None:  # a null the strict form added means "not given": the default applies
+            arguments = without_unset(arguments, strict_from)
         try:
             parsed = model.model_validate(arguments)
         except ValidationError as error:  # wrong arguments are the model's to fix, not a bug

@@ -3,7 +3,7 @@
     GET  /        the chat page (page.html, one file, no external assets)
     GET  /system-prompt  {"system_prompt"}: what the agent is told first, shown by the page on request
     POST /chat    {"conversation", "message"} -> one JSON event a line (NDJSON), as they happen:
-                  tool_call, tool_result, confirm, question, answer, status
+                  tool_call, tool_result, confirm, question, answer, status, and text (a streamed piece)
     POST /answer  {"question", "answer"}: the reply to a confirm or question event
 
 A tool that needs confirmation, or the model's `ask_user`, makes this turn's `Ask` send a `confirm` or
@@ -76,14 +76,17 @@ class Answer(BaseModel):
 
 
 def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
-               policy: ToolPolicy = POLICY, system_prompt: str | None = None) -> FastAPI:
+               policy: ToolPolicy = POLICY, system_prompt: str | None = None, stream: bool = False) -> FastAPI:
     """The app for one model and one workspace. Nothing starts until a server (uvicorn) runs it.
 
     `system_prompt` starts every conversation: `agentkit.agent`'s default for this workspace unless given.
+    With `stream=True` (as `agentkit web` runs it) the model's replies are streamed: `text` events carry
+    each new piece of text as it is written, and the page shows it at once.
     """
     system_prompt = default_system_prompt(workspace.root) if system_prompt is None else system_prompt
     # No API docs pages: they would load scripts from a CDN, and the page is the interface.
     app = FastAPI(title="agentkit chat", docs_url=None, redoc_url=None, openapi_url=None)
+    stream_replies = stream  # the name `stream` is taken below, by the function that sends the events
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOCAL_NAMES)
     limits = policy.limits
     app.add_middleware(BodyLimit, max_bytes=limits.max_message_chars * JSON_BYTES_PER_CHAR + 4096)
@@ -113,7 +116,8 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
             try:
                 await run_task(client, model, message, agent_tools(workspace, asker("question", events)),
                                policy=policy, ask=asker("confirm", events), system_prompt=system_prompt,
-                               on_event=lambda event: show(event, conversation.task), task=conversation.task)
+                               on_event=lambda event: show(event, conversation.task), task=conversation.task,
+                               stream=stream_replies)
             finally:
                 events.put_nowait(None)
 
@@ -202,7 +206,7 @@ def serve(port: int = 8001, workspace: str | None = None, settings: Settings | N
     """`agentkit web`: the app on 127.0.0.1 only, offline unless `.env` (or `settings`) names a model."""
     settings = settings or load_settings()
     folder = open_workspace(workspace)
-    app = create_app(connect(settings), settings.model, folder, system_prompt=system_prompt)
+    app = create_app(connect(settings), settings.model, folder, system_prompt=system_prompt, stream=True)
     print(f"agentkit web: open http://{HOST}:{port}/ (model {settings.model}, workspace {folder.root}). "
           "Ctrl-C stops it.", flush=True)
     # A turn waiting for Approve would hold Ctrl-C up forever: give open turns a second, then stop them.
