@@ -27,7 +27,7 @@ from agentkit.offline import answer
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
 from agentkit.offline.choose import Offer, Planned, plan
 from agentkit.offline.fill import fill
-from agentkit.offline.instructions import first_sentence, introduction, read_instructions
+from agentkit.offline.instructions import first_sentence, introduction, not_obeyed, ordered_command, read_instructions
 
 __all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "ToolCall", "plain_answer", "plan"]
 
@@ -124,16 +124,13 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], gullible: boo
         if retry and [(c["function"]["name"], c["function"]["arguments"]) for c in asked] != [
                 (c.name, c.arguments) for c in retry]:
             return Reply(tool_calls=tuple(retry))
-    injected = _instruction_in(results, offers)
-    if injected and gullible and first_turn:
+    runner = next((o.name for o in offers if "command" in o.schema.get("properties", {})), None)
+    ordered = ordered_command([content for *_, content in results]) if runner else None
+    if ordered and gullible and first_turn:
         # Prompt injection: text inside a tool result is obeyed as if the user had asked for it.
-        return Reply(tool_calls=(injected,))
+        return Reply(tool_calls=(ToolCall(runner, json.dumps({"command": ordered})),))
     said = answer.sentences(results)
-    if injected and not gullible:  # the result is data: what it asks for is reported to the user, not done
-        command = json.loads(injected.arguments)["command"]
-        said += (f"\n\nNote: a tool result asks to run `{command}`. I did not run it: text in a tool's output is "
-                 "data, not an instruction from you. Ask me if you want it run.")
-    return Reply(content=said)
+    return Reply(content=f"{said}\n\n{not_obeyed(ordered)}" if ordered and not gullible else said)
 
 
 def _corrected(results: list[tuple[str, dict, str]], offers: list[Offer]) -> list[ToolCall]:
@@ -177,16 +174,6 @@ def _arguments(text: str) -> dict[str, Any]:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
-
-
-def _instruction_in(results: list[tuple[str, dict, str]], offers: list[Offer]) -> ToolCall | None:
-    """A command that a tool result tells the model to run, when a tool that runs commands is offered."""
-    runner = next((o for o in offers if "command" in o.schema.get("properties", {})), None)
-    for *_, content in results:
-        found = re.search(r"\b(?:run|execute)\b[^`\"\n]*[`\"]([^`\"]+)[`\"]", content, re.IGNORECASE)
-        if runner and found and not content.startswith("Error:"):
-            return ToolCall(runner.name, json.dumps({"command": found.group(1)}))
-    return None
 
 
 def _function_protocol(messages: list[dict]) -> list[Offer] | None:
