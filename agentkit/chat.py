@@ -20,36 +20,19 @@ import sys
 import textwrap
 import threading
 from collections.abc import Callable
-from pathlib import Path
 
 import openai
 
+from agentkit.agent import POLICY, agent_tools, system_prompt as default_system_prompt
 from agentkit.interrupts import Interrupted, Interrupts
 from agentkit.loop import CANCELLED, Event, Task, close_open_calls, run_task
-from agentkit.policy import CANCEL, EXIT, Ask, ToolPolicy, ask_user_tool
-from agentkit.tools.clock import clock_tool
-from agentkit.tools.contract import ToolDefinition
-from agentkit.tools.filesystem import file_tools
-from agentkit.tools.registry import build_registry
-from agentkit.tools.shell import shell_tool
+from agentkit.policy import CANCEL, EXIT, ToolPolicy
 from agentkit.tools.workspace import Workspace
 from agentkit.visible import visible
 
 RESULT_WIDTH = 160
 """Characters of a tool result the terminal shows; the model still reads all of it."""
 HELP = "Type a request. /cancel (when asked a question) stops the task; /exit ends the chat."
-
-
-def chat_tools(workspace: Workspace, ask: Ask) -> dict[str, ToolDefinition]:
-    """The chat's registry: the clock, the file tools and the shell in `workspace`, and `ask_user` through `ask`."""
-    return build_registry([clock_tool(), *file_tools(workspace), shell_tool(workspace), ask_user_tool(ask)])
-
-
-def open_workspace(path: str | Path | None) -> Workspace:
-    """The chat's workspace: `path`, or a `workspace/` folder in the current directory; created if missing."""
-    root = Path(path) if path else Path.cwd() / "workspace"
-    root.mkdir(parents=True, exist_ok=True)
-    return Workspace(root)
 
 
 def shorten(text: str, width: int = RESULT_WIDTH) -> str:
@@ -162,9 +145,10 @@ class Terminal:
 
 
 async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, terminal: Terminal | None = None, *,
-               policy: ToolPolicy = ToolPolicy(), stream: bool = False) -> Task | None:
+               policy: ToolPolicy = POLICY, system_prompt: str | None = None, stream: bool = False) -> Task | None:
     """The read-run-print loop. Each request continues the same task, so the model sees the conversation.
 
+    `system_prompt` is the task's first message: `agentkit.agent`'s default for this workspace unless given.
     With `stream=True` (as `agentkit chat` runs it) answers are printed as the model writes them.
 
     Ctrl-C (SIGINT) during a task cancels it, which kills a command it is running, and the chat goes on;
@@ -172,7 +156,8 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
     ends the chat.
     """
     terminal = terminal or Terminal()
-    registry = chat_tools(workspace, terminal.ask)
+    registry = agent_tools(workspace, terminal.ask)
+    system_prompt = default_system_prompt(workspace.root) if system_prompt is None else system_prompt
     terminal.write(f"agentkit chat: model {model}, workspace {workspace.root}\n{HELP}")
     task: Task | None = None
     with Interrupts() as interrupts:
@@ -190,8 +175,8 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
                 continue
             task = task or Task(request)  # made here, so that an interrupted first task is kept too
             try:
-                await interrupts.wait_for(run_task(client, model, request, registry, policy=policy,
-                                                   ask=terminal.ask, on_event=terminal.show, task=task,
+                await interrupts.wait_for(run_task(client, model, request, registry, policy=policy, ask=terminal.ask,
+                                                   on_event=terminal.show, task=task, system_prompt=system_prompt,
                                                    stream=stream))
             except Interrupted as interruption:
                 stop_interrupted(task, str(interruption))

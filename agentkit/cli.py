@@ -32,6 +32,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     for command in (chat, web):
         command.add_argument("--workspace", default=None, metavar="PATH",
                              help="the folder the agent's file and shell tools work in (default: ./workspace, created)")
+        command.add_argument("--system-prompt", default=None, metavar="FILE",
+                             help="the agent's system prompt from this text file, instead of the default; "
+                                  "{workspace} in it becomes the workspace's path")
+        command.add_argument("--show-system-prompt", action="store_true",
+                             help="print the system prompt the agent would be given, and exit")
 
     mcp = commands.add_parser("mcp", help="serve the clock, file and shell tools as an MCP server on stdin/stdout (needs the `mcp` extra)")
     mcp.add_argument("--workspace", default=None, metavar="PATH",
@@ -70,6 +75,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     # called from Python with arguments (a test, a notebook), main() never replaces the process that called it.
     restart_with = sys.argv[1:] if argv is None else None
     args = parser.parse_args(argv)
+    if args.command in ("chat", "web"):
+        args.system_prompt = _system_prompt(parser, args)
+        if args.show_system_prompt:
+            print(args.system_prompt)
+            return
     if args.command == "serve":
         _serve(args)
     elif args.command == "chat":
@@ -130,6 +140,17 @@ def _classroom(args: argparse.Namespace) -> None:
         print(f"wrote {len(written)} nbgrader source notebooks to {args.out}")
 
 
+def _system_prompt(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
+    """The agent's system prompt: --system-prompt FILE's text, or the default, for the workspace it will work in."""
+    from agentkit.agent import SYSTEM_PROMPT, read_system_prompt, system_prompt, workspace_root
+
+    try:
+        template = read_system_prompt(args.system_prompt) if args.system_prompt else SYSTEM_PROMPT
+    except ValueError as error:
+        parser.error(str(error))
+    return system_prompt(workspace_root(args.workspace), template)
+
+
 def _settings(restart_with: list[str] | None) -> Settings:
     """The model settings; first, given arguments, restart with them and no secret in the environment."""
     from agentkit.config import load_settings
@@ -146,7 +167,8 @@ def _settings(restart_with: list[str] | None) -> Settings:
 def _chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     import asyncio
 
-    from agentkit.chat import chat, open_workspace
+    from agentkit.agent import open_workspace
+    from agentkit.chat import chat
     from agentkit.config import connect
 
     settings = _settings(restart_with)
@@ -155,7 +177,8 @@ def _chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
     try:
-        asyncio.run(chat(connect(settings), settings.model, open_workspace(args.workspace), stream=True))
+        asyncio.run(chat(connect(settings), settings.model, open_workspace(args.workspace),
+                         system_prompt=args.system_prompt, stream=True))
     except KeyboardInterrupt:  # before the chat has taken over Ctrl-C
         print("\nbye")
 
@@ -194,7 +217,7 @@ def _web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
         from agentkit.web.app import serve
     except ModuleNotFoundError as missing:
         sys.exit(f"agentkit web needs {missing.name}, which comes with the web extra: pip install -e '.[web]'")
-    serve(args.port, args.workspace, _settings(restart_with))
+    serve(args.port, args.workspace, _settings(restart_with), args.system_prompt)
 
 
 if __name__ == "__main__":

@@ -93,16 +93,18 @@ def load_settings(env_file: str | os.PathLike[str] | None = None) -> Settings:
 
 
 def connect(settings: Settings | None = None, *, offline: bool | None = None, unruly: str | None = None,
-            variant: str | None = None) -> openai.AsyncOpenAI:
+            gullible: bool = False, variant: str | None = None) -> openai.AsyncOpenAI:
     """An `AsyncOpenAI` client: the real provider when a key is set, the offline model otherwise.
 
     `offline=True` asks for the offline model even with a key; `unruly` (a mistake from
-    `agentkit.offline.MISTAKES`) makes it an offline model that makes that mistake; `variant` (a name
+    `agentkit.offline.MISTAKES`) makes it an offline model that makes that mistake; `gullible=True` an
+    offline model that obeys a command found in a tool result (prompt injection); `variant` (a name
     in `agentkit.offline.VARIANTS`, default MODEL=offline/<variant>) gives it another model's habit.
+    `unruly` and `gullible` always mean the offline model: a real model's mistakes cannot be switched on.
     """
     settings = settings or load_settings()
-    if offline or unruly or variant or (offline is None and settings.offline):
-        model = OfflineModel(unruly=unruly)
+    if offline or unruly or gullible or variant or (offline is None and settings.offline):
+        model = OfflineModel(unruly=unruly, gullible=gullible)
         name = variant or settings.variant
         if name:
             model = dataclasses.replace(offline_variant(name), base=model)

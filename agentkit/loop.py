@@ -111,6 +111,8 @@ async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: 
     A `task` passed in is resumed: its messages are kept and `goal` is added as a new user message
     (an empty goal adds nothing: that retries a failed task from where it stopped). With `stream=True`
     each reply is streamed, and its text reaches `on_event` as `text` events while the model writes it.
+    `system_prompt` becomes the first message of a task that has none yet (a new one, or an empty `Task`
+    made ahead by a front end); a task already under way keeps the history it has.
     """
     task = _start(task, goal, system_prompt)
     executor = ToolExecutor(registry, policy, ask)
@@ -248,8 +250,9 @@ def close_open_calls(messages: list[dict[str, Any]], content: str) -> None:
 
 def _start(task: Task | None, goal: str, system_prompt: str | None) -> Task:
     """A new task, or the one passed in to resume, set running with `goal` added as the next user message."""
-    if task is None:
-        task = Task(goal, [{"role": "system", "content": system_prompt}] if system_prompt else [])
+    task = task or Task(goal)
+    if system_prompt and not task.messages:  # recorded in the history, so the task shows what the model was told
+        task.messages.append({"role": "system", "content": system_prompt})
     task.goal, task.status, task.answer, task.error = goal or task.goal, "running", None, None
     if goal:
         task.messages.append({"role": "user", "content": goal})

@@ -10,7 +10,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_cli_chat import ask, start_chat
 
-from agentkit.chat import Terminal, chat, describe, open_workspace
+from agentkit.agent import open_workspace
+from agentkit.chat import Terminal, chat, describe
 from agentkit.loop import Event
 from agentkit.offline import ScriptedModel, ToolCall, offline_client
 from agentkit.visible import visible

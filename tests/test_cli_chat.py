@@ -7,7 +7,8 @@ import sys
 
 import pexpect
 
-from agentkit.chat import Terminal, chat, describe, open_workspace, shorten
+from agentkit.agent import open_workspace
+from agentkit.chat import Terminal, chat, describe, shorten
 from agentkit.loop import Event
 from agentkit.offline import ScriptedModel, call, offline_client
 
@@ -110,7 +111,7 @@ def test_each_request_continues_the_conversation(tmp_path):
     assert printed[1:] == ["you> ", '  -> get_current_time {"timezone": "UTC"}', printed[3], "agent> It is noon.",
                            "you> ", "agent> You asked for the time.", "you> ", "bye"]
     assert printed[3].startswith("  <- ") and printed[3].endswith(" (UTC)")
-    assert [m["role"] for m in model.requests[-1]["messages"]] == ["user", "assistant", "tool", "assistant", "user"]
+    assert [m["role"] for m in model.requests[-1]["messages"]] == ["system", "user", "assistant", "tool", "assistant", "user"]
     assert (task.status, task.answer, task.turns) == ("completed", "You asked for the time.", 3)
 
 

@@ -91,6 +91,14 @@ def test_the_system_prompt_starts_a_new_task_and_only_tools_allowed_are_offered(
     assert [t["function"]["name"] for t in request["tools"]] == ["note"]
 
 
+def test_the_system_prompt_is_recorded_in_a_task_made_ahead_and_kept_once_when_it_resumes():
+    model, client = scripted("one", "two")
+    task = go(client, "hi", system_prompt="You are Ada.", task=Task("hi"))  # as a chat or a web page makes it
+    assert task.messages[0] == {"role": "system", "content": "You are Ada."}
+    go(client, "again", system_prompt="You are Ada.", task=task)
+    assert [m["role"] for m in model.requests[1]["messages"]] == ["system", "user", "assistant", "user"]
+
+
 def test_no_tools_key_is_sent_when_no_tool_is_allowed():
     model, client = scripted("ok")
     assert go(client, "hi", policy=ToolPolicy(allowed=set())).status == "completed"

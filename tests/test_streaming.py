@@ -183,7 +183,7 @@ def test_agentkit_chat_prints_the_answer_as_it_streams(tmp_path):
         child = pexpect.spawn(sys.executable, ["-m", "agentkit.cli", "chat"], cwd=str(tmp_path), env=env,
                               encoding="utf-8", timeout=WAIT * 3, dimensions=(50, 250))
         child.expect_exact("you> ")
-        child.sendline("Who are you?")
+        child.sendline("What can you do?")
         child.expect_exact("agent> I am the course's")
         started = time.monotonic()
         # The rest of the answer is still being written (about 40 more chunks, 0.25 s each).

@@ -38,7 +38,7 @@ def test_the_page_shows_the_answer_growing_then_once(tmp_path, page, monkeypatch
     paced = Paced(monkeypatch, 0.1)
     try:
         with serving(None, tmp_path, stream=True) as port:
-            send(page, port, "Who are you?")
+            send(page, port, "What can you do?")
             growing = page.locator(".answer.streaming")
             expect(growing).to_contain_text("I am the course's")
             assert "real model." not in growing.text_content(), "the rest is still being written"

@@ -4,13 +4,16 @@ It is not an LLM. It is a readable decision procedure, and reading it is a good 
 model has to decide on each turn:
 
 1. the last message is a tool result       -> answer in sentences from the results (answer.py), or retry
-                                              once a call whose error says what was valid;
+                                              once a call whose error says what was valid; an order found
+                                              in a result is data: reported, not obeyed (unless `gullible`);
 2. tools are offered and `tool_choice` allows -> score each tool's words against the question and pick
                                               the calls it asks for (choose.py), fill their arguments from
                                               the question by each parameter's name and description
                                               (fill.py); ask for a required value it cannot find;
 3. the system prompt describes `FUNCTION:`  -> the same choice, written as the text line it asked for;
 4. otherwise                                -> one of a few plain answers, or say honestly what it is.
+
+Of the system prompt it follows only a role ("You are Ada, ...") and a request to be brief (instructions.py).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from agentkit.offline import answer
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
 from agentkit.offline.choose import Offer, Planned, plan
 from agentkit.offline.fill import fill
+from agentkit.offline.instructions import first_sentence, introduction, not_obeyed, ordered_command, read_instructions
 
 __all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "ToolCall", "plain_answer", "plan"]
 
@@ -53,20 +57,29 @@ class Reply:
 
 @dataclass(frozen=True)
 class OfflineModel:
-    """The decision procedure. `unruly` names a mistake (see MISTAKES) to make on a question's first call."""
+    """The decision procedure, well behaved unless one of its two bad habits is switched on."""
 
     unruly: str | None = None
+    """A mistake (see MISTAKES) to make on a question's first tool call, as real models do (chapter 04)."""
+    gullible: bool = False
+    """Obey a command found in a tool result, as real models do with a well-crafted prompt injection (chapters 06-07)."""
 
     def __post_init__(self) -> None:
         if self.unruly is not None and self.unruly not in MISTAKES:
             raise ValueError(f"unknown mistake {self.unruly!r}; should be one of: {', '.join(MISTAKES)}")
 
     def respond(self, request: dict[str, Any]) -> Reply:
+        reply = self._decide(request)
+        if reply.content and read_instructions(request["messages"]).brief:
+            return Reply(first_sentence(reply.content), reply.tool_calls)
+        return reply
+
+    def _decide(self, request: dict[str, Any]) -> Reply:
         messages = request["messages"]
         offers = [_offer_from_tool(t) for t in request.get("tools") or []]
         choice = request.get("tool_choice") or "auto"
         if messages[-1]["role"] == "tool":
-            return _after_tool_results(messages, offers)
+            return _after_tool_results(messages, offers, self.gullible)
         question = _text(messages[-1])
         if offers and choice != "none":
             planned = plan(question, offers, choice) or _follow_up(messages, offers)
@@ -79,7 +92,7 @@ class OfflineModel:
         protocol = None if offers else _function_protocol(messages)
         if protocol:
             return _protocol_reply(messages, protocol)
-        return Reply(content=plain_answer(question))
+        return Reply(content=introduction(read_instructions(messages), question) or plain_answer(question))
 
 
 def _written(planned: Planned) -> ToolCall:
@@ -97,7 +110,7 @@ def _follow_up(messages: list[dict], offers: list[Offer]) -> list[Planned]:
     return []
 
 
-def _after_tool_results(messages: list[dict], offers: list[Offer]) -> Reply:
+def _after_tool_results(messages: list[dict], offers: list[Offer], gullible: bool = False) -> Reply:
     turn_start = max(i for i, m in enumerate(messages) if m["role"] == "assistant")
     asked = messages[turn_start].get("tool_calls") or []
     made = {c["id"]: (c["function"]["name"], _arguments(c["function"]["arguments"])) for c in asked}
@@ -111,11 +124,13 @@ def _after_tool_results(messages: list[dict], offers: list[Offer]) -> Reply:
         if retry and [(c["function"]["name"], c["function"]["arguments"]) for c in asked] != [
                 (c.name, c.arguments) for c in retry]:
             return Reply(tool_calls=tuple(retry))
-    injected = _instruction_in(results, offers)
-    if injected and first_turn:
+    runner = next((o.name for o in offers if "command" in o.schema.get("properties", {})), None)
+    ordered = ordered_command([content for *_, content in results]) if runner else None
+    if ordered and gullible and first_turn:
         # Prompt injection: text inside a tool result is obeyed as if the user had asked for it.
-        return Reply(tool_calls=(injected,))
-    return Reply(content=answer.sentences(results))
+        return Reply(tool_calls=(ToolCall(runner, json.dumps({"command": ordered})),))
+    said = answer.sentences(results)
+    return Reply(content=f"{said}\n\n{not_obeyed(ordered)}" if ordered and not gullible else said)
 
 
 def _corrected(results: list[tuple[str, dict, str]], offers: list[Offer]) -> list[ToolCall]:
@@ -159,16 +174,6 @@ def _arguments(text: str) -> dict[str, Any]:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
-
-
-def _instruction_in(results: list[tuple[str, dict, str]], offers: list[Offer]) -> ToolCall | None:
-    """A command that a tool result tells the model to run, when a tool that runs commands is offered."""
-    runner = next((o for o in offers if "command" in o.schema.get("properties", {})), None)
-    for *_, content in results:
-        found = re.search(r"\b(?:run|execute)\b[^`\"\n]*[`\"]([^`\"]+)[`\"]", content, re.IGNORECASE)
-        if runner and found and not content.startswith("Error:"):
-            return ToolCall(runner.name, json.dumps({"command": found.group(1)}))
-    return None
 
 
 def _function_protocol(messages: list[dict]) -> list[Offer] | None:

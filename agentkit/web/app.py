@@ -1,6 +1,7 @@
 """The agent loop behind a small FastAPI app: one endpoint streams a chat turn, one takes the person's answers.
 
     GET  /        the chat page (page.html, one file, no external assets)
+    GET  /system-prompt  {"system_prompt"}: what the agent is told first, shown by the page on request
     POST /chat    {"conversation", "message"} -> one JSON event a line (NDJSON), as they happen:
                   tool_call, tool_result, confirm, question, answer, status, and text (a streamed piece)
     POST /answer  {"question", "answer"}: the reply to a confirm or question event
@@ -40,7 +41,7 @@ from starlette.background import BackgroundTask
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from agentkit.chat import chat_tools, open_workspace
+from agentkit.agent import POLICY, agent_tools, open_workspace, system_prompt as default_system_prompt
 from agentkit.config import Settings, connect, load_settings
 from agentkit.loop import Event, Task, run_task
 from agentkit.policy import Ask, ToolPolicy
@@ -75,12 +76,14 @@ class Answer(BaseModel):
 
 
 def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
-               policy: ToolPolicy = ToolPolicy(), stream: bool = False) -> FastAPI:
+               policy: ToolPolicy = POLICY, system_prompt: str | None = None, stream: bool = False) -> FastAPI:
     """The app for one model and one workspace. Nothing starts until a server (uvicorn) runs it.
 
+    `system_prompt` starts every conversation: `agentkit.agent`'s default for this workspace unless given.
     With `stream=True` (as `agentkit web` runs it) the model's replies are streamed: `text` events carry
     each new piece of text as it is written, and the page shows it at once.
     """
+    system_prompt = default_system_prompt(workspace.root) if system_prompt is None else system_prompt
     # No API docs pages: they would load scripts from a CDN, and the page is the interface.
     app = FastAPI(title="agentkit chat", docs_url=None, redoc_url=None, openapi_url=None)
     stream_replies = stream  # the name `stream` is taken below, by the function that sends the events
@@ -111,8 +114,8 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
 
         async def work(conversation: Conversation) -> None:
             try:
-                await run_task(client, model, message, chat_tools(workspace, asker("question", events)),
-                               policy=policy, ask=asker("confirm", events),
+                await run_task(client, model, message, agent_tools(workspace, asker("question", events)),
+                               policy=policy, ask=asker("confirm", events), system_prompt=system_prompt,
                                on_event=lambda event: show(event, conversation.task), task=conversation.task,
                                stream=stream_replies)
             finally:
@@ -141,6 +144,10 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
     @app.get("/")
     async def page() -> HTMLResponse:
         return HTMLResponse(PAGE.read_text(encoding="utf-8"))
+
+    @app.get("/system-prompt")
+    async def shown_system_prompt() -> dict[str, str]:
+        return {"system_prompt": system_prompt}
 
     @app.post("/chat")
     async def chat(turn: Turn) -> StreamingResponse:
@@ -194,11 +201,12 @@ class BodyLimit:
         await self.app(scope, counted, send)
 
 
-def serve(port: int = 8001, workspace: str | None = None, settings: Settings | None = None) -> None:
+def serve(port: int = 8001, workspace: str | None = None, settings: Settings | None = None,
+          system_prompt: str | None = None) -> None:
     """`agentkit web`: the app on 127.0.0.1 only, offline unless `.env` (or `settings`) names a model."""
     settings = settings or load_settings()
     folder = open_workspace(workspace)
-    app = create_app(connect(settings), settings.model, folder, stream=True)
+    app = create_app(connect(settings), settings.model, folder, system_prompt=system_prompt, stream=True)
     print(f"agentkit web: open http://{HOST}:{port}/ (model {settings.model}, workspace {folder.root}). "
           "Ctrl-C stops it.", flush=True)
     # A turn waiting for Approve would hold Ctrl-C up forever: give open turns a second, then stop them.
