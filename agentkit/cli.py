@@ -203,7 +203,7 @@ def _mcp(args: argparse.Namespace) -> None:
         from agentkit.mcp import course_server, serve_stdio
     except ModuleNotFoundError as missing:
         sys.exit(f"agentkit mcp needs {missing.name}, which comes with the mcp extra: pip install -e '.[mcp]'")
-    from agentkit.chat import open_workspace
+    from agentkit.agent import open_workspace
 
     try:
         server = course_server(open_workspace(args.workspace), no_confirm=args.no_confirm)
