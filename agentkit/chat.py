@@ -23,7 +23,8 @@ from collections.abc import Callable
 
 import openai
 
-from agentkit.agent import POLICY, agent_tools, system_prompt as default_system_prompt
+from agentkit.agent import POLICY, agent_tools
+from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.interrupts import Interrupted, Interrupts
 from agentkit.loop import CANCELLED, Event, Task, close_open_calls, run_task
 from agentkit.policy import CANCEL, EXIT, ToolPolicy

@@ -14,7 +14,8 @@ from dotenv import dotenv_values, find_dotenv
 
 from agentkit.offline import OfflineModel
 from agentkit.offline.transport import OFFLINE_BASE_URL, offline_transport
-from agentkit.offline.variants import VARIANTS, variant as offline_variant
+from agentkit.offline.variants import VARIANTS
+from agentkit.offline.variants import variant as offline_variant
 from agentkit.recovery import RECOVERED, RecoveringTransport, recover_calls, server_fix
 
 VARIABLES = ("MODEL_API_KEY", "BASE_URL", "MODEL", "RECOVER_TEXT_CALLS")

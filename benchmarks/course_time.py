@@ -17,6 +17,7 @@ from pathlib import Path
 
 import nbformat
 from jupyter_client.manager import start_new_kernel
+
 from agentkit.classroom import execute, offline_environment
 
 ROOT = Path(__file__).resolve().parent.parent

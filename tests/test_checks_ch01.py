@@ -1,5 +1,5 @@
-import asyncio
 import ast
+import asyncio
 
 import pytest
 

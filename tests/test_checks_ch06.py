@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+
 from agentkit.checks.ch06 import check_exercise_6_1, check_exercise_6_2, check_exercise_6_3, naive_blocklist
 
 

@@ -1,6 +1,6 @@
-import asyncio
 """Chapter 09's checks pass the right answers and say what is wrong with wrong ones."""
 
+import asyncio
 from dataclasses import replace
 
 import pytest

@@ -1,6 +1,6 @@
 import asyncio
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -28,9 +28,9 @@ def test_format_time_negative_and_half_hour_offsets():
 
 @pytest.mark.parametrize("zone", ["UTC", "Europe/Paris", "Asia/Tokyo", "Pacific/Auckland", "America/New_York"])
 def test_get_current_time_is_now_in_that_zone(zone):
-    before = datetime.now(timezone.utc).replace(microsecond=0)
+    before = datetime.now(UTC).replace(microsecond=0)
     text = get_current_time(zone)
-    after = datetime.now(timezone.utc)
+    after = datetime.now(UTC)
     match = SHAPE.match(text)
     assert match and match["zone"] == zone
     moment = datetime.fromisoformat(text.split(" (")[0])

@@ -14,8 +14,21 @@ import pytest
 import agentkit.evaluation
 from agentkit.cli import main
 from agentkit.config import connect
-from agentkit.evaluation import (CATEGORIES, Case, ExpectedCall, Verdict, cost, evaluate, failures, load_cases,
-                                 load_functions, run_cases, score, scores, table)
+from agentkit.evaluation import (
+    CATEGORIES,
+    Case,
+    ExpectedCall,
+    Verdict,
+    cost,
+    evaluate,
+    failures,
+    load_cases,
+    load_functions,
+    run_cases,
+    score,
+    scores,
+    table,
+)
 from agentkit.evaluation.dataset import case_problems
 from agentkit.evaluation.scorer import same_value
 from agentkit.offline import ScriptedModel, offline_client

@@ -17,8 +17,7 @@ import nbformat
 import pytest
 
 from agentkit import checks, cli
-from agentkit.classroom import CHECK, SOLUTION, student_edition
-from agentkit.classroom import sandbox
+from agentkit.classroom import CHECK, SOLUTION, sandbox, student_edition
 from agentkit.classroom.exercises import course_exercises, notebook_exercises
 from agentkit.classroom.gradebook import summary
 from agentkit.classroom.grading import Grade

@@ -7,8 +7,16 @@ import logging
 import pytest
 
 from agentkit.limits import Limits
-from agentkit.policy import (Decision, TaskCancelled, ToolExecutor, ToolPolicy, ask_user_tool, scripted_answers,
-                             terminal_ask, truncate)
+from agentkit.policy import (
+    Decision,
+    TaskCancelled,
+    ToolExecutor,
+    ToolPolicy,
+    ask_user_tool,
+    scripted_answers,
+    terminal_ask,
+    truncate,
+)
 from agentkit.tools.registry import ToolResult, build_registry, parse_arguments
 from agentkit.tools.schema import tool
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+
 from agentkit.classroom import execute
 from agentkit.offline import OfflineModel, OfflineServer
 

@@ -6,7 +6,11 @@ import pytest
 
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.registry import (
-    DuplicateToolError, ToolResult, build_registry, openai_tools, tool_message,
+    DuplicateToolError,
+    ToolResult,
+    build_registry,
+    openai_tools,
+    tool_message,
 )
 
 OBJECT = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}

@@ -17,7 +17,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import threading
 import time
 import tracemalloc
 from contextlib import suppress

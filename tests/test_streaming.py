@@ -11,7 +11,7 @@ import pexpect
 import pytest
 
 from agentkit.loop import run_task
-from agentkit.offline import Faults, OfflineModel, OfflineServer, offline_client
+from agentkit.offline import Faults, OfflineServer, offline_client
 from agentkit.offline.variants import VARIANTS
 from agentkit.streaming import StreamAssembler, StreamedReply, StreamedToolCall, TextDelta, read_stream
 from agentkit.tools import build_registry, clock_tool

@@ -2,10 +2,10 @@
 
 import openai
 from playwright.sync_api import expect
+from test_web import Stream, browser, page, send, serving  # noqa: F401 - fixtures and helpers of the web tests
 
 from agentkit.offline import Faults, OfflineServer
 from agentkit.web import app as web_app
-from test_web import Stream, browser, page, send, serving  # noqa: F401 - fixtures and helpers of the web tests
 
 
 class Paced:

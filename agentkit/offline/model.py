@@ -195,7 +195,7 @@ def _protocol_reply(messages: list[dict], offers: list[Offer]) -> Reply:
     if previous.get("role") == "assistant" and "FUNCTION:" in _text(previous):
         tool, args = re.search(r"FUNCTION:\s*(\w+)\((.*)\)", _text(previous)).groups()
         offer = next((o for o in offers if o.name == tool), None)
-        names = list((offer.schema["properties"] if offer else {}))
+        names = list(offer.schema["properties"] if offer else {})
         values = _positional(args)
         result = re.sub(r"^\s*RESULT:\s*", "", _text(messages[-1]))
         return Reply(content=answer.sentences([(tool, dict(zip(names, values)), result)]))

@@ -41,7 +41,8 @@ from starlette.background import BackgroundTask
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from agentkit.agent import POLICY, agent_tools, open_workspace, system_prompt as default_system_prompt
+from agentkit.agent import POLICY, agent_tools, open_workspace
+from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.config import Settings, connect, load_settings
 from agentkit.loop import Event, Task, run_task
 from agentkit.policy import Ask, ToolPolicy
