@@ -216,7 +216,7 @@ async def run_tool_calls(executor: ToolExecutor, calls: list[ModelToolCall], on_
         return refusal or await executor.execute(call.function.name, call.function.arguments)
 
     # Slow calls (a download, a shell command) overlap: the turn takes as long as its slowest call, not the sum.
-    outcomes = await asyncio.gather(*(outcome(c, r) for c, r in zip(calls, refusals)), return_exceptions=True)
+    outcomes = await asyncio.gather(*(outcome(c, r) for c, r in zip(calls, refusals, strict=True)), return_exceptions=True)
     for item in outcomes:
         if isinstance(item, BaseException) and not isinstance(item, TaskCancelled):
             raise item  # a bug in our code, not the model's mistake: it must not be hidden
@@ -268,7 +268,7 @@ async def _answer_calls(task: Task, executor: ToolExecutor, calls: list[ModelToo
         close_open_calls(task.messages, CANCELLED)
         raise
     cancel = next((outcome for outcome in outcomes if isinstance(outcome, TaskCancelled)), None)
-    for call, outcome in zip(calls, outcomes):
+    for call, outcome in zip(calls, outcomes, strict=True):
         result = ToolResult(CANCELLED, is_error=True) if isinstance(outcome, TaskCancelled) else outcome
         task.messages.append(tool_message(call.id, result))
         await _emit(on_event, Event("tool_result", name=call.function.name, content=result.content,

@@ -40,7 +40,7 @@ def trace_by_position(task):
     calls = [c for m in task.messages if m["role"] == "assistant" for c in m.get("tool_calls") or []]
     results = [m["content"] for m in task.messages if m["role"] == "tool"]
     return [f"{c['function']['name']} {c['function']['arguments']} -> {r.splitlines()[0]}"
-            for c, r in zip(calls, results)]
+            for c, r in zip(calls, results, strict=True)]
 
 
 def trace_first_turn_only(task):

@@ -65,13 +65,16 @@ def named(name):
 
 
 def conversation(question, *turns):
-    """The question, then turns of (calls [(name, arguments)], results): each call answered by its result."""
+    """The question, then turns of (calls [(name, arguments)], results): each call answered by its result.
+
+    Fewer results than calls leave the last calls unanswered: the API's 400 for that is tested below.
+    """
     messages, count = user(question), 0
     for made, results in turns:
         ids = [f"call_{count + i}" for i in range(len(made))]
         messages.append({"role": "assistant", "content": None, "tool_calls": [
-            {"id": i, "type": "function", "function": {"name": n, "arguments": a}} for i, (n, a) in zip(ids, made)]})
-        messages += [{"role": "tool", "tool_call_id": i, "content": r} for i, r in zip(ids, results)]
+            {"id": i, "type": "function", "function": {"name": n, "arguments": a}} for i, (n, a) in zip(ids, made, strict=True)]})
+        messages += [{"role": "tool", "tool_call_id": i, "content": r} for i, r in zip(ids, results, strict=False)]
         count += len(made)
     return messages
 

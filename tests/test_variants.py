@@ -27,7 +27,7 @@ def answered(request, reply, results):
     """The request after `reply`'s calls were answered by `results` (one per call)."""
     calls = [{"id": f"c{len(request['messages'])}-{i}", "type": "function",
               "function": {"name": c.name, "arguments": c.arguments}} for i, c in enumerate(reply.tool_calls)]
-    tools = [{"role": "tool", "tool_call_id": call["id"], "content": result} for call, result in zip(calls, results)]
+    tools = [{"role": "tool", "tool_call_id": call["id"], "content": result} for call, result in zip(calls, results, strict=True)]
     return {**request, "messages": [*request["messages"], {"role": "assistant", "content": reply.content,
                                                            "tool_calls": calls}, *tools]}
 

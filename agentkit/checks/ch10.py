@@ -78,7 +78,7 @@ async def check_exercise_10_1(namespace: Mapping[str, Any]) -> bool:
             expect(content == want_content, f"{name}: content is {content!r}, expected {want_content!r}.")
             expect(len(calls) == len(want_calls), f"{name}: {len(calls)} tool calls, expected {len(want_calls)}: one "
                                                   "per distinct `index`.")
-            for (id_, call_name, arguments), (want_id, want_name, want_arguments) in zip(calls, want_calls):
+            for (id_, call_name, arguments), (want_id, want_name, want_arguments) in zip(calls, want_calls, strict=True):
                 expect(id_ == want_id and call_name == want_name,
                        f"{name}: a call has id {id_!r} and name {call_name!r}, expected {want_id!r} and {want_name!r}: "
                        "keep the first id and name a call's deltas give, and do not overwrite them with None.")

@@ -42,7 +42,7 @@ async def check_exercise_12_2(namespace: Mapping[str, Any]) -> bool:
                  {"id": "toolu_2", "type": "function",
                   "function": {"name": "get_current_time", "arguments": '{"timezone": "Asia/Tokyo"}'}}]
         _, [assistant] = anthropic_messages([{"role": "assistant", "content": None, "tool_calls": calls}])
-        for block, call in zip(assistant["content"], calls):
+        for block, call in zip(assistant["content"], calls, strict=True):
             mine = from_tool_use(block)
             expect(isinstance(mine, dict) and mine.get("type") == "function" and isinstance(mine.get("function"), dict),
                    'return {"id": ..., "type": "function", "function": {"name": ..., "arguments": ...}}.')

@@ -94,7 +94,7 @@ async def grade_notebook(student: str, submission: Path, exercises: list[Exercis
         stopped = await _execute(notebook, folder, timeout)
     first_crash = _crashes(notebook.cells[:student_cells])
     grades = []
-    for exercise, cell in zip(exercises, notebook.cells[student_cells:]):
+    for exercise, cell in zip(exercises, notebook.cells[student_cells:], strict=True):
         verdict = _reported(cell)
         if verdict is None:
             grades.append(Grade(student, submission.name, exercise.number, "error", stopped or "no verdict reported"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from agentkit.offline import reading
@@ -63,7 +64,7 @@ def score(offer: Offer, text: str) -> float:
     """
     tool_words = offer.weighted_words()
     asked = reading.words(without_literals(text))
-    asked += [a + b for a, b in zip(asked, asked[1:])]
+    asked += [a + b for a, b in pairwise(asked)]
     total = 0.0
     for word in dict.fromkeys(asked):
         best = max((weight for w, weight in tool_words if reading.related(word, w)), default=0.0)

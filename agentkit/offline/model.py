@@ -196,9 +196,9 @@ def _protocol_reply(messages: list[dict], offers: list[Offer]) -> Reply:
         tool, args = re.search(r"FUNCTION:\s*(\w+)\((.*)\)", _text(previous)).groups()
         offer = next((o for o in offers if o.name == tool), None)
         names = list(offer.schema["properties"] if offer else {})
-        values = _positional(args)
+        values = _positional(args)  # as many as the model wrote, which need not be one per parameter
         result = re.sub(r"^\s*RESULT:\s*", "", _text(messages[-1]))
-        return Reply(content=answer.sentences([(tool, dict(zip(names, values)), result)]))
+        return Reply(content=answer.sentences([(tool, dict(zip(names, values, strict=False)), result)]))
     calls = [p for p in plan(_text(messages[-1]), offers) if not p.missing]
     if not calls:
         return Reply(content=plain_answer(_text(messages[-1])))
