@@ -48,8 +48,8 @@ def test_unknown_zone_is_a_tool_error_naming_valid_examples(bad):
         get_current_time(bad)
     message = str(caught.value)
     assert message.startswith(f"Unknown time zone {bad!r}")
-    for example in ("Europe/Paris", "Asia/Tokyo", "Pacific/Auckland", "UTC"):
-        assert example in message
+    for zone in ("Europe/Paris", "Asia/Tokyo", "Pacific/Auckland", "UTC"):
+        assert zone in message
 
 
 def test_clock_tool_schema_the_model_sees():

@@ -17,10 +17,10 @@ def tool(name, description, required=(), **properties):
         "type": "object", "properties": properties, "required": list(required)}}}
 
 
-S, N, I = {"type": "string"}, {"type": "number"}, {"type": "integer"}
+S, N, INT = {"type": "string"}, {"type": "number"}, {"type": "integer"}
 CLOCK = tool("get_time", "Current local time in a city.", ["timezone"], timezone={**S, "description": "IANA time zone"})
 INTEREST = tool("compound_interest", "Future value of an investment with compound interest.",
-                ["principal", "rate", "years"], principal=N, rate={**N, "description": "Yearly rate in percent"}, years=I)
+                ["principal", "rate", "years"], principal=N, rate={**N, "description": "Yearly rate in percent"}, years=INT)
 CONVERT = tool("convert_units", "Convert a value from one unit to another.", ["value", "from_unit", "to_unit"],
                value=N, from_unit=S, to_unit=S)
 NOTE = tool("create_note", "Save a note.", ["title", "body"], title=S, body=S, pinned={"type": "boolean"})

@@ -373,7 +373,7 @@ async def test_tool_call_ids_stay_unique_and_full_length_for_many_calls():
 
 
 def test_arguments_are_always_valid_json_objects_when_not_unruly():
-    for _, request, expected in TABLE:
+    for _, request, _expected in TABLE:
         reply = OfflineModel().respond({"model": "offline", **request})
         for call in reply.tool_calls:
             assert isinstance(json.loads(call.arguments), dict)

@@ -179,7 +179,7 @@ def test_check_5_calls_per_turn_are_limited_and_a_new_turn_starts_afresh():
 
 def test_check_5_calls_per_task_are_limited_across_turns():
     executor = ToolExecutor(REGISTRY, ToolPolicy(limits=Limits(max_tool_calls_per_task=2)), never_asked)
-    for n in range(2):
+    for _ in range(2):
         executor.new_turn()
         assert not run(executor, "read_note", '{"path": "a.txt"}').is_error
     executor.new_turn()
