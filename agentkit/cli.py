@@ -20,7 +20,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     serve = commands.add_parser("serve", help="serve the offline model as an OpenAI-compatible HTTP server on 127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--unruly", default=None, help="make this mistake on each question's first tool call")
-    serve.add_argument("--fail", type=int, default=None, metavar="STATUS", help="answer the first --times requests with this HTTP status")
+    serve.add_argument("--fail", type=int, default=None, metavar="STATUS",
+                       help="answer the first --times requests with this HTTP status")
     serve.add_argument("--times", type=int, default=1, help="how many requests --fail applies to (-1: all)")
     serve.add_argument("--delay", type=float, default=0.0, help="seconds to wait before every reply")
     serve.add_argument("--chunk-delay", type=float, default=0.0, metavar="SECONDS",
@@ -38,13 +39,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         command.add_argument("--show-system-prompt", action="store_true",
                              help="print the system prompt the agent would be given, and exit")
 
-    mcp = commands.add_parser("mcp", help="serve the clock, file and shell tools as an MCP server on stdin/stdout (needs the `mcp` extra)")
+    mcp = commands.add_parser("mcp", help="serve the clock, file and shell tools as an MCP server on stdin/stdout "
+                                          "(needs the `mcp` extra)")
     mcp.add_argument("--workspace", default=None, metavar="PATH",
                      help="the folder the file and shell tools work in (default: ./workspace, created)")
     mcp.add_argument("--no-confirm", action="append", default=[], metavar="TOOL",
                      help="run this tool without asking the client's person first (repeat for several)")
 
-    evaluation = commands.add_parser("eval", help="score the model's tool calls on the evaluation set (offline unless .env names a model)")
+    evaluation = commands.add_parser("eval", help="score the model's tool calls on the evaluation set "
+                                                  "(offline unless .env names a model)")
     evaluation.add_argument("--split", choices=("train", "heldout", "all"), default="all")
     evaluation.add_argument("--category", default=None, choices=CATEGORIES, help="only this category's cases")
     evaluation.add_argument("--show-failures", action="store_true", help="list every wrong case and why it is wrong")

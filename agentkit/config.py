@@ -164,11 +164,14 @@ async def _ask(client: openai.AsyncOpenAI, settings: Settings, where: str, messa
     try:
         return await client.chat.completions.create(model=settings.model, messages=messages, **options)
     except openai.AuthenticationError:
-        raise ConfigError(f"{where} refused MODEL_API_KEY (HTTP 401): check the key, and that it belongs to this provider") from None
+        raise ConfigError(f"{where} refused MODEL_API_KEY (HTTP 401): "
+                          "check the key, and that it belongs to this provider") from None
     except openai.NotFoundError:
-        raise ConfigError(f"{where} has no model {settings.model!r} (HTTP 404): check MODEL, or BASE_URL's path (it usually ends in /v1)") from None
+        raise ConfigError(f"{where} has no model {settings.model!r} (HTTP 404): "
+                          "check MODEL, or BASE_URL's path (it usually ends in /v1)") from None
     except openai.APIConnectionError:
         raise ConfigError(f"cannot reach {where}: check BASE_URL, and that the server is running") from None
     except openai.APIStatusError as error:  # 403, 429 (quota), a 400 from a provider's own rules: its message says why
         why = f", {refusal}" if refusal and error.status_code in (400, 422, 500, 501) else ""
-        raise ConfigError(f"{where} answered HTTP {error.status_code} for MODEL={settings.model!r}: {error.message}{why}") from None
+        raise ConfigError(f"{where} answered HTTP {error.status_code} for MODEL={settings.model!r}: "
+                          f"{error.message}{why}") from None

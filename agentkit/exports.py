@@ -10,7 +10,8 @@ from collections.abc import Callable
 from importlib import import_module
 
 
-def lazy_exports(package: str, modules: dict[str, list[str]]) -> tuple[list[str], Callable[[str], object], Callable[[], list[str]]]:
+def lazy_exports(package: str, modules: dict[str, list[str]]
+                 ) -> tuple[list[str], Callable[[str], object], Callable[[], list[str]]]:
     """`__all__`, `__getattr__` and `__dir__` for `package`, re-exporting each module's listed names."""
     home = {name: module for module, names in modules.items() for name in names}
     names = sorted(home)

@@ -64,7 +64,8 @@ async def test_1_1_fails_when_the_model_cannot_tell_what_the_tool_is_for(capsys)
         """Do the conversion."""
         return f"{celsius * 9 / 5 + 32:.1f}"
 
-    assert await ch01.check_exercise_1_1({"celsius_to_fahrenheit": celsius_to_fahrenheit}) is True  # the name alone says Celsius and Fahrenheit
+    # the name alone says Celsius and Fahrenheit
+    assert await ch01.check_exercise_1_1({"celsius_to_fahrenheit": celsius_to_fahrenheit}) is True
 
     def convert(celsius: float) -> str:
         """Do the conversion."""

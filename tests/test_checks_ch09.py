@@ -43,7 +43,8 @@ def test_sound_answers_pass(capsys):
     ({"my_tool": MY_TOOL, "my_cases": MY_CASES[:3] + [replace(MY_CASES[3], id="bmi_1")]}, "share an id"),
     ({"my_tool": MY_TOOL, "my_cases": [*MY_CASES, replace(MY_CASES[0], id="x", tools=("is_prime", "get_current_time"))]},
      "does not offer bmi"),
-    ({"my_tool": MY_TOOL, "my_cases": [*MY_CASES, replace(MY_CASES[0], id="x", expected=(ExpectedCall("bmi", {"weight": [70]}),))]},
+    ({"my_tool": MY_TOOL,
+      "my_cases": [*MY_CASES, replace(MY_CASES[0], id="x", expected=(ExpectedCall("bmi", {"weight": [70]}),))]},
      "list every declared parameter"),
     ({"my_tool": MY_TOOL, "my_cases": [*MY_CASES, replace(MY_CASES[0], id="x", expected=(bmi("seventy", 1.75),))]},
      "is not a valid 'weight'"),
@@ -63,8 +64,10 @@ def _with(**function):
 @pytest.mark.parametrize(("better", "hint"), [
     (MY_TOOL, "the same descriptions"),
     (_with(name="body_mass_index", description="BMI."), "keep the name 'bmi'"),
-    (_with(description="BMI.", parameters={**MY_TOOL["function"]["parameters"], "required": ["weight"]}), "changes the parameters"),
-    (_with(description="BMI.", parameters={"type": "object", "properties": {"weight": {"type": "integer"}, "height": {"type": "number"}},
+    (_with(description="BMI.", parameters={**MY_TOOL["function"]["parameters"], "required": ["weight"]}),
+     "changes the parameters"),
+    (_with(description="BMI.", parameters={"type": "object",
+                                           "properties": {"weight": {"type": "integer"}, "height": {"type": "number"}},
                                            "required": ["weight", "height"]}), "changes the parameters"),
 ])
 def test_exercise_9_2_says_what_is_wrong(better, hint, capsys):

@@ -78,7 +78,8 @@ def test_every_case_agrees_with_the_schemas(case):
 @pytest.mark.parametrize(("change", "problem"), [
     (lambda c: replace(c, tools=("get_current_time",)), "get_current_weather is expected but not offered"),
     (lambda c: replace(c, category="no_tool"), "a no_tool case expects no call"),
-    (lambda c: replace(c, expected=(ExpectedCall("get_current_weather", {"location": ["Tokyo"]}),)), "list every declared parameter"),
+    (lambda c: replace(c, expected=(ExpectedCall("get_current_weather", {"location": ["Tokyo"]}),)),
+     "list every declared parameter"),
     (lambda c: replace(c, expected=(ExpectedCall("get_current_weather", {"location": [None, "Tokyo"], "unit": [None]}),)),
      "required 'location' needs an acceptable value"),
     (lambda c: replace(c, expected=(ExpectedCall("get_current_weather", {"location": ["Tokyo"], "unit": ["kelvin"]}),)),

@@ -178,7 +178,8 @@ scalars = (
     | st.booleans()
     | st.none()
 )
-literals = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=8)
+literals = st.recursive(
+    scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=8)
 
 
 @given(names, st.lists(literals, max_size=4), st.dictionaries(names, literals, max_size=3))

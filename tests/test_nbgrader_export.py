@@ -28,7 +28,8 @@ def nbgrader(course: Path, *arguments: str) -> None:
     done = subprocess.run([sys.executable, "-m", "nbgrader", *arguments, "--debug"], cwd=course, text=True,
                           capture_output=True, timeout=300,
                           # nbgrader runs its own `alembic` script: the one beside this Python.
-                          env=os.environ | {"MODEL_API_KEY": "", "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"})
+                          env=os.environ | {"MODEL_API_KEY": "",
+                                            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"})
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
 

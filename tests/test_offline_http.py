@@ -198,7 +198,8 @@ def test_http_errors_are_json_in_the_api_format(server):
     with pytest.raises(urllib.error.HTTPError) as raised:
         urllib.request.urlopen(server.base_url + "/embeddings", timeout=5)
     assert raised.value.code == 404
-    assert "this server has POST /v1/chat/completions, POST /v1/responses, GET /v1/models and GET /v1/models/{id}" in json.loads(raised.value.read())["error"]["message"]
+    message = json.loads(raised.value.read())["error"]["message"]
+    assert "this server has POST /v1/chat/completions, POST /v1/responses, GET /v1/models and GET /v1/models/{id}" in message
 
 
 # Fault injection: what the SDK does with it
@@ -276,7 +277,8 @@ def test_python_m_agentkit_offline_serves_a_real_request():
     try:
         base_url = f"http://127.0.0.1:{port}/v1"
         assert wait_until_serving(base_url + "/models", process)["data"][0]["id"] == "offline"
-        response = sync_client(base_url, timeout=10).chat.completions.create(model="offline", messages=TIME_QUESTION, tools=[CLOCK])
+        response = sync_client(base_url, timeout=10).chat.completions.create(model="offline", messages=TIME_QUESTION,
+                                                                            tools=[CLOCK])
         assert summary(response) == (None, TWO_CALLS, "tool_calls")
     finally:
         process.terminate()

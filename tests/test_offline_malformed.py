@@ -120,7 +120,8 @@ def test_a_malformed_request_is_a_400_in_the_api_shape_over_http(server, case):
 
 def test_messages_say_what_is_valid():
     def message(**changes):
-        return json.loads(handle(OfflineModel(), "POST", "/v1/chat/completions", request_with(**changes)).chunks)["error"]["message"]
+        response = handle(OfflineModel(), "POST", "/v1/chat/completions", request_with(**changes))
+        return json.loads(response.chunks)["error"]["message"]
 
     assert message(model=5) == "Invalid type for 'model': expected a string, but got an integer (5) instead."
     assert message(tools="x" * 1000) == (

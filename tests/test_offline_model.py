@@ -131,7 +131,8 @@ TABLE = [
     ("numbers in order", dict(messages=user("Compute the compound interest on a principal of 500 at a rate of 5% for 10 years"),
                               tools=[CLOCK, INTEREST]),
      calls(("interest_calculator", '{"principal": 500, "rate": 5, "years": 10}'))),
-    ("enum value and quoted city", dict(messages=user('What is the weather forecast for "London" in celsius?'), tools=[CLOCK, WEATHER]),
+    ("enum value and quoted city", dict(messages=user('What is the weather forecast for "London" in celsius?'),
+                                        tools=[CLOCK, WEATHER]),
      calls(("get_weather", '{"city": "London", "unit": "celsius"}'))),
     ("glob pattern", dict(messages=user("Find all files matching src/*.py"), tools=[READ, GLOB]),
      calls(("glob", '{"pattern": "src/*.py"}'))),
@@ -142,7 +143,8 @@ TABLE = [
     ("a comma inside curly quotes splits nothing", dict(messages=user('Search the web for “tea, green” and "coffee"'),
                                                         tools=[SEARCH]),
      calls(("search_web", '{"query": "tea, green"}'), ("search_web", '{"query": "coffee"}'))),
-    ("FUNCTION: without stop, it invents the result", dict(messages=protocol(*user("What time is it in Tokyo?"))), texts(INVENTED)),
+    ("FUNCTION: without stop, it invents the result", dict(messages=protocol(*user("What time is it in Tokyo?"))),
+     texts(INVENTED)),
     ("FUNCTION: stop ends the reply at the line", dict(messages=protocol(*user("What time is it in Tokyo?")), stop=STOP),
      texts('FUNCTION: get_current_time("Asia/Tokyo")')),
     ("FUNCTION: numbers bare, in order",
@@ -152,7 +154,8 @@ TABLE = [
         *user("What time is it in Tokyo?"), {"role": "assistant", "content": 'FUNCTION: get_current_time("Asia/Tokyo")'},
         {"role": "user", "content": "RESULT: 2026-01-01 10:00:00+09:00 (Asia/Tokyo)"}), stop=STOP),
      texts("The current time in Tokyo is 2026-01-01 10:00:00+09:00 (Asia/Tokyo).")),
-    ("FUNCTION: no function fits", dict(messages=protocol(*user("How much caffeine is in green tea?")), stop=STOP), texts(CAFFEINE)),
+    ("FUNCTION: no function fits", dict(messages=protocol(*user("How much caffeine is in green tea?")), stop=STOP),
+     texts(CAFFEINE)),
     ("follow-up: one result", dict(messages=answered("What time is it in Tokyo?", [("get_current_time", TOKYO)],
                                                      ["2026-01-01 10:00:00+09:00 (Asia/Tokyo)"]), tools=[CLOCK]),
      texts("The current time in Tokyo is 2026-01-01 10:00:00+09:00 (Asia/Tokyo).")),
@@ -271,7 +274,8 @@ async def test_unruly_mistake_then_the_correct_call(mistake):
     error = answered(question, [WRONG_READS[mistake]], [f"Error: {mistake} (what was wrong, what is valid)"])
     assert await complete(client, messages=error, tools=tools) == calls(READ_TODO)
     done = answered(question, [READ_TODO], ["buy milk"])
-    assert await complete(client, messages=done, tools=tools) == texts("I called read_file for notes/todo.txt; it says: buy milk.")
+    assert await complete(client, messages=done, tools=tools) == texts(
+        "I called read_file for notes/todo.txt; it says: buy milk.")
 
 
 @pytest.mark.parametrize(("mistake", "wrong"), [

@@ -37,7 +37,8 @@ def test_each_form_a_server_leaves_in_the_text_is_read_back(text):
 
 
 def test_several_calls_one_a_line_or_in_blocks_after_a_sentence():
-    lines = '{"name": "get_current_time", "arguments": {"timezone": "Asia/Tokyo"}}\n{"name": "add", "arguments": {"a": 1, "b": 2.5}}'
+    lines = ('{"name": "get_current_time", "arguments": {"timezone": "Asia/Tokyo"}}\n'
+             '{"name": "add", "arguments": {"a": 1, "b": 2.5}}')
     assert recover_calls(lines, TOOLS) == [TOKYO, ADD]
     blocks = ("Let me use two tools.\n<tool_call>\n<function=get_current_time>\n<parameter=timezone>\nAsia/Tokyo\n"
               "</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=add>\n<parameter=a>\n1\n</parameter>\n"

@@ -57,7 +57,8 @@ PYTHON = sys.executable
 ESCAPES = {  # each leaves bash's process group, so killing the group does not reach it
     "setsid -f": "setsid -f sleep {m}",
     "set -m then &": "set -m; sleep {m} & true",
-    "os.setsid": f"{PYTHON} -c 'import os, sys; os.fork() or (os.setsid(), os.execvp(\"sleep\", [\"sleep\", sys.argv[1]]))' {{m}}",
+    "os.setsid":
+        f"{PYTHON} -c 'import os, sys; os.fork() or (os.setsid(), os.execvp(\"sleep\", [\"sleep\", sys.argv[1]]))' {{m}}",
     "os.setpgid": f"{PYTHON} -c 'import os, sys; os.setpgid(0, 0); os.execvp(\"sleep\", [\"sleep\", sys.argv[1]])' {{m}} &",
     "double fork and setsid": "( (setsid sleep {m} &) & )",
     "to /dev/null": "setsid sleep {m} > /dev/null 2>&1 < /dev/null &",

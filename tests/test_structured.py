@@ -55,7 +55,8 @@ def test_every_supported_type_gets_a_strict_schema():
     assert schema["required"] == list(schema["properties"]) and schema["additionalProperties"] is False
     properties = schema["properties"]
     assert properties["maybe"]["type"] == ["integer", "null"]
-    assert properties["scale"] == {"type": ["number", "null"], "description": "A number with a default. Null for the default, 1.5."}
+    assert properties["scale"] == {"type": ["number", "null"],
+                                   "description": "A number with a default. Null for the default, 1.5."}
     assert properties["mode"]["enum"] == ["a", "b", None]
     assert properties["points"]["type"] == ["array", "null"]
     for definition in schema["$defs"].values():

@@ -144,7 +144,8 @@ def test_turns_of_one_conversation_continue_the_same_task(tmp_path):
         *_, answer, _ = Stream(port, "What did I ask?", conversation="one").until("status")
     assert answer["text"] == "You asked for the time."
     sent = [(m["role"], m.get("content")) for m in model.requests[-1]["messages"]]
-    assert sent[0][0] == "system" and sent[1] == ("user", "What time is it?") and sent[-2:] == [("assistant", "It is noon."), ("user", "What did I ask?")]
+    assert sent[0][0] == "system" and sent[1] == ("user", "What time is it?")
+    assert sent[-2:] == [("assistant", "It is noon."), ("user", "What did I ask?")]
 
 
 def test_a_page_that_goes_away_mid_turn_stops_the_task_and_the_conversation_goes_on(tmp_path):
@@ -250,7 +251,8 @@ def test_approve_runs_the_tool_and_deny_does_not(tmp_path, page):
             'Allow write_file {"path": "notes.txt", "content": "hello from the page"}?')
         expect(page.locator("#message")).to_be_disabled()
         confirm.locator("button.approve").click()
-        expect(page.locator(".answer")).to_have_text("I called write_file for notes.txt; it says: Wrote 19 bytes to notes.txt (new file).")
+        expect(page.locator(".answer")).to_have_text(
+            "I called write_file for notes.txt; it says: Wrote 19 bytes to notes.txt (new file).")
         expect(confirm.locator(".note")).to_have_text("approved")
         assert (tmp_path / "notes.txt").read_text() == "hello from the page"
 

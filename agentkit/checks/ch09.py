@@ -25,7 +25,8 @@ def _check_tool(tool: Any, label: str) -> str:
     expect(function.get("name") and function.get("description"), f"{label} needs a name and a description.")
     parameters = function.get("parameters")
     expect(isinstance(parameters, dict) and parameters.get("type") == "object" and parameters.get("properties"),
-           f'{label}\'s parameters must be a JSON Schema {{"type": "object", "properties": {{...}}}} with at least one parameter.')
+           f'{label}\'s parameters must be a JSON Schema {{"type": "object", "properties": {{...}}}} '
+           "with at least one parameter.")
     try:
         jsonschema.Draft202012Validator.check_schema(parameters)
     except jsonschema.SchemaError as error:

@@ -14,5 +14,5 @@ from agentkit.offline.server import Faults, OfflineServer
 from agentkit.offline.transport import offline_client, offline_transport
 from agentkit.offline.variants import VARIANTS, Variant, variant
 
-__all__ = ["MISTAKES", "Faults", "OfflineModel", "OfflineServer", "Reply", "ScriptedModel", "ToolCall", "VARIANTS", "Variant", "call",
-           "offline_client", "offline_transport", "variant"]
+__all__ = ["MISTAKES", "Faults", "OfflineModel", "OfflineServer", "Reply", "ScriptedModel", "ToolCall", "VARIANTS", "Variant",
+           "call", "offline_client", "offline_transport", "variant"]

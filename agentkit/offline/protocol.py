@@ -139,7 +139,8 @@ def _sse(completion: dict[str, Any], include_usage: bool) -> Iterator[bytes]:
     for piece in _pieces(message.get("refusal") or ""):
         deltas.append({"refusal": piece})
     deltas += _call_deltas(message.get("tool_calls") or [])
-    base = {key: completion[key] for key in ("id", "created", "model", "system_fingerprint")} | {"object": "chat.completion.chunk"}
+    base = {key: completion[key] for key in ("id", "created", "model", "system_fingerprint")}
+    base |= {"object": "chat.completion.chunk"}
     for delta in deltas:
         yield _event(base | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
     yield _event(base | {"choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
@@ -156,7 +157,8 @@ def _call_deltas(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """
     queues = []
     for index, call in enumerate(calls):
-        head = {"index": index, "id": call["id"], "type": "function", "function": {"name": call["function"]["name"], "arguments": ""}}
+        head = {"index": index, "id": call["id"], "type": "function",
+                "function": {"name": call["function"]["name"], "arguments": ""}}
         queues.append([head, *({"index": index, "function": {"arguments": piece}}
                                for piece in _pieces(call["function"]["arguments"], size=8))])
     return [{"tool_calls": [queue[step]]} for step in range(max(map(len, queues), default=0))

@@ -99,7 +99,8 @@ def _check_tool_pairing(messages: list[dict]) -> None:
             if message.get("tool_call_id") not in pending:
                 raise ApiError(400, "Invalid parameter: messages with role 'tool' must be a response to a preceding "
                                     f"message with 'tool_calls'; tool_call_id {echo(repr(message.get('tool_call_id')))} "
-                                    f"answers no call (open calls: {', '.join(pending) or 'none'}).", f"messages.[{i}].tool_call_id")
+                                    f"answers no call (open calls: {', '.join(pending) or 'none'}).",
+                               f"messages.[{i}].tool_call_id")
             pending.remove(message["tool_call_id"])
             continue
         if pending:

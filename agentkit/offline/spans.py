@@ -101,7 +101,8 @@ def find(text: str) -> list[Span]:
             value = value.strip().rstrip(".?!").strip("\"'“”")
             if value:
                 add(match.start(1), match.start(1) + len(value), kind, value)
-    for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE), ("time", _TIME)):
+    for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE),
+                          ("time", _TIME)):
         for match in pattern.finditer(text):
             add(match.start(), match.end(), kind, match.group(0).rstrip(".,;:"))
     for match in _PATH.finditer(text):

@@ -87,7 +87,8 @@ def plain(schema: Any, defs: dict[str, Any]) -> Any:
     if not isinstance(schema, dict):
         return schema
     if isinstance(schema.get("$ref"), str):
-        return plain({**defs.get(schema["$ref"].rsplit("/", 1)[-1], {}), **{k: v for k, v in schema.items() if k != "$ref"}}, defs)
+        referenced = defs.get(schema["$ref"].rsplit("/", 1)[-1], {})
+        return plain({**referenced, **{k: v for k, v in schema.items() if k != "$ref"}}, defs)
     options = schema.get("anyOf")
     if isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:
         other = plain(next(o for o in options if o != {"type": "null"}), defs)
