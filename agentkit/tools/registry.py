@@ -74,6 +74,7 @@ def build_registry(tools: Iterable[ToolDefinition]) -> dict[str, ToolDefinition]
                 "or the model could not say which one it means."
             )
         _check_parameters(definition)
+        definition.validator  # built now, once, rather than on the first call
         registry[definition.name] = definition
     return registry
 
@@ -168,7 +169,7 @@ def parse_arguments(definition: ToolDefinition, raw_arguments: str | Mapping) ->
             f"arguments for '{definition.name}' must be a JSON object like {{\"key\": value}}, "
             f"got {_got(arguments)}; expected keys: {expected}."
         )
-    errors = sorted(Draft202012Validator(definition.parameters).iter_errors(arguments), key=_error_order)
+    errors = definition.validator.problems(arguments)
     if not errors:
         return arguments, None
     # jsonschema reports each missing key on its own; one line names them all, so lines are deduplicated.
@@ -217,11 +218,6 @@ def _any_of_types(schema: dict[str, Any]) -> list[str]:
     """`["integer", "null"]` for an optional integer: its error then says what types are valid."""
     options = schema.get("anyOf", [])
     return [option["type"] for option in options] if all("type" in option for option in options) else []
-
-
-def _error_order(error: ValidationError) -> int:
-    """Problems with the whole object (missing, unexpected keys) first, then each argument in schema order."""
-    return len(error.absolute_path)
 
 
 def _expected_keys(parameters: dict[str, Any]) -> str:
