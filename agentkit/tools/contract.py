@@ -30,7 +30,7 @@ class ToolDefinition:
     parameters: dict[str, Any]
     """JSON Schema of the arguments object; the dispatcher validates every call against it."""
     handler: Handler = field(repr=False)
-    """`async def handler(arguments: dict) -> str`; blocking work goes through `asyncio.to_thread`."""
+    """`async def handler(arguments: dict) -> str`; blocking work goes to a thread (`tools.threads.run_blocking`)."""
     needs_confirmation: bool = False
     """True for tools with side effects (write, edit, shell): the policy asks a person first."""
     strict: bool = False

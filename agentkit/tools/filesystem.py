@@ -6,7 +6,6 @@ Every path goes through `Workspace.resolve` and every open through the workspace
 
 from __future__ import annotations
 
-import asyncio
 import io
 import os
 import secrets
@@ -18,6 +17,7 @@ from typing import Any, BinaryIO, TextIO
 
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools.contract import ToolDefinition, ToolError
+from agentkit.tools.threads import run_blocking
 from agentkit.tools.tree import SKIPPED_FOLDERS, TEMPORARY_SUFFIX
 from agentkit.tools.workspace import Workspace
 
@@ -327,7 +327,7 @@ def _tool(function: Callable[..., str], workspace: Workspace, limits: Limits, de
           properties: dict[str, Any], required: list[str], needs_confirmation: bool = False) -> ToolDefinition:
     async def handler(arguments: dict[str, Any]) -> str:
         # File system calls block; a thread keeps the event loop free for other tool calls meanwhile.
-        return await asyncio.to_thread(function, workspace, **arguments, limits=limits)
+        return await run_blocking(function, workspace, **arguments, limits=limits)
 
     parameters = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
     return ToolDefinition(function.__name__, description, parameters, handler, needs_confirmation)

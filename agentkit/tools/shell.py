@@ -29,6 +29,7 @@ from typing import Any
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools.contract import ToolDefinition, ToolError
 from agentkit.tools.processes import CommandProcesses, become_subreaper, can_look_for_processes
+from agentkit.tools.threads import run_blocking
 from agentkit.tools.workspace import Workspace
 
 PASSED_ENVIRONMENT = ("PATH", "HOME", "LANG", "TERM", "TZ", "USER", "SHELL", "TMPDIR")
@@ -250,7 +251,7 @@ def shell_tool(workspace: Workspace, limits: Limits = DEFAULT_LIMITS, pass_env: 
         if not 0 < timeout <= limits.shell_timeout:
             raise ToolError(f"timeout should be more than 0 and at most {limits.shell_timeout} seconds, got {timeout}")
         stop = threading.Event()
-        work = asyncio.ensure_future(asyncio.to_thread(
+        work = asyncio.ensure_future(run_blocking(
             run_command, command, workspace.root, timeout, keep=limits.max_output_chars // 2, pass_env=pass_env,
             stop=stop,
         ))
