@@ -14,7 +14,8 @@ import time
 from collections.abc import Awaitable, Callable
 
 from agentkit.tools.contract import ToolDefinition
-from agentkit.tools.registry import build_registry, execute_tool
+from agentkit.tools.dispatcher import execute_tool
+from agentkit.tools.registry import build_registry
 
 SMALL_SCHEMA = {
     "type": "object",

@@ -9,7 +9,8 @@ import threading
 from agentkit.limits import TOOL_THREADS, Limits
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools import filesystem
-from agentkit.tools.registry import build_registry, execute_tool
+from agentkit.tools.dispatcher import execute_tool
+from agentkit.tools.registry import build_registry
 from agentkit.tools.schema import tool
 from agentkit.tools.shell import shell_tool
 from agentkit.tools.workspace import Workspace

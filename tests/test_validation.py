@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentkit.tools.contract import ToolDefinition
-from agentkit.tools.registry import build_registry, execute_tool
+from agentkit.tools.dispatcher import execute_tool
+from agentkit.tools.registry import build_registry
 from agentkit.tools import validation
 from agentkit.tools.validation import ArgumentsValidator
 
