@@ -269,7 +269,7 @@ def test_a_hard_link_to_an_outside_file_cannot_be_written(workspace: Workspace, 
 
 _KILLED_WRITER = """
 import os, sys, time
-from agentkit.tools.filesystem import write_file
+from agentkit.tools.file_writing import write_file
 from agentkit.tools.workspace import Workspace
 
 real_write = os.write
