@@ -11,7 +11,8 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     "agentkit.tools.registry": ["DuplicateToolError", "build_registry", "openai_tools"],
     "agentkit.tools.dispatcher": ["ToolResult", "execute_tool", "parse_arguments", "tool_message"],
     "agentkit.tools.clock": ["clock_tool", "get_current_time"],
-    "agentkit.tools.workspace": ["Workspace", "WorkspaceError"],
+    "agentkit.tools.workspace": ["Workspace"],
+    "agentkit.tools.path_text": ["WorkspaceError"],
     "agentkit.tools.filesystem": ["file_tools"],
     "agentkit.tools.shell": ["shell_tool"],
 })
