@@ -9,6 +9,7 @@ from typing import Any
 
 from agentkit.tools.validation import ArgumentsValidator
 
+
 class ToolError(Exception):
     """A mistake the model can fix (a missing file, a bad value): the dispatcher sends its message back as `Error: ...`.
 

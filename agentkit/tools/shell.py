@@ -28,7 +28,8 @@ from typing import Any
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools.command_output import CommandResult, HeadTail
 from agentkit.tools.contract import ToolDefinition, ToolError
-from agentkit.tools.processes import CommandProcesses, become_subreaper, can_look_for_processes
+from agentkit.tools.process_table import can_look_for_processes
+from agentkit.tools.processes import CommandProcesses, become_subreaper
 from agentkit.tools.threads import run_blocking
 from agentkit.tools.workspace import Workspace
 
@@ -177,7 +178,7 @@ def shell_tool(workspace: Workspace, limits: Limits = DEFAULT_LIMITS, pass_env: 
     }
     description = (
         "Run a bash command in the workspace folder and return its exit code, stdout and stderr. "
-        f"It is killed after the timeout; long output keeps its beginning and end. No input can be typed: "
+        "It is killed after the timeout; long output keeps its beginning and end. No input can be typed: "
         "use non-interactive commands. Background processes are stopped when the command ends."
     )
     return ToolDefinition("bash", description, parameters, bash, needs_confirmation=True)

@@ -4,8 +4,9 @@ Two steps, because one is not enough:
 
 1. `Workspace.resolve(path)` checks the text (empty, NUL byte, too long: `path_text.py`), then walks the
    path one name at a time from the root, reading every symlink on the way (at most 40, as the kernel
-   does: more is a loop), and refuses the result unless it `is_relative_to` the root. That stops `../x`, `/etc/passwd`, symlinks
-   and chains of symlinks pointing out, dangling links and loops: no part of the path is taken lexically.
+   does: more is a loop), and refuses the result unless it `is_relative_to` the root. That stops `../x`,
+   `/etc/passwd`, symlinks and chains of symlinks pointing out, dangling links and loops: no part of the
+   path is taken lexically.
 2. `Workspace.open(...)` / `Workspace.open_parent(...)` then open that resolved path again, one folder
    at a time from the root, with `O_NOFOLLOW` and a folder file descriptor (`dir_fd`) for each step.
    The resolved path holds no symlink, so meeting one now means that someone swapped a folder or the
