@@ -36,3 +36,10 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+TOOL_THREADS = 64
+"""Threads that blocking tool calls (file tools, the shell, plain `def` tools) share in one process.
+
+Such calls mostly wait (on a disk, a command, a network), so there are many more threads than cores:
+with Python's default pool (cores + 4 threads) sixteen waiting calls on two cores take two rounds.
+"""

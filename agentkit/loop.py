@@ -33,7 +33,7 @@ from agentkit.recovery import first_recovery_note, recover_reply, recovers
 from agentkit.replies import ModelMessage, ModelToolCall, check_reply
 from agentkit.streaming import StreamedReply, TextDelta, read_stream
 from agentkit.tools.contract import ToolDefinition
-from agentkit.tools.registry import ToolResult, tool_message
+from agentkit.tools.dispatcher import ToolResult, tool_message
 
 
 @dataclass
@@ -99,7 +99,7 @@ class Task:
     """The tool policy's log: every allowed, refused, confirmed or denied call."""
 
 
-CANCELLED = "Error: cancelled: the task was stopped before this call completed."
+CANCELLED = ToolResult.failure("cancelled: the task was stopped before this call completed.")
 """The result given to a call that never completed, so that every call in the history has its answer."""
 
 
@@ -134,8 +134,8 @@ async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: 
             await _emit(on_event, Event("answer", text=task.answer))
             return await _stop(task, "completed", None, on_event)
         if turn == limits.max_turns:  # no turn is left to read their results, so the calls do not run
-            close_open_calls(task.messages, f"Error: not run: the task reached its limit of {limits.max_turns} "
-                                            "model turns (Limits.max_turns).")
+            close_open_calls(task.messages, ToolResult.failure(f"not run: the task reached its limit of "
+                                                                f"{limits.max_turns} model turns (Limits.max_turns)."))
             reason = f"the task reached {limits.max_turns} model turns (Limits.max_turns) without an answer"
             return await _stop(task, "limit reached", reason, on_event)
         stopped = await _answer_calls(task, executor, calls, on_event)
@@ -233,8 +233,8 @@ def assistant_message(message: Any) -> dict[str, Any]:
     return kept
 
 
-def close_open_calls(messages: list[dict[str, Any]], content: str) -> None:
-    """Answer every call of the last assistant message that has no result yet, with `content`.
+def close_open_calls(messages: list[dict[str, Any]], result: ToolResult) -> None:
+    """Answer every call of the last assistant message that has no result yet, with `result`.
 
     The API refuses a history where a tool call has no answer (HTTP 400), so a task that stops in the
     middle of a turn must close it before it can be sent again.
@@ -245,7 +245,7 @@ def close_open_calls(messages: list[dict[str, Any]], content: str) -> None:
     answered = {m.get("tool_call_id") for m in messages[last + 1:] if m["role"] == "tool"}
     for call in messages[last].get("tool_calls") or []:
         if call["id"] not in answered:
-            messages.append(tool_message(call["id"], ToolResult(content, is_error=True)))
+            messages.append(tool_message(call["id"], result))
 
 
 def _start(task: Task | None, goal: str, system_prompt: str | None) -> Task:
@@ -269,7 +269,7 @@ async def _answer_calls(task: Task, executor: ToolExecutor, calls: list[ModelToo
         raise
     cancel = next((outcome for outcome in outcomes if isinstance(outcome, TaskCancelled)), None)
     for call, outcome in zip(calls, outcomes, strict=True):
-        result = ToolResult(CANCELLED, is_error=True) if isinstance(outcome, TaskCancelled) else outcome
+        result = CANCELLED if isinstance(outcome, TaskCancelled) else outcome
         task.messages.append(tool_message(call.id, result))
         await _emit(on_event, Event("tool_result", name=call.function.name, content=result.content,
                                     is_error=result.is_error, call_id=call.id))

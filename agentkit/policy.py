@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools.contract import ToolDefinition
-from agentkit.tools.registry import ToolResult, echo, execute_tool, openai_tools, parse_arguments
+from agentkit.tools.dispatcher import ToolResult, echo, execute_tool, parse_arguments
+from agentkit.tools.registry import openai_tools
 
 Ask = Callable[[str], Awaitable[str]]
 """Asks a person a question and returns their answer: `input()` in a terminal, a button in a page, a script."""
@@ -172,13 +173,13 @@ class ToolExecutor:
             if refusal:
                 rule, message = refusal
                 self.log.append(Decision(call_id, name, "refused", rule, message.replace("\n", " ")))
-                return ToolResult(f"Error: refused by rule '{rule}': {message}", is_error=True)
+                return ToolResult.failure(f"refused by rule '{rule}': {message}")
             self.calls_this_task += 1  # counted before asking: a no uses the budget too, so questions are bounded
             self.calls_this_turn += 1
             if self.needs_confirmation(name):
                 denial = await self._confirm(call_id, name, raw_arguments)
                 if denial:
-                    return ToolResult(f"Error: refused by rule 'confirmation': {denial}", is_error=True)
+                    return ToolResult.failure(f"refused by rule 'confirmation': {denial}")
             self.log.append(Decision(call_id, name, "allowed", "every check",
                                      f"call {self.calls_this_turn} of this turn, {self.calls_this_task} of this task"))
             return None

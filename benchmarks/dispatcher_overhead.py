@@ -13,10 +13,9 @@ import json
 import time
 from collections.abc import Awaitable, Callable
 
-from jsonschema import Draft202012Validator
-
 from agentkit.tools.contract import ToolDefinition
-from agentkit.tools.registry import build_registry, execute_tool
+from agentkit.tools.dispatcher import execute_tool
+from agentkit.tools.registry import build_registry
 
 SMALL_SCHEMA = {
     "type": "object",
@@ -83,7 +82,7 @@ async def measure(label: str, schema: dict, arguments: dict) -> None:
         return json.loads(raw)
 
     async def validate_only() -> object:
-        return list(Draft202012Validator(schema).iter_errors(arguments))
+        return registry["bench"].validator.problems(arguments)  # built once, at registration
 
     timings = {name: await per_call(step) for name, step in
                [("direct", direct), ("dispatched", dispatched), ("parse", parse_only), ("validate", validate_only)]}

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agentkit.tools.filesystem import glob, read_file
+from agentkit.tools.file_reading import glob, read_file
 from agentkit.tools.workspace import Workspace
 
 GB = 1_000_000_000

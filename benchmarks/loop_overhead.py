@@ -4,7 +4,7 @@ Run: python benchmarks/loop_overhead.py
 
 1. N slow tool calls in one reply: run concurrently (`run_tool_calls`, asyncio.gather) against one after
    another (`await executor.run(...)` in a for loop). Each call waits `SLOW` seconds, half of them on the
-   event loop (`asyncio.sleep`), half on a thread (`time.sleep` through `asyncio.to_thread`, as every
+   event loop (`asyncio.sleep`), half on a thread (`time.sleep` on the tools' thread pool, as every
    blocking tool does), so the thread pool is exercised too.
 2. What the loop itself costs per turn: `run_task` on the in-process offline model against the same
    requests sent with bare `client.chat.completions.create` calls. The tool does nothing, so the
@@ -19,7 +19,7 @@ import statistics
 import time
 from types import SimpleNamespace
 
-from agentkit.limits import Limits
+from agentkit.limits import TOOL_THREADS, Limits
 from agentkit.loop import run_task, run_tool_calls
 from agentkit.offline import ScriptedModel, call, offline_client
 from agentkit.policy import ToolExecutor, ToolPolicy
@@ -45,7 +45,7 @@ async def wait_on_loop(n: int) -> str:
 
 @tool
 def wait_on_thread(n: int) -> str:
-    """Wait on a thread (a plain def: @tool runs it through asyncio.to_thread).
+    """Wait on a thread (a plain def: @tool runs it on the tools' thread pool).
 
     Args:
         n: Call number.
@@ -111,15 +111,14 @@ async def loop_overhead() -> tuple[float, float]:
 
 
 async def main() -> None:
-    await concurrent_vs_sequential(2)  # warm up: the first to_thread call starts the thread pool
+    await concurrent_vs_sequential(2)  # warm up: the first blocking call starts the thread pool
     print(f"1. N slow tool calls ({SLOW:.2f} s each), concurrent (asyncio.gather) vs sequential:")
     for count in (2, 4, 8, 16):
         concurrent, sequential = await concurrent_vs_sequential(count)
         print(f"   N={count:>2}: concurrent {concurrent:6.3f} s, sequential {sequential:6.3f} s, "
               f"sequential/concurrent = {sequential / concurrent:5.1f}x")
-    workers = min(32, (os.cpu_count() or 1) + 4)
-    print(f"   (asyncio.to_thread uses the default thread pool: {workers} workers here; more blocking calls than "
-          "that wait for a free worker)")
+    print(f"   (blocking tools share a pool of TOOL_THREADS = {TOOL_THREADS} threads; asyncio.to_thread's default "
+          f"pool would have {min(32, (os.cpu_count() or 1) + 4)} here, and more blocking calls than that wait)")
     with_loop, bare = await loop_overhead()
     print(f"\n2. One turn on the in-process offline model (median of {REPEATS} tasks, 3 tool calls a task):")
     print(f"   bare client call:   {bare * 1e3:7.3f} ms per turn")

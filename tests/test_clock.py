@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from agentkit.tools.clock import clock_tool, format_time, get_current_time
 from agentkit.tools.contract import ToolError
-from agentkit.tools.registry import build_registry, execute_tool
+from agentkit.tools.dispatcher import execute_tool
+from agentkit.tools.registry import build_registry
 
 SHAPE = re.compile(r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2} \((?P<zone>[^)]+)\)$")
 

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentkit.tools.contract import ToolDefinition, ToolError
-from agentkit.tools.registry import ToolResult, build_registry, execute_tool, tool_message
+from agentkit.tools.dispatcher import ToolResult, execute_tool, tool_message
+from agentkit.tools.registry import build_registry
 from agentkit.tools.schema import tool
 
 
@@ -290,3 +291,9 @@ def test_a_tool_message_never_carries_text_json_cannot_encode():
     message = tool_message("call_1", ToolResult("names: caf\udce9.txt, ok.txt"))
     assert message["content"] == "names: caf\ufffd.txt, ok.txt"
     json.dumps(message, ensure_ascii=False).encode()  # would raise UnicodeEncodeError with the surrogate
+
+
+def test_every_failure_is_made_by_one_constructor():
+    assert ToolResult.failure("no such tool") == ToolResult("Error: no such tool", is_error=True)
+    bug = ZeroDivisionError()
+    assert ToolResult.failure("broken", bug).error is bug

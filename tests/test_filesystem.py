@@ -14,8 +14,11 @@ import pytest
 
 from agentkit.limits import Limits
 from agentkit.tools.contract import ToolError
-from agentkit.tools.filesystem import edit_file, file_tools, glob, read_file, write_file
-from agentkit.tools.registry import build_registry, execute_tool
+from agentkit.tools.dispatcher import execute_tool
+from agentkit.tools.file_reading import glob, read_file
+from agentkit.tools.file_writing import edit_file, write_file
+from agentkit.tools.filesystem import file_tools
+from agentkit.tools.registry import build_registry
 from agentkit.tools.tree import TEMPORARY_SUFFIX
 from agentkit.tools.workspace import Workspace
 

@@ -11,7 +11,7 @@ from agentkit.frameworks import agents_tools, anthropic_messages, anthropic_tool
 from agentkit.offline import OfflineServer
 from agentkit.policy import ToolExecutor, ToolPolicy, scripted_answers
 from agentkit.tools import Workspace, build_registry, clock_tool, file_tools
-from agentkit.tools.registry import ToolResult, tool_message
+from agentkit.tools.dispatcher import ToolResult, tool_message
 
 
 @pytest.fixture

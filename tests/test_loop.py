@@ -189,7 +189,7 @@ def test_cancel_at_a_confirmation_cancels_every_call_of_that_reply_and_runs_none
     assert task.status == "cancelled"
     assert task.error == "cancelled by the user: the person answered /cancel when asked to allow erase"
     assert done == []
-    assert [m["content"] for m in task.messages[2:]] == [CANCELLED] * 3
+    assert [m["content"] for m in task.messages[2:]] == [CANCELLED.content] * 3
     assert [e.kind for e in events] == ["tool_call"] * 3 + ["tool_result"] * 3 + ["status"]
     assert events[-1].text == "cancelled"
     assert len(model.requests) == 1
@@ -201,7 +201,7 @@ def test_cancel_given_to_ask_user_keeps_the_results_of_calls_that_ran():
     model, client = scripted([call("note", text="a"), call("ask_user", question="Which one?")], "unused")
     task = go(client, "go", registry)
     assert task.status == "cancelled"
-    assert [m["content"] for m in task.messages[2:]] == ["noted a", CANCELLED]
+    assert [m["content"] for m in task.messages[2:]] == ["noted a", CANCELLED.content]
     accepted_by_the_api(task)
 
 
@@ -255,7 +255,7 @@ def test_an_open_call_is_refused_by_the_api_until_it_is_closed():
         asyncio.run(offline_client().chat.completions.create(model="offline", messages=task.messages))
     close_open_calls(task.messages, CANCELLED)
     close_open_calls(task.messages, CANCELLED)  # closing twice adds nothing
-    assert task.messages[2:] == [{"role": "tool", "tool_call_id": "call_1", "content": CANCELLED}]
+    assert task.messages[2:] == [{"role": "tool", "tool_call_id": "call_1", "content": CANCELLED.content}]
     accepted_by_the_api(task)
 
 
@@ -268,7 +268,7 @@ def test_a_bug_while_deciding_raises_but_leaves_the_history_valid():
     with pytest.raises(RuntimeError, match="dialog crashed"):
         go(client, "go", ask=broken_person, task=task)
     assert task.messages[-1] == {"role": "tool", "tool_call_id": task.messages[1]["tool_calls"][0]["id"],
-                                 "content": CANCELLED}
+                                 "content": CANCELLED.content}
     accepted_by_the_api(task)
 
 
@@ -279,4 +279,4 @@ def test_an_ask_raising_task_cancelled_cancels_the_task():
     model, client = scripted(call("erase", path="x"), "unused")
     task = go(client, "go", ask=stop_button)
     assert (task.status, task.error) == ("cancelled", "cancelled by the user: the page's cancel button")
-    assert task.messages[-1]["content"] == CANCELLED
+    assert task.messages[-1]["content"] == CANCELLED.content

@@ -17,7 +17,8 @@ from agentkit.policy import (
     terminal_ask,
     truncate,
 )
-from agentkit.tools.registry import ToolResult, build_registry, parse_arguments
+from agentkit.tools.dispatcher import ToolResult, parse_arguments
+from agentkit.tools.registry import build_registry
 from agentkit.tools.schema import tool
 
 ran: list[str] = []
@@ -307,3 +308,11 @@ def test_no_denials_allowed_means_nobody_is_ever_asked():
     executor = ToolExecutor(REGISTRY, ToolPolicy(limits=Limits(max_denials_per_task=0)), never_asked)
     assert "max_denials_per_task" in run(executor, "delete_note", '{"path": "a"}').content
     assert executor.stop_reason
+
+
+def test_refusals_are_made_by_the_dispatchers_failure_constructor(monkeypatch):
+    made = []
+    original = ToolResult.failure.__func__
+    monkeypatch.setattr(ToolResult, "failure", classmethod(lambda cls, *args: made.append(args[0]) or original(cls, *args)))
+    result = asyncio.run(ToolExecutor(build_registry([]), ToolPolicy()).run("call_1", "nope", "{}"))
+    assert result.is_error and made == [result.content.removeprefix("Error: ")]

@@ -5,13 +5,8 @@ import dataclasses
 import pytest
 
 from agentkit.tools.contract import ToolDefinition
-from agentkit.tools.registry import (
-    DuplicateToolError,
-    ToolResult,
-    build_registry,
-    openai_tools,
-    tool_message,
-)
+from agentkit.tools.dispatcher import ToolResult, tool_message
+from agentkit.tools.registry import DuplicateToolError, build_registry, openai_tools
 
 OBJECT = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
 

@@ -27,8 +27,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from agentkit.limits import Limits
+from agentkit.tools.dispatcher import execute_tool
 from agentkit.tools.filesystem import file_tools
-from agentkit.tools.registry import build_registry, execute_tool
+from agentkit.tools.registry import build_registry
 from agentkit.tools.shell import run_command, shell_tool
 from agentkit.tools.tree import TEMPORARY_SUFFIX
 from agentkit.tools.workspace import Workspace, WorkspaceError
@@ -267,7 +268,7 @@ def test_a_hard_link_to_an_outside_file_cannot_be_written(workspace: Workspace, 
 
 _KILLED_WRITER = """
 import os, sys, time
-from agentkit.tools.filesystem import write_file
+from agentkit.tools.file_writing import write_file
 from agentkit.tools.workspace import Workspace
 
 real_write = os.write

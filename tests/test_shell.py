@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from agentkit.limits import Limits
+from agentkit.tools.command_output import HeadTail
 from agentkit.tools.contract import ToolError
-from agentkit.tools.registry import build_registry, execute_tool
-from agentkit.tools.shell import HeadTail, run_command, scrubbed_environment, shell_tool
+from agentkit.tools.dispatcher import execute_tool
+from agentkit.tools.registry import build_registry
+from agentkit.tools.shell import run_command, scrubbed_environment, shell_tool
 from agentkit.tools.workspace import Workspace
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from agentkit.limits import Limits
-from agentkit.tools.registry import build_registry, execute_tool
+from agentkit.tools.dispatcher import execute_tool
+from agentkit.tools.registry import build_registry
 from agentkit.tools.shell import shell_tool
 from agentkit.tools.workspace import Workspace
 

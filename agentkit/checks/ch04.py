@@ -8,7 +8,8 @@ from typing import Any
 
 from agentkit.checks import answer, expect, run_check
 from agentkit.tools.contract import ToolDefinition, ToolError
-from agentkit.tools.registry import build_registry, execute_tool
+from agentkit.tools.dispatcher import execute_tool
+from agentkit.tools.registry import build_registry
 
 BAD_VOLUME_CALLS = {
     '{"level": 11, "mode": "speaker"}': "a level above 10",

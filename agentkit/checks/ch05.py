@@ -18,7 +18,8 @@ from typing import Any
 
 from agentkit.checks import CheckFailed, answer, expect, run_check
 from agentkit.tools.contract import ToolDefinition, ToolError
-from agentkit.tools.registry import build_registry, execute_tool
+from agentkit.tools.dispatcher import execute_tool
+from agentkit.tools.registry import build_registry
 from agentkit.tools.workspace import Workspace, WorkspaceError
 
 

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from agentkit.offline import structured
 from agentkit.offline.model import Reply
 from agentkit.offline.request import ApiError, parse_request
-from agentkit.tools.registry import echo
+from agentkit.tools.dispatcher import echo
 
 SERVED_MODEL = "offline"
 """The model id `GET /v1/models` lists; requests may name any model, the same offline model answers them all."""

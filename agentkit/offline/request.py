@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agentkit.tools.registry import TOOL_NAME, echo
+from agentkit.tools.dispatcher import echo
+from agentkit.tools.registry import TOOL_NAME
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 """The message roles the API accepts."""

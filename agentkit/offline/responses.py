@@ -22,7 +22,7 @@ from typing import Any
 
 from agentkit.offline.protocol import HttpReply, Model, _completion, _pieces
 from agentkit.offline.request import ApiError, parse_request
-from agentkit.tools.registry import echo
+from agentkit.tools.dispatcher import echo
 
 _TEXT_PARTS = ("input_text", "output_text", "text")
 

@@ -7,7 +7,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from agentkit.tools.contract import ToolDefinition, ToolError
-from agentkit.tools.registry import echo
+from agentkit.tools.dispatcher import echo
 
 EXAMPLE_ZONES = ("Europe/Paris", "Asia/Tokyo", "Pacific/Auckland", "UTC")
 """Valid IANA names quoted in the error for an unknown zone, so the model can correct its call."""

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
+
+from agentkit.tools.validation import ArgumentsValidator
+
 
 class ToolError(Exception):
     """A mistake the model can fix (a missing file, a bad value): the dispatcher sends its message back as `Error: ...`.
@@ -27,11 +31,16 @@ class ToolDefinition:
     parameters: dict[str, Any]
     """JSON Schema of the arguments object; the dispatcher validates every call against it."""
     handler: Handler = field(repr=False)
-    """`async def handler(arguments: dict) -> str`; blocking work goes through `asyncio.to_thread`."""
+    """`async def handler(arguments: dict) -> str`; blocking work goes to a thread (`tools.threads.run_blocking`)."""
     needs_confirmation: bool = False
     """True for tools with side effects (write, edit, shell): the policy asks a person first."""
     strict: bool = False
     """True when `parameters` is a strict schema the provider enforces as the model writes (chapter 10)."""
+
+    @cached_property
+    def validator(self) -> ArgumentsValidator:
+        """The check of `parameters` the dispatcher runs on every call: built once, on first use."""
+        return ArgumentsValidator(self.parameters)
 
     def to_openai(self) -> dict[str, Any]:
         """The Chat Completions `tools=` entry: everything but the handler."""

@@ -26,11 +26,20 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
+from agentkit.tools.process_table import (
+    ProcessInfo,
+    all_processes,
+    can_look_for_processes,
+    command_line,
+    environ_has_prefix,
+    has_marker,
+    read_process,
+)
+
 RUN_MARKER = "AGENTKIT_RUN"
 """The environment variable that tags every process of one command with that command's token."""
 
 _PR_SET_CHILD_SUBREAPER = 36
-_PROC = "/proc"
 
 
 @functools.cache
@@ -41,68 +50,6 @@ def become_subreaper() -> bool:
     try:
         return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
     except (OSError, AttributeError):
-        return False
-
-
-def can_look_for_processes() -> bool:
-    """Is there a `/proc` to find a command's processes in?"""
-    return os.path.isfile(f"{_PROC}/self/stat")
-
-
-@dataclass(frozen=True)
-class ProcessInfo:
-    """One line of `/proc/<pid>/stat`, the fields we use."""
-
-    pid: int
-    """Its process id."""
-    parent: int
-    """Its parent's process id."""
-    group: int
-    """Its process group id."""
-    session: int
-    """Its session id."""
-    started: int
-    """When it started, in clock ticks since boot: tells a reused pid apart from the process we saw."""
-    zombie: bool
-    """It has ended and waits for its parent to collect its exit status."""
-
-
-def read_process(pid: int) -> ProcessInfo | None:
-    """The process `pid`, or None when it is gone."""
-    try:
-        with open(f"{_PROC}/{pid}/stat", "rb") as file:
-            stat = file.read()
-    except OSError:
-        return None
-    # The command name (field 2) is in parentheses and may contain anything: split after its last ")".
-    fields = stat[stat.rfind(b")") + 2:].split()
-    return ProcessInfo(pid, int(fields[1]), int(fields[2]), int(fields[3]), int(fields[19]), fields[0] == b"Z")
-
-
-def all_processes() -> dict[int, ProcessInfo]:
-    """Every process this user can see, by pid."""
-    table = {}
-    for name in os.listdir(_PROC):
-        if name.isdigit() and (info := read_process(int(name))) is not None:
-            table[info.pid] = info
-    return table
-
-
-def command_line(pid: int, limit: int = 80) -> str:
-    """What `pid` runs, as `ps` shows it, cut to `limit` characters."""
-    try:
-        with open(f"{_PROC}/{pid}/cmdline", "rb") as file:
-            words = file.read().rstrip(b"\0").replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        words = ""
-    return (words or "?")[:limit]
-
-
-def _has_marker(pid: int, marker: bytes) -> bool:
-    try:
-        with open(f"{_PROC}/{pid}/environ", "rb") as file:
-            return marker in file.read().split(b"\0")
-    except OSError:  # another user's process, or gone
         return False
 
 
@@ -128,7 +75,7 @@ class CommandProcesses:
         table = all_processes()
         marker = f"{RUN_MARKER}={self.token}".encode()
         ours = {pid for pid, info in table.items()
-                if info.session == self.leader or (pid, info.started) in self.seen or _has_marker(pid, marker)}
+                if info.session == self.leader or (pid, info.started) in self.seen or has_marker(pid, marker)}
         ours.add(self.leader)
         # Whatever descends from one of them is the command's too, marker or not.
         children: dict[int, list[int]] = {}
@@ -172,7 +119,7 @@ class CommandProcesses:
         """
         me, tag = os.getpid(), f"{RUN_MARKER}=".encode()
         return [f"{pid} {command_line(pid)}" for pid, started in sorted(_children_of(me) - self.children_before)
-                if pid != self.leader and (pid, started) not in self.seen and not _environ_has_prefix(pid, tag)
+                if pid != self.leader and (pid, started) not in self.seen and not environ_has_prefix(pid, tag)
                 and _running(pid)]
 
     def _collect_zombies(self) -> None:
@@ -190,14 +137,6 @@ def _children_of(parent: int) -> set[tuple[int, int]]:
     if not can_look_for_processes():
         return set()
     return {(info.pid, info.started) for info in all_processes().values() if info.parent == parent}
-
-
-def _environ_has_prefix(pid: int, prefix: bytes) -> bool:
-    try:
-        with open(f"{_PROC}/{pid}/environ", "rb") as file:
-            return any(variable.startswith(prefix) for variable in file.read().split(b"\0"))
-    except OSError:
-        return True  # not ours to judge
 
 
 def _kill(pid: int) -> None:

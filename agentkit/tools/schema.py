@@ -18,7 +18,6 @@ The pipeline, one step a function below:
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import re
 import typing
@@ -29,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from agentkit.tools.contract import Handler, ToolDefinition, ToolError
 from agentkit.tools.strict import NotStrictError, strict_schema, without_unset
+from agentkit.tools.threads import run_blocking
 
 _ARGS_HEADERS = {"Args:", "Arguments:", "Parameters:"}
 _OTHER_HEADERS = {"Returns:", "Return:", "Yields:", "Raises:", "Example:", "Examples:", "Note:", "Notes:"}
@@ -184,7 +184,7 @@ def _handler(fn: Callable[..., Any], model: type[BaseModel], strict_from: dict[s
             raise ToolError(f"invalid arguments: {problems}") from error
         kwargs = {name: getattr(parsed, name) for name in type(parsed).model_fields}
         # `def` functions may block (files, network, sleep): run them on a thread so the event loop stays free.
-        result = await fn(**kwargs) if is_async else await asyncio.to_thread(fn, **kwargs)
+        result = await fn(**kwargs) if is_async else await run_blocking(fn, **kwargs)
         return str(result)
 
     return handler

@@ -2,10 +2,11 @@
 
 Two steps, because one is not enough:
 
-1. `Workspace.resolve(path)` checks the text (empty, NUL byte, too long), then walks the path one name at
-   a time from the root, reading every symlink on the way (at most 40, as the kernel does: more is a loop),
-   and refuses the result unless it `is_relative_to` the root. That stops `../x`, `/etc/passwd`, symlinks
-   and chains of symlinks pointing out, dangling links and loops: no part of the path is taken lexically.
+1. `Workspace.resolve(path)` checks the text (empty, NUL byte, too long: `path_text.py`), then walks the
+   path one name at a time from the root, reading every symlink on the way (at most 40, as the kernel
+   does: more is a loop), and refuses the result unless it `is_relative_to` the root. That stops `../x`,
+   `/etc/passwd`, symlinks and chains of symlinks pointing out, dangling links and loops: no part of the
+   path is taken lexically.
 2. `Workspace.open(...)` / `Workspace.open_parent(...)` then open that resolved path again, one folder
    at a time from the root, with `O_NOFOLLOW` and a folder file descriptor (`dir_fd`) for each step.
    The resolved path holds no symlink, so meeting one now means that someone swapped a folder or the
@@ -26,7 +27,7 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-from agentkit.tools.contract import ToolError
+from agentkit.tools.path_text import WorkspaceError, check_path_text, pattern_segments
 from agentkit.tools.tree import (
     FOLDER_FLAGS,
     TEMPORARY_SUFFIX,
@@ -36,16 +37,8 @@ from agentkit.tools.tree import (
     walk,
 )
 
-MAX_PATH_BYTES = 4096
-"""Linux's PATH_MAX: a longer path cannot be opened anyway, so it is refused with a clear message first."""
-MAX_NAME_BYTES = 255
-"""Linux's NAME_MAX: the longest single file or folder name."""
 MAX_SYMLINK_HOPS = 40
 """Linux's own limit on symlinks followed for one path: more than that is a loop (or a chain as bad as one)."""
-
-
-class WorkspaceError(ToolError):
-    """A path the model proposed is outside the workspace or is not a usable path."""
 
 
 class Workspace:
@@ -63,7 +56,7 @@ class Workspace:
 
     def resolve(self, path: str) -> Path:
         """The real, absolute path that `path` names inside the workspace, or `WorkspaceError` saying why not."""
-        _check_text(path)
+        check_path_text(path)
         resolved = self._follow(path)
         if not resolved.is_relative_to(self.root):
             through = " through a symlink" if Path(os.path.normpath(self.root / path)).is_relative_to(self.root) else ""
@@ -141,7 +134,7 @@ class Workspace:
         `**` stands for any number of folders, `*` and `?` for part of one name. Folders are shown with a
         trailing `/`. Symlinks are never entered, and those that lead outside are left out.
         """
-        segments = _pattern_segments(pattern)
+        segments = pattern_segments(pattern)
         with closing(walk(self.root, lambda parts: may_match_below(parts, segments))) as entries:
             for parts, is_folder, is_link, _ in entries:
                 if parts[-1].endswith(TEMPORARY_SUFFIX):
@@ -193,45 +186,3 @@ def _is_symlink(name: str, folder_fd: int) -> bool:
         return stat.S_ISLNK(os.stat(name, dir_fd=folder_fd, follow_symlinks=False).st_mode)
     except OSError:
         return False
-
-
-_EXAMPLES = {"path": "'notes.txt'", "pattern": "'*.txt' or '**/*.py'"}
-
-
-def _check_text(path: object, what: str = "path") -> None:
-    """Refuse path strings (or glob patterns: `what`) that no file system would take, before they reach one."""
-    if not isinstance(path, str):
-        raise WorkspaceError(f"the {what} should be a string, not {type(path).__name__}")
-    if not path.strip():
-        raise WorkspaceError(f"the {what} is empty; give a {what} relative to the workspace root, "
-                             f"such as {_EXAMPLES[what]}")
-    if "\0" in path:
-        raise WorkspaceError(f"{path!r} contains a NUL byte, which no file name can hold")
-    try:
-        size = len(path.encode("utf-8"))
-    except UnicodeEncodeError:
-        raise WorkspaceError(f"{path!r} is not valid Unicode text (it holds a lone surrogate)") from None
-    if size > MAX_PATH_BYTES:
-        raise WorkspaceError(f"the {what} is {size:,} bytes long; a {what} may be at most {MAX_PATH_BYTES:,} bytes")
-    longest = max(path.split("/"), key=lambda name: len(name.encode("utf-8")))
-    if len(longest.encode("utf-8")) > MAX_NAME_BYTES:
-        raise WorkspaceError(f"a name in the {what} is longer than {MAX_NAME_BYTES} bytes: {longest[:40]!r}...")
-
-
-def _pattern_segments(pattern: str) -> tuple[str, ...]:
-    """A glob pattern split at `/`, refused if it is absolute or climbs with `..`."""
-    _check_text(pattern, "pattern")
-    if pattern.startswith("/"):
-        raise WorkspaceError(f"the pattern {pattern!r} is absolute; glob patterns are relative to the workspace root, "
-                             "for example '**/*.py'")
-    segments: list[str] = []
-    for segment in pattern.split("/"):
-        if segment == "..":
-            raise WorkspaceError(
-                f"the pattern {pattern!r} climbs out with '..'; glob only searches inside the workspace"
-            )
-        if segment not in ("", ".") and not (segment == "**" and segments[-1:] == ["**"]):
-            segments.append(segment)
-    if not segments:
-        raise WorkspaceError(f"the pattern {pattern!r} names nothing; try '*' or '**/*.txt'")
-    return tuple(segments)

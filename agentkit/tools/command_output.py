@@ -1,0 +1,110 @@
+"""What a shell command printed and how it ended, kept small and written out for the model (chapter 06).
+
+`HeadTail` keeps the first and the last bytes of a stream and only counts the middle, so a command that
+prints a gigabyte costs kilobytes; `CommandResult` puts exit code, both streams and notes about leftover
+processes into one text that fits a budget of characters.
+"""
+
+from __future__ import annotations
+
+import signal
+from dataclasses import dataclass, field
+
+
+@dataclass
+class HeadTail:
+    """The first and last `keep` bytes of a stream, and how many bytes it had; memory stays O(keep)."""
+
+    keep: int
+    """Bytes kept at each end."""
+    head: bytearray = field(default_factory=bytearray)
+    """The first bytes, up to `keep`."""
+    tail: bytearray = field(default_factory=bytearray)
+    """The last bytes seen after the head was full, up to `keep`."""
+    total: int = 0
+    """Every byte the stream produced, kept or not."""
+
+    def add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self.keep - len(self.head)
+        self.head += chunk[:room]
+        self.tail += chunk[max(room, 0):]
+        if len(self.tail) > self.keep:
+            del self.tail[: -self.keep]
+
+    def render(self, budget: int) -> str:
+        """The stream as text of at most `budget` bytes' worth, saying how many bytes were cut from the middle."""
+        kept = self.head + self.tail
+        if self.total == len(kept) <= budget:
+            return kept.decode(errors="replace")
+        # Once anything is cut, the tail holds `keep` bytes, so the last `budget - first` bytes are all in it.
+        first = budget // 2
+        head, tail = kept[:first], kept[len(kept) - (budget - first):]
+        middle = self.cut_line(self.total - len(head) - len(tail))
+        return head.decode(errors="replace") + middle + tail.decode(errors="replace")
+
+    @staticmethod
+    def cut_line(cut: int) -> str:
+        return f"\n[... {cut:,} bytes cut from the middle ...]\n"
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """What one shell command did."""
+
+    exit_code: int | None
+    """The exit status; negative when a signal killed it (-9 is SIGKILL); None when it timed out."""
+    stdout: HeadTail
+    """What it printed on standard output (head and tail)."""
+    stderr: HeadTail
+    """What it printed on standard error (head and tail)."""
+    timeout: float
+    """The time limit it ran under, in seconds."""
+    killed: tuple[str, ...] = ()
+    """`pid command` of each process that had left the group, outlived the command, and was killed."""
+    still_running: tuple[str, ...] = ()
+    """`pid command` of each such process that was sent a kill and is still there."""
+    unknown: tuple[str, ...] = ()
+    """`pid command` of each untagged orphan adopted while it ran: maybe the command's, left running."""
+    checked: bool = True
+    """False where processes that left the group cannot be looked for (no `/proc`)."""
+
+    def notes(self) -> list[str]:
+        """What happened to the processes the command left behind, as lines for the model."""
+        notes = []
+        if self.killed:
+            notes.append(f"note: {len(self.killed)} process(es) started by the command had left its process group "
+                         f"and outlived it; they were killed: {'; '.join(self.killed)}")
+        if self.still_running:
+            notes.append(f"note: process(es) started by the command could not be stopped and may still be running: "
+                         f"{'; '.join(self.still_running)}")
+        if self.unknown:
+            notes.append(f"note: process(es) that may have been started by the command (they left its session and "
+                         f"environment) are still running and were not stopped: {'; '.join(self.unknown)}")
+        if not self.checked:
+            notes.append("note: processes that left the command's process group cannot all be looked for on this "
+                         "system; some may still be running")
+        return notes
+
+    def for_model(self, max_chars: int) -> str:
+        """Exit code, stdout, stderr and notes as labelled sections, together at most `max_chars` characters."""
+        if self.exit_code is None:
+            everything = self.checked and not self.still_running and not self.unknown
+            killed = "the command and every process it started were killed" if everything else "its process group was killed"
+            status = f"timed out after {self.timeout:.1f} s; {killed}"
+        elif self.exit_code < 0:
+            status = f"{self.exit_code} (killed by signal {signal.Signals(-self.exit_code).name})"
+        else:
+            status = str(self.exit_code)
+        notes = self.notes()
+        # The labels and notes come out of the budget first, then each cut stream's "[... cut ...]" line.
+        frame = len(f"exit code: {status}\nstdout: (empty)\nstderr: (empty)") + sum(len(n) + 1 for n in notes)
+        room = max(max_chars - frame, 0)
+        err_budget = min(self.stderr.total, room // 2)  # stderr gets at most half, stdout whatever stderr leaves
+        sections = [f"exit code: {status}"]
+        for label, stream, budget in (("stdout", self.stdout, room - err_budget), ("stderr", self.stderr, err_budget)):
+            if stream.total > budget:
+                budget = max(budget - len(stream.cut_line(stream.total)), 0)
+            text = stream.render(budget).rstrip("\n")
+            sections.append(f"{label}:\n{text}" if text else f"{label}: (empty)")
+        return "\n".join(sections + notes)

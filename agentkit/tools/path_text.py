@@ -1,0 +1,59 @@
+"""The text of a path or glob pattern the model proposed, checked before it reaches a file system (chapter 05).
+
+Empty, a NUL byte, not Unicode, longer than Linux allows, absolute or climbing with `..` (patterns): each is
+refused with what to write instead. Where the path leads is `Workspace.resolve`'s job (workspace.py).
+"""
+
+from __future__ import annotations
+
+from agentkit.tools.contract import ToolError
+
+MAX_PATH_BYTES = 4096
+"""Linux's PATH_MAX: a longer path cannot be opened anyway, so it is refused with a clear message first."""
+MAX_NAME_BYTES = 255
+"""Linux's NAME_MAX: the longest single file or folder name."""
+
+class WorkspaceError(ToolError):
+    """A path the model proposed is outside the workspace or is not a usable path."""
+
+
+_EXAMPLES = {"path": "'notes.txt'", "pattern": "'*.txt' or '**/*.py'"}
+
+
+def check_path_text(path: object, what: str = "path") -> None:
+    """Refuse path strings (or glob patterns: `what`) that no file system would take, before they reach one."""
+    if not isinstance(path, str):
+        raise WorkspaceError(f"the {what} should be a string, not {type(path).__name__}")
+    if not path.strip():
+        raise WorkspaceError(f"the {what} is empty; give a {what} relative to the workspace root, "
+                             f"such as {_EXAMPLES[what]}")
+    if "\0" in path:
+        raise WorkspaceError(f"{path!r} contains a NUL byte, which no file name can hold")
+    try:
+        size = len(path.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise WorkspaceError(f"{path!r} is not valid Unicode text (it holds a lone surrogate)") from None
+    if size > MAX_PATH_BYTES:
+        raise WorkspaceError(f"the {what} is {size:,} bytes long; a {what} may be at most {MAX_PATH_BYTES:,} bytes")
+    longest = max(path.split("/"), key=lambda name: len(name.encode("utf-8")))
+    if len(longest.encode("utf-8")) > MAX_NAME_BYTES:
+        raise WorkspaceError(f"a name in the {what} is longer than {MAX_NAME_BYTES} bytes: {longest[:40]!r}...")
+
+
+def pattern_segments(pattern: str) -> tuple[str, ...]:
+    """A glob pattern split at `/`, refused if it is absolute or climbs with `..`."""
+    check_path_text(pattern, "pattern")
+    if pattern.startswith("/"):
+        raise WorkspaceError(f"the pattern {pattern!r} is absolute; glob patterns are relative to the workspace root, "
+                             "for example '**/*.py'")
+    segments: list[str] = []
+    for segment in pattern.split("/"):
+        if segment == "..":
+            raise WorkspaceError(
+                f"the pattern {pattern!r} climbs out with '..'; glob only searches inside the workspace"
+            )
+        if segment not in ("", ".") and not (segment == "**" and segments[-1:] == ["**"]):
+            segments.append(segment)
+    if not segments:
+        raise WorkspaceError(f"the pattern {pattern!r} names nothing; try '*' or '**/*.txt'")
+    return tuple(segments)
