@@ -44,7 +44,7 @@ def build_registry(tools: Iterable[ToolDefinition]) -> dict[str, ToolDefinition]
                 "or the model could not say which one it means."
             )
         _check_parameters(definition)
-        definition.validator  # built now, once, rather than on the first call
+        _ = definition.validator  # built now, once, rather than on the first call
         registry[definition.name] = definition
     return registry
 

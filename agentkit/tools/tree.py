@@ -121,7 +121,7 @@ def matches(parts: tuple[str, ...], segments: tuple[str, ...]) -> bool:
 
 def may_match_below(parts: tuple[str, ...], segments: tuple[str, ...]) -> bool:
     """Can a path inside this folder still match? Lets the walk skip folders the pattern cannot reach."""
-    for part, segment in zip(parts, segments):
+    for part, segment in zip(parts, segments, strict=False):
         if segment == "**":
             return True
         if not fnmatchcase(part, segment):
