@@ -60,11 +60,18 @@ def _start(index: int) -> None:
     time.sleep(0.3 * index)  # a small stagger: kernels that start at the same instant race for ports
 
 
+def _selected(session: pytest.Session) -> list[tuple[str, str]]:
+    """The pairs this run will test (all of them, or those `-k` kept): only those are executed."""
+    return [(item.callspec.params["variant"], item.callspec.params["name"]) for item in session.items
+            if item.originalname == "test_notebook_runs_clean_under_variant"]
+
+
 @pytest.fixture(scope="module")
-def outcomes():
+def outcomes(request):
+    pairs = _selected(request.session)
     with tempfile.TemporaryDirectory() as scratch:
         copies = {}
-        for variant, name in PAIRS:
+        for variant, name in pairs:
             copy = Path(scratch) / f"{variant}-{name.removesuffix('.ipynb')}"
             shutil.copytree(NOTEBOOKS, copy, ignore=shutil.ignore_patterns("scratch", ".ipynb_checkpoints"))
             copies[variant, name] = str(copy)
@@ -72,9 +79,9 @@ def outcomes():
         with ProcessPoolExecutor(WORKERS) as pool:
             for index in range(WORKERS):
                 pool.submit(_start, index)
-            futures = {pair: pool.submit(run_notebook, *pair, copies[pair]) for pair in PAIRS}
+            futures = {pair: pool.submit(run_notebook, *pair, copies[pair]) for pair in pairs}
             results = {pair: future.result() for pair, future in futures.items()}
-        print(f"\n{len(PAIRS)} notebook runs under {len(VARIANTS)} variants in {time.perf_counter() - started:.0f} s "
+        print(f"\n{len(pairs)} notebook runs under {len(VARIANTS)} variants in {time.perf_counter() - started:.0f} s "
               f"with {WORKERS} workers")
         yield results
 
