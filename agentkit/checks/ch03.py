@@ -67,7 +67,7 @@ SCHEMA_CASES: list[tuple[Callable[..., Any], dict[str, Any] | str]] = [
                           "strict": {"type": "boolean", "default": False}}, [])),
     (ping, _schema({}, [])),
     (forecast, "city"),  # no type hint: refused, naming the argument
-    (tag_all, "tags"),  # a type outside the exercise's five kinds: refused, naming the argument
+    (tag_all, "tags"),  # a hint the exercise does not cover: refused, naming the argument
 ]
 """Exercise 3.2's hidden cases: a function, and the schema expected for it or the argument a TypeError must name."""
 
