@@ -6,6 +6,7 @@ import logging
 
 import pytest
 
+from agentkit.asking import terminal_ask
 from agentkit.limits import Limits
 from agentkit.policy import (
     Decision,
@@ -14,7 +15,6 @@ from agentkit.policy import (
     ToolPolicy,
     ask_user_tool,
     scripted_answers,
-    terminal_ask,
     truncate,
 )
 from agentkit.tools.dispatcher import ToolResult, parse_arguments

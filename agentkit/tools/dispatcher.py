@@ -14,11 +14,12 @@ import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
-
-from jsonschema import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from agentkit.tools.contract import ToolDefinition, ToolError
+
+if TYPE_CHECKING:  # importing jsonschema takes most of a second: `import agentkit` does not pay for it
+    from jsonschema import ValidationError
 
 logger = logging.getLogger("agentkit.tools")
 

@@ -10,10 +10,12 @@ jsonschema alone, so the two can never disagree about a call being valid.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
-from jsonschema import Draft202012Validator, ValidationError
+
+if TYPE_CHECKING:  # importing jsonschema takes most of a second: it waits for the first validator
+    from jsonschema import ValidationError
 
 _ANNOTATIONS = {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly",
                 "format"}
@@ -31,6 +33,8 @@ class ArgumentsValidator:
     """One tool's argument check, built once: `problems(arguments)` is empty when the arguments fit."""
 
     def __init__(self, parameters: dict[str, Any]) -> None:
+        from jsonschema import Draft202012Validator
+
         self._reference = Draft202012Validator(parameters)
         self._quick = _compile(parameters) if _same_in_both(parameters) else None
 
