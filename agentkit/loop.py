@@ -34,6 +34,7 @@ from agentkit.replies import ModelMessage, ModelToolCall, check_reply
 from agentkit.streaming import StreamedReply, TextDelta, read_stream
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import ToolResult, tool_message
+from agentkit.transcript import task_transcript
 
 
 @dataclass
@@ -97,6 +98,12 @@ class Task:
     """Why the task stopped, when it was not completed."""
     decisions: list[Decision] = field(default_factory=list)
     """The tool policy's log: every allowed, refused, confirmed or denied call."""
+
+    def _repr_markdown_(self) -> str:  # Jupyter shows a task as its conversation: see agentkit.transcript
+        return task_transcript(self)._repr_markdown_()
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # the same, as text
+        printer.text(str(task_transcript(self)))
 
 
 CANCELLED = ToolResult.failure("cancelled: the task was stopped before this call completed.")
