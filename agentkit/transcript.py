@@ -100,9 +100,9 @@ def _entries(shown: Transcript) -> list[Entry]:
                                       f"tool_call_id {message.get('tool_call_id')!r}"))
             continue
         calls = message.get("tool_calls") or []
-        if text or not calls:  # a role outside the protocol's is shown as data, like any text we did not write
-            label, inline = (role, "") if role in _ROLES else ("message", f"role {role!r}")
-            entries.append(_block(label, text, shown.max_chars, inline))
+        # A role outside the protocol's is shown as data, like any text we did not write.
+        label, inline = (role, "") if role in _ROLES else ("message", f"role {role!r}")
+        entries.append(_block(label, text, shown.max_chars, inline) if text or not calls else Entry(label, inline))
         for call in calls:
             number += 1
             function, call_id = call.get("function") or {}, call.get("id")
@@ -169,7 +169,7 @@ def _plain(entry: Entry) -> str:
     nested = entry.label.startswith(("call ", "result "))  # a call and its result sit under the assistant's turn
     line = ("  " if nested else "") + (f"{entry.label}: {entry.inline}" if entry.inline else entry.label)
     indent = "    " if nested else "  "
-    body = [indent + text for text in (entry.block or "").splitlines()] if entry.block is not None else []
+    body = [(indent + text).rstrip() for text in (entry.block or "").splitlines()] if entry.block is not None else []
     return "\n".join([line, *body] + ([indent + _cut_note(entry)] if entry.cut else []))
 
 

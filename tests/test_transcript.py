@@ -129,3 +129,7 @@ def test_sdk_message_objects_and_content_parts_are_shown_like_dicts():
 def test_ids_are_shown_only_when_asked_for():
     assert "[c1]" not in str(transcript(HISTORY))
     assert 'call 1: read_file {"path": "a.txt"} [c1]' in str(transcript(HISTORY, show_ids=True))
+
+
+def test_an_assistant_turn_with_calls_and_no_text_is_still_labelled_as_the_assistant_s():
+    assert str(transcript(HISTORY)).splitlines()[2:4] == ["assistant", '  call 1: read_file {"path": "a.txt"}']
