@@ -2,6 +2,7 @@
 
 import json
 import os
+import sys
 
 import nbformat
 import pytest
@@ -9,6 +10,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from agentkit import cli
 from agentkit.classroom import KERNEL, refresh
+
+refresh_module = sys.modules["agentkit.classroom.refresh"]  # the module: agentkit.classroom.refresh is the function
 
 CONNECT = """\
 from agentkit.config import load_settings, connect
@@ -99,3 +102,37 @@ def test_dotenv_model_does_not_change_refreshed_outputs(tmp_path):
     for path in paths:
         refresh(path)
     assert paths[0].read_bytes() == paths[1].read_bytes()
+
+
+class _FlakyClient:
+    """A NotebookClient stand-in: each instance is one attempt; attempts fail with the errors given, then succeed."""
+
+    errors: list[Exception] = []
+    attempts = 0
+
+    def __init__(self, *args, **kwargs) -> None:
+        pass
+
+    def execute(self) -> None:
+        _FlakyClient.attempts += 1
+        if _FlakyClient.errors:
+            raise _FlakyClient.errors.pop(0)
+
+
+@pytest.mark.parametrize(("errors", "attempts", "raises"), [
+    ([RuntimeError("Kernel didn't respond in 60 seconds")], 2, False),
+    ([RuntimeError("Address already in use (addr='tcp://127.0.0.1:40001')")], 2, False),
+    ([RuntimeError("Kernel didn't respond in 60 seconds")] * 2, 2, True),  # a second failure is real
+    ([RuntimeError("CellExecutionError: broken lesson")], 1, True),  # a cell's error is never retried
+])
+def test_a_kernel_that_never_started_is_started_once_more(monkeypatch, errors, attempts, raises):
+    monkeypatch.setattr(refresh_module, "NotebookClient", _FlakyClient)
+    monkeypatch.setattr(_FlakyClient, "errors", list(errors))
+    monkeypatch.setattr(_FlakyClient, "attempts", 0)
+    book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1")])
+    if raises:
+        with pytest.raises(RuntimeError):
+            refresh_module.execute(book, ".")
+    else:
+        refresh_module.execute(book, ".")
+    assert _FlakyClient.attempts == attempts

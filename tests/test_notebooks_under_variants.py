@@ -32,17 +32,12 @@ def run_notebook(variant: str, name: str, copy: str) -> str | None:
     """Execute one notebook in a fresh kernel with MODEL=offline/<variant>; what went wrong, or None."""
     os.environ.update(MODEL_API_KEY="", MODEL=f"offline/{variant}")
     notebook = nbformat.read(Path(copy) / name, as_version=4)
-    for attempt in (1, 2):
-        try:
-            execute(notebook, copy, timeout=120)
-            break
-        except Exception as error:
-            failed = _failed_cell(notebook)
-            if failed is None and "Address already in use" in str(error) and attempt == 1:
-                time.sleep(0.5)  # two kernels picked the same free port at once: start again
-                continue
-            where = f"cell {failed}" if failed is not None else "before any cell ran"
-            return f"{name} {where} raised under offline/{variant}: {str(error)[-1500:]}"
+    try:
+        execute(notebook, copy, timeout=120)
+    except Exception as error:
+        failed = _failed_cell(notebook)
+        where = f"cell {failed}" if failed is not None else "before any cell ran"
+        return f"{name} {where} raised under offline/{variant}: {str(error)[-1500:]}"
     for index, cell in enumerate(notebook.cells):
         if CHECK in cell.metadata.get("tags", []):
             text = "".join(o.get("text", "") for o in cell.get("outputs", []))

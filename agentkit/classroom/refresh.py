@@ -37,10 +37,21 @@ def refresh(path: str | os.PathLike[str], timeout: int = 300) -> None:
     nbformat.write(notebook, path)
 
 
+KERNEL_START_FAILURES = ("Kernel didn't respond", "Kernel died before replying", "Address already in use")
+"""What a kernel that never started says. Two kernels starting at once can pick the same free port, and a loaded
+machine can miss the start-up deadline: neither is the notebook's fault, so such a start is tried once more."""
+
+
 def execute(notebook: nbformat.NotebookNode, folder: str | os.PathLike[str], timeout: int = 300) -> None:
     """Run every cell in this environment's kernel, in `folder` (where the notebook's relative paths start)."""
-    NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False,
-                   resources={"metadata": {"path": str(folder)}}).execute()
+    for attempt in (1, 2):
+        try:
+            NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False,
+                           resources={"metadata": {"path": str(folder)}}).execute()
+            return
+        except Exception as error:
+            if attempt == 2 or not any(failure in str(error) for failure in KERNEL_START_FAILURES):
+                raise
 
 
 def stabilise(notebook: nbformat.NotebookNode) -> None:
