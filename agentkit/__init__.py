@@ -14,8 +14,8 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     "agentkit.tools": ["DuplicateToolError", "ToolDefinition", "ToolDefinitionError", "ToolError", "ToolResult",
                        "Workspace", "WorkspaceError", "build_registry", "clock_tool", "execute_tool", "file_tools",
                        "get_current_time", "openai_tools", "shell_tool", "tool", "tool_message"],  # 01-06
-    "agentkit.policy": ["Ask", "Decision", "TaskCancelled", "ToolExecutor", "ToolPolicy", "ask_user_tool",
-                        "scripted_answers", "terminal_ask"],  # 07
+    "agentkit.policy": ["Decision", "ToolExecutor", "ToolPolicy", "scripted_answers", "terminal_ask"],  # 07
+    "agentkit.tools.ask_user": ["Ask", "TaskCancelled", "ask_user_tool"],  # 07
     "agentkit.loop": ["Event", "Task", "Usage", "run_task"],  # 08
     "agentkit.limits": ["DEFAULT_LIMITS", "Limits"],
 })

@@ -21,35 +21,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from agentkit.limits import DEFAULT_LIMITS, Limits
+from agentkit.tools.ask_user import EXIT, Ask, TaskCancelled, is_cancel
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import ToolResult, echo, execute_tool, parse_arguments
 from agentkit.tools.registry import openai_tools
 
-Ask = Callable[[str], Awaitable[str]]
-"""Asks a person a question and returns their answer: `input()` in a terminal, a button in a page, a script."""
-
-CANCEL, EXIT = "/cancel", "/exit"
-CANCEL_ANSWERS = (CANCEL, EXIT)
-"""Answers that stop the whole task, given to a confirmation or to `ask_user`."""
 YES_ANSWERS = ("y", "yes")
 """Answers that confirm a call; anything else is a no, passed on to the model with the person's words."""
-
-
-class TaskCancelled(BaseException):
-    """The person answered `/cancel` or `/exit`: the task stops, reported as cancelled, not failed.
-
-    Like `asyncio.CancelledError`, it derives from `BaseException`, so that no `except Exception` on its
-    way (the dispatcher's, which reports a tool's exceptions as bugs, or a tool's own) can swallow it.
-    """
-
-
-def is_cancel(answer: str) -> bool:
-    """True for an answer that stops the whole task: /cancel or /exit, in any case."""
-    return answer.strip().lower() in CANCEL_ANSWERS
 
 
 def scripted_answers(*answers: str) -> Ask:
@@ -261,28 +243,3 @@ def _raised_by_user(limit: str) -> str:
 def calls_phrase(count: int) -> str:
     """`1 tool call`, `3 tool calls`."""
     return f"{count} tool call{'s' * (count != 1)}"
-
-
-def ask_user_tool(ask: Ask) -> ToolDefinition:
-    """The `ask_user` tool: the model asks the person a question, and their answer is the tool's result."""
-    one_question_at_a_time = asyncio.Lock()
-
-    async def handler(arguments: dict) -> str:
-        async with one_question_at_a_time:
-            answer = await ask(arguments["question"])
-        if is_cancel(answer):
-            raise TaskCancelled(f"the person answered {answer.strip()} to the question {arguments['question']!r}")
-        return answer.strip() or "(the user gave no answer)"
-
-    parameters = {
-        "type": "object",
-        "properties": {"question": {"type": "string", "minLength": 1,
-                                    "description": "The question, as the user will read it: short and specific."}},
-        "required": ["question"],
-        "additionalProperties": False,
-    }
-    description = ("Ask the user a question and wait for their answer. Use it when you need something only the "
-                   "user knows or decides (a preference, a missing detail, a choice between options), "
-                   "not for anything another tool can find out.")
-    return ToolDefinition("ask_user", description, parameters, handler)
-

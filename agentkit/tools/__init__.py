@@ -15,4 +15,5 @@ __all__, __getattr__, __dir__ = lazy_exports(__name__, {
     "agentkit.tools.path_text": ["WorkspaceError"],
     "agentkit.tools.filesystem": ["file_tools"],
     "agentkit.tools.shell": ["shell_tool"],
+    "agentkit.tools.ask_user": ["Ask", "TaskCancelled", "ask_user_tool"],
 })
