@@ -14,6 +14,7 @@ import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Any
 
 from jsonschema import ValidationError
@@ -99,8 +100,10 @@ def parse_arguments(definition: ToolDefinition, raw_arguments: str | Mapping) ->
             return {}, f"arguments for '{definition.name}' are a dict that is not JSON data ({echo(str(error))}); " \
                        f"expected keys: {expected}."
     if not isinstance(raw_arguments, str):
-        return {}, (f"arguments for '{definition.name}' must be a JSON object, as text (str) or already parsed "
-                    f"(dict), got {_python_value(raw_arguments)}; expected keys: {expected}.")
+        return {}, (
+            f"arguments for '{definition.name}' must be a JSON object, as text (str) or already parsed (dict), "
+            f"got {_python_value(raw_arguments)}; expected keys: {expected}."
+        )
     if not raw_arguments.strip():
         raw_arguments = "{}"  # some models send "" for a call without arguments
     try:
@@ -108,11 +111,15 @@ def parse_arguments(definition: ToolDefinition, raw_arguments: str | Mapping) ->
     except (ValueError, RecursionError) as error:
         # The decoder's own message may end in "at" ("Unterminated string starting at"): its position follows a colon.
         reason = f"{error.msg}: line {error.lineno} column {error.colno}" if hasattr(error, "msg") else str(error)
-        return {}, (f"arguments for '{definition.name}' are not valid JSON ({reason}). "
-                    f"Send them again as one JSON object with double-quoted keys; expected keys: {expected}.")
+        return {}, (
+            f"arguments for '{definition.name}' are not valid JSON ({reason}). "
+            f"Send them again as one JSON object with double-quoted keys; expected keys: {expected}."
+        )
     if not isinstance(arguments, dict):
-        return {}, (f"arguments for '{definition.name}' must be a JSON object like {{\"key\": value}}, "
-                    f"got {_got(arguments)}; expected keys: {expected}.")
+        return {}, (
+            f"arguments for '{definition.name}' must be a JSON object like {{\"key\": value}}, "
+            f"got {_got(arguments)}; expected keys: {expected}."
+        )
     errors = definition.validator.problems(arguments)
     if not errors:
         return arguments, None
@@ -156,16 +163,10 @@ def _names(keys: list[str], parent: str) -> str:
 
 
 def _errors_in_options_of_its_type(error: ValidationError) -> list[ValidationError]:
-    """`limit: int >= 1 | None` sent 0: the problems in the options of the value's type (`minimum`), if any.
-
-    "Should be of type integer or null", said of an integer, would send the model looking in the wrong place.
-    """
-    by_option: dict[Any, list[ValidationError]] = {}
-    for inner in error.context or []:
-        by_option.setdefault(inner.relative_schema_path[0], []).append(inner)
-    wrong_type = {option for option, inner in by_option.items()
-                  if any(e.validator == "type" and not e.relative_path for e in inner)}
-    return [inner for option, errors in by_option.items() if option not in wrong_type for inner in errors]
+    """`limit: int >= 1 | None` sent 0: the problems in the options of the value's type (0 < 1), not "int or null"."""
+    by_option = [list(errors) for _, errors in groupby(error.context or [], key=lambda e: e.relative_schema_path[0])]
+    return [inner for errors in by_option if not any(e.validator == "type" and not e.relative_path for e in errors)
+            for inner in errors]
 
 
 def _any_of_types(schema: dict[str, Any]) -> list[str]:
