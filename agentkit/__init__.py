@@ -1,21 +1,61 @@
-"""agentkit: the code of "Tool Use, from zero", one module a chapter.
+"""agentkit: the code of "Tool Use, from zero", promoted from the notebooks, one module an idea.
+
+The teaching core, in the order the chapters build it:
+
+    00  config            settings from .env; connect(): a real client or the offline model
+    01  manual            the FUNCTION: text protocol, parsed by our own code
+    01  tools/clock       the first tool
+    02  recovery          tool calls a local server left in the text (going deeper)
+    03  tools/contract    ToolDefinition; tools/schema: @tool from a typed signature; tools/registry
+    04  tools/dispatcher  execute_tool: where bad model output becomes an `Error:` result
+    05  tools/workspace   the path guard; tools/filesystem: read_file, write_file, edit_file, glob
+    06  tools/shell       bash, with a timeout and an output cap
+    07  policy, asking    ToolPolicy and the ToolExecutor that enforces it; asking a person; limits
+    08  loop              run_task, with events, turn (one model request) and tool_calls; agent (the course's agent)
+    09  evaluation/       an evaluation set and a scorer
+    10  streaming         a streamed reply read as it comes
+    11  mcp               a registry served over MCP, and a server's tools imported
+    12  frameworks        the same tools in other frameworks
+
+Apart from it, the machinery a learner may skip: offline/ (the offline model), checks/ and classroom/ (the
+exercises and the teacher's tools), and the front ends: cli, chat, web/ (docs/teaching.md draws the layers).
 
     from agentkit import connect, load_settings, build_registry, clock_tool, run_task
-
-Each name is imported from its module on first use (`agentkit/exports.py` says why).
 """
 
-from agentkit.exports import lazy_exports
+import agentkit._jsonschema_import  # noqa: F401  (first: see its docstring)
+from agentkit.asking import Ask, TaskCancelled, scripted_answers, terminal_ask
+from agentkit.config import ConfigError, Settings, check_connection, connect, load_settings
+from agentkit.events import Event
+from agentkit.limits import DEFAULT_LIMITS, Limits
+from agentkit.loop import Task, Usage, run_task
+from agentkit.manual import FunctionCall, FunctionCallError, build_system_prompt, manual_round_trip, parse_reply
+from agentkit.policy import Decision, ToolExecutor, ToolPolicy
+from agentkit.tools import (
+    DuplicateToolError,
+    ToolDefinition,
+    ToolDefinitionError,
+    ToolError,
+    ToolResult,
+    Workspace,
+    WorkspaceError,
+    ask_user_tool,
+    build_registry,
+    clock_tool,
+    execute_tool,
+    file_tools,
+    get_current_time,
+    openai_tools,
+    shell_tool,
+    tool,
+    tool_message,
+)
 
-__all__, __getattr__, __dir__ = lazy_exports(__name__, {
-    "agentkit.config": ["ConfigError", "Settings", "check_connection", "connect", "load_settings"],  # 00
-    "agentkit.manual": ["FunctionCall", "FunctionCallError", "build_system_prompt", "manual_round_trip",
-                        "parse_reply"],  # 01
-    "agentkit.tools": ["DuplicateToolError", "ToolDefinition", "ToolDefinitionError", "ToolError", "ToolResult",
-                       "Workspace", "WorkspaceError", "build_registry", "clock_tool", "execute_tool", "file_tools",
-                       "get_current_time", "openai_tools", "shell_tool", "tool", "tool_message"],  # 01-06
-    "agentkit.policy": ["Decision", "ToolExecutor", "ToolPolicy", "scripted_answers", "terminal_ask"],  # 07
-    "agentkit.tools.ask_user": ["Ask", "TaskCancelled", "ask_user_tool"],  # 07
-    "agentkit.loop": ["Event", "Task", "Usage", "run_task"],  # 08
-    "agentkit.limits": ["DEFAULT_LIMITS", "Limits"],
-})
+__all__ = [
+    "DEFAULT_LIMITS", "Ask", "ConfigError", "Decision", "DuplicateToolError", "Event", "FunctionCall",
+    "FunctionCallError", "Limits", "Settings", "Task", "TaskCancelled", "ToolDefinition", "ToolDefinitionError",
+    "ToolError", "ToolExecutor", "ToolPolicy", "ToolResult", "Usage", "Workspace", "WorkspaceError",
+    "ask_user_tool", "build_registry", "build_system_prompt", "check_connection", "clock_tool", "connect",
+    "execute_tool", "file_tools", "get_current_time", "load_settings", "manual_round_trip", "openai_tools",
+    "parse_reply", "run_task", "scripted_answers", "shell_tool", "terminal_ask", "tool", "tool_message",
+]

@@ -25,10 +25,10 @@ import openai
 
 from agentkit.agent import POLICY, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
+from agentkit.asking import CANCEL, EXIT
 from agentkit.interrupts import Interrupted, Interrupts
 from agentkit.loop import CANCELLED, Event, Task, close_open_calls, run_task
 from agentkit.policy import ToolPolicy
-from agentkit.tools.ask_user import CANCEL, EXIT
 from agentkit.tools.workspace import Workspace
 from agentkit.visible import visible
 

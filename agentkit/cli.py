@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from agentkit.config import Settings
 
 from agentkit.evaluation.dataset import CATEGORIES
+from agentkit.offline.command import add_serve_arguments
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -18,14 +19,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve = commands.add_parser("serve", help="serve the offline model as an OpenAI-compatible HTTP server on 127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--unruly", default=None, help="make this mistake on each question's first tool call")
-    serve.add_argument("--fail", type=int, default=None, metavar="STATUS",
-                       help="answer the first --times requests with this HTTP status")
-    serve.add_argument("--times", type=int, default=1, help="how many requests --fail applies to (-1: all)")
-    serve.add_argument("--delay", type=float, default=0.0, help="seconds to wait before every reply")
-    serve.add_argument("--chunk-delay", type=float, default=0.0, metavar="SECONDS",
-                       help="seconds the model takes per chunk: a streamed reply arrives piece by piece, others all at the end")
+    add_serve_arguments(serve)
 
     chat = commands.add_parser("chat", help="talk to the agent in this terminal (offline unless .env names a model)")
     web = commands.add_parser("web", help="the agent's chat page on http://127.0.0.1 (needs the `web` extra)")
@@ -84,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(args.system_prompt)
             return
     if args.command == "serve":
-        _serve(args)
+        serve(args)
     elif args.command == "chat":
         _chat(args, restart_with)
     elif args.command == "web":
@@ -100,47 +94,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             refresh_notebook(path)
             print(f"refreshed {path}")
     elif args.command == "classroom":
-        _classroom(args)
+        from agentkit.classroom.command import run_classroom_command
 
-
-def _serve(args: argparse.Namespace) -> None:
-    from agentkit.offline import Faults, OfflineModel, OfflineServer
-
-    faults = Faults(status=args.fail, times=args.times, delay=args.delay, chunk_delay=args.chunk_delay)
-    with OfflineServer(OfflineModel(unruly=args.unruly), faults, port=args.port) as server:
-        print(f"Offline model serving at {server.base_url} (BASE_URL for any OpenAI client). Ctrl-C stops it.", flush=True)
-        try:
-            server.thread.join()
-        except KeyboardInterrupt:
-            print("stopped", file=sys.stderr)
-
-
-def _classroom(args: argparse.Namespace) -> None:
-    if args.edition == "student":
-        from agentkit.classroom import student_edition
-
-        written = student_edition(args.source, args.target)
-        print(f"wrote the student edition of {len(written)} notebooks to {args.target}")
-    elif args.edition == "grade":
-        import asyncio
-        from pathlib import Path
-
-        from agentkit.classroom.gradebook import confinement_warning, grade_class, summary, write_csv, write_feedback
-
-        if warning := confinement_warning():
-            print(warning, file=sys.stderr)
-        grades = asyncio.run(grade_class(args.submissions, args.course, args.notebook, args.timeout, args.jobs))
-        write_csv(grades, args.out)
-        feedback = write_feedback(grades, args.feedback or Path(args.out).parent / "feedback")
-        print(f"{summary(grades)}\n\nwrote {args.out} ({len(grades)} rows) and {len(feedback)} feedback files "
-              f"in {feedback[0].parent if feedback else '(no students)'}")
-    else:
-        try:
-            from agentkit.classroom.nbgrader import export_course
-        except ModuleNotFoundError as missing:
-            sys.exit(f"agentkit classroom nbgrader needs {missing.name}: pip install -e '.[classroom]'")
-        written = export_course(args.course, args.out)
-        print(f"wrote {len(written)} nbgrader source notebooks to {args.out}")
+        run_classroom_command(args)
 
 
 def _system_prompt(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:

@@ -1,4 +1,4 @@
-"""Every limit the course enforces, with its name and default in one place."""
+"""Every limit the course enforces, with its name and default in one place, and what the model reads when one stops it."""
 
 from __future__ import annotations
 
@@ -43,3 +43,38 @@ TOOL_THREADS = 64
 Such calls mostly wait (on a disk, a command, a network), so there are many more threads than cores:
 with Python's default pool (cores + 4 threads) sixteen waiting calls on two cores take two rounds.
 """
+
+
+def calls_phrase(count: int) -> str:
+    """`1 tool call`, `3 tool calls`."""
+    return f"{count} tool call{'s' * (count != 1)}"
+
+
+def _raised_by_user(limit: str) -> str:
+    """Tells the model which limit refused it and that trying again differently will not get past it."""
+    return f"Limits.{limit}: only the user can raise it, in the task's ToolPolicy"
+
+
+def task_calls_used_up(limit: int) -> str:
+    return f"the task used all of its {calls_phrase(limit)} (Limits.max_tool_calls_per_task)"
+
+
+def task_calls_refusal(limit: int) -> str:
+    return (f"this task has used all of its {calls_phrase(limit)} ({_raised_by_user('max_tool_calls_per_task')}); "
+            "answer with what you have")
+
+
+def turn_calls_refusal(limit: int) -> str:
+    return (f"at most {calls_phrase(limit)} per reply are run or put to the user "
+            f"({_raised_by_user('max_tool_calls_per_turn')}); ask for this one again in your next reply if you "
+            "still need it")
+
+
+def denials_used_up(denials: int) -> str:
+    return (f"the person said no to {calls_phrase(denials)} (Limits.max_denials_per_task), so the task stopped "
+            "asking; say what you want instead, or allow more with ToolPolicy(limits=Limits(max_denials_per_task=...))")
+
+
+def denials_refusal(denials: int) -> str:
+    return (f"the user denied {calls_phrase(denials)} in this task ({_raised_by_user('max_denials_per_task')}), so "
+            "they are not asked again and this call did not run; ask the user what they want instead")

@@ -8,7 +8,8 @@ checks in this order; the first that fails refuses the call with an `Error:` res
 3. its arguments are a valid object;       rule "valid arguments"  (the dispatcher's own message)
 4. it is within the limits;                rules "max_tool_calls_per_task", "max_tool_calls_per_turn",
                                                  "max_denials_per_task" (for a call that needs a yes)
-5. a person said yes, if it needs that;    rule "confirmation"     (a no goes back to the model)
+5. a person said yes, if it needs that;    rule "confirmation"     (a no goes back to the model; with no
+                                                 `ask` given, nobody can say yes: refused, see `agentkit.asking`)
 6. it runs through the dispatcher, and its result is cut to `Limits.max_output_chars`, with a note.
 
 Every decision is appended to `ToolExecutor.log`. Limits are checked before anyone is asked, and a call put
@@ -24,36 +25,21 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from agentkit.limits import DEFAULT_LIMITS, Limits
-from agentkit.tools.ask_user import EXIT, Ask, TaskCancelled, is_cancel
+# scripted_answers and TaskCancelled are imported from here too: chapter 07 introduces them with the policy.
+from agentkit.asking import NO_PERSON, YES_ANSWERS, Ask, TaskCancelled, is_cancel, scripted_answers  # noqa: F401
+from agentkit.decisions import Decision, Rule
+from agentkit.limits import (
+    DEFAULT_LIMITS,
+    Limits,
+    denials_refusal,
+    denials_used_up,
+    task_calls_refusal,
+    task_calls_used_up,
+    turn_calls_refusal,
+)
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import ToolResult, echo, execute_tool, parse_arguments
 from agentkit.tools.registry import openai_tools
-
-YES_ANSWERS = ("y", "yes")
-"""Answers that confirm a call; anything else is a no, passed on to the model with the person's words."""
-
-
-def scripted_answers(*answers: str) -> Ask:
-    """An `Ask` that gives `answers` in order and prints each question and answer, for notebooks and tests."""
-    remaining = list(answers)
-
-    async def ask(question: str) -> str:
-        if not remaining:
-            raise RuntimeError(f"scripted_answers() has no answer left for the question {question!r}; add one")
-        answer = remaining.pop(0)
-        print(f"[asked] {question}\n[answer] {answer}")
-        return answer
-
-    return ask
-
-
-async def terminal_ask(question: str) -> str:
-    """Ask on the terminal; `input()` blocks, so it waits on a thread. End of input (Ctrl-D) means `/exit`."""
-    try:
-        return await asyncio.to_thread(input, f"{question} ")
-    except EOFError:
-        return EXIT
 
 
 @dataclass(frozen=True)
@@ -76,25 +62,6 @@ class ToolPolicy:
                 object.__setattr__(self, name, frozenset(value))
 
 
-@dataclass(frozen=True)
-class Decision:
-    """One line of the executor's log: what happened to a tool call, and which rule decided it."""
-
-    call_id: str
-    """The id of the tool call, as the model sent it."""
-    tool: str
-    """The tool the model asked for."""
-    outcome: str
-    """allowed, refused, confirmed, denied or cancelled."""
-    rule: str
-    """The check that decided: tool exists, allowed tools, valid arguments, confirmation, or a Limits field."""
-    detail: str = ""
-    """Why: the person's answer, the call count, or (for a refusal) what the model is told, on one line."""
-
-    def __str__(self) -> str:
-        return f"{self.outcome:<9} {self.tool:<14} [{self.rule}] {self.detail}".rstrip()
-
-
 @dataclass
 class ToolExecutor:
     """Runs the model's tool calls under a `ToolPolicy`, asking a person through `ask` where the policy says so."""
@@ -103,8 +70,8 @@ class ToolExecutor:
     """Every tool that exists for this task, by name (from `build_registry`)."""
     policy: ToolPolicy = field(default_factory=ToolPolicy)
     """The rules to enforce."""
-    ask: Ask = terminal_ask
-    """How to ask a person for a confirmation."""
+    ask: Ask | None = None
+    """How to ask a person for a confirmation; None: nobody can be asked, so a call that needs a yes is refused."""
     log: list[Decision] = field(default_factory=list, init=False)
     """Every decision, in order."""
     calls_this_task: int = field(default=0, init=False)
@@ -171,18 +138,23 @@ class ToolExecutor:
         result = await execute_tool(self.registry, name, raw_arguments)
         return truncate(result, self.policy.limits.max_output_chars)
 
-    def _refusal_before_asking(self, name: str, raw_arguments: str) -> tuple[str, str] | None:
+    def _refusal_before_asking(self, name: str, raw_arguments: str) -> tuple[Rule, str] | None:
         allowed = ", ".join(sorted(self.allowed)) or "(none)"
         if name not in self.registry:
             return "tool exists", f"unknown tool '{echo(name)}'; available tools: {allowed}"
         if name not in self.allowed:
             return "allowed tools", f"'{name}' is not allowed in this task; allowed tools: {allowed}"
         _, problem = parse_arguments(self.registry[name], raw_arguments)
-        return ("valid arguments", problem) if problem else self._over_limit(name)
+        if problem:
+            return "valid arguments", problem
+        if self.ask is None and self.needs_confirmation(name):  # nobody could say yes, so nobody is counted as asked
+            return "confirmation", NO_PERSON
+        return self._over_limit(name)
 
     async def _confirm(self, call_id: str, name: str, raw_arguments: str) -> str | None:
         """Ask the person; None if they said yes, else what the model is told. Raises `TaskCancelled` on /cancel."""
         arguments, _ = parse_arguments(self.registry[name], raw_arguments)
+        assert self.ask is not None, "checked before: a call that needs a yes and has no ask is refused"
         try:
             answer = (await self.ask(f"Allow {name} {json.dumps(arguments, ensure_ascii=False)}? [y/N]")).strip()
         except TaskCancelled:  # an Ask may stop the task itself (a terminal's Ctrl-D, a page's cancel button)
@@ -195,34 +167,22 @@ class ToolExecutor:
         if outcome == "denied":
             self.denials += 1
             if self.denials >= self.policy.limits.max_denials_per_task:
-                self.stop_reason = self._denials_reason()
+                self.stop_reason = denials_used_up(self.denials)
             return (f"the user did not allow this call of '{name}' (they answered {answer!r}). It did not run. "
                     "Do not try it again; ask the user what they want instead, or answer without it.")
         return None
 
-    def _over_limit(self, name: str) -> tuple[str, str] | None:
+    def _over_limit(self, name: str) -> tuple[Rule, str] | None:
         limits = self.policy.limits
-        per_task, per_turn = limits.max_tool_calls_per_task, limits.max_tool_calls_per_turn
-        if self.calls_this_task >= per_task:
-            self.stop_reason = f"the task used all of its {calls_phrase(per_task)} (Limits.max_tool_calls_per_task)"
-            return "max_tool_calls_per_task", (f"this task has used all of its {calls_phrase(per_task)} "
-                                               f"({_raised_by_user('max_tool_calls_per_task')}); "
-                                               "answer with what you have")
-        if self.calls_this_turn >= per_turn:
-            return "max_tool_calls_per_turn", (f"at most {calls_phrase(per_turn)} per reply are run or put to the "
-                                               f"user ({_raised_by_user('max_tool_calls_per_turn')}); ask for this "
-                                               "one again in your next reply if you still need it")
+        if self.calls_this_task >= limits.max_tool_calls_per_task:
+            self.stop_reason = task_calls_used_up(limits.max_tool_calls_per_task)
+            return "max_tool_calls_per_task", task_calls_refusal(limits.max_tool_calls_per_task)
+        if self.calls_this_turn >= limits.max_tool_calls_per_turn:
+            return "max_tool_calls_per_turn", turn_calls_refusal(limits.max_tool_calls_per_turn)
         if self.denials >= limits.max_denials_per_task and self.needs_confirmation(name):
-            self.stop_reason = self._denials_reason()
-            return "max_denials_per_task", (f"the user denied {calls_phrase(self.denials)} in this task "
-                                            f"({_raised_by_user('max_denials_per_task')}), so they are not asked "
-                                            "again and this call did not run; ask the user what they want instead")
+            self.stop_reason = denials_used_up(self.denials)
+            return "max_denials_per_task", denials_refusal(self.denials)
         return None
-
-    def _denials_reason(self) -> str:
-        return (f"the person said no to {calls_phrase(self.denials)} (Limits.max_denials_per_task), so the task "
-                "stopped asking; say what you want instead, or allow more with "
-                "ToolPolicy(limits=Limits(max_denials_per_task=...))")
 
 
 def truncate(result: ToolResult, max_chars: int) -> ToolResult:
@@ -233,13 +193,3 @@ def truncate(result: ToolResult, max_chars: int) -> ToolResult:
     note = (f"\n[... {cut:,} more characters cut: a tool result shows at most {max_chars:,} characters "
             "(Limits.max_output_chars, set in the task's ToolPolicy). Ask for a smaller part to see the rest.]")
     return ToolResult(result.content[:max_chars] + note, result.is_error, result.error)
-
-
-def _raised_by_user(limit: str) -> str:
-    """Tells the model which limit refused it and that trying again differently will not get past it."""
-    return f"Limits.{limit}: only the user can raise it, in the task's ToolPolicy"
-
-
-def calls_phrase(count: int) -> str:
-    """`1 tool call`, `3 tool calls`."""
-    return f"{count} tool call{'s' * (count != 1)}"

@@ -298,3 +298,11 @@ async def test_check_connection_calls_left_in_text(clean, base_url, fix, form):
     message = await checked_as(variant(form), base_url)  # on (the default for a local server): it works, and says so
     assert message.endswith(f"the server sent the model's call as text, and RECOVER_TEXT_CALLS read it back "
                             f"(get_current_time). For native calls: {server_fix(base_url)}.")
+
+
+def test_importing_agentkit_skips_the_iri_grammar_jsonschema_would_compile():
+    """jsonschema + rfc3987_syntax cost a second of CPU per kernel; agentkit imports jsonschema without the latter."""
+    code = ("import sys, agentkit.config, agentkit.tools.registry, jsonschema; "
+            "print('rfc3987_syntax' in sys.modules, sys.modules.get('rfc3987_syntax', 'absent'))")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert shown.split() == ["False", "absent"]

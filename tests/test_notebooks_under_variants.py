@@ -63,7 +63,7 @@ def _start(index: int) -> None:
 def _selected(session: pytest.Session) -> list[tuple[str, str]]:
     """The pairs this run will test (all of them, or those `-k` kept): only those are executed."""
     return [(item.callspec.params["variant"], item.callspec.params["name"]) for item in session.items
-            if item.originalname == "test_notebook_runs_clean_under_variant"]
+            if getattr(item, "originalname", None) == "test_notebook_runs_clean_under_variant"]
 
 
 @pytest.fixture(scope="module")

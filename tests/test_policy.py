@@ -6,6 +6,7 @@ import logging
 
 import pytest
 
+from agentkit.asking import terminal_ask
 from agentkit.limits import Limits
 from agentkit.policy import (
     Decision,
@@ -13,7 +14,6 @@ from agentkit.policy import (
     ToolExecutor,
     ToolPolicy,
     scripted_answers,
-    terminal_ask,
     truncate,
 )
 from agentkit.tools.ask_user import ask_user_tool

@@ -1,11 +1,14 @@
-"""Checks for chapter 03's exercises: tools from typed functions. Each takes the notebook's `globals()`."""
+"""Checks for chapter 03's exercises: tools from typed functions. Each takes the notebook's `globals()`.
 
-from __future__ import annotations
+No `from __future__ import annotations` here: exercise 3.2's hidden functions need real type hints, not strings.
+"""
 
-from collections.abc import Mapping
-from typing import Any
+import inspect
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, Optional
 
-from agentkit.checks import answer, expect, run_check
+from agentkit.checks import CheckFailed, answer, expect, run_check
 from agentkit.tools.contract import ToolDefinition
 
 
@@ -36,16 +39,89 @@ async def check_exercise_3_1(namespace: Mapping[str, Any]) -> bool:
     return await run_check("Exercise 3.1: a tool from a typed function", test)
 
 
+# Exercise 3.2's hidden functions. Each stands for a kind of signature a tool can have; bodies do not matter.
+def greet(name: str, times: int = 1, loud: bool = False) -> str: ...
+def convert(amount: float, currency: Literal["EUR", "USD", "JPY"] = "EUR") -> str: ...
+def open_page(number: Literal[1, 2, 3]) -> str: ...
+def search(query: str, limit: int | None = None) -> str: ...
+def measure(depth: Optional[float] = None) -> str: ...  # noqa: UP045 - the older spelling must work too
+def count_from(start: int = 0, prefix: str = "", strict: bool = False) -> str: ...
+def ping() -> str: ...
+def forecast(city, days: int = 1) -> str: ...
+def tag_all(tags: list[str], label: str) -> str: ...
+
+
+def _schema(properties: dict[str, dict], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+
+SCHEMA_CASES: list[tuple[Callable[..., Any], dict[str, Any] | str]] = [
+    (greet, _schema({"name": {"type": "string"}, "times": {"type": "integer", "default": 1},
+                     "loud": {"type": "boolean", "default": False}}, ["name"])),
+    (convert, _schema({"amount": {"type": "number"},
+                       "currency": {"type": "string", "enum": ["EUR", "USD", "JPY"], "default": "EUR"}}, ["amount"])),
+    (open_page, _schema({"number": {"type": "integer", "enum": [1, 2, 3]}}, ["number"])),
+    (search, _schema({"query": {"type": "string"}, "limit": {"type": ["integer", "null"], "default": None}}, ["query"])),
+    (measure, _schema({"depth": {"type": ["number", "null"], "default": None}}, [])),
+    (count_from, _schema({"start": {"type": "integer", "default": 0}, "prefix": {"type": "string", "default": ""},
+                          "strict": {"type": "boolean", "default": False}}, [])),
+    (ping, _schema({}, [])),
+    (forecast, "city"),  # no type hint: refused, naming the argument
+    (tag_all, "tags"),  # a hint the exercise does not cover: refused, naming the argument
+]
+"""Exercise 3.2's hidden cases: a function, and the schema expected for it or the argument a TypeError must name."""
+
+
 async def check_exercise_3_2(namespace: Mapping[str, Any]) -> bool:
-    """Exercise 3.2: `refusal` holds the message `@tool` gave for an argument `limit` without a type hint."""
+    """Exercise 3.2: `parameters_schema(fn)`, the JSON Schema of a function's arguments, on hidden functions."""
 
     async def test() -> None:
-        refusal = answer(namespace, "refusal")
-        expect(isinstance(refusal, str), f"`refusal` is a {type(refusal).__name__}; store `str(error)` of the "
-                                         "ToolDefinitionError you caught.")
-        expect("'limit'" in refusal, f"the message does not name 'limit': {refusal!r}. Leave the hint off `limit`.")
-        expect("has no type hint" in refusal,
-               f"`tool` refused your function for another reason: {refusal!r}. Document every argument, "
-               "give `key` its hint, and leave only `limit` without one.")
+        parameters_schema = answer(namespace, "parameters_schema")
+        expect(callable(parameters_schema), f"`parameters_schema` is a {type(parameters_schema).__name__}; make it a "
+                                            "function: def parameters_schema(fn) -> dict.")
+        for fn, expected in SCHEMA_CASES:
+            case = f"def {fn.__name__}{inspect.signature(fn)}"
+            if isinstance(expected, str):
+                _expect_refusal(parameters_schema, fn, case, expected)
+                continue
+            try:
+                got = parameters_schema(fn)
+            except Exception as error:  # the learner's bug: name the case it broke on
+                hint = f"for `{case}` your function raised {type(error).__name__}: {error}; expected {expected}"
+                raise CheckFailed(hint) from None
+            expect(got == expected, f"for `{case}` {_first_difference(got, expected)}")
 
-    return await run_check("Exercise 3.2: a definition refused for the right reason", test)
+    return await run_check("Exercise 3.2: a schema from a signature", test)
+
+
+def _expect_refusal(parameters_schema: Callable[..., Any], fn: Callable[..., Any], case: str, argument: str) -> None:
+    try:
+        got = parameters_schema(fn)
+    except TypeError as error:
+        expect(re.search(rf"\b{argument}\b", str(error)),
+               f"for `{case}` your TypeError says {str(error)!r}; name the argument {argument!r} in it, so the "
+               "author knows what to fix.")
+        return
+    except Exception as error:
+        raise CheckFailed(f"for `{case}` your function raised {type(error).__name__}: {error}; expected a TypeError "
+                          f"that names the argument {argument!r}.") from None
+    raise CheckFailed(f"for `{case}` your function returned {got}; expected a TypeError that names the argument "
+                      f"{argument!r}, since no schema can be made for it.")
+
+
+def _first_difference(got: object, expected: dict[str, Any]) -> str:
+    """One sentence on where `got` first differs from `expected`: a property, `required`, or the outer shape."""
+    if not isinstance(got, dict):
+        return f"your function returned a {type(got).__name__}; expected the dict {expected}"
+    got_properties = got.get("properties")
+    if isinstance(got_properties, dict):
+        for name, schema in expected["properties"].items():
+            if got_properties.get(name) != schema:
+                return f"the property {name!r} is {got_properties.get(name)}; expected {schema}"
+        extra = sorted(set(got_properties) - set(expected["properties"]))
+        if extra:
+            return f"the properties include {extra}, which are not arguments of the function"
+    for key, value in expected.items():
+        if got.get(key) != value:
+            return f"{key!r} is {got.get(key)!r}; expected {value!r}"
+    return f"the schema has extra keys {sorted(set(got) - set(expected))}; expected exactly {sorted(expected)}"

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import inspect
 import tempfile
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
-from agentkit.checks import answer, expect, run_check
-from agentkit.limits import DEFAULT_LIMITS
+from agentkit.checks import CheckFailed, answer, expect, run_check
+from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.loop import run_task
 from agentkit.offline import OfflineModel, offline_client
-from agentkit.policy import ToolExecutor, ToolPolicy
+from agentkit.policy import Ask, ToolExecutor, ToolPolicy
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.filesystem import file_tools
@@ -27,36 +28,132 @@ INJECTION_GOAL = "Read the file notes.txt and summarise it."
 READ_ONLY = {"read_file", "glob", "get_current_time"}
 
 
+async def _never_run(arguments: dict) -> str:
+    raise AssertionError("exercise 7.1's check decides about calls; it never runs one")
+
+
+GATE_TOOLS = [ToolDefinition(name, f"A stand-in for {name}.", {"type": "object", "properties": {}}, _never_run, flag)
+              for name, flag in [("read_file", False), ("glob", False), ("get_current_time", False),
+                                 ("write_file", True), ("bash", True)]]
+"""Exercise 7.1's tools: real names and `needs_confirmation` flags, handlers that never run."""
+EVERY_TOOL = {tool.name for tool in GATE_TOOLS}
+GATE_CASES: list[tuple[str, ToolPolicy, list[tuple[str, str]]]] = [
+    ("the default policy: needs_confirmation says whom to ask", ToolPolicy(),
+     [("read_file", ""), ("write_file", "y"), ("bash", "n"), ("format_disk", ""), ("glob", "")]),
+    ("an allowlist", ToolPolicy(allowed={"read_file", "glob"}),
+     [("glob", ""), ("bash", "y"), ("write_file", "y"), ("format_disk", ""), ("read_file", "")]),
+    ("a confirm set overrides the flags", ToolPolicy(allowed={"read_file", "bash"}, confirm={"read_file"}),
+     [("bash", ""), ("read_file", "y"), ("write_file", "y"), ("read_file", "n")]),
+    ("every tool confirmed; answers spelled many ways", ToolPolicy(confirm=EVERY_TOOL),
+     [("read_file", " Y "), ("glob", "yes"), ("get_current_time", "no"), ("read_file", ""), ("glob", "sure"),
+      ("read_file", "YES")]),
+    ("an empty confirm set: nobody is asked", ToolPolicy(confirm=frozenset()),
+     [("bash", "n"), ("write_file", "n"), ("read_file", "n")]),
+    ("three calls per task", ToolPolicy(limits=Limits(max_tool_calls_per_task=3)),
+     [("read_file", ""), ("bash", "n"), ("format_disk", ""), ("glob", ""), ("read_file", ""), ("write_file", "y")]),
+    ("two noes per task", ToolPolicy(limits=Limits(max_denials_per_task=2)),
+     [("bash", "n"), ("write_file", "no"), ("read_file", ""), ("bash", "y"), ("glob", "")]),
+    ("both limits at once", ToolPolicy(limits=Limits(max_tool_calls_per_task=2, max_denials_per_task=1)),
+     [("bash", "n"), ("write_file", "y"), ("read_file", ""), ("glob", "")]),
+]
+"""Exercise 7.1's hidden cases: a policy, and the calls a model makes under it, each with the answer a person
+gives if asked. What should happen is not written here: the check asks `ToolExecutor` itself."""
+
+
 async def check_exercise_7_1(namespace: Mapping[str, Any]) -> bool:
-    """Exercise 7.1: `careful` asks before every tool in `registry` and allows 3 tool calls per task."""
+    """Exercise 7.1: `Gatekeeper(registry, policy, ask)`, whose `decide(name)` refuses or passes calls as the executor does."""
 
     async def test() -> None:
-        careful, registry = answer(namespace, "careful"), answer(namespace, "registry")
-        expect(isinstance(careful, ToolPolicy),
-               f"`careful` is a {type(careful).__name__}; make it a ToolPolicy(...).")
-        expect(careful.confirm is not None, "confirm=None asks only for the tools flagged needs_confirmation; "
-                                            "pass the names of every tool: confirm=set(registry).")
-        unasked = sorted(set(registry) - careful.confirm)
-        expect(not unasked,
-               f"these tools still run without a yes: {', '.join(unasked)}; confirm every tool in registry.")
-        expect(careful.limits.max_tool_calls_per_task == 3,
-               f"max_tool_calls_per_task is {careful.limits.max_tool_calls_per_task}; it should be 3.")
-        expect(careful.limits == replace(DEFAULT_LIMITS, max_tool_calls_per_task=3),
-               "change only max_tool_calls_per_task: limits=Limits(max_tool_calls_per_task=3) keeps the other "
-               "defaults.")
-        asked = []
+        gatekeeper = answer(namespace, "Gatekeeper")
+        registry = build_registry(GATE_TOOLS)
+        for title, policy, calls in GATE_CASES:
+            expected = await _outcomes(_ExecutorGate(registry, policy, ask := _ScriptedAsk()), ask, calls)
+            try:
+                got = await _outcomes(gatekeeper(registry, policy, ask := _ScriptedAsk()), ask, calls)
+            except _Raised as raised:
+                where = _where(title, policy, calls, expected, raised.call)
+                raise CheckFailed(f"{where}: {raised}; expected {expected[raised.call][0]!r}.") from None
+            for number, (mine, right) in enumerate(zip(got, expected, strict=True)):
+                expect(mine == right, _mismatch(_where(title, policy, calls, expected, number), mine, right))
 
-        async def yes(question: str) -> str:
-            asked.append(question)
-            return "y"
+    return await run_check("Exercise 7.1: a gatekeeper that counts", test)
 
-        executor = ToolExecutor(registry, careful, yes)
-        results = [await executor.run(f"call_{n}", "glob", '{"pattern": "*"}') for n in range(4)]
-        expect(not any(r.is_error for r in results[:3]), f"a confirmed glob call failed: {results[0].content}")
-        expect(len(asked) == 3 and "max_tool_calls_per_task" in results[3].content,
-               f"4 glob calls asked {len(asked)} questions; the 4th should be refused by the limit without asking.")
 
-    return await run_check("Exercise 7.1: a careful policy", test)
+@dataclass
+class _ScriptedAsk:
+    """An `Ask` that gives the answer set for the current call and notes that someone was asked."""
+
+    answer: str = ""
+    """What the person answers if asked about the current call."""
+    asked: bool = False
+    """Whether anyone was asked about the current call."""
+
+    async def __call__(self, question: str) -> str:
+        self.asked = True
+        return self.answer
+
+
+class _ExecutorGate:
+    """`ToolExecutor` seen through exercise 7.1's interface: it gives the outcomes a gatekeeper should give."""
+
+    def __init__(self, registry: Mapping[str, ToolDefinition], policy: ToolPolicy, ask: Ask) -> None:
+        self.executor = ToolExecutor(registry, policy, ask)
+
+    async def decide(self, name: str) -> str | None:
+        refused = await self.executor.check(f"call_{len(self.executor.log)}", name, "{}")
+        return self.executor.log[-1].rule if refused else None
+
+
+class _Raised(Exception):
+    """A gatekeeper's `decide` raised on `calls[call]`: the check names the hidden case and call, not a traceback."""
+
+    def __init__(self, call: int, error: Exception) -> None:
+        super().__init__(f"decide raised {type(error).__name__}: {error}")
+        self.call = call
+
+
+async def _outcomes(gate: Any, ask: _ScriptedAsk, calls: list[tuple[str, str]]) -> list[tuple[object, bool]]:
+    """For each call in turn: what `gate.decide` returned (a rule, or None), and whether `ask` was asked."""
+    outcomes = []
+    for number, (name, answer_if_asked) in enumerate(calls):
+        ask.answer, ask.asked = answer_if_asked, False
+        try:
+            outcome = gate.decide(name)
+            outcomes.append((await outcome if inspect.isawaitable(outcome) else outcome, ask.asked))
+        except Exception as error:
+            raise _Raised(number, error) from None
+    return outcomes
+
+
+def _where(title: str, policy: ToolPolicy, calls: list[tuple[str, str]], outcomes: list, number: int) -> str:
+    """Call `number` of a hidden case, after the calls before it (with the answers given where someone was asked)."""
+    before = [f"{name} (answered {answer!r})" if asked else name
+              for (name, answer), (_, asked) in zip(calls[:number], outcomes[:number], strict=True)]
+    answered = f" (the person answers {calls[number][1]!r} if asked)" if outcomes[number][1] else ""
+    return (f"in the hidden case {title!r}, {_policy_text(policy)}, earlier calls: {', '.join(before) or 'none'}; "
+            f"then {calls[number][0]}{answered}")
+
+
+def _mismatch(where: str, got: tuple[object, bool], expected: tuple[object, bool]) -> str:
+    """What the gatekeeper did wrong at `where`, and what it should have done."""
+    (rule, asked), (right_rule, should_ask) = got, expected
+    if asked and not should_ask:
+        why = f"{right_rule!r} refuses it first" if right_rule else "this tool needs no yes in this policy"
+        return f"{where}: your gatekeeper asked the person; expected no question: {why}."
+    if should_ask and not asked:
+        return f"{where}: your gatekeeper asked nobody; expected a question: this tool needs a yes in this policy."
+    return f"{where}: decide returned {rule!r}; expected {right_rule!r}."
+
+
+def _policy_text(policy: ToolPolicy) -> str:
+    """The policy as the learner would write it, default fields left out."""
+    parts = [f"{name}={{{', '.join(map(repr, sorted(value)))}}}" if value else f"{name}=frozenset()"
+             for name in ("allowed", "confirm") if (value := getattr(policy, name)) is not None]
+    changed = [f"{f.name}={getattr(policy.limits, f.name)}" for f in fields(Limits)
+               if getattr(policy.limits, f.name) != getattr(DEFAULT_LIMITS, f.name)]
+    if changed:
+        parts.append(f"limits=Limits({', '.join(changed)})")
+    return f"ToolPolicy({', '.join(parts)})"
 
 
 async def check_exercise_7_2(namespace: Mapping[str, Any]) -> bool:

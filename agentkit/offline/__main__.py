@@ -1,7 +1,9 @@
 """`python -m agentkit.offline [--port N]`: serve the offline model over HTTP, like `agentkit serve`."""
 
-import sys
+import argparse
 
-from agentkit.cli import main
+from agentkit.offline.command import add_serve_arguments, serve
 
-main(["serve", *sys.argv[1:]])
+parser = argparse.ArgumentParser(prog="python -m agentkit.offline", description="Serve the offline model over HTTP.")
+add_serve_arguments(parser)
+serve(parser.parse_args())

@@ -17,8 +17,6 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from agentkit.offline.fill import fill
 from agentkit.offline.model import Reply
 from agentkit.offline.request import ApiError
@@ -70,6 +68,8 @@ def constrained(request: dict[str, Any], reply: Reply) -> Reply:
     spec = response_format["json_schema"]
     schema = plain(spec["schema"], spec["schema"].get("$defs") or {})
     values, missing = fill(schema, text)
+    from jsonschema import Draft202012Validator  # here, not at import: importing jsonschema takes most of a second
+
     # A value of the wrong shape (a list of objects, say) is not one the model could give: treated as not found.
     wrong = {str(error.path[0]) for error in Draft202012Validator(schema).iter_errors(values) if error.path}
     values = {name: value for name, value in values.items() if name not in wrong}

@@ -15,8 +15,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from agentkit.offline.model import OfflineModel, Reply, ToolCall
-
-FUNCTION_LINE = re.compile(r"^FUNCTION:.*$", re.MULTILINE)
+from agentkit.offline.text_habits import (
+    arguments_of,
+    fenced,
+    json_text,
+    reasoning_field,
+    tagged_function,
+    tagged_json,
+    thinks,
+    with_prose,
+)
 
 
 @dataclass(frozen=True)
@@ -34,25 +42,6 @@ class Variant:
 
     def respond(self, request: dict[str, Any]) -> Reply:
         return self.change(self.base, request, self.base.respond(request))
-
-
-# prose: a sentence before the call, as chat-tuned models like to say what they are about to do.
-
-def _with_prose(base: OfflineModel, request: dict, reply: Reply) -> Reply:
-    if reply.tool_calls:
-        names = ", ".join(dict.fromkeys(call.name for call in reply.tool_calls))
-        return replace(reply, content=f"Let me check that with {names}.")
-    if reply.content and FUNCTION_LINE.search(reply.content):
-        return replace(reply, content="Sure, I will use a tool for this.\n" + reply.content)
-    return reply
-
-
-# fenced: the FUNCTION: line in a Markdown code fence, as models trained on Markdown chat often write it.
-
-def _fenced(base: OfflineModel, request: dict, reply: Reply) -> Reply:
-    if reply.content and FUNCTION_LINE.search(reply.content):
-        return replace(reply, content=FUNCTION_LINE.sub(lambda m: f"```\n{m.group(0)}\n```", reply.content, count=1))
-    return reply
 
 
 # one_call: several things asked, one call per reply; the next call after each result.
@@ -123,14 +112,14 @@ def _clarify(base: OfflineModel, request: dict, reply: Reply) -> Reply:
 
 def _guesses(call: ToolCall, schema: dict) -> bool:
     """A call that leaves every parameter out, or a required one: the tool would run on a default or fail."""
-    properties, given = schema.get("properties") or {}, _arguments(call)
+    properties, given = schema.get("properties") or {}, arguments_of(call)
     if not isinstance(given, dict):
         return False  # arguments that do not parse are a mistake, not a guess
     return bool(properties) and (not given or any(name not in given for name in schema.get("required", [])))
 
 
 def _missing(call: ToolCall, schema: dict) -> str:
-    given = _arguments(call)
+    given = arguments_of(call)
     missing = [n for n in schema.get("required", []) if n not in given] or list(schema.get("properties", {}))
     return missing[0].replace("_", " ")
 
@@ -141,7 +130,7 @@ def _styled_args(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     schemas = _schemas(request)
     calls = []
     for call in reply.tool_calls:
-        arguments = _arguments(call)
+        arguments = arguments_of(call)
         if not isinstance(arguments, dict):
             calls.append(call)
             continue
@@ -181,7 +170,7 @@ def _wrong(calls: tuple[ToolCall, ...], schemas: dict[str, dict]) -> tuple[ToolC
         return None
     first = calls[0]
     properties = schemas.get(first.name, {}).get("properties") or {}
-    arguments = _arguments(first)
+    arguments = arguments_of(first)
     if not isinstance(arguments, dict):
         return None  # already wrong (broken JSON, not an object): nothing to add
     name = next((n for n in arguments if n in properties), next(iter(properties), None))
@@ -192,70 +181,10 @@ def _wrong(calls: tuple[ToolCall, ...], schemas: dict[str, dict]) -> tuple[ToolC
     return (replace(first, arguments=json.dumps({**arguments, name: bad})), *calls[1:])
 
 
-# Local servers (agentkit/recovery.py reads these back): the call left in the text, thinking before the answer.
-
-def _json_text(base: OfflineModel, request: dict, reply: Reply) -> Reply:
-    """No tool parser on the server: each call as a JSON line in `content` ("parameters" on every other one)."""
-    if not reply.tool_calls:
-        return reply
-    lines = [json.dumps({"name": call.name, ("parameters" if i % 2 else "arguments"): _arguments_or_text(call)})
-             for i, call in enumerate(reply.tool_calls)]
-    return Reply(content="\n".join(lines))
-
-
-def _tagged_json(base: OfflineModel, request: dict, reply: Reply) -> Reply:
-    """Hermes-style models (Qwen2.5) served without a parser: one <tool_call> block of JSON per call."""
-    if not reply.tool_calls:
-        return reply
-    blocks = [f'<tool_call>\n{json.dumps({"name": c.name, "arguments": _arguments_or_text(c)})}\n</tool_call>'
-              for c in reply.tool_calls]
-    return Reply(content="\n".join(blocks))
-
-
-def _tagged_function(base: OfflineModel, request: dict, reply: Reply) -> Reply:
-    """Qwen3-Coder-style models served without a parser: <function=name> with one <parameter=...> per argument."""
-    if not reply.tool_calls or not all(isinstance(_arguments(c), dict) for c in reply.tool_calls):
-        return reply
-    blocks = []
-    for call in reply.tool_calls:
-        parameters = "".join(f"<parameter={name}>\n{value if isinstance(value, str) else json.dumps(value)}\n</parameter>\n"
-                             for name, value in _arguments(call).items())
-        blocks.append(f"<tool_call>\n<function={call.name}>\n{parameters}</function>\n</tool_call>")
-    return Reply(content="I will use a tool for this.\n\n" + "\n".join(blocks))
-
-
-def _thinks(base: OfflineModel, request: dict, reply: Reply) -> Reply:
-    """Reasoning models (Qwen3, DeepSeek-R1) without a reasoning parser: a <think> block opens every reply."""
-    return replace(reply, content=f"<think>\n{_thought(reply)}\n</think>\n\n{reply.content or ''}")
-
-
-def _reasoning_field(base: OfflineModel, request: dict, reply: Reply) -> Reply:
-    """llama.cpp's way: the thinking in `reasoning_content`, and blank text ("\\n\\n") next to tool calls."""
-    return replace(reply, reasoning=_thought(reply), content="\n\n" if reply.tool_calls else reply.content)
-
-
-def _thought(reply: Reply) -> str:
-    if reply.tool_calls:
-        return f"The question needs a tool. I should call {', '.join(dict.fromkeys(c.name for c in reply.tool_calls))}."
-    return "No tool is needed for this, or the results are in: I will answer in a sentence or two."
-
-
-def _arguments_or_text(call: ToolCall) -> Any:
-    arguments = _arguments(call)
-    return call.arguments if arguments is None else arguments
-
-
 # What the variants share: reading the request and the conversation.
 
 def _schemas(request: dict) -> dict[str, dict]:
     return {t["function"]["name"]: t["function"].get("parameters") or {} for t in request.get("tools") or []}
-
-
-def _arguments(call: ToolCall) -> Any:
-    try:
-        return json.loads(call.arguments)
-    except ValueError:
-        return None
 
 
 def _last_user(messages: list[dict]) -> int:
@@ -271,30 +200,30 @@ def _system(messages: list[dict]) -> str:
     return "\n".join(str(m.get("content") or "") for m in messages if m["role"] == "system")
 
 
+_LISTED: list[tuple[str, str, Callable[[OfflineModel, dict[str, Any], Reply], Reply]]] = [
+    ("prose", "a sentence before a FUNCTION: line, and a sentence in `content` next to native tool calls", with_prose),
+    ("fenced", "the FUNCTION: line inside a ``` code fence", fenced),
+    ("one_call", "one tool call per reply where the base model makes several; the others on later turns", _one_call),
+    ("reworded", "final answers in other words, times and numbers written differently from the tool output", _reworded),
+    ("clarify", "asks which value you mean instead of calling a tool with its parameters left to defaults", _clarify),
+    ("styled_args", "arguments with other whitespace and key order, schema defaults filled in; call ids like call_0, "
+                    "toolu_01..., or 9 characters", _styled_args),
+    ("corrects", "a first call with an argument of the wrong type, corrected after its Error: result", _corrects),
+    ("json_text", "each tool call written as a JSON object in `content`, no tool_calls (a server without a tool parser)",
+     json_text),
+    ("tagged_json", "each tool call as <tool_call>{JSON}</tool_call> in `content` (Hermes/Qwen2.5 format, no parser)",
+     tagged_json),
+    ("tagged_function", "tool calls as <tool_call><function=...><parameter=...> in `content`, after a sentence "
+                        "(Qwen3-Coder format, no parser)", tagged_function),
+    ("thinks", "a <think>...</think> block before every answer and next to every tool call", thinks),
+    ("reasoning_field", "thinking in a reasoning_content field, blank content beside tool calls (as llama.cpp sends "
+                        "them)", reasoning_field),
+]
+_RENAMED_IDS = {"styled_args": _other_id}
+"""Variants that also change the call ids the wire format gives."""
+
 VARIANTS: dict[str, tuple[str, Variant]] = {
-    "prose": ("a sentence before a FUNCTION: line, and a sentence in `content` next to native tool calls",
-              Variant("prose", _with_prose)),
-    "fenced": ("the FUNCTION: line inside a ``` code fence", Variant("fenced", _fenced)),
-    "one_call": ("one tool call per reply where the base model makes several; the others on later turns",
-                 Variant("one_call", _one_call)),
-    "reworded": ("final answers in other words, times and numbers written differently from the tool output",
-                 Variant("reworded", _reworded)),
-    "clarify": ("asks which value you mean instead of calling a tool with its parameters left to defaults",
-                Variant("clarify", _clarify)),
-    "styled_args": ("arguments with other whitespace and key order, schema defaults filled in; "
-                    "call ids like call_0, toolu_01..., or 9 characters", Variant("styled_args", _styled_args, _other_id)),
-    "corrects": ("a first call with an argument of the wrong type, corrected after its Error: result",
-                 Variant("corrects", _corrects)),
-    "json_text": ("each tool call written as a JSON object in `content`, no tool_calls (a server without a tool parser)",
-                  Variant("json_text", _json_text)),
-    "tagged_json": ("each tool call as <tool_call>{JSON}</tool_call> in `content` (Hermes/Qwen2.5 format, no parser)",
-                    Variant("tagged_json", _tagged_json)),
-    "tagged_function": ("tool calls as <tool_call><function=...><parameter=...> in `content`, after a sentence "
-                        "(Qwen3-Coder format, no parser)", Variant("tagged_function", _tagged_function)),
-    "thinks": ("a <think>...</think> block before every answer and next to every tool call", Variant("thinks", _thinks)),
-    "reasoning_field": ("thinking in a reasoning_content field, blank content beside tool calls (as llama.cpp sends them)",
-                        Variant("reasoning_field", _reasoning_field)),
-}
+    name: (doc, Variant(name, change, _RENAMED_IDS.get(name))) for name, doc, change in _LISTED}
 """name -> (what it does, in one line; the model)."""
 
 

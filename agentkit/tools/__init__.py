@@ -1,19 +1,16 @@
-"""Tools: the contract, the registry and dispatcher, and the tools the course builds.
+"""Tools: the contract (03), the registry (03) and the dispatcher (04), and the tools the course builds (01, 05-07)."""
 
-Names are imported from their module on first use (`agentkit/exports.py` says why).
-"""
+from agentkit.tools.ask_user import ask_user_tool
+from agentkit.tools.clock import clock_tool, get_current_time
+from agentkit.tools.contract import Handler, ToolDefinition, ToolError
+from agentkit.tools.dispatcher import ToolResult, execute_tool, parse_arguments, tool_message
+from agentkit.tools.filesystem import file_tools
+from agentkit.tools.path_text import WorkspaceError
+from agentkit.tools.registry import DuplicateToolError, build_registry, openai_tools
+from agentkit.tools.schema import ToolDefinitionError, tool
+from agentkit.tools.shell import shell_tool
+from agentkit.tools.workspace import Workspace
 
-from agentkit.exports import lazy_exports
-
-__all__, __getattr__, __dir__ = lazy_exports(__name__, {
-    "agentkit.tools.contract": ["Handler", "ToolDefinition", "ToolError"],
-    "agentkit.tools.schema": ["ToolDefinitionError", "tool"],
-    "agentkit.tools.registry": ["DuplicateToolError", "build_registry", "openai_tools"],
-    "agentkit.tools.dispatcher": ["ToolResult", "execute_tool", "parse_arguments", "tool_message"],
-    "agentkit.tools.clock": ["clock_tool", "get_current_time"],
-    "agentkit.tools.workspace": ["Workspace"],
-    "agentkit.tools.path_text": ["WorkspaceError"],
-    "agentkit.tools.filesystem": ["file_tools"],
-    "agentkit.tools.shell": ["shell_tool"],
-    "agentkit.tools.ask_user": ["Ask", "TaskCancelled", "ask_user_tool"],
-})
+__all__ = ["DuplicateToolError", "Handler", "ToolDefinition", "ToolDefinitionError", "ToolError", "ToolResult",
+           "Workspace", "WorkspaceError", "ask_user_tool", "build_registry", "clock_tool", "execute_tool", "file_tools",
+           "get_current_time", "openai_tools", "parse_arguments", "shell_tool", "tool", "tool_message"]

@@ -14,12 +14,12 @@ import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from itertools import groupby
-from typing import Any
-
-from jsonschema import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from agentkit.tools.contract import ToolDefinition, ToolError
+
+if TYPE_CHECKING:  # importing jsonschema takes most of a second: `import agentkit` does not pay for it
+    from jsonschema import ValidationError
 
 logger = logging.getLogger("agentkit.tools")
 
@@ -164,9 +164,8 @@ def _names(keys: list[str], parent: str) -> str:
 
 def _errors_in_options_of_its_type(error: ValidationError) -> list[ValidationError]:
     """`limit: int >= 1 | None` sent 0: the problems in the options of the value's type (0 < 1), not "int or null"."""
-    by_option = [list(errors) for _, errors in groupby(error.context or [], key=lambda e: e.relative_schema_path[0])]
-    return [inner for errors in by_option if not any(e.validator == "type" and not e.relative_path for e in errors)
-            for inner in errors]
+    wrong_type = {e.relative_schema_path[0] for e in error.context or [] if e.validator == "type" and not e.relative_path}
+    return [e for e in error.context or [] if e.relative_schema_path[0] not in wrong_type]
 
 
 def _any_of_types(schema: dict[str, Any]) -> list[str]:

@@ -10,8 +10,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator, SchemaError
-
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.strict import strict_problem
 
@@ -50,6 +48,8 @@ def build_registry(tools: Iterable[ToolDefinition]) -> dict[str, ToolDefinition]
 
 
 def _check_parameters(definition: ToolDefinition) -> None:
+    from jsonschema import Draft202012Validator, SchemaError  # here: importing it takes most of a second
+
     try:
         Draft202012Validator.check_schema(definition.parameters)
     except SchemaError as error:

@@ -43,9 +43,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agentkit.agent import POLICY, agent_tools, open_workspace
 from agentkit.agent import system_prompt as default_system_prompt
+from agentkit.asking import Ask
 from agentkit.config import Settings, connect, load_settings
 from agentkit.loop import Event, Task, run_task
-from agentkit.policy import Ask, ToolPolicy
+from agentkit.policy import ToolPolicy
 from agentkit.tools.workspace import Workspace
 from agentkit.web.conversations import Conversation, Conversations, without_lone_surrogates
 

@@ -1,0 +1,60 @@
+"""Asking a person (chapter 07): a confirmation before a tool runs, or the model's own question.
+
+The library never assumes a terminal: a person is reached only through an `Ask` that the caller passes
+(`agentkit chat` passes one that reads the terminal, the web page one that waits for a button, a notebook
+`scripted_answers(...)`). Without one, a call that needs a yes is refused with `NO_PERSON`, which says how
+to give one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+Ask = Callable[[str], Awaitable[str]]
+"""Asks a person a question and returns their answer: `input()` in a terminal, a button in a page, a script."""
+
+CANCEL, EXIT = "/cancel", "/exit"
+CANCEL_ANSWERS = (CANCEL, EXIT)
+"""Answers that stop the whole task, given to a confirmation or to `ask_user`."""
+YES_ANSWERS = ("y", "yes")
+"""Answers that confirm a call; anything else is a no, passed on to the model with the person's words."""
+NO_PERSON = ("no person is connected to say yes to this call, so it did not run. (For the developer: pass "
+             "`ask=` to run_task or ToolExecutor, for example `ask=terminal_ask` in a script or "
+             "`ask=scripted_answers('y')` in a notebook; or leave the tool out of ToolPolicy(confirm=...).)")
+"""What the model is told when a call needs a yes and the task was given no `ask`."""
+
+
+class TaskCancelled(BaseException):
+    """The person answered `/cancel` or `/exit`: the task stops, reported as cancelled, not failed.
+
+    Like `asyncio.CancelledError`, it derives from `BaseException`, so that no `except Exception` on its
+    way (the dispatcher's, which reports a tool's exceptions as bugs, or a tool's own) can swallow it.
+    """
+
+
+def is_cancel(answer: str) -> bool:
+    """True for an answer that stops the whole task: /cancel or /exit, in any case."""
+    return answer.strip().lower() in CANCEL_ANSWERS
+
+
+def scripted_answers(*answers: str) -> Ask:
+    """An `Ask` that gives `answers` in order and prints each question and answer, for notebooks and tests."""
+    remaining = list(answers)
+
+    async def ask(question: str) -> str:
+        if not remaining:
+            raise RuntimeError(f"scripted_answers() has no answer left for the question {question!r}; add one")
+        answer = remaining.pop(0)
+        print(f"[asked] {question}\n[answer] {answer}")
+        return answer
+
+    return ask
+
+
+async def terminal_ask(question: str) -> str:
+    """Ask on the terminal; `input()` blocks, so it waits on a thread. End of input (Ctrl-D) means `/exit`."""
+    try:
+        return await asyncio.to_thread(input, f"{question} ")
+    except EOFError:
+        return EXIT

@@ -1,0 +1,98 @@
+"""Variants of the offline model that write a reply's text differently: prose or a fence around a FUNCTION: line,
+and (as a local server passes replies on) tool calls left in the text, thinking first.
+
+A server without a tool parser (or a reasoning parser) hands the model's text over as it is; `agentkit.recovery`
+reads these back (chapter 02, going deeper). Each function here is one variant's `change`, like those in
+`agentkit.offline.variants`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from typing import Any
+
+from agentkit.offline.model import OfflineModel, Reply, ToolCall
+
+FUNCTION_LINE = re.compile(r"^FUNCTION:.*$", re.MULTILINE)
+
+
+# prose: a sentence before the call, as chat-tuned models like to say what they are about to do.
+
+def with_prose(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    if reply.tool_calls:
+        names = ", ".join(dict.fromkeys(call.name for call in reply.tool_calls))
+        return replace(reply, content=f"Let me check that with {names}.")
+    if reply.content and FUNCTION_LINE.search(reply.content):
+        return replace(reply, content="Sure, I will use a tool for this.\n" + reply.content)
+    return reply
+
+
+# fenced: the FUNCTION: line in a Markdown code fence, as models trained on Markdown chat often write it.
+
+def fenced(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    if reply.content and FUNCTION_LINE.search(reply.content):
+        return replace(reply, content=FUNCTION_LINE.sub(lambda m: f"```\n{m.group(0)}\n```", reply.content, count=1))
+    return reply
+
+
+# Local servers: the call left in the text, thinking before the answer.
+
+def json_text(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """No tool parser on the server: each call as a JSON line in `content` ("parameters" on every other one)."""
+    if not reply.tool_calls:
+        return reply
+    lines = [json.dumps({"name": call.name, ("parameters" if i % 2 else "arguments"): _arguments_or_text(call)})
+             for i, call in enumerate(reply.tool_calls)]
+    return Reply(content="\n".join(lines))
+
+
+def tagged_json(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """Hermes-style models (Qwen2.5) served without a parser: one <tool_call> block of JSON per call."""
+    if not reply.tool_calls:
+        return reply
+    blocks = [f'<tool_call>\n{json.dumps({"name": c.name, "arguments": _arguments_or_text(c)})}\n</tool_call>'
+              for c in reply.tool_calls]
+    return Reply(content="\n".join(blocks))
+
+
+def tagged_function(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """Qwen3-Coder-style models served without a parser: <function=name> with one <parameter=...> per argument."""
+    if not reply.tool_calls or not all(isinstance(arguments_of(c), dict) for c in reply.tool_calls):
+        return reply
+    blocks = []
+    for call in reply.tool_calls:
+        parameters = "".join(f"<parameter={name}>\n{value if isinstance(value, str) else json.dumps(value)}\n</parameter>\n"
+                             for name, value in arguments_of(call).items())
+        blocks.append(f"<tool_call>\n<function={call.name}>\n{parameters}</function>\n</tool_call>")
+    return Reply(content="I will use a tool for this.\n\n" + "\n".join(blocks))
+
+
+def thinks(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """Reasoning models (Qwen3, DeepSeek-R1) without a reasoning parser: a <think> block opens every reply."""
+    return replace(reply, content=f"<think>\n{_thought(reply)}\n</think>\n\n{reply.content or ''}")
+
+
+def reasoning_field(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """llama.cpp's way: the thinking in `reasoning_content`, and blank text ("\\n\\n") next to tool calls."""
+    return replace(reply, reasoning=_thought(reply), content="\n\n" if reply.tool_calls else reply.content)
+
+
+def _thought(reply: Reply) -> str:
+    if reply.tool_calls:
+        return f"The question needs a tool. I should call {', '.join(dict.fromkeys(c.name for c in reply.tool_calls))}."
+    return "No tool is needed for this, or the results are in: I will answer in a sentence or two."
+
+
+def _arguments_or_text(call: ToolCall) -> Any:
+    arguments = arguments_of(call)
+    return call.arguments if arguments is None else arguments
+
+
+def arguments_of(call: ToolCall) -> Any:
+    """The call's arguments parsed from JSON; None if they are not JSON."""
+    try:
+        return json.loads(call.arguments)
+    except ValueError:
+        return None

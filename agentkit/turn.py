@@ -1,0 +1,76 @@
+"""One model turn of the agent loop (chapter 08): send the messages, get back a reply the loop can use, or why not.
+
+A provider can fail (HTTP errors, timeouts, after the SDK's own retries) or answer with something the loop
+cannot read (see `agentkit.replies`); either way the turn reports a failure and adds nothing to the history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import openai
+
+from agentkit.events import Event, OnEvent, emit
+from agentkit.recovery import recover_reply, recovers
+from agentkit.replies import ModelMessage, check_reply
+from agentkit.streaming import StreamedReply, TextDelta, read_stream
+
+
+@dataclass
+class ModelTurn:
+    """What one request to the model gave: the reply's message and its token counts, or why the task failed."""
+
+    message: ModelMessage | None = None
+    """The assistant message, checked: text, tool calls, maybe reasoning."""
+    usage: Any = None
+    """The reply's token counts (prompt_tokens, completion_tokens), when the provider sent them."""
+    failure: str | None = None
+    """Why the reply cannot be used; then `message` is None."""
+
+
+async def ask_model(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict]) -> ModelTurn:
+    """One request with `messages`: the reply's message, or why the task failed.
+
+    The raw response is parsed here rather than by `create`, so that a body the SDK cannot even decode
+    (empty, or not JSON) is reported like any other unusable reply instead of raising out of the loop.
+    """
+    try:
+        raw = await client.chat.completions.with_raw_response.create(
+            model=model, messages=messages, **({"tools": tools} if tools else {}))
+    except openai.APIError as error:  # after the SDK's own retries: HTTP errors, connection errors, timeouts
+        return ModelTurn(failure=f"the model request failed: {type(error).__name__}: {error}")
+    try:
+        response = raw.parse()
+    except Exception as error:  # only the body's decoding runs here: it is the provider's fault, not ours
+        size, kind = len(raw.content), raw.headers.get("content-type", "no content-type")
+        return ModelTurn(failure=f"the model's reply could not be used: its body ({size:,} bytes, {kind}) is not "
+                                 f"JSON: {type(error).__name__}: {error}")
+    return _checked(response)
+
+
+async def ask_model_streaming(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict],
+                              on_event: OnEvent | None) -> ModelTurn:
+    """`ask_model`, streamed: each piece of text goes to `on_event` as it comes; the same message at the end."""
+    try:
+        chunks = await client.chat.completions.create(model=model, messages=messages, stream=True,
+                                                      stream_options={"include_usage": True},
+                                                      **({"tools": tools} if tools else {}))
+        async for item in read_stream(chunks):
+            if isinstance(item, TextDelta):
+                await emit(on_event, Event("text", text=item.text))
+            elif isinstance(item, StreamedReply):
+                reply = item
+    except openai.APIError as error:  # a stream can also break halfway: nothing of this turn is kept either
+        return ModelTurn(failure=f"the model request failed: {type(error).__name__}: {error}")
+    message = reply.message()
+    if recovers(client):
+        message = recover_reply(message, messages, tools)
+    return _checked({"choices": [{"message": message}], "usage": reply.usage})
+
+
+def _checked(response: Any) -> ModelTurn:
+    reply, problem = check_reply(response)
+    if problem:
+        return ModelTurn(failure=f"the model's reply could not be used: {problem}")
+    return ModelTurn(reply.choices[0].message, reply.usage)
