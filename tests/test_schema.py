@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 import pytest
 from jsonschema import Draft202012Validator
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, create_model
 
 from agentkit.tools.contract import ToolDefinition, ToolError
 from agentkit.tools.schema import ToolDefinitionError, clean_schema, tool
@@ -297,3 +297,23 @@ def test_a_lone_surrogate_in_a_string_is_named_for_what_it_is():
     with pytest.raises(ToolError) as caught:
         asyncio.run(shout.handler({"text": "a\ud800", "words": ["ok", "\udcff"]}))
     assert str(caught.value) == f"invalid arguments: text: {lone}; words.1: {lone}"
+
+
+def test_the_arguments_model_is_built_once_when_the_tool_is_defined(monkeypatch):
+    import agentkit.tools.schema as schema
+
+    built = []
+    monkeypatch.setattr(schema, "create_model", lambda *args, **kwargs: built.append(1) or create_model(*args, **kwargs))
+
+    @tool
+    def double(n: int) -> int:
+        """Double a number.
+
+        Args:
+            n: The number.
+        """
+        return 2 * n
+
+    assert built == [1]
+    assert [asyncio.run(double.handler({"n": n})) for n in range(3)] == ["0", "2", "4"]
+    assert built == [1]  # calls validate with the model made at definition time
