@@ -1,8 +1,9 @@
 """How long the course takes offline: per notebook executed, per notebook under nbval, and the whole test command.
 
 Prints, for each notebook: the wall time to execute it (nbclient, as `agentkit refresh` does, without
-writing), the time nbval takes on it (a pytest subprocess), and the share of that which is kernel start-up.
-With --full it also times the whole README test command once.
+writing), the time nbval takes on it (a pytest subprocess, one process), and the share of that which is kernel
+start-up. Then the whole course under nbval in one pytest process, as a ratio to its floor: one kernel start-up
+a notebook. With --full it also times the whole README test command once (on every core, as README runs it).
 
     .venv/bin/python benchmarks/course_time.py [--full]
 """
@@ -55,11 +56,15 @@ def main() -> None:
         total_exec = total_nbval = 0.0
         notebooks = sorted((ROOT / "notebooks").glob("*.ipynb"))
         for path in notebooks:
-            executed, nbval = execute_seconds(path), command_seconds(f"notebooks/{path.name}")
+            executed, nbval = execute_seconds(path), command_seconds("-n", "0", f"notebooks/{path.name}")
             total_exec, total_nbval = total_exec + executed, total_nbval + nbval
             print(f"{path.name:34} {executed:8.2f}s {nbval:8.2f}s {startup / executed:14.0%}")
         print(f"{'all ' + str(len(notebooks)) + ' notebooks':34} {total_exec:8.2f}s {total_nbval:8.2f}s "
               f"{startup * len(notebooks) / total_exec:14.0%}")
+        course = command_seconds("-n", "0", "notebooks/")
+        floor = startup * len(notebooks)
+        print(f"\nthe course under nbval, one process: {course:.1f} s; floor ({len(notebooks)} kernel start-ups): "
+              f"{floor:.1f} s; ratio {course / floor:.1f}x")
         if "--full" in sys.argv:
             print(f"\nwhole test command (python -m pytest): {command_seconds():.1f} s")
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from agentkit.checks.ch06 import check_exercise_6_1, check_exercise_6_2, check_exercise_6_3, naive_blocklist
 
 
@@ -48,25 +50,63 @@ def test_6_2_wrong_answers(capsys) -> None:  # type: ignore[no-untyped-def]
     assert capsys.readouterr().out.startswith("[todo] Exercise 6.2")
 
 
-def scrub(environ: dict) -> dict:  # type: ignore[type-arg]
-    return {k: v for k, v in environ.items() if not any(m in k.upper() for m in ("KEY", "TOKEN", "SECRET", "PASSWORD"))}
+def child_environment(parent: dict, allowed: list, extras: dict) -> dict:  # type: ignore[type-arg]
+    def is_allowed(name: str) -> bool:
+        return any(name == rule or (rule.endswith("*") and name.startswith(rule[:-1])) for rule in allowed)
+
+    return {name: value for name, value in parent.items() if is_allowed(name)} | extras
 
 
 def test_6_3_right_answer(capsys) -> None:  # type: ignore[no-untyped-def]
-    assert asyncio.run(check_exercise_6_3({"scrub": scrub}))
-    assert capsys.readouterr().out == "[pass] Exercise 6.3: no secrets in the child's environment\n"
+    assert asyncio.run(check_exercise_6_3({"child_environment": child_environment}))
+    assert capsys.readouterr().out == "[pass] Exercise 6.3: the child's environment from an allowlist\n"
 
 
-def test_6_3_wrong_answers(capsys) -> None:  # type: ignore[no-untyped-def]
-    def case_sensitive(environ: dict) -> dict:  # type: ignore[type-arg]
-        return {k: v for k, v in environ.items() if "KEY" not in k and "TOKEN" not in k}
+def denylist(parent: dict, allowed: list, extras: dict) -> dict:  # type: ignore[type-arg]  # the old scrub
+    markers = ("KEY", "TOKEN", "SECRET", "PASSWORD")
+    return {k: v for k, v in parent.items() if not any(m in k.upper() for m in markers)} | extras
 
-    assert not asyncio.run(check_exercise_6_3({"scrub": case_sensitive}))
-    assert "scrub kept ['DB_Password', 'github_token']; drop every name containing KEY" in capsys.readouterr().out
 
-    def in_place(environ: dict) -> dict:  # type: ignore[type-arg]
-        environ.pop("MODEL_API_KEY")
-        return environ
+def prefix_for_every_name(parent: dict, allowed: list, extras: dict) -> dict:  # type: ignore[type-arg]
+    return {k: v for k, v in parent.items() if any(k.startswith(rule.rstrip("*")) for rule in allowed)} | extras
 
-    assert not asyncio.run(check_exercise_6_3({"scrub": in_place}))
-    assert "scrub changed the dict it was given" in capsys.readouterr().out
+
+def extras_filtered_too(parent: dict, allowed: list, extras: dict) -> dict:  # type: ignore[type-arg]
+    return {k: v for k, v in (parent | extras).items() if k in allowed or any(
+        r.endswith("*") and k.startswith(r[:-1]) for r in allowed)}
+
+
+def every_allowed_name(parent: dict, allowed: list, extras: dict) -> dict:  # type: ignore[type-arg]
+    return child_environment(parent, allowed, extras) | {n: parent.get(n, "") for n in allowed if "*" not in n}
+
+
+def case_blind(parent: dict, allowed: list, extras: dict) -> dict:  # type: ignore[type-arg]
+    upper = child_environment({k.upper(): v for k, v in parent.items()}, allowed, extras)
+    return {k: v for k, v in parent.items() if k.upper() in upper} | extras
+
+
+def in_place(parent: dict, allowed: list, extras: dict) -> dict:  # type: ignore[type-arg]
+    for name in [n for n in parent if n not in allowed]:
+        del parent[name]
+    return parent
+
+
+@pytest.mark.parametrize(("wrong", "hint"), [
+    (denylist, "it let in ['DATABASE_URL', 'GH_PAT']; expected {'PATH': '/usr/bin', 'HOME': '/home/ada'} "
+               "(a secret whose name looks harmless is not allowed, so it stays out)."),
+    (prefix_for_every_name, "it let in ['LANGUAGE']"),
+    (extras_filtered_too, "it left out ['AGENTKIT_RUN']; expected"),
+    (every_allowed_name, "it let in ['TMPDIR', 'TZ']"),
+    (case_blind, "it let in ['Path', 'path']"),
+    (in_place, "changed one of its arguments; build and return a new dict."),
+])
+def test_6_3_wrong_answers_name_the_case(capsys, wrong, hint) -> None:  # type: ignore[no-untyped-def]
+    assert not asyncio.run(check_exercise_6_3({"child_environment": wrong}))
+    printed = capsys.readouterr().out
+    assert printed.startswith("[fail] Exercise 6.3") and hint in printed, printed
+    assert printed.count("child_environment(") == 1  # one case named, the others stay hidden
+
+
+def test_6_3_not_written(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert not asyncio.run(check_exercise_6_3({}))
+    assert capsys.readouterr().out.startswith("[todo] Exercise 6.3")

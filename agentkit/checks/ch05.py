@@ -1,9 +1,11 @@
-"""Checks for chapter 05's exercises: escaping a guard, fixing it, and a tool that respects the workspace.
+"""Checks for chapter 05's exercises: a guard's decision that holds, and a tool that respects the workspace.
 
 Each takes the notebook's `globals()`. Each builds its own scratch layout in a temporary folder:
 
     workspace/                  the root, with notes/todo.txt, a.txt, b.txt, an empty folder and a link out
     workspace-private/secret.txt    outside, beside the root
+
+The cases live here, not in the notebook: an answer has to hold for paths its author never saw.
 """
 
 from __future__ import annotations
@@ -11,12 +13,12 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from agentkit.checks import CheckFailed, answer, expect, run_check
+from agentkit.checks import answer, expect, run_check
 from agentkit.tools.contract import ToolDefinition, ToolError
 from agentkit.tools.dispatcher import execute_tool
 from agentkit.tools.registry import build_registry
@@ -24,7 +26,7 @@ from agentkit.tools.workspace import Workspace, WorkspaceError
 
 
 def broken_guard(root: str, path: str) -> str:
-    """A path guard with a hole in it (exercise 5.1): it looks right, and it is not."""
+    """A path guard with two holes in it (exercise 5.1): it looks right, and it is not."""
     full = os.path.normpath(os.path.join(root, path))
     if not full.startswith(root):
         raise ValueError(f"{path!r} is outside the workspace")
@@ -47,68 +49,71 @@ def scratch_layout() -> Iterator[Path]:
         yield root
 
 
+def plant_links(root: Path) -> None:
+    """The links an attacker (or a cloned repository) leaves in the workspace, and one that is harmless."""
+    (root / "chain1").symlink_to("chain2")
+    (root / "chain2").symlink_to("../workspace-private/secret.txt")
+    (root / "dangling").symlink_to("../workspace-private/new.txt")
+    (root / "shortcut").symlink_to("notes")
+
+
+INSIDE_CASES: list[tuple[str, bool, str]] = [
+    ("notes/todo.txt", True, "a plain file inside"),
+    ("new/folder/file.txt", True, "a file that does not exist yet (write_file creates it)"),
+    ("notes/../a.txt", True, "'..' that stays inside"),
+    ("../workspace/a.txt", True, "a path that climbs out and comes back in"),
+    (".", True, "the root itself"),
+    ("shortcut/todo.txt", True, "a symlink inside that points inside"),
+    ("{root}/b.txt", True, "an absolute path to a file inside"),
+    ("../workspace-private/secret.txt", False, "a sibling folder whose name starts like the root's"),
+    ("notes/../../workspace-private/secret.txt", False, "'..' hidden in the middle"),
+    ("/etc/passwd", False, "an absolute path outside"),
+    ("link/secret.txt", False, "a symlinked folder inside that points outside"),
+    ("chain1", False, "a chain of two symlinks that ends outside"),
+    ("dangling", False, "a symlink to a file outside that does not exist yet (a write would create it)"),
+    ("..", False, "the folder that holds the root"),
+]
+"""(path, inside?, what it tests): the hidden cases of exercise 5.1, run in a layout with `plant_links`."""
+
+
+def first_wrong_case(inside: Callable[[Path, str], object], root: Path) -> str | None:
+    """The hint for the first case `inside` gets wrong, or None when it gets every one right."""
+    for template, expected, what in INSIDE_CASES:
+        path = template.format(root=root)
+        shown = template.replace("{root}", "<root>")
+        try:
+            got = inside(root, path)
+        except Exception as error:  # a guard that raises for a hostile path is the mistake we are looking for
+            return (f"inside(root, {shown!r}) raised {type(error).__name__}: {error}; return {expected} for it "
+                    f"({what}): a bool for every path, never an exception.")
+        if not isinstance(got, bool):
+            return f"inside(root, {shown!r}) returned {got!r}; return a bool (True or False)."
+        if got != expected:
+            how = ("follow every symlink (os.path.realpath) and compare whole path components "
+                   "(os.path.commonpath or Path.is_relative_to), not characters")
+            return f"inside(root, {shown!r}) returned {got}; expected {expected}: {what}. To get it right, {how}."
+    return None
+
+
 async def check_exercise_5_1(namespace: Mapping[str, Any]) -> bool:
-    """Exercise 5.1: `escape`, a path that `broken_guard` accepts and that reaches the secret."""
+    """Exercise 5.1: `inside(root, path) -> bool`, the guard's decision, tried on paths and links it never saw."""
 
     async def test() -> None:
-        escape = answer(namespace, "escape")
-        expect(isinstance(escape, str), f"`escape` is a {type(escape).__name__}; make it a string (a path).")
-        expect(not os.path.isabs(escape), "give a path relative to the workspace: the check runs in its own "
-                                          "scratch folder, where an absolute path from your machine does not exist.")
+        inside = answer(namespace, "inside")
+        expect(callable(inside), "`inside` should be a function: def inside(root: Path, path: str) -> bool.")
         with scratch_layout() as root:
-            try:
-                reached = broken_guard(str(root), escape)
-            except ValueError:
-                raise CheckFailed(f"broken_guard refuses {escape!r}. Look at what `startswith` compares: "
-                                     "two strings, character by character, not two folders.") from None
-            secret = root.parent / "workspace-private" / "secret.txt"
-            expect(os.path.realpath(reached) == str(secret),
-                   f"broken_guard accepts {escape!r}, but it leads to {Path(reached).relative_to(root.parent)}, "
-                   "not to workspace-private/secret.txt.")
+            plant_links(root)
+            hint = first_wrong_case(inside, root)
+        expect(hint is None, hint)
 
-    return await run_check("Exercise 5.1: an escape through a broken guard", test)
-
-
-SAFE = {"notes/todo.txt": "notes/todo.txt", "new/file.txt": "new/file.txt", "notes/../a.txt": "a.txt"}
-UNSAFE = {
-    "../workspace-private/secret.txt": "the sibling folder whose name starts like the root's",
-    "link/secret.txt": "a symlink inside the workspace that points outside",
-    "notes/../../workspace-private/secret.txt": "'..' hidden in the middle",
-    "/etc/passwd": "an absolute path",
-}
-
-
-async def check_exercise_5_2(namespace: Mapping[str, Any]) -> bool:
-    """Exercise 5.2: `safe_guard(root, path) -> Path`, broken_guard with both holes closed."""
-
-    async def test() -> None:
-        safe_guard = answer(namespace, "safe_guard")
-        expect(callable(safe_guard), "`safe_guard` should be a function: def safe_guard(root: Path, path: str).")
-        with scratch_layout() as root:
-            for path, inside in SAFE.items():
-                try:
-                    got = safe_guard(root, path)
-                except ValueError as error:
-                    hint = f"safe_guard refuses {path!r} ({error}), which is inside the workspace."
-                    raise CheckFailed(hint) from None
-                expect(Path(got) == root / inside, f"safe_guard(root, {path!r}) returned {got!r}; expected the "
-                                                   f"resolved path root / {inside!r}.")
-            for path, what in UNSAFE.items():
-                try:
-                    got = safe_guard(root, path)
-                except ValueError:
-                    continue
-                raise CheckFailed(f"safe_guard accepts {path!r} ({what}) and returns {got!r}; resolve the "
-                                     "path (following symlinks) and check it with is_relative_to(root).")
-
-    return await run_check("Exercise 5.2: a guard without the holes", test)
+    return await run_check("Exercise 5.1: inside(root, path), a guard's decision that holds", test)
 
 
 LISTINGS = {".": "a.txt\nb.txt\nempty/\nlink/\nnotes/", "notes": "todo.txt", "empty": "(empty folder)"}
 
 
-async def check_exercise_5_3(namespace: Mapping[str, Any]) -> bool:
-    """Exercise 5.3: `list_dir_tool(workspace)`, a `list_dir` tool that lists a folder inside the workspace only."""
+async def check_exercise_5_2(namespace: Mapping[str, Any]) -> bool:
+    """Exercise 5.2: `list_dir_tool(workspace)`, a `list_dir` tool that lists a folder inside the workspace only."""
 
     async def test() -> None:
         list_dir_tool = answer(namespace, "list_dir_tool")
@@ -134,4 +139,4 @@ async def check_exercise_5_3(namespace: Mapping[str, Any]) -> bool:
                    f"list_dir('a.txt') gave {result.content[:80]!r}; a file is not a folder: "
                    "raise ToolError saying so.")
 
-    return await run_check("Exercise 5.3: a list_dir tool inside the workspace", test)
+    return await run_check("Exercise 5.2: a list_dir tool inside the workspace", test)

@@ -1,4 +1,4 @@
-"""Checks for chapter 06's exercises: getting past a blocklist, capping output, scrubbing secrets.
+"""Checks for chapter 06's exercises: getting past a blocklist, capping output, the child's environment.
 
 Each takes the notebook's `globals()`.
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import tempfile
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from agentkit.checks import answer, expect, run_check
@@ -63,24 +64,69 @@ async def check_exercise_6_2(namespace: Mapping[str, Any]) -> bool:
     return await run_check("Exercise 6.2: head, tail, and how much was cut", test)
 
 
-ENVIRONMENT = {"PATH": "/usr/bin", "HOME": "/home/ada", "MODEL_API_KEY": "sk-1", "github_token": "t",
-               "DB_Password": "p", "AWS_SECRET_ACCESS_KEY": "s", "KEYBOARD_LAYOUT": "fr", "LANG": "C.UTF-8"}
-SCRUBBED = {"PATH": "/usr/bin", "HOME": "/home/ada", "LANG": "C.UTF-8"}
+@dataclass(frozen=True)
+class EnvironmentCase:
+    """One hidden case of exercise 6.3: a parent environment, what is allowed through, and what must come out."""
+
+    what: str
+    """What the case tests, as the hint names it."""
+    parent: dict[str, str]
+    """The agent's own environment."""
+    allowed: list[str]
+    """Names to pass, exact, or a prefix ending in `*`."""
+    extras: dict[str, str]
+    """Variables the caller sets on purpose, over anything passed."""
+    expected: dict[str, str]
+    """The child's environment."""
+
+
+ENVIRONMENT_CASES = [
+    EnvironmentCase("a secret whose name looks harmless is not allowed, so it stays out",
+                    {"PATH": "/usr/bin", "HOME": "/home/ada", "DATABASE_URL": "postgres://u:pw@db/x", "GH_PAT": "g",
+                     "MODEL_API_KEY": "sk-1"}, ["PATH", "HOME"], {}, {"PATH": "/usr/bin", "HOME": "/home/ada"}),
+    EnvironmentCase("a name ending in * allows every name with that prefix; a plain name allows only itself",
+                    {"LC_ALL": "C", "LC_CTYPE": "C.UTF-8", "LC": "x", "XLC_ALL": "y", "LANG": "en", "LANGUAGE": "fr"},
+                    ["LC_*", "LANG"], {}, {"LC_ALL": "C", "LC_CTYPE": "C.UTF-8", "LANG": "en"}),
+    EnvironmentCase("an allowed name that the parent does not have is left out, not set to None or ''",
+                    {"PATH": "/bin"}, ["PATH", "TMPDIR", "TZ"], {}, {"PATH": "/bin"}),
+    EnvironmentCase("extras are set whether or not they are allowed, and win over the parent's value",
+                    {"PATH": "/bin", "PAGER": "less", "EDITOR": "vi"}, ["PATH", "PAGER"],
+                    {"PAGER": "cat", "AGENTKIT_RUN": "t1"}, {"PATH": "/bin", "PAGER": "cat", "AGENTKIT_RUN": "t1"}),
+    EnvironmentCase("names are case-sensitive: only PATH is PATH",
+                    {"path": "a", "Path": "b", "PATH": "c"}, ["PATH"], {}, {"PATH": "c"}),
+    EnvironmentCase("an empty value is still a value", {"TZ": "", "HOME": "/h"}, ["TZ", "HOME"], {},
+                    {"TZ": "", "HOME": "/h"}),
+    EnvironmentCase("nothing allowed, nothing extra: an empty environment", {"PATH": "/bin", "HOME": "/h"}, [], {}, {}),
+]
+"""The hidden cases of exercise 6.3."""
+
+
+def environment_difference(got: dict[str, str], expected: dict[str, str]) -> str:
+    """What differs, by name: what got in, what is missing, what has another value."""
+    extra = sorted(set(got) - set(expected))
+    missing = sorted(set(expected) - set(got))
+    changed = sorted(name for name in set(got) & set(expected) if got[name] != expected[name])
+    parts = [f"{label} {names}" for label, names in
+             (("it let in", extra), ("it left out", missing), ("it has another value for", changed)) if names]
+    return "; ".join(parts)
 
 
 async def check_exercise_6_3(namespace: Mapping[str, Any]) -> bool:
-    """Exercise 6.3: `scrub(environ)`, the environment without the names that look like secrets."""
+    """Exercise 6.3: `child_environment(parent, allowed, extras)`, the child's environment from an allowlist."""
 
     async def test() -> None:
-        scrub = answer(namespace, "scrub")
-        expect(callable(scrub), "`scrub` should be a function: def scrub(environ: dict) -> dict.")
-        given = dict(ENVIRONMENT)
-        got = scrub(given)
-        expect(given == ENVIRONMENT, "scrub changed the dict it was given; build and return a new one.")
-        expect(isinstance(got, dict), f"scrub returned a {type(got).__name__}; return a dict.")
-        leaked = sorted(set(got) - set(SCRUBBED))
-        expect(not leaked, f"scrub kept {leaked}; drop every name containing KEY, TOKEN, SECRET or PASSWORD, in any "
-                           "case (KEYBOARD_LAYOUT goes too: a name rule cannot tell).")
-        expect(got == SCRUBBED, f"scrub returned {got}; expected {SCRUBBED} (keep the other variables as they are).")
+        child_environment = answer(namespace, "child_environment")
+        expect(callable(child_environment), "`child_environment` should be a function: def child_environment("
+                                            "parent: dict, allowed: list, extras: dict) -> dict.")
+        for case in ENVIRONMENT_CASES:
+            parent, allowed, extras = dict(case.parent), list(case.allowed), dict(case.extras)
+            got = child_environment(parent, allowed, extras)
+            call = f"child_environment(parent with {sorted(case.parent)}, {case.allowed}, {case.extras})"
+            expect((parent, allowed, extras) == (case.parent, case.allowed, case.extras),
+                   f"{call} changed one of its arguments; build and return a new dict.")
+            expect(isinstance(got, dict) and got is not parent,
+                   f"{call} returned {'the parent itself' if got is parent else type(got).__name__}; return a new dict.")
+            expect(got == case.expected, f"{call}: {environment_difference(got, case.expected)}; expected "
+                                          f"{case.expected} ({case.what}).")
 
-    return await run_check("Exercise 6.3: no secrets in the child's environment", test)
+    return await run_check("Exercise 6.3: the child's environment from an allowlist", test)
