@@ -30,7 +30,7 @@ from agentkit.events import Event
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.loop import Task, Usage, run_task
 from agentkit.manual import FunctionCall, FunctionCallError, build_system_prompt, manual_round_trip, parse_reply
-from agentkit.policy import Decision, ToolExecutor, ToolPolicy, ask_user_tool
+from agentkit.policy import Decision, ToolExecutor, ToolPolicy
 from agentkit.tools import (
     DuplicateToolError,
     ToolDefinition,
@@ -39,6 +39,7 @@ from agentkit.tools import (
     ToolResult,
     Workspace,
     WorkspaceError,
+    ask_user_tool,
     build_registry,
     clock_tool,
     execute_tool,

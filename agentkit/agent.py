@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentkit.policy import Ask, ToolPolicy, ask_user_tool
+from agentkit.asking import Ask
+from agentkit.policy import ToolPolicy
+from agentkit.tools.ask_user import ask_user_tool
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.filesystem import file_tools

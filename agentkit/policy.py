@@ -193,28 +193,3 @@ def truncate(result: ToolResult, max_chars: int) -> ToolResult:
     note = (f"\n[... {cut:,} more characters cut: a tool result shows at most {max_chars:,} characters "
             "(Limits.max_output_chars, set in the task's ToolPolicy). Ask for a smaller part to see the rest.]")
     return ToolResult(result.content[:max_chars] + note, result.is_error, result.error)
-
-
-def ask_user_tool(ask: Ask) -> ToolDefinition:
-    """The `ask_user` tool: the model asks the person a question, and their answer is the tool's result."""
-    one_question_at_a_time = asyncio.Lock()
-
-    async def handler(arguments: dict) -> str:
-        async with one_question_at_a_time:
-            answer = await ask(arguments["question"])
-        if is_cancel(answer):
-            raise TaskCancelled(f"the person answered {answer.strip()} to the question {arguments['question']!r}")
-        return answer.strip() or "(the user gave no answer)"
-
-    parameters = {
-        "type": "object",
-        "properties": {"question": {"type": "string", "minLength": 1,
-                                    "description": "The question, as the user will read it: short and specific."}},
-        "required": ["question"],
-        "additionalProperties": False,
-    }
-    description = ("Ask the user a question and wait for their answer. Use it when you need something only the "
-                   "user knows or decides (a preference, a missing detail, a choice between options), "
-                   "not for anything another tool can find out.")
-    return ToolDefinition("ask_user", description, parameters, handler)
-

@@ -60,8 +60,13 @@ def test_clock_tool_schema_the_model_sees():
     function = entry["function"]
     assert function["name"] == "get_current_time"
     assert "current time" in function["description"] and "time zone" in function["description"]
-    assert function["parameters"]["properties"]["timezone"]["type"] == "string"
-    assert function["parameters"]["required"] == []
+    # Made by @tool from `timezone: str = "UTC"`: optional (not required), with its default stated.
+    assert function["parameters"] == {
+        "type": "object",
+        "properties": {"timezone": {"type": "string", "description": "IANA time zone name, e.g. Europe/Paris, "
+                                    "Asia/Tokyo, Pacific/Auckland.", "default": "UTC"}},
+        "additionalProperties": False,
+    }
     assert "handler" not in str(entry)
 
 

@@ -3,11 +3,12 @@
 import asyncio
 import json
 import logging
-from typing import Literal
+from typing import Annotated, Literal
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import Field
 
 from agentkit.tools.contract import ToolDefinition, ToolError
 from agentkit.tools.dispatcher import ToolResult, execute_tool, tool_message
@@ -120,6 +121,28 @@ def test_wrong_type_and_several_missing_keys():
         "Error: arguments for 'divide' must be a JSON object like {\"key\": value}, got null; "
         "expected keys: a (required), b (required)."
     )
+
+
+@tool
+def page(limit: Annotated[int, Field(ge=1)] | None = None, unit: Literal["lines", "bytes"] | None = None) -> str:
+    """Show a page.
+
+    Args:
+        limit: Lines to show at most.
+        unit: What limit counts.
+    """
+    return "page"
+
+
+@pytest.mark.parametrize(("arguments", "problem"), [
+    ({"limit": 0}, "argument 'limit': 0 is less than the minimum of 1"),
+    ({"unit": "words"}, "argument 'unit' is \"words\"; should be one of: \"lines\", \"bytes\""),
+    ({"limit": "3"}, "argument 'limit' should be of type integer or null, got string \"3\""),
+])
+def test_an_optional_value_of_the_right_type_is_told_what_is_wrong_with_it_not_its_type(arguments, problem):
+    # `int | None` is a choice of types: a 0 is an integer, so the message is about the minimum, not the type.
+    result = asyncio.run(execute_tool(build_registry([page]), "page", json.dumps(arguments)))
+    assert result.content == f"Error: arguments for 'page' do not match its parameters (1 problem):\n- {problem}"
 
 
 def test_a_huge_bad_value_is_not_repeated_in_full():

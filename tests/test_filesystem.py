@@ -358,6 +358,31 @@ def test_file_tools_definitions(workspace: Workspace) -> None:
     assert tools["glob"].parameters["properties"]["max_results"]["maximum"] == 50
 
 
+def test_the_model_is_shown_each_default_and_bound_from_the_signatures(workspace: Workspace) -> None:
+    tools = {tool.name: tool for tool in file_tools(workspace, Limits(max_glob_results=50))}
+    shown = {name: {argument: {key: value for key, value in schema.items() if key != "description"}
+                    for argument, schema in tool.parameters["properties"].items()} for name, tool in tools.items()}
+    assert shown["read_file"] == {"path": {"type": "string"}, "offset": {"type": "integer", "default": 1, "minimum": 1},
+                                  "limit": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}], "default": None}}
+    assert shown["glob"]["max_results"] == {"type": "integer", "default": 50, "maximum": 50, "minimum": 1}
+    assert shown["edit_file"]["old_text"] == {"type": "string", "minLength": 1}
+    assert shown["edit_file"]["replace_all"] == {"type": "boolean", "default": False}
+    assert [tool.parameters["required"] for tool in tools.values()] == [
+        ["path"], ["path", "content"], ["path", "old_text", "new_text"], ["pattern"]]
+
+
+@pytest.mark.parametrize(("name", "arguments", "problem"), [
+    ("read_file", {"path": "n.txt", "limit": 0}, "argument 'limit': 0 is less than the minimum of 1"),
+    ("edit_file", {"path": "n.txt", "old_text": "a", "new_text": "b", "occurrence": 0},
+     "argument 'occurrence': 0 is less than the minimum of 1"),
+    ("glob", {"pattern": "*", "max_results": 51}, "argument 'max_results': 51 is greater than the maximum of 50"),
+])
+def test_a_bound_broken_is_named_to_the_model(workspace: Workspace, name: str, arguments: dict, problem: str) -> None:
+    registry = build_registry(file_tools(workspace, Limits(max_glob_results=50)))
+    assert run(registry, name, **arguments).content == (
+        f"Error: arguments for '{name}' do not match its parameters (1 problem):\n- {problem}")
+
+
 def run(registry: dict, name: str, **arguments: object):  # type: ignore[no-untyped-def]
     return asyncio.run(execute_tool(registry, name, json.dumps(arguments)))
 

@@ -9,7 +9,8 @@ import pytest
 from agentkit.limits import Limits
 from agentkit.loop import CANCELLED, Event, Task, close_open_calls, run_task
 from agentkit.offline import Faults, OfflineServer, ScriptedModel, call, offline_client
-from agentkit.policy import TaskCancelled, ToolPolicy, ask_user_tool, scripted_answers
+from agentkit.policy import TaskCancelled, ToolPolicy, scripted_answers
+from agentkit.tools.ask_user import ask_user_tool
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.registry import build_registry
 from agentkit.tools.schema import tool

@@ -13,10 +13,10 @@ from agentkit.policy import (
     TaskCancelled,
     ToolExecutor,
     ToolPolicy,
-    ask_user_tool,
     scripted_answers,
     truncate,
 )
+from agentkit.tools.ask_user import ask_user_tool
 from agentkit.tools.dispatcher import ToolResult, parse_arguments
 from agentkit.tools.registry import build_registry
 from agentkit.tools.schema import tool

@@ -2,11 +2,11 @@
 
 import asyncio
 import threading
-from typing import Literal
+from typing import Annotated, Literal
 
 import pytest
 from jsonschema import Draft202012Validator
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, create_model
 
 from agentkit.tools.contract import ToolDefinition, ToolError
 from agentkit.tools.schema import ToolDefinitionError, clean_schema, tool
@@ -278,3 +278,42 @@ def test_handler_turns_arguments_it_cannot_convert_into_a_tool_error():
 
     with pytest.raises(ToolError, match="^invalid arguments: n: Input should be a valid integer"):
         asyncio.run(square.handler({"n": "seven"}))
+
+
+def test_a_lone_surrogate_in_a_string_is_named_for_what_it_is():
+    # JSON may spell half a character ("\ud800"); the JSON Schema check lets it through, and pydantic cannot
+    # read it as soon as it checks a constraint on the string (a length, a pattern).
+    @tool
+    def shout(text: Annotated[str, Field(min_length=1)], words: list[Annotated[str, Field(pattern="^[a-z]+$")]]) -> str:
+        """Shout.
+
+        Args:
+            text: What to shout.
+            words: More to shout.
+        """
+        return text.upper()
+
+    lone = "holds a lone surrogate (half of a character, such as \\ud800), which is not text; send real characters"
+    with pytest.raises(ToolError) as caught:
+        asyncio.run(shout.handler({"text": "a\ud800", "words": ["ok", "\udcff"]}))
+    assert str(caught.value) == f"invalid arguments: text: {lone}; words.1: {lone}"
+
+
+def test_the_arguments_model_is_built_once_when_the_tool_is_defined(monkeypatch):
+    import agentkit.tools.schema as schema
+
+    built = []
+    monkeypatch.setattr(schema, "create_model", lambda *args, **kwargs: built.append(1) or create_model(*args, **kwargs))
+
+    @tool
+    def double(n: int) -> int:
+        """Double a number.
+
+        Args:
+            n: The number.
+        """
+        return 2 * n
+
+    assert built == [1]
+    assert [asyncio.run(double.handler({"n": n})) for n in range(3)] == ["0", "2", "4"]
+    assert built == [1]  # calls validate with the model made at definition time

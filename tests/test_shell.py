@@ -10,7 +10,6 @@ import pytest
 
 from agentkit.limits import Limits
 from agentkit.tools.command_output import HeadTail
-from agentkit.tools.contract import ToolError
 from agentkit.tools.dispatcher import execute_tool
 from agentkit.tools.registry import build_registry
 from agentkit.tools.shell import run_command, scrubbed_environment, shell_tool
@@ -58,9 +57,16 @@ def test_timeout_is_reported(workspace: Workspace) -> None:
     )
 
 
-def test_timeout_is_bounded_by_the_limit(workspace: Workspace) -> None:
-    with pytest.raises(ToolError, match=r"^timeout should be more than 0 and at most 2.0 seconds, got 5$"):
-        bash(workspace, "true", timeout=5, shell_timeout=2.0)
+@pytest.mark.parametrize(("timeout", "problem"), [
+    (5, "5 is greater than the maximum of 2.0"), (0, "0 is less than or equal to the minimum of 0"),
+])
+def test_timeout_is_bounded_by_the_limit(workspace: Workspace, timeout: float, problem: str) -> None:
+    tool = shell_tool(workspace, Limits(shell_timeout=2.0))
+    timeout_schema = tool.parameters["properties"]["timeout"]  # the model is shown the bound and the default
+    assert (timeout_schema["maximum"], timeout_schema["default"], timeout_schema["exclusiveMinimum"]) == (2.0, 2.0, 0)
+    arguments = json.dumps({"command": "true", "timeout": timeout})
+    assert asyncio.run(execute_tool(build_registry([tool]), "bash", arguments)).content == (
+        f"Error: arguments for 'bash' do not match its parameters (1 problem):\n- argument 'timeout': {problem}")
 
 
 def test_long_output_keeps_head_and_tail(workspace: Workspace) -> None:

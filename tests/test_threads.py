@@ -7,7 +7,7 @@ import sys
 import threading
 
 from agentkit.limits import TOOL_THREADS, Limits
-from agentkit.tools import filesystem
+from agentkit.tools import file_reading, filesystem
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import execute_tool
 from agentkit.tools.registry import build_registry
@@ -55,11 +55,11 @@ def test_sixteen_shell_commands_wait_for_each_other_without_timing_out(tmp_path)
 def test_file_tools_run_on_the_tools_pool(tmp_path, monkeypatch):
     seen = []
 
-    def read_file(workspace, path, limits):  # stands in for the real one, to see which thread runs it
+    def read_file(workspace, path, offset, limit, *, limits):  # stands in for the real one, to see which thread runs it
         seen.append(threading.current_thread().name)
         return "read"
 
-    monkeypatch.setattr(filesystem, "read_file", read_file)
+    monkeypatch.setattr(file_reading, "read_file", read_file)
     [definition] = [d for d in filesystem.file_tools(Workspace(tmp_path)) if d.name == "read_file"]
     assert asyncio.run(_all_at_once(definition, ['{"path": "a.txt"}'])) == ["read"]
     assert seen[0].startswith("agentkit-tool")

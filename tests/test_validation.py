@@ -88,3 +88,26 @@ def test_a_declared_draft_is_still_checked_as_2020_12():
               "properties": {"n": {"type": "integer"}}}
     assert ArgumentsValidator(schema)._quick is not None
     assert [error.message for error in ArgumentsValidator(schema).problems({"n": "1"})] == ["'1' is not of type 'integer'"]
+
+
+TREE = {"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"}, "label": {"$ref": "#/$defs/Label"}},
+        "$defs": {"Node": {"type": "object", "properties": {"value": {"type": "integer"}, "children": {
+                      "type": "array", "items": {"$ref": "#/$defs/Node"}}}, "required": ["value"]},
+                  "Label": {"type": "string", "minLength": 1, "default": {"$ref": "#/$defs/Node"}}}}
+
+
+def test_the_quick_check_inlines_refs_except_recursive_ones():
+    inlined = validation._inline_refs(TREE, TREE["$defs"])
+    label, root = inlined["properties"]["label"], inlined["properties"]["root"]
+    assert label == TREE["$defs"]["Label"]  # inlined; a default is data, so its "$ref" key is left as it was
+    assert root["properties"]["children"]["items"] == {"$ref": "#/$defs/Node"}  # a Node holds Nodes: kept as a $ref
+    assert ArgumentsValidator(TREE)._quick is not None
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.fixed_dictionaries({}, optional={"root": JSON_VALUES | st.fixed_dictionaries(
+    {"value": JSON_VALUES}, optional={"children": st.lists(st.fixed_dictionaries({"value": JSON_VALUES}), max_size=3)}),
+    "label": JSON_VALUES}))
+def test_the_quick_check_of_a_recursive_model_agrees_with_the_reference(arguments):
+    expected = [error.message for error in jsonschema.Draft202012Validator(TREE).iter_errors(arguments)]
+    assert sorted(error.message for error in ArgumentsValidator(TREE).problems(arguments)) == sorted(expected)

@@ -1,5 +1,6 @@
-"""Tools: the contract (03), the registry (03) and the dispatcher (04), and the tools the course builds (01, 05, 06)."""
+"""Tools: the contract (03), the registry (03) and the dispatcher (04), and the tools the course builds (01, 05-07)."""
 
+from agentkit.tools.ask_user import ask_user_tool
 from agentkit.tools.clock import clock_tool, get_current_time
 from agentkit.tools.contract import Handler, ToolDefinition, ToolError
 from agentkit.tools.dispatcher import ToolResult, execute_tool, parse_arguments, tool_message
@@ -11,5 +12,5 @@ from agentkit.tools.shell import shell_tool
 from agentkit.tools.workspace import Workspace
 
 __all__ = ["DuplicateToolError", "Handler", "ToolDefinition", "ToolDefinitionError", "ToolError", "ToolResult",
-           "Workspace", "WorkspaceError", "build_registry", "clock_tool", "execute_tool", "file_tools",
+           "Workspace", "WorkspaceError", "ask_user_tool", "build_registry", "clock_tool", "execute_tool", "file_tools",
            "get_current_time", "openai_tools", "parse_arguments", "shell_tool", "tool", "tool_message"]

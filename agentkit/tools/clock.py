@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from agentkit.tools.contract import ToolDefinition, ToolError
 from agentkit.tools.dispatcher import echo
+from agentkit.tools.schema import tool
 
 EXAMPLE_ZONES = ("Europe/Paris", "Asia/Tokyo", "Pacific/Auckland", "UTC")
 """Valid IANA names quoted in the error for an unknown zone, so the model can correct its call."""
@@ -54,27 +55,17 @@ def format_time(moment: datetime, zone_name: str) -> str:
 
 
 def clock_tool() -> ToolDefinition:
-    """`get_current_time` as a native tool: the JSON Schema the model sees plus the async handler."""
+    """`get_current_time` as a native tool: its JSON Schema comes from the typed signature, as chapter 03 shows."""
 
-    async def handler(arguments: dict) -> str:
-        return get_current_time(arguments.get("timezone", "UTC"))
+    @tool(name="get_current_time")
+    def current_time(timezone: str = "UTC") -> str:
+        """Get the current time (date, clock time and UTC offset) in a time zone.
 
-    return ToolDefinition(
-        name="get_current_time",
-        description=(
-            "Get the current time (date, clock time and UTC offset) in a time zone. "
-            "Use it whenever the user asks what time or what date it is, here or somewhere else."
-        ),
-        parameters={
-            "type": "object",
-            "properties": {
-                "timezone": {
-                    "type": "string",
-                    "description": "IANA time zone name, e.g. Europe/Paris, Asia/Tokyo, Pacific/Auckland. Default: UTC.",
-                },
-            },
-            "required": [],
-            "additionalProperties": False,
-        },
-        handler=handler,
-    )
+        Use it whenever the user asks what time or what date it is, here or somewhere else.
+
+        Args:
+            timezone: IANA time zone name, e.g. Europe/Paris, Asia/Tokyo, Pacific/Auckland.
+        """
+        return get_current_time(timezone)
+
+    return current_time

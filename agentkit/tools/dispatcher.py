@@ -143,6 +143,8 @@ def _describe(error: ValidationError) -> str:
                f"{'arguments' if not path else 'keys in ' + where}: {', '.join(schema.get('properties', {}))}"
     if error.validator == "enum":
         return f"{where} is {_short(value)}; should be one of: {', '.join(map(json.dumps, error.validator_value))}"
+    if error.validator in ("anyOf", "oneOf") and (inside := _errors_in_options_of_its_type(error)):
+        return "; ".join(dict.fromkeys(_describe(inner) for inner in inside))
     types = error.validator_value if error.validator == "type" else _any_of_types(schema)
     if types:
         return f"{where} should be of type {' or '.join(types) if isinstance(types, list) else types}, got {_got(value)}"
@@ -158,6 +160,12 @@ def _names(keys: list[str], parent: str) -> str:
     """`'a', 'b'`: the keys (the model's own, when unexpected) capped in length and in number."""
     named = [f"'{echo(f'{parent}.{key}' if parent else key)}'" for key in keys[:ECHO_NAMES]]
     return ", ".join(named) + (f" and {len(keys) - ECHO_NAMES} more" if len(keys) > ECHO_NAMES else "")
+
+
+def _errors_in_options_of_its_type(error: ValidationError) -> list[ValidationError]:
+    """`limit: int >= 1 | None` sent 0: the problems in the options of the value's type (0 < 1), not "int or null"."""
+    wrong_type = {e.relative_schema_path[0] for e in error.context or [] if e.validator == "type" and not e.relative_path}
+    return [e for e in error.context or [] if e.relative_schema_path[0] not in wrong_type]
 
 
 def _any_of_types(schema: dict[str, Any]) -> list[str]:

@@ -1,69 +1,80 @@
 """File tools for the model: `read_file`, `write_file`, `edit_file` and `glob`, all inside one `Workspace`.
 
-Each tool is a plain function (easy to test and to read: `file_reading.py`, `file_writing.py`) plus a
-`ToolDefinition` made here by `file_tools`, bound to one workspace and one set of limits.
+Each tool is a plain function that takes the workspace first (easy to test and to read: `file_reading.py`,
+`file_writing.py`). `file_tools` binds them to one workspace and one set of limits: each tool below is a
+closure whose signature holds only what the model sends, so `@tool` makes its schema from it (chapter 03).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: the hints below name `limits`, a local of `file_tools`, so they
+# are evaluated here, where it is in scope, instead of later by name, where it is not.
 
-from collections.abc import Callable
-from typing import Any
+from typing import Annotated
+
+from pydantic import Field
 
 from agentkit.limits import DEFAULT_LIMITS, Limits
+from agentkit.tools import file_reading, file_writing
 from agentkit.tools.contract import ToolDefinition
-from agentkit.tools.file_reading import glob, read_file
-from agentkit.tools.file_writing import edit_file, write_file
-from agentkit.tools.threads import run_blocking
+from agentkit.tools.schema import tool
 from agentkit.tools.workspace import Workspace
+
+Positive = Annotated[int, Field(ge=1)]
+"""A count or a line number: 1 or more."""
 
 
 def file_tools(workspace: Workspace, limits: Limits = DEFAULT_LIMITS) -> list[ToolDefinition]:
     """`read_file`, `write_file`, `edit_file` and `glob` as tools bound to one workspace and one set of limits."""
-    path = {"type": "string", "description": "Path of the file, relative to the workspace root, e.g. 'notes/todo.txt'."}
-    return [
-        _tool(read_file, workspace, limits, (
-            "Read a UTF-8 text file in the workspace and return its lines, each with its line number "
-            f"(the numbers are not part of the file). Returns at most {limits.max_read_chars:,} characters a call: "
-            "use offset and limit to read a part of a large file."
-        ), {
-            "path": path,
-            "offset": {"type": "integer", "minimum": 1, "description": "First line to read, counting from 1."},
-            "limit": {"type": "integer", "minimum": 1, "description": "How many lines to read at most."},
-        }, ["path"]),
-        _tool(write_file, workspace, limits, (
-            "Write text content to a file in the workspace, creating the file and its folders, or replacing "
-            "the whole file. The write is atomic: the file is never left half written."
-        ), {"path": path, "content": {"type": "string", "description": "The complete new content of the file."}},
-            ["path", "content"], needs_confirmation=True),
-        _tool(edit_file, workspace, limits, (
-            "Edit a text file in the workspace: replace old_text with new_text, exactly. old_text must appear "
-            "once; if it appears several times, add surrounding text to make it unique, or give occurrence "
-            "or replace_all."
-        ), {
-            "path": path,
-            "old_text": {"type": "string", "minLength": 1,
-                         "description": "The exact text to replace, copied from the file."},
-            "new_text": {"type": "string", "description": "The text to put in its place."},
-            "occurrence": {"type": "integer", "minimum": 1,
-                           "description": "Which occurrence to replace, counting from 1."},
-            "replace_all": {"type": "boolean", "description": "Replace every occurrence."},
-        }, ["path", "old_text", "new_text"], needs_confirmation=True),
-        _tool(glob, workspace, limits, (
-            "Find files and folders in the workspace whose paths match a glob pattern, such as '*.txt' or "
-            "'src/**/*.py' (** matches any folders). Lists paths relative to the workspace root, sorted."
-        ), {
-            "pattern": {"type": "string", "description": "Glob pattern relative to the workspace root."},
-            "max_results": {"type": "integer", "minimum": 1, "maximum": limits.max_glob_results,
-                            "description": f"Stop after this many paths (at most {limits.max_glob_results})."},
-        }, ["pattern"]),
-    ]
 
+    @tool
+    def read_file(path: str, offset: Positive = 1, limit: Positive | None = None) -> str:
+        """Read a UTF-8 text file in the workspace and return its lines, each with its line number.
+        The numbers are not part of the file.
+        One call returns a limited number of characters: use offset and limit to read a part of a large file.
 
-def _tool(function: Callable[..., str], workspace: Workspace, limits: Limits, description: str,
-          properties: dict[str, Any], required: list[str], needs_confirmation: bool = False) -> ToolDefinition:
-    async def handler(arguments: dict[str, Any]) -> str:
-        # File system calls block; a thread keeps the event loop free for other tool calls meanwhile.
-        return await run_blocking(function, workspace, **arguments, limits=limits)
+        Args:
+            path: Path of the file, relative to the workspace root, e.g. 'notes/todo.txt'.
+            offset: First line to read, counting from 1.
+            limit: How many lines to read at most.
+        """
+        return file_reading.read_file(workspace, path, offset, limit, limits=limits)
 
-    parameters = {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
-    return ToolDefinition(function.__name__, description, parameters, handler, needs_confirmation)
+    @tool(needs_confirmation=True)
+    def write_file(path: str, content: str) -> str:
+        """Write text content to a file in the workspace, creating the file and its folders, or replacing the whole file.
+        The write is atomic: the file is never left half written.
+
+        Args:
+            path: Path of the file, relative to the workspace root, e.g. 'notes/todo.txt'.
+            content: The complete new content of the file.
+        """
+        return file_writing.write_file(workspace, path, content, limits=limits)
+
+    @tool(needs_confirmation=True)
+    def edit_file(path: str, old_text: Annotated[str, Field(min_length=1)], new_text: str,
+                  occurrence: Positive | None = None, replace_all: bool = False) -> str:
+        """Edit a text file in the workspace: replace old_text with new_text, exactly.
+        old_text must appear once; if it appears several times, add surrounding text to make it unique,
+        or give occurrence or replace_all.
+
+        Args:
+            path: Path of the file, relative to the workspace root, e.g. 'notes/todo.txt'.
+            old_text: The exact text to replace, copied from the file.
+            new_text: The text to put in its place.
+            occurrence: Which occurrence to replace, counting from 1.
+            replace_all: Replace every occurrence.
+        """
+        return file_writing.edit_file(workspace, path, old_text, new_text, occurrence, replace_all, limits=limits)
+
+    @tool
+    def glob(pattern: str,
+             max_results: Annotated[int, Field(ge=1, le=limits.max_glob_results)] = limits.max_glob_results) -> str:
+        """Find files and folders in the workspace whose paths match a glob pattern, such as '*.txt' or 'src/**/*.py'.
+        ** matches any folders. Lists paths relative to the workspace root, sorted.
+
+        Args:
+            pattern: Glob pattern relative to the workspace root.
+            max_results: Stop after this many paths.
+        """
+        return file_reading.glob(workspace, pattern, max_results, limits=limits)
+
+    return [read_file, write_file, edit_file, glob]

@@ -180,7 +180,7 @@ def _handler(fn: Callable[..., Any], model: type[BaseModel], strict_from: dict[s
         try:
             parsed = model.model_validate(arguments)
         except ValidationError as error:  # wrong arguments are the model's to fix, not a bug
-            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in error.errors())
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {_in_words(e)}" for e in error.errors())
             raise ToolError(f"invalid arguments: {problems}") from error
         kwargs = {name: getattr(parsed, name) for name in type(parsed).model_fields}
         # `def` functions may block (files, network, sleep): run them on a thread so the event loop stays free.
@@ -188,3 +188,10 @@ def _handler(fn: Callable[..., Any], model: type[BaseModel], strict_from: dict[s
         return str(result)
 
     return handler
+
+
+def _in_words(error: Any) -> str:
+    # JSON can spell half a character ("\ud800"): Python keeps it, pydantic refuses it as "unable to parse raw data".
+    if error["type"] == "string_unicode":
+        return "holds a lone surrogate (half of a character, such as \\ud800), which is not text; send real characters"
+    return error["msg"]

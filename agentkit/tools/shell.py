@@ -12,7 +12,7 @@
 This is not a sandbox: the command can read and write anything this user can. See chapter 06.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: the bound on `timeout` names `limits`, a local of `shell_tool`.
 
 import asyncio
 import os
@@ -23,13 +23,16 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Annotated
+
+from pydantic import Field
 
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools.command_output import CommandResult, HeadTail
 from agentkit.tools.contract import ToolDefinition, ToolError
 from agentkit.tools.process_table import can_look_for_processes
 from agentkit.tools.processes import CommandProcesses, become_subreaper
+from agentkit.tools.schema import tool
 from agentkit.tools.threads import run_blocking
 from agentkit.tools.workspace import Workspace
 
@@ -132,11 +135,7 @@ def check_command(command: str, max_bytes: int) -> None:
     if "\0" in command:
         raise ToolError(f"the command contains a NUL byte (character {command.index(chr(0))}); NUL bytes cannot "
                         "be passed to bash: remove it, or write it with printf '\\0' inside the command")
-    try:
-        size = len(command.encode("utf-8", "surrogateescape"))
-    except UnicodeEncodeError as error:
-        raise ToolError(f"the command contains {command[error.start]!r}, which is not a character (a lone "
-                        "surrogate) and cannot be passed to bash: remove it") from None
+    size = len(command.encode("utf-8"))  # lone surrogates never get here: @tool refuses them in `command`
     if size > max_bytes:
         raise ToolError(f"the command is {size:,} bytes long; the limit (max_command_bytes) is {max_bytes:,} bytes. "
                         "Write long content to a file with the file tools and run that file instead")
@@ -146,12 +145,18 @@ def shell_tool(workspace: Workspace, limits: Limits = DEFAULT_LIMITS, pass_env: 
     """The `bash` tool, running commands in `workspace.root` within `limits`; `pass_env` names variables to pass on."""
     pass_env = tuple(pass_env)
 
-    async def bash(arguments: dict[str, Any]) -> str:
-        command = arguments["command"]
+    @tool(needs_confirmation=True)
+    async def bash(command: Annotated[str, Field(min_length=1)],
+                   timeout: Annotated[float, Field(gt=0, le=limits.shell_timeout)] = limits.shell_timeout) -> str:
+        """Run a bash command in the workspace folder and return its exit code, stdout and stderr.
+        It is killed after the timeout; long output keeps its beginning and end.
+        No input can be typed: use non-interactive commands. Background processes are stopped when the command ends.
+
+        Args:
+            command: The bash command line to run.
+            timeout: Seconds before the command is killed.
+        """
         check_command(command, limits.max_command_bytes)
-        timeout = arguments.get("timeout", limits.shell_timeout)
-        if not 0 < timeout <= limits.shell_timeout:
-            raise ToolError(f"timeout should be more than 0 and at most {limits.shell_timeout} seconds, got {timeout}")
         stop = threading.Event()
         work = asyncio.ensure_future(run_blocking(
             run_command, command, workspace.root, timeout, keep=limits.max_output_chars // 2, pass_env=pass_env,
@@ -165,20 +170,4 @@ def shell_tool(workspace: Workspace, limits: Limits = DEFAULT_LIMITS, pass_env: 
             raise
         return result.for_model(limits.max_output_chars)
 
-    parameters = {
-        "type": "object",
-        "properties": {
-            "command": {"type": "string", "minLength": 1, "description": "The bash command line to run."},
-            "timeout": {"type": "number", "exclusiveMinimum": 0, "maximum": limits.shell_timeout,
-                        "description": f"Seconds before the command is killed (default and at most "
-                                       f"{limits.shell_timeout})."},
-        },
-        "required": ["command"],
-        "additionalProperties": False,
-    }
-    description = (
-        "Run a bash command in the workspace folder and return its exit code, stdout and stderr. "
-        "It is killed after the timeout; long output keeps its beginning and end. No input can be typed: "
-        "use non-interactive commands. Background processes are stopped when the command ends."
-    )
-    return ToolDefinition("bash", description, parameters, bash, needs_confirmation=True)
+    return bash

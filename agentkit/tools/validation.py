@@ -29,6 +29,10 @@ _SAME_IN_BOTH = {"type", "properties", "required", "additionalProperties", "item
 the like are not among them."""
 
 
+_VALUES = {"enum", "const", "default", "examples"}
+"""Keywords whose content is data, not a schema: a `$ref` inside is left alone."""
+
+
 class ArgumentsValidator:
     """One tool's argument check, built once: `problems(arguments)` is empty when the arguments fit."""
 
@@ -52,11 +56,29 @@ class ArgumentsValidator:
 def _compile(parameters: dict[str, Any]) -> Any:
     """The quick check, or None if fastjsonschema cannot compile this schema (jsonschema then does it all)."""
     schema = {key: value for key, value in parameters.items() if key != "$schema"}  # checked as 2020-12, always
+    schema = _inline_refs(schema, schema.get("$defs", {}))
     try:
         # No defaults written into the caller's dict, no format checks.
         return fastjsonschema.compile(schema, use_default=False, use_formats=False)
     except Exception:  # any schema it cannot turn into code: the reference validator is always there
         return None
+
+
+def _inline_refs(node: Any, defs: dict[str, Any], inside: frozenset[str] = frozenset()) -> Any:
+    """`node` with each `{"$ref": "#/$defs/X"}` replaced by X itself, except in X itself (a recursive model).
+
+    fastjsonschema makes each `$ref` a function call per value: on 200 nested models (what @tool makes of
+    `list[Item]`), the inlined check is about 1.7x faster. The reference validator keeps the `$ref`s.
+    """
+    if isinstance(node, list):
+        return [_inline_refs(item, defs, inside) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    name = ref.removeprefix("#/$defs/") if isinstance(ref, str) else None
+    if len(node) == 1 and name in defs and name not in inside:
+        return _inline_refs(defs[name], defs, inside | {name})
+    return {key: value if key in _VALUES else _inline_refs(value, defs, inside) for key, value in node.items()}
 
 
 def _same_in_both(node: Any, root: bool = True) -> bool:
