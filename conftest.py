@@ -1,7 +1,10 @@
 """Tests and nbval run against the offline model, whatever a developer's .env says; property tests repeat."""
 
+import gc
+import inspect
 import os
 
+import pytest
 from hypothesis import settings
 
 # Set before any notebook kernel starts: kernels inherit this environment, and an empty
@@ -12,3 +15,12 @@ os.environ["MODEL_API_KEY"] = ""
 # test run is a real failure that the next run repeats. Failing examples found once are pinned with @example.
 settings.register_profile("repeatable", derandomize=True, database=None)
 settings.load_profile("repeatable")
+
+
+@pytest.fixture(autouse=True)
+def _collect_garbage_before_async_tests(request: pytest.FixtureRequest) -> None:
+    """An `AsyncOpenAI` client a test left open closes itself when collected, on whatever event loop is running then
+    (the SDK's `__del__`); its sockets belong to a loop already closed, so that close fails inside the next async
+    test. Collecting before each async test, with no loop running, keeps one test's leftovers out of another."""
+    if inspect.iscoroutinefunction(getattr(request.node, "obj", None)):
+        gc.collect()
