@@ -13,8 +13,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "agentkit"
 LAYERS: list[tuple[str, tuple[str, ...]]] = [  # lowest first
     ("tools", ("_jsonschema_import", "limits", "asking", "tools")),
     ("offline model", ("offline",)),
-    ("teaching core", ("config", "manual", "recovery", "replies", "streaming", "decisions", "policy",
-                       "events", "turn", "tool_calls", "loop", "transcript", "agent")),
+    ("teaching core", ("config", "manual", "function_line", "recovery", "text_calls", "replies", "streaming",
+                       "decisions", "policy", "events", "turn", "tool_calls", "loop", "transcript", "agent")),
     ("chapter extensions", ("evaluation", "mcp", "frameworks")),
     ("classroom", ("checks", "classroom")),
     ("front ends", ("cli", "chat", "web", "interrupts", "reexec", "visible", "__init__")),
