@@ -15,7 +15,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [  # lowest first
     ("offline model", ("offline",)),
     ("teaching core", ("config", "manual", "function_line", "recovery", "text_calls", "replies", "streaming",
                        "decisions", "policy", "events", "turn", "tool_calls", "loop", "transcript", "agent")),
-    ("chapter extensions", ("evaluation", "mcp", "frameworks")),
+    ("chapter extensions", ("evaluation", "mcp", "mcp_client", "frameworks")),
     ("classroom", ("checks", "classroom")),
     ("front ends", ("cli", "chat", "terminal", "web", "interrupts", "reexec", "visible", "__init__")),
 ]
