@@ -3,9 +3,9 @@
 The teaching core, in the order the chapters build it:
 
     00  config            settings from .env; connect(): a real client or the offline model
-    01  manual            the FUNCTION: text protocol, parsed by our own code
+    01  manual            the FUNCTION: text protocol; function_line: the line, parsed by our own code
     01  tools/clock       the first tool
-    02  recovery          tool calls a local server left in the text (going deeper)
+    02  recovery          tool calls a local server left in the text, read by text_calls (going deeper)
     03  tools/contract    ToolDefinition; tools/schema: @tool from a typed signature; tools/registry
     04  tools/dispatcher  execute_tool: where bad model output becomes an `Error:` result
     05  tools/workspace   the path guard; tools/filesystem: read_file, write_file, edit_file, glob
@@ -14,11 +14,11 @@ The teaching core, in the order the chapters build it:
     08  loop              run_task, with events, turn (one model request) and tool_calls; agent (the course's agent)
     09  evaluation/       an evaluation set and a scorer
     10  streaming         a streamed reply read as it comes
-    11  mcp               a registry served over MCP, and a server's tools imported
+    11  mcp               a registry served over MCP; mcp_client: a server's tools imported
     12  frameworks        the same tools in other frameworks
 
 Apart from it, the machinery a learner may skip: offline/ (the offline model), checks/ and classroom/ (the
-exercises and the teacher's tools), and the front ends: cli, chat, web/ (docs/teaching.md draws the layers).
+exercises and the teacher's tools), and the front ends: cli, chat and terminal, web/ (docs/teaching.md draws the layers).
 
     from agentkit import connect, load_settings, build_registry, clock_tool, run_task
 """

@@ -6,6 +6,7 @@ import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal, get_args
 from urllib.parse import urlparse
 
 import httpx2
@@ -20,7 +21,8 @@ from agentkit.recovery import RECOVERED, RecoveringTransport, recover_calls, ser
 
 VARIABLES = ("MODEL_API_KEY", "BASE_URL", "MODEL", "RECOVER_TEXT_CALLS")
 OFFLINE_MODEL_NAME = "offline"
-RECOVERY_MODES = ("auto", "on", "off")
+RecoveryMode = Literal["auto", "on", "off"]
+RECOVERY_MODES: tuple[RecoveryMode, ...] = get_args(RecoveryMode)
 OPENAI_HOSTS = ("api.openai.com",)
 """Where `auto` leaves recovery off: OpenAI returns every call natively, so text there is always an answer."""
 
@@ -45,7 +47,7 @@ class Settings:
     """How often the SDK retries a 429, a 5xx or a dropped connection, with backoff."""
     variant: str | None = None
     """MODEL=offline/<variant> with no key: the offline model with one real model's habit (see offline/variants.py)."""
-    recover_text_calls: str = "auto"
+    recover_text_calls: RecoveryMode = "auto"
     """RECOVER_TEXT_CALLS: read tool calls a server left in the text (agentkit/recovery.py); auto = on unless OpenAI's own API."""
 
     @property

@@ -4,9 +4,8 @@
   agent loop, so the workspace guard, the allowlist and the confirmations stay in force. A confirmation is
   asked of the MCP client's person as an elicitation; a client that cannot elicit gets an `Error:` result
   that says how to allow the tool. `agentkit mcp` serves the course's tools this way over stdio.
-- `import_tools(client, allow=...)`: a server's tools as `ToolDefinition`s (schema from the server, handler
-  that calls it), so the dispatcher, the policy and the loop work unchanged on them. A server is untrusted:
-  only tools named in `allow` come in, each needs a person's yes, and descriptions are capped in length.
+- `import_tools(client, allow=...)`, from `agentkit.mcp_client`: a server's tools as `ToolDefinition`s, so
+  the dispatcher, the policy and the loop work unchanged on them; only the tools named in `allow` come in.
 
 Needs the `mcp` extra: `pip install -e '.[mcp]'`.
 """
@@ -14,21 +13,18 @@ Needs the `mcp` extra: `pip install -e '.[mcp]'`.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
 
 import anyio
 import mcp_types as types
-from mcp import Client, MCPError, StdioServerParameters
-from mcp.client.stdio import get_default_environment, stdio_client
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+# The client side, read from here as well (chapter 11's `promoted.import_tools`, the tests).
+from agentkit.mcp_client import Imported, agentkit_server_command, import_tools, subprocess_transport
 from agentkit.policy import ToolExecutor, ToolPolicy
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.contract import ToolDefinition, ToolError
@@ -37,8 +33,9 @@ from agentkit.tools.registry import build_registry
 from agentkit.tools.shell import shell_tool
 from agentkit.tools.workspace import Workspace
 
-MAX_DESCRIPTION_CHARS = 300
-"""Longest description of an imported tool the model sees; a longer one is cut, and the person is shown that."""
+__all__ = ["Imported", "agentkit_server_command", "course_server", "import_tools", "mcp_server", "protocol_error",
+           "serve_stdio", "subprocess_transport"]
+
 
 YES_SCHEMA = {"type": "object", "properties": {"allow": {"type": "boolean", "title": "Allow this call?"}},
               "required": ["allow"]}
@@ -145,95 +142,3 @@ def protocol_error(error: Exception) -> types.JSONRPCError:
         (types.INVALID_REQUEST, "Invalid Request: the line is JSON but not a JSON-RPC 2.0 message")
     detail = "one JSON-RPC 2.0 object per line, such as {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\"}"
     return types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(code=code, message=f"{what}; send {detail}"))
-
-
-def subprocess_transport(command: StdioServerParameters):
-    """The transport to an MCP server run as a subprocess: `Client(subprocess_transport(...))` connects to it.
-
-    The server's stderr (its log, a crash's traceback) goes to this process's real stderr: a notebook's
-    `sys.stderr` is no file, and a subprocess cannot write to it.
-    """
-    errlog = sys.stderr if _is_file(sys.stderr) else sys.__stderr__
-    return stdio_client(command, errlog=errlog)
-
-
-def _is_file(stream) -> bool:
-    try:
-        stream.fileno()
-    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both OSError and ValueError
-        return False
-    return True
-
-
-def agentkit_server_command(*args: str) -> StdioServerParameters:
-    """`agentkit mcp ARGS` with this Python, so it runs in the same environment as the caller.
-
-    The SDK passes a server only a few safe variables (PATH, HOME, ...), never your keys; PYTHONPATH is added,
-    so that the server imports the same `agentkit` as this process.
-    """
-    package_root = str(Path(__file__).resolve().parent.parent)
-    env = get_default_environment() | {"PYTHONPATH": package_root}
-    return StdioServerParameters(command=sys.executable, args=["-m", "agentkit.cli", "mcp", *args], env=env)
-
-
-@dataclass(frozen=True)
-class Imported:
-    """One tool a server offered, and what became of it: what the person reviews before the model sees anything."""
-
-    name: str
-    """The tool's name on the server."""
-    description: str
-    """Its description as the model will see it, cut to `MAX_DESCRIPTION_CHARS`."""
-    imported: bool
-    """True if it is in the allowlist, and so in the registry."""
-    note: str = ""
-    """Why it was left out, or that its description was cut."""
-
-    def __str__(self) -> str:
-        mark = "imported" if self.imported else "skipped "
-        return f"{mark} {self.name:<16} {self.note}\n         {self.description!r}"
-
-
-async def import_tools(client: Client, allow: Iterable[str], *, confirm: bool = True,
-                       max_description: int = MAX_DESCRIPTION_CHARS) -> tuple[list[ToolDefinition], list[Imported]]:
-    """The server's tools named in `allow`, as `ToolDefinition`s whose handler calls the server; and the review.
-
-    Each imported tool needs a person's yes (`confirm=True`) unless the caller decides otherwise, whatever the
-    server says about it: the server's own annotations (read-only, harmless) are claims, not guarantees.
-    """
-    allow = set(allow)
-    if isinstance(allow, str):
-        raise TypeError("import_tools(allow=...) takes tool names, not one string")
-    listed = (await client.list_tools()).tools
-    definitions, review = [], []
-    for tool in listed:
-        description = tool.description or ""
-        cut = len(description) > max_description
-        shown = description[:max_description] + ("…" if cut else "")
-        note = f"(description cut from {len(description)} to {max_description} characters)" if cut else ""
-        if tool.name not in allow:
-            review.append(Imported(tool.name, shown, False, "not in the allowlist"))
-            continue
-        review.append(Imported(tool.name, shown, True, note))
-        definitions.append(ToolDefinition(tool.name, shown, dict(tool.input_schema), _remote_handler(client, tool.name),
-                                          needs_confirmation=confirm))
-    unknown = allow - {tool.name for tool in listed}
-    if unknown:
-        raise ValueError(f"import_tools(allow=...) names {', '.join(sorted(unknown))}, which the server does not "
-                         f"offer; it offers: {', '.join(tool.name for tool in listed) or '(none)'}")
-    return definitions, review
-
-
-def _remote_handler(client: Client, name: str):
-    async def handler(arguments: dict) -> str:
-        try:
-            result = await client.call_tool(name, arguments)
-        except MCPError as error:  # the server refused the request itself (unknown tool, bad params)
-            raise ToolError(f"the MCP server refused the call: {error.error.message}") from None
-        text = "\n".join(part.text if isinstance(part, types.TextContent) else f"[{part.type} content]"
-                         for part in result.content)
-        if result.is_error:
-            raise ToolError(text.removeprefix("Error: "))
-        return text
-
-    return handler

@@ -5,10 +5,11 @@ import asyncio
 import pytest
 
 from agentkit.agent import SYSTEM_PROMPT, agent_tools, open_workspace, read_system_prompt, system_prompt, workspace_root
-from agentkit.chat import Terminal, chat
+from agentkit.chat import chat
 from agentkit.cli import main
 from agentkit.offline import ScriptedModel, offline_client
 from agentkit.policy import scripted_answers
+from agentkit.terminal import Terminal
 from agentkit.web.app import create_app
 
 

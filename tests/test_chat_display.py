@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from test_cli_chat import ask, start_chat
 
 from agentkit.agent import open_workspace
-from agentkit.chat import Terminal, chat, describe
+from agentkit.chat import chat
 from agentkit.loop import Event
 from agentkit.offline import ScriptedModel, ToolCall, offline_client
+from agentkit.terminal import Terminal, describe
 from agentkit.visible import visible
 
 HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}

@@ -8,9 +8,10 @@ import sys
 import pexpect
 
 from agentkit.agent import open_workspace
-from agentkit.chat import Terminal, chat, describe, shorten
+from agentkit.chat import chat
 from agentkit.loop import Event
 from agentkit.offline import ScriptedModel, call, offline_client
+from agentkit.terminal import Terminal, describe, shorten
 
 WAIT = 10
 """Seconds to wait for any expected output before the test fails instead of hanging."""

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentkit.manual import (
+from agentkit.function_line import (
     STOP,
     CodeFenceError,
     FunctionCall,
@@ -18,13 +18,10 @@ from agentkit.manual import (
     UnbalancedQuotesError,
     UnknownFunctionError,
     WrongArgumentsError,
-    build_system_prompt,
-    describe_function,
     format_call,
-    manual_round_trip,
     parse_reply,
-    run_call,
 )
+from agentkit.manual import build_system_prompt, describe_function, manual_round_trip, run_call
 from agentkit.offline import ScriptedModel, offline_client
 from agentkit.tools.clock import get_current_time
 

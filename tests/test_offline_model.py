@@ -5,7 +5,8 @@ import json
 import openai
 import pytest
 
-from agentkit.manual import STOP, build_system_prompt
+from agentkit.function_line import STOP
+from agentkit.manual import build_system_prompt
 from agentkit.offline import MISTAKES, OfflineModel, offline_client
 from agentkit.offline.model import NOT_AN_LLM, PLAIN_ANSWERS
 from agentkit.tools.clock import get_current_time

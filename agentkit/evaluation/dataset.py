@@ -5,16 +5,20 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 DATA = Path(__file__).resolve().parents[2] / "notebooks" / "data" / "eval"
 """Where the course keeps its evaluation set (a repository checkout; pass `folder=` for another)."""
 
-CATEGORIES = ("single", "choose", "several_calls", "several_tools", "no_tool")
+Category = Literal["single", "choose", "several_calls", "several_tools", "no_tool"]
 """One call; one call chosen among several tools; one tool called several times; several tools; no call."""
+CATEGORIES: tuple[Category, ...] = get_args(Category)
 
-SPLITS = ("train", "heldout")
+Split = Literal["train", "heldout"]
 """`train` may be looked at while improving a model; `heldout` is only scored."""
+SPLITS: tuple[Split, ...] = get_args(Split)
+SplitOrAll = Split | Literal["all"]
+"""What a run may be asked for: one split, or both."""
 
 
 @dataclass(frozen=True)
@@ -29,9 +33,9 @@ class ExpectedCall:
 class Case:
     id: str
     """A stable name, e.g. `single_004`."""
-    split: str
+    split: Split
     """`train` or `heldout`."""
-    category: str
+    category: Category
     """One of CATEGORIES."""
     question: str
     """The user's message."""
@@ -47,7 +51,7 @@ def load_functions(folder: Path | str = DATA) -> dict[str, dict[str, Any]]:
     return {tool["function"]["name"]: tool for tool in tools}
 
 
-def load_cases(folder: Path | str = DATA, *, split: str = "all", category: str | None = None) -> list[Case]:
+def load_cases(folder: Path | str = DATA, *, split: SplitOrAll = "all", category: Category | None = None) -> list[Case]:
     """The cases of one split (`train`, `heldout` or `all`), optionally of one category."""
     if split not in (*SPLITS, "all"):
         raise ValueError(f"split {split!r} is not valid: use one of {', '.join((*SPLITS, 'all'))}")

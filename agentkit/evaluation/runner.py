@@ -9,7 +9,7 @@ from typing import Any
 
 import openai
 
-from agentkit.evaluation.dataset import Case, load_cases, load_functions
+from agentkit.evaluation.dataset import Case, Category, SplitOrAll, load_cases, load_functions
 from agentkit.evaluation.scorer import ModelCall, Verdict, score
 
 
@@ -65,7 +65,7 @@ async def run_cases(client: openai.AsyncOpenAI, model: str, cases: Sequence[Case
     return list(await asyncio.gather(*(bounded(case) for case in cases)))
 
 
-async def evaluate(client: openai.AsyncOpenAI, model: str, *, split: str = "all", category: str | None = None,
+async def evaluate(client: openai.AsyncOpenAI, model: str, *, split: SplitOrAll = "all", category: Category | None = None,
                    system_prompt: str | None = None, concurrency: int = 4) -> list[Outcome]:
     """Run the course's evaluation set (one split, optionally one category) against `client`."""
     return await run_cases(client, model, load_cases(split=split, category=category),

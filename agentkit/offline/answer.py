@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from agentkit.offline import reading
-from agentkit.offline.spans import place_name, zone_names
+from agentkit.offline.places import place_name, zone_names
 
 PLAIN_ANSWERS = [
     ({"caffeine", "tea"}, "A cup of green tea (about 240 ml) has roughly 30-50 mg of caffeine, "

@@ -17,6 +17,7 @@ from typing import Any
 
 from agentkit.offline import reading
 from agentkit.offline.fill import fill, needed_values_present
+from agentkit.offline.request import ToolChoice
 from agentkit.offline.spans import QUOTED, without_literals
 
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
@@ -72,7 +73,7 @@ def score(offer: Offer, text: str) -> float:
     return total + min(1.0, needed_values_present(offer.schema, text))
 
 
-def plan(question: str, offers: list[Offer], choice: Any = "auto") -> list[Planned]:
+def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
         offer = next(o for o in offers if o.name == choice["function"]["name"])

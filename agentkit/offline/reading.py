@@ -162,3 +162,11 @@ def acronyms(name_words: list[str]) -> set[str]:
         for start in range(len(name_words) - size + 1):
             found.add("".join(w[0] for w in name_words[start: start + size]))
     return found
+
+
+def message_text(message: dict) -> str:
+    """A message's text: its content, or the text parts of a list of content parts."""
+    content = message.get("content") or ""
+    if isinstance(content, list):  # content parts: keep the text ones
+        return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
+    return content

@@ -7,13 +7,20 @@ the model behind the server only ever sees requests that passed these checks.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal, get_args
 
 from agentkit.tools.dispatcher import echo
 from agentkit.tools.registry import TOOL_NAME
 
-ROLES = ("system", "developer", "user", "assistant", "tool")
+MessageRole = Literal["system", "developer", "user", "assistant", "tool"]
 """The message roles the API accepts."""
+ROLES: tuple[MessageRole, ...] = get_args(MessageRole)
+
+ToolChoiceMode = Literal["auto", "none", "required"]
+"""`tool_choice` as a word: the model decides, calls no tool, or must call one."""
+TOOL_CHOICE_MODES: tuple[ToolChoiceMode, ...] = get_args(ToolChoiceMode)
+ToolChoice = ToolChoiceMode | dict[str, Any]
+"""A mode, or one tool named: {"type": "function", "function": {"name": ...}}."""
 
 _KINDS = {str: "a string", bool: "a boolean", int: "an integer", float: "a number", dict: "an object", list: "an array"}
 
@@ -143,9 +150,10 @@ def _check_tool_choice(choice: Any, tools: set[str]) -> None:
                                 f"in the 'tools' parameter (offered: {offered}).", "tool_choice")
     elif choice == "required" and not tools:
         raise ApiError(400, "Invalid value for 'tool_choice': 'required' needs at least one tool in 'tools'.", "tool_choice")
-    elif choice is not None and choice not in ("auto", "none", "required"):
-        raise ApiError(400, f"Invalid value for 'tool_choice': {echo(repr(choice))}; should be one of: auto, none, "
-                            "required, or {\"type\": \"function\", \"function\": {\"name\": ...}}.", "tool_choice")
+    elif choice is not None and choice not in TOOL_CHOICE_MODES:
+        raise ApiError(400, f"Invalid value for 'tool_choice': {echo(repr(choice))}; should be one of: "
+                            f"{', '.join(TOOL_CHOICE_MODES)}, or " '{"type": "function", "function": {"name": ...}}.',
+                       "tool_choice")
 
 
 def _expect(owner: dict[str, Any], key: str, kind: type, param: str, required: bool = False) -> None:

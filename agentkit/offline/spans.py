@@ -7,9 +7,14 @@ next step (`fill.py`) can give each value to the parameter whose name or descrip
 from __future__ import annotations
 
 import re
-import zoneinfo
 from dataclasses import dataclass
-from functools import cache
+from typing import Literal
+
+from agentkit.offline.places import is_known_place, zones_in
+
+SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "zone",
+                   "proper", "date", "time", "unit", "language"]
+"""What a value found in a question is: the patterns below, one a kind."""
 
 
 @dataclass(frozen=True)
@@ -18,25 +23,13 @@ class Span:
 
     start: int  # where it starts in the text
     end: int  # where it ends
-    kind: str  # number, quoted, said, named, colon, email, phone, url, path, pattern, zone, proper, date, time, unit
+    kind: SpanKind  # which pattern found it
     value: object  # the value as an argument would carry it (float for numbers, str otherwise)
     before: tuple[str, ...] = ()  # up to three lowercase words just before it, nearest last
     after: tuple[str, ...] = ()  # up to two lowercase words just after it, nearest first
     percent: bool = False  # a number written with "%" or "percent"
 
 
-COUNTRY_ZONES = {
-    "new zealand": "Pacific/Auckland", "japan": "Asia/Tokyo", "france": "Europe/Paris",
-    "united kingdom": "Europe/London", "uk": "Europe/London", "england": "Europe/London",
-    "germany": "Europe/Berlin", "spain": "Europe/Madrid", "italy": "Europe/Rome", "china": "Asia/Shanghai",
-    "india": "Asia/Kolkata", "korea": "Asia/Seoul", "australia": "Australia/Sydney",
-    "brazil": "America/Sao_Paulo", "canada": "America/Toronto", "mexico": "America/Mexico_City",
-    "united states": "America/New_York", "usa": "America/New_York", "egypt": "Africa/Cairo",
-    "kenya": "Africa/Nairobi", "singapore": "Asia/Singapore", "utc": "UTC", "gmt": "UTC",
-    "beijing": "Asia/Shanghai", "mumbai": "Asia/Kolkata", "delhi": "Asia/Kolkata", "new delhi": "Asia/Kolkata",
-    "san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles", "boston": "America/New_York",
-    "washington": "America/New_York", "miami": "America/New_York", "washington dc": "America/New_York",
-}
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
                 "forty": 40, "fifty": 50, "hundred": 100, "dozen": 12, "half": 0.5}
@@ -87,7 +80,7 @@ def find(text: str) -> list[Span]:
     """Every value in the text, in order of appearance; a span found by an earlier kind hides later ones."""
     found: list[Span] = []
 
-    def add(start: int, end: int, kind: str, value: object, **extra) -> None:
+    def add(start: int, end: int, kind: SpanKind, value: object, **extra) -> None:
         if not any(s.start < end and start < s.end for s in found):
             found.append(Span(start, end, kind, value, _before(text, start), _after(text, end), **extra))
 
@@ -113,7 +106,7 @@ def find(text: str) -> list[Span]:
         group = 1 if match.group(1) else 2
         if match.group(group).lower() not in {"the", "a", "my", "this", "that", "current", "whole", "every"}:
             add(match.start(group), match.end(group), "path", match.group(group))
-    for start, end, zone in _zones(text):
+    for start, end, zone in zones_in(text):
         add(start, end, "zone", zone)
     for match in _NUMBER.finditer(text):
         number = float(match.group(1).replace(",", "").replace("$", ""))
@@ -150,66 +143,3 @@ def _after(text: str, end: int) -> tuple[str, ...]:
 
 def _after_number(text: str, start: int) -> bool:
     return bool(re.search(r"\d\s?$", text[:start]))
-
-
-def _zones(text: str) -> list[tuple[int, int, str]]:
-    """IANA time zones named in the text, directly or by a city or country (a city only when capitalised)."""
-    tokens = list(re.finditer(r"[A-Za-z_]+(?:/[A-Za-z_]+)*", text))
-    found, i = [], 0
-    while i < len(tokens):
-        for size in (3, 2, 1):  # longest name first: "New York" before "York"
-            if i + size > len(tokens):
-                continue
-            phrase = " ".join(t.group(0) for t in tokens[i: i + size]).lower().replace("_", " ")
-            zone = COUNTRY_ZONES.get(phrase) or (tokens[i].group(0)[0].isupper() and zone_names().get(phrase))
-            if zone:
-                found.append((tokens[i].start(), tokens[i + size - 1].end(), zone))
-                i += size
-                break
-        else:
-            i += 1
-    return found
-
-
-@cache
-def zone_names() -> dict[str, str]:
-    """Lowercase "area/city" or "city" -> IANA zone, legacy aliases too; built on first use, not at import."""
-    names: dict[str, str] = {}
-    for zone in sorted(zoneinfo.available_timezones()):
-        area, _, city = zone.partition("/")
-        if area in {"Africa", "America", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"} and "/" not in city:
-            names.setdefault(city.lower().replace("_", " "), zone)  # America/Indiana/Knox only by its full name
-    for zone in zoneinfo.available_timezones():  # full names and legacy aliases (US/Pacific, Japan), not EST or GB
-        if not zone.isupper():
-            names[zone.lower().replace("_", " ")] = zone
-    return names
-
-
-CURRENCY_CODES = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP",
-                  "yen": "JPY", "yuan": "CNY", "rupee": "INR", "rupees": "INR", "franc": "CHF", "francs": "CHF"}
-CURRENCY_COUNTRIES = {"canadian": "CAD", "australian": "AUD", "singapore": "SGD", "hong": "HKD", "swiss": "CHF",
-                      "mexican": "MXN", "new": "NZD"}
-COUNTRY_CODES = {"united states": "US", "usa": "US", "america": "US", "united kingdom": "GB", "uk": "GB",
-                 "britain": "GB", "england": "GB", "germany": "DE", "france": "FR", "spain": "ES", "italy": "IT",
-                 "japan": "JP", "china": "CN", "india": "IN", "canada": "CA", "australia": "AU", "brazil": "BR",
-                 "mexico": "MX", "netherlands": "NL", "sweden": "SE", "norway": "NO", "switzerland": "CH",
-                 "ireland": "IE", "portugal": "PT", "poland": "PL", "korea": "KR", "south korea": "KR",
-                 "new zealand": "NZ", "egypt": "EG", "kenya": "KE", "south africa": "ZA", "argentina": "AR",
-                 "austria": "AT", "belgium": "BE", "denmark": "DK", "finland": "FI", "greece": "GR", "turkey": "TR"}
-
-
-def currency_code(word: str, before: tuple[str, ...]) -> str:
-    """ "dollars" -> USD, "Canadian dollars" -> CAD, "eur" -> EUR."""
-    if len(word) == 3 and word.isalpha() and word.lower() not in CURRENCY_CODES:
-        return word.upper()
-    code = CURRENCY_CODES.get(word.lower(), word.upper())
-    return CURRENCY_COUNTRIES.get(before[-1], code) if before and code == "USD" else code
-
-
-def place_name(zone: str) -> str:
-    """The city of an IANA zone, for a sentence: "Asia/Tokyo" -> "Tokyo"."""
-    return zone.rsplit("/", 1)[-1].replace("_", " ")
-
-
-def is_known_place(name: str) -> bool:
-    return name.lower() in COUNTRY_ZONES or name.lower() in zone_names()

@@ -19,6 +19,7 @@ from typing import Any
 
 from agentkit.offline.fill import fill
 from agentkit.offline.model import Reply
+from agentkit.offline.reading import message_text
 from agentkit.offline.request import ApiError
 from agentkit.tools.strict import strict_problem
 
@@ -103,11 +104,4 @@ def plain(schema: Any, defs: dict[str, Any]) -> Any:
 def _asked(messages: list[dict[str, Any]]) -> str:
     """The text the answer is filled from: the last question, and any tool results after it."""
     start = max(i for i, m in enumerate(messages) if m["role"] == "user")
-    return "\n".join(_text(m) for m in messages[start:] if m["role"] in ("user", "tool"))
-
-
-def _text(message: dict[str, Any]) -> str:
-    content = message.get("content") or ""
-    if isinstance(content, list):
-        return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
-    return content
+    return "\n".join(message_text(m) for m in messages[start:] if m["role"] in ("user", "tool"))

@@ -1,5 +1,5 @@
 """Variants of the offline model that write a reply's text differently: prose or a fence around a FUNCTION: line,
-and (as a local server passes replies on) tool calls left in the text, thinking first.
+an answer in other words, and (as a local server passes replies on) tool calls left in the text, thinking first.
 
 A server without a tool parser (or a reasoning parser) hands the model's text over as it is; `agentkit.recovery`
 reads these back (chapter 02, going deeper). Each function here is one variant's `change`, like those in
@@ -35,6 +35,30 @@ def fenced(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     if reply.content and FUNCTION_LINE.search(reply.content):
         return replace(reply, content=FUNCTION_LINE.sub(lambda m: f"```\n{m.group(0)}\n```", reply.content, count=1))
     return reply
+
+
+# reworded: the answer in other words, with times and numbers written differently from the tool's output.
+
+def reworded(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    if reply.tool_calls or not reply.content or not _answers_results(request["messages"]):
+        return reply
+    text = re.sub(r"^According to ([\w.]+):\s*", "", reply.content)
+    text = re.sub(r"(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d)(?::\d\d)?([+-]\d\d:\d\d|Z)?", _spoken_time, text)
+    text = re.sub(r"\b(\d+)\.0\b", r"\1", text)                       # 86.0 -> 86
+    text = re.sub(r"\$(\d[\d,]*(?:\.\d+)?)", lambda m: m.group(1).replace(",", "") + " dollars", text)
+    text = re.sub(r"\s*\n[\s-]*", "; ", text.strip())              # a list of lines said as one sentence
+    return replace(reply, content=f"Here is what I found. {text.strip()}")
+
+
+def _spoken_time(match: re.Match) -> str:
+    year, month, day, hour, minute, offset = match.groups()
+    return f"{hour}h{minute} on {int(day)}/{int(month)}/{year}" + (f" (UTC{offset})" if offset and offset != "Z" else "")
+
+
+def _answers_results(messages: list[dict]) -> bool:
+    """The last message is a tool result, or a `RESULT:` line of the text protocol."""
+    last = messages[-1]
+    return last["role"] == "tool" or (last["role"] == "user" and str(last.get("content") or "").lstrip().startswith("RESULT:"))
 
 
 # Local servers: the call left in the text, thinking before the answer.

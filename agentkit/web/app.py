@@ -29,6 +29,7 @@ import secrets
 from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import asdict
 from pathlib import Path
+from typing import Literal
 
 import openai
 import uvicorn
@@ -39,7 +40,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.background import BackgroundTask
 from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agentkit.agent import POLICY, agent_tools, open_workspace
 from agentkit.agent import system_prompt as default_system_prompt
@@ -49,14 +49,13 @@ from agentkit.loop import Event, Task, run_task
 from agentkit.policy import ToolPolicy
 from agentkit.tools.workspace import Workspace
 from agentkit.web.conversations import Conversation, Conversations, without_lone_surrogates
+from agentkit.web.guards import HOST, JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit
 
 PAGE = Path(__file__).with_name("page.html")
-HOST = "127.0.0.1"
-LOCAL_NAMES = [HOST, "localhost"]
-"""Host headers the app answers; any other name reaching it (DNS rebinding from a web page) is refused."""
-JSON_BYTES_PER_CHAR = 12
-"""The most bytes one character of a message can take in a JSON body: an escaped pair, "\\ud83d\\ude00"."""
 log = logging.getLogger(__name__)
+
+AskKind = Literal["confirm", "question"]
+"""The two events that wait for the person: a tool's confirmation (Approve/Deny), and the model's `ask_user`."""
 
 
 class Turn(BaseModel):
@@ -95,7 +94,7 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
     conversations = Conversations(limits.max_conversations)
     waiting: dict[str, asyncio.Future[str]] = {}
 
-    def asker(kind: str, events: asyncio.Queue) -> Ask:
+    def asker(kind: AskKind, events: asyncio.Queue) -> Ask:
         async def ask(question: str) -> str:
             key = secrets.token_urlsafe(12)  # unguessable: only the page that got the event can answer it
             waiting[key] = asyncio.get_running_loop().create_future()
@@ -178,29 +177,6 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
 def json_line(event: dict) -> str:
     """One line of the stream; text that UTF-8 cannot encode is replaced, so it cannot break the stream."""
     return without_lone_surrogates(json.dumps(event, ensure_ascii=False)) + "\n"
-
-
-class BodyLimit:
-    """Refuses a request body over `max_bytes` with 413 as it arrives, so a huge post is never held in memory."""
-
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app, self.max_bytes = app, max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        length = dict(scope.get("headers", [])).get(b"content-length", b"")
-        declared = int(length) if length.isdigit() else 0  # a length declared too large is refused unread
-        received = 0
-
-        async def counted() -> Message:
-            nonlocal received
-            message = await receive()
-            received += len(message.get("body", b""))
-            if max(declared, received) > self.max_bytes:  # raised while FastAPI reads the body, and answered by it
-                raise HTTPException(413, f"the request body is larger than {self.max_bytes:,} bytes, the most a "
-                                         "message of Limits.max_message_chars characters takes as JSON")
-            return message
-
-        await self.app(scope, counted, send)
 
 
 def serve(port: int = 8001, workspace: str | None = None, settings: Settings | None = None,

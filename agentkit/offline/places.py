@@ -1,0 +1,87 @@
+"""Places, and what a place stands for: its time zone, its country code, its currency.
+
+A question names a time zone by a city or a country more often than by its IANA name ("in Japan", "in
+Tokyo"); these tables and the zone database turn each into the value a parameter wants.
+"""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from functools import cache
+
+COUNTRY_ZONES = {
+    "new zealand": "Pacific/Auckland", "japan": "Asia/Tokyo", "france": "Europe/Paris",
+    "united kingdom": "Europe/London", "uk": "Europe/London", "england": "Europe/London",
+    "germany": "Europe/Berlin", "spain": "Europe/Madrid", "italy": "Europe/Rome", "china": "Asia/Shanghai",
+    "india": "Asia/Kolkata", "korea": "Asia/Seoul", "australia": "Australia/Sydney",
+    "brazil": "America/Sao_Paulo", "canada": "America/Toronto", "mexico": "America/Mexico_City",
+    "united states": "America/New_York", "usa": "America/New_York", "egypt": "Africa/Cairo",
+    "kenya": "Africa/Nairobi", "singapore": "Asia/Singapore", "utc": "UTC", "gmt": "UTC",
+    "beijing": "Asia/Shanghai", "mumbai": "Asia/Kolkata", "delhi": "Asia/Kolkata", "new delhi": "Asia/Kolkata",
+    "san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles", "boston": "America/New_York",
+    "washington": "America/New_York", "miami": "America/New_York", "washington dc": "America/New_York",
+}
+
+
+def zones_in(text: str) -> list[tuple[int, int, str]]:
+    """IANA time zones named in the text, directly or by a city or country (a city only when capitalised)."""
+    tokens = list(re.finditer(r"[A-Za-z_]+(?:/[A-Za-z_]+)*", text))
+    found, i = [], 0
+    while i < len(tokens):
+        for size in (3, 2, 1):  # longest name first: "New York" before "York"
+            if i + size > len(tokens):
+                continue
+            phrase = " ".join(t.group(0) for t in tokens[i: i + size]).lower().replace("_", " ")
+            zone = COUNTRY_ZONES.get(phrase) or (tokens[i].group(0)[0].isupper() and zone_names().get(phrase))
+            if zone:
+                found.append((tokens[i].start(), tokens[i + size - 1].end(), zone))
+                i += size
+                break
+        else:
+            i += 1
+    return found
+
+
+@cache
+def zone_names() -> dict[str, str]:
+    """Lowercase "area/city" or "city" -> IANA zone, legacy aliases too; built on first use, not at import."""
+    names: dict[str, str] = {}
+    for zone in sorted(zoneinfo.available_timezones()):
+        area, _, city = zone.partition("/")
+        if area in {"Africa", "America", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"} and "/" not in city:
+            names.setdefault(city.lower().replace("_", " "), zone)  # America/Indiana/Knox only by its full name
+    for zone in zoneinfo.available_timezones():  # full names and legacy aliases (US/Pacific, Japan), not EST or GB
+        if not zone.isupper():
+            names[zone.lower().replace("_", " ")] = zone
+    return names
+
+
+CURRENCY_CODES = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP",
+                  "yen": "JPY", "yuan": "CNY", "rupee": "INR", "rupees": "INR", "franc": "CHF", "francs": "CHF"}
+CURRENCY_COUNTRIES = {"canadian": "CAD", "australian": "AUD", "singapore": "SGD", "hong": "HKD", "swiss": "CHF",
+                      "mexican": "MXN", "new": "NZD"}
+COUNTRY_CODES = {"united states": "US", "usa": "US", "america": "US", "united kingdom": "GB", "uk": "GB",
+                 "britain": "GB", "england": "GB", "germany": "DE", "france": "FR", "spain": "ES", "italy": "IT",
+                 "japan": "JP", "china": "CN", "india": "IN", "canada": "CA", "australia": "AU", "brazil": "BR",
+                 "mexico": "MX", "netherlands": "NL", "sweden": "SE", "norway": "NO", "switzerland": "CH",
+                 "ireland": "IE", "portugal": "PT", "poland": "PL", "korea": "KR", "south korea": "KR",
+                 "new zealand": "NZ", "egypt": "EG", "kenya": "KE", "south africa": "ZA", "argentina": "AR",
+                 "austria": "AT", "belgium": "BE", "denmark": "DK", "finland": "FI", "greece": "GR", "turkey": "TR"}
+
+
+def currency_code(word: str, before: tuple[str, ...]) -> str:
+    """ "dollars" -> USD, "Canadian dollars" -> CAD, "eur" -> EUR."""
+    if len(word) == 3 and word.isalpha() and word.lower() not in CURRENCY_CODES:
+        return word.upper()
+    code = CURRENCY_CODES.get(word.lower(), word.upper())
+    return CURRENCY_COUNTRIES.get(before[-1], code) if before and code == "USD" else code
+
+
+def place_name(zone: str) -> str:
+    """The city of an IANA zone, for a sentence: "Asia/Tokyo" -> "Tokyo"."""
+    return zone.rsplit("/", 1)[-1].replace("_", " ")
+
+
+def is_known_place(name: str) -> bool:
+    return name.lower() in COUNTRY_ZONES or name.lower() in zone_names()

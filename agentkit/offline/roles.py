@@ -1,0 +1,96 @@
+"""Part of step 2: what a parameter asks for, read from its name, its description and its schema.
+
+Each parameter gets a *role* from its words, its name's words first (a time zone, a place, a date, a
+phone number, a title, a body...), and each role takes the values of the span kinds that can play it
+(see `spans.py`), best first. A parameter named for an origin or a destination takes the value on its
+side of "from X to Y".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from agentkit.offline import reading
+from agentkit.offline.spans import Span, SpanKind
+
+Role = Literal["zone", "phone", "email", "url", "pattern", "path", "date", "time", "language", "unit", "place", "symbol",
+               "title", "body", "query"]
+"""What a string parameter is for, as far as filling it goes."""
+Side = Literal["from", "to"]
+"""The side of "from X to Y" a parameter stands on."""
+
+# A role: the words that give a parameter that role, and the span kinds that can fill it, best first.
+ROLES: list[tuple[Role, set[str], tuple[SpanKind, ...]]] = [
+    ("zone", {"timezone", "tz", "zone", "iana"}, ("zone",)),
+    ("phone", {"phone", "mobile", "telephone", "cell"}, ("phone",)),
+    ("email", {"email", "mail", "recipient"}, ("email",)),
+    ("url", {"url", "link", "website", "webpage", "uri", "site"}, ("url",)),
+    ("pattern", {"pattern", "glob"}, ("pattern", "quoted")),
+    ("path", {"path", "file", "filename", "directory", "folder", "dir", "filepath"}, ("path", "quoted")),
+    ("date", {"date", "day", "deadline", "birthday", "when", "datetime", "check"}, ("date", "time")),
+    ("time", {"time", "hour", "clock"}, ("time", "date")),
+    ("language", {"language", "lang", "locale"}, ("language",)),
+    ("unit", {"unit", "currency", "units", "scale"}, ("unit",)),
+    ("place", {"city", "location", "place", "destination", "origin", "country", "address", "region", "where",
+               "airport", "town", "state", "venue", "departure", "arrival"}, ("proper", "zone", "quoted")),
+    ("symbol", {"symbol", "ticker"}, ("proper", "quoted")),
+    ("title", {"title", "subject", "name", "label", "heading", "headline"}, ("quoted", "named", "proper")),
+    ("body", {"body", "content", "text", "message", "note", "description", "msg", "contents", "string", "sentence"},
+     ("quoted", "said", "colon")),
+    ("query", {"query", "keyword", "keywords", "term", "terms", "topic", "search", "q", "question", "prompt",
+               "expression", "word", "phrase"}, ("quoted", "said", "colon", "named")),
+]
+STRICT = {"zone", "phone", "email", "url", "pattern", "path", "date", "time", "language", "unit", "place"}
+FROM_WORDS = {"from", "source", "origin", "departure", "start", "base", "check_in"}
+TO_WORDS = {"to", "target", "destination", "arrival", "into", "end"}
+
+
+def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
+    """A parameter's role: by the words of its name first, then by its description."""
+    for words in (set(reading.split_name(name)), set(re.findall(r"[a-z]+", spec.get("description", "").lower())[:8])):
+        for role, names, kinds in ROLES:
+            if words & names:
+                return role, kinds
+    return None, ("quoted", "said", "named", "colon")
+
+
+def hint_of(name: str, spec: dict) -> set[str]:
+    """The words that say what a parameter is: its name's words, then its description's first ones."""
+    parts = reading.split_name(name)
+    return set(parts) | {reading.stem(p) for p in parts} | {"_".join(parts)} | set(reading.words(spec.get("description", ""))[:6])
+
+
+def by_direction(hint: set[str], spans: list[Span]) -> list[Span]:
+    """For "from Paris to London": an origin takes the value after "from", a destination the one after "to"."""
+    if side_of(hint) == "to":
+        return [s for s in spans if s.before[-1:] and s.before[-1] in {"to", "into", "in", "until"}] or spans[1:] or spans
+    if side_of(hint) == "from":
+        return [s for s in spans if s.before[-1:] and s.before[-1] in {"from", "since"}] or spans
+    return spans
+
+
+def side_of(hint: set[str]) -> Side | None:
+    """ "from" for an origin, "to" for a destination, by the parameter's own name (its first words in `hint`)."""
+    name = next((w for w in hint if "_" in w), "")
+    for words in (set(name.split("_")), hint):
+        if words & TO_WORDS:
+            return "to"
+        if words & FROM_WORDS:
+            return "from"
+    return None
+
+
+def nullable(spec: dict) -> bool:
+    """`"type": ["string", "null"]` or `anyOf: [..., {"type": "null"}]` (pydantic's `str | None`)."""
+    kind = spec.get("type")
+    return isinstance(kind, list) and "null" in kind or {"type": "null"} in (spec.get("anyOf") or [])
+
+
+def json_type(spec: dict) -> str | None:
+    """The JSON type a parameter's schema asks for, null aside."""
+    kind = spec.get("type")
+    if kind is None and spec.get("anyOf"):  # `int | None`: the type of its one option that is not null
+        kinds = [option.get("type") for option in spec["anyOf"] if option.get("type") != "null"]
+        kind = kinds[0] if len(kinds) == 1 else None
+    return next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind

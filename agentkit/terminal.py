@@ -1,0 +1,156 @@
+"""The terminal `agentkit chat` talks through: a line read without blocking the event loop, an event printed as a line.
+
+Everything from a tool or the model passes through `visible()` before it is printed: a file cannot
+move the cursor, repaint the question, or hide part of a command behind a bidi or invisible character.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import textwrap
+import threading
+from collections.abc import Callable
+
+from agentkit.asking import EXIT
+from agentkit.events import Event
+from agentkit.visible import visible
+
+RESULT_WIDTH = 160
+"""Characters of a tool result the terminal shows; the model still reads all of it."""
+
+
+def shorten(text: str, width: int = RESULT_WIDTH) -> str:
+    """One line of at most `width` characters, saying how long the whole text was when it had to be cut."""
+    short = textwrap.shorten(text, width, placeholder=" ...")
+    return short if short == " ".join(text.split()) else f"{short} ({len(text):,} characters)"
+
+
+def describe(event: Event) -> str | None:
+    """The line the terminal prints for an event (None: nothing to print), with what came from outside made visible."""
+    if event.kind == "answer":
+        return "agent> " + visible(event.text)  # an answer may have several lines
+    if event.kind == "tool_call":
+        line = f"  -> {event.name} {event.arguments}"
+    elif event.kind == "tool_result":
+        line = f"  <- {shorten(visible(event.content))}"  # escaped first, so that the width holds for what is shown
+    elif event.kind == "thinking":  # folded to one line: the reasoning is not the answer
+        line = f"  (thinking) {shorten(visible(event.text))}"
+    elif event.kind == "note":
+        line = f"[note: {event.text}]"
+    elif event.kind == "status" and event.text != "completed":
+        line = f"[task {event.text}: {event.content}]" if event.content else f"[task {event.text}]"
+    else:
+        return None
+    return visible(line, multiline=False)
+
+
+def print_safely(text: str) -> None:
+    """`print` that a closed terminal (hung up) does not turn into an error: there is just nobody to show it to."""
+    try:
+        print(text, flush=True)
+    except OSError:
+        pass
+
+
+def print_part(text: str) -> None:
+    """`print_safely` without the line's end: a piece of a streamed answer, shown at once."""
+    try:
+        print(text, end="", flush=True)
+    except OSError:
+        pass
+
+
+def discard_typeahead() -> None:
+    """Throw away keys typed before a question appeared, so that only an answer typed after it can answer it."""
+    if sys.stdin is not None and sys.stdin.isatty():
+        import termios  # Unix only, like the terminal it flushes; imported here so that the web page needs none
+
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+
+
+class Terminal:
+    """Reads the person's lines without blocking the event loop, and remembers whether they asked to leave."""
+
+    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print_safely,
+                 write_part: Callable[[str], None] = print_part) -> None:
+        self.read, self.output, self.output_part = read, write, write_part
+        self.streamed = ""
+        """The text of the reply being streamed so far, shown on the current line."""
+        self.leaving = False
+        """True once the person typed /exit (or closed the input): the chat ends after the current task."""
+        self._one_prompt = asyncio.Lock()  # two concurrent tool calls must not both read the next line
+        self._reading: asyncio.Future[str] | None = None  # a read outlives a question interrupted by Ctrl-C
+
+    def write(self, text: str) -> None:
+        """Print `text` with its control, bidi and invisible characters made visible; never raises."""
+        self.output(visible(text))
+
+    async def line(self, prompt: str, *, fresh: bool = False) -> str:
+        """The person's next line. `fresh`: discard what was typed before `prompt` appeared, so it cannot answer."""
+        async with self._one_prompt:
+            if fresh:
+                discard_typeahead()
+            if self._reading is None:
+                self._reading = _read_in_daemon_thread(self.read, visible(prompt))
+            else:  # a thread cannot be stopped: the read of an interrupted question answers this prompt instead
+                self.write(prompt.rstrip())
+            reading = self._reading
+            try:
+                line = (await asyncio.shield(reading)).strip()
+            except EOFError:
+                line = EXIT
+            finally:
+                if reading.done():
+                    self._reading = None
+        self.leaving |= line.lower() == EXIT  # as the policy reads it: "/EXIT" leaves too
+        return line
+
+    async def ask(self, question: str) -> str:
+        """The `Ask` for confirmations and `ask_user`; the policy turns /cancel and /exit into `TaskCancelled`."""
+        return await self.line(f"{question} ", fresh=True)
+
+    def show(self, event: Event) -> None:
+        """The `on_event` callback: one line per tool call, result, answer, or a task that did not complete.
+
+        A streamed reply's text is shown piece by piece after `agent> `; its `answer` event then only ends the line.
+        """
+        if event.kind == "text":
+            self.output_part(("" if self.streamed else "agent> ") + visible(event.text))
+            self.streamed += event.text
+            return
+        streamed, self.streamed = self.streamed, ""
+        if streamed:
+            self.output_part("\n")
+            if event.kind == "answer" and event.text == streamed:
+                return
+        line = describe(event)
+        if line is not None:
+            self.output(line)
+
+
+def _read_in_daemon_thread(function: Callable[[str], str], argument: str) -> asyncio.Future[str]:
+    """`function(argument)` on a daemon thread: unlike `asyncio.to_thread`, Ctrl-C never waits for it to return."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[str] = loop.create_future()
+
+    def settle(result: str | None, error: BaseException | None) -> None:
+        if done.done():
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(result)
+
+    def work() -> None:
+        try:
+            result, error = function(argument), None
+        except BaseException as raised:  # EOFError, mostly: handed to the coroutine that waits
+            result, error = None, raised
+        try:
+            loop.call_soon_threadsafe(settle, result, error)
+        except RuntimeError:  # the chat has ended and closed its event loop
+            pass
+
+    threading.Thread(target=work, daemon=True).start()
+    return done

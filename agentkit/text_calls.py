@@ -1,0 +1,149 @@
+"""Reading tool calls back out of text: the formats a model writes a call in when the server does not parse it.
+
+    {"name": "get_current_time", "arguments": {"timezone": "Asia/Tokyo"}}
+    <tool_call>{"name": "get_current_time", "arguments": {...}}</tool_call>
+    <tool_call><function=get_current_time><parameter=timezone>Asia/Tokyo</parameter></function></tool_call>
+    FUNCTION: get_current_time(timezone="Asia/Tokyo")
+
+`recover_calls` reads those back, as chapter 01 parsed its `FUNCTION:` line, with two rules that keep a
+call from being made out of text that only talks about one: the name must be one of the tools offered,
+and bare JSON counts only when it is the whole reply (a JSON example inside prose is an example). Text
+copied from a tool result or the person's message is never a call: a file cannot make the agent act.
+`split_thinking` takes a `<think>...</think>` block off the front of the text. `agentkit.recovery` puts
+both to work on every reply a client receives.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from agentkit.function_line import FunctionCallError, parse_reply  # chapter 01's skill, the first way calls were written
+
+_THINK = re.compile(r"^\s*<think>(.*?)</think>\s*", re.DOTALL)
+_TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|\Z)", re.DOTALL)
+_FUNCTION = re.compile(r"^\s*<function=([\w.-]+)>(.*?)(?:</function>\s*)?$", re.DOTALL)
+_PARAMETER = re.compile(r"<parameter=([\w.-]+)>\n?(.*?)\n?</parameter>", re.DOTALL)
+_FENCE = re.compile(r"^```[\w-]*\n(.*)\n```$", re.DOTALL)
+_CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)
+_CALL_KEYS = {"name", "arguments", "parameters", "type", "id"}
+
+
+@dataclass(frozen=True)
+class TextCall:
+    """One call read from text."""
+
+    name: str
+    """An offered tool's name."""
+    arguments: str
+    """The arguments as JSON text, as in a native call."""
+
+
+def split_thinking(text: str) -> tuple[str, str]:
+    """(the thinking, the rest): a leading `<think>` block, or all before a `</think>` whose `<think>` was in the prompt."""
+    if match := _THINK.match(text):
+        return match.group(1).strip(), text[match.end():]
+    if "</think>" in text and "<think>" not in text:  # some chat templates open the block themselves
+        thinking, _, rest = text.partition("</think>")
+        return thinking.strip(), rest.lstrip()
+    return "", text
+
+
+def recover_calls(text: str, tools: Mapping[str, dict], quoted: Sequence[str] = ()) -> list[TextCall]:
+    """The calls written in `text` to the offered `tools` (name -> parameters schema); [] if it is not only calls.
+
+    All or nothing: a reply with one part that is not a call to an offered tool recovers no call at all.
+    `quoted`: texts the model was given (tool results, the person's messages); a call copied from one is data.
+    """
+    text = text.strip()
+    if not text or any(text in source for source in quoted if source):
+        return []
+    blocks = [block.strip() for block in _TOOL_CALL.findall(text)]
+    if blocks and len(_TOOL_CALL.findall(_CODE.sub("", text))) < len(blocks):
+        return []  # a <tool_call> shown as code is an example of the format, not a call
+    if blocks:
+        calls = [_tagged(block, tools) for block in blocks]
+    elif fenced := _FENCE.match(text):  # the whole reply in one ```json fence
+        calls = _json_calls(fenced.group(1).strip(), tools)
+    elif text.startswith(("{", "[")):
+        calls = _json_calls(text, tools)
+    else:
+        calls = [_function_line(text, tools)] if "FUNCTION:" in text else []
+    return calls if calls and all(calls) else []
+
+
+def _tagged(block: str, tools: Mapping[str, dict]) -> TextCall | None:
+    if function := _FUNCTION.match(block):
+        name, body = function.groups()
+        schema = (tools.get(name) or {}).get("properties") or {}
+        values = {key: _parameter_value(value, schema.get(key) or {}) for key, value in _PARAMETER.findall(body)}
+        return _call(name, values, tools)
+    calls = _json_calls(block, tools)
+    return calls[0] if len(calls) == 1 else None
+
+
+def _parameter_value(text: str, schema: dict) -> Any:
+    if schema.get("type") == "string":
+        return text
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _json_calls(text: str, tools: Mapping[str, dict]) -> list[TextCall | None]:
+    """One JSON object, a JSON list of them, or one object a line."""
+    try:
+        found = json.loads(text)
+        items = found if isinstance(found, list) else [found]
+    except ValueError:
+        try:
+            items = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except ValueError:
+            return []
+    return [_from_object(item, tools) for item in items]
+
+
+def _from_object(item: Any, tools: Mapping[str, dict]) -> TextCall | None:
+    if isinstance(item, dict) and isinstance(item.get("function"), dict):  # {"type": "function", "function": {...}}
+        item = item["function"]
+    if not isinstance(item, dict) or not set(item) <= _CALL_KEYS or "name" not in item:
+        return None
+    arguments = item.get("arguments", item.get("parameters", {}))
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return None
+    return _call(item["name"], arguments, tools)
+
+
+def _function_line(text: str, tools: Mapping[str, dict]) -> TextCall | None:
+    """Chapter 01's `FUNCTION: name(...)` line, read by chapter 01's own parser against the offered tools."""
+    try:
+        call = parse_reply(text, [_signature_of(name, schema) for name, schema in tools.items()])
+    except FunctionCallError:
+        return None
+    if call is None:
+        return None
+    bound = inspect.signature(_signature_of(call.name, tools[call.name])).bind(*call.args, **call.kwargs)
+    return _call(call.name, dict(bound.arguments), tools)
+
+
+def _signature_of(name: str, schema: dict) -> Callable[..., None]:
+    """A function that only has the tool's name and parameters: enough for `parse_reply` to check a call against."""
+    def tool(*args: Any, **kwargs: Any) -> None: ...
+    tool.__name__ = name
+    tool.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None) for p in schema.get("properties") or {}])
+    return tool
+
+
+def _call(name: Any, arguments: Any, tools: Mapping[str, dict]) -> TextCall | None:
+    if not isinstance(name, str) or name not in tools or not isinstance(arguments, dict):
+        return None  # only tools that were offered: text naming anything else is not a call we may make
+    return TextCall(name, json.dumps(arguments, ensure_ascii=False))
