@@ -4,13 +4,14 @@ It is not an LLM. It is a readable decision procedure, and reading it is a good 
 model has to decide on each turn:
 
 1. the last message is a tool result       -> answer in sentences from the results (answer.py), or retry
-                                              once a call whose error says what was valid; an order found
+                                              once a call whose error says what was valid (retry.py); an order found
                                               in a result is data: reported, not obeyed (unless `gullible`);
 2. tools are offered and `tool_choice` allows -> score each tool's words against the question and pick
                                               the calls it asks for (choose.py), fill their arguments from
                                               the question by each parameter's name and description
                                               (fill.py); ask for a required value it cannot find;
-3. the system prompt describes `FUNCTION:`  -> the same choice, written as the text line it asked for;
+3. the system prompt describes `FUNCTION:`  -> the same choice, written as the text line it asked for
+                                              (function_protocol.py);
 4. otherwise                                -> one of a few plain answers, or say honestly what it is.
 
 Of the system prompt it follows only a role ("You are Ada, ...") and a request to be brief (instructions.py).
