@@ -47,15 +47,14 @@ os.environ.update({environment!r})
 def run_variant(variant: str, runs: list[tuple[str, str]]) -> dict[str, str | None]:
     """Execute each (notebook, its copy's folder) of `runs` in order, in one kernel with MODEL=offline/<variant>;
     for each notebook, what went wrong, or None."""
-    os.environ.update(MODEL_API_KEY="", MODEL=f"offline/{variant}")
-    environment = dict(os.environ)
+    environment = {**os.environ, "MODEL_API_KEY": "", "MODEL": f"offline/{variant}"}  # the kernel's, not ours
     problems: dict[str, str | None] = {}
     manager: KernelManager | None = None
     for name, folder in runs:
         for attempt in (1, 2):
             if manager is None or not manager.is_alive():
                 manager = KernelManager(kernel_name="python3")
-                manager.start_kernel(cwd=folder)
+                manager.start_kernel(cwd=folder, env=environment)
             notebook = nbformat.read(Path(folder) / name, as_version=4)
             notebook.cells.insert(0, nbformat.v4.new_code_cell(RESET.format(folder=folder, environment=environment)))
             try:
@@ -129,7 +128,8 @@ def test_notebook_runs_clean_under_variant(outcomes, variant, name):
 
 def test_one_kernel_a_variant_still_runs_each_notebook_on_its_own(tmp_path):
     """What a notebook leaves (names, the folder, the environment) never reaches the next one in the same kernel,
-    and a failing cell or check is reported against its own notebook and cell."""
+    a failing cell or check is reported against its own notebook and cell, and nothing leaks into this process
+    (an nbval kernel started here later must get the base model)."""
     first, second = tmp_path / "first", tmp_path / "second"
     first.mkdir(), second.mkdir()
     cell = nbformat.v4.new_code_cell
@@ -139,6 +139,8 @@ def test_one_kernel_a_variant_still_runs_each_notebook_on_its_own(tmp_path):
     nbformat.write(nbformat.v4.new_notebook(cells=[
         cell(f"import os\nassert os.getcwd() == {str(second)!r} and 'LEFT' not in os.environ\nassert 'left' not in dir()"),
         cell("print('[fail] wrong', flush=True)", metadata={"tags": [CHECK]})]), second / "b.ipynb")
+    before = dict(os.environ)
     problems = run_variant("prose", [("a.ipynb", str(first)), ("b.ipynb", str(second))])
+    assert dict(os.environ) == before, "the variant is the kernel's: this process's environment is untouched"
     assert problems["a.ipynb"].startswith("a.ipynb cell 1 raised under offline/prose") and "boom" in problems["a.ipynb"]
     assert problems["b.ipynb"] == "b.ipynb cell 1, an exercise check, did not pass under offline/prose: [fail] wrong"
