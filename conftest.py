@@ -24,3 +24,9 @@ def _collect_garbage_before_async_tests(request: pytest.FixtureRequest) -> None:
     test. Collecting before each async test, with no loop running, keeps one test's leftovers out of another."""
     if inspect.iscoroutinefunction(getattr(request.node, "obj", None)):
         gc.collect()
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (pyproject's addopts): one worker more than the cores, since many tests wait rather than compute
+    (terminals, servers, kernels starting, timeouts): on 2 cores, 3 workers finish in about 4 minutes, 2 in 4.6."""
+    return (os.cpu_count() or 1) + 1
