@@ -3,37 +3,17 @@
 import asyncio
 import builtins
 
+from recording_tools import recording_tools
+
 from agentkit.asking import NO_PERSON
 from agentkit.limits import Limits
 from agentkit.loop import run_task
 from agentkit.offline import ScriptedModel, call, offline_client
 from agentkit.policy import ToolExecutor, ToolPolicy
 from agentkit.tools.registry import build_registry
-from agentkit.tools.schema import tool
 
 ran: list[str] = []
-
-
-@tool(needs_confirmation=True)
-def erase(path: str) -> str:
-    """Erase a file.
-
-    Args:
-        path: File to erase.
-    """
-    ran.append(path)
-    return f"erased {path}"
-
-
-@tool
-def note(text: str) -> str:
-    """Write a note.
-
-    Args:
-        text: What to write.
-    """
-    ran.append(text)
-    return f"noted {text}"
+erase, note = recording_tools(ran)
 
 
 REGISTRY = build_registry([erase, note])

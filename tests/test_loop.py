@@ -5,6 +5,7 @@ import json
 
 import openai
 import pytest
+from recording_tools import recording_tools
 
 from agentkit.limits import Limits
 from agentkit.loop import CANCELLED, Event, Task, close_open_calls, run_task
@@ -16,28 +17,7 @@ from agentkit.tools.registry import build_registry
 from agentkit.tools.schema import tool
 
 done: list[str] = []
-
-
-@tool
-def note(text: str) -> str:
-    """Write a note.
-
-    Args:
-        text: What to write.
-    """
-    done.append(text)
-    return f"noted {text}"
-
-
-@tool(needs_confirmation=True)
-def erase(path: str) -> str:
-    """Erase a file.
-
-    Args:
-        path: File to erase.
-    """
-    done.append(f"erased {path}")
-    return f"erased {path}"
+erase, note = recording_tools(done)
 
 
 REGISTRY = build_registry([note, erase])

@@ -6,35 +6,16 @@ and a model that keeps asking after being told no must be stopped.
 
 import asyncio
 
+from recording_tools import recording_tools
+
 from agentkit.limits import Limits
 from agentkit.loop import Task, run_task
 from agentkit.offline import ScriptedModel, call, offline_client
 from agentkit.policy import ToolPolicy
 from agentkit.tools.registry import build_registry
-from agentkit.tools.schema import tool
 
 erased: list[str] = []
-
-
-@tool(needs_confirmation=True)
-def erase(path: str) -> str:
-    """Erase a file.
-
-    Args:
-        path: File to erase.
-    """
-    erased.append(path)
-    return f"erased {path}"
-
-
-@tool
-def note(text: str) -> str:
-    """Write a note.
-
-    Args:
-        text: What to write.
-    """
-    return f"noted {text}"
+erase, note = recording_tools(erased)
 
 
 REGISTRY = build_registry([erase, note])
@@ -140,5 +121,5 @@ def test_calls_that_need_no_yes_still_run_after_the_denials_limit_in_the_same_re
 def test_a_yes_is_not_a_denial():
     person = Person("y")
     task, _ = go([[call("erase", path=f"f{n}") for n in range(4)], "done"], person)
-    assert len(person.questions) == 4 and erased == ["f0", "f1", "f2", "f3"]
+    assert len(person.questions) == 4 and erased == ["erased f0", "erased f1", "erased f2", "erased f3"]
     assert (task.status, task.answer) == ("completed", "done")
