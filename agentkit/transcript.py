@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentkit.limits import calls_phrase
+
 SHOWN_CHARS = 600
 """Most characters of one message or result a transcript shows; the rest is cut, and the cut is counted."""
 
@@ -80,8 +82,7 @@ def transcript(messages: Sequence[Any], decisions: Sequence[Any] = (), *, max_ch
 
 def task_transcript(task: Any, max_chars: int = SHOWN_CHARS) -> Transcript:
     """A `Task` as a transcript: its status and counts on top, its policy's decisions marking its calls."""
-    calls = f"{task.tool_calls} tool call{'s' * (task.tool_calls != 1)}"
-    heading = f"task {task.status} · {task.turns} turn{'s' * (task.turns != 1)} · {calls}"
+    heading = f"task {task.status} · {task.turns} turn{'s' * (task.turns != 1)} · {calls_phrase(task.tool_calls)}"
     return Transcript(task.messages, task.decisions, heading=heading, max_chars=max_chars)
 
 
