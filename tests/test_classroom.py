@@ -136,3 +136,17 @@ def test_a_kernel_that_never_started_is_started_once_more(monkeypatch, errors, a
     else:
         refresh_module.execute(book, ".")
     assert _FlakyClient.attempts == attempts
+
+
+def test_a_kernel_passed_in_is_restarted_before_the_second_try(monkeypatch):
+    class Kernel:
+        restarts = 0
+
+        def restart_kernel(self, now: bool) -> None:
+            Kernel.restarts += 1
+
+    monkeypatch.setattr(refresh_module, "NotebookClient", _FlakyClient)
+    monkeypatch.setattr(_FlakyClient, "errors", [RuntimeError("Kernel didn't respond in 60 seconds")])
+    monkeypatch.setattr(_FlakyClient, "attempts", 0)
+    refresh_module.execute(nbformat.v4.new_notebook(), ".", kernel=Kernel())
+    assert (_FlakyClient.attempts, Kernel.restarts) == (2, 1)

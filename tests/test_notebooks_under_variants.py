@@ -23,10 +23,8 @@ from pathlib import Path
 import nbformat
 import pytest
 from jupyter_client.manager import KernelManager
-from nbclient import NotebookClient
 
-from agentkit.classroom import CHECK
-from agentkit.classroom.refresh import KERNEL_START_FAILURES
+from agentkit.classroom import CHECK, execute
 from agentkit.offline.variants import VARIANTS
 
 pytestmark = pytest.mark.variants
@@ -51,25 +49,19 @@ def run_variant(variant: str, runs: list[tuple[str, str]]) -> dict[str, str | No
     problems: dict[str, str | None] = {}
     manager: KernelManager | None = None
     for name, folder in runs:
-        for attempt in (1, 2):
-            if manager is None or not manager.is_alive():
-                manager = KernelManager(kernel_name="python3")
-                manager.start_kernel(cwd=folder, env=environment)
-            notebook = nbformat.read(Path(folder) / name, as_version=4)
-            notebook.cells.insert(0, nbformat.v4.new_code_cell(RESET.format(folder=folder, environment=environment)))
-            try:
-                NotebookClient(notebook, km=manager, timeout=120, record_timing=False).execute()
-            except Exception as error:
-                failed = _failed_cell(notebook)
-                if failed is None and attempt == 1 and any(f in str(error) for f in KERNEL_START_FAILURES):
-                    manager.shutdown_kernel(now=True)
-                    manager = None  # the kernel never answered: start another and run this notebook again
-                    continue
-                where = f"cell {failed - 1}" if failed is not None else "before any cell ran"
-                problems[name] = f"{name} {where} raised under offline/{variant}: {str(error)[-1500:]}"
-                break
-            problems[name] = _check_problem(notebook, name, variant)
-            break
+        if manager is None or not manager.is_alive():  # the first notebook, or an earlier one killed the kernel
+            manager = KernelManager(kernel_name="python3")
+            manager.start_kernel(cwd=folder, env=environment)
+        notebook = nbformat.read(Path(folder) / name, as_version=4)
+        notebook.cells.insert(0, nbformat.v4.new_code_cell(RESET.format(folder=folder, environment=environment)))
+        try:
+            execute(notebook, folder, timeout=120, kernel=manager)
+        except Exception as error:
+            failed = _failed_cell(notebook)
+            where = f"cell {failed - 1}" if failed is not None else "before any cell ran"
+            problems[name] = f"{name} {where} raised under offline/{variant}: {str(error)[-1500:]}"
+            continue
+        problems[name] = _check_problem(notebook, name, variant)
     if manager is not None:
         manager.shutdown_kernel(now=True)
     return problems

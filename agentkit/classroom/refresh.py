@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import nbformat
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
 KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}
@@ -42,16 +43,23 @@ KERNEL_START_FAILURES = ("Kernel didn't respond", "Kernel died before replying",
 machine can miss the start-up deadline: neither is the notebook's fault, so such a start is tried once more."""
 
 
-def execute(notebook: nbformat.NotebookNode, folder: str | os.PathLike[str], timeout: int = 300) -> None:
-    """Run every cell in this environment's kernel, in `folder` (where the notebook's relative paths start)."""
+def execute(notebook: nbformat.NotebookNode, folder: str | os.PathLike[str], timeout: int = 300,
+            kernel: KernelManager | None = None) -> None:
+    """Run every cell in this environment's kernel, in `folder` (where the notebook's relative paths start).
+
+    `kernel`, if given, is a kernel already running, left running afterwards (it was started elsewhere, in its
+    own folder); a new kernel is started and shut down otherwise.
+    """
     for attempt in (1, 2):
         try:
-            NotebookClient(notebook, timeout=timeout, kernel_name="python3", record_timing=False,
+            NotebookClient(notebook, km=kernel, timeout=timeout, kernel_name="python3", record_timing=False,
                            resources={"metadata": {"path": str(folder)}}).execute()
             return
         except Exception as error:
             if attempt == 2 or not any(failure in str(error) for failure in KERNEL_START_FAILURES):
                 raise
+            if kernel is not None:
+                kernel.restart_kernel(now=True)
 
 
 def stabilise(notebook: nbformat.NotebookNode) -> None:
