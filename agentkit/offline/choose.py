@@ -152,8 +152,19 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
 
 
 def _with_context(so_far: str, clause: str) -> str:
-    """The clause, led by the words that named the tool ("the square root of 9" -> "the square root of 25")."""
-    lead = re.split(r"(?<=\s)(?=\S*\d|\"|“|[A-Z])", so_far, maxsplit=1)[0] if so_far else ""
+    """The clause, led by the words that named the tool ("the square root of 9" -> "the square root of 25").
+
+    A clause that repeats a word of the call so far stands in for what follows that word ("synonyms for fast"
+    + "for slow" -> "synonyms for slow"; "water the front for 5 minutes" + "the back for 8" -> "water the back
+    for 8"); otherwise it stands in for the values, from the first number, quote or capital on.
+    """
+    first = re.match(r"\s*([\w'-]+)", clause)
+    parallel = first and re.search(rf"(?i)^(.*?\s)(?={re.escape(first.group(1))}\b)", so_far)
+    if parallel:
+        lead = parallel.group(1)
+    else:
+        lead = re.split(r"(?<=\s)(?=\S*\d|\"|“|[A-Z])", so_far, maxsplit=1)[0] if so_far else ""
+    lead = lead if lead.endswith(" ") or not lead else lead + " "
     return f"{lead}{clause}" if not lead.strip() or lead.strip().lower() not in clause.lower() else clause
 
 

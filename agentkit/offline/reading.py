@@ -96,12 +96,25 @@ SYNONYMS = [
     "sunset sunrise",
     "spell spelling typo typos",
     "prime primes",
+    "milliliter milliliters millilitre millilitres ml",
+    "liter liters litre litres l",
+    "ounce ounces oz",
+    "electric ev",
+    "bitcoin btc",
+    "ethereum eth ether",
+    "cheap cheapest cheaper lowest",
+    "outdoor outdoors outside terrace",
 ]
 
 
 def words(text: str) -> list[str]:
-    """Lowercase content words, stemmed ("files" and "file" match, "investing" and "invest"), stop words dropped."""
-    tokens = re.findall(r"[a-z0-9]+", text.lower().replace("_", " "))
+    """Lowercase content words, stemmed ("files" and "file" match, "investing" and "invest"), stop words dropped.
+
+    A hyphenated word is also read joined ("to-do" is "todo"): its halves alone are often stop words.
+    """
+    lowered = text.lower().replace("_", " ")
+    lowered = re.sub(r"\b([a-z]+)-([a-z]+)\b", lambda m: f"{m.group(1)} {m.group(2)} {m.group(1)}{m.group(2)}", lowered)
+    tokens = re.findall(r"[a-z0-9]+", lowered)
     return [stem(t) for t in tokens if t not in STOP_WORDS]
 
 
@@ -121,7 +134,10 @@ def stem(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "es" and word[-3] not in "sxzh":
                 continue
-            return word[: -len(suffix)] + (keep or "")
+            root = word[: -len(suffix)] + (keep or "")
+            # "sided" -> "side", "named" -> "name", "riding" -> "ride": a short consonant-vowel-consonant root lost its e
+            short = len(root) == 3 and re.fullmatch(r"[^aeiou][aeiou][^aeiouwxy]", root)
+            return root + "e" if suffix in ("ed", "ing") and short else root
     return word
 
 
