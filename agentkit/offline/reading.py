@@ -48,7 +48,7 @@ SYNONYMS = [
     "folder directory dir",
     "translate translation translator",
     "distance far km kilometers kilometres miles mile",
-    "price cost costs cheap expensive",
+    "price cost costs cheap cheaper cheapest expensive",
     "stock stocks share shares ticker",
     "currency currencies exchange money dollars dollar euros euro yen pounds",
     "event meeting appointment schedule",
@@ -92,7 +92,8 @@ SYNONYMS = [
     "count many",
     "timer countdown",
     "guest guests people persons adults travelers travellers passengers",
-    "uppercase upper lowercase lower caps case capitalize",
+    "uppercase upper caps capitals capitalize case",
+    "lowercase lower case",
     "sunset sunrise",
     "spell spelling typo typos",
     "prime primes",
@@ -102,7 +103,6 @@ SYNONYMS = [
     "electric ev",
     "bitcoin btc",
     "ethereum eth ether",
-    "cheap cheapest cheaper lowest",
     "outdoor outdoors outside terrace",
 ]
 
@@ -167,6 +167,11 @@ def related(a: str, b: str) -> bool:
         return True
     if len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)):
         return True
+    return synonyms(a, b)
+
+
+def synonyms(a: str, b: str) -> bool:
+    """Two stemmed words in one line of SYNONYMS (not merely spelled alike)."""
     groups = _synonym_groups()
     return bool(groups.get(a, frozenset()) & groups.get(b, frozenset()))
 
