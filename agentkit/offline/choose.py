@@ -11,9 +11,9 @@ parameter already filled ("in Tokyo and in Paris") starts another call of the sa
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
-from collections.abc import Iterable
 from typing import Any
 
 from agentkit.offline import reading
