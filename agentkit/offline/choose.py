@@ -11,6 +11,7 @@ parameter already filled ("in Tokyo and in Paris") starts another call of the sa
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -93,7 +94,7 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
             offer, so_far = current
             if _another_call(offer, so_far, clause):
                 calls.append(_planned(offer, so_far))
-                current = (offer, _with_context(so_far, clause))
+                current = (offer, _with_context(so_far, clause, calls[-1].arguments.values()))
             else:
                 current = (offer, f"{so_far} and {clause}")
     if current:
@@ -145,15 +146,32 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     merged, _ = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
     if len(merged) > len(before) and all(merged.get(name) == value for name, value in before.items()):
         return False
-    alone, _ = fill(offer.schema, _with_context(so_far, clause), exclude=offer.words, guess=False)
+    alone, _ = fill(offer.schema, _with_context(so_far, clause, before.values()), exclude=offer.words, guess=False)
     clause_only, _ = fill(offer.schema, clause, exclude=offer.words, guess=False)
-    lists = {n for n, p in (offer.schema.get("properties") or {}).items() if p.get("type") == "array"}
-    return any(name in before and alone.get(name) != before[name] for name in clause_only if name not in lists)
+    properties = offer.schema.get("properties") or {}
+    lists = {n for n, p in properties.items() if p.get("type") == "array"}
+    # an option named alone ("bitcoin and ethereum") is another call even when no lead words come with it
+    options = {n for n, p in properties.items() if "enum" in p and n in before and clause_only[n] != before[n]}
+    return bool(options) or any(name in before and alone.get(name) != before[name] for name in clause_only if name not in lists)
 
 
-def _with_context(so_far: str, clause: str) -> str:
-    """The clause, led by the words that named the tool ("the square root of 9" -> "the square root of 25")."""
-    lead = re.split(r"(?<=\s)(?=\S*\d|\"|“|[A-Z])", so_far, maxsplit=1)[0] if so_far else ""
+def _with_context(so_far: str, clause: str, values: Iterable[Any] = ()) -> str:
+    """The clause, led by the words that named the tool ("the square root of 9" -> "the square root of 25").
+
+    A clause that repeats a word of the call so far stands in for what follows that word ("synonyms for fast"
+    + "for slow" -> "synonyms for slow"; "water the front for 5 minutes" + "the back for 8" -> "water the back
+    for 8"); otherwise it stands in for the values (`values`, the call's so far), from the first one on, or from
+    the first number, quote or capital.
+    """
+    first = re.match(r"\s*([\w'-]+)", clause)
+    parallel = first and re.search(rf"(?i)^(.*?\s)(?={re.escape(first.group(1))}\b)", so_far)
+    if parallel:
+        lead = parallel.group(1)
+    else:
+        lead = re.split(r"(?<=\s)(?=\S*\d|\"|“|[A-Z])", so_far, maxsplit=1)[0] if so_far else ""
+        found = [so_far.lower().find(v.lower()) for v in values if isinstance(v, str) and v]
+        lead = min((so_far[:at] for at in found if at > 0), key=len, default=lead) if lead == so_far else lead
+    lead = lead if lead.endswith(" ") or not lead else lead + " "
     return f"{lead}{clause}" if not lead.strip() or lead.strip().lower() not in clause.lower() else clause
 
 
@@ -166,10 +184,11 @@ def _unique(calls: list[Planned]) -> list[Planned]:
 
 
 def _share_arguments(calls: list[Planned]) -> list[Planned]:
-    """Calls of one tool share what only one of them stated: "in Tokyo and Paris, in celsius"."""
+    """Calls share what only one of them stated: "in Tokyo and Paris, in celsius" (one tool), or "define 'laconic'
+    and give me synonyms for it" (another tool, a parameter of the same name)."""
     shared: list[Planned] = []
     for call in calls:
-        siblings = [c for c in calls if c.offer.name == call.offer.name and c is not call]
+        siblings = sorted((c for c in calls if c is not call), key=lambda c: c.offer.name != call.offer.name)
         arguments = dict(call.arguments)
         for sibling in siblings:
             for name, value in sibling.arguments.items():

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from agentkit.offline import numbers, reading
-from agentkit.offline.places import COUNTRY_CODES, currency_code, is_known_place
+from agentkit.offline.places import COUNTRY_CODES, CURRENCY_CODES, currency_code, is_known_place
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
 
@@ -97,7 +97,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         return _as_asked(role, hint, chosen, text)
     if required and role not in STRICT:
         rest = [s for s in spans if s.kind in ("quoted", "said", "named", "colon") and id(s) not in used]
-        return _text_of(rest[0], text) if rest else _key_phrase(text, exclude) or None
+        return _text_of(rest[0], text) if rest else _key_phrase(text, exclude)
     return None
 
 
@@ -125,17 +125,24 @@ def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) 
     lowered = text.lower()
     for symbol, word in SYMBOLS.items():
         lowered = lowered.replace(symbol, word)
+    # "1200 dollars" names the option USD: a currency word is read with its code too
+    lowered = re.sub(r"\b[a-z]+\b", lambda m: f"{m.group(0)} {CURRENCY_CODES[m.group(0)].lower()}"
+                     if m.group(0) in CURRENCY_CODES else m.group(0), lowered)
     found = []
-    for option in options:
-        parts = [reading.stem(p) for p in reading.split_name(str(option))]
+    heads = [(reading.split_name(str(option)) or [""])[0] for option in options]
+    for option, head in zip(options, heads, strict=True):
+        part = reading.stem(head)
+        others = [reading.stem(h) for h in heads if h != head]
         for match in re.finditer(r"[a-z0-9]+", lowered):
             word = reading.stem(match.group(0))
-            if parts and (word == parts[0] or len(word) >= 4 and parts[0].startswith(word) or parts[0] == word[:4]):
+            spelled = word == part or len(word) >= 4 and part.startswith(word) or part == word[:4]
+            # a synonym ("ml" for milliliters, "electric" for ev) only when it points at this option alone
+            if part and (spelled or reading.synonyms(word, part) and not any(reading.synonyms(word, o) for o in others)):
                 before = re.findall(r"[a-z0-9]+", lowered[: match.start()])[-2:]
                 found.append((match.start(), option, before))
                 break
     if not found:
-        return (default if default is not None else options[0]) if must else None
+        return default if must else None  # no default and no option named: ask, rather than pick one blind
     found.sort(key=lambda f: f[0])
     towards = [f for f in found if f[2][-1:] and f[2][-1] in {"to", "into", "in"}]
     source = [f for f in found if f[2][-1:] and (f[2][-1] == "from" or re.fullmatch(r"\d+|degrees?", f[2][-1]))]
@@ -165,12 +172,28 @@ def _text_of(span: Span, text: str) -> str:
     return text[span.start: span.end] if span.kind == "zone" else str(span.value)
 
 
-def _key_phrase(text: str, exclude: frozenset[str]) -> str:
-    """What a search is about: the words after "for", "about" or "on", or else the words that are not the tool's."""
-    after = (re.search(r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", text, re.IGNORECASE)
-             or re.search(r"\b(?:to|that)\s+(.+)", text, re.IGNORECASE))
-    if after:  # without a trailing "at 17:30" or "on Friday": those are other arguments
-        return re.sub(r"\s+(?:at|on|by|before|in|tomorrow|today)\b[^,]*$", "", after.group(1).strip().rstrip("?.!"))
+def _key_phrase(text: str, exclude: frozenset[str]) -> str | None:
+    """What a search is about: the words after "for", "about", "on" or "to" (the first such phrase that is not
+    just the tool's own words, as in "on my to-do list"), or else the words that are not the tool's."""
+    for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(.+)"):
+        for after in re.finditer(pattern, text, re.IGNORECASE):
+            # up to a clause break, and without a trailing "at 17:30", "on Friday" or "under $100": other arguments
+            phrase = re.split(r"\s+-+\s+|[,;]\s", after.group(1).strip().rstrip("?.!"))[0]
+            phrase = re.sub(r"\s+(?:at|on|by|before|in|tomorrow|today|under|below|over|above|less than|more than)\b[^,]*$",
+                            "", phrase)
+            if any(not _is_tool_word(w, exclude) for w in reading.words(phrase)):
+                return phrase if phrase.lower() not in PRONOUNS else None
     kept = [t for t in re.findall(r"[A-Za-z0-9'-]+", text)
-            if t.lower() not in reading.STOP_WORDS and reading.stem(t.lower()) not in exclude and not t[0].isdigit()]
-    return " ".join(kept)
+            if t.lower() not in reading.STOP_WORDS and not _is_tool_word(reading.stem(t.lower()), exclude)
+            and not t[0].isdigit()]
+    while kept and kept[0].lower() in COMMANDS:  # "Put buy milk on my list": the request's verb is not the item
+        kept.pop(0)
+    return " ".join(kept) or None
+
+
+PRONOUNS = {"it", "that", "this", "them", "those", "these", "one"}
+COMMANDS = {"put", "add", "please", "find", "search", "show", "tell", "give", "look", "get", "make", "define", "check"}
+
+
+def _is_tool_word(word: str, exclude: frozenset[str]) -> bool:
+    return word in exclude or any(reading.related(word, tool_word) for tool_word in exclude)

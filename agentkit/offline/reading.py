@@ -48,7 +48,7 @@ SYNONYMS = [
     "folder directory dir",
     "translate translation translator",
     "distance far km kilometers kilometres miles mile",
-    "price cost costs cheap expensive",
+    "price cost costs cheap cheaper cheapest expensive",
     "stock stocks share shares ticker",
     "currency currencies exchange money dollars dollar euros euro yen pounds",
     "event meeting appointment schedule",
@@ -92,16 +92,29 @@ SYNONYMS = [
     "count many",
     "timer countdown",
     "guest guests people persons adults travelers travellers passengers",
-    "uppercase upper lowercase lower caps case capitalize",
+    "uppercase upper caps capitals capitalize case",
+    "lowercase lower case",
     "sunset sunrise",
     "spell spelling typo typos",
     "prime primes",
+    "milliliter milliliters millilitre millilitres ml",
+    "liter liters litre litres l",
+    "ounce ounces oz",
+    "electric ev",
+    "bitcoin btc",
+    "ethereum eth ether",
+    "outdoor outdoors outside terrace",
 ]
 
 
 def words(text: str) -> list[str]:
-    """Lowercase content words, stemmed ("files" and "file" match, "investing" and "invest"), stop words dropped."""
-    tokens = re.findall(r"[a-z0-9]+", text.lower().replace("_", " "))
+    """Lowercase content words, stemmed ("files" and "file" match, "investing" and "invest"), stop words dropped.
+
+    A hyphenated word is also read joined ("to-do" is "todo"): its halves alone are often stop words.
+    """
+    lowered = text.lower().replace("_", " ")
+    lowered = re.sub(r"\b([a-z]+)-([a-z]+)\b", lambda m: f"{m.group(1)} {m.group(2)} {m.group(1)}{m.group(2)}", lowered)
+    tokens = re.findall(r"[a-z0-9]+", lowered)
     return [stem(t) for t in tokens if t not in STOP_WORDS]
 
 
@@ -121,7 +134,10 @@ def stem(word: str) -> str:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "es" and word[-3] not in "sxzh":
                 continue
-            return word[: -len(suffix)] + (keep or "")
+            root = word[: -len(suffix)] + (keep or "")
+            # "sided" -> "side", "named" -> "name", "riding" -> "ride": a short consonant-vowel-consonant root lost its e
+            short = len(root) == 3 and re.fullmatch(r"[^aeiou][aeiou][^aeiouwxy]", root)
+            return root + "e" if suffix in ("ed", "ing") and short else root
     return word
 
 
@@ -151,6 +167,11 @@ def related(a: str, b: str) -> bool:
         return True
     if len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)):
         return True
+    return synonyms(a, b)
+
+
+def synonyms(a: str, b: str) -> bool:
+    """Two stemmed words in one line of SYNONYMS (not merely spelled alike)."""
     groups = _synonym_groups()
     return bool(groups.get(a, frozenset()) & groups.get(b, frozenset()))
 

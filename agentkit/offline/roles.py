@@ -14,7 +14,7 @@ from typing import Literal
 from agentkit.offline import reading
 from agentkit.offline.spans import Span, SpanKind
 
-Role = Literal["zone", "phone", "email", "url", "pattern", "path", "date", "time", "language", "unit", "place", "symbol",
+Role = Literal["zone", "phone", "email", "url", "pattern", "tag", "path", "date", "time", "language", "unit", "place", "symbol",
                "title", "body", "query"]
 """What a string parameter is for, as far as filling it goes."""
 Side = Literal["from", "to"]
@@ -27,13 +27,14 @@ ROLES: list[tuple[Role, set[str], tuple[SpanKind, ...]]] = [
     ("email", {"email", "mail", "recipient"}, ("email",)),
     ("url", {"url", "link", "website", "webpage", "uri", "site"}, ("url",)),
     ("pattern", {"pattern", "glob"}, ("pattern", "quoted")),
+    ("tag", {"channel", "hashtag", "tag", "tags"}, ("tag", "quoted")),
     ("path", {"path", "file", "filename", "directory", "folder", "dir", "filepath"}, ("path", "quoted")),
     ("date", {"date", "day", "deadline", "birthday", "when", "datetime", "check"}, ("date", "time")),
     ("time", {"time", "hour", "clock"}, ("time", "date")),
     ("language", {"language", "lang", "locale"}, ("language",)),
     ("unit", {"unit", "currency", "units", "scale"}, ("unit",)),
     ("place", {"city", "location", "place", "destination", "origin", "country", "address", "region", "where",
-               "airport", "town", "state", "venue", "departure", "arrival"}, ("proper", "zone", "quoted")),
+               "airport", "town", "state", "venue", "departure", "arrival", "station", "stop"}, ("proper", "zone", "quoted")),
     ("symbol", {"symbol", "ticker"}, ("proper", "quoted")),
     ("title", {"title", "subject", "name", "label", "heading", "headline"}, ("quoted", "named", "proper")),
     ("body", {"body", "content", "text", "message", "note", "description", "msg", "contents", "string", "sentence"},

@@ -12,7 +12,7 @@ from typing import Literal
 
 from agentkit.offline.places import is_known_place, zones_in
 
-SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "zone",
+SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
                    "proper", "date", "time", "unit", "language"]
 """What a value found in a question is: the patterns below, one a kind."""
 
@@ -31,8 +31,11 @@ class Span:
 
 
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
-                "forty": 40, "fifty": 50, "hundred": 100, "dozen": 12, "half": 0.5}
+                "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+                "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+                "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+                "dozen": 12, "half": 0.5}
+TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 UNITS = frozenset("""km kilometer kilometers kilometre kilometres m meter meters metre metres cm centimeters mm mi mile
     miles ft foot feet inch inches yd yard yards kg kilogram kilograms g gram grams lb lbs pound pounds oz ounce ounces
     l liter liters litre litres ml gallon gallons c celsius f fahrenheit k kelvin usd eur gbp jpy cny chf cad aud inr
@@ -64,14 +67,15 @@ _NAMED = re.compile(r"\b(?:called|named|titled|entitled|with the title|with titl
 _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?]|$")
 _PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
+_HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 _COLON = re.compile(r":\s+(.+?)\s*$")
 _PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |of |upon )?[A-Z][\w'-]*)*")
 
 
 def without_literals(text: str) -> str:
     """The question with quoted text, URLs, emails and paths blanked out: values to pass on, not words that say
-    what is asked ("notes.txt" is about a file, not about notes)."""
-    for pattern in (QUOTED, _URL, _EMAIL, _PATH):
+    what is asked ("notes.txt" is about a file, not about notes; "#crypto" is a channel, not crypto)."""
+    for pattern in (QUOTED, _URL, _EMAIL, _PATH, _HASHTAG):
         text = pattern.sub(" ", text)
     return text
 
@@ -98,6 +102,8 @@ def find(text: str) -> list[Span]:
                           ("time", _TIME)):
         for match in pattern.finditer(text):
             add(match.start(), match.end(), kind, match.group(0).rstrip(".,;:"))
+    for match in _HASHTAG.finditer(text):
+        add(match.start(), match.end(), "tag", match.group(1))
     for match in _PATH.finditer(text):
         value = match.group(0).rstrip(".,;:")
         if not re.fullmatch(r"[\d.,]+|\w\.\w|[a-z]\.[a-z]\.?", value, re.IGNORECASE):
@@ -111,6 +117,11 @@ def find(text: str) -> list[Span]:
     for match in _NUMBER.finditer(text):
         number = float(match.group(1).replace(",", "").replace("$", ""))
         add(match.start(), match.end(1), "number", number, percent=bool(match.group(2)))
+    # "twenty two" and "twenty-two" are one number, 22
+    ones = "one|two|three|four|five|six|seven|eight|nine"
+    for match in re.finditer(rf"\b(?:{'|'.join(TENS)})[\s-](?:{ones})\b", text, re.IGNORECASE):
+        tens, one = re.split(r"[\s-]", match.group(0).lower())
+        add(match.start(), match.end(), "number", float(NUMBER_WORDS[tens] + NUMBER_WORDS[one]))
     for match in re.finditer(r"\b[a-z]+\b", text, re.IGNORECASE):
         word = match.group(0).lower()
         if word in NUMBER_WORDS and not re.match(r"\s+(?:of|more|another)\b", text[match.end():]):

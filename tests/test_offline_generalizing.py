@@ -1,0 +1,75 @@
+"""The offline model on tools the course never uses: each row is a class of case a small model gets right."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentkit.offline.choose import Offer, plan
+from agentkit.offline.model import plain_answer
+
+
+def _offer(name, description, properties, required=()):
+    return Offer(name, description, {"type": "object", "properties": properties, "required": list(required)})
+
+
+UNITS = ["liters", "milliliters", "gallons", "cups", "fluid_ounces"]
+VOLUME = _offer("convert_volume", "Convert a volume between units.", {
+    "amount": {"type": "number"}, "from_unit": {"type": "string", "enum": UNITS},
+    "to_unit": {"type": "string", "enum": UNITS}}, ["amount", "from_unit", "to_unit"])
+DICE = _offer("roll_dice", "Roll one or more dice.", {
+    "sides": {"type": "integer", "description": "Number of sides on each die."},
+    "count": {"type": "integer", "description": "How many dice to roll.", "minimum": 1, "maximum": 10}})
+COIN = _offer("get_crypto_price", "Get the current price of a cryptocurrency.", {
+    "coin": {"type": "string", "enum": ["bitcoin", "ethereum", "solana"]}}, ["coin"])
+SLACK = _offer("send_slack_message", "Post a message to a Slack channel.", {
+    "channel": {"type": "string", "description": "Channel name."}, "text": {"type": "string"}}, ["channel", "text"])
+TODO = _offer("add_todo_item", "Add a task to the user's to-do list.", {"task": {"type": "string"}}, ["task"])
+DEFINE = _offer("lookup_word_definition", "Look up the dictionary definition of a word.", {"word": {"type": "string"}}, ["word"])
+SYNONYMS = _offer("find_synonyms", "Find synonyms of an English word.", {"word": {"type": "string"}}, ["word"])
+THERMOSTAT = _offer("set_thermostat", "Set the temperature of the home thermostat.",
+                    {"temperature": {"type": "number"}}, ["temperature"])
+TRAINS = _offer("get_train_times", "Find train departures between two stations.", {
+    "from_station": {"type": "string"}, "to_station": {"type": "string"}}, ["from_station", "to_station"])
+
+
+def _calls(question, *offers):
+    return [(p.offer.name, p.arguments) for p in plan(question, list(offers)) if not p.missing]
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    ("heat the house to twenty two degrees", THERMOSTAT, {"temperature": 22}),  # a compound number in words
+    ("roll 3 twelve-sided dice", DICE, {"sides": 12, "count": 3}),  # "sided" is "side"; 12 is over count's maximum
+    ("convert three gallons to litres", VOLUME, {"amount": 3, "from_unit": "gallons", "to_unit": "liters"}),
+    ("500 ml in fluid ounces", VOLUME, {"amount": 500, "from_unit": "milliliters", "to_unit": "fluid_ounces"}),
+    ("Post 'deploy finished' in #releases", SLACK, {"channel": "releases", "text": "deploy finished"}),
+    ("Put buy milk on my todo list", TODO, {"task": "buy milk"}),  # not the verb, not the tool's own words
+    ("Define serendipity", DEFINE, {"word": "serendipity"}),
+    ("When are the trains from Leeds to York?", TRAINS, {"from_station": "Leeds", "to_station": "York"}),
+])
+def test_arguments_are_read_from_the_question(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
+def test_a_required_option_nobody_named_is_asked_for_not_guessed():
+    (planned,) = plan("What's the price of gold?", [COIN])
+    assert planned.missing == ("coin",)
+
+
+@pytest.mark.parametrize(("question", "offers", "expected"), [
+    ("Prices of bitcoin and ethereum?", [COIN], [("get_crypto_price", {"coin": "bitcoin"}),
+                                                  ("get_crypto_price", {"coin": "ethereum"})]),
+    ("Synonyms for fast, and for slow", [SYNONYMS], [("find_synonyms", {"word": "fast"}), ("find_synonyms", {"word": "slow"})]),
+    ("Check the bitcoin price and post it to #crypto saying 'done'", [COIN, SLACK],
+     [("get_crypto_price", {"coin": "bitcoin"}), ("send_slack_message", {"channel": "crypto", "text": "done"})]),
+    ("Define 'laconic' and give me synonyms for it", [DEFINE, SYNONYMS],
+     [("lookup_word_definition", {"word": "laconic"}), ("find_synonyms", {"word": "laconic"})]),
+    ("Roll a die and add 'buy dice' to my to-do list", [DICE, TODO],
+     [("roll_dice", {}), ("add_todo_item", {"task": "buy dice"})]),
+])
+def test_several_calls(question, offers, expected):
+    assert _calls(question, *offers) == expected
+
+
+def test_a_greeting_answers_only_a_greeting():
+    assert plain_answer("Hello!").startswith("Hello")
+    assert not plain_answer("Translate hello into Spanish").startswith("Hello")
