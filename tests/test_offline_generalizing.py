@@ -70,6 +70,12 @@ def test_several_calls(question, offers, expected):
     assert _calls(question, *offers) == expected
 
 
-def test_a_greeting_answers_only_a_greeting():
-    assert plain_answer("Hello!").startswith("Hello")
-    assert not plain_answer("Translate hello into Spanish").startswith("Hello")
+@pytest.mark.parametrize("greeting", ["Hello!", "hi there", "Hey.", "Say hello.", "please say hi"])
+def test_a_greeting_is_answered_with_one(greeting):
+    assert plain_answer(greeting).startswith("Hello")
+
+
+@pytest.mark.parametrize("mention", ["Translate hello into Spanish", "What does hello mean in French?",
+                                     "How do I say hi in Japanese?"])
+def test_a_greeting_word_in_another_request_is_not_a_greeting(mention):
+    assert not plain_answer(mention).startswith("Hello")

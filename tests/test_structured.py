@@ -161,7 +161,7 @@ def test_parse_over_http_and_a_refusal_instead_of_made_up_values():
         refused = client.chat.completions.parse(model="offline", response_format=Contact,
                                                 messages=[{"role": "user", "content": "What is the capital of France?"}])
     assert refused.choices[0].message.parsed is None
-    assert refused.choices[0].message.refusal == "I cannot fill in Contact: the message does not say what email is."
+    assert refused.choices[0].message.refusal == "I cannot fill in Contact: the message does not say what email and priority are."
 
 
 def test_a_schema_that_is_not_strict_may_leave_a_value_out_and_validation_says_so():

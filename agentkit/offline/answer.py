@@ -35,10 +35,10 @@ PLACES = {"city", "location", "place", "country", "region", "where", "town", "ar
 
 
 def plain_answer(question: str) -> str:
-    asked = set(reading.words(question))
-    # a greeting answers a greeting, not "Translate hello into Spanish"
-    greeted = re.match(r"\s*(?:hello|hi|hey)\b", question, re.IGNORECASE)
-    return next((answer for keys, answer in PLAIN_ANSWERS if keys <= asked and (keys != {"hello"} or greeted)), NOT_AN_LLM)
+    # a greeting answers a greeting ("Hello!", "hi there", "Say hello."), not "Translate hello into Spanish"
+    greeted = re.match(r"\s*(?:(?:please\s+)?say\s+)?(?:hello|hi|hey)\b", question, re.IGNORECASE)
+    asked = set(reading.words(question)) - {"hello"} | ({"hello"} if greeted else set())
+    return next((answer for keys, answer in PLAIN_ANSWERS if keys <= asked), NOT_AN_LLM)
 
 
 def ask_for(tool: str, missing: list[str]) -> str:

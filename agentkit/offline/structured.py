@@ -76,8 +76,9 @@ def constrained(request: dict[str, Any], reply: Reply) -> Reply:
     values = {name: value for name, value in values.items() if name not in wrong}
     missing = [*missing, *(name for name in wrong if name in schema.get("required", []))]
     if missing and spec.get("strict"):
-        return Reply(refusal=f"I cannot fill in {spec['name']}: the message does not say what "
-                             f"{', '.join(m.replace('_', ' ') for m in missing)} is.")
+        names = [m.replace("_", " ") for m in missing]
+        what = f"{names[0]} is" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} are"
+        return Reply(refusal=f"I cannot fill in {spec['name']}: the message does not say what {what}.")
     return Reply(content=json.dumps(values, ensure_ascii=False))
 
 
