@@ -54,7 +54,7 @@ def test_a_flood_keeps_memory_bounded(tmp_path: Path) -> None:
 
 
 def test_output_under_the_limit_is_not_stopped(tmp_path: Path) -> None:
-    result = dispatch(tmp_path, "head -c 900000 /dev/zero; sleep 0.3; echo done", max_command_output_bytes=1_000_000)
+    result = dispatch(tmp_path, "yes | head -c 900000; sleep 0.3; echo done", max_command_output_bytes=1_000_000)
     assert result.content.startswith("exit code: 0\n") and result.content.endswith("done\nstderr: (empty)")
 
 
@@ -120,3 +120,21 @@ def test_the_parent_environment_is_readable_only_as_it_started(tmp_path: Path, m
     result = run_command("tr '\\0' '\\n' < /proc/$PPID/environ", tmp_path, timeout=20, keep=1_000_000)
     assert result.exit_code == 0 and b"sk-set-after-start-123" not in bytes(result.stdout.head + result.stdout.tail)
     assert os.getpid() == int(run_command("echo $PPID", tmp_path, timeout=20, keep=100).stdout.head)
+
+
+@pytest.mark.parametrize("command", ["head -c 3000000 /dev/urandom | tr -d x; printf '\\0'", "printf 'PK\\3\\4\\0\\0'",
+                                     "gzip -c /etc/hostname; echo error >&2"])
+def test_binary_output_is_described_not_dumped(tmp_path: Path, command: str) -> None:
+    result = run_command(f"{{ {command}; }} > out.bin; cat out.bin", tmp_path, timeout=20, keep=4000)
+    size = (tmp_path / "out.bin").stat().st_size
+    text = result.for_model(8000)
+    assert f"stdout: {size:,} bytes of binary data (they contain NUL bytes), not shown; to look at them, pipe them " \
+           "into `xxd | head`" in text
+    assert "\ufffd" not in text and "\0" not in text
+
+
+def test_a_binary_stream_does_not_hide_the_text_one(tmp_path: Path) -> None:
+    result = run_command("printf 'ok\\n' >&2; printf '\\0\\1\\2'", tmp_path, timeout=20, keep=4000)
+    assert result.for_model(8000) == ("exit code: 0\nstdout: 3 bytes of binary data (they contain NUL bytes), not "
+                                      "shown; to look at them, pipe them into `xxd | head`\nstderr:\nok")
+    assert len(result.for_model(200)) <= 200

@@ -43,6 +43,11 @@ class HeadTail:
         middle = self.cut_line(self.total - len(head) - len(tail))
         return head.decode(errors="replace") + middle + tail.decode(errors="replace")
 
+    @property
+    def binary(self) -> bool:
+        """Does it look like binary data rather than text? As git decides: a NUL byte among the first bytes."""
+        return b"\0" in self.head
+
     @staticmethod
     def cut_line(cut: int) -> str:
         return f"\n[... {cut:,} bytes cut from the middle ...]\n"
@@ -112,12 +117,20 @@ class CommandResult:
         else:
             status = str(self.exit_code)
         notes = self.notes()
+        # Binary bytes decoded as text are noise that fills the budget: the model is told what they are instead.
+        binary = {label: f"{label}: {stream.total:,} bytes of binary data (they contain NUL bytes), not shown; to "
+                         "look at them, pipe them into `xxd | head`"
+                  for label, stream in (("stdout", self.stdout), ("stderr", self.stderr)) if stream.binary}
         # The labels and notes come out of the budget first, then each cut stream's "[... cut ...]" line.
         frame = len(f"exit code: {status}\nstdout: (empty)\nstderr: (empty)") + sum(len(n) + 1 for n in notes)
-        room = max(max_chars - frame, 0)
-        err_budget = min(self.stderr.total, room // 2)  # stderr gets at most half, stdout whatever stderr leaves
+        room = max(max_chars - frame - sum(map(len, binary.values())), 0)
+        # stderr gets at most half, stdout whatever stderr leaves
+        err_budget = 0 if "stderr" in binary else min(self.stderr.total, room // 2)
         sections = [f"exit code: {status}"]
         for label, stream, budget in (("stdout", self.stdout, room - err_budget), ("stderr", self.stderr, err_budget)):
+            if label in binary:
+                sections.append(binary[label])
+                continue
             if stream.total > budget:
                 budget = max(budget - len(stream.cut_line(stream.total)), 0)
             text = stream.render(budget).rstrip("\n")
