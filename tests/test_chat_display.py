@@ -137,3 +137,18 @@ def test_the_confirmation_marks_spaces_bash_does_not_split_on(tmp_path, space):
     assert f"ls{mark}-la ; echo{mark}done" in prompts[2] and space not in prompts[2]
     assert any(line.startswith("  -> bash ") and f"ls{mark}-la" in line for line in printed)
     assert visible(f"日本{space}語") == f"日本{space}語", "an answer keeps its spaces"
+
+
+def test_a_repeated_argument_is_confirmed_as_the_value_that_runs(tmp_path):
+    # JSON with a key twice: a parser keeps the last. The question must show that one, not the harmless first.
+    arguments = '{"command": "echo harmless", "command": "rm -rf precious"}'
+    (tmp_path / "precious").mkdir()
+    model = ScriptedModel([ToolCall("bash", arguments), "ok"])
+    prompts, answers = [], iter(["", "n", "/exit"])
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    asyncio.run(chat(offline_client(model), "offline", open_workspace(tmp_path), Terminal(read, lambda _: None)))
+    assert prompts[2] == 'Allow bash {"command": "rm -rf precious"}? [y/N] '
