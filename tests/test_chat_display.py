@@ -58,9 +58,9 @@ def test_every_line_from_a_tool_or_the_model_is_made_visible():
     assert lines[2].startswith("agent> Done.\nsafe\\x1b[2K\\r")
 
 
-def test_the_confirmation_shows_the_command_that_would_run_with_its_hidden_characters_marked(tmp_path):
-    command = "echo safe \x1b[2K\r\x9b1A\u202e\u2066 rm -rf ~ \u2069\u200b"
-    model = ScriptedModel([ToolCall("bash", json.dumps({"command": command}, ensure_ascii=False)), "ok"])
+def confirmation(tmp_path, arguments: str) -> tuple[str, list[str]]:
+    """The question the chat asks before a bash call with `arguments` (answered no), and the lines it printed."""
+    model = ScriptedModel([ToolCall("bash", arguments), "ok"])
     prompts, printed, answers = [], [], iter(["", "n", "/exit"])
 
     def read(prompt: str) -> str:
@@ -68,7 +68,12 @@ def test_the_confirmation_shows_the_command_that_would_run_with_its_hidden_chara
         return next(answers)
 
     asyncio.run(chat(offline_client(model), "offline", open_workspace(tmp_path), Terminal(read, printed.append)))
-    question = prompts[2]
+    return prompts[2], printed
+
+
+def test_the_confirmation_shows_the_command_that_would_run_with_its_hidden_characters_marked(tmp_path):
+    command = "echo safe \x1b[2K\r\x9b1A\u202e\u2066 rm -rf ~ \u2069\u200b"
+    question, printed = confirmation(tmp_path, json.dumps({"command": command}, ensure_ascii=False))
     assert question.startswith("Allow bash ") and question.endswith("? [y/N] ")
     assert not hidden_characters(question + "".join(printed))
     assert "<U+202E><U+2066> rm -rf ~ <U+2069><U+200B>" in question and "\\u009b1A" in question
@@ -125,30 +130,14 @@ def test_every_default_ignorable_character_is_marked(invisible):
 def test_the_confirmation_marks_spaces_bash_does_not_split_on(tmp_path, space):
     # `rm\u00a0-rf` is one word to bash; shown as a space, the person would read two.
     command = f"ls{space}-la ; echo{space}done"
-    model = ScriptedModel([ToolCall("bash", json.dumps({"command": command}, ensure_ascii=False)), "ok"])
-    prompts, printed, answers = [], [], iter(["", "n", "/exit"])
-
-    def read(prompt: str) -> str:
-        prompts.append(prompt)
-        return next(answers)
-
-    asyncio.run(chat(offline_client(model), "offline", open_workspace(tmp_path), Terminal(read, printed.append)))
+    question, printed = confirmation(tmp_path, json.dumps({"command": command}, ensure_ascii=False))
     mark = f"<U+{ord(space):04X}>"
-    assert f"ls{mark}-la ; echo{mark}done" in prompts[2] and space not in prompts[2]
+    assert f"ls{mark}-la ; echo{mark}done" in question and space not in question
     assert any(line.startswith("  -> bash ") and f"ls{mark}-la" in line for line in printed)
     assert visible(f"日本{space}語") == f"日本{space}語", "an answer keeps its spaces"
 
 
 def test_a_repeated_argument_is_confirmed_as_the_value_that_runs(tmp_path):
     # JSON with a key twice: a parser keeps the last. The question must show that one, not the harmless first.
-    arguments = '{"command": "echo harmless", "command": "rm -rf precious"}'
-    (tmp_path / "precious").mkdir()
-    model = ScriptedModel([ToolCall("bash", arguments), "ok"])
-    prompts, answers = [], iter(["", "n", "/exit"])
-
-    def read(prompt: str) -> str:
-        prompts.append(prompt)
-        return next(answers)
-
-    asyncio.run(chat(offline_client(model), "offline", open_workspace(tmp_path), Terminal(read, lambda _: None)))
-    assert prompts[2] == 'Allow bash {"command": "rm -rf precious"}? [y/N] '
+    question, _ = confirmation(tmp_path, '{"command": "echo harmless", "command": "rm -rf precious"}')
+    assert question == 'Allow bash {"command": "rm -rf precious"}? [y/N] '
