@@ -127,6 +127,24 @@ def _recovering(transport: httpx2.AsyncBaseTransport, settings: Settings) -> htt
     return RecoveringTransport(transport) if settings.recovers_text_calls else transport
 
 
+HIDDEN_KEY = "<MODEL_API_KEY hidden>"
+"""What `without_key` shows in place of the key."""
+PLACEHOLDER_KEY_CHARS = 8
+"""Keys shorter than this are placeholders ("offline", "ollama", "EMPTY"), not secrets: hiding such a word would
+garble messages that merely contain it."""
+
+
+def without_key(text: str, key: str | None) -> str:
+    """`text` with every copy of the API `key` replaced by `HIDDEN_KEY`.
+
+    A provider's error message may echo the key it was sent (`Invalid key Bearer sk-...`), and that message
+    is shown on the screen, in the web page and in transcripts.
+    """
+    if not key or len(key) < PLACEHOLDER_KEY_CHARS:
+        return text
+    return text.replace(key, HIDDEN_KEY)
+
+
 CLOCK_TOOL = {"type": "function", "function": {
     "name": "get_current_time", "description": "Get the current time in a time zone.",
     "parameters": {"type": "object", "properties": {"timezone": {"type": "string", "description": "IANA time zone name"}},
@@ -176,4 +194,4 @@ async def _ask(client: openai.AsyncOpenAI, settings: Settings, where: str, messa
     except openai.APIStatusError as error:  # 403, 429 (quota), a 400 from a provider's own rules: its message says why
         why = f", {refusal}" if refusal and error.status_code in (400, 422, 500, 501) else ""
         raise ConfigError(f"{where} answered HTTP {error.status_code} for MODEL={settings.model!r}: "
-                          f"{error.message}{why}") from None
+                          f"{without_key(error.message, settings.api_key)}{why}") from None

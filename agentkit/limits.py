@@ -29,6 +29,8 @@ class Limits:
     """Paths `glob` lists before it stops and says so."""
     max_command_bytes: int = 100_000
     """Longest command line (UTF-8 bytes) the shell tool accepts; Linux refuses one argument of 128 KiB or more."""
+    max_command_output_bytes: int = 50_000_000
+    """Bytes a shell command may print (stdout and stderr together) before it is stopped, as `yes` would be."""
     max_message_chars: int = 20_000
     """Characters of one message the web page may send; a longer one is refused with HTTP 413."""
     max_conversations: int = 50

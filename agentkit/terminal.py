@@ -30,9 +30,9 @@ def describe(event: Event) -> str | None:
     """The line the terminal prints for an event (None: nothing to print), with what came from outside made visible."""
     if event.kind == "answer":
         return "agent> " + visible(event.text)  # an answer may have several lines
-    if event.kind == "tool_call":
-        line = f"  -> {event.name} {event.arguments}"
-    elif event.kind == "tool_result":
+    if event.kind == "tool_call":  # what will run, exactly: its unusual spaces are marked too
+        return visible(f"  -> {event.name} {event.arguments}", multiline=False, exact=True)
+    if event.kind == "tool_result":
         line = f"  <- {shorten(visible(event.content))}"  # escaped first, so that the width holds for what is shown
     elif event.kind == "thinking":  # folded to one line: the reasoning is not the answer
         line = f"  (thinking) {shorten(visible(event.text))}"
@@ -91,10 +91,11 @@ class Terminal:
         async with self._one_prompt:
             if fresh:
                 discard_typeahead()
+            shown = visible(prompt, exact=True)  # a question may gate a command: show exactly what it would run
             if self._reading is None:
-                self._reading = _read_in_daemon_thread(self.read, visible(prompt))
+                self._reading = _read_in_daemon_thread(self.read, shown)
             else:  # a thread cannot be stopped: the read of an interrupted question answers this prompt instead
-                self.write(prompt.rstrip())
+                self.output(shown.rstrip())
             reading = self._reading
             try:
                 line = (await asyncio.shield(reading)).strip()

@@ -11,6 +11,7 @@ from typing import Any
 
 import openai
 
+from agentkit.config import without_key
 from agentkit.events import Event, OnEvent, emit
 from agentkit.recovery import recover_reply, recovers
 from agentkit.replies import ModelMessage, check_reply
@@ -39,7 +40,7 @@ async def ask_model(client: openai.AsyncOpenAI, model: str, messages: list[dict]
         raw = await client.chat.completions.with_raw_response.create(
             model=model, messages=messages, **({"tools": tools} if tools else {}))
     except openai.APIError as error:  # after the SDK's own retries: HTTP errors, connection errors, timeouts
-        return ModelTurn(failure=f"the model request failed: {type(error).__name__}: {error}")
+        return _request_failed(client, error)
     try:
         response = raw.parse()
     except Exception as error:  # only the body's decoding runs here: it is the provider's fault, not ours
@@ -62,11 +63,16 @@ async def ask_model_streaming(client: openai.AsyncOpenAI, model: str, messages: 
             elif isinstance(item, StreamedReply):
                 reply = item
     except openai.APIError as error:  # a stream can also break halfway: nothing of this turn is kept either
-        return ModelTurn(failure=f"the model request failed: {type(error).__name__}: {error}")
+        return _request_failed(client, error)
     message = reply.message()
     if recovers(client):
         message = recover_reply(message, messages, tools)
     return _checked({"choices": [{"message": message}], "usage": reply.usage})
+
+
+def _request_failed(client: openai.AsyncOpenAI, error: openai.APIError) -> ModelTurn:
+    # The provider's message is shown to a person and kept in transcripts; some providers echo the key in it.
+    return ModelTurn(failure=without_key(f"the model request failed: {type(error).__name__}: {error}", client.api_key))
 
 
 def _checked(response: Any) -> ModelTurn:

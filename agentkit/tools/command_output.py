@@ -43,9 +43,23 @@ class HeadTail:
         middle = self.cut_line(self.total - len(head) - len(tail))
         return head.decode(errors="replace") + middle + tail.decode(errors="replace")
 
+    @property
+    def binary(self) -> bool:
+        """Does it look like binary data rather than text? As git decides: a NUL byte among the first bytes."""
+        return b"\0" in self.head
+
     @staticmethod
     def cut_line(cut: int) -> str:
         return f"\n[... {cut:,} bytes cut from the middle ...]\n"
+
+
+LISTED_PROCESSES = 5
+"""Processes a note names one by one; the rest are counted, so that a thousand of them cannot fill the result."""
+
+
+def _listed(processes: tuple[str, ...]) -> str:
+    more = len(processes) - LISTED_PROCESSES
+    return "; ".join(processes[:LISTED_PROCESSES]) + (f"; and {more:,} more" if more > 0 else "")
 
 
 @dataclass(frozen=True)
@@ -53,7 +67,7 @@ class CommandResult:
     """What one shell command did."""
 
     exit_code: int | None
-    """The exit status; negative when a signal killed it (-9 is SIGKILL); None when it timed out."""
+    """The exit status; negative when a signal killed it (-9 is SIGKILL); None when we stopped it (time, output)."""
     stdout: HeadTail
     """What it printed on standard output (head and tail)."""
     stderr: HeadTail
@@ -68,19 +82,21 @@ class CommandResult:
     """`pid command` of each untagged orphan adopted while it ran: maybe the command's, left running."""
     checked: bool = True
     """False where processes that left the group cannot be looked for (no `/proc`)."""
+    output_limit: int | None = None
+    """The bound in bytes (`Limits.max_command_output_bytes`) when the command printed more and was stopped for it."""
 
     def notes(self) -> list[str]:
         """What happened to the processes the command left behind, as lines for the model."""
         notes = []
         if self.killed:
             notes.append(f"note: {len(self.killed)} process(es) started by the command had left its process group "
-                         f"and outlived it; they were killed: {'; '.join(self.killed)}")
+                         f"and outlived it; they were killed: {_listed(self.killed)}")
         if self.still_running:
             notes.append(f"note: process(es) started by the command could not be stopped and may still be running: "
-                         f"{'; '.join(self.still_running)}")
+                         f"{_listed(self.still_running)}")
         if self.unknown:
             notes.append(f"note: process(es) that may have been started by the command (they left its session and "
-                         f"environment) are still running and were not stopped: {'; '.join(self.unknown)}")
+                         f"environment) are still running and were not stopped: {_listed(self.unknown)}")
         if not self.checked:
             notes.append("note: processes that left the command's process group cannot all be looked for on this "
                          "system; some may still be running")
@@ -92,17 +108,29 @@ class CommandResult:
             everything = self.checked and not self.still_running and not self.unknown
             killed = "the command and every process it started were killed" if everything else "its process group was killed"
             status = f"timed out after {self.timeout:.1f} s; {killed}"
+            if self.output_limit is not None:
+                status = (f"stopped after printing more than {self.output_limit:,} bytes "
+                          f"(Limits.max_command_output_bytes, which only the user can raise); {killed}. To keep "
+                          "long output, send it to a file and read the parts you need: cmd > out.log 2>&1; tail out.log")
         elif self.exit_code < 0:
             status = f"{self.exit_code} (killed by signal {signal.Signals(-self.exit_code).name})"
         else:
             status = str(self.exit_code)
         notes = self.notes()
+        # Binary bytes decoded as text are noise that fills the budget: the model is told what they are instead.
+        binary = {label: f"{label}: {stream.total:,} bytes of binary data (they contain NUL bytes), not shown; to "
+                         "look at them, pipe them into `xxd | head`"
+                  for label, stream in (("stdout", self.stdout), ("stderr", self.stderr)) if stream.binary}
         # The labels and notes come out of the budget first, then each cut stream's "[... cut ...]" line.
         frame = len(f"exit code: {status}\nstdout: (empty)\nstderr: (empty)") + sum(len(n) + 1 for n in notes)
-        room = max(max_chars - frame, 0)
-        err_budget = min(self.stderr.total, room // 2)  # stderr gets at most half, stdout whatever stderr leaves
+        room = max(max_chars - frame - sum(map(len, binary.values())), 0)
+        # stderr gets at most half, stdout whatever stderr leaves
+        err_budget = 0 if "stderr" in binary else min(self.stderr.total, room // 2)
         sections = [f"exit code: {status}"]
         for label, stream, budget in (("stdout", self.stdout, room - err_budget), ("stderr", self.stderr, err_budget)):
+            if label in binary:
+                sections.append(binary[label])
+                continue
             if stream.total > budget:
                 budget = max(budget - len(stream.cut_line(stream.total)), 0)
             text = stream.render(budget).rstrip("\n")

@@ -6,7 +6,8 @@
   when the command ends, the whole group is killed, and so is every process that left the group
   (`processes.py` finds them), so nothing it started is left running, or the result says what is.
 - Bounded in output: both pipes are read in chunks into a `HeadTail` (`command_output.py`), which keeps the
-  first and the last bytes and only counts the middle, so a command printing a gigabyte costs kilobytes.
+  first and the last bytes and only counts the middle, so a command printing a gigabyte costs kilobytes; one
+  that prints more than `Limits.max_command_output_bytes` (an endless `yes`) is stopped then, not at the timeout.
 - Bounded in what it sees: only an allowlist of environment variables is passed (`scrubbed_environment`).
 
 This is not a sandbox: the command can read and write anything this user can. See chapter 06.
@@ -54,11 +55,13 @@ def scrubbed_environment(environ: Mapping[str, str] | None = None, pass_env: Ite
 
 
 def run_command(command: str, cwd: str | os.PathLike[str], timeout: float, keep: int, *,
-                pass_env: Iterable[str] = (), stop: threading.Event | None = None) -> CommandResult:
+                pass_env: Iterable[str] = (), stop: threading.Event | None = None,
+                max_bytes: int | None = None) -> CommandResult:
     """Run `command` with bash in `cwd`, reading its output as it comes; blocks, so call it in a thread.
 
-    Everything the command started is killed at `timeout` seconds, when `stop` is set, and also as soon as
-    bash itself exits, so background jobs (`cmd &`), even those that left the group, cannot outlive the call.
+    Everything the command started is killed at `timeout` seconds, once it has printed more than `max_bytes`
+    (None: no bound), when `stop` is set, and also as soon as bash itself exits, so background jobs (`cmd &`),
+    even those that left the group, cannot outlive the call.
     """
     bash = shutil.which("bash")
     if bash is None:
@@ -67,10 +70,16 @@ def run_command(command: str, cwd: str | os.PathLike[str], timeout: float, keep:
     checked = become_subreaper() and can_look_for_processes()
     looking = can_look_for_processes()
     tag = CommandProcesses(leader=0)  # the token must be in the environment before bash starts
-    process = subprocess.Popen(
-        [bash, "-c", command], cwd=cwd, env=scrubbed_environment(pass_env=pass_env) | tag.environment,
-        start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )
+    try:
+        process = subprocess.Popen(
+            [bash, "-c", command], cwd=cwd, env=scrubbed_environment(pass_env=pass_env) | tag.environment,
+            start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+    except OSError as error:  # a command may delete the workspace, or make it a file: the next one cannot start
+        if error.filename is None or os.fspath(error.filename) != os.fspath(cwd):
+            raise
+        raise ToolError(f"no command can run in the workspace folder {os.fspath(cwd)}: {error.strerror} (a command "
+                        "may have removed it or changed it); tell the user, who can create it again") from None
     tag.leader = process.pid
     stdout, stderr = HeadTail(keep), HeadTail(keep)
     killed: list[str] = []
@@ -81,10 +90,11 @@ def run_command(command: str, cwd: str | os.PathLike[str], timeout: float, keep:
         # 1. Until bash exits, time is up or we are told to stop, read the output as it comes. (Closed pipes
         #    do not mean that bash has exited: a program may close its output and go on running.) Now and
         #    then, note the command's processes, so that one whose parent has since exited is still known.
-        deadline, timed_out, next_look = time.monotonic() + timeout, False, 0.0
+        deadline, timed_out, flooded, next_look = time.monotonic() + timeout, False, False, 0.0
         while not _has_exited(process) and not (stop is not None and stop.is_set()):
-            if time.monotonic() >= deadline:
-                timed_out = True
+            timed_out = time.monotonic() >= deadline
+            flooded = max_bytes is not None and stdout.total + stderr.total > max_bytes
+            if timed_out or flooded:
                 break
             if looking and time.monotonic() >= next_look:
                 tag.find()
@@ -99,9 +109,9 @@ def run_command(command: str, cwd: str | os.PathLike[str], timeout: float, keep:
         while pipes.get_map() and time.monotonic() < deadline:
             _read_some(pipes)
         process.wait()  # only now: until bash is collected, its pid (the group and session id) cannot be reused
-    exit_code = None if timed_out else process.returncode
+    exit_code = None if timed_out or flooded else process.returncode
     return CommandResult(exit_code, stdout, stderr, timeout, tuple(killed), tuple(still_running), tuple(unknown),
-                         checked)
+                         checked, max_bytes if flooded else None)
 
 
 def _read_some(pipes: selectors.BaseSelector, wait: float = 0.05) -> None:
@@ -160,7 +170,7 @@ def shell_tool(workspace: Workspace, limits: Limits = DEFAULT_LIMITS, pass_env: 
         stop = threading.Event()
         work = asyncio.ensure_future(run_blocking(
             run_command, command, workspace.root, timeout, keep=limits.max_output_chars // 2, pass_env=pass_env,
-            stop=stop,
+            stop=stop, max_bytes=limits.max_command_output_bytes,
         ))
         try:
             result = await asyncio.shield(work)  # a thread cannot be cancelled: on cancel, it is told to stop
