@@ -75,14 +75,16 @@ _LISTED: list[tuple[str, str, Callable[[OfflineModel, dict[str, Any], Reply], Re
                      "--tool-call-parser mistral)", mistral_text),
     ("llama_text", "tool calls as <|python_tag|>{\"name\", \"parameters\"}; {...} in `content` (Llama 3.x format, no "
                    "llama3_json parser)", llama_text),
-    ("fenced_json", "each tool call as a ```json fenced object in `content` (a chat model shown the tools only in its "
-                    "prompt, as Ollama does for a model whose template has no tools)", fenced_json),
+    ("fenced_json", "each tool call as a ```json fenced object in `content` (a chat model told of the tools only in "
+                    "its prompt, as a client must do for a model served without tool support)", fenced_json),
     ("empty_args", 'a call without arguments sends arguments "" instead of "{}" (Claude through OpenRouter or '
                    "Bedrock does)", empty_args),
     ("narrates", "a long answer-like sentence in `content` beside the tool calls, restating the question (as GPT-4o "
                  "and Claude often write)", narrates),
-    ("restates", "final answers that open by restating the question in a paragraph of their own", restates),
-    ("listed", "final answers as paragraphs and a Markdown list, one bullet a sentence, the first in bold", listed),
+    ("restates", "final answers that open by restating the question in a paragraph of their own (as chat-tuned "
+                 "Llama and Gemma models often do)", restates),
+    ("listed", "final answers as paragraphs and a Markdown list, one bullet a sentence, the first in bold (as GPT-4o "
+               "and Claude lay results out)", listed),
     ("explicit_empty", "optional message fields written out empty: tool_calls [] on answers, refusal, function_call "
                        "and reasoning_content null (as vLLM sends them)", _unchanged),
     ("no_usage", "no `usage` in replies (the API marks it optional; some compatible servers leave it out)", _unchanged),
