@@ -41,7 +41,7 @@ def fenced(base: OfflineModel, request: dict, reply: Reply) -> Reply:
 # reworded: the answer in other words, with times and numbers written differently from the tool's output.
 
 def reworded(base: OfflineModel, request: dict, reply: Reply) -> Reply:
-    if reply.tool_calls or not reply.content or not _answers_results(request["messages"]):
+    if not _is_final_answer(request, reply):
         return reply
     text = re.sub(r"^According to ([\w.]+):\s*", "", reply.content)
     text = re.sub(r"(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d)(?::\d\d)?([+-]\d\d:\d\d|Z)?", _spoken_time, text)
@@ -55,14 +55,14 @@ def reworded(base: OfflineModel, request: dict, reply: Reply) -> Reply:
 
 def restates(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     """The final answer opens by saying the question again, in a paragraph of its own."""
-    if reply.tool_calls or not reply.content or not _answers_results(request["messages"]):
+    if not _is_final_answer(request, reply):
         return reply
     return replace(reply, content=f"You asked: {_question(request)}\n\n{reply.content}")
 
 
 def listed(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     """The final answer as paragraphs and a Markdown list: an opening line, one bullet a sentence, a closing line."""
-    if reply.tool_calls or not reply.content or not _answers_results(request["messages"]):
+    if not _is_final_answer(request, reply):
         return reply
     sentences = re.split(r"(?<=[.!?])\s+", reply.content.strip())
     bullets = "\n".join(f"- **{s}**" if i == 0 else f"- {s}" for i, s in enumerate(sentences))
@@ -89,9 +89,11 @@ def _spoken_time(match: re.Match) -> str:
     return f"{hour}h{minute} on {int(day)}/{int(month)}/{year}" + (f" (UTC{offset})" if offset and offset != "Z" else "")
 
 
-def _answers_results(messages: list[dict]) -> bool:
-    """The last message is a tool result, or a `RESULT:` line of the text protocol."""
-    last = messages[-1]
+def _is_final_answer(request: dict, reply: Reply) -> bool:
+    """Text and no calls, after the last message brought results: a tool's, or a `RESULT:` line of the text protocol."""
+    last = request["messages"][-1]
+    if reply.tool_calls or not reply.content:
+        return False
     return last["role"] == "tool" or (last["role"] == "user" and str(last.get("content") or "").lstrip().startswith("RESULT:"))
 
 
