@@ -1,6 +1,8 @@
 """Reading tool calls back out of text: the formats a model writes a call in when the server does not parse it.
 
-    {"name": "get_current_time", "arguments": {"timezone": "Asia/Tokyo"}}
+    {"name": "get_current_time", "arguments": {"timezone": "Asia/Tokyo"}}       (also a list, one a line, or in a fence)
+    <|python_tag|>{"name": "get_current_time", "parameters": {...}}; {...}      (Llama 3.x)
+    [TOOL_CALLS][{"name": "get_current_time", "arguments": {...}}]             (Mistral; newer: [TOOL_CALLS]name[ARGS]{...})
     <tool_call>{"name": "get_current_time", "arguments": {...}}</tool_call>
     <tool_call><function=get_current_time><parameter=timezone>Asia/Tokyo</parameter></function></tool_call>
     FUNCTION: get_current_time(timezone="Asia/Tokyo")
@@ -28,7 +30,12 @@ _THINK = re.compile(r"^\s*<think>(.*?)</think>\s*", re.DOTALL)
 _TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|\Z)", re.DOTALL)
 _FUNCTION = re.compile(r"^\s*<function=([\w.-]+)>(.*?)(?:</function>\s*)?$", re.DOTALL)
 _PARAMETER = re.compile(r"<parameter=([\w.-]+)>\n?(.*?)\n?</parameter>", re.DOTALL)
-_FENCE = re.compile(r"^```[\w-]*\n(.*)\n```$", re.DOTALL)
+_FENCE = r"```[\w-]*\n(.*?)\n```\s*"
+_ONLY_FENCES = re.compile(f"(?:{_FENCE})+", re.DOTALL)
+_BETWEEN_CALLS = re.compile(r"\s*(?:;|<\|python_tag\|>|\[TOOL_CALLS\])?\s*")
+"""What may come before or between JSON calls: Llama 3.x's `;` and python tag, Mistral's [TOOL_CALLS] token."""
+_NAMED_ARGS = re.compile(r"\[TOOL_CALLS\]\s*([\w.-]+)\s*\[ARGS\]")
+"""Mistral's newer form (tokenizer v11 on): the name, then [ARGS] and the arguments' JSON, for each call."""
 _CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)
 _CALL_KEYS = {"name", "arguments", "parameters", "type", "id"}
 
@@ -67,9 +74,11 @@ def recover_calls(text: str, tools: Mapping[str, dict], quoted: Sequence[str] = 
         return []  # a <tool_call> shown as code is an example of the format, not a call
     if blocks:
         calls = [_tagged(block, tools) for block in blocks]
-    elif fenced := _FENCE.match(text):  # the whole reply in one ```json fence
-        calls = _json_calls(fenced.group(1).strip(), tools)
-    elif text.startswith(("{", "[")):
+    elif _NAMED_ARGS.match(text):
+        calls = _named_args_calls(text, tools)
+    elif _ONLY_FENCES.fullmatch(text) and "FUNCTION:" not in text:  # the whole reply in ```json fences
+        calls = _json_calls("\n".join(re.findall(_FENCE, text, re.DOTALL)), tools)
+    elif text.startswith(("{", "[", "<|python_tag|>")):
         calls = _json_calls(text, tools)
     else:
         calls = [_function_line(text, tools)] if "FUNCTION:" in text else []
@@ -96,16 +105,28 @@ def _parameter_value(text: str, schema: dict) -> Any:
 
 
 def _json_calls(text: str, tools: Mapping[str, dict]) -> list[TextCall | None]:
-    """One JSON object, a JSON list of them, or one object a line."""
-    try:
-        found = json.loads(text)
-        items = found if isinstance(found, list) else [found]
-    except ValueError:
+    """JSON objects, or lists of them, one after another: alone, one a line, apart by `;` or after a template's token."""
+    decoder, items, at = json.JSONDecoder(), [], _BETWEEN_CALLS.match(text).end()
+    while at < len(text):
         try:
-            items = [json.loads(line) for line in text.splitlines() if line.strip()]
+            found, at = decoder.raw_decode(text, at)
         except ValueError:
             return []
+        items += found if isinstance(found, list) else [found]
+        at = _BETWEEN_CALLS.match(text, at).end()
     return [_from_object(item, tools) for item in items]
+
+
+def _named_args_calls(text: str, tools: Mapping[str, dict]) -> list[TextCall | None]:
+    """`[TOOL_CALLS]name[ARGS]{...}` once for each call: each arguments part one JSON object and nothing more."""
+    _, *parts = _NAMED_ARGS.split(text)
+    calls: list[TextCall | None] = []
+    for name, arguments in zip(parts[::2], parts[1::2], strict=True):
+        try:
+            calls.append(_call(name, json.loads(arguments), tools))
+        except ValueError:
+            return []
+    return calls
 
 
 def _from_object(item: Any, tools: Mapping[str, dict]) -> TextCall | None:

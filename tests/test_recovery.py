@@ -3,6 +3,8 @@
 import json
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from agentkit.config import ConfigError, Settings, connect, load_settings
 from agentkit.loop import Event, run_task
@@ -44,6 +46,48 @@ def test_several_calls_one_a_line_or_in_blocks_after_a_sentence():
               "</parameter>\n</function>\n</tool_call>\n<tool_call>\n<function=add>\n<parameter=a>\n1\n</parameter>\n"
               "<parameter=b>\n2.5\n</parameter>\n</function>\n</tool_call>")
     assert recover_calls(blocks, TOOLS) == [TOKYO, ADD]  # numbers typed by the schema, strings kept as written
+
+
+# Every format a server without a parser passes on, for any calls: read back exactly, and never after prose.
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+                     | st.text(max_size=8), lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=6)
+CALLS = st.lists(st.tuples(st.sampled_from(sorted(TOOLS)), st.dictionaries(st.text(min_size=1, max_size=8), _JSON,
+                                                                           max_size=3)), min_size=1, max_size=3)
+
+
+def _objects(calls, key="arguments", **dumps):
+    return [json.dumps({"name": name, key: arguments}, **dumps) for name, arguments in calls]
+
+
+FORMATS = {  # name -> (calls -> the text a model of that family writes for them)
+    "json, one a line": lambda calls: "\n".join(_objects(calls)),
+    "json list": lambda calls: json.dumps([{"name": n, "arguments": a} for n, a in calls]),
+    "openai objects, arguments as text": lambda calls: "\n".join(json.dumps(
+        {"type": "function", "function": {"name": n, "arguments": json.dumps(a)}}) for n, a in calls),
+    "mistral [TOOL_CALLS] list": lambda calls: "[TOOL_CALLS] " + json.dumps([{"name": n, "arguments": a} for n, a in calls]),
+    "mistral [TOOL_CALLS]name[ARGS]": lambda calls: "".join(f"[TOOL_CALLS]{n}[ARGS]{json.dumps(a)}" for n, a in calls),
+    "llama python tag": lambda calls: "<|python_tag|>" + "; ".join(_objects(calls, "parameters")),
+    "llama json": lambda calls: ";\n".join(_objects(calls, "parameters", ensure_ascii=False)),
+    "json fences": lambda calls: "\n\n".join(f"```json\n{o}\n```" for o in _objects(calls, indent=2)),
+    "hermes tags": lambda calls: "\n".join(f"<tool_call>\n{o}\n</tool_call>" for o in _objects(calls)),
+}
+
+
+@given(calls=CALLS, form=st.sampled_from(sorted(FORMATS)))
+@example(calls=[("add", {"a": ";"}), ("add", {})], form="llama python tag")
+@example(calls=[("add", {"x": "[ARGS]"})], form="mistral [TOOL_CALLS]name[ARGS]")
+def test_each_format_reads_back_exactly_the_calls_written(calls, form):
+    assert recover_calls(FORMATS[form](calls), TOOLS) == [
+        TextCall(name, json.dumps(arguments, ensure_ascii=False)) for name, arguments in calls]
+
+
+@given(calls=CALLS, form=st.sampled_from(sorted(set(FORMATS) - {"hermes tags"})),
+       prose=st.sampled_from(["Here is the call:", "To call the tool, write", "Sure!", "I would send"]))
+def test_the_same_formats_after_prose_are_an_example_not_a_call(calls, form, prose):
+    assert recover_calls(f"{prose}\n{FORMATS[form](calls)}", TOOLS) == []
+    assert recover_calls(f"{FORMATS[form](calls)}\nThat is how it looks.", TOOLS) == []
 
 
 @pytest.mark.parametrize("text", [
@@ -101,7 +145,7 @@ def test_recover_message_gives_the_usual_shape():
 
 # The agent against a real OpenAI-compatible HTTP server on 127.0.0.1 whose model leaves calls in the text
 
-TEXT_FORMS = ["json_text", "tagged_json", "tagged_function"]
+TEXT_FORMS = ["json_text", "tagged_json", "tagged_function", "mistral_text", "llama_text", "fenced_json"]
 THINKING = ["thinks", "reasoning_field"]
 
 

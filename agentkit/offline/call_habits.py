@@ -70,7 +70,7 @@ def _missing(call: ToolCall, schema: dict) -> str:
     return missing[0].replace("_", " ")
 
 
-# styled_args: the same arguments written another way, and tool-call ids in other providers' formats.
+# styled_args: the same arguments written another way (the ids in other providers' formats: wire_habits.other_ids).
 
 def styled_args(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     schemas = _schemas(request)
@@ -87,10 +87,11 @@ def styled_args(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     return replace(reply, tool_calls=tuple(calls))
 
 
-def other_id(old: str, index: int) -> str:
-    """`call_0`-style indices, Anthropic-style `toolu_...` and Mistral-style 9-character ids, by turns."""
-    digits = re.sub(r"[\W_]", "", old)[-12:].rjust(12, "0")
-    return [f"call_{index}", f"toolu_01{digits.upper()}", digits[:9]][sum(map(ord, old)) % 3]
+# empty_args: a call without arguments sends "" where the API's own models send "{}".
+
+def empty_args(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    return replace(reply, tool_calls=tuple(replace(call, arguments="") if arguments_of(call) == {} else call
+                                           for call in reply.tool_calls))
 
 
 # corrects: a wrong call first (an argument of the wrong type), the right call after its `Error:` result.

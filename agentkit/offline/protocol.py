@@ -71,6 +71,8 @@ def _route(model: Model, method: str, path: str, body: bytes) -> HttpReply:
     request = parse_request(body)
     structured.check(request)
     completion = _completion(request, structured.constrained(request, model.respond(request)))
+    if rewrite := getattr(model, "wire", None):  # a variant written in another server's shape of the format
+        completion = rewrite(completion)
     include_usage = (request.get("stream_options") or {}).get("include_usage", False)
     # Made in full here, inside `handle`'s try: a failure once the stream has started could only drop it.
     chunks = list(_sse(completion, include_usage))
@@ -144,7 +146,7 @@ def _sse(completion: dict[str, Any], include_usage: bool) -> Iterator[bytes]:
     for delta in deltas:
         yield _event(base | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
     yield _event(base | {"choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
-    if include_usage:
+    if include_usage and "usage" in completion:
         yield _event(base | {"choices": [], "usage": completion["usage"]})
     yield b"data: [DONE]\n\n"
 

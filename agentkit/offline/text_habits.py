@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from agentkit.offline.model import OfflineModel, Reply, ToolCall
+from agentkit.offline.reading import message_text
 
 FUNCTION_LINE = re.compile(r"^FUNCTION:.*$", re.MULTILINE)
 
@@ -40,7 +41,7 @@ def fenced(base: OfflineModel, request: dict, reply: Reply) -> Reply:
 # reworded: the answer in other words, with times and numbers written differently from the tool's output.
 
 def reworded(base: OfflineModel, request: dict, reply: Reply) -> Reply:
-    if reply.tool_calls or not reply.content or not _answers_results(request["messages"]):
+    if not _is_final_answer(request, reply):
         return reply
     text = re.sub(r"^According to ([\w.]+):\s*", "", reply.content)
     text = re.sub(r"(\d{4})-(\d\d)-(\d\d)[ T](\d\d):(\d\d)(?::\d\d)?([+-]\d\d:\d\d|Z)?", _spoken_time, text)
@@ -50,14 +51,49 @@ def reworded(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     return replace(reply, content=f"Here is what I found. {text.strip()}")
 
 
+# How an answer is laid out: the question said again, a list, a sentence beside the calls.
+
+def restates(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """The final answer opens by saying the question again, in a paragraph of its own."""
+    if not _is_final_answer(request, reply):
+        return reply
+    return replace(reply, content=f"You asked: {_question(request)}\n\n{reply.content}")
+
+
+def listed(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """The final answer as paragraphs and a Markdown list: an opening line, one bullet a sentence, a closing line."""
+    if not _is_final_answer(request, reply):
+        return reply
+    sentences = re.split(r"(?<=[.!?])\s+", reply.content.strip())
+    bullets = "\n".join(f"- **{s}**" if i == 0 else f"- {s}" for i, s in enumerate(sentences))
+    return replace(reply, content=f"Here is what I found:\n\n{bullets}\n\nLet me know if you need anything else.")
+
+
+def narrates(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """Beside the calls, a long sentence that reads like an answer: the question restated and what will be done."""
+    if not reply.tool_calls:
+        return reply
+    names = " and ".join(dict.fromkeys(call.name for call in reply.tool_calls))
+    return replace(reply, content=f"The answer to {_question(request)!r} is what {names} will tell me, so I am calling "
+                                  "it now and will give you the exact result as soon as it comes back.")
+
+
+def _question(request: dict) -> str:
+    """The person's last message, on one line."""
+    question = next(m for m in reversed(request["messages"]) if m["role"] == "user")
+    return " ".join(message_text(question).split())
+
+
 def _spoken_time(match: re.Match) -> str:
     year, month, day, hour, minute, offset = match.groups()
     return f"{hour}h{minute} on {int(day)}/{int(month)}/{year}" + (f" (UTC{offset})" if offset and offset != "Z" else "")
 
 
-def _answers_results(messages: list[dict]) -> bool:
-    """The last message is a tool result, or a `RESULT:` line of the text protocol."""
-    last = messages[-1]
+def _is_final_answer(request: dict, reply: Reply) -> bool:
+    """Text and no calls, after the last message brought results: a tool's, or a `RESULT:` line of the text protocol."""
+    last = request["messages"][-1]
+    if reply.tool_calls or not reply.content:
+        return False
     return last["role"] == "tool" or (last["role"] == "user" and str(last.get("content") or "").lstrip().startswith("RESULT:"))
 
 
@@ -91,6 +127,30 @@ def tagged_function(base: OfflineModel, request: dict, reply: Reply) -> Reply:
                              for name, value in arguments_of(call).items())
         blocks.append(f"<tool_call>\n<function={call.name}>\n{parameters}</function>\n</tool_call>")
     return Reply(content="I will use a tool for this.\n\n" + "\n".join(blocks))
+
+
+def mistral_text(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """Mistral models (tokenizer v3) served without a parser: `[TOOL_CALLS]`, then a JSON list of the calls."""
+    if not reply.tool_calls:
+        return reply
+    return Reply(content="[TOOL_CALLS]" + json.dumps([{"name": c.name, "arguments": _arguments_or_text(c)}
+                                                       for c in reply.tool_calls]))
+
+
+def llama_text(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """Llama 3.x served without a parser: `<|python_tag|>`, then one {"name", "parameters"} object a call, apart by `;`."""
+    if not reply.tool_calls:
+        return reply
+    return Reply(content="<|python_tag|>" + "; ".join(
+        json.dumps({"name": c.name, "parameters": _arguments_or_text(c)}) for c in reply.tool_calls))
+
+
+def fenced_json(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """A chat model told the tools in its prompt: each call as a ```json fenced object, nothing else."""
+    if not reply.tool_calls:
+        return reply
+    return Reply(content="\n".join(f'```json\n{json.dumps({"name": c.name, "arguments": _arguments_or_text(c)}, indent=2)}\n```'
+                                   for c in reply.tool_calls))
 
 
 def thinks(base: OfflineModel, request: dict, reply: Reply) -> Reply:

@@ -4,7 +4,8 @@ Each variant wraps the base model: it asks `OfflineModel` for its `Reply`, then 
 it, deterministically. None of them is wrong: each is something a real model does, so a notebook that
 works with only one of them is relying on one model's habits. Select one with `MODEL=offline/<name>`
 (no key set) or `connect(variant="<name>")`; `VARIANTS` lists them. The habits themselves are in
-`text_habits.py` (how a reply's text is written) and `call_habits.py` (which calls, and when).
+`text_habits.py` (how a reply's text is written), `call_habits.py` (which calls, and when) and
+`wire_habits.py` (how the server writes the completion out).
 """
 
 from __future__ import annotations
@@ -13,18 +14,25 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agentkit.offline.call_habits import clarify, corrects, one_call, other_id, styled_args
+from agentkit.offline.call_habits import clarify, corrects, empty_args, one_call, styled_args
 from agentkit.offline.model import OfflineModel, Reply
 from agentkit.offline.text_habits import (
     fenced,
+    fenced_json,
     json_text,
+    listed,
+    llama_text,
+    mistral_text,
+    narrates,
     reasoning_field,
+    restates,
     reworded,
     tagged_function,
     tagged_json,
     thinks,
     with_prose,
 )
+from agentkit.offline.wire_habits import Completion, explicit_empty, no_usage, other_ids
 
 
 @dataclass(frozen=True)
@@ -35,13 +43,17 @@ class Variant:
     """What `MODEL=offline/<name>` selects."""
     change: Callable[[OfflineModel, dict[str, Any], Reply], Reply]
     """(base model, request, base reply) -> the reply this variant sends instead."""
-    rename_id: Callable[[str, int], str] | None = None
-    """(the id the wire format gave, the call's index) -> the id this variant sends instead."""
+    wire: Callable[[Completion], Completion] | None = None
+    """(the completion as the base server writes it) -> as this variant's server writes it; None: unchanged."""
     base: OfflineModel = OfflineModel()
     """The model whose replies are changed."""
 
     def respond(self, request: dict[str, Any]) -> Reply:
         return self.change(self.base, request, self.base.respond(request))
+
+
+def _unchanged(base: OfflineModel, request: dict[str, Any], reply: Reply) -> Reply:
+    return reply  # the variant's habit is only in how the completion is written out (its `wire`)
 
 
 _LISTED: list[tuple[str, str, Callable[[OfflineModel, dict[str, Any], Reply], Reply]]] = [
@@ -59,15 +71,33 @@ _LISTED: list[tuple[str, str, Callable[[OfflineModel, dict[str, Any], Reply], Re
      tagged_json),
     ("tagged_function", "tool calls as <tool_call><function=...><parameter=...> in `content`, after a sentence "
                         "(Qwen3-Coder format, no parser)", tagged_function),
+    ("mistral_text", "tool calls as [TOOL_CALLS][{JSON}, ...] in `content` (Mistral format, vLLM without "
+                     "--tool-call-parser mistral)", mistral_text),
+    ("llama_text", "tool calls as <|python_tag|>{\"name\", \"parameters\"}; {...} in `content` (Llama 3.x format, no "
+                   "llama3_json parser)", llama_text),
+    ("fenced_json", "each tool call as a ```json fenced object in `content` (a chat model told of the tools only in "
+                    "its prompt, as a client must do for a model served without tool support)", fenced_json),
+    ("empty_args", 'a call without arguments sends arguments "" instead of "{}" (Claude through OpenRouter or '
+                   "Bedrock does)", empty_args),
+    ("narrates", "a long answer-like sentence in `content` beside the tool calls, restating the question (as GPT-4o "
+                 "and Claude often write)", narrates),
+    ("restates", "final answers that open by restating the question in a paragraph of their own (as chat-tuned "
+                 "Llama and Gemma models often do)", restates),
+    ("listed", "final answers as paragraphs and a Markdown list, one bullet a sentence, the first in bold (as GPT-4o "
+               "and Claude lay results out)", listed),
+    ("explicit_empty", "optional message fields written out empty: tool_calls [] on answers, refusal, function_call "
+                       "and reasoning_content null (as vLLM sends them)", _unchanged),
+    ("no_usage", "no `usage` in replies (the API marks it optional; some compatible servers leave it out)", _unchanged),
     ("thinks", "a <think>...</think> block before every answer and next to every tool call", thinks),
     ("reasoning_field", "thinking in a reasoning_content field, blank content beside tool calls (as llama.cpp sends "
                         "them)", reasoning_field),
 ]
-_RENAMED_IDS = {"styled_args": other_id}
-"""Variants that also change the call ids the wire format gives."""
+_WIRE: dict[str, Callable[[Completion], Completion]] = {
+    "styled_args": other_ids, "explicit_empty": explicit_empty, "no_usage": no_usage}
+"""Variants that (also) change how the completion is written out: the call ids, the optional fields."""
 
 VARIANTS: dict[str, tuple[str, Variant]] = {
-    name: (doc, Variant(name, change, _RENAMED_IDS.get(name))) for name, doc, change in _LISTED}
+    name: (doc, Variant(name, change, _WIRE.get(name))) for name, doc, change in _LISTED}
 """name -> (what it does, in one line; the model)."""
 
 
