@@ -174,7 +174,8 @@ def assistant_message(message: Any) -> dict[str, Any]:
     kept: dict[str, Any] = {"role": "assistant", "content": message.content}
     if message.tool_calls:
         kept["tool_calls"] = [{"id": call.id, "type": "function",
-                               "function": {"name": call.function.name, "arguments": call.function.arguments}}
+                               # "" (some servers' no-argument call) was read as {}, and goes back as {}: some reject ""
+                               "function": {"name": call.function.name, "arguments": call.function.arguments or "{}"}}
                               for call in message.tool_calls]
     return kept
 

@@ -30,7 +30,13 @@ from agentkit.offline.variants import VARIANTS
 pytestmark = pytest.mark.variants
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-PAIRS = [(variant, path.name) for variant in VARIANTS for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))]
+READ_BACK_AS_JSON_TEXT = {"mistral_text", "llama_text", "fenced_json"}
+"""Calls left in the text that `connect()` reads back to exactly the calls json_text's are read back to
+(tests/test_variant_habits.py proves it): past chapter 02, where a raw reply's text is shown and recovered by
+hand, and chapter 12, whose frameworks get the text with no recovery, a notebook sees what json_text shows it."""
+WHERE_THE_TEXT_IS_SEEN = ("02_", "12_")
+PAIRS = [(variant, path.name) for variant in VARIANTS for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+         if variant not in READ_BACK_AS_JSON_TEXT or path.name.startswith(WHERE_THE_TEXT_IS_SEEN)]
 WORKERS = max(2, min(4, os.cpu_count() or 2))
 
 RESET = """%reset -f

@@ -52,6 +52,8 @@ async def test_an_argument_less_call_sent_as_empty_text_still_runs_and_the_task_
     task = await run_task(connect(Settings(), variant="empty_args"), "offline", "List the notes I have saved.",
                           build_registry([NOTES]))
     assert task.status == "completed" and "groceries.txt" in task.answer
+    sent_back = [call["function"]["arguments"] for m in task.messages for call in m.get("tool_calls") or []]
+    assert sent_back == ["{}"]  # read as {}, and sent back so: some providers refuse "" on the next request
 
 
 @pytest.mark.anyio
