@@ -16,6 +16,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -272,3 +273,49 @@ def test_a_very_deep_tree_is_searched_to_a_bounded_depth_and_says_so(workspace: 
                       f"[not searched: folders more than {MAX_WALK_DEPTH} deep, such as {limit}/; "
                       "read_file and write_file still reach a deeper file by its path]"]
     assert call(workspace, "read_file", path=f"{deep}/found.txt").content.endswith("1\tx\n[end of file]")
+
+
+# Attacks that held already, kept so they go on holding.
+
+
+def test_a_file_that_grows_while_it_is_read_gives_a_bounded_answer(workspace: Workspace) -> None:
+    path = workspace.root / "live.log"
+    path.write_text("start\n")
+    stop = threading.Event()
+
+    def append() -> None:
+        with path.open("a") as log:
+            while not stop.is_set():
+                log.write("x" * 1000 + "\n")
+
+    writer = threading.Thread(target=append)
+    writer.start()
+    try:
+        results = [call(workspace, "read_file", path="live.log", offset=2) for _ in range(20)]
+    finally:
+        stop.set()
+        writer.join()
+    for result in results:
+        assert not result.is_error and len(result.content) < Limits().max_read_chars + 500
+        assert all(line.endswith("x" * 10) for line in result.content.splitlines()[1:-1])  # whole lines, or cut and said
+
+
+def test_edits_keep_the_mode_and_count_overlapping_text_as_replace_does(workspace: Workspace) -> None:
+    path = workspace.root / "run.sh"
+    path.write_text("aaaa\n")
+    path.chmod(0o4751)
+    ambiguous = call(workspace, "edit_file", path="run.sh", old_text="aa", new_text="b")
+    assert ambiguous.content.startswith("Error: old_text appears 2 times in 'run.sh'")  # "aaaa" holds "aa" twice, apart
+    assert call(workspace, "edit_file", path="run.sh", old_text="aa", new_text="b", replace_all=True).content == (
+        "Replaced 2 occurrences in run.sh (line 1)")
+    assert path.read_text() == "bb\n" and path.stat().st_mode & 0o7777 == 0o4751
+
+
+def test_special_files_through_an_inside_symlink_are_refused(workspace: Workspace) -> None:
+    os.mkfifo(workspace.root / "pipe")
+    (workspace.root / "to-pipe").symlink_to("pipe")
+    (workspace.root / "zero").symlink_to("/dev/zero")
+    for path in ("to-pipe", "zero"):
+        for tool, extra in [("read_file", {}), ("write_file", {"content": "x"})]:
+            result = call(workspace, tool, path=path, **extra)
+            assert result.is_error and ("not a regular file" in result.content or "outside" in result.content), result

@@ -150,7 +150,9 @@ def _refuse_hard_link(found: os.stat_result, shown: str, tool: str) -> None:
 
 
 def _lines(numbers: list[int]) -> str:
-    return f"line{'s' * (len(numbers) != 1)} {', '.join(map(str, numbers))}"
+    """`line 3`, `lines 2, 5`: each line once, however many occurrences it holds."""
+    distinct = list(dict.fromkeys(numbers))
+    return f"line{'s' * (len(distinct) != 1)} {', '.join(map(str, distinct))}"
 
 
 def _occurrences(text: str, old_text: str) -> list[int]:
