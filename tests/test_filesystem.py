@@ -159,7 +159,8 @@ def test_write_refuses_a_folder_and_too_much_content(workspace: Workspace) -> No
     (workspace.root / "folder").mkdir()
     with pytest.raises(ToolError, match=r"^'folder' is a folder; write_file only writes files$"):
         write_file(workspace, "folder", "x")
-    with pytest.raises(ToolError, match=r"^content is 11 bytes; a file may be at most 10 bytes$"):
+    cap = r"^content is 11 bytes; a file may be at most 10 bytes \(Limits.max_file_bytes; only the user can raise it\)$"
+    with pytest.raises(ToolError, match=cap):
         write_file(workspace, "big.txt", "x" * 11, limits=Limits(max_file_bytes=10))
     assert not (workspace.root / "big.txt").exists()
 
@@ -309,7 +310,8 @@ def test_edit_refuses_bad_requests(workspace: Workspace) -> None:
         ({"path": "b.bin", "old_text": "a", "new_text": "x"},
          "'b.bin' is not UTF-8 text (it may be a binary file); edit_file only edits text"),
         ({"path": "big.txt", "old_text": "x", "new_text": "y"},
-         "'big.txt' is larger than 10 bytes; edit_file does not rewrite files that large"),
+         "'big.txt' is larger than 10 bytes (Limits.max_file_bytes; only the user can raise it); edit_file does not "
+         "rewrite files that large"),
         ({"path": "none.txt", "old_text": "a", "new_text": "x"},
          "'none.txt' does not exist; use glob to see which files there are"),
     ]:

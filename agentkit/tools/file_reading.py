@@ -6,25 +6,29 @@ through `Workspace.resolve` and every open through the workspace's guarded `open
 
 from __future__ import annotations
 
+import errno
 import io
+import json
 import os
 import stat
 from itertools import islice
+from pathlib import Path
 from typing import BinaryIO, TextIO
 
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools.contract import ToolError
-from agentkit.tools.tree import SKIPPED_FOLDERS
+from agentkit.tools.path_text import WorkspaceError
+from agentkit.tools.tree import MAX_WALK_DEPTH, SKIPPED_FOLDERS, TEMPORARY_SUFFIX
 from agentkit.tools.workspace import Workspace
 
 
 def read_file(workspace: Workspace, path: str, offset: int = 1, limit: int | None = None,
               *, limits: Limits = DEFAULT_LIMITS) -> str:
     """Lines `offset` .. `offset + limit - 1` of a UTF-8 text file, numbered; reads no more of the file than that."""
-    target = workspace.resolve(path)
+    target = resolve_file(workspace, path)
     shown = workspace.relative(target)
     with open(open_regular_file(workspace, target), "rb") as raw:
-        passed = _seek_to_line(raw, offset)
+        passed = _seek_to_line(raw, offset, shown)
         if offset > 1 and not raw.peek(1):  # the file ends before line `offset`
             raise ToolError(f"{shown!r} has {passed} lines; offset={offset} is past its end")
         # Text mode decodes in small chunks and `readline(n)` stops after n characters, so memory stays
@@ -38,17 +42,20 @@ def read_file(workspace: Workspace, path: str, offset: int = 1, limit: int | Non
             ) from None
 
 
-def _seek_to_line(file: BinaryIO, line: int) -> int:
+def _seek_to_line(file: BinaryIO, line: int, shown: str) -> int:
     """Move to the start of line `line` (from 1) by counting newline bytes block by block; return lines passed.
 
     Fewer than `line - 1` means the file ended first. Counting bytes is exact: in UTF-8 the newline byte
-    never occurs inside another character.
+    never occurs inside another character. A NUL byte stops the count: the file is binary, and a sparse
+    file's hole (a terabyte of NULs that takes no disk) would otherwise be read to its end.
     """
     passed, last = 0, b"\n"
     while passed < line - 1:
         block = file.read(1 << 16)
         if not block:
             return passed + (last != b"\n")  # a last line without a newline still counts
+        if b"\0" in block:
+            refuse_binary("\0", shown)
         if passed + block.count(b"\n") >= line - 1:
             end = -1
             for _ in range(line - 1 - passed):
@@ -96,6 +103,21 @@ def refuse_binary(text: str, shown: str) -> None:
         raise ToolError(f"{shown!r} holds NUL bytes: it is a binary file, not text")
 
 
+def resolve_file(workspace: Workspace, path: str) -> Path:
+    """`workspace.resolve` for a tool that reads or writes one file: a path written as a folder is refused, and
+    so are the names of `write_file`'s temporaries (hidden from glob, and removed as leftovers)."""
+    tail = "/" if path.endswith("/") else "/." if path.endswith("/.") or path == "." else ""
+    if tail:
+        raise WorkspaceError(f"{path!r} ends with {tail!r}, which names a folder; give the path of a file, "
+                             "such as 'notes/todo.txt'")
+    target = workspace.resolve(path)
+    if target.name.endswith(TEMPORARY_SUFFIX):
+        instead = workspace.relative(target).removesuffix(TEMPORARY_SUFFIX) + ".txt"
+        raise WorkspaceError(f"names ending in {TEMPORARY_SUFFIX!r} are kept for write_file's temporary files; "
+                             f"choose another name, such as {instead!r}")
+    return target
+
+
 def open_regular_file(workspace: Workspace, target: os.PathLike[str]) -> int:
     shown = workspace.relative(target)
     try:
@@ -103,6 +125,10 @@ def open_regular_file(workspace: Workspace, target: os.PathLike[str]) -> int:
         fd = workspace.open(target, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         raise ToolError(f"{shown!r} does not exist; use glob to see which files there are") from None
+    except OSError as error:
+        if error.errno not in (errno.ENXIO, errno.ENODEV):  # what opening a socket, or a device with no driver, says
+            raise
+        raise ToolError(f"{shown!r} is not a regular file; read_file and edit_file only read files") from None
     kind = os.fstat(fd).st_mode
     if not stat.S_ISREG(kind):
         os.close(fd)
@@ -115,13 +141,24 @@ def glob(workspace: Workspace, pattern: str, max_results: int | None = None,
          *, limits: Limits = DEFAULT_LIMITS) -> str:
     """Sorted workspace paths matching `pattern`; stops after `max_results` and says that it stopped."""
     cap = limits.max_glob_results if max_results is None else max_results
-    found = list(islice(workspace.glob(pattern), cap + 1))  # one more than shown tells whether there are more
+    too_deep: list[str] = []
+    found = list(islice(workspace.glob(pattern, too_deep), cap + 1))  # one more than shown tells whether there are more
+    deeper = (f"\n[not searched: folders more than {MAX_WALK_DEPTH} deep, such as {_listed(too_deep[0])}; "
+              "read_file and write_file still reach a deeper file by its path]") if too_deep else ""
     if not found:
-        return f"No paths match {pattern!r} (glob never searches {', '.join(sorted(SKIPPED_FOLDERS))})"
+        return f"No paths match {pattern!r} (glob never searches {', '.join(sorted(SKIPPED_FOLDERS))})" + deeper
+    listed = [_listed(path) for path in found[:cap]]
+    order = "sorted" + (" (a path with unusual characters is shown as a JSON string)" * (listed != found[:cap]))
     if len(found) > cap:
-        return (f"First {cap} paths matching {pattern!r}, sorted. Stopped there: more paths match; "
-                "narrow the pattern to see the others.\n" + "\n".join(found[:cap]))
-    return f"{counted(len(found), 'path')} matching {pattern!r}, sorted:\n" + "\n".join(found)
+        return (f"First {cap} paths matching {pattern!r}, {order}. Stopped there: more paths match; "
+                "narrow the pattern to see the others.\n" + "\n".join(listed) + deeper)
+    return f"{counted(len(found), 'path')} matching {pattern!r}, {order}:\n" + "\n".join(listed) + deeper
+
+
+def _listed(path: str) -> str:
+    """A path as one line of a listing. A name may hold a line break (faking a second path), or characters that
+    do not show (zero-width, right-to-left); such a path is shown as a JSON string, ready to send back as is."""
+    return json.dumps(path) if not path.isprintable() or path.startswith('"') else path
 
 
 def counted(n: int, noun: str) -> str:

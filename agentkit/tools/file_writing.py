@@ -9,41 +9,53 @@ from __future__ import annotations
 import os
 import secrets
 import stat
+import threading
 from contextlib import suppress
+from pathlib import Path
 
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools.contract import ToolError
-from agentkit.tools.file_reading import counted, open_regular_file, refuse_binary
+from agentkit.tools.file_reading import counted, open_regular_file, refuse_binary, resolve_file
 from agentkit.tools.tree import TEMPORARY_SUFFIX
 from agentkit.tools.workspace import Workspace
 
 _WRITE_CHUNK = 1 << 20
+_RAISE_IT = "(Limits.max_file_bytes; only the user can raise it)"
+# Two tasks editing one file at once would each read the old text, and the second write would undo the first
+# edit. Each file's writers take turns on one of these locks, chosen by the file's path.
+_FILE_LOCKS = tuple(threading.Lock() for _ in range(64))
+
+
+def _lock_for(target: Path) -> threading.Lock:
+    return _FILE_LOCKS[hash(str(target)) % len(_FILE_LOCKS)]
 
 
 def write_file(workspace: Workspace, path: str, content: str, *, limits: Limits = DEFAULT_LIMITS) -> str:
     """Create or replace a file with `content`, atomically, creating its folders inside the workspace."""
     data = _encode(content, limits)
-    target = workspace.resolve(path)
-    replaced = _write_atomically(workspace, target, data)
+    target = resolve_file(workspace, path)
+    with _lock_for(target):
+        replaced = _write_atomically(workspace, target, data)
     what = "replaced its old content" if replaced else "new file"
     return f"Wrote {len(data):,} bytes to {workspace.relative(target)} ({what})"
 
 
-def _encode(content: str, limits: Limits) -> bytes:
+def _encode(content: str, limits: Limits, what: str = "content is") -> bytes:
     try:
         data = content.encode("utf-8")
     except UnicodeEncodeError:
         raise ToolError("content is not valid Unicode text (it holds a lone surrogate)") from None
     if len(data) > limits.max_file_bytes:
-        raise ToolError(f"content is {len(data):,} bytes; a file may be at most {limits.max_file_bytes:,} bytes")
+        raise ToolError(f"{what} {len(data):,} bytes; a file may be at most {limits.max_file_bytes:,} bytes {_RAISE_IT}")
     return data
 
 
-def _write_atomically(workspace: Workspace, target: os.PathLike[str], data: bytes) -> bool:
+def _write_atomically(workspace: Workspace, target: os.PathLike[str], data: bytes,
+                      read: os.stat_result | None = None) -> bool:
     """Write to a temporary file beside the target, then rename it over the target in one step.
 
     A reader, or a crash at any moment, sees either the whole old file or the whole new one. Returns
-    whether a file was replaced.
+    whether a file was replaced. `read` is the file as `edit_file` found it: if it has changed since, refuse.
     """
     shown = workspace.relative(target)
     with workspace.open_parent(target, make_folders=True) as (folder, name):
@@ -51,6 +63,9 @@ def _write_atomically(workspace: Workspace, target: os.PathLike[str], data: byte
             old = os.stat(name, dir_fd=folder, follow_symlinks=False)
         except FileNotFoundError:
             old = None
+        if read is not None and (old is None or _version(old) != _version(read)):
+            raise ToolError(f"{shown!r} changed after edit_file read it (another program wrote to it), so nothing "
+                            "was changed; call edit_file again")
         if old is not None and not stat.S_ISREG(old.st_mode):
             raise ToolError(f"{shown!r} is {'a folder' if stat.S_ISDIR(old.st_mode) else 'not a regular file'}; "
                             "write_file only writes files")
@@ -84,13 +99,19 @@ def _write_atomically(workspace: Workspace, target: os.PathLike[str], data: byte
 def edit_file(workspace: Workspace, path: str, old_text: str, new_text: str, occurrence: int | None = None,
               replace_all: bool = False, *, limits: Limits = DEFAULT_LIMITS) -> str:
     """Replace `old_text` by `new_text` exactly; refuse when it is absent or ambiguous unless told which one."""
-    target = workspace.resolve(path)
-    shown = workspace.relative(target)
+    target = resolve_file(workspace, path)
     if not old_text:
         raise ToolError("old_text is empty; copy the exact text to replace from the file")
     if occurrence is not None and replace_all:
         raise ToolError("give occurrence or replace_all=true, not both")
-    text = _read_whole(workspace, target, limits)
+    with _lock_for(target):
+        return _edit(workspace, target, old_text, new_text, occurrence, replace_all, limits)
+
+
+def _edit(workspace: Workspace, target: Path, old_text: str, new_text: str, occurrence: int | None,
+          replace_all: bool, limits: Limits) -> str:
+    shown = workspace.relative(target)
+    text, read = _read_whole(workspace, target, limits)
     starts = _occurrences(text, old_text)
     lines = _line_numbers(text, starts)
     where = _lines(lines)
@@ -110,7 +131,7 @@ def edit_file(workspace: Workspace, path: str, old_text: str, new_text: str, occ
         index = (occurrence or 1) - 1
         text = text[:starts[index]] + new_text + text[starts[index] + len(old_text):]
         changed = [lines[index]]
-    _write_atomically(workspace, target, _encode(text, limits))
+    _write_atomically(workspace, target, _encode(text, limits, "the edited file would be"), read)
     return f"Replaced {counted(len(changed), 'occurrence')} in {shown} ({_lines(changed)})"
 
 
@@ -129,7 +150,9 @@ def _refuse_hard_link(found: os.stat_result, shown: str, tool: str) -> None:
 
 
 def _lines(numbers: list[int]) -> str:
-    return f"line{'s' * (len(numbers) != 1)} {', '.join(map(str, numbers))}"
+    """`line 3`, `lines 2, 5`: each line once, however many occurrences it holds."""
+    distinct = list(dict.fromkeys(numbers))
+    return f"line{'s' * (len(distinct) != 1)} {', '.join(map(str, distinct))}"
 
 
 def _occurrences(text: str, old_text: str) -> list[int]:
@@ -151,17 +174,24 @@ def _line_numbers(text: str, starts: list[int]) -> list[int]:
     return numbers
 
 
-def _read_whole(workspace: Workspace, target: os.PathLike[str], limits: Limits) -> str:
+def _version(found: os.stat_result) -> tuple[int, ...]:
+    """What changes when a file is replaced or written to: its identity, size and change times."""
+    return found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
+
+
+def _read_whole(workspace: Workspace, target: os.PathLike[str], limits: Limits) -> tuple[str, os.stat_result]:
+    """The whole text of the file, and the file as it was when read (its `os.fstat`)."""
     shown = workspace.relative(target)
     with open(open_regular_file(workspace, target), "rb") as file:
-        _refuse_hard_link(os.fstat(file.fileno()), shown, "edit_file")  # the very file read, not its name again
+        read = os.fstat(file.fileno())
+        _refuse_hard_link(read, shown, "edit_file")  # the very file read, not its name again
         data = file.read(limits.max_file_bytes + 1)
     if len(data) > limits.max_file_bytes:
-        raise ToolError(f"{shown!r} is larger than {limits.max_file_bytes:,} bytes; edit_file does not rewrite "
-                        "files that large")
+        raise ToolError(f"{shown!r} is larger than {limits.max_file_bytes:,} bytes {_RAISE_IT}; edit_file does not "
+                        "rewrite files that large")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ToolError(f"{shown!r} is not UTF-8 text (it may be a binary file); edit_file only edits text") from None
     refuse_binary(text, shown)
-    return text
+    return text, read

@@ -8,18 +8,38 @@ closure whose signature holds only what the model sends, so `@tool` makes its sc
 # No `from __future__ import annotations`: the hints below name `limits`, a local of `file_tools`, so they
 # are evaluated here, where it is in scope, instead of later by name, where it is not.
 
+import errno
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 from pydantic import Field
 
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools import file_reading, file_writing
-from agentkit.tools.contract import ToolDefinition
+from agentkit.tools.contract import ToolDefinition, ToolError
 from agentkit.tools.schema import tool
 from agentkit.tools.workspace import Workspace
 
 Positive = Annotated[int, Field(ge=1)]
 """A count or a line number: 1 or more."""
+
+REFUSALS = frozenset({errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG, errno.EIO,
+                      errno.EMFILE, errno.ENFILE, errno.EBUSY, errno.ETXTBSY, errno.ENAMETOOLONG, errno.ENOENT})
+"""What the file system itself may refuse (permissions, a full disk, a file removed mid-call...): the model
+reads it as an `Error:` and can tell the user. Any other `OSError` (a bad descriptor, say) is our bug, and raises."""
+
+
+@contextmanager
+def refusals_reported(what: str, action: str) -> Iterator[None]:
+    try:
+        yield
+    except OSError as error:
+        if error.errno not in REFUSALS:
+            raise
+        raise ToolError(f"{what!r} could not be {action}: the file system refused ({error.strerror}, "
+                        f"{errno.errorcode[error.errno]}); this is not about your arguments: tell the user if it "
+                        "goes on") from error
 
 
 def file_tools(workspace: Workspace, limits: Limits = DEFAULT_LIMITS) -> list[ToolDefinition]:
@@ -36,7 +56,8 @@ def file_tools(workspace: Workspace, limits: Limits = DEFAULT_LIMITS) -> list[To
             offset: First line to read, counting from 1.
             limit: How many lines to read at most.
         """
-        return file_reading.read_file(workspace, path, offset, limit, limits=limits)
+        with refusals_reported(path, "read"):
+            return file_reading.read_file(workspace, path, offset, limit, limits=limits)
 
     @tool(needs_confirmation=True)
     def write_file(path: str, content: str) -> str:
@@ -47,7 +68,8 @@ def file_tools(workspace: Workspace, limits: Limits = DEFAULT_LIMITS) -> list[To
             path: Path of the file, relative to the workspace root, e.g. 'notes/todo.txt'.
             content: The complete new content of the file.
         """
-        return file_writing.write_file(workspace, path, content, limits=limits)
+        with refusals_reported(path, "written"):
+            return file_writing.write_file(workspace, path, content, limits=limits)
 
     @tool(needs_confirmation=True)
     def edit_file(path: str, old_text: Annotated[str, Field(min_length=1)], new_text: str,
@@ -63,7 +85,9 @@ def file_tools(workspace: Workspace, limits: Limits = DEFAULT_LIMITS) -> list[To
             occurrence: Which occurrence to replace, counting from 1.
             replace_all: Replace every occurrence.
         """
-        return file_writing.edit_file(workspace, path, old_text, new_text, occurrence, replace_all, limits=limits)
+        with refusals_reported(path, "edited"):
+            return file_writing.edit_file(workspace, path, old_text, new_text, occurrence, replace_all,
+                                          limits=limits)
 
     @tool
     def glob(pattern: str,
@@ -75,6 +99,7 @@ def file_tools(workspace: Workspace, limits: Limits = DEFAULT_LIMITS) -> list[To
             pattern: Glob pattern relative to the workspace root.
             max_results: Stop after this many paths.
         """
-        return file_reading.glob(workspace, pattern, max_results, limits=limits)
+        with refusals_reported(pattern, "searched"):
+            return file_reading.glob(workspace, pattern, max_results, limits=limits)
 
     return [read_file, write_file, edit_file, glob]

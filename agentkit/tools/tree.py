@@ -7,6 +7,7 @@ through its own descriptor. Walking by path instead (`os.scandir(root / "a" / "b
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import time
@@ -22,6 +23,8 @@ SKIPPED_FOLDERS = frozenset(
 """Folders `glob` never enters: caches and dependencies, huge and almost never what the model is looking for."""
 TEMPORARY_SUFFIX = ".agentkit.write-tmp"
 """How `write_file`'s temporary files end: never listed, and removed when left over by a process that is gone."""
+MAX_WALK_DEPTH = 64
+"""Deepest folder the walk enters: it holds one descriptor per level, and a process may have only so many open."""
 FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 """How every folder is opened: as a folder, never through a symlink, not inherited by child processes."""
 
@@ -32,7 +35,8 @@ def walk(root: Path, enter: Callable[[tuple[str, ...]], bool]) -> Iterator[tuple
     Every folder is opened relative to its parent's descriptor with `O_NOFOLLOW` and listed through its
     own descriptor, so a folder swapped for a symlink mid-walk is not entered, and a folder once open
     stays the one that was checked, whatever later happens to its path. Folders are entered when
-    `enter(parts)` says so, never those in `SKIPPED_FOLDERS` (which are not yielded either).
+    `enter(parts)` says so and they are less than `MAX_WALK_DEPTH` deep, never those in `SKIPPED_FOLDERS`
+    (which are not yielded either).
     """
     stack: list[tuple[tuple[str, ...], int, Iterator[tuple[str, bool, bool]]]] = []
     try:
@@ -50,7 +54,7 @@ def walk(root: Path, enter: Callable[[tuple[str, ...]], bool]) -> Iterator[tuple
                 continue
             here = (*parts, name)
             yield here, is_folder, is_link, fd
-            if is_folder and enter(here) and (opened := _open_folder(name, fd)):
+            if is_folder and len(here) < MAX_WALK_DEPTH and enter(here) and (opened := _open_folder(name, fd)):
                 stack.append((here, *opened))
     finally:  # also when the caller stops early
         for _, fd, _ in stack:
@@ -77,7 +81,9 @@ def _open_folder(name: str | Path, parent_fd: int | None) -> tuple[int, Iterator
     """
     try:
         fd = os.open(name, FOLDER_FLAGS, dir_fd=parent_fd)
-    except OSError:  # swapped for a symlink (ELOOP, ENOTDIR), removed, or not readable: nothing to list
+    except OSError as error:  # swapped for a symlink (ELOOP, ENOTDIR), removed, or not readable: nothing to list
+        if error.errno in (errno.EMFILE, errno.ENFILE):
+            raise  # out of descriptors: skipping would make an incomplete listing look complete
         return None
     try:
         with os.scandir(fd) as listing:
