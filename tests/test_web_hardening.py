@@ -8,7 +8,7 @@ import os
 import re
 
 import httpx
-from test_web import WAIT, Stream, post, serving
+from test_web import AUTHORIZATION, WAIT, Stream, post, serving
 
 import agentkit.web.app
 from agentkit.limits import Limits
@@ -47,7 +47,7 @@ def test_turns_posted_at_once_to_one_conversation_run_one_at_a_time(tmp_path):
     model = Recording(OfflineModel())
 
     async def burst(port: int) -> list[httpx.Response]:
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=WAIT) as client:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", headers=AUTHORIZATION, timeout=WAIT) as client:
             return await asyncio.gather(*(client.post("/chat", json={"conversation": "c", "message": message})
                                           for message in ["What time is it in Tokyo?", "Hello"] * 6))
 
@@ -131,7 +131,7 @@ def test_a_message_over_the_limit_is_refused_with_413_naming_the_limit(tmp_path)
         for chunked in (False, True):
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
             connection.request("POST", "/chat", iter([huge]) if chunked else huge,
-                               {"content-type": "application/json"}, encode_chunked=chunked)
+                               {"content-type": "application/json", **AUTHORIZATION}, encode_chunked=chunked)
             response = connection.getresponse()
             assert response.status == 413
             assert "Limits.max_message_chars" in json.loads(response.read())["detail"]

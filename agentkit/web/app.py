@@ -16,8 +16,9 @@ confirm or question; a turn that breaks on a bug ends with a `failed` status, an
 A conversation runs one turn at a time (another turn posted meanwhile gets 409); messages longer than
 `Limits.max_message_chars` get 413; the app keeps at most `Limits.max_conversations` conversations.
 
-The app answers only requests to 127.0.0.1 and takes only JSON bodies, which a page from another site
-cannot send without the browser asking this server first.
+The app answers only requests to 127.0.0.1, carrying the token of this launch (`agentkit web` prints the
+address with it), and takes only JSON bodies, which a page from another site cannot send without the
+browser asking this server first.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from agentkit.loop import Event, Task, run_task
 from agentkit.policy import ToolPolicy
 from agentkit.tools.workspace import Workspace
 from agentkit.web.conversations import Conversation, Conversations, without_lone_surrogates
-from agentkit.web.guards import HOST, JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit
+from agentkit.web.guards import HOST, JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit, TokenCheck
 
 PAGE = Path(__file__).with_name("page.html")
 log = logging.getLogger(__name__)
@@ -76,9 +77,11 @@ class Answer(BaseModel):
     """"y" or "n" from the buttons, the text box's text, or /cancel."""
 
 
-def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
+def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, token: str,
                policy: ToolPolicy = POLICY, system_prompt: str | None = None, stream: bool = False) -> FastAPI:
     """The app for one model and one workspace. Nothing starts until a server (uvicorn) runs it.
+
+    Every request must carry `token` (see `guards.TokenCheck`): `agentkit web` makes a new one each launch.
 
     `system_prompt` starts every conversation: `agentkit.agent`'s default for this workspace unless given.
     With `stream=True` (as `agentkit web` runs it) the model's replies are streamed: `text` events carry
@@ -88,9 +91,12 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
     # No API docs pages: they would load scripts from a CDN, and the page is the interface.
     app = FastAPI(title="agentkit chat", docs_url=None, redoc_url=None, openapi_url=None)
     stream_replies = stream  # the name `stream` is taken below, by the function that sends the events
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOCAL_NAMES)
     limits = policy.limits
+    # The last added runs first: the Host, then the token, then the body's size, then the routes.
     app.add_middleware(BodyLimit, max_bytes=limits.max_message_chars * JSON_BYTES_PER_CHAR + 4096)
+    TokenCheck.check(token)
+    app.add_middleware(TokenCheck, token=token)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOCAL_NAMES)
     conversations = Conversations(limits.max_conversations)
     waiting: dict[str, asyncio.Future[str]] = {}
 
@@ -184,8 +190,9 @@ def serve(port: int = 8001, workspace: str | None = None, settings: Settings | N
     """`agentkit web`: the app on 127.0.0.1 only, offline unless `.env` (or `settings`) names a model."""
     settings = settings or load_settings()
     folder = open_workspace(workspace)
-    app = create_app(connect(settings), settings.model, folder, system_prompt=system_prompt, stream=True)
-    print(f"agentkit web: open http://{HOST}:{port}/ (model {settings.model}, workspace {folder.root}). "
-          "Ctrl-C stops it.", flush=True)
+    token = secrets.token_urlsafe()  # new at every launch, and only ever printed here, for this person
+    app = create_app(connect(settings), settings.model, folder, token=token, system_prompt=system_prompt, stream=True)
+    print(f"agentkit web: open http://{HOST}:{port}/?token={token} (model {settings.model}, workspace "
+          f"{folder.root}). Ctrl-C stops it.", flush=True)
     # A turn waiting for Approve would hold Ctrl-C up forever: give open turns a second, then stop them.
     uvicorn.run(app, host=HOST, port=port, log_level="warning", timeout_graceful_shutdown=1)
