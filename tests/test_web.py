@@ -54,7 +54,7 @@ class Stream:
     """One chat turn read the way the page reads it: one JSON event a line, as they arrive."""
 
     def __init__(self, port: int, message: str, conversation: str = "c1") -> None:
-        self.port = port
+        self.port, self.conversation = port, conversation
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
         self.connection.request("POST", "/chat", json.dumps({"conversation": conversation, "message": message}),
                                 {"content-type": "application/json", **AUTHORIZATION})
@@ -73,7 +73,8 @@ class Stream:
         return events
 
     def answer(self, question: dict, answer: str) -> int:
-        return post(self.port, "/answer", {"question": question["id"], "answer": answer})[0]
+        return post(self.port, "/answer", {"conversation": self.conversation, "question": question["id"],
+                                           "answer": answer})[0]
 
 
 def post(port: int, path: str, body: dict, headers: dict | None = None) -> tuple[int, str]:
@@ -179,9 +180,10 @@ def test_requests_from_other_pages_and_hosts_are_refused(tmp_path):
         status, body = post(port, "/chat", {"conversation": "c", "message": "hi"},
                             {"content-type": "application/json", "host": "attacker.example"})
         assert (status, body) == (400, "Invalid host header")
-        status, body = post(port, "/answer", {"question": "guess", "answer": "y"})
+        status, body = post(port, "/answer", {"conversation": "c", "question": "guess", "answer": "y"})
     assert status == 404
-    assert json.loads(body)["detail"] == "no question 'guess' is waiting: it was answered already, or its turn ended"
+    assert json.loads(body)["detail"] == ("no question 'guess' is waiting in conversation 'c': it was answered "
+                                          "already, its turn ended, or it was asked in another conversation")
 
 
 def test_agentkit_web_listens_on_127_0_0_1_only(tmp_path, monkeypatch, capsys):
