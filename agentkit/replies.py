@@ -55,8 +55,9 @@ class Choice(_Checked):
 
 
 class TokenCounts(_Checked):
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
+    # A negative count would silently lower the task's totals, and the budgets read from them.
+    prompt_tokens: int | None = Field(default=None, ge=0)
+    completion_tokens: int | None = Field(default=None, ge=0)
 
 
 class ModelReply(_Checked):

@@ -55,7 +55,7 @@ class ChunkChoice(_Checked):
 class Chunk(_Checked):
     choices: list[ChunkChoice] | None = None
     usage: TokenCounts | None = None
-    """Token counts, in the last chunk when the request asked for them."""
+    """Token counts, in the last chunk when the request asked for them (kept whole: other counts too)."""
 
 
 class UnusableChunk(ValueError):
@@ -65,6 +65,11 @@ class UnusableChunk(ValueError):
 def checked_chunk(chunk: Any, number: int) -> dict[str, Any]:
     """`chunk` (the SDK's object or a dict) as a plain dict of the fields the assembler reads, or `UnusableChunk`."""
     try:
-        return Chunk.model_validate(chunk).model_dump(exclude_none=True)
+        checked = Chunk.model_validate(chunk)
     except ValidationError as error:
         raise UnusableChunk(f"chunk {number} of the stream: {first_problem(error, 'the chunk')}") from None
+    fields = checked.model_dump(exclude_none=True, exclude={"usage"})
+    if checked.usage is not None:  # as sent, with the counts this model does not name (total_tokens, details)
+        usage = chunk["usage"] if isinstance(chunk, dict) else chunk.usage
+        fields["usage"] = usage if isinstance(usage, dict) else usage.model_dump(exclude_none=True)
+    return fields

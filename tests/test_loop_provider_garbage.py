@@ -94,6 +94,13 @@ GARBAGE = {  # name: (body, content-type, words the task's error must contain)
                            "tool_calls[0].function.arguments: input should be a valid string; got 3"),
     "usage not an object": ({**with_message({"role": "assistant", "content": "hi"}), "usage": "lots"}, JSON,
                             "usage: input should be a valid dictionary"),
+    "a fractional token count": ({**with_message({"role": "assistant", "content": "hi"}),
+                                  "usage": {"prompt_tokens": 1.5}}, JSON,
+                                 "usage.prompt_tokens: input should be a valid integer, got a number with a "
+                                 "fractional part; got 1.5"),
+    "a negative token count": ({**with_message({"role": "assistant", "content": "hi"}),
+                                "usage": {"prompt_tokens": 10, "completion_tokens": -3}}, JSON,
+                               "usage.completion_tokens: input should be greater than or equal to 0; got -3"),
 }
 
 
@@ -236,6 +243,8 @@ STREAM_GARBAGE = {  # name: (body, content-type, words the task's error must con
     "usage counts that are not numbers": (
         events(chunk({"content": "hi"}, "stop"), {"choices": [], "usage": {"prompt_tokens": "many"}}), SSE,
         "usage.prompt_tokens: input should be a valid integer"),
+    "a negative token count": (events(chunk({"content": "hi"}, "stop"), {"choices": [], "usage": {"prompt_tokens": -1}}),
+                               SSE, "usage.prompt_tokens: input should be greater than or equal to 0; got -1"),
 }
 
 
