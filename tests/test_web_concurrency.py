@@ -37,6 +37,14 @@ def is_dead(pid: int) -> bool:
     return False
 
 
+def approved_sleeper(port: int, folder) -> tuple[Stream, int]:
+    """A turn of conversation c1 running the sleeper, approved: its stream and the command's process id."""
+    stream = Stream(port, "Sleep a minute")
+    *_, question = stream.until("confirm")
+    stream.answer(question, "y")
+    return stream, running_pid(folder)
+
+
 def next_turn_when_free(port: int, conversation: str = "c1") -> tuple[int, str]:
     """A new turn of `conversation`, posted again while the last one is still ending (409)."""
     deadline = time.monotonic() + WAIT
@@ -49,10 +57,7 @@ def next_turn_when_free(port: int, conversation: str = "c1") -> tuple[int, str]:
 def test_stop_while_a_tool_runs_kills_the_command_and_the_conversation_goes_on(tmp_path):
     model = Recording(ScriptedModel([SLEEPER, "Hello again."]))
     with serving(model, tmp_path) as port:
-        stream = Stream(port, "Sleep a minute")
-        *_, question = stream.until("confirm")
-        stream.answer(question, "y")
-        pid = running_pid(tmp_path)
+        stream, pid = approved_sleeper(port, tmp_path)
         assert post(port, "/cancel", {"conversation": "c1"}) == (200, '{"cancelled":"c1"}')
         [status] = stream.until("status")
         assert (status["text"], status["content"]) == ("cancelled", STOPPED)
@@ -77,10 +82,7 @@ def test_stop_for_a_conversation_that_runs_nothing_is_refused(tmp_path):
 def test_a_page_that_goes_away_while_a_tool_runs_kills_the_command(tmp_path):
     model = Recording(ScriptedModel([SLEEPER, "Hello again."]))
     with serving(model, tmp_path) as port:
-        stream = Stream(port, "Sleep a minute")
-        *_, question = stream.until("confirm")
-        stream.answer(question, "y")
-        pid = running_pid(tmp_path)
+        stream, pid = approved_sleeper(port, tmp_path)
         stream.connection.close()
         status, body = next_turn_when_free(port)
         assert is_dead(pid)
