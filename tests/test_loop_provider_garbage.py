@@ -12,7 +12,7 @@ import openai
 import pytest
 
 from agentkit.loop import Event, run_task
-from agentkit.offline import ScriptedModel, call
+from agentkit.offline import Faults, OfflineServer, ScriptedModel, call
 from agentkit.offline.transport import OFFLINE_BASE_URL, offline_transport
 from agentkit.tools.registry import build_registry
 from agentkit.tools.schema import tool
@@ -291,3 +291,11 @@ def test_a_stream_with_odd_but_valid_chunks_is_read(name, chunks):
     assert status == "completed", error
     results = {m["tool_call_id"]: m["content"] for m in kept if m["role"] == "tool"}
     assert {key: results[key] for key in ("call_2", "call_3")} == {"call_2": "noted b", "call_3": "noted c"}
+
+
+def test_a_stream_that_stalls_fails_by_the_clients_timeout_instead_of_hanging():
+    with OfflineServer(faults=Faults(chunk_delay=2.0)) as server:  # a chunk every 2 s; the client waits 0.3 s
+        client = openai.AsyncOpenAI(api_key="k", base_url=server.base_url, max_retries=0, timeout=0.3)
+        task = asyncio.run(run_task(client, "offline", "What can you do?", REGISTRY, ask=nobody, stream=True))
+    assert (task.status, task.error) == ("failed", "the model request failed: APITimeoutError: Request timed out.")
+    assert [m["role"] for m in task.messages] == ["user"]

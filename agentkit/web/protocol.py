@@ -25,7 +25,7 @@ class Turn(BaseModel):
 class Answer(BaseModel):
     """The person's reply to a confirm or question event."""
 
-    conversation: str
+    conversation: str = Field(min_length=1, max_length=64)
     """The conversation the event came in: an id is answered only there."""
     question: str
     """The event's id."""
@@ -36,7 +36,7 @@ class Answer(BaseModel):
 class Stop(BaseModel):
     """The Stop button: which conversation's turn to stop."""
 
-    conversation: str
+    conversation: str = Field(min_length=1, max_length=64)
 
 
 def json_line(event: dict) -> str:
