@@ -2,7 +2,6 @@
 posted to the wrong place, a turn stopped before it starts. Each turn ends cleanly, kills what it ran, and leaves
 its conversation free and its history valid."""
 
-import asyncio
 import json
 import os
 import time
@@ -15,7 +14,6 @@ from test_web_hardening import Recording, assert_valid_history, events_of
 
 import agentkit.web.conversations
 from agentkit.offline import OfflineModel, ScriptedModel, call
-from agentkit.web.conversations import stop_once
 
 SLEEPER = call("bash", command="echo $$ > pid.txt; exec sleep 60")
 """A command that says its process id, then runs for longer than any test."""
@@ -148,26 +146,3 @@ def test_the_stop_button_stops_a_running_command(tmp_path, page):  # noqa: F811
         send(page, port, "Hello")
         expect(page.locator(".answer")).to_have_text("Hello again.")
 
-
-def test_a_turn_is_cancelled_once_however_many_ask_so_its_clean_up_runs_to_the_end():
-    # Stop and a page going away can come together; a second cancel would land in the first one's clean-up.
-    async def both_stop() -> list[str]:
-        cleaned = []
-
-        async def turn():
-            try:
-                await asyncio.sleep(60)
-            except asyncio.CancelledError:
-                await asyncio.sleep(0.01)  # the clean-up awaits, as bash awaits its killed command
-                cleaned.append("done")
-                raise
-
-        running = asyncio.create_task(turn())
-        await asyncio.sleep(0)
-        stop_once(running)
-        await asyncio.sleep(0)  # the turn is in its clean-up now
-        stop_once(running)
-        await asyncio.gather(running, return_exceptions=True)
-        return cleaned
-
-    assert asyncio.run(both_stop()) == ["done"]

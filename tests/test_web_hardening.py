@@ -1,5 +1,6 @@
 """The web app under attack: turns posted at once, oversized messages, endless conversations, text UTF-8
-cannot encode, and a turn that breaks halfway. Each conversation must stay usable afterwards."""
+cannot encode, a turn that breaks halfway, and a turn asked to stop twice. Each conversation must stay usable
+afterwards."""
 
 import asyncio
 import http.client
@@ -14,6 +15,7 @@ import agentkit.web.app
 from agentkit.limits import Limits
 from agentkit.offline import OfflineModel, ScriptedModel, call
 from agentkit.policy import ToolPolicy
+from agentkit.web.conversations import stop_once
 
 
 class Recording:
@@ -161,3 +163,27 @@ def test_a_conversation_waiting_for_an_answer_is_never_forgotten(tmp_path):
         assert stream.until("status")[-1]["text"] == "completed"
         status, body = post(port, "/chat", {"conversation": "b", "message": "Hello"})
     assert status == 200 and events_of(body)[-1]["text"] == "completed"
+
+
+def test_a_turn_is_cancelled_once_however_many_ask_so_its_clean_up_runs_to_the_end():
+    # Stop and a page going away can come together; a second cancel would land in the first one's clean-up.
+    async def both_stop() -> list[str]:
+        cleaned = []
+
+        async def turn():
+            try:
+                await asyncio.sleep(60)
+            except asyncio.CancelledError:
+                await asyncio.sleep(0.01)  # the clean-up awaits, as bash awaits its killed command
+                cleaned.append("done")
+                raise
+
+        running = asyncio.create_task(turn())
+        await asyncio.sleep(0)
+        stop_once(running)
+        await asyncio.sleep(0)  # the turn is in its clean-up now
+        stop_once(running)
+        await asyncio.gather(running, return_exceptions=True)
+        return cleaned
+
+    assert asyncio.run(both_stop()) == ["done"]
