@@ -22,7 +22,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     add_serve_arguments(serve)
 
     chat = commands.add_parser("chat", help="talk to the agent in this terminal (offline unless .env names a model)")
-    web = commands.add_parser("web", help="the agent's chat page on http://127.0.0.1 (needs the `web` extra)")
+    web = commands.add_parser("web", help="the agent's chat page on http://127.0.0.1: open the address it prints, "
+                              "with a token new at each launch (needs the `web` extra)")
     web.add_argument("--port", type=int, default=8001, help="port on 127.0.0.1 (default: 8001; 8000 is agentkit serve)")
     for command in (chat, web):
         command.add_argument("--workspace", default=None, metavar="PATH",

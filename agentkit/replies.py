@@ -55,8 +55,9 @@ class Choice(_Checked):
 
 
 class TokenCounts(_Checked):
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
+    # A negative count would silently lower the task's totals, and the budgets read from them.
+    prompt_tokens: int | None = Field(default=None, ge=0)
+    completion_tokens: int | None = Field(default=None, ge=0)
 
 
 class ModelReply(_Checked):
@@ -75,14 +76,19 @@ def check_reply(response: Any) -> tuple[ModelReply | None, str | None]:
     try:
         return ModelReply.model_validate(response), None
     except ValidationError as error:
-        first = error.errors()[0]
-        field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in first["loc"]).lstrip(".")
-        field = field or "the body"
-        if first["type"] == "missing" or first["input"] is None:  # the SDK fills a missing field with None
-            return None, f"{field} is missing or null"
-        if first["type"] == "value_error":  # one of our own checks: its message says it all
-            return None, f"{field}: {first['ctx']['error']}"
-        return None, f"{field}: {first['msg'][0].lower()}{first['msg'][1:]}; got {_shown(first['input'])}"
+        return None, first_problem(error, "the body")
+
+
+def first_problem(error: ValidationError, whole: str) -> str:
+    """The first thing `error` found wrong, naming its field as the loop reads it ("choices[0].message")."""
+    first = error.errors()[0]
+    field = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in first["loc"]).lstrip(".")
+    field = field or whole
+    if first["type"] == "missing" or first["input"] is None:  # the SDK fills a missing field with None
+        return f"{field} is missing or null"
+    if first["type"] == "value_error":  # one of our own checks: its message says it all
+        return f"{field}: {first['ctx']['error']}"
+    return f"{field}: {first['msg'][0].lower()}{first['msg'][1:]}; got {_shown(first['input'])}"
 
 
 def _shown(value: Any, limit: int = 80) -> str:

@@ -20,6 +20,8 @@ from collections.abc import AsyncIterable, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentkit.stream_chunks import checked_chunk
+
 
 @dataclass(frozen=True)
 class TextDelta:
@@ -68,6 +70,8 @@ class StreamedReply:
     """Token counts from the last chunk, when the request asked for them."""
     reasoning_content: str | None = None
     """Thinking some servers stream apart from the text (`reasoning_content` deltas); never shown as the answer."""
+    chunks: int = 0
+    """How many chunks came: none means the body was no stream of events at all (an HTML page, say)."""
 
     def message(self) -> dict[str, Any]:
         """The assistant message, as `choices[0].message` of a non-streamed reply."""
@@ -88,8 +92,12 @@ class StreamAssembler:
         self._text: list[str] = []
 
     def add(self, chunk: Any) -> str:
-        """Take one chunk (the SDK's object or a plain dict); the text it adds, "" if none."""
-        chunk = _as_dict(chunk)
+        """Take one chunk (the SDK's object or a plain dict); the text it adds, "" if none.
+
+        Raises `UnusableChunk`, naming the field, if the chunk is not shaped as the protocol says.
+        """
+        self.reply.chunks += 1
+        chunk = checked_chunk(chunk, self.reply.chunks)
         if chunk.get("usage"):
             self.reply.usage = chunk["usage"]
         text = ""
@@ -142,10 +150,3 @@ async def read_stream(chunks: AsyncIterable[Any]) -> AsyncIterator[TextDelta | S
     for call in reply.tool_calls:
         yield call
     yield reply
-
-
-def _as_dict(chunk: Any) -> dict[str, Any]:
-    """The SDK's chunk objects and hand-written dicts read the same way; absent fields are None in both."""
-    if isinstance(chunk, dict):
-        return chunk
-    return chunk.model_dump(exclude_none=True)

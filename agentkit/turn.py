@@ -6,6 +6,7 @@ cannot read (see `agentkit.replies`); either way the turn reports a failure and 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +16,7 @@ from agentkit.config import without_key
 from agentkit.events import Event, OnEvent, emit
 from agentkit.recovery import recover_reply, recovers
 from agentkit.replies import ModelMessage, check_reply
+from agentkit.stream_chunks import UnusableChunk
 from agentkit.streaming import StreamedReply, TextDelta, read_stream
 
 
@@ -52,18 +54,32 @@ async def ask_model(client: openai.AsyncOpenAI, model: str, messages: list[dict]
 
 async def ask_model_streaming(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict],
                               on_event: OnEvent | None) -> ModelTurn:
-    """`ask_model`, streamed: each piece of text goes to `on_event` as it comes; the same message at the end."""
+    """`ask_model`, streamed: each piece of text goes to `on_event` as it comes; the same message at the end.
+
+    A stream can break where a whole reply cannot: a chunk that is not JSON or not shaped as a chunk, no
+    chunk at all (the body was an HTML page), or an end before the model finished (no `finish_reason`).
+    Each fails the turn with its reason; the text already shown stays shown, but none of it is kept.
+    """
     try:
         chunks = await client.chat.completions.create(model=model, messages=messages, stream=True,
                                                       stream_options={"include_usage": True},
                                                       **({"tools": tools} if tools else {}))
-        async for item in read_stream(chunks):
-            if isinstance(item, TextDelta):
-                await emit(on_event, Event("text", text=item.text))
-            elif isinstance(item, StreamedReply):
-                reply = item
+        async with chunks:  # closes the connection however the reading ends: a bad chunk, a cancel
+            async for item in read_stream(chunks):
+                if isinstance(item, TextDelta):
+                    await emit(on_event, Event("text", text=item.text))
+                elif isinstance(item, StreamedReply):
+                    reply = item
     except openai.APIError as error:  # a stream can also break halfway: nothing of this turn is kept either
         return _request_failed(client, error)
+    except (UnusableChunk, json.JSONDecodeError) as error:  # the SDK decodes each event's JSON as it comes
+        return ModelTurn(failure=f"the model's reply could not be used: {_named(error)}")
+    if not reply.chunks:
+        kind = chunks.response.headers.get("content-type", "no content-type")
+        return ModelTurn(failure=f"the model's reply could not be used: its body ({kind}) held no stream event")
+    if reply.finish_reason is None:
+        return ModelTurn(failure="the model's reply could not be used: the stream ended without a finish_reason "
+                                 f"(chunks received: {reply.chunks}): it was cut short before the reply was whole")
     message = reply.message()
     if recovers(client):
         message = recover_reply(message, messages, tools)
@@ -73,6 +89,12 @@ async def ask_model_streaming(client: openai.AsyncOpenAI, model: str, messages: 
 def _request_failed(client: openai.AsyncOpenAI, error: openai.APIError) -> ModelTurn:
     # The provider's message is shown to a person and kept in transcripts; some providers echo the key in it.
     return ModelTurn(failure=without_key(f"the model request failed: {type(error).__name__}: {error}", client.api_key))
+
+
+def _named(error: ValueError) -> str:
+    if isinstance(error, json.JSONDecodeError):
+        return f"a stream event is not JSON: {error}: {error.doc[:80]!r}"
+    return str(error)
 
 
 def _checked(response: Any) -> ModelTurn:

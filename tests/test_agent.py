@@ -53,8 +53,8 @@ def test_the_web_app_and_the_chat_use_the_same_system_prompt(tmp_path):
     from fastapi.testclient import TestClient
 
     workspace = open_workspace(tmp_path)
-    app = create_app(offline_client(ScriptedModel(["hi"])), "offline", workspace)
-    with TestClient(app, base_url="http://127.0.0.1") as client:
+    app = create_app(offline_client(ScriptedModel(["hi"])), "offline", workspace, token="a-token-for-this-test")
+    with TestClient(app, base_url="http://127.0.0.1", headers={"authorization": "Bearer a-token-for-this-test"}) as client:
         assert client.get("/system-prompt").json() == {"system_prompt": system_prompt(workspace.root)}
 
 

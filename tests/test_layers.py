@@ -13,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "agentkit"
 LAYERS: list[tuple[str, tuple[str, ...]]] = [  # lowest first
     ("tools", ("_jsonschema_import", "limits", "asking", "tools")),
     ("offline model", ("offline",)),
-    ("teaching core", ("config", "manual", "function_line", "recovery", "text_calls", "replies", "streaming",
+    ("teaching core", ("config", "manual", "function_line", "recovery", "text_calls", "replies", "stream_chunks", "streaming",
                        "decisions", "policy", "events", "turn", "tool_calls", "loop", "transcript", "agent")),
     ("chapter extensions", ("evaluation", "mcp", "mcp_client", "frameworks")),
     ("classroom", ("checks", "classroom")),

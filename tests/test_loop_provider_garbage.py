@@ -12,7 +12,7 @@ import openai
 import pytest
 
 from agentkit.loop import Event, run_task
-from agentkit.offline import ScriptedModel, call
+from agentkit.offline import Faults, OfflineServer, ScriptedModel, call
 from agentkit.offline.transport import OFFLINE_BASE_URL, offline_transport
 from agentkit.tools.registry import build_registry
 from agentkit.tools.schema import tool
@@ -94,6 +94,13 @@ GARBAGE = {  # name: (body, content-type, words the task's error must contain)
                            "tool_calls[0].function.arguments: input should be a valid string; got 3"),
     "usage not an object": ({**with_message({"role": "assistant", "content": "hi"}), "usage": "lots"}, JSON,
                             "usage: input should be a valid dictionary"),
+    "a fractional token count": ({**with_message({"role": "assistant", "content": "hi"}),
+                                  "usage": {"prompt_tokens": 1.5}}, JSON,
+                                 "usage.prompt_tokens: input should be a valid integer, got a number with a "
+                                 "fractional part; got 1.5"),
+    "a negative token count": ({**with_message({"role": "assistant", "content": "hi"}),
+                                "usage": {"prompt_tokens": 10, "completion_tokens": -3}}, JSON,
+                               "usage.completion_tokens: input should be greater than or equal to 0; got -3"),
 }
 
 
@@ -126,15 +133,16 @@ def nobody(question):
     raise AssertionError(f"nobody should be asked anything, but was asked {question!r}")
 
 
-async def fail_then_resume(planned):
+async def fail_then_resume(planned, stream: bool = False):
     """One good turn (a tool call), then the planned failure, then a resumed run against a provider that is fine."""
     model = ScriptedModel([call("note", text="a"), "done at last"])
     client, requests = serving([None, planned], model)
     events = []
-    task = await run_task(client, "offline", "take a note", REGISTRY, ask=nobody, on_event=events.append)
+    task = await run_task(client, "offline", "take a note", REGISTRY, ask=nobody, on_event=events.append,
+                          stream=stream)
     failed = (task.status, task.error, [m["role"] for m in task.messages], task.turns, events[-1])
     kept = json.loads(json.dumps(task.messages))
-    await run_task(client, "offline", "", REGISTRY, task=task, ask=nobody)
+    await run_task(client, "offline", "", REGISTRY, task=task, ask=nobody, stream=stream)
     return failed, kept, task, requests
 
 
@@ -172,3 +180,122 @@ def test_an_error_status_with_a_garbage_body_fails_the_task():
     assert status == "failed" and error.startswith("the model request failed: RateLimitError: "), error
     assert roles == ["user", "assistant", "tool"]
     assert requests[2]["messages"] == kept and task.status == "completed"
+
+
+# ---- the same, streamed (as `agentkit web` and `agentkit chat` ask): a stream breaks in ways a body cannot ----
+
+SSE = "text/event-stream"
+
+
+def events(*chunks, done: bool = True) -> str:
+    """A server-sent event stream: one `data:` line a chunk (a dict as JSON, a str as it is), then [DONE]."""
+    lines = [f"data: {chunk if isinstance(chunk, str) else json.dumps(chunk)}\n\n" for chunk in chunks]
+    return "".join(lines) + ("data: [DONE]\n\n" if done else "")
+
+
+def chunk(delta: object = None, finish_reason: str | None = None, **fields) -> dict:
+    return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 0, "model": "offline",
+            "choices": [{"index": 0, "delta": {} if delta is None else delta, "finish_reason": finish_reason}],
+            **fields}
+
+
+def call_part(**part) -> dict:
+    return chunk({"tool_calls": [part]})
+
+
+NOTE = {"name": "note", "arguments": '{"text": "b"}'}
+STREAM_GARBAGE = {  # name: (body, content-type, words the task's error must contain)
+    "an HTML page": ("<html><body>502 Bad Gateway</body></html>", "text/html",
+                     "its body (text/html) held no stream event"),
+    "no event at all": (events(), SSE, "its body (text/event-stream) held no stream event"),
+    "cut before the end": (events(chunk({"content": "Hal"}), done=False), SSE,
+                           "the stream ended without a finish_reason (chunks received: 1): it was cut short"),
+    "an event that is not JSON": (events(chunk({"content": "Hal"}), "{not json"), SSE,
+                                  "a stream event is not JSON: Expecting property name"),
+    "a chunk that is a list": (events([1, 2]), SSE, "chunk 1 of the stream: the chunk: input should be a valid "
+                                                    "dictionary"),
+    "a chunk that is null": (events("null"), SSE, "chunk 1 of the stream: the chunk is missing or null"),
+    "choices an object": (events({"choices": {"index": 0}}), SSE, "chunk 1 of the stream: choices: input should "
+                                                                  "be a valid list"),
+    "a delta that is text": (events(chunk("hi")), SSE, "chunk 1 of the stream: choices[0].delta: input should be"),
+    "content a number": (events(chunk({"content": "x"}), chunk({"content": 5}, "stop")), SSE,
+                         "chunk 2 of the stream: choices[0].delta.content: input should be a valid string; got 5"),
+    "tool_calls an object": (events(chunk({"tool_calls": {"index": 0}}, "tool_calls")), SSE,
+                             "choices[0].delta.tool_calls: input should be a valid list"),
+    "a function that is text": (events(call_part(index=0, id="call_2", function="note")), SSE,
+                                "choices[0].delta.tool_calls[0].function: input should be a valid dictionary"),
+    "a name that is not a string": (events(call_part(index=0, id="call_2", function={"name": 5})), SSE,
+                                    "delta.tool_calls[0].function.name: input should be a valid string; got 5"),
+    "a name that is null": (events(call_part(index=0, id="call_2", function={"name": None, "arguments": "{}"}),
+                                   chunk(finish_reason="tool_calls")), SSE,
+                            "choices[0].message.tool_calls[0].function.name: string should have at least 1 character"),
+    "arguments an object": (events(call_part(index=0, id="call_2", function={"name": "note", "arguments": {"a": 1}})),
+                            SSE, "delta.tool_calls[0].function.arguments: input should be a valid string; got {'a': 1}"),
+    "a call without id": (events(call_part(index=0, function=NOTE), chunk(finish_reason="tool_calls")), SSE,
+                          "choices[0].message.tool_calls[0].id: string should have at least 1 character"),
+    "two calls with one id": (events(call_part(index=0, id="call_2", function=NOTE),
+                                     call_part(index=1, id="call_2", function=NOTE), chunk(finish_reason="tool_calls")),
+                              SSE, "each call needs its own id, but 'call_2' is used more than once"),
+    "an index that is not a number": (events(call_part(index="first", id="call_2", function=NOTE)), SSE,
+                                      "delta.tool_calls[0].index: input should be a valid integer"),
+    "usage text": (events(chunk({"content": "hi"}, "stop"), {"choices": [], "usage": "lots"}), SSE,
+                   "usage: input should be a valid dictionary"),
+    "usage counts that are not numbers": (
+        events(chunk({"content": "hi"}, "stop"), {"choices": [], "usage": {"prompt_tokens": "many"}}), SSE,
+        "usage.prompt_tokens: input should be a valid integer"),
+    "a negative token count": (events(chunk({"content": "hi"}, "stop"), {"choices": [], "usage": {"prompt_tokens": -1}}),
+                               SSE, "usage.prompt_tokens: input should be greater than or equal to 0; got -1"),
+}
+
+
+@pytest.mark.parametrize("name", STREAM_GARBAGE)
+def test_an_unusable_stream_fails_the_task_naming_the_problem_and_the_task_resumes(name):
+    body, content_type, named = STREAM_GARBAGE[name]
+    (status, error, roles, turns, last_event), kept, task, requests = asyncio.run(
+        fail_then_resume((body, content_type), stream=True))
+    assert status == "failed"
+    assert error.startswith("the model's reply could not be used: ") and named in error, error
+    assert last_event == Event("status", text="failed", content=error)
+    assert roles == ["user", "assistant", "tool"] and turns == 1  # nothing of the unusable stream was kept
+    assert requests[2]["messages"] == kept
+    assert (task.status, task.answer) == ("completed", "done at last")
+
+
+class CutStream(httpx2.AsyncByteStream):
+    """A stream whose connection drops after its first chunk."""
+
+    async def __aiter__(self):
+        yield events(chunk({"content": "Hal"}), done=False).encode()
+        raise httpx2.RemoteProtocolError("peer closed connection without sending complete message body")
+
+
+def test_a_stream_whose_connection_drops_fails_the_task_and_the_task_resumes():
+    dropped = httpx2.Response(200, stream=CutStream(), headers={"content-type": SSE})
+    (status, error, roles, _, _), kept, task, requests = asyncio.run(fail_then_resume(dropped, stream=True))
+    assert status == "failed" and error.startswith("the model request failed: APIConnectionError"), error
+    assert roles == ["user", "assistant", "tool"]
+    assert requests[2]["messages"] == kept and task.status == "completed"
+
+
+@pytest.mark.parametrize("name, chunks", [
+    ("indexes out of order", [call_part(index=1, id="call_3", function={"name": "note", "arguments": '{"text": "c"}'}),
+                              call_part(index=0, id="call_2", function=NOTE)]),
+    ("fields nobody knows", [call_part(index=0, id="call_2", function={**NOTE, "strict": True}, type="function",
+                                       surprise=[1]),
+                             chunk({"tool_calls": [{"index": 1, "id": "call_3", "function": {
+                                 "name": "note", "arguments": '{"text": "c"}'}}], "audio": None}, logprobs={})]),
+])
+def test_a_stream_with_odd_but_valid_chunks_is_read(name, chunks):
+    body = events(*chunks, chunk(finish_reason="tool_calls"))
+    (status, error, roles, _, _), kept, _, _ = asyncio.run(fail_then_resume((body, SSE), stream=True))
+    assert status == "completed", error
+    results = {m["tool_call_id"]: m["content"] for m in kept if m["role"] == "tool"}
+    assert {key: results[key] for key in ("call_2", "call_3")} == {"call_2": "noted b", "call_3": "noted c"}
+
+
+def test_a_stream_that_stalls_fails_by_the_clients_timeout_instead_of_hanging():
+    with OfflineServer(faults=Faults(chunk_delay=2.0)) as server:  # a chunk every 2 s; the client waits 0.3 s
+        client = openai.AsyncOpenAI(api_key="k", base_url=server.base_url, max_retries=0, timeout=0.3)
+        task = asyncio.run(run_task(client, "offline", "What can you do?", REGISTRY, ask=nobody, stream=True))
+    assert (task.status, task.error) == ("failed", "the model request failed: APITimeoutError: Request timed out.")
+    assert [m["role"] for m in task.messages] == ["user"]

@@ -56,3 +56,21 @@ def test_agentkit_web_streams(monkeypatch, tmp_path):
     monkeypatch.setattr(web_app.uvicorn, "run", lambda *a, **k: None)
     web_app.serve(0, str(tmp_path))
     assert made["stream"] is True
+
+
+def test_a_stream_the_provider_cuts_short_ends_the_turn_as_failed_and_the_next_turn_works(tmp_path, monkeypatch):
+    from test_loop_provider_garbage import SSE, chunk, events
+    from test_loop_provider_garbage import serving as provider
+
+    from agentkit.offline import ScriptedModel
+
+    cut = events(chunk({"content": "It is "}), done=False)
+    client, _ = provider([(cut, SSE)], ScriptedModel(["Hello again."]))
+    monkeypatch.setattr("test_web.offline_client", lambda model: client)
+    with serving(None, tmp_path, stream=True) as port:
+        text, status = Stream(port, "What time is it?").until("status")
+        assert (text["text"], status["text"]) == ("It is ", "failed")
+        assert status["content"] == ("the model's reply could not be used: the stream ended without a finish_reason "
+                                     "(chunks received: 1): it was cut short before the reply was whole")
+        *_, answer, status = Stream(port, "Hello").until("status")
+    assert (answer["text"], status["text"]) == ("Hello again.", "completed")

@@ -4,32 +4,34 @@
     GET  /system-prompt  {"system_prompt"}: what the agent is told first, shown by the page on request
     POST /chat    {"conversation", "message"} -> one JSON event a line (NDJSON), as they happen:
                   tool_call, tool_result, confirm, question, answer, status, and text (a streamed piece)
-    POST /answer  {"question", "answer"}: the reply to a confirm or question event
+    POST /answer  {"conversation", "question", "answer"}: the reply to a confirm or question event
+    POST /cancel  {"conversation"}: stop its turn now, even while a tool runs (a command is killed)
 
 A tool that needs confirmation, or the model's `ask_user`, makes this turn's `Ask` send a `confirm` or
 `question` event with a fresh id and wait until the page posts the answer for that id. The page answers
-a confirmation with its Approve ("y") or Deny ("n") button, a question from its text box; `/cancel`
-stops the task. Each conversation keeps its `Task`, so the model sees the whole conversation.
+a confirmation with its Approve ("y") or Deny ("n") button, a question from its text box; `/cancel` as
+the answer, or the Stop button (POST /cancel), stops the task. Each conversation keeps its `Task`, so the
+model sees the whole conversation, and a turn stopped from outside (Stop, or the page going away) leaves
+that task valid to go on.
 
 Each line of the stream is a `loop.Event` with all its fields, or `{"kind", "id", "text"}` for a
 confirm or question; a turn that breaks on a bug ends with a `failed` status, and its conversation goes on.
 A conversation runs one turn at a time (another turn posted meanwhile gets 409); messages longer than
 `Limits.max_message_chars` get 413; the app keeps at most `Limits.max_conversations` conversations.
 
-The app answers only requests to 127.0.0.1 and takes only JSON bodies, which a page from another site
-cannot send without the browser asking this server first.
+The app answers only requests to 127.0.0.1, carrying the token of this launch (`agentkit web` prints the
+address with it), and takes only JSON bodies, which a page from another site cannot send without the
+browser asking this server first.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import asdict
 from pathlib import Path
-from typing import Literal
 
 import openai
 import uvicorn
@@ -37,48 +39,29 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
-from pydantic import BaseModel, Field
 from starlette.background import BackgroundTask
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from agentkit.agent import POLICY, agent_tools, open_workspace
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import Ask
+from agentkit.chat import stop_interrupted
 from agentkit.config import Settings, connect, load_settings
 from agentkit.loop import Event, Task, run_task
 from agentkit.policy import ToolPolicy
 from agentkit.tools.workspace import Workspace
-from agentkit.web.conversations import Conversation, Conversations, without_lone_surrogates
-from agentkit.web.guards import HOST, JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit
+from agentkit.web.conversations import Conversation, Conversations, stop_once, without_lone_surrogates
+from agentkit.web.guards import HOST, JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit, TokenCheck
+from agentkit.web.protocol import Answer, AskKind, Stop, Turn, json_line
 
 PAGE = Path(__file__).with_name("page.html")
 log = logging.getLogger(__name__)
 
-AskKind = Literal["confirm", "question"]
-"""The two events that wait for the person: a tool's confirmation (Approve/Deny), and the model's `ask_user`."""
-
-
-class Turn(BaseModel):
-    """One message from the page."""
-
-    conversation: str = Field(min_length=1, max_length=64)
-    """The page's conversation id: turns with the same id continue the same task."""
-    message: str = Field(min_length=1)
-    """What the person typed."""
-
-
-class Answer(BaseModel):
-    """The person's reply to a confirm or question event."""
-
-    question: str
-    """The event's id."""
-    answer: str
-    """"y" or "n" from the buttons, the text box's text, or /cancel."""
-
-
-def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
+def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, token: str,
                policy: ToolPolicy = POLICY, system_prompt: str | None = None, stream: bool = False) -> FastAPI:
     """The app for one model and one workspace. Nothing starts until a server (uvicorn) runs it.
+
+    Every request must carry `token` (see `guards.TokenCheck`): `agentkit web` makes a new one each launch.
 
     `system_prompt` starts every conversation: `agentkit.agent`'s default for this workspace unless given.
     With `stream=True` (as `agentkit web` runs it) the model's replies are streamed: `text` events carry
@@ -88,17 +71,20 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
     # No API docs pages: they would load scripts from a CDN, and the page is the interface.
     app = FastAPI(title="agentkit chat", docs_url=None, redoc_url=None, openapi_url=None)
     stream_replies = stream  # the name `stream` is taken below, by the function that sends the events
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOCAL_NAMES)
     limits = policy.limits
+    # The last added runs first: the Host, then the token, then the body's size, then the routes.
     app.add_middleware(BodyLimit, max_bytes=limits.max_message_chars * JSON_BYTES_PER_CHAR + 4096)
+    TokenCheck.check(token)
+    app.add_middleware(TokenCheck, token=token)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOCAL_NAMES)
     conversations = Conversations(limits.max_conversations)
-    waiting: dict[str, asyncio.Future[str]] = {}
+    waiting: dict[tuple[str, str], asyncio.Future[str]] = {}  # by (conversation, event id)
 
-    def asker(kind: AskKind, events: asyncio.Queue) -> Ask:
+    def asker(kind: AskKind, events: asyncio.Queue, conversation: str) -> Ask:
         async def ask(question: str) -> str:
-            key = secrets.token_urlsafe(12)  # unguessable: only the page that got the event can answer it
+            key = conversation, secrets.token_urlsafe(12)  # unguessable: only the page that got the event can answer
             waiting[key] = asyncio.get_running_loop().create_future()
-            events.put_nowait({"kind": kind, "id": key, "text": question})
+            events.put_nowait({"kind": kind, "id": key[1], "text": question})
             try:
                 return await waiting[key]
             finally:
@@ -106,7 +92,7 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
 
         return ask
 
-    def work_on(message: str, events: asyncio.Queue[dict | None]) -> Callable[[Conversation], Coroutine]:
+    def work_on(key: str, message: str, events: asyncio.Queue[dict | None]) -> Callable[[Conversation], Coroutine]:
         def show(event: Event, task: Task) -> None:
             # The event's message is in the history by now: a lone surrogate (a file name's invalid bytes)
             # must go before the next model request, which could not encode it and would fail every turn after.
@@ -115,27 +101,28 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
 
         async def work(conversation: Conversation) -> None:
             try:
-                await run_task(client, model, message, agent_tools(workspace, asker("question", events)),
-                               policy=policy, ask=asker("confirm", events), system_prompt=system_prompt,
+                await run_task(client, model, message, agent_tools(workspace, asker("question", events, key)),
+                               policy=policy, ask=asker("confirm", events, key), system_prompt=system_prompt,
                                on_event=lambda event: show(event, conversation.task), task=conversation.task,
                                stream=stream_replies)
-            finally:
-                events.put_nowait(None)
+            except asyncio.CancelledError:  # Stop, or the page went away: the turn ends here, its history valid
+                stop_interrupted(conversation.task, "cancelled from the page")
+                show(Event("status", text="cancelled", content=conversation.task.error or ""), conversation.task)
 
         return work
 
     async def stream(events: asyncio.Queue[dict | None], running: asyncio.Task) -> AsyncIterator[str]:
         try:
-            while (event := await events.get()) is not None:
+            while (event := await events.get()) is not None:  # None: the turn is done, however it ended
                 yield json_line(event)
-            try:
-                await running
-            except Exception as error:  # a bug in the loop or a tool: into the log, and the page is told
+            if running.cancelled():  # stopped before its first step, so it could not say so itself
+                yield json_line({"kind": "status", "text": "cancelled", "content": "cancelled before it started"})
+            elif error := running.exception():  # a bug in the loop or a tool: into the log, and the page is told
                 log.error("a turn failed", exc_info=error)
                 yield json_line({"kind": "status", "text": "failed",
                                  "content": f"internal error: {type(error).__name__}: {error} (see the server's log)"})
         finally:
-            running.cancel()  # the page went away mid-turn: stop the task rather than leave it waiting
+            stop_once(running)  # the page went away mid-turn: stop the task rather than leave it waiting
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -158,25 +145,29 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *,
                                      "one, or raise the limit: create_app(..., policy=ToolPolicy(limits="
                                      "Limits(max_message_chars=...)))")
         events: asyncio.Queue[dict | None] = asyncio.Queue()
-        running = conversations.start_turn(turn.conversation, turn.message, work_on(turn.message, events)).turn
+        work = work_on(turn.conversation, turn.message, events)
+        running = conversations.start_turn(turn.conversation, turn.message, work).turn
+        running.add_done_callback(lambda _: events.put_nowait(None))  # even if it is cancelled before it starts
         # If the stream never starts (the page left at once), the background task still stops the turn.
         return StreamingResponse(stream(events, running), media_type="application/x-ndjson",
-                                 background=BackgroundTask(running.cancel))
+                                 background=BackgroundTask(stop_once, running))
 
     @app.post("/answer")
     async def answer(reply: Answer) -> dict[str, str]:
-        future = waiting.get(reply.question)
+        future = waiting.get((reply.conversation, reply.question))
         if future is None or future.done():
-            raise HTTPException(404, f"no question {reply.question!r} is waiting: it was answered already, or its turn ended")
+            raise HTTPException(404, f"no question {reply.question!r} is waiting in conversation "
+                                     f"{reply.conversation!r}: it was answered already, its turn ended, or it was "
+                                     "asked in another conversation")
         future.set_result(reply.answer)
         return {"answered": reply.question}
 
+    @app.post("/cancel")
+    async def cancel(stop: Stop) -> dict[str, str]:
+        conversations.stop_turn(stop.conversation)
+        return {"cancelled": stop.conversation}
+
     return app
-
-
-def json_line(event: dict) -> str:
-    """One line of the stream; text that UTF-8 cannot encode is replaced, so it cannot break the stream."""
-    return without_lone_surrogates(json.dumps(event, ensure_ascii=False)) + "\n"
 
 
 def serve(port: int = 8001, workspace: str | None = None, settings: Settings | None = None,
@@ -184,8 +175,9 @@ def serve(port: int = 8001, workspace: str | None = None, settings: Settings | N
     """`agentkit web`: the app on 127.0.0.1 only, offline unless `.env` (or `settings`) names a model."""
     settings = settings or load_settings()
     folder = open_workspace(workspace)
-    app = create_app(connect(settings), settings.model, folder, system_prompt=system_prompt, stream=True)
-    print(f"agentkit web: open http://{HOST}:{port}/ (model {settings.model}, workspace {folder.root}). "
-          "Ctrl-C stops it.", flush=True)
+    token = secrets.token_urlsafe()  # new at every launch, and only ever printed here, for this person
+    app = create_app(connect(settings), settings.model, folder, token=token, system_prompt=system_prompt, stream=True)
+    print(f"agentkit web: open http://{HOST}:{port}/?token={token} (model {settings.model}, workspace "
+          f"{folder.root}). Ctrl-C stops it.", flush=True)
     # A turn waiting for Approve would hold Ctrl-C up forever: give open turns a second, then stop them.
     uvicorn.run(app, host=HOST, port=port, log_level="warning", timeout_graceful_shutdown=1)

@@ -34,6 +34,13 @@ def without_lone_surrogates(value: Any) -> Any:
     return value
 
 
+def stop_once(turn: asyncio.Task) -> None:
+    """Cancel `turn` unless it is being cancelled already: a second cancel would land in its clean-up (a
+    command being killed, awaited until it is dead) and cut it short. Stop and a page going away can coincide."""
+    if not turn.done() and not turn.cancelling():
+        turn.cancel()
+
+
 @dataclass
 class Conversation:
     """One conversation of the page: its task, kept across turns, and the turn running now, if any."""
@@ -70,6 +77,13 @@ class Conversations:
         self._kept.move_to_end(key)
         conversation.turn = asyncio.create_task(work(conversation))
         return conversation
+
+    def stop_turn(self, key: str) -> None:
+        """Cancel the turn conversation `key` is running, or refuse with 409 if there is none."""
+        conversation = self._kept.get(key)
+        if conversation is None or not conversation.busy:
+            raise HTTPException(409, f"conversation {key!r} is not running a turn: there is nothing to stop")
+        stop_once(conversation.turn)
 
     def _make_room(self) -> None:
         while len(self._kept) >= self.max_kept:
