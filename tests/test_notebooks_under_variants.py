@@ -30,10 +30,11 @@ from agentkit.offline.variants import VARIANTS
 pytestmark = pytest.mark.variants
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
-READ_BACK_AS_JSON_TEXT = {"mistral_text", "llama_text", "fenced_json"}
-"""Calls left in the text that `connect()` reads back to exactly the calls json_text's are read back to
-(tests/test_variant_habits.py proves it): past chapter 02, where a raw reply's text is shown and recovered by
-hand, and chapter 12, whose frameworks get the text with no recovery, a notebook sees what json_text shows it."""
+READ_BACK_AS_JSON_TEXT = {"tagged_json", "tagged_function", "mistral_text", "llama_text", "fenced_json"}
+"""Formats of calls left in the text that `connect()` reads back to exactly the calls json_text's are read back
+to (tests/test_recovery.py checks it for any calls in each format, test_variant_habits.py for each variant):
+outside chapter 02, where a raw reply's text is shown and recovered by hand, and chapter 12, whose frameworks
+get the text with no recovery, a notebook sees what json_text shows it, so json_text alone runs everywhere."""
 WHERE_THE_TEXT_IS_SEEN = ("02_", "12_")
 PAIRS = [(variant, path.name) for variant in VARIANTS for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
          if variant not in READ_BACK_AS_JSON_TEXT or path.name.startswith(WHERE_THE_TEXT_IS_SEEN)]
