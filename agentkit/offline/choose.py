@@ -151,7 +151,8 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     properties = offer.schema.get("properties") or {}
     lists = {n for n, p in properties.items() if p.get("type") == "array"}
     # an option named alone ("bitcoin and ethereum") is another call even when no lead words come with it
-    options = {n for n, p in properties.items() if "enum" in p and n in before and clause_only[n] != before[n]}
+    options = {n for n, p in properties.items()
+               if "enum" in p and n in before and n in clause_only and clause_only[n] != before[n]}
     return bool(options) or any(name in before and alone.get(name) != before[name] for name in clause_only if name not in lists)
 
 
