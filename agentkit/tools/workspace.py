@@ -177,7 +177,9 @@ class Workspace:
     def _swapped(self, path: Path, error: OSError, symlink: bool) -> OSError:
         """Turn the errors of a guarded open into messages; other errors (not found, ...) pass through."""
         shown = self.relative(path)
-        if symlink and error.errno in (errno.ELOOP, errno.ENOTDIR):
+        # Each open here is of one name with O_NOFOLLOW: ELOOP means that name was a symlink at that moment,
+        # even if a look after the fact finds it swapped back already.
+        if error.errno == errno.ELOOP or (symlink and error.errno == errno.ENOTDIR):
             return WorkspaceError(
                 f"{shown!r} changed while it was being opened (a symlink appeared on the way); refused"
             )
