@@ -19,7 +19,7 @@ from agentkit.agent import POLICY, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import CANCEL, EXIT
 from agentkit.interrupts import Interrupted, Interrupts
-from agentkit.loop import CANCELLED, Event, Task, close_open_calls, run_task
+from agentkit.loop import Event, Task, run_task, stop_interrupted
 from agentkit.policy import ToolPolicy
 from agentkit.terminal import Terminal
 from agentkit.tools.workspace import Workspace
@@ -67,9 +67,3 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
                 terminal.show(Event("status", text=task.status, content=task.error or ""))
     terminal.write("bye")
     return task
-
-
-def stop_interrupted(task: Task, why: str) -> None:
-    """Mark a task whose run was cancelled from outside as cancelled, its history valid to send again."""
-    close_open_calls(task.messages, CANCELLED)  # the loop closes them itself only when tools were running
-    task.status, task.error = "cancelled", f"{why}: the task was stopped, and any command it was running killed"

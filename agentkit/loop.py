@@ -41,7 +41,8 @@ from agentkit.tools.dispatcher import ToolResult
 from agentkit.transcript import task_transcript
 from agentkit.turn import ModelTurn, ask_model, ask_model_streaming
 
-__all__ = ["CANCELLED", "Event", "Status", "Task", "Usage", "close_open_calls", "run_task", "run_tool_calls"]
+__all__ = ["CANCELLED", "Event", "Status", "Task", "Usage", "close_open_calls", "run_task", "run_tool_calls",
+           "stop_interrupted"]
 
 @dataclass
 class Usage:
@@ -178,6 +179,13 @@ def assistant_message(message: Any) -> dict[str, Any]:
                                "function": {"name": call.function.name, "arguments": call.function.arguments or "{}"}}
                               for call in message.tool_calls]
     return kept
+
+
+def stop_interrupted(task: Task, why: str) -> None:
+    """Mark a task whose run was cancelled from outside (a front end's Ctrl-C or Stop) as cancelled, its history
+    valid to send again."""
+    close_open_calls(task.messages, CANCELLED)  # the loop closes them itself only when tools were running
+    task.status, task.error = "cancelled", f"{why}: the task was stopped, and any command it was running killed"
 
 
 async def _stop(task: Task, status: Status, error: str | None, on_event: OnEvent | None) -> Task:

@@ -79,6 +79,18 @@ def test_the_check_sees_an_upward_arrow():
     assert layer_of("agentkit.chat") > layer_of("agentkit.loop") > layer_of("agentkit.tools.dispatcher")
 
 
+FRONT_ENDS = ("chat", "web")
+"""The two front ends around the loop: what both need (the course agent, the task's stop) lives below them."""
+
+
+def test_the_front_ends_do_not_import_each_other():
+    arrows = [f"{module_name(path)} imports {target}"
+              for front in FRONT_ENDS for path in sorted(PACKAGE.glob(f"{front}*.py")) + sorted(PACKAGE.glob(f"{front}/*.py"))
+              for target in sorted(imported(path.read_text(encoding="utf-8")))
+              if target.split(".")[1] in FRONT_ENDS and target.split(".")[1] != front]
+    assert arrows == []
+
+
 MAX_MODULE_LINES = 200
 """A module a learner reads in one sitting (issue 14, item 6): every line counts, docstrings and blanks too."""
 

@@ -45,9 +45,8 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from agentkit.agent import POLICY, agent_tools, open_workspace
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import Ask
-from agentkit.chat import stop_interrupted
 from agentkit.config import Settings, connect, load_settings
-from agentkit.loop import Event, Task, run_task
+from agentkit.loop import Event, Task, run_task, stop_interrupted
 from agentkit.policy import ToolPolicy
 from agentkit.tools.workspace import Workspace
 from agentkit.web.conversations import Conversation, Conversations, stop_once, without_lone_surrogates
