@@ -15,25 +15,27 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 
-class _Checked(BaseModel):
-    # from_attributes: read the SDK's objects (or plain dicts) field by field; extra fields are ignored.
+class Checked(BaseModel):
+    """A reply's part as the loop reads it: from the SDK's objects (built without validation) or plain dicts,
+    field by field (`from_attributes`); fields it does not name are ignored, as any client ignores them."""
+
     model_config = ConfigDict(from_attributes=True)
 
 
-class CalledFunction(_Checked):
+class CalledFunction(Checked):
     name: str = Field(min_length=1)
     """The tool the model asks for (the policy checks that it exists)."""
     arguments: str
     """The arguments as JSON text (the dispatcher parses and checks them)."""
 
 
-class ModelToolCall(_Checked):
+class ModelToolCall(Checked):
     id: str = Field(min_length=1)
     """Pairs the call with its result in the history."""
     function: CalledFunction
 
 
-class ModelMessage(_Checked):
+class ModelMessage(Checked):
     content: str | None = None
     """The model's text; None when it only calls tools."""
     tool_calls: list[ModelToolCall] | None = None
@@ -50,17 +52,17 @@ class ModelMessage(_Checked):
         return calls
 
 
-class Choice(_Checked):
+class Choice(Checked):
     message: ModelMessage
 
 
-class TokenCounts(_Checked):
+class TokenCounts(Checked):
     # A negative count would silently lower the task's totals, and the budgets read from them.
     prompt_tokens: int | None = Field(default=None, ge=0)
     completion_tokens: int | None = Field(default=None, ge=0)
 
 
-class ModelReply(_Checked):
+class ModelReply(Checked):
     choices: list[Choice] = Field(min_length=1)
     """The loop reads the first choice; a reply without one has nothing to read."""
     usage: TokenCounts | None = None

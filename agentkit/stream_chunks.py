@@ -11,24 +11,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
-from agentkit.replies import TokenCounts, first_problem
-
-
-class _Checked(BaseModel):
-    # from_attributes: read the SDK's chunk objects (built without validation) or plain dicts, field by field.
-    model_config = ConfigDict(from_attributes=True)
+from agentkit.replies import Checked, TokenCounts, first_problem
 
 
-class FunctionPart(_Checked):
+class FunctionPart(Checked):
     name: str | None = None
     """The tool's name, in the call's first delta."""
     arguments: str | None = None
     """A fragment of the arguments' JSON text."""
 
 
-class ToolCallPart(_Checked):
+class ToolCallPart(Checked):
     index: int | None = None
     """Which call of the reply this fragment belongs to."""
     id: str | None = None
@@ -36,7 +31,7 @@ class ToolCallPart(_Checked):
     function: FunctionPart | None = None
 
 
-class Delta(_Checked):
+class Delta(Checked):
     content: str | None = None
     """A few characters of the text."""
     reasoning_content: str | None = None
@@ -44,7 +39,7 @@ class Delta(_Checked):
     tool_calls: list[ToolCallPart] | None = None
 
 
-class ChunkChoice(_Checked):
+class ChunkChoice(Checked):
     index: int = 0
     """Which choice; the loop reads choice 0."""
     delta: Delta | None = None
@@ -52,7 +47,7 @@ class ChunkChoice(_Checked):
     """Set on the choice's last chunk: a reply without it was cut short."""
 
 
-class Chunk(_Checked):
+class Chunk(Checked):
     choices: list[ChunkChoice] | None = None
     usage: TokenCounts | None = None
     """Token counts, in the last chunk when the request asked for them (kept whole: other counts too)."""

@@ -47,8 +47,7 @@ async def ask_model(client: openai.AsyncOpenAI, model: str, messages: list[dict]
         response = raw.parse()
     except Exception as error:  # only the body's decoding runs here: it is the provider's fault, not ours
         size, kind = len(raw.content), raw.headers.get("content-type", "no content-type")
-        return ModelTurn(failure=f"the model's reply could not be used: its body ({size:,} bytes, {kind}) is not "
-                                 f"JSON: {type(error).__name__}: {error}")
+        return _unusable(f"its body ({size:,} bytes, {kind}) is not JSON: {type(error).__name__}: {error}")
     return _checked(response)
 
 
@@ -73,13 +72,13 @@ async def ask_model_streaming(client: openai.AsyncOpenAI, model: str, messages: 
     except openai.APIError as error:  # a stream can also break halfway: nothing of this turn is kept either
         return _request_failed(client, error)
     except (UnusableChunk, json.JSONDecodeError) as error:  # the SDK decodes each event's JSON as it comes
-        return ModelTurn(failure=f"the model's reply could not be used: {_named(error)}")
+        return _unusable(_named(error))
     if not reply.chunks:
         kind = chunks.response.headers.get("content-type", "no content-type")
-        return ModelTurn(failure=f"the model's reply could not be used: its body ({kind}) held no stream event")
+        return _unusable(f"its body ({kind}) held no stream event")
     if reply.finish_reason is None:
-        return ModelTurn(failure="the model's reply could not be used: the stream ended without a finish_reason "
-                                 f"(chunks received: {reply.chunks}): it was cut short before the reply was whole")
+        return _unusable(f"the stream ended without a finish_reason (chunks received: {reply.chunks}): it was cut "
+                         "short before the reply was whole")
     message = reply.message()
     if recovers(client):
         message = recover_reply(message, messages, tools)
@@ -91,6 +90,10 @@ def _request_failed(client: openai.AsyncOpenAI, error: openai.APIError) -> Model
     return ModelTurn(failure=without_key(f"the model request failed: {type(error).__name__}: {error}", client.api_key))
 
 
+def _unusable(reason: str) -> ModelTurn:
+    return ModelTurn(failure=f"the model's reply could not be used: {reason}")
+
+
 def _named(error: ValueError) -> str:
     if isinstance(error, json.JSONDecodeError):
         return f"a stream event is not JSON: {error}: {error.doc[:80]!r}"
@@ -100,5 +103,5 @@ def _named(error: ValueError) -> str:
 def _checked(response: Any) -> ModelTurn:
     reply, problem = check_reply(response)
     if problem:
-        return ModelTurn(failure=f"the model's reply could not be used: {problem}")
+        return _unusable(problem)
     return ModelTurn(reply.choices[0].message, reply.usage)
