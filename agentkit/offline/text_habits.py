@@ -103,7 +103,7 @@ def json_text(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     """No tool parser on the server: each call as a JSON line in `content` ("parameters" on every other one)."""
     if not reply.tool_calls:
         return reply
-    lines = [json.dumps({"name": call.name, ("parameters" if i % 2 else "arguments"): _arguments_or_text(call)})
+    lines = [json.dumps(_as_object(call, "parameters" if i % 2 else "arguments"))
              for i, call in enumerate(reply.tool_calls)]
     return Reply(content="\n".join(lines))
 
@@ -112,7 +112,7 @@ def tagged_json(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     """Hermes-style models (Qwen2.5) served without a parser: one <tool_call> block of JSON per call."""
     if not reply.tool_calls:
         return reply
-    blocks = [f'<tool_call>\n{json.dumps({"name": c.name, "arguments": _arguments_or_text(c)})}\n</tool_call>'
+    blocks = [f'<tool_call>\n{json.dumps(_as_object(c))}\n</tool_call>'
               for c in reply.tool_calls]
     return Reply(content="\n".join(blocks))
 
@@ -133,8 +133,7 @@ def mistral_text(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     """Mistral models (tokenizer v3) served without a parser: `[TOOL_CALLS]`, then a JSON list of the calls."""
     if not reply.tool_calls:
         return reply
-    return Reply(content="[TOOL_CALLS]" + json.dumps([{"name": c.name, "arguments": _arguments_or_text(c)}
-                                                       for c in reply.tool_calls]))
+    return Reply(content="[TOOL_CALLS]" + json.dumps([_as_object(c) for c in reply.tool_calls]))
 
 
 def llama_text(base: OfflineModel, request: dict, reply: Reply) -> Reply:
@@ -142,14 +141,14 @@ def llama_text(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     if not reply.tool_calls:
         return reply
     return Reply(content="<|python_tag|>" + "; ".join(
-        json.dumps({"name": c.name, "parameters": _arguments_or_text(c)}) for c in reply.tool_calls))
+        json.dumps(_as_object(c, "parameters")) for c in reply.tool_calls))
 
 
 def fenced_json(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     """A chat model told the tools in its prompt: each call as a ```json fenced object, nothing else."""
     if not reply.tool_calls:
         return reply
-    return Reply(content="\n".join(f'```json\n{json.dumps({"name": c.name, "arguments": _arguments_or_text(c)}, indent=2)}\n```'
+    return Reply(content="\n".join(f'```json\n{json.dumps(_as_object(c), indent=2)}\n```'
                                    for c in reply.tool_calls))
 
 
@@ -169,9 +168,11 @@ def _thought(reply: Reply) -> str:
     return "No tool is needed for this, or the results are in: I will answer in a sentence or two."
 
 
-def _arguments_or_text(call: ToolCall) -> Any:
+def _as_object(call: ToolCall, key: str = "arguments") -> dict[str, Any]:
+    """The call as the JSON object a model writes in text: its name, and its arguments under `key` (parsed, or
+    as sent when they are not JSON)."""
     arguments = arguments_of(call)
-    return call.arguments if arguments is None else arguments
+    return {"name": call.name, key: call.arguments if arguments is None else arguments}
 
 
 def arguments_of(call: ToolCall) -> Any:
