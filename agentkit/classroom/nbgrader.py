@@ -44,6 +44,7 @@ def _mark_solution(cell: nbformat.NotebookNode) -> None:
     if number is None:
         raise ValueError(f"a solution cell's first line must be '# Exercise N.M: ...'; it is {brief[0]!r}")
     cell.source = "\n".join([*brief, "### BEGIN SOLUTION", *answer, "### END SOLUTION"])
+    cell.metadata.get("jupyter", {}).pop("source_hidden", None)  # the released cell is where the student writes
     cell.metadata["nbgrader"] = {"grade": False, "solution": True, "locked": False,
                                  "grade_id": f"exercise-{number[1]}-{number[2]}", "schema_version": 3}
 

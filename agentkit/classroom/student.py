@@ -25,6 +25,7 @@ def student_edition(source: str | os.PathLike[str], target: str | os.PathLike[st
             tags = cell.metadata.get("tags", [])
             if SOLUTION in tags:
                 cell.source = stub(cell.source)
+                cell.metadata.get("jupyter", {}).pop("source_hidden", None)  # the stub is where the student writes
             if SOLUTION in tags or CHECK in tags:
                 cell.outputs, cell.execution_count = [], None
 
