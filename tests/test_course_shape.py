@@ -130,3 +130,15 @@ def test_the_student_edition_opens_the_cells_where_students_write(tmp_path):
         hidden = [cell["id"] for cell in cells(path) if "solution" in cell["metadata"].get("tags", [])
                   and cell["metadata"].get("jupyter", {}).get("source_hidden")]
         assert not hidden, f"{path.name}: the student's answer cells are collapsed: {hidden}"
+
+
+def test_refresh_keeps_a_collapsed_solution_collapsed():
+    import nbformat
+
+    from agentkit.classroom.refresh import stabilise
+
+    cell = nbformat.v4.new_code_cell("x = 1", metadata={"tags": ["solution"], "jupyter": {"source_hidden": True},
+                                                        "execution": {"iopub.status.busy": "2026-01-01"}})
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    stabilise(notebook)
+    assert notebook.cells[0].metadata == {"tags": ["solution"], "jupyter": {"source_hidden": True}}
