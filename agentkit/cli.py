@@ -46,6 +46,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     evaluation.add_argument("--split", choices=("train", "heldout", "all"), default="all")
     evaluation.add_argument("--category", default=None, choices=CATEGORIES, help="only this category's cases")
     evaluation.add_argument("--show-failures", action="store_true", help="list every wrong case and why it is wrong")
+    evaluation.add_argument("--cases", default=None, metavar="PATH",
+                            help="your own cases: a cases.jsonl, or a folder with one (default: the course's set)")
+    evaluation.add_argument("--functions", default=None, metavar="PATH",
+                            help="the tool schemas your cases offer: a functions.json, or a folder with one")
+    evaluation.add_argument("--system-prompt", default=None, metavar="FILE", help="send this file's text before each question")
 
     refresh = commands.add_parser("refresh", help="re-execute notebooks in place with stable metadata (offline)")
     refresh.add_argument("notebooks", nargs="+")
@@ -146,11 +151,18 @@ def _chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
 def _eval(args: argparse.Namespace) -> None:
     import asyncio
 
+    from agentkit.agent import read_system_prompt
     from agentkit.config import connect, load_settings
     from agentkit.evaluation import cost, evaluate, failures, table
+    from agentkit.evaluation.dataset import DATA
 
     settings = load_settings()
-    outcomes = asyncio.run(evaluate(connect(settings), settings.model, split=args.split, category=args.category))
+    try:
+        prompt = read_system_prompt(args.system_prompt) if args.system_prompt else None
+        outcomes = asyncio.run(evaluate(connect(settings), settings.model, split=args.split, category=args.category,
+                                        system_prompt=prompt, cases=args.cases or DATA, functions=args.functions or DATA))
+    except (OSError, ValueError) as error:  # a learner's own file: missing, not JSON, or cases that do not fit
+        sys.exit(f"agentkit eval: {error}")
     print(f"model: {'the offline model' if settings.offline else settings.model}\n\n{table(outcomes)}\n\n{cost(outcomes)}")
     if args.show_failures:
         print(f"\n{failures(outcomes)}")
