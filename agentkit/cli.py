@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from agentkit.agent import Tools
     from agentkit.config import Settings
 
 from agentkit.evaluation.dataset import CATEGORIES
@@ -40,6 +41,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                      help="the folder the file and shell tools work in (default: ./workspace, created)")
     mcp.add_argument("--no-confirm", action="append", default=[], metavar="TOOL",
                      help="run this tool without asking the client's person first (repeat for several)")
+    for command in (chat, web, mcp):
+        command.add_argument("--tools", default=None, metavar="MODULE:FUNCTION",
+                             help="your own agent's tools: a function (in a module or a file.py) that takes the "
+                                  "workspace and returns your registry, instead of the course's tools")
 
     evaluation = commands.add_parser("eval", help="score the model's tool calls on the evaluation set "
                                                   "(offline unless .env names a model)")
@@ -143,7 +148,7 @@ def _chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
             stream.reconfigure(errors="replace")
     try:
         asyncio.run(chat(connect(settings), settings.model, open_workspace(args.workspace),
-                         system_prompt=args.system_prompt, stream=True))
+                         system_prompt=args.system_prompt, stream=True, tools=_own_tools(args)))
     except KeyboardInterrupt:  # before the chat has taken over Ctrl-C
         print("\nbye")
 
@@ -178,7 +183,7 @@ def _mcp(args: argparse.Namespace) -> None:
     from agentkit.agent import open_workspace
 
     try:
-        server = course_server(open_workspace(args.workspace), no_confirm=args.no_confirm)
+        server = course_server(open_workspace(args.workspace), no_confirm=args.no_confirm, tools=_own_tools(args))
     except ValueError as error:
         sys.exit(f"agentkit mcp: {error}")
     asyncio.run(serve_stdio(server))
@@ -189,7 +194,21 @@ def _web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
         from agentkit.web.app import serve
     except ModuleNotFoundError as missing:
         sys.exit(f"agentkit web needs {missing.name}, which comes with the web extra: pip install -e '.[web]'")
-    serve(args.port, args.workspace, _settings(restart_with), args.system_prompt)
+    serve(args.port, args.workspace, _settings(restart_with), args.system_prompt, _own_tools(args))
+
+
+def _own_tools(args: argparse.Namespace) -> Tools | None:
+    """`--tools module:function`, loaded and tried once on the workspace, so that a broken one stops here and says why."""
+    if not args.tools:
+        return None
+    from agentkit.agent import load_tools, open_workspace
+
+    try:
+        tools = load_tools(args.tools)
+        tools(open_workspace(args.workspace))
+    except (ValueError, TypeError) as error:
+        sys.exit(f"agentkit {args.command}: {error}")
+    return tools
 
 
 if __name__ == "__main__":
