@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from agentkit.agent import Tools
     from agentkit.config import Settings
 
-from agentkit.evaluation.dataset import CATEGORIES
+from agentkit.evaluation.command import add_eval_arguments
 from agentkit.offline.command import add_serve_arguments
 
 
@@ -48,14 +48,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     evaluation = commands.add_parser("eval", help="score the model's tool calls on the evaluation set "
                                                   "(offline unless .env names a model)")
-    evaluation.add_argument("--split", choices=("train", "heldout", "all"), default="all")
-    evaluation.add_argument("--category", default=None, choices=CATEGORIES, help="only this category's cases")
-    evaluation.add_argument("--show-failures", action="store_true", help="list every wrong case and why it is wrong")
-    evaluation.add_argument("--cases", default=None, metavar="PATH",
-                            help="your own cases: a cases.jsonl, or a folder with one (default: the course's set)")
-    evaluation.add_argument("--functions", default=None, metavar="PATH",
-                            help="the tool schemas your cases offer: a functions.json, or a folder with one")
-    evaluation.add_argument("--system-prompt", default=None, metavar="FILE", help="send this file's text before each question")
+    add_eval_arguments(evaluation)
 
     refresh = commands.add_parser("refresh", help="re-execute notebooks in place with stable metadata (offline)")
     refresh.add_argument("notebooks", nargs="+")
@@ -97,7 +90,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     elif args.command == "mcp":
         _mcp(args)
     elif args.command == "eval":
-        _eval(args)
+        from agentkit.evaluation.command import run_eval
+
+        run_eval(args)
     elif args.command == "refresh":
         from agentkit.classroom import refresh as refresh_notebook
 
@@ -151,26 +146,6 @@ def _chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
                          system_prompt=args.system_prompt, stream=True, tools=_own_tools(args)))
     except KeyboardInterrupt:  # before the chat has taken over Ctrl-C
         print("\nbye")
-
-
-def _eval(args: argparse.Namespace) -> None:
-    import asyncio
-
-    from agentkit.agent import read_system_prompt
-    from agentkit.config import connect, load_settings
-    from agentkit.evaluation import cost, evaluate, failures, table
-    from agentkit.evaluation.dataset import DATA
-
-    settings = load_settings()
-    try:
-        prompt = read_system_prompt(args.system_prompt) if args.system_prompt else None
-        outcomes = asyncio.run(evaluate(connect(settings), settings.model, split=args.split, category=args.category,
-                                        system_prompt=prompt, cases=args.cases or DATA, functions=args.functions or DATA))
-    except (OSError, ValueError) as error:  # a learner's own file: missing, not JSON, or cases that do not fit
-        sys.exit(f"agentkit eval: {error}")
-    print(f"model: {'the offline model' if settings.offline else settings.model}\n\n{table(outcomes)}\n\n{cost(outcomes)}")
-    if args.show_failures:
-        print(f"\n{failures(outcomes)}")
 
 
 def _mcp(args: argparse.Namespace) -> None:
