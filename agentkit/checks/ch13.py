@@ -2,18 +2,22 @@
 
 Any working answer passes: the checks run your tool through the dispatcher and your cases through the scorer's
 rules, and never ask a model anything (whether a model gets your cases right is yours to read in the notebook).
+Your tool is made afresh, by your `my_tool(workspace)`, in a workspace of the check's own where the agent's
+`tools(workspace)` has made its database, so a check does not depend on what the notebook's cells left behind.
 """
 
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from agentkit.checks import answer, expect, run_check
 from agentkit.evaluation import Case, score
 from agentkit.evaluation.dataset import case_problems
-from agentkit.tools import ToolDefinition, ToolError, build_registry, execute_tool, openai_tools
+from agentkit.tools import ToolDefinition, ToolError, Workspace, build_registry, execute_tool, openai_tools
 
 WRONG_VALUE = {"string": 12345, "integer": "twelve", "number": "twelve", "boolean": "maybe", "array": 7, "object": 7}
 """A value of the wrong JSON type for each type a parameter may declare: the dispatcher must refuse it."""
@@ -25,10 +29,26 @@ def _agent_tools(namespace: Mapping[str, Any]) -> dict[str, ToolDefinition]:
     return dict(registry) if isinstance(registry, Mapping) else {}
 
 
-def _tool(namespace: Mapping[str, Any]) -> ToolDefinition:
-    tool = answer(namespace, "my_tool")
-    expect(isinstance(tool, ToolDefinition), f"my_tool is a {type(tool).__name__}, not a tool: decorate a typed, "
-                                             "documented function with @tool (or build a ToolDefinition).")
+SAMPLE = [{"amount": 12.5, "category": "food", "item": "lunch", "day": "2026-03-02"},
+          {"amount": 30, "category": "transport", "item": "train ticket", "day": "2026-03-03"}]
+"""Expenses the check records, through the agent's own add_expense, before it calls your tool."""
+
+
+async def _tool(namespace: Mapping[str, Any], folder: Path) -> ToolDefinition:
+    """Your tool, made by `my_tool(workspace)` in `folder`, after the agent's tools made (and filled) its database there."""
+    make = answer(namespace, "my_tool")
+    expect(callable(make) and not isinstance(make, ToolDefinition),
+           "my_tool must be a function that takes the workspace and returns your tool, as tools(workspace) does in "
+           "expenses_agent.py: define the @tool function inside it and return it.")
+    workspace = Workspace(folder)
+    agent_tools = getattr(namespace.get("agent"), "tools", None)
+    if callable(agent_tools):  # the agent's database, with two expenses in it, as the notebook's would have
+        registry = agent_tools(workspace)
+        for arguments in SAMPLE if "add_expense" in registry else []:
+            await execute_tool(registry, "add_expense", json.dumps(arguments))
+    tool = make(workspace)
+    expect(isinstance(tool, ToolDefinition), f"my_tool(workspace) returned a {type(tool).__name__}, not a tool: "
+                                             "decorate a typed, documented function with @tool and return it.")
     return tool
 
 
@@ -44,10 +64,13 @@ def _wrong_call(tool: ToolDefinition, arguments: dict[str, Any]) -> dict[str, An
 
 
 async def check_exercise_13_1(namespace: Mapping[str, Any]) -> bool:
-    """Exercise 13.1: `my_tool`, a working new tool, and `my_tool_arguments`, a call to it that works."""
+    """Exercise 13.1: `my_tool(workspace)`, which makes a working new tool, and `my_tool_arguments`, a call that works."""
 
     async def test() -> None:
-        tool, arguments = _tool(namespace), answer(namespace, "my_tool_arguments")
+        with tempfile.TemporaryDirectory(prefix="check-13-1-") as folder:
+            await check_tool(await _tool(namespace, Path(folder)), answer(namespace, "my_tool_arguments"))
+
+    async def check_tool(tool: ToolDefinition, arguments: Any) -> None:
         expect(tool.name not in _agent_tools(namespace),
                f"my_tool is named {tool.name!r}, like one of the agent's tools; give it a name of its own.")
         try:
@@ -86,7 +109,9 @@ async def check_exercise_13_2(namespace: Mapping[str, Any]) -> bool:
     """Exercise 13.2: `my_cases`, at least 3 sound cases for the agent's tools and `my_tool`."""
 
     async def test() -> None:
-        tool, cases = _tool(namespace), answer(namespace, "my_cases")
+        with tempfile.TemporaryDirectory(prefix="check-13-2-") as folder:
+            tool = await _tool(namespace, Path(folder))
+        cases = answer(namespace, "my_cases")
         expect(isinstance(cases, list) and all(isinstance(c, Case) for c in cases),
                "my_cases must be a list of Case(...) objects.")
         expect(len(cases) >= 3, f"my_cases has {len(cases)} cases; write at least 3.")
