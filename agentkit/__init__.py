@@ -16,6 +16,7 @@ The teaching core, in the order the chapters build it:
     10  streaming         a streamed reply read as it comes
     11  mcp               a registry served over MCP; mcp_client: a server's tools imported
     12  frameworks        the same tools in other frameworks
+    13  history           trim_history: a long conversation cut to a token budget, still valid to send
 
 Apart from it, the machinery a learner may skip: offline/ (the offline model), checks/ and classroom/ (the
 exercises and the teacher's tools), and the front ends: cli, chat and terminal, web/ (docs/teaching.md draws the layers).
@@ -27,6 +28,7 @@ import agentkit._jsonschema_import  # noqa: F401  (first: see its docstring)
 from agentkit.asking import Ask, TaskCancelled, scripted_answers, terminal_ask
 from agentkit.config import ConfigError, Settings, check_connection, connect, load_settings
 from agentkit.events import Event
+from agentkit.history import trim_history
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.loop import Task, Usage, run_task
 from agentkit.manual import FunctionCall, FunctionCallError, build_system_prompt, manual_round_trip, parse_reply
@@ -57,5 +59,5 @@ __all__ = [
     "ToolError", "ToolExecutor", "ToolPolicy", "ToolResult", "Usage", "Workspace", "WorkspaceError",
     "ask_user_tool", "build_registry", "build_system_prompt", "check_connection", "clock_tool", "connect",
     "execute_tool", "file_tools", "get_current_time", "load_settings", "manual_round_trip", "openai_tools",
-    "parse_reply", "run_task", "scripted_answers", "shell_tool", "terminal_ask", "tool", "tool_message",
+    "parse_reply", "run_task", "scripted_answers", "shell_tool", "terminal_ask", "tool", "tool_message", "trim_history",
 ]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import openai
 
-from agentkit.agent import POLICY, agent_tools
+from agentkit.agent import POLICY, Tools, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import CANCEL, EXIT
 from agentkit.interrupts import Interrupted, Interrupts
@@ -28,7 +28,8 @@ HELP = "Type a request. /cancel (when asked a question) stops the task; /exit en
 
 
 async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, terminal: Terminal | None = None, *,
-               policy: ToolPolicy = POLICY, system_prompt: str | None = None, stream: bool = False) -> Task | None:
+               policy: ToolPolicy = POLICY, system_prompt: str | None = None, stream: bool = False,
+               tools: Tools | None = None) -> Task | None:
     """The read-run-print loop. Each request continues the same task, so the model sees the conversation.
 
     `system_prompt` is the task's first message: `agentkit.agent`'s default for this workspace unless given.
@@ -39,7 +40,7 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
     ends the chat.
     """
     terminal = terminal or Terminal()
-    registry = agent_tools(workspace, terminal.ask)
+    registry = tools(workspace) if tools else agent_tools(workspace, terminal.ask)  # yours, with --tools
     system_prompt = default_system_prompt(workspace.root) if system_prompt is None else system_prompt
     terminal.write(f"agentkit chat: model {model}, workspace {workspace.root}\n{HELP}")
     task: Task | None = None

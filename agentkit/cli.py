@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from agentkit.agent import Tools
     from agentkit.config import Settings
 
-from agentkit.evaluation.dataset import CATEGORIES
+from agentkit.evaluation.command import add_eval_arguments
 from agentkit.offline.command import add_serve_arguments
 
 
@@ -40,12 +41,14 @@ def main(argv: Sequence[str] | None = None) -> None:
                      help="the folder the file and shell tools work in (default: ./workspace, created)")
     mcp.add_argument("--no-confirm", action="append", default=[], metavar="TOOL",
                      help="run this tool without asking the client's person first (repeat for several)")
+    for command in (chat, web, mcp):
+        command.add_argument("--tools", default=None, metavar="MODULE:FUNCTION",
+                             help="your own agent's tools: a function (in a module or a file.py) that takes the "
+                                  "workspace and returns your registry, instead of the course's tools")
 
     evaluation = commands.add_parser("eval", help="score the model's tool calls on the evaluation set "
                                                   "(offline unless .env names a model)")
-    evaluation.add_argument("--split", choices=("train", "heldout", "all"), default="all")
-    evaluation.add_argument("--category", default=None, choices=CATEGORIES, help="only this category's cases")
-    evaluation.add_argument("--show-failures", action="store_true", help="list every wrong case and why it is wrong")
+    add_eval_arguments(evaluation)
 
     refresh = commands.add_parser("refresh", help="re-execute notebooks in place with stable metadata (offline)")
     refresh.add_argument("notebooks", nargs="+")
@@ -87,7 +90,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     elif args.command == "mcp":
         _mcp(args)
     elif args.command == "eval":
-        _eval(args)
+        from agentkit.evaluation.command import run_eval
+
+        run_eval(args)
     elif args.command == "refresh":
         from agentkit.classroom import refresh as refresh_notebook
 
@@ -138,22 +143,9 @@ def _chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
             stream.reconfigure(errors="replace")
     try:
         asyncio.run(chat(connect(settings), settings.model, open_workspace(args.workspace),
-                         system_prompt=args.system_prompt, stream=True))
+                         system_prompt=args.system_prompt, stream=True, tools=_own_tools(args)))
     except KeyboardInterrupt:  # before the chat has taken over Ctrl-C
         print("\nbye")
-
-
-def _eval(args: argparse.Namespace) -> None:
-    import asyncio
-
-    from agentkit.config import connect, load_settings
-    from agentkit.evaluation import cost, evaluate, failures, table
-
-    settings = load_settings()
-    outcomes = asyncio.run(evaluate(connect(settings), settings.model, split=args.split, category=args.category))
-    print(f"model: {'the offline model' if settings.offline else settings.model}\n\n{table(outcomes)}\n\n{cost(outcomes)}")
-    if args.show_failures:
-        print(f"\n{failures(outcomes)}")
 
 
 def _mcp(args: argparse.Namespace) -> None:
@@ -166,7 +158,7 @@ def _mcp(args: argparse.Namespace) -> None:
     from agentkit.agent import open_workspace
 
     try:
-        server = course_server(open_workspace(args.workspace), no_confirm=args.no_confirm)
+        server = course_server(open_workspace(args.workspace), no_confirm=args.no_confirm, tools=_own_tools(args))
     except ValueError as error:
         sys.exit(f"agentkit mcp: {error}")
     asyncio.run(serve_stdio(server))
@@ -177,7 +169,21 @@ def _web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
         from agentkit.web.app import serve
     except ModuleNotFoundError as missing:
         sys.exit(f"agentkit web needs {missing.name}, which comes with the web extra: pip install -e '.[web]'")
-    serve(args.port, args.workspace, _settings(restart_with), args.system_prompt)
+    serve(args.port, args.workspace, _settings(restart_with), args.system_prompt, _own_tools(args))
+
+
+def _own_tools(args: argparse.Namespace) -> Tools | None:
+    """`--tools module:function`, loaded and tried once on the workspace, so that a broken one stops here and says why."""
+    if not args.tools:
+        return None
+    from agentkit.agent import load_tools, open_workspace
+
+    try:
+        tools = load_tools(args.tools)
+        tools(open_workspace(args.workspace))
+    except (ValueError, TypeError) as error:
+        sys.exit(f"agentkit {args.command}: {error}")
+    return tools
 
 
 if __name__ == "__main__":

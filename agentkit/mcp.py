@@ -13,7 +13,7 @@ Needs the `mcp` extra: `pip install -e '.[mcp]'`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import anyio
 import mcp_types as types
@@ -95,9 +95,11 @@ def mcp_server(registry: Mapping[str, ToolDefinition], policy: ToolPolicy | None
     return Server(name, on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-def course_server(workspace: Workspace, no_confirm: Iterable[str] = ()) -> Server:
-    """The course's clock, file and shell tools in `workspace`, served with their confirmations, less `no_confirm`."""
-    registry = build_registry([clock_tool(), *file_tools(workspace), shell_tool(workspace)])
+def course_server(workspace: Workspace, no_confirm: Iterable[str] = (),
+                  tools: Callable[[Workspace], Mapping[str, ToolDefinition]] | None = None) -> Server:
+    """The course's clock, file and shell tools in `workspace` (or `tools(workspace)`, your registry: `--tools`),
+    served with their confirmations, less `no_confirm`."""
+    registry = tools(workspace) if tools else build_registry([clock_tool(), *file_tools(workspace), shell_tool(workspace)])
     no_confirm = set(no_confirm)
     unknown = no_confirm - set(registry)
     if unknown:

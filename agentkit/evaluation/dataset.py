@@ -45,24 +45,41 @@ class Case:
     """The calls a right answer makes, in any order; empty when no offered tool fits."""
 
 
+def _file(path: Path | str, name: str) -> Path:
+    """`path` itself, or the file `name` in it when `path` is a folder: your own set may live anywhere."""
+    path = Path(path)
+    return path / name if path.is_dir() else path
+
+
 def load_functions(folder: Path | str = DATA) -> dict[str, dict[str, Any]]:
-    """Every function schema by name, as OpenAI tool objects (`{"type": "function", "function": {...}}`)."""
-    tools = json.loads((Path(folder) / "functions.json").read_text(encoding="utf-8"))
+    """Every function schema by name, as OpenAI tool objects (`{"type": "function", "function": {...}}`).
+
+    `folder` holds a `functions.json`, or is such a file: a JSON list of tool objects.
+    """
+    tools = json.loads(_file(folder, "functions.json").read_text(encoding="utf-8"))
     return {tool["function"]["name"]: tool for tool in tools}
 
 
 def load_cases(folder: Path | str = DATA, *, split: SplitOrAll = "all", category: Category | None = None) -> list[Case]:
-    """The cases of one split (`train`, `heldout` or `all`), optionally of one category."""
+    """The cases of one split (`train`, `heldout` or `all`), optionally of one category.
+
+    `folder` holds a `cases.jsonl`, or is such a file: one case a line, as JSON with the fields of `Case`.
+    """
     if split not in (*SPLITS, "all"):
         raise ValueError(f"split {split!r} is not valid: use one of {', '.join((*SPLITS, 'all'))}")
     if category is not None and category not in CATEGORIES:
         raise ValueError(f"category {category!r} is not valid: use one of {', '.join(CATEGORIES)}")
-    cases = []
-    for line in (Path(folder) / "cases.jsonl").read_text(encoding="utf-8").splitlines():
+    cases, path = [], _file(folder, "cases.jsonl")
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if line.strip():
-            raw = json.loads(line)
-            expected = tuple(ExpectedCall(call["name"], call["arguments"]) for call in raw["expected"])
-            cases.append(Case(raw["id"], raw["split"], raw["category"], raw["question"], tuple(raw["tools"]), expected))
+            try:
+                raw = json.loads(line)
+                expected = tuple(ExpectedCall(call["name"], call["arguments"]) for call in raw["expected"])
+                cases.append(Case(raw["id"], raw["split"], raw["category"], raw["question"], tuple(raw["tools"]), expected))
+            except (ValueError, KeyError, TypeError) as error:
+                raise ValueError(f"{path}, line {number}: not a case ({type(error).__name__}: {error}); write one JSON "
+                                 "object a line with id, split, category, question, tools and expected "
+                                 "(a list of {\"name\", \"arguments\"})") from None
     return [case for case in cases
             if split in ("all", case.split) and category in (None, case.category)]
 

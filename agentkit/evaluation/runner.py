@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import openai
 
-from agentkit.evaluation.dataset import Case, Category, SplitOrAll, load_cases, load_functions
+from agentkit.evaluation.dataset import DATA, Case, Category, SplitOrAll, case_problems, load_cases, load_functions
 from agentkit.evaluation.scorer import ModelCall, Verdict, score
 
 
@@ -66,7 +67,16 @@ async def run_cases(client: openai.AsyncOpenAI, model: str, cases: Sequence[Case
 
 
 async def evaluate(client: openai.AsyncOpenAI, model: str, *, split: SplitOrAll = "all", category: Category | None = None,
-                   system_prompt: str | None = None, concurrency: int = 4) -> list[Outcome]:
-    """Run the course's evaluation set (one split, optionally one category) against `client`."""
-    return await run_cases(client, model, load_cases(split=split, category=category),
-                           system_prompt=system_prompt, concurrency=concurrency)
+                   system_prompt: str | None = None, concurrency: int = 4,
+                   cases: Path | str = DATA, functions: Path | str = DATA) -> list[Outcome]:
+    """Run an evaluation set (one split, optionally one category) against `client`: the course's, or your own.
+
+    `cases` is a `cases.jsonl` (or a folder with one), `functions` the `functions.json` its cases offer; each case
+    is checked against those schemas first, and a ValueError lists what is wrong, since a broken case scores nothing.
+    """
+    schemas = load_functions(functions)
+    chosen = load_cases(cases, split=split, category=category)
+    problems = [f"{case.id}: {problem}" for case in chosen for problem in case_problems(case, schemas)]
+    if problems:
+        raise ValueError(f"{len(problems)} problem(s) in the cases, fix them first:\n  " + "\n  ".join(problems[:10]))
+    return await run_cases(client, model, chosen, schemas, system_prompt=system_prompt, concurrency=concurrency)

@@ -42,7 +42,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from starlette.background import BackgroundTask
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from agentkit.agent import POLICY, agent_tools, open_workspace
+from agentkit.agent import POLICY, Tools, agent_tools, open_workspace
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import Ask
 from agentkit.config import Settings, connect, load_settings
@@ -57,7 +57,8 @@ PAGE = Path(__file__).with_name("page.html")
 log = logging.getLogger(__name__)
 
 def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, token: str,
-               policy: ToolPolicy = POLICY, system_prompt: str | None = None, stream: bool = False) -> FastAPI:
+               policy: ToolPolicy = POLICY, system_prompt: str | None = None, stream: bool = False,
+               tools: Tools | None = None) -> FastAPI:
     """The app for one model and one workspace. Nothing starts until a server (uvicorn) runs it.
 
     Every request must carry `token` (see `guards.TokenCheck`): `agentkit web` makes a new one each launch.
@@ -65,7 +66,9 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
     `system_prompt` starts every conversation: `agentkit.agent`'s default for this workspace unless given.
     With `stream=True` (as `agentkit web` runs it) the model's replies are streamed: `text` events carry
     each new piece of text as it is written, and the page shows it at once.
+    `tools` makes your registry for the workspace (`agentkit web --tools module:function`): the course's agent otherwise.
     """
+    own_registry = tools(workspace) if tools else None  # made once, so a broken one fails at launch, not at a turn
     system_prompt = default_system_prompt(workspace.root) if system_prompt is None else system_prompt
     # No API docs pages: they would load scripts from a CDN, and the page is the interface.
     app = FastAPI(title="agentkit chat", docs_url=None, redoc_url=None, openapi_url=None)
@@ -100,7 +103,8 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
 
         async def work(conversation: Conversation) -> None:
             try:
-                await run_task(client, model, message, agent_tools(workspace, asker("question", events, key)),
+                registry = own_registry or agent_tools(workspace, asker("question", events, key))
+                await run_task(client, model, message, registry,
                                policy=policy, ask=asker("confirm", events, key), system_prompt=system_prompt,
                                on_event=lambda event: show(event, conversation.task), task=conversation.task,
                                stream=stream_replies)
@@ -170,12 +174,13 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
 
 
 def serve(port: int = 8001, workspace: str | None = None, settings: Settings | None = None,
-          system_prompt: str | None = None) -> None:
+          system_prompt: str | None = None, tools: Tools | None = None) -> None:
     """`agentkit web`: the app on 127.0.0.1 only, offline unless `.env` (or `settings`) names a model."""
     settings = settings or load_settings()
     folder = open_workspace(workspace)
     token = secrets.token_urlsafe()  # new at every launch, and only ever printed here, for this person
-    app = create_app(connect(settings), settings.model, folder, token=token, system_prompt=system_prompt, stream=True)
+    app = create_app(connect(settings), settings.model, folder, token=token, system_prompt=system_prompt, stream=True,
+                     tools=tools)
     print(f"agentkit web: open http://{HOST}:{port}/?token={token} (model {settings.model}, workspace "
           f"{folder.root}). Ctrl-C stops it.", flush=True)
     # A turn waiting for Approve would hold Ctrl-C up forever: give open turns a second, then stop them.

@@ -1,0 +1,44 @@
+"""`agentkit eval`: score a model on the course's evaluation set, or on your own (`--cases`, `--functions`).
+
+Its arguments live here, with the evaluation, as `agentkit serve`'s live with the offline model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from agentkit.evaluation.dataset import CATEGORIES
+
+
+def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `agentkit eval`: which cases (the course's or yours), which of them, and what to print."""
+    parser.add_argument("--split", choices=("train", "heldout", "all"), default="all")
+    parser.add_argument("--category", default=None, choices=CATEGORIES, help="only this category's cases")
+    parser.add_argument("--show-failures", action="store_true", help="list every wrong case and why it is wrong")
+    parser.add_argument("--cases", default=None, metavar="PATH",
+                        help="your own cases: a cases.jsonl, or a folder with one (default: the course's set)")
+    parser.add_argument("--functions", default=None, metavar="PATH",
+                        help="the tool schemas your cases offer: a functions.json, or a folder with one")
+    parser.add_argument("--system-prompt", default=None, metavar="FILE", help="send this file's text before each question")
+
+
+def run_eval(args: argparse.Namespace) -> None:
+    """Score the model `.env` names (offline without a key), print the table and the cost; a broken file stops it."""
+    import asyncio
+
+    from agentkit.agent import read_system_prompt
+    from agentkit.config import connect, load_settings
+    from agentkit.evaluation import cost, evaluate, failures, table
+    from agentkit.evaluation.dataset import DATA
+
+    settings = load_settings()
+    try:
+        prompt = read_system_prompt(args.system_prompt) if args.system_prompt else None
+        outcomes = asyncio.run(evaluate(connect(settings), settings.model, split=args.split, category=args.category,
+                                        system_prompt=prompt, cases=args.cases or DATA, functions=args.functions or DATA))
+    except (OSError, ValueError) as error:  # your own file: missing, not JSON, or cases that do not fit their schemas
+        sys.exit(f"agentkit eval: {error}")
+    print(f"model: {'the offline model' if settings.offline else settings.model}\n\n{table(outcomes)}\n\n{cost(outcomes)}")
+    if args.show_failures:
+        print(f"\n{failures(outcomes)}")

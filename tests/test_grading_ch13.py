@@ -1,0 +1,29 @@
+"""Chapter 13 is graded like every chapter, although its checks run after its clean-up cell has removed the
+project folder: each check makes the learner's tool afresh in a workspace of its own."""
+
+import csv
+import shutil
+from pathlib import Path
+
+import nbformat
+
+from agentkit import cli
+from agentkit.classroom import student_edition
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+CAPSTONE = "13_build_your_own_agent.ipynb"
+
+
+def test_the_reference_answers_pass_and_the_student_edition_is_todo(tmp_path, capsys):
+    course = tmp_path / "course"
+    shutil.copytree(NOTEBOOKS, course, ignore=shutil.ignore_patterns("scratch", ".ipynb_checkpoints"))
+    student_edition(course, tmp_path / "edition")
+    for student, source in (("complete", course), ("untouched", tmp_path / "edition")):
+        (tmp_path / "submissions" / student).mkdir(parents=True)
+        nbformat.write(nbformat.read(source / CAPSTONE, as_version=4), tmp_path / "submissions" / student / CAPSTONE)
+    cli.main(["classroom", "grade", str(tmp_path / "submissions"), "--out", str(tmp_path / "grades.csv"),
+              "--course", str(course), "--notebook", CAPSTONE, "--timeout", "90"])
+    with open(tmp_path / "grades.csv", newline="", encoding="utf-8") as file:
+        verdicts = {(row["student"], row["exercise"]): row["verdict"] for row in csv.DictReader(file)}
+    assert verdicts == {("complete", "13.1"): "pass", ("complete", "13.2"): "pass",
+                        ("untouched", "13.1"): "todo", ("untouched", "13.2"): "todo"}, capsys.readouterr().out

@@ -1,0 +1,151 @@
+"""`--tools module:function`: a learner's own registry served by `agentkit chat`, `agentkit web` and `agentkit mcp`.
+
+The commands run as a learner runs them, through the script pip installed, from the learner's project folder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from agentkit.agent import load_tools
+from agentkit.tools import Workspace
+
+AGENTKIT = Path(sys.executable).with_name("agentkit")
+installed = pytest.mark.skipif(not AGENTKIT.exists(), reason="agentkit is not installed as a script here")
+
+PROJECT = '''\
+from agentkit.tools import build_registry, tool
+
+
+def tools(workspace):
+    """The agent's registry: one tool that reads a number from a file in the workspace."""
+    ledger = workspace.root / "ledger.txt"
+    if not ledger.exists():
+        ledger.write_text("42")
+
+    @tool
+    def total_spent() -> str:
+        """The total amount spent so far, in euros."""
+        return f"{ledger.read_text()} euros"
+
+    return build_registry([total_spent])
+
+
+def not_a_registry(workspace):
+    return "total_spent"
+'''
+QUESTION = "What is the total spent so far?"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "my_agent.py").write_text(PROJECT)
+    return tmp_path
+
+
+def offline() -> dict[str, str]:
+    return {**os.environ, "MODEL_API_KEY": "", "MODEL": "offline"}
+
+
+def test_a_module_or_a_file_gives_a_registry_for_the_workspace(project, monkeypatch):
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    for spec in ("my_agent:tools", str(project / "my_agent.py") + ":tools"):
+        registry = load_tools(spec)(Workspace(project))
+        assert list(registry) == ["total_spent"]
+        assert asyncio.run(registry["total_spent"].handler({})) == "42 euros"
+
+
+@pytest.mark.parametrize(("spec", "says"), [
+    ("my_agent", "write module:function"),
+    ("no_such_module:tools", "cannot import no_such_module"),
+    ("my_agent:registry", "has no function 'registry'; its functions: build_registry, not_a_registry, tool, tools"),
+    ("missing.py:tools", "cannot import missing.py"),
+])
+def test_a_wrong_spec_says_what_is_valid(project, monkeypatch, spec, says):
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.delitem(sys.modules, "my_agent", raising=False)
+    with pytest.raises(ValueError, match="--tools") as error:
+        load_tools(spec)
+    assert says in str(error.value)
+
+
+def test_a_function_that_returns_no_registry_is_refused(project, monkeypatch):
+    monkeypatch.chdir(project)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    with pytest.raises((TypeError, ValueError), match="ToolDefinition"):
+        load_tools("my_agent:not_a_registry")(Workspace(project))
+
+
+@installed
+def test_agentkit_chat_uses_the_learners_tools(project):
+    done = subprocess.run([str(AGENTKIT), "chat", "--tools", "my_agent:tools", "--workspace", "ws"], cwd=project,
+                          input=f"{QUESTION}\n/exit\n", env=offline(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "-> total_spent {}" in done.stdout and "42 euros" in done.stdout
+    assert (project / "ws" / "ledger.txt").read_text() == "42"  # made in the workspace the command was given
+
+
+@installed
+def test_a_broken_tools_option_stops_the_command_with_why(project):
+    done = subprocess.run([str(AGENTKIT), "web", "--tools", "my_agent:not_a_registry", "--workspace", "ws"],
+                          cwd=project, env=offline(), capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and "agentkit web:" in done.stderr and "Traceback" not in done.stderr
+
+
+@installed
+def test_agentkit_web_serves_the_learners_tools(project):
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([str(AGENTKIT), "web", "--tools", "my_agent.py:tools", "--port", str(port),
+                               "--workspace", "ws"], cwd=project, env=offline(), stdout=subprocess.PIPE, text=True)
+    try:
+        banner = server.stdout.readline()  # printed once the app is built, just before it listens
+        token = banner.split("token=")[1].split(" ")[0].rstrip(").")
+        events = []
+        for _ in range(50):  # it listens a moment after it prints
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                connection.request("POST", "/chat", json.dumps({"conversation": "c", "message": QUESTION}),
+                                   {"content-type": "application/json", "authorization": f"Bearer {token}"})
+                events = [json.loads(line) for line in connection.getresponse().read().splitlines()]
+                break
+            except ConnectionRefusedError:
+                time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert [(e["kind"], e.get("name")) for e in events][:2] == [("tool_call", "total_spent"), ("tool_result", "total_spent")]
+    assert events[1]["content"] == "42 euros" and events[-1]["text"] == "completed"
+
+
+@installed
+def test_agentkit_mcp_serves_the_learners_tools(project):
+    pytest.importorskip("mcp")
+    from mcp import Client, StdioServerParameters
+
+    from agentkit.mcp_client import subprocess_transport
+
+    command = StdioServerParameters(command=str(AGENTKIT), args=["mcp", "--tools", "my_agent:tools", "--workspace", "ws"],
+                                    cwd=str(project))
+
+    async def run():
+        async with Client(subprocess_transport(command)) as client:
+            names = [tool.name for tool in (await client.list_tools()).tools]
+            return names, await client.call_tool("total_spent", {})
+
+    names, result = asyncio.run(run())
+    assert names == ["total_spent"]
+    assert not result.is_error and result.content[0].text == "42 euros"
