@@ -12,7 +12,8 @@ resumed with `run_task(..., task=task)`:
 - limit reached: a limit from `Limits` stopped it (turns, tool calls, denials); calls not run get a result
                  naming the limit;
 - failed:        the model could not be reached (after the SDK's own retries), or its reply could not be
-                 used (no choices, an HTML page, a tool call without a name: see `agentkit.replies`);
+                 used (no choices, an HTML page, a tool call without a name: see `agentkit.replies`; a
+                 stream cut before its finish_reason; neither text nor a call: see `agentkit.turn`);
                  nothing of that turn is kept.
 
 The limits bound one run: resuming a task starts a fresh budget of turns and tool calls. The loop's two
