@@ -73,6 +73,11 @@ async def execute_tool(registry: Mapping[str, ToolDefinition], name: str, raw_ar
     arguments, problem = parse_arguments(definition, raw_arguments)
     if problem:
         return ToolResult.failure(problem)
+    return await run_handler(definition, arguments)
+
+
+async def run_handler(definition: ToolDefinition, arguments: dict[str, Any]) -> ToolResult:
+    """Call the tool's handler with arguments `parse_arguments` has already checked; sort what it raises."""
     try:
         content = await definition.handler(arguments)
         if not isinstance(content, str):
@@ -80,10 +85,11 @@ async def execute_tool(registry: Mapping[str, ToolDefinition], name: str, raw_ar
     except ToolError as error:
         return ToolResult.failure(str(error) or type(error).__name__, error)
     except Exception as error:  # anything else is our bug: keep the traceback, tell the model the tool is broken
-        logger.exception("Bug in tool '%s', called with arguments %.200s", name, raw_arguments)
+        logger.exception("Bug in tool '%s', called with arguments %.200s", definition.name,
+                         json.dumps(arguments, ensure_ascii=False))
         return ToolResult.failure(
-            f"tool '{name}' failed with an internal error ({type(error).__name__}). This is a bug in the tool, "
-            "not a mistake in your call; calling it again will not help. Tell the user the tool is broken.",
+            f"tool '{definition.name}' failed with an internal error ({type(error).__name__}). This is a bug in the "
+            "tool, not a mistake in your call; calling it again will not help. Tell the user the tool is broken.",
             error,
         )
     return ToolResult(content)
