@@ -47,6 +47,21 @@ with Python's default pool (cores + 4 threads) sixteen waiting calls on two core
 """
 
 
+ECHO_CHARS = 60
+"""Most characters of the model's own text (a path, a pattern, a tool name, a key, a value) that an error message
+repeats back: a 1 MB path comes back as its first characters and its length, never as a 1 MB error."""
+
+
+def echo(text: str, limit: int = ECHO_CHARS) -> str:
+    """Model-supplied text as an error message repeats it: cut to `limit` characters, with its real length shown."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def quoted(text: str) -> str:
+    """Model-supplied text in quotes, as Python writes it (a NUL byte, a line break shown escaped), cut by `echo`."""
+    return repr(echo(text))
+
+
 def calls_phrase(count: int) -> str:
     """`1 tool call`, `3 tool calls`."""
     return f"{count} tool call{'s' * (count != 1)}"

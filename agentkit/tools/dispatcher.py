@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from agentkit.limits import echo  # every error that repeats the model's text cuts it (Limits' ECHO_CHARS)
 from agentkit.tools.contract import ToolDefinition, ToolError
 
 if TYPE_CHECKING:  # importing jsonschema takes most of a second: `import agentkit` does not pay for it
@@ -24,9 +25,6 @@ if TYPE_CHECKING:  # importing jsonschema takes most of a second: `import agentk
 logger = logging.getLogger("agentkit.tools")
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-ECHO_CHARS = 60
-"""Most characters of model-supplied text (a tool name, a key, a value) an error message repeats back."""
 
 ECHO_NAMES = 10
 """Most names (missing or unexpected keys) one error line lists; the rest are counted."""
@@ -199,7 +197,3 @@ def _python_value(value: Any) -> str:
     """`int 5`, `bytes b'{}'`, `None`: what a caller passed, as Python names it."""
     return "None" if value is None else f"{type(value).__name__} {echo(repr(value))}"
 
-
-def echo(text: str, limit: int = ECHO_CHARS) -> str:
-    """Model-supplied text as an error message repeats it: cut to `limit` characters, with its real length shown."""
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"

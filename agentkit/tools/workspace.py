@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from agentkit.limits import quoted
 from agentkit.tools.path_text import WorkspaceError, check_path_text, pattern_segments
 from agentkit.tools.tree import (
     FOLDER_FLAGS,
@@ -62,7 +63,7 @@ class Workspace:
         if not resolved.is_relative_to(self.root):
             through = " through a symlink" if Path(os.path.normpath(self.root / path)).is_relative_to(self.root) else ""
             raise WorkspaceError(
-                f"{path!r} leads outside the workspace{through}; paths must stay inside the workspace root, "
+                f"{quoted(path)} leads outside the workspace{through}; paths must stay inside the workspace root, "
                 "for example 'notes.txt' or 'src/app.py'"
             )
         return resolved
@@ -87,13 +88,13 @@ class Workspace:
                 target = os.readlink(here / name)
             except OSError as error:
                 if error.errno not in (errno.EINVAL, errno.ENOENT, errno.ENOTDIR):  # not a link; not there (yet)
-                    raise WorkspaceError(f"{path!r} cannot be resolved ({error.strerror}); give a path to a real file "
+                    raise WorkspaceError(f"{quoted(path)} cannot be resolved ({error.strerror}); give a path to a real file "
                                          "or folder, such as 'notes.txt'") from None
                 here = here / name
                 continue
             hops += 1
             if hops > MAX_SYMLINK_HOPS:
-                raise WorkspaceError(f"{path!r} goes through a symlink loop (more than {MAX_SYMLINK_HOPS} symlinks "
+                raise WorkspaceError(f"{quoted(path)} goes through a symlink loop (more than {MAX_SYMLINK_HOPS} symlinks "
                                      "in a row); give a path to a real file or folder, such as 'notes.txt'")
             names.extend(target.split("/")[::-1])
             if target.startswith("/"):
@@ -181,10 +182,10 @@ class Workspace:
         # even if a look after the fact finds it swapped back already.
         if error.errno == errno.ELOOP or (symlink and error.errno == errno.ENOTDIR):
             return WorkspaceError(
-                f"{shown!r} changed while it was being opened (a symlink appeared on the way); refused"
+                f"{quoted(shown)} changed while it was being opened (a symlink appeared on the way); refused"
             )
         if error.errno == errno.ENOTDIR:
-            return WorkspaceError(f"{shown!r} goes through something that is not a folder")
+            return WorkspaceError(f"{quoted(shown)} goes through something that is not a folder")
         return error
 
 
