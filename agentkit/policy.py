@@ -1,12 +1,11 @@
 """The tool policy (chapter 07): which tools may run, which need a person's yes, how many, and how much output.
 
 `ToolExecutor.run(call_id, name, raw_arguments)` decides about one tool call the model asked for, with
-checks in this order; the first that fails refuses the call with an `Error:` result naming its rule (the
-arguments are parsed once, by check 3, and the call runs with what was checked):
+checks in this order; the first that fails refuses the call with an `Error:` result naming its rule:
 
 1. the tool exists;                        rule "tool exists"
 2. the policy allows it;                   rule "allowed tools"
-3. its arguments are a valid object;       rule "valid arguments"  (the dispatcher's own message)
+3. its arguments are a valid object;       rule "valid arguments"  (the dispatcher's message; parsed once)
 4. it is within the limits;                rules "max_tool_calls_per_task", "max_tool_calls_per_turn",
                                                  "max_denials_per_task" (for a call that needs a yes)
 5. a person said yes, if it needs that;    rule "confirmation"     (a no goes back to the model; with no
@@ -29,7 +28,7 @@ from typing import Any
 
 # scripted_answers and TaskCancelled are imported from here too: chapter 07 introduces them with the policy.
 from agentkit.asking import NO_PERSON, YES_ANSWERS, Ask, TaskCancelled, is_cancel, scripted_answers  # noqa: F401
-from agentkit.decisions import Decision, Rule
+from agentkit.decisions import Approved, Decision, Rule
 from agentkit.limits import (
     DEFAULT_LIMITS,
     Limits,
@@ -62,16 +61,6 @@ class ToolPolicy:
                 raise TypeError(f"ToolPolicy({name}=...) takes a set of tool names, not the string {value!r}")
             if value is not None:
                 object.__setattr__(self, name, frozenset(value))
-
-
-@dataclass(frozen=True)
-class Approved:
-    """A call that passed checks 1-5: `ToolExecutor.execute` runs it with the arguments `check` parsed."""
-
-    name: str
-    """The tool to run."""
-    arguments: dict[str, Any]
-    """Its arguments, parsed and checked against the tool's schema once, by `check`."""
 
 
 @dataclass

@@ -10,8 +10,9 @@ import asyncio
 from typing import Any
 
 from agentkit.asking import TaskCancelled
+from agentkit.decisions import Approved
 from agentkit.events import Event, OnEvent, Status, emit
-from agentkit.policy import Approved, ToolExecutor
+from agentkit.policy import ToolExecutor
 from agentkit.replies import ModelToolCall
 from agentkit.tools.dispatcher import ToolResult, tool_message
 
