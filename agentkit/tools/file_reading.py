@@ -142,9 +142,14 @@ def glob(workspace: Workspace, pattern: str, max_results: int | None = None,
     """Sorted workspace paths matching `pattern`; stops after `max_results` and says that it stopped."""
     cap = limits.max_glob_results if max_results is None else max_results
     too_deep: list[str] = []
-    found = list(islice(workspace.glob(pattern, too_deep), cap + 1))  # one more than shown tells whether there are more
+    left_out: list[tuple[str, str]] = []
+    # One more than shown tells whether there are more.
+    found = list(islice(workspace.glob(pattern, too_deep, left_out), cap + 1))
     deeper = (f"\n[not searched: folders more than {MAX_WALK_DEPTH} deep, such as {_listed(too_deep[0])}; "
               "read_file and write_file still reach a deeper file by its path]") if too_deep else ""
+    if left_out:  # listed, they would only be refused when read: the model is told why they are missing instead
+        deeper += (f"\n[left out: {counted(len(left_out), 'path')} that no file tool can open, such as "
+                   f"{left_out[0][1]}; the user, or a shell command, can rename it]")
     if not found:
         return f"No paths match {quoted(pattern)} (glob never searches {', '.join(sorted(SKIPPED_FOLDERS))})" + deeper
     listed = [_listed(path) for path in found[:cap]]

@@ -6,7 +6,9 @@ refused with what to write instead. Where the path leads is `Workspace.resolve`'
 
 from __future__ import annotations
 
-from agentkit.limits import quoted
+import os
+
+from agentkit.limits import echo, quoted
 from agentkit.tools.contract import ToolError
 
 MAX_PATH_BYTES = 4096
@@ -30,15 +32,39 @@ def check_path_text(path: object, what: str = "path") -> None:
                              f"such as {_EXAMPLES[what]}")
     if "\0" in path:
         raise WorkspaceError(f"{quoted(path)} contains a NUL byte, which no file name can hold")
-    try:
-        size = len(path.encode("utf-8"))
-    except UnicodeEncodeError:
-        raise WorkspaceError(f"{quoted(path)} is not valid Unicode text (it holds a lone surrogate)") from None
+    if not _is_unicode(path):
+        raise WorkspaceError(f"{quoted(path)} is not valid Unicode text (it holds a lone surrogate, as a name in "
+                             "bytes that are not UTF-8 reads in Python; no file tool can take such a name)")
+    size = len(path.encode("utf-8"))
     if size > MAX_PATH_BYTES:
         raise WorkspaceError(f"the {what} is {size:,} bytes long; a {what} may be at most {MAX_PATH_BYTES:,} bytes")
     longest = max(path.split("/"), key=lambda name: len(name.encode("utf-8")))
     if len(longest.encode("utf-8")) > MAX_NAME_BYTES:
         raise WorkspaceError(f"a name in the {what} is longer than {MAX_NAME_BYTES} bytes: {quoted(longest)}")
+
+
+def unusable(path: str) -> str | None:
+    """Why no file tool would take `path`, an existing path, in a few words; None if they would.
+
+    A name on disk can be one that the tools refuse: bytes that are not UTF-8 (Python reads them as lone
+    surrogates), a path longer than Linux's own limit. `glob` asks this of every path it would list, so it
+    never lists a path that read_file then refuses: the verdict is `check_path_text`'s own.
+    """
+    try:
+        check_path_text(path)
+    except WorkspaceError as error:
+        if not _is_unicode(path):
+            return f"{echo(repr(os.fsencode(path)))}: its name is not UTF-8 text"
+        return f"{quoted(path)}: {error}"
+    return None
+
+
+def _is_unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def pattern_segments(pattern: str) -> tuple[str, ...]:
