@@ -31,6 +31,9 @@ class Limits:
     """Longest command line (UTF-8 bytes) the shell tool accepts; Linux refuses one argument of 128 KiB or more."""
     max_command_output_bytes: int = 50_000_000
     """Bytes a shell command may print (stdout and stderr together) before it is stopped, as `yes` would be."""
+    max_command_processes: int = 512
+    """Processes (threads too) a shell command may start beyond those its user already runs (RLIMIT_NPROC), so a
+    fork bomb stops there; not enforced for root (docs/security.md)."""
     max_message_chars: int = 20_000
     """Characters of one message the web page may send; a longer one is refused with HTTP 413."""
     max_conversations: int = 50
