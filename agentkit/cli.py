@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 from agentkit.evaluation.command import add_eval_arguments
 from agentkit.offline.command import add_serve_arguments
+from agentkit.undumpable import make_undumpable
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -76,6 +77,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     # called from Python with arguments (a test, a notebook), main() never replaces the process that called it.
     restart_with = sys.argv[1:] if argv is None else None
     args = parser.parse_args(argv)
+    if argv is None and args.command in ("chat", "web", "mcp"):  # the agent, run as a program: before any secret
+        make_undumpable()
     if args.command in ("chat", "web"):
         args.system_prompt = _system_prompt(parser, args)
         if args.show_system_prompt:

@@ -1,9 +1,10 @@
-"""The tool policy's log (chapter 07): one `Decision` for each tool call, naming the rule that decided it."""
+"""The tool policy's log (chapter 07): one `Decision` for each tool call, naming the rule that decided it; and
+a call `Approved` to run, with its arguments parsed once."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, NamedTuple
 
 Outcome = Literal["allowed", "refused", "confirmed", "denied", "cancelled"]
 """What happened to one tool call."""
@@ -29,3 +30,11 @@ class Decision:
 
     def __str__(self) -> str:
         return f"{self.outcome:<9} {self.tool:<14} [{self.rule}] {self.detail}".rstrip()
+
+
+class Approved(NamedTuple):
+    """A call that passed every check: `ToolExecutor.execute` runs the tool `name` with the `arguments` that
+    `ToolExecutor.check` parsed and checked against its schema, once."""
+
+    name: str
+    arguments: dict[str, Any]

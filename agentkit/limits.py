@@ -31,6 +31,9 @@ class Limits:
     """Longest command line (UTF-8 bytes) the shell tool accepts; Linux refuses one argument of 128 KiB or more."""
     max_command_output_bytes: int = 50_000_000
     """Bytes a shell command may print (stdout and stderr together) before it is stopped, as `yes` would be."""
+    max_command_processes: int = 512
+    """Processes (threads too) a shell command may start beyond those its user already runs (RLIMIT_NPROC), so a
+    fork bomb stops there; not enforced for root (docs/security.md)."""
     max_message_chars: int = 20_000
     """Characters of one message the web page may send; a longer one is refused with HTTP 413."""
     max_conversations: int = 50
@@ -45,6 +48,21 @@ TOOL_THREADS = 64
 Such calls mostly wait (on a disk, a command, a network), so there are many more threads than cores:
 with Python's default pool (cores + 4 threads) sixteen waiting calls on two cores take two rounds.
 """
+
+
+ECHO_CHARS = 60
+"""Most characters of the model's own text (a path, a pattern, a tool name, a key, a value) that an error message
+repeats back: a 1 MB path comes back as its first characters and its length, never as a 1 MB error."""
+
+
+def echo(text: str, limit: int = ECHO_CHARS) -> str:
+    """Model-supplied text as an error message repeats it: cut to `limit` characters, with its real length shown."""
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def quoted(text: str) -> str:
+    """Model-supplied text in quotes, as Python writes it (a NUL byte, a line break shown escaped), cut by `echo`."""
+    return repr(echo(text))
 
 
 def calls_phrase(count: int) -> str:

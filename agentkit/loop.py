@@ -11,9 +11,9 @@ resumed with `run_task(..., task=task)`:
 - cancelled:     the person answered /cancel or /exit; calls not run get a "cancelled" result;
 - limit reached: a limit from `Limits` stopped it (turns, tool calls, denials); calls not run get a result
                  naming the limit;
-- failed:        the model could not be reached (after the SDK's own retries), or its reply could not be
-                 used (no choices, an HTML page, a tool call without a name: see `agentkit.replies`);
-                 nothing of that turn is kept.
+- failed:        the model could not be reached (after the SDK's own retries), or its reply could not be used
+                 (no choices, a tool call without a name, neither text nor a call, a stream cut short: see
+                 `agentkit.replies` and `agentkit.turn`); nothing of that turn is kept.
 
 The limits bound one run: resuming a task starts a fresh budget of turns and tool calls. The loop's two
 steps have modules of their own: `agentkit.turn` (one request to the model) and `agentkit.tool_calls`

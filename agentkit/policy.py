@@ -5,7 +5,7 @@ checks in this order; the first that fails refuses the call with an `Error:` res
 
 1. the tool exists;                        rule "tool exists"
 2. the policy allows it;                   rule "allowed tools"
-3. its arguments are a valid object;       rule "valid arguments"  (the dispatcher's own message)
+3. its arguments are a valid object;       rule "valid arguments"  (the dispatcher's message; parsed once)
 4. it is within the limits;                rules "max_tool_calls_per_task", "max_tool_calls_per_turn",
                                                  "max_denials_per_task" (for a call that needs a yes)
 5. a person said yes, if it needs that;    rule "confirmation"     (a no goes back to the model; with no
@@ -24,10 +24,11 @@ import asyncio
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 # scripted_answers and TaskCancelled are imported from here too: chapter 07 introduces them with the policy.
 from agentkit.asking import NO_PERSON, YES_ANSWERS, Ask, TaskCancelled, is_cancel, scripted_answers  # noqa: F401
-from agentkit.decisions import Decision, Rule
+from agentkit.decisions import Approved, Decision, Rule
 from agentkit.limits import (
     DEFAULT_LIMITS,
     Limits,
@@ -38,7 +39,7 @@ from agentkit.limits import (
     turn_calls_refusal,
 )
 from agentkit.tools.contract import ToolDefinition
-from agentkit.tools.dispatcher import ToolResult, echo, execute_tool, parse_arguments
+from agentkit.tools.dispatcher import ToolResult, echo, parse_arguments, run_handler
 from agentkit.tools.registry import openai_tools
 
 
@@ -111,14 +112,14 @@ class ToolExecutor:
 
     async def run(self, call_id: str, name: str, raw_arguments: str) -> ToolResult:
         """Decide about one call and run it if every check passes. Raises `TaskCancelled` on `/cancel`."""
-        refusal = await self.check(call_id, name, raw_arguments)
-        return refusal or await self.execute(name, raw_arguments)
+        decided = await self.check(call_id, name, raw_arguments)
+        return decided if isinstance(decided, ToolResult) else await self.execute(decided)
 
-    async def check(self, call_id: str, name: str, raw_arguments: str) -> ToolResult | None:
-        """Checks 1-5: None if the call may run (and it is counted), else the refusal the model reads."""
+    async def check(self, call_id: str, name: str, raw_arguments: str) -> ToolResult | Approved:
+        """Checks 1-5: the call, `Approved` to run (and counted), or the refusal the model reads."""
         # One decision at a time: a person is never asked two questions at once, and calls are counted in order.
         async with self._deciding:
-            refusal = self._refusal_before_asking(name, raw_arguments)
+            refusal, arguments = self._refusal_before_asking(name, raw_arguments)
             if refusal:
                 rule, message = refusal
                 self.log.append(Decision(call_id, name, "refused", rule, message.replace("\n", " ")))
@@ -126,34 +127,34 @@ class ToolExecutor:
             self.calls_this_task += 1  # counted before asking: a no uses the budget too, so questions are bounded
             self.calls_this_turn += 1
             if self.needs_confirmation(name):
-                denial = await self._confirm(call_id, name, raw_arguments)
+                denial = await self._confirm(call_id, name, arguments)
                 if denial:
                     return ToolResult.failure(f"refused by rule 'confirmation': {denial}")
             self.log.append(Decision(call_id, name, "allowed", "every check",
                                      f"call {self.calls_this_turn} of this turn, {self.calls_this_task} of this task"))
-            return None
+            return Approved(name, arguments)
 
-    async def execute(self, name: str, raw_arguments: str) -> ToolResult:
-        """Step 6: run a call that passed `check`, through the dispatcher, and cut its result to size."""
-        result = await execute_tool(self.registry, name, raw_arguments)
+    async def execute(self, call: Approved) -> ToolResult:
+        """Step 6: run a call that passed `check`, with the arguments it checked, and cut its result to size."""
+        result = await run_handler(self.registry[call.name], call.arguments)
         return truncate(result, self.policy.limits.max_output_chars)
 
-    def _refusal_before_asking(self, name: str, raw_arguments: str) -> tuple[Rule, str] | None:
+    def _refusal_before_asking(self, name: str, raw_arguments: str) -> tuple[tuple[Rule, str] | None, dict[str, Any]]:
+        """The first of checks 1-4 that refuses the call (rule, message), or None; and its arguments, parsed once."""
         allowed = ", ".join(sorted(self.allowed)) or "(none)"
         if name not in self.registry:
-            return "tool exists", f"unknown tool '{echo(name)}'; available tools: {allowed}"
+            return ("tool exists", f"unknown tool '{echo(name)}'; available tools: {allowed}"), {}
         if name not in self.allowed:
-            return "allowed tools", f"'{name}' is not allowed in this task; allowed tools: {allowed}"
-        _, problem = parse_arguments(self.registry[name], raw_arguments)
+            return ("allowed tools", f"'{name}' is not allowed in this task; allowed tools: {allowed}"), {}
+        arguments, problem = parse_arguments(self.registry[name], raw_arguments)
         if problem:
-            return "valid arguments", problem
+            return ("valid arguments", problem), {}
         if self.ask is None and self.needs_confirmation(name):  # nobody could say yes, so nobody is counted as asked
-            return "confirmation", NO_PERSON
-        return self._over_limit(name)
+            return ("confirmation", NO_PERSON), arguments
+        return self._over_limit(name), arguments
 
-    async def _confirm(self, call_id: str, name: str, raw_arguments: str) -> str | None:
+    async def _confirm(self, call_id: str, name: str, arguments: dict[str, Any]) -> str | None:
         """Ask the person; None if they said yes, else what the model is told. Raises `TaskCancelled` on /cancel."""
-        arguments, _ = parse_arguments(self.registry[name], raw_arguments)
         assert self.ask is not None, "checked before: a call that needs a yes and has no ask is refused"
         try:
             answer = (await self.ask(f"Allow {name} {json.dumps(arguments, ensure_ascii=False)}? [y/N]")).strip()

@@ -54,6 +54,8 @@ class ModelMessage(Checked):
 
 class Choice(Checked):
     message: ModelMessage
+    finish_reason: str | None = None
+    """Why the model stopped (stop, tool_calls, length, content_filter...); named when a reply holds nothing."""
 
 
 class TokenCounts(Checked):

@@ -10,6 +10,7 @@ import asyncio
 from typing import Any
 
 from agentkit.asking import TaskCancelled
+from agentkit.decisions import Approved
 from agentkit.events import Event, OnEvent, Status, emit
 from agentkit.policy import ToolExecutor
 from agentkit.replies import ModelToolCall
@@ -29,18 +30,18 @@ async def run_tool_calls(executor: ToolExecutor, calls: list[ModelToolCall], on_
     for call in calls:
         await emit(on_event, Event("tool_call", name=call.function.name, arguments=call.function.arguments,
                                    call_id=call.id))
-    refusals: list[ToolResult | None] = []
+    decided: list[ToolResult | Approved] = []  # a refusal, or the call approved with its parsed arguments
     for call in calls:
         try:
-            refusals.append(await executor.check(call.id, call.function.name, call.function.arguments))
+            decided.append(await executor.check(call.id, call.function.name, call.function.arguments))
         except TaskCancelled as cancel:  # nothing has run yet: every call of this reply is cancelled
             return [cancel] * len(calls)
 
-    async def outcome(call: Any, refusal: ToolResult | None) -> ToolResult:
-        return refusal or await executor.execute(call.function.name, call.function.arguments)
+    async def outcome(decision: ToolResult | Approved) -> ToolResult:
+        return decision if isinstance(decision, ToolResult) else await executor.execute(decision)
 
     # Slow calls (a download, a shell command) overlap: the turn takes as long as its slowest call, not the sum.
-    outcomes = await asyncio.gather(*(outcome(c, r) for c, r in zip(calls, refusals, strict=True)), return_exceptions=True)
+    outcomes = await asyncio.gather(*map(outcome, decided), return_exceptions=True)
     for item in outcomes:
         if isinstance(item, BaseException) and not isinstance(item, TaskCancelled):
             raise item  # a bug in our code, not the model's mistake: it must not be hidden

@@ -82,7 +82,7 @@ async def ask_model_streaming(client: openai.AsyncOpenAI, model: str, messages: 
     message = reply.message()
     if recovers(client):
         message = recover_reply(message, messages, tools)
-    return _checked({"choices": [{"message": message}], "usage": reply.usage})
+    return _checked({"choices": [{"message": message, "finish_reason": reply.finish_reason}], "usage": reply.usage})
 
 
 def _request_failed(client: openai.AsyncOpenAI, error: openai.APIError) -> ModelTurn:
@@ -104,4 +104,20 @@ def _checked(response: Any) -> ModelTurn:
     reply, problem = check_reply(response)
     if problem:
         return _unusable(problem)
-    return ModelTurn(reply.choices[0].message, reply.usage)
+    choice = reply.choices[0]
+    if not choice.message.tool_calls and not (choice.message.content or "").strip():
+        return _unusable(_empty(choice.finish_reason, choice.message.reasoning_content))
+    return ModelTurn(choice.message, reply.usage)
+
+
+def _empty(finish_reason: str | None, reasoning: str | None) -> str:
+    """Why a reply with no text and no call fails the turn instead of completing the task with an empty answer.
+
+    It is no answer: a model cut off (`length`, often by its own thinking), filtered (`content_filter`), or
+    simply silent. Kept, it would also break the history: an assistant message with neither text nor calls
+    is refused by several providers (OpenAI: content is required unless there are tool_calls). Failed, the
+    task is resumed as it stood, and the person sees why.
+    """
+    thought = f", after {len(reasoning):,} characters of thinking" if reasoning else ""
+    return (f"it holds neither text nor a tool call (finish_reason: {finish_reason or 'none given'}{thought}); "
+            "ask again, or allow the model more tokens if it was cut off")

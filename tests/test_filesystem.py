@@ -339,6 +339,46 @@ def test_glob_lists_sorted_and_says_when_it_stopped(workspace: Workspace) -> Non
     )
 
 
+def _make_deep(root: Path, names: list[str]) -> None:
+    """Folders below `root`, made one level at a time: the whole path may be longer than Linux lets one call name."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for name in names:
+            os.mkdir(name, dir_fd=fd)
+            fd, parent = os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd), fd
+            os.close(parent)
+        os.close(os.open("deepest.txt", os.O_WRONLY | os.O_CREAT, dir_fd=fd))
+    finally:
+        os.close(fd)
+
+
+def test_glob_never_lists_a_path_that_read_file_refuses_and_says_why_one_is_left_out(workspace: Workspace) -> None:
+    # Names in bytes that are not UTF-8 (Latin-1 é, a lone 0xFF), as another program may leave them, and a path
+    # longer than Linux's PATH_MAX: glob and read_file must agree on every one of them.
+    root = os.fsencode(workspace.root)
+    for name in (b"caf\xe9.txt", b"ok.txt", b"sub/ok.txt", b"\xff/inside.txt", b"sub/x\xffy.txt"):
+        os.makedirs(os.path.dirname(root + b"/" + name), exist_ok=True)
+        with open(root + b"/" + name, "w") as file:
+            file.write("text\n")
+    _make_deep(workspace.root, ["d" * 250] * 20)  # 5,000 bytes of folders
+    listing = glob(workspace, "**/*.txt")
+    shown = listing.splitlines()
+    assert shown[:3] == ["2 paths matching '**/*.txt', sorted:", "ok.txt", "sub/ok.txt"]
+    assert shown[3] == ("[left out: 4 paths that no file tool can open, such as b'caf\\xe9.txt': its name is not "
+                        "UTF-8 text; the user, or a shell command, can rename it]")
+    registry = build_registry(file_tools(workspace))
+    for path in shown[1:3]:  # everything listed reads
+        assert not asyncio.run(execute_tool(registry, "read_file", json.dumps({"path": path}))).is_error
+    left_out: list[tuple[str, str]] = []
+    assert list(workspace.glob("**/*.txt", left_out=left_out)) == ["ok.txt", "sub/ok.txt"]
+    # Each path left out is one read_file refuses: the folder named b'\xff' is not entered, its file not listed.
+    assert [path.count("/") for path, _ in left_out] == [0, 17, 1, 1]  # the first folder past PATH_MAX is not entered
+    for path, why in left_out:
+        with pytest.raises(ToolError) as refused:
+            read_file(workspace, path.rstrip("/") + ("/inside.txt" if path.endswith("/") else ""))
+        assert ("not valid Unicode text" in str(refused.value)) == why.endswith("its name is not UTF-8 text")
+
+
 def test_glob_default_cap_comes_from_limits(workspace: Workspace) -> None:
     for n in range(5):
         put(workspace, f"f{n}.txt", "")

@@ -10,6 +10,8 @@ import hashlib
 import inspect
 import io
 import shutil
+import subprocess
+import sys
 from contextlib import redirect_stdout
 from pathlib import Path
 
@@ -207,3 +209,35 @@ def test_feedback_and_summary(graded: dict) -> None:
     assert table.splitlines()[0].split() == ["student", "3.1", "3.2", "6.1", "6.2", "6.3", "pass"]
     assert "complete          +    +    +    +    +  5/5" in table
     assert table in graded["printed"]
+
+
+AGENTKIT = Path(sys.executable).with_name("agentkit")
+"""The installed console script, run as a teacher runs it."""
+
+
+@pytest.mark.parametrize("where, named", [
+    ("no course here", "no course notebooks with exercises in {course}/"),
+    ("an unknown --notebook", "no exercises in 99_none.ipynb (--notebook)"),
+    ("no submissions folder", "{submissions} is not a folder"),
+])
+def test_grading_nothing_is_refused_before_anything_is_written(tmp_path: Path, where: str, named: str) -> None:
+    # A header-only gradebook with exit status 0 would read as a class that handed in nothing.
+    submissions, course = tmp_path / "submissions", tmp_path / "course"
+    (submissions / "alice").mkdir(parents=True)
+    course.mkdir()
+    arguments = [str(submissions), "--out", "grades.csv"]
+    if where != "no course here":
+        arguments += ["--course", str(NOTEBOOKS)]
+    if where == "an unknown --notebook":
+        arguments += ["--notebook", "99_none.ipynb"]
+    if where == "no submissions folder":
+        submissions = tmp_path / "missing"
+        arguments[0] = str(submissions)
+    finished = subprocess.run([str(AGENTKIT), "classroom", "grade", *arguments], cwd=course, capture_output=True,
+                              text=True, timeout=120)
+    assert finished.returncode == 2 and finished.stdout == ""
+    line = named.format(course="notebooks" if where == "no course here" else NOTEBOOKS, submissions=submissions)
+    assert finished.stderr.startswith(f"agentkit classroom grade: {line}") and finished.stderr.count("\n") == 1
+    if where == "no course here":
+        assert "--course" in finished.stderr
+    assert sorted(p.name for p in course.iterdir()) == []  # no grades.csv, no feedback/

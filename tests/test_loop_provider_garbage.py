@@ -92,6 +92,15 @@ GARBAGE = {  # name: (body, content-type, words the task's error must contain)
                             "tool_calls[0].function.arguments: input should be a valid string; got {'text': 'a'}"),
     "arguments a number": (with_function({"name": "note", "arguments": 3}), JSON,
                            "tool_calls[0].function.arguments: input should be a valid string; got 3"),
+    # A reply with nothing in it is no answer: completing the task with "" would hide it, and the history would
+    # hold an assistant message with neither text nor calls, which OpenAI refuses on the next request.
+    "content null, no calls": (with_message({"role": "assistant", "content": None}), JSON,
+                               "it holds neither text nor a tool call (finish_reason: stop)"),
+    "content empty, no calls": (with_message({"role": "assistant", "content": " \n"}), JSON,
+                                "it holds neither text nor a tool call (finish_reason: stop)"),
+    "only thinking, cut off": (completion(choices=[{"index": 0, "finish_reason": "length", "message": {
+        "role": "assistant", "content": None, "reasoning_content": "Hmm, " * 100}}]), JSON,
+                               "neither text nor a tool call (finish_reason: length, after 500 characters of thinking)"),
     "usage not an object": ({**with_message({"role": "assistant", "content": "hi"}), "usage": "lots"}, JSON,
                             "usage: input should be a valid dictionary"),
     "a fractional token count": ({**with_message({"role": "assistant", "content": "hi"}),
@@ -210,6 +219,13 @@ STREAM_GARBAGE = {  # name: (body, content-type, words the task's error must con
     "no event at all": (events(), SSE, "its body (text/event-stream) held no stream event"),
     "cut before the end": (events(chunk({"content": "Hal"}), done=False), SSE,
                            "the stream ended without a finish_reason (chunks received: 1): it was cut short"),
+    "no finish_reason, [DONE] sent": (events(chunk({"content": "Hal"}), {"choices": [], "usage": {
+        "prompt_tokens": 1, "completion_tokens": 1}}), SSE, "the stream ended without a finish_reason (chunks "
+                                                                 "received: 2)"),
+    "content null, no calls": (events(chunk({"role": "assistant", "content": None}), chunk(finish_reason="stop")),
+                               SSE, "it holds neither text nor a tool call (finish_reason: stop)"),
+    "only thinking, cut off": (events(chunk({"reasoning_content": "Hmm"}), chunk(finish_reason="length")), SSE,
+                               "neither text nor a tool call (finish_reason: length, after 3 characters of thinking)"),
     "an event that is not JSON": (events(chunk({"content": "Hal"}), "{not json"), SSE,
                                   "a stream event is not JSON: Expecting property name"),
     "a chunk that is a list": (events([1, 2]), SSE, "chunk 1 of the stream: the chunk: input should be a valid "

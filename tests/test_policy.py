@@ -2,6 +2,7 @@
 
 import asyncio
 import builtins
+import json
 import logging
 
 import pytest
@@ -316,3 +317,17 @@ def test_refusals_are_made_by_the_dispatchers_failure_constructor(monkeypatch):
     monkeypatch.setattr(ToolResult, "failure", classmethod(lambda cls, *args: made.append(args[0]) or original(cls, *args)))
     result = asyncio.run(ToolExecutor(build_registry([]), ToolPolicy()).run("call_1", "nope", "{}"))
     assert result.is_error and made == [result.content.removeprefix("Error: ")]
+
+
+@pytest.mark.parametrize("name, answers", [("read_note", ()), ("delete_note", ("y",))])
+def test_a_calls_arguments_are_parsed_and_checked_once_and_run_as_checked(monkeypatch, name, answers):
+    # Checked, shown to the person, and run: one parse, one schema check, not one for each step.
+    parsed, checked = [], []
+    loads, problems = json.loads, REGISTRY[name].validator.problems
+    monkeypatch.setattr(json, "loads", lambda text, **kw: parsed.append(text) or loads(text, **kw))
+    monkeypatch.setattr(REGISTRY[name].validator, "problems", lambda arguments: checked.append(arguments) or
+                        problems(arguments))
+    executor = ToolExecutor(REGISTRY, ToolPolicy(), scripted_answers(*answers))
+    assert not run(executor, name, '{"path": "a.txt"}').is_error
+    assert parsed == ['{"path": "a.txt"}'] and checked == [{"path": "a.txt"}]
+    assert ran == [f"{name} a.txt"]

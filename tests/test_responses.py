@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import openai
-import pytest
+from typing import Literal
 
-from agentkit.offline import OfflineServer, offline_client
+import openai
+import openai.lib._pydantic
+import pytest
+from pydantic import BaseModel
+
+from agentkit.offline import OfflineServer, ScriptedModel, ToolCall, offline_client
 from agentkit.tools import clock_tool
 
 CLOCK = clock_tool().to_openai()["function"] | {"type": "function"}  # the Responses API's flatter tool shape
@@ -61,3 +65,88 @@ def test_streamed_text_arrives_in_pieces():
 def test_malformed_requests_get_the_apis_400(client, request_fields, message):
     with pytest.raises(openai.BadRequestError, match=message):
         client.responses.create(model="offline", **request_fields)
+
+
+# ---- structured outputs: the same checks and constraints as /v1/chat/completions, under this endpoint's names ----
+
+class Contact(BaseModel):
+    name: str
+    email: str
+    city: str | None
+    priority: Literal["low", "normal", "urgent"]
+
+
+ADA = 'Please call back "Ada Lovelace" (ada@example.com) from London, it is urgent.'
+LOOSE = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}  # not closed: no strict form
+
+
+def test_parse_fills_a_pydantic_model_and_refuses_to_make_values_up(client):
+    parsed = client.responses.parse(model="offline", input=ADA, text_format=Contact)
+    assert parsed.output_parsed == Contact(name="Ada Lovelace", email="ada@example.com", city="London",
+                                           priority="urgent")
+    refused = client.responses.parse(model="offline", input="What is the capital of France?", text_format=Contact)
+    assert refused.output_parsed is None and refused.output_text == ""
+    [part] = refused.output[0].content
+    assert (part.type, part.refusal) == ("refusal", "I cannot fill in Contact: the message does not say what email "
+                                                    "and priority are.")
+
+
+def test_a_streamed_refusal_arrives_as_refusal_events(client):
+    events = list(client.responses.create(model="offline", input="Hello", stream=True, text={"format": {
+        "type": "json_schema", "name": "Contact", "schema": openai.lib._pydantic.to_strict_json_schema(Contact),
+        "strict": True}}))
+    deltas = "".join(event.delta for event in events if event.type == "response.refusal.delta")
+    assert deltas.startswith("I cannot fill in Contact") and events[-1].type == "response.completed"
+
+
+REFUSED = {  # name: {endpoint: (the request's fields, the error's message, its param)}
+    "a strict tool without a strict form": {
+        "chat": ({"tools": [{"type": "function", "function": {"name": "f", "parameters": LOOSE, "strict": True}}]},
+                 "Invalid schema for function 'f': In context=(), 'additionalProperties' is required",
+                 "tools[0].function.parameters"),
+        "responses": ({"tools": [{"type": "function", "name": "f", "parameters": LOOSE, "strict": True}]},
+                      "Invalid schema for function 'f': In context=(), 'additionalProperties' is required",
+                      "tools[0].parameters")},
+    "a strict format without a strict form": {
+        "chat": ({"response_format": {"type": "json_schema", "json_schema": {"name": "x", "schema": LOOSE,
+                                                                            "strict": True}}},
+                 "Invalid schema for response_format 'x': In context=(), 'additionalProperties' is required",
+                 "response_format.json_schema.schema"),
+        "responses": ({"text": {"format": {"type": "json_schema", "name": "x", "schema": LOOSE, "strict": True}}},
+                      "Invalid schema for text.format 'x': In context=(), 'additionalProperties' is required",
+                      "text.format.schema")},
+    "json_object without the word json": {
+        "chat": ({"response_format": {"type": "json_object"}},
+                 "'messages' must contain the word 'json' in some form, to use 'response_format'", "messages"),
+        "responses": ({"text": {"format": {"type": "json_object"}}},
+                      "'input' must contain the word 'json' in some form, to use 'text.format'", "input")},
+    "an unknown format": {
+        "chat": ({"response_format": {"type": "xml"}}, "Invalid value for 'response_format.type': \"xml\"",
+                 "response_format.type"),
+        "responses": ({"text": {"format": {"type": "xml"}}}, "Invalid value for 'text.format.type': \"xml\"",
+                      "text.format.type")},
+    "a json_schema without its schema": {
+        "chat": ({"response_format": {"type": "json_schema", "json_schema": {"name": "x"}}},
+                 "Invalid 'response_format.json_schema': expected an object with a 'name'", "response_format.json_schema"),
+        "responses": ({"text": {"format": {"type": "json_schema", "name": "x"}}},
+                      "Invalid 'text.format': expected an object with a 'name'", "text.format")},
+}
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_both_endpoints_refuse_the_same_requests_each_naming_its_own_fields(client, name):
+    for endpoint, (fields, message, param) in REFUSED[name].items():
+        with pytest.raises(openai.BadRequestError) as refused:
+            if endpoint == "chat":
+                client.chat.completions.create(model="offline", messages=[{"role": "user", "content": "hi"}], **fields)
+            else:
+                client.responses.create(model="offline", input="hi", **fields)
+        assert message in refused.value.message and refused.value.body["param"] == param, refused.value.body
+
+
+def test_parallel_tool_calls_false_gives_one_call_item():
+    client = offline_client(ScriptedModel([[ToolCall("f"), ToolCall("g")]] * 2), sync=True)
+    tools = [{"type": "function", "name": name, "parameters": {"type": "object", "properties": {}}} for name in "fg"]
+    both = client.responses.create(model="offline", input="x", tools=tools)
+    one = client.responses.create(model="offline", input="x", tools=tools, parallel_tool_calls=False)
+    assert [item.name for item in both.output] == ["f", "g"] and [item.name for item in one.output] == ["f"]

@@ -87,8 +87,11 @@ def test_stderr_gets_at_most_half_the_budget(workspace: Workspace) -> None:
 @pytest.mark.parametrize("max_output_chars", [1_000, 8_000])
 def test_labels_and_notes_fit_in_the_budget(workspace: Workspace, max_output_chars: int) -> None:
     # Both streams cut, a note added: the end of stderr must still be there, within the budget.
-    text = bash(workspace, "setsid sleep 300 & seq 1 100000 >&2; seq 1 100000; echo last-line >&2",
-                max_output_chars=max_output_chars)
+    # The command waits until the background process has really left its group (`left` exists): with a bare
+    # `setsid sleep 300 &`, a loaded machine could finish the two `seq`s before the child had even run
+    # setsid; the group's kill then took it, no note was written, and the test failed now and then.
+    text = bash(workspace, "setsid sh -c ': > left; exec sleep 300' & until [ -e left ]; do sleep 0.01; done; "
+                "seq 1 100000 >&2; seq 1 100000; echo last-line >&2", max_output_chars=max_output_chars)
     assert len(text) <= max_output_chars
     assert "last-line\nnote: 1 process(es) started by the command" in text
 

@@ -64,7 +64,8 @@ def test_refusals_say_what_is_wrong(workspace: Workspace) -> None:
         "": "the path is empty; give a path relative to the workspace root, such as 'notes.txt'",
         "a\0b": "'a\\x00b' contains a NUL byte, which no file name can hold",
         "x" * 5000: "the path is 5,000 bytes long; a path may be at most 4,096 bytes",
-        "\ud800": "'\\ud800' is not valid Unicode text (it holds a lone surrogate)",
+        "\ud800": "'\\ud800' is not valid Unicode text (it holds a lone surrogate, as a name in bytes that are "
+                  "not UTF-8 reads in Python; no file tool can take such a name)",
     }
     for path, message in cases.items():
         with pytest.raises(WorkspaceError) as caught:

@@ -16,6 +16,7 @@ from agentkit.offline import OfflineModel, offline_client
 from agentkit.policy import Ask, ToolExecutor, ToolPolicy
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.contract import ToolDefinition
+from agentkit.tools.dispatcher import ToolResult
 from agentkit.tools.filesystem import file_tools
 from agentkit.tools.registry import build_registry
 from agentkit.tools.shell import shell_tool
@@ -101,7 +102,7 @@ class _ExecutorGate:
 
     async def decide(self, name: str) -> str | None:
         refused = await self.executor.check(f"call_{len(self.executor.log)}", name, "{}")
-        return self.executor.log[-1].rule if refused else None
+        return self.executor.log[-1].rule if isinstance(refused, ToolResult) else None
 
 
 class _Raised(Exception):

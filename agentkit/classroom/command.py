@@ -17,8 +17,21 @@ def run_classroom_command(args: argparse.Namespace) -> None:
         import asyncio
         from pathlib import Path
 
-        from agentkit.classroom.gradebook import confinement_warning, grade_class, summary, write_csv, write_feedback
+        from agentkit.classroom.gradebook import (
+            NothingToGrade,
+            confinement_warning,
+            grade_class,
+            summary,
+            to_grade,
+            write_csv,
+            write_feedback,
+        )
 
+        try:  # checked before anything runs or is written: exit status 2, as argparse's own usage errors
+            to_grade(Path(args.submissions), Path(args.course), args.notebook)
+        except NothingToGrade as refused:
+            print(f"agentkit classroom grade: {refused}", file=sys.stderr)
+            sys.exit(2)
         if warning := confinement_warning():
             print(warning, file=sys.stderr)
         grades = asyncio.run(grade_class(args.submissions, args.course, args.notebook, args.timeout, args.jobs))

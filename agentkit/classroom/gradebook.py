@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from agentkit.classroom import sandbox
-from agentkit.classroom.exercises import course_exercises
+from agentkit.classroom.exercises import Exercise, course_exercises
 from agentkit.classroom.grading import Grade, default_jobs, grade_notebook
 
 SYMBOLS = {"pass": "+", "fail": "x", "todo": ".", "error": "!"}
@@ -49,17 +49,37 @@ def students_in(submissions: Path) -> list[str]:
     return sorted(p.name for p in submissions.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
-async def grade_class(submissions: str | Path, course: str | Path, notebooks: Iterable[str] | None = None,
-                      timeout: float = 120, jobs: int | None = None, progress: TextIO | None = None) -> list[Grade]:
-    """Grade every student in `submissions` on the exercises of the course's notebooks (or only `notebooks`)."""
-    submissions, course = Path(submissions), Path(course)
+class NothingToGrade(ValueError):
+    """The class cannot be graded as asked: no course notebooks, no such notebook, no submissions folder.
+
+    Raised before any kernel runs or any file is written: a gradebook with only its header row would look
+    like a class that handed in nothing.
+    """
+
+
+def to_grade(submissions: Path, course: Path, notebooks: Iterable[str] | None) -> dict[str, list[Exercise]]:
+    """The notebooks to grade and their exercises, or `NothingToGrade` saying what is missing."""
     exercises = course_exercises(course)
+    if not exercises:
+        raise NothingToGrade(f"no course notebooks with exercises in {course}/ (NN_*.ipynb whose chapter has "
+                             "checks); give the teacher's notebooks folder with --course")
     if notebooks is not None:
         wanted = set(notebooks)
         unknown = sorted(wanted - set(exercises))
         if unknown:
-            raise ValueError(f"no exercises in {', '.join(unknown)}; notebooks with exercises: {', '.join(exercises)}")
+            raise NothingToGrade(f"no exercises in {', '.join(unknown)} (--notebook); notebooks with exercises: "
+                                 f"{', '.join(exercises)}")
         exercises = {name: found for name, found in exercises.items() if name in wanted}
+    if not submissions.is_dir():
+        raise NothingToGrade(f"{submissions} is not a folder; give the folder that holds one folder per student")
+    return exercises
+
+
+async def grade_class(submissions: str | Path, course: str | Path, notebooks: Iterable[str] | None = None,
+                      timeout: float = 120, jobs: int | None = None, progress: TextIO | None = None) -> list[Grade]:
+    """Grade every student in `submissions` on the exercises of the course's notebooks (or only `notebooks`)."""
+    submissions, course = Path(submissions), Path(course)
+    exercises = to_grade(submissions, course, notebooks)
     work = [(student, name) for student in students_in(submissions) for name in exercises]
     bar = Progress(len(work), progress or sys.stderr)
     limit = asyncio.Semaphore(jobs or default_jobs())

@@ -69,8 +69,7 @@ def _route(model: Model, method: str, path: str, body: bytes) -> HttpReply:
         raise ApiError(404, f"Unknown endpoint {echo(method)} {echo(path)}; this server has {ENDPOINTS}.")
     _allow(method, "POST", path)
     request = parse_request(body)
-    structured.check(request)
-    completion = _completion(request, structured.constrained(request, model.respond(request)))
+    completion = _completion(request, structured.answered(model, request))
     if rewrite := getattr(model, "wire", None):  # a variant written in another server's shape of the format
         completion = rewrite(completion)
     include_usage = (request.get("stream_options") or {}).get("include_usage", False)

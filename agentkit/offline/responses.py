@@ -10,18 +10,24 @@ The Responses API carries what Chat Completions does, in other shapes (chapter 1
     message.tool_calls[i].id                  output item {"type": "function_call", "call_id": ...}
     {"role": "tool", "tool_call_id": ...}     input item {"type": "function_call_output", "call_id": ..., "output": ...}
 
-So a request is converted to a Chat Completions request, checked by the same rules (`request.py`), answered
-by the same model, and its completion converted back: one decision procedure, two wire formats.
+    tools[i].function.strict                  tools[i].strict
+    response_format={"type": "json_schema",   text={"format": {"type": "json_schema",
+                     "json_schema": {...}}}                     "name": ..., "schema": ..., "strict": ...}}
+
+So a request is converted to a Chat Completions request, checked by the same rules (`request.py`, and the
+strict schemas and response formats of `structured.py`), answered by the same model, and its completion
+converted back: one decision procedure, two wire formats.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
-from agentkit.offline.protocol import HttpReply, Model, _completion, _pieces
+from agentkit.offline.protocol import HttpReply, Model, _completion
 from agentkit.offline.request import ApiError, parse_request
+from agentkit.offline.response_events import response_events
+from agentkit.offline.structured import answered
 from agentkit.tools.dispatcher import echo
 
 _TEXT_PARTS = ("input_text", "output_text", "text")
@@ -36,10 +42,14 @@ def respond(model: Model, body: bytes) -> HttpReply:
     if not isinstance(request, dict):
         raise ApiError(400, "The request body must be a JSON object.")
     chat = parse_request(json.dumps(to_chat_request(request)).encode())
-    completion = _completion(chat, model.respond(chat))
-    response = to_response(request, completion)
+    try:  # the same strict-schema and response_format checks and constraints as /v1/chat/completions
+        reply = answered(model, chat)
+    except ApiError as error:  # named as this endpoint names the fields
+        error.message, error.param = _renamed(error.message), _renamed(error.param)
+        raise
+    response = to_response(request, _completion(chat, reply))
     if request.get("stream"):
-        return HttpReply(200, "text/event-stream", list(_events(response)))
+        return HttpReply(200, "text/event-stream", list(response_events(response)))
     return HttpReply(200, "application/json", json.dumps(response).encode())
 
 
@@ -66,7 +76,34 @@ def to_chat_request(request: dict[str, Any]) -> dict[str, Any]:
         chat["tool_choice"] = choice
     if request.get("max_output_tokens") is not None:
         chat["max_completion_tokens"] = request["max_output_tokens"]
+    if request.get("parallel_tool_calls") is not None:
+        chat["parallel_tool_calls"] = request["parallel_tool_calls"]
+    if (text := request.get("text")) is not None:
+        chat["response_format"] = _response_format(text)
     return chat
+
+
+_RENAMED = (("response_format.json_schema.schema", "text.format.schema"), ("response_format.json_schema", "text.format"),
+            ("response_format", "text.format"), (".function.parameters", ".parameters"), ("messages", "input"))
+"""Chat Completions' names of the fields `structured.check` names, and what this endpoint calls them."""
+
+
+def _renamed(text: str | None) -> str | None:
+    for chat, responses in _RENAMED:
+        text = text and text.replace(chat, responses)
+    return text
+
+
+def _response_format(text: Any) -> dict[str, Any]:
+    """`text={"format": {...}}` as Chat Completions' `response_format`: a json_schema's fields sit one level up."""
+    form = text.get("format") if isinstance(text, dict) else None
+    if not isinstance(form, dict):
+        raise ApiError(400, "Invalid type for 'text.format': expected an object such as {\"type\": \"text\"}.",
+                       "text.format")
+    if form.get("type") != "json_schema":
+        return {"type": form.get("type")}
+    return {"type": "json_schema", "json_schema": {key: form[key] for key in ("name", "description", "schema", "strict")
+                                                   if key in form}}
 
 
 def _add_item(messages: list[dict[str, Any]], item: Any, where: str) -> None:
@@ -109,7 +146,7 @@ def _chat_tool(tool: Any, where: str) -> dict[str, Any]:
         kind = tool.get("type") if isinstance(tool, dict) else tool
         raise ApiError(400, f"Invalid value for '{where}.type': {echo(json.dumps(kind))}; this server has only "
                             "function tools.", f"{where}.type")
-    function = {key: tool[key] for key in ("name", "description", "parameters") if tool.get(key) is not None}
+    function = {key: tool[key] for key in ("name", "description", "parameters", "strict") if tool.get(key) is not None}
     return {"type": "function", "function": function}
 
 
@@ -118,9 +155,11 @@ def to_response(request: dict[str, Any], completion: dict[str, Any]) -> dict[str
     message = completion["choices"][0]["message"]
     key = completion["id"].removeprefix("chatcmpl-offline-")
     output: list[dict[str, Any]] = []
-    if message["content"]:
+    if message["content"] or message.get("refusal"):  # a strict text.format the question cannot fill: refused
+        part = ({"type": "output_text", "text": message["content"], "annotations": []} if message["content"] else
+                {"type": "refusal", "refusal": message["refusal"]})
         output.append({"type": "message", "id": f"msg_{key}", "status": "completed", "role": "assistant",
-                       "content": [{"type": "output_text", "text": message["content"], "annotations": []}]})
+                       "content": [part]})
     for index, call in enumerate(message.get("tool_calls") or []):
         output.append({"type": "function_call", "id": f"fc_{key}_{index}", "call_id": call["id"],
                        "name": call["function"]["name"], "arguments": call["function"]["arguments"],
@@ -138,42 +177,3 @@ def to_response(request: dict[str, Any], completion: dict[str, Any]) -> dict[str
                   "output_tokens": usage["completion_tokens"], "output_tokens_details": {"reasoning_tokens": 0},
                   "total_tokens": usage["total_tokens"]},
     }
-
-
-def _events(response: dict[str, Any]) -> Iterator[bytes]:
-    """The response as the events a real server streams: created, each item piece by piece, completed."""
-    numbered = _numbered()
-    pending = response | {"status": "in_progress", "output": []}
-    yield numbered("response.created", response=pending)
-    yield numbered("response.in_progress", response=pending)
-    for index, item in enumerate(response["output"]):
-        at = {"output_index": index}
-        if item["type"] == "message":
-            text = item["content"][0]["text"]
-            part = {"item_id": item["id"], "content_index": 0} | at
-            yield numbered("response.output_item.added", item=item | {"status": "in_progress", "content": []}, **at)
-            yield numbered("response.content_part.added", part={"type": "output_text", "text": "", "annotations": []},
-                           **part)
-            for piece in _pieces(text):
-                yield numbered("response.output_text.delta", delta=piece, logprobs=[], **part)
-            yield numbered("response.output_text.done", text=text, logprobs=[], **part)
-            yield numbered("response.content_part.done", part=item["content"][0], **part)
-        else:
-            yield numbered("response.output_item.added", item=item | {"status": "in_progress", "arguments": ""}, **at)
-            for piece in _pieces(item["arguments"], size=8):
-                yield numbered("response.function_call_arguments.delta", item_id=item["id"], delta=piece, **at)
-            yield numbered("response.function_call_arguments.done", item_id=item["id"], name=item["name"],
-                           arguments=item["arguments"], **at)
-        yield numbered("response.output_item.done", item=item, **at)
-    yield numbered("response.completed" if response["status"] == "completed" else "response.incomplete",
-                   response=response)
-
-
-def _numbered():
-    count = iter(range(1_000_000))
-
-    def event(kind: str, **fields: Any) -> bytes:
-        data = {"type": kind, "sequence_number": next(count)} | fields
-        return f"event: {kind}\ndata: {json.dumps(data)}\n\n".encode()
-
-    return event

@@ -1,7 +1,8 @@
 """Structured outputs (chapter 10): `response_format`, `strict` schemas and `parallel_tool_calls`, as the API does them.
 
 Three things a real server does around the model, so they are done here around any model (the offline one,
-a variant, a scripted one) by `check` before it answers and `constrained` after:
+a variant, a scripted one) by `check` before it answers and `constrained` after (`answered` does both, for
+`/v1/chat/completions` and `/v1/responses` alike):
 
 - a `strict: true` schema must be one the API can enforce: every object closed (`additionalProperties:
   false`) and every property required (optional ones are nullable). Anything else is a 400, like the real API;
@@ -15,13 +16,23 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentkit.offline.fill import fill
 from agentkit.offline.model import Reply
 from agentkit.offline.reading import message_text
 from agentkit.offline.request import ApiError
 from agentkit.tools.strict import strict_problem
+
+if TYPE_CHECKING:
+    from agentkit.offline.protocol import Model
+
+
+def answered(model: Model, request: dict[str, Any]) -> Reply:
+    """The model's reply to a parsed Chat Completions request, checked before and constrained after, as the API
+    does: the one path of both endpoints (`/v1/responses` converts its request to this shape first)."""
+    check(request)
+    return constrained(request, model.respond(request))
 
 
 def check(request: dict[str, Any]) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from agentkit.limits import echo  # every error that repeats the model's text cuts it (Limits' ECHO_CHARS)
 from agentkit.tools.contract import ToolDefinition, ToolError
 
 if TYPE_CHECKING:  # importing jsonschema takes most of a second: `import agentkit` does not pay for it
@@ -24,9 +25,6 @@ if TYPE_CHECKING:  # importing jsonschema takes most of a second: `import agentk
 logger = logging.getLogger("agentkit.tools")
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-ECHO_CHARS = 60
-"""Most characters of model-supplied text (a tool name, a key, a value) an error message repeats back."""
 
 ECHO_NAMES = 10
 """Most names (missing or unexpected keys) one error line lists; the rest are counted."""
@@ -73,6 +71,11 @@ async def execute_tool(registry: Mapping[str, ToolDefinition], name: str, raw_ar
     arguments, problem = parse_arguments(definition, raw_arguments)
     if problem:
         return ToolResult.failure(problem)
+    return await run_handler(definition, arguments)
+
+
+async def run_handler(definition: ToolDefinition, arguments: dict[str, Any]) -> ToolResult:
+    """Call the tool's handler with arguments `parse_arguments` has already checked; sort what it raises."""
     try:
         content = await definition.handler(arguments)
         if not isinstance(content, str):
@@ -80,10 +83,11 @@ async def execute_tool(registry: Mapping[str, ToolDefinition], name: str, raw_ar
     except ToolError as error:
         return ToolResult.failure(str(error) or type(error).__name__, error)
     except Exception as error:  # anything else is our bug: keep the traceback, tell the model the tool is broken
-        logger.exception("Bug in tool '%s', called with arguments %.200s", name, raw_arguments)
+        logger.exception("Bug in tool '%s', called with arguments %.200s", definition.name,
+                         json.dumps(arguments, ensure_ascii=False))
         return ToolResult.failure(
-            f"tool '{name}' failed with an internal error ({type(error).__name__}). This is a bug in the tool, "
-            "not a mistake in your call; calling it again will not help. Tell the user the tool is broken.",
+            f"tool '{definition.name}' failed with an internal error ({type(error).__name__}). This is a bug in the "
+            "tool, not a mistake in your call; calling it again will not help. Tell the user the tool is broken.",
             error,
         )
     return ToolResult(content)
@@ -193,7 +197,3 @@ def _python_value(value: Any) -> str:
     """`int 5`, `bytes b'{}'`, `None`: what a caller passed, as Python names it."""
     return "None" if value is None else f"{type(value).__name__} {echo(repr(value))}"
 
-
-def echo(text: str, limit: int = ECHO_CHARS) -> str:
-    """Model-supplied text as an error message repeats it: cut to `limit` characters, with its real length shown."""
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"

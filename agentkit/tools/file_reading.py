@@ -15,7 +15,7 @@ from itertools import islice
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
-from agentkit.limits import DEFAULT_LIMITS, Limits
+from agentkit.limits import DEFAULT_LIMITS, Limits, quoted
 from agentkit.tools.contract import ToolError
 from agentkit.tools.path_text import WorkspaceError
 from agentkit.tools.tree import MAX_WALK_DEPTH, SKIPPED_FOLDERS, TEMPORARY_SUFFIX
@@ -30,7 +30,7 @@ def read_file(workspace: Workspace, path: str, offset: int = 1, limit: int | Non
     with open(open_regular_file(workspace, target), "rb") as raw:
         passed = _seek_to_line(raw, offset, shown)
         if offset > 1 and not raw.peek(1):  # the file ends before line `offset`
-            raise ToolError(f"{shown!r} has {passed} lines; offset={offset} is past its end")
+            raise ToolError(f"{quoted(shown)} has {passed} lines; offset={offset} is past its end")
         # Text mode decodes in small chunks and `readline(n)` stops after n characters, so memory stays
         # bounded however large the file or however long one of its lines.
         text = io.TextIOWrapper(raw, encoding="utf-8", errors="strict", newline="\n")
@@ -38,7 +38,7 @@ def read_file(workspace: Workspace, path: str, offset: int = 1, limit: int | Non
             return _numbered_lines(text, shown, offset, limit, limits.max_read_chars)
         except UnicodeDecodeError:
             raise ToolError(
-                f"{shown!r} is not UTF-8 text (it may be a binary file); read_file only reads text"
+                f"{quoted(shown)} is not UTF-8 text (it may be a binary file); read_file only reads text"
             ) from None
 
 
@@ -100,7 +100,7 @@ def _render(shown: str, first: int, last: int, lines: list[str]) -> str:
 
 def refuse_binary(text: str, shown: str) -> None:
     if "\0" in text:
-        raise ToolError(f"{shown!r} holds NUL bytes: it is a binary file, not text")
+        raise ToolError(f"{quoted(shown)} holds NUL bytes: it is a binary file, not text")
 
 
 def resolve_file(workspace: Workspace, path: str) -> Path:
@@ -108,13 +108,13 @@ def resolve_file(workspace: Workspace, path: str) -> Path:
     so are the names of `write_file`'s temporaries (hidden from glob, and removed as leftovers)."""
     tail = "/" if path.endswith("/") else "/." if path.endswith("/.") or path == "." else ""
     if tail:
-        raise WorkspaceError(f"{path!r} ends with {tail!r}, which names a folder; give the path of a file, "
+        raise WorkspaceError(f"{quoted(path)} ends with {tail!r}, which names a folder; give the path of a file, "
                              "such as 'notes/todo.txt'")
     target = workspace.resolve(path)
     if target.name.endswith(TEMPORARY_SUFFIX):
         instead = workspace.relative(target).removesuffix(TEMPORARY_SUFFIX) + ".txt"
         raise WorkspaceError(f"names ending in {TEMPORARY_SUFFIX!r} are kept for write_file's temporary files; "
-                             f"choose another name, such as {instead!r}")
+                             f"choose another name, such as {quoted(instead)}")
     return target
 
 
@@ -124,16 +124,16 @@ def open_regular_file(workspace: Workspace, target: os.PathLike[str]) -> int:
         # O_NONBLOCK: opening a FIFO the shell made would otherwise wait forever for a writer.
         fd = workspace.open(target, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
-        raise ToolError(f"{shown!r} does not exist; use glob to see which files there are") from None
+        raise ToolError(f"{quoted(shown)} does not exist; use glob to see which files there are") from None
     except OSError as error:
         if error.errno not in (errno.ENXIO, errno.ENODEV):  # what opening a socket, or a device with no driver, says
             raise
-        raise ToolError(f"{shown!r} is not a regular file; read_file and edit_file only read files") from None
+        raise ToolError(f"{quoted(shown)} is not a regular file; read_file and edit_file only read files") from None
     kind = os.fstat(fd).st_mode
     if not stat.S_ISREG(kind):
         os.close(fd)
         what = "a folder" if stat.S_ISDIR(kind) else "not a regular file"
-        raise ToolError(f"{shown!r} is {what}; use glob (for example '{shown}/*') to list what a folder holds")
+        raise ToolError(f"{quoted(shown)} is {what}; use glob (for example {quoted(shown + '/*')}) to list what a folder holds")
     return fd
 
 
@@ -142,17 +142,22 @@ def glob(workspace: Workspace, pattern: str, max_results: int | None = None,
     """Sorted workspace paths matching `pattern`; stops after `max_results` and says that it stopped."""
     cap = limits.max_glob_results if max_results is None else max_results
     too_deep: list[str] = []
-    found = list(islice(workspace.glob(pattern, too_deep), cap + 1))  # one more than shown tells whether there are more
+    left_out: list[tuple[str, str]] = []
+    # One more than shown tells whether there are more.
+    found = list(islice(workspace.glob(pattern, too_deep, left_out), cap + 1))
     deeper = (f"\n[not searched: folders more than {MAX_WALK_DEPTH} deep, such as {_listed(too_deep[0])}; "
               "read_file and write_file still reach a deeper file by its path]") if too_deep else ""
+    if left_out:  # listed, they would only be refused when read: the model is told why they are missing instead
+        deeper += (f"\n[left out: {counted(len(left_out), 'path')} that no file tool can open, such as "
+                   f"{left_out[0][1]}; the user, or a shell command, can rename it]")
     if not found:
-        return f"No paths match {pattern!r} (glob never searches {', '.join(sorted(SKIPPED_FOLDERS))})" + deeper
+        return f"No paths match {quoted(pattern)} (glob never searches {', '.join(sorted(SKIPPED_FOLDERS))})" + deeper
     listed = [_listed(path) for path in found[:cap]]
     order = "sorted" + (" (a path with unusual characters is shown as a JSON string)" * (listed != found[:cap]))
     if len(found) > cap:
-        return (f"First {cap} paths matching {pattern!r}, {order}. Stopped there: more paths match; "
+        return (f"First {cap} paths matching {quoted(pattern)}, {order}. Stopped there: more paths match; "
                 "narrow the pattern to see the others.\n" + "\n".join(listed) + deeper)
-    return f"{counted(len(found), 'path')} matching {pattern!r}, {order}:\n" + "\n".join(listed) + deeper
+    return f"{counted(len(found), 'path')} matching {quoted(pattern)}, {order}:\n" + "\n".join(listed) + deeper
 
 
 def _listed(path: str) -> str:

@@ -13,7 +13,7 @@ import threading
 from contextlib import suppress
 from pathlib import Path
 
-from agentkit.limits import DEFAULT_LIMITS, Limits
+from agentkit.limits import DEFAULT_LIMITS, Limits, quoted
 from agentkit.tools.contract import ToolError
 from agentkit.tools.file_reading import counted, open_regular_file, refuse_binary, resolve_file
 from agentkit.tools.tree import TEMPORARY_SUFFIX
@@ -64,10 +64,10 @@ def _write_atomically(workspace: Workspace, target: os.PathLike[str], data: byte
         except FileNotFoundError:
             old = None
         if read is not None and (old is None or _version(old) != _version(read)):
-            raise ToolError(f"{shown!r} changed after edit_file read it (another program wrote to it), so nothing "
+            raise ToolError(f"{quoted(shown)} changed after edit_file read it (another program wrote to it), so nothing "
                             "was changed; call edit_file again")
         if old is not None and not stat.S_ISREG(old.st_mode):
-            raise ToolError(f"{shown!r} is {'a folder' if stat.S_ISDIR(old.st_mode) else 'not a regular file'}; "
+            raise ToolError(f"{quoted(shown)} is {'a folder' if stat.S_ISDIR(old.st_mode) else 'not a regular file'}; "
                             "write_file only writes files")
         if old is not None:
             # The rename below replaces the name, never writing through a link, so a link made after this look
@@ -116,13 +116,13 @@ def _edit(workspace: Workspace, target: Path, old_text: str, new_text: str, occu
     lines = _line_numbers(text, starts)
     where = _lines(lines)
     if not starts:
-        raise ToolError(f"old_text was not found in {shown!r} (0 occurrences); read the file and copy the text "
+        raise ToolError(f"old_text was not found in {quoted(shown)} (0 occurrences); read the file and copy the text "
                         "exactly, with its spaces and line breaks")
     if occurrence is not None and not 1 <= occurrence <= len(starts):
-        raise ToolError(f"occurrence={occurrence}, but old_text appears {counted(len(starts), 'time')} in {shown!r} "
+        raise ToolError(f"occurrence={occurrence}, but old_text appears {counted(len(starts), 'time')} in {quoted(shown)} "
                         f"({where}); occurrence should be 1 to {len(starts)}")
     if len(starts) > 1 and occurrence is None and not replace_all:
-        raise ToolError(f"old_text appears {len(starts)} times in {shown!r} ({where}); include more of the "
+        raise ToolError(f"old_text appears {len(starts)} times in {quoted(shown)} ({where}); include more of the "
                         f"surrounding text to make it unique, or pass occurrence=N (1 to {len(starts)}) "
                         "or replace_all=true")
     if replace_all:  # one pass: splicing each occurrence in turn would copy the whole text once per occurrence
@@ -143,7 +143,7 @@ def _refuse_hard_link(found: os.stat_result, shown: str, tool: str) -> None:
     """
     if found.st_nlink > 1:
         raise ToolError(
-            f"{shown!r} has {found.st_nlink} hard links (names for the same file), and another name may be outside "
+            f"{quoted(shown)} has {found.st_nlink} hard links (names for the same file), and another name may be outside "
             f"the workspace, so {tool} does not change it; write the new content to a new path instead, "
             f"for example '{shown}.new'"
         )
@@ -187,11 +187,11 @@ def _read_whole(workspace: Workspace, target: os.PathLike[str], limits: Limits) 
         _refuse_hard_link(read, shown, "edit_file")  # the very file read, not its name again
         data = file.read(limits.max_file_bytes + 1)
     if len(data) > limits.max_file_bytes:
-        raise ToolError(f"{shown!r} is larger than {limits.max_file_bytes:,} bytes {_RAISE_IT}; edit_file does not "
+        raise ToolError(f"{quoted(shown)} is larger than {limits.max_file_bytes:,} bytes {_RAISE_IT}; edit_file does not "
                         "rewrite files that large")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise ToolError(f"{shown!r} is not UTF-8 text (it may be a binary file); edit_file only edits text") from None
+        raise ToolError(f"{quoted(shown)} is not UTF-8 text (it may be a binary file); edit_file only edits text") from None
     refuse_binary(text, shown)
     return text, read

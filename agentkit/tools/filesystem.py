@@ -15,7 +15,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from agentkit.limits import DEFAULT_LIMITS, Limits
+from agentkit.limits import DEFAULT_LIMITS, Limits, quoted
 from agentkit.tools import file_reading, file_writing
 from agentkit.tools.contract import ToolDefinition, ToolError
 from agentkit.tools.schema import tool
@@ -37,7 +37,7 @@ def refusals_reported(what: str, action: str) -> Iterator[None]:
     except OSError as error:
         if error.errno not in REFUSALS:
             raise
-        raise ToolError(f"{what!r} could not be {action}: the file system refused ({error.strerror}, "
+        raise ToolError(f"{quoted(what)} could not be {action}: the file system refused ({error.strerror}, "
                         f"{errno.errorcode[error.errno]}); this is not about your arguments: tell the user if it "
                         "goes on") from error
 

@@ -9,6 +9,7 @@
   first and the last bytes and only counts the middle, so a command printing a gigabyte costs kilobytes; one
   that prints more than `Limits.max_command_output_bytes` (an endless `yes`) is stopped then, not at the timeout.
 - Bounded in what it sees: only an allowlist of environment variables is passed (`scrubbed_environment`).
+- Bounded in processes: a fork bomb meets `RLIMIT_NPROC` (`process_cap.py`), except as root.
 
 This is not a sandbox: the command can read and write anything this user can. See chapter 06.
 """
@@ -31,6 +32,7 @@ from pydantic import Field
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools.command_output import CommandResult, HeadTail
 from agentkit.tools.contract import ToolDefinition, ToolError
+from agentkit.tools.process_cap import capped_command
 from agentkit.tools.process_table import can_look_for_processes
 from agentkit.tools.processes import CommandProcesses, become_subreaper
 from agentkit.tools.schema import tool
@@ -56,12 +58,12 @@ def scrubbed_environment(environ: Mapping[str, str] | None = None, pass_env: Ite
 
 def run_command(command: str, cwd: str | os.PathLike[str], timeout: float, keep: int, *,
                 pass_env: Iterable[str] = (), stop: threading.Event | None = None,
-                max_bytes: int | None = None) -> CommandResult:
+                max_bytes: int | None = None, max_processes: int | None = None) -> CommandResult:
     """Run `command` with bash in `cwd`, reading its output as it comes; blocks, so call it in a thread.
 
     Everything the command started is killed at `timeout` seconds, once it has printed more than `max_bytes`
     (None: no bound), when `stop` is set, and also as soon as bash itself exits, so background jobs (`cmd &`),
-    even those that left the group, cannot outlive the call.
+    even those that left the group, cannot outlive the call. It may start `max_processes` processes at most.
     """
     bash = shutil.which("bash")
     if bash is None:
@@ -72,7 +74,8 @@ def run_command(command: str, cwd: str | os.PathLike[str], timeout: float, keep:
     tag = CommandProcesses(leader=0)  # the token must be in the environment before bash starts
     try:
         process = subprocess.Popen(
-            [bash, "-c", command], cwd=cwd, env=scrubbed_environment(pass_env=pass_env) | tag.environment,
+            capped_command(bash, command, max_processes), cwd=cwd,
+            env=scrubbed_environment(pass_env=pass_env) | tag.environment,
             start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         )
     except OSError as error:  # a command may delete the workspace, or make it a file: the next one cannot start
@@ -170,7 +173,7 @@ def shell_tool(workspace: Workspace, limits: Limits = DEFAULT_LIMITS, pass_env: 
         stop = threading.Event()
         work = asyncio.ensure_future(run_blocking(
             run_command, command, workspace.root, timeout, keep=limits.max_output_chars // 2, pass_env=pass_env,
-            stop=stop, max_bytes=limits.max_command_output_bytes,
+            stop=stop, max_bytes=limits.max_command_output_bytes, max_processes=limits.max_command_processes,
         ))
         try:
             result = await asyncio.shield(work)  # a thread cannot be cancelled: on cancel, it is told to stop

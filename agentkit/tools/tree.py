@@ -17,6 +17,8 @@ from fnmatch import fnmatchcase
 from functools import cache
 from pathlib import Path
 
+from agentkit.tools.path_text import unusable
+
 SKIPPED_FOLDERS = frozenset(
     {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules", ".mypy_cache", ".pytest_cache", ".tox"}
 )
@@ -59,6 +61,30 @@ def walk(root: Path, enter: Callable[[tuple[str, ...]], bool]) -> Iterator[tuple
     finally:  # also when the caller stops early
         for _, fd, _ in stack:
             os.close(fd)
+
+
+def matching(root: Path, segments: tuple[str, ...], too_deep: list[str] | None = None,
+             left_out: list[tuple[str, str]] | None = None) -> Iterator[tuple[tuple[str, ...], bool, bool]]:
+    """`(parts, is_folder, is_symlink)` of each path below `root` that matches the pattern's `segments`, sorted.
+
+    Never yielded: `write_file`'s temporaries, and a path no file tool would take (`path_text.unusable`: a
+    name that is not UTF-8, a path longer than Linux allows), which is added to `left_out` with the reason,
+    its insides unsearched, so that `glob` never lists what `read_file` then refuses. Folders at
+    `MAX_WALK_DEPTH` whose insides could match are not entered: they are added to `too_deep`.
+    """
+    left_out = [] if left_out is None else left_out
+    with closing(walk(root, lambda parts: may_match_below(parts, segments) and not unusable("/".join(parts)))) as entries:
+        for parts, is_folder, is_link, _ in entries:
+            if parts[-1].endswith(TEMPORARY_SUFFIX):
+                continue  # a write still going on, or one that died: not a file of the workspace
+            below = is_folder and may_match_below(parts, segments)
+            if (below or matches(parts, segments)) and (why := unusable("/".join(parts))):
+                left_out.append(("/".join(parts) + "/" * is_folder, why))
+                continue
+            if too_deep is not None and below and len(parts) == MAX_WALK_DEPTH:
+                too_deep.append("/".join(parts) + "/")
+            if matches(parts, segments):
+                yield parts, is_folder, is_link
 
 
 def remove_stale_temporaries(root: Path) -> None:

@@ -27,16 +27,9 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from agentkit.limits import quoted
 from agentkit.tools.path_text import WorkspaceError, check_path_text, pattern_segments
-from agentkit.tools.tree import (
-    FOLDER_FLAGS,
-    MAX_WALK_DEPTH,
-    TEMPORARY_SUFFIX,
-    matches,
-    may_match_below,
-    remove_stale_temporaries,
-    walk,
-)
+from agentkit.tools.tree import FOLDER_FLAGS, matching, remove_stale_temporaries
 
 MAX_SYMLINK_HOPS = 40
 """Linux's own limit on symlinks followed for one path: more than that is a loop (or a chain as bad as one)."""
@@ -62,7 +55,7 @@ class Workspace:
         if not resolved.is_relative_to(self.root):
             through = " through a symlink" if Path(os.path.normpath(self.root / path)).is_relative_to(self.root) else ""
             raise WorkspaceError(
-                f"{path!r} leads outside the workspace{through}; paths must stay inside the workspace root, "
+                f"{quoted(path)} leads outside the workspace{through}; paths must stay inside the workspace root, "
                 "for example 'notes.txt' or 'src/app.py'"
             )
         return resolved
@@ -87,13 +80,13 @@ class Workspace:
                 target = os.readlink(here / name)
             except OSError as error:
                 if error.errno not in (errno.EINVAL, errno.ENOENT, errno.ENOTDIR):  # not a link; not there (yet)
-                    raise WorkspaceError(f"{path!r} cannot be resolved ({error.strerror}); give a path to a real file "
+                    raise WorkspaceError(f"{quoted(path)} cannot be resolved ({error.strerror}); give a path to a real file "
                                          "or folder, such as 'notes.txt'") from None
                 here = here / name
                 continue
             hops += 1
             if hops > MAX_SYMLINK_HOPS:
-                raise WorkspaceError(f"{path!r} goes through a symlink loop (more than {MAX_SYMLINK_HOPS} symlinks "
+                raise WorkspaceError(f"{quoted(path)} goes through a symlink loop (more than {MAX_SYMLINK_HOPS} symlinks "
                                      "in a row); give a path to a real file or folder, such as 'notes.txt'")
             names.extend(target.split("/")[::-1])
             if target.startswith("/"):
@@ -129,22 +122,17 @@ class Workspace:
             except OSError as error:
                 raise self._swapped(path, error, _is_symlink(name, folder_fd)) from None
 
-    def glob(self, pattern: str, too_deep: list[str] | None = None) -> Iterator[str]:
+    def glob(self, pattern: str, too_deep: list[str] | None = None,
+             left_out: list[tuple[str, str]] | None = None) -> Iterator[str]:
         """Paths matching `pattern`, relative to the root and in sorted order, found lazily (stop any time).
 
         `**` stands for any number of folders, `*` and `?` for part of one name. Folders are shown with a
-        trailing `/`. Symlinks are never entered, and those that lead outside are left out. Folders at
-        `MAX_WALK_DEPTH` whose insides could match are not entered either: they are added to `too_deep`.
+        trailing `/`. Symlinks are never entered, and those that lead outside are left out. What is not
+        searched (too deep) or not listed (no file tool could open it) is added to `too_deep`, `left_out`.
         """
-        segments = pattern_segments(pattern)
-        with closing(walk(self.root, lambda parts: may_match_below(parts, segments))) as entries:
-            for parts, is_folder, is_link, _ in entries:
-                if parts[-1].endswith(TEMPORARY_SUFFIX):
-                    continue  # a write still going on, or one that died: not a file of the workspace
-                if too_deep is not None and is_folder and len(parts) == MAX_WALK_DEPTH \
-                        and may_match_below(parts, segments):
-                    too_deep.append("/".join(parts) + "/")
-                if matches(parts, segments) and (not is_link or self._leads_inside(parts)):
+        with closing(matching(self.root, pattern_segments(pattern), too_deep, left_out)) as found:
+            for parts, is_folder, is_link in found:
+                if not is_link or self._leads_inside(parts):
                     yield "/".join(parts) + "/" * is_folder
 
     def _leads_inside(self, parts: tuple[str, ...]) -> bool:
@@ -181,10 +169,10 @@ class Workspace:
         # even if a look after the fact finds it swapped back already.
         if error.errno == errno.ELOOP or (symlink and error.errno == errno.ENOTDIR):
             return WorkspaceError(
-                f"{shown!r} changed while it was being opened (a symlink appeared on the way); refused"
+                f"{quoted(shown)} changed while it was being opened (a symlink appeared on the way); refused"
             )
         if error.errno == errno.ENOTDIR:
-            return WorkspaceError(f"{shown!r} goes through something that is not a folder")
+            return WorkspaceError(f"{quoted(shown)} goes through something that is not a folder")
         return error
 
 
