@@ -69,11 +69,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     export.add_argument("out", help="the nbgrader source folder of one assignment, e.g. course/source/tool-use")
     export.add_argument("--course", default="notebooks", help="the teacher's notebooks folder (default: notebooks)")
 
-    site = commands.add_parser("site", help="render the course (stored outputs, docs, search) as a static web site "
-                                            "(needs the site extra)")
+    site = commands.add_parser("site", help="the course as a static web site, from the notebooks' stored outputs (site extra)")
     site.add_argument("out", help="the folder to write the site to (index.html at its top)")
     site.add_argument("--root", default=".", help="the course's folder, with notebooks/ and docs/ (default: .)")
-    site.add_argument("--language", default="en", help="the edition to build (default: en, at the site's root)")
+    site.add_argument("--language", default="en", help="the edition (default: en, at OUT; another goes in OUT/<code>)")
 
     # Run as a program, chat and web restart themselves with a clean environment (see `agentkit.reexec`);
     # called from Python with arguments (a test, a notebook), main() never replaces the process that called it.
@@ -105,7 +104,9 @@ def main(argv: Sequence[str] | None = None) -> None:
 
         run_classroom_command(args)
     elif args.command == "site":
-        _site(args)
+        from agentkit.classroom.site import run_site_command
+
+        run_site_command(args)
 
 
 def _system_prompt(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
@@ -178,18 +179,6 @@ def _mcp(args: argparse.Namespace) -> None:
     except ValueError as error:
         sys.exit(f"agentkit mcp: {error}")
     asyncio.run(serve_stdio(server))
-
-
-def _site(args: argparse.Namespace) -> None:
-    from agentkit.site import SiteError, build_site
-
-    try:
-        index = build_site(args.out, args.root, args.language)
-    except ModuleNotFoundError as missing:
-        sys.exit(f"agentkit site needs {missing.name}, which comes with the site extra: pip install -e '.[site]'")
-    except (ValueError, SiteError) as error:
-        sys.exit(f"agentkit site: {error}")
-    print(f"wrote the site: open {index}")
 
 
 def _web(args: argparse.Namespace, restart_with: list[str] | None) -> None:

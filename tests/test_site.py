@@ -16,7 +16,7 @@ import nbformat
 import pytest
 
 from agentkit import cli
-from agentkit.site import SiteError, build_site, chapters
+from agentkit.classroom.site import SiteError, build_site, chapters
 
 pytest.importorskip("myst_nb", reason="agentkit site needs the site extra")
 

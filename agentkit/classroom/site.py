@@ -17,10 +17,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from argparse import Namespace
 from dataclasses import dataclass
 from pathlib import Path
-
-import nbformat
 
 
 @dataclass(frozen=True)
@@ -48,6 +47,8 @@ class SiteError(RuntimeError):
 
 def chapters(notebooks: Path) -> list[tuple[str, str]]:
     """(file stem, title) of every chapter, in order: the title is the notebook's first heading."""
+    import nbformat  # here, so that the command line can load this module for its arguments at no cost
+
     found = []
     for path in sorted(notebooks.glob("[0-9][0-9]_*.ipynb")):
         notebook = nbformat.read(path, as_version=4)
@@ -136,3 +137,14 @@ def _index(edition: Edition, course: list[tuple[str, str]], docs: list[str]) -> 
             lines += ["", f"## {caption}", "", *[f"- [](docs/{name}.md)" for name in names]]
             lines += ["", "```{toctree}", ":hidden:", f":caption: {caption}", "", *[f"docs/{name}" for name in names], "```"]
     return "\n".join(lines) + "\n"
+
+
+def run_site_command(args: Namespace) -> None:
+    """`agentkit site OUT`: build, then say where to open it; a missing extra or a broken link exits with the reason."""
+    try:
+        index = build_site(args.out, args.root, args.language)
+    except ModuleNotFoundError as missing:
+        sys.exit(f"agentkit site needs {missing.name}, which comes with the site extra: pip install -e '.[site]'")
+    except (ValueError, SiteError) as error:
+        sys.exit(f"agentkit site: {error}")
+    print(f"wrote the site: open {index}")
