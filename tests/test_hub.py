@@ -15,34 +15,68 @@ import json
 import os
 import re
 import shutil
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from agentkit import cli
-from agentkit.classroom.local_hub import LocalHub, missing_parts
+from agentkit.classroom.local_hub import LocalHub, free_port, missing_parts
 
 if (missing := missing_parts()) is not None:
     pytest.skip(f"no local JupyterHub here: {missing}", allow_module_level=True)
 pytest.importorskip("nbgrader", reason="the nbgrader round trip needs the classroom extra")
 from agentkit.classroom.hub import Kernel, Student, log_in, run_notebook, start_server, upload  # noqa: E402
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS, DEPLOY = ROOT / "notebooks", ROOT / "deploy" / "jupyterhub"
 TEACHER, STUDENTS = "teacher", ["ada", "grace", "alan"]
 CLASS_KEY = "sk-the-class-key-no-student-may-read"
 ASSIGNMENT, EXERCISE_NOTEBOOK, COURSE_ID = "tool-use", "03_tool_registry.ipynb", "tool-use-class"
 
 
+class Provider(BaseHTTPRequestHandler):
+    """A stand-in for the class's provider: answers a chat completion only when given the class key."""
+
+    keys: list[str] = []
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        Provider.keys.append(self.headers.get("Authorization", ""))
+        ok = self.path == "/v1/chat/completions" and self.headers.get("Authorization") == f"Bearer {CLASS_KEY}"
+        body = json.dumps({"id": "c1", "object": "chat.completion", "created": 0, "model": "class-model",
+                           "choices": [{"index": 0, "finish_reason": "stop",
+                                        "message": {"role": "assistant", "content": "answered through the relay"}}]}
+                          if ok else {"error": {"message": "bad key"}}).encode()
+        self.send_response(200 if ok else 401)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_: object) -> None:
+        pass
+
+
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory):
     folder = tmp_path_factory.mktemp("hub")
-    with LocalHub(folder, [TEACHER, *STUDENTS], admins=[TEACHER], environment={"MODEL_API_KEY": CLASS_KEY}) as running:
+    provider = ThreadingHTTPServer(("127.0.0.1", 0), Provider)
+    threading.Thread(target=provider.serve_forever, daemon=True).start()
+    # The hub holds the class key twice over: as the relay's key (deploy/jupyterhub/class_config.py) and as a plain
+    # MODEL_API_KEY in its own environment, which a careless setup would hand on to the students.
+    environment = {"MODEL_API_KEY": CLASS_KEY, "CLASS_MODEL_API_KEY": CLASS_KEY, "CLASS_MODEL": "class-model",
+                   "CLASS_BASE_URL": f"http://127.0.0.1:{provider.server_port}/v1", "CLASS_RELAY_PORT": str(free_port())}
+    with LocalHub(folder, [TEACHER, *STUDENTS], admins=[TEACHER], environment=environment,
+                  configs=[DEPLOY / "class_config.py"]) as running:
         people = asyncio.run(_log_in_everyone(running.url))
         yield running, people
         started = running.processes()
         assert len(started) >= 2 + len(people), f"expected the hub, its proxy and {len(people)} servers: {started}"
     # Leaving the block stopped the hub; nothing it started may still run.
+    provider.shutdown()
     assert running.leftovers == [], f"the hub left these running (now ended): {running.leftovers}"
     for pid in started:
         with pytest.raises(ProcessLookupError):
@@ -79,6 +113,29 @@ def test_hub_students_run_chapter_00_in_their_own_kernels_without_the_class_key(
         assert [_sanitized(cell.printed) for cell in ran] == stored, f"{name}'s chapter 00 printed something else"
         home = running.folder / "home" / name
         assert seen.splitlines() == [str(home / "course"), name, "False False"], name
+
+
+def test_hub_class_model_goes_through_the_relay_with_a_students_own_token(hub) -> None:
+    running, people = hub
+    use_the_class_model = (
+        "import os\nfrom agentkit.config import connect, load_settings\nos.makedirs('with-class-model', exist_ok=True)\n"
+        f"open('with-class-model/.env', 'w').write({(DEPLOY / 'class.env').read_text()!r})\nos.chdir('with-class-model')\n"
+        "settings = load_settings()\nreply = await connect(settings).chat.completions.create(\n"
+        "    model=settings.model, messages=[{'role': 'user', 'content': 'hello'}])\n"
+        "print(settings.offline, settings.model, reply.choices[0].message.content)\n"
+        f"print({CLASS_KEY!r} in open('/proc/self/environ').read() + str(settings))")
+    guess = ("import openai, os\nbogus = openai.OpenAI(api_key='a-guessed-token', base_url=os.environ['CLASS_BASE_URL'])\n"
+             "try:\n    bogus.models.list()\nexcept openai.APIStatusError as error:\n    print(error.status_code)")
+
+    async def one(student: Student) -> tuple[str, str]:
+        async with Kernel(student) as kernel:
+            return (await kernel.run(use_the_class_model)), (await kernel.run(guess))
+
+    used, guessed = asyncio.run(one(people["grace"]))
+    assert used.error is None and guessed.error is None, (used, guessed)
+    assert used.printed.splitlines() == ["False class-model answered through the relay", "False"]
+    assert guessed.printed.strip() == "403"  # a token the hub does not know is refused before the provider
+    assert Provider.keys and set(Provider.keys) == {f"Bearer {CLASS_KEY}"}
 
 
 def test_hub_nbgrader_release_fetch_submit_collect_autograde_across_the_class(hub, tmp_path: Path) -> None:

@@ -49,9 +49,10 @@ class LocalHub:
     """`with LocalHub(folder, users) as hub:` a running hub at `hub.url`; `hub.environment` is what it was given."""
 
     def __init__(self, folder: Path, users: list[str], admins: list[str] = (), password: str = "class",
-                 environment: dict[str, str] | None = None, timeout: float = 60) -> None:
+                 environment: dict[str, str] | None = None, configs: list[Path] = (), timeout: float = 60) -> None:
         self.folder, self.users, self.admins, self.password = Path(folder), list(users), list(admins), password
         self.environment = dict(environment or {})
+        self.configs = [Path(config).resolve() for config in configs]  # a class's own settings, loaded after these
         self.timeout, self.port = timeout, free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
@@ -80,7 +81,8 @@ class LocalHub:
             # key the hub holds (MODEL_API_KEY) never reaches a student's server or kernel.
             "Spawner.environment": {"PATH": _path()},
         }
-        return "c = get_config()  # noqa\n" + "".join(f"c.{name} = {value!r}\n" for name, value in settings.items())
+        return ("c = get_config()  # noqa\n" + "".join(f"c.{name} = {value!r}\n" for name, value in settings.items())
+                + "".join(f"load_subconfig({str(config)!r})  # noqa\n" for config in self.configs))
 
     def __enter__(self) -> LocalHub:
         if (missing := missing_parts()) is not None:
