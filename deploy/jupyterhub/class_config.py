@@ -25,12 +25,15 @@ c = get_config()  # noqa: F821 (given by JupyterHub when it loads this file)
 # Spawner.environment: a key in the hub's environment never reaches it. MODEL_API_KEY is left unset (not ""), so that
 # a student's `.env` can still choose a model: the course lets the environment win over `.env`, even when empty.
 RELAY, RELAY_PORT = "model-relay", int(os.environ.get("CLASS_RELAY_PORT", "10101"))
+# Where the proxy reaches the relay: this machine (The Littlest JupyterHub), or the hub's Kubernetes service ("hub").
+RELAY_HOST = os.environ.get("CLASS_RELAY_HOST", "127.0.0.1")
+RELAY_SCRIPT = os.environ.get("CLASS_RELAY_SCRIPT") or str(Path(__file__).resolve().parent / "model_relay.py")
 if os.environ.get("CLASS_MODEL_API_KEY"):
-    relay_url = f"http://127.0.0.1:{RELAY_PORT}"
+    relay_url = f"http://{RELAY_HOST}:{RELAY_PORT}"
     c.JupyterHub.services.append({
-        "name": RELAY, "url": relay_url,
-        "command": [sys.executable, str(Path(__file__).resolve().parent / "model_relay.py")],
+        "name": RELAY, "url": relay_url, "command": [sys.executable, RELAY_SCRIPT],
         "environment": {"RELAY_UPSTREAM": os.environ.get("CLASS_BASE_URL", "https://api.openai.com/v1"),
+                        "RELAY_LOCAL_ONLY": "1" if RELAY_HOST == "127.0.0.1" else "0",
                         "RELAY_API_KEY": os.environ["CLASS_MODEL_API_KEY"],
                         "RELAY_REQUESTS_PER_MINUTE": os.environ.get("CLASS_REQUESTS_PER_MINUTE", "20")},
     })
