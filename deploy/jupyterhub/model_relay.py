@@ -11,6 +11,7 @@ Needs nothing beyond JupyterHub itself (tornado), so it runs in any hub's enviro
 from __future__ import annotations
 
 import json
+import logging
 import os
 import time
 from collections import defaultdict, deque
@@ -54,6 +55,7 @@ class Relay(HubAuthenticated, web.RequestHandler):
         if len(times) >= PER_MINUTE:
             return self.refuse(429, f"{name}: more than {PER_MINUTE} requests in a minute; wait a little")
         times.append(now)
+        logging.info("%s: %s /%s", name, self.request.method, path)  # who spent the key, for the teacher
         started = []
 
         def headers(line: str) -> None:
@@ -82,6 +84,7 @@ class Relay(HubAuthenticated, web.RequestHandler):
 
 
 def main() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s model-relay %(message)s")
     prefix = os.environ["JUPYTERHUB_SERVICE_PREFIX"]  # /services/<name>/, given by the hub
     port = int(os.environ["JUPYTERHUB_SERVICE_URL"].rsplit(":", 1)[1].strip("/"))
     app = web.Application([(rf"{prefix}v1/(.*)", Relay)], cookie_secret=os.urandom(32))
