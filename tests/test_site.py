@@ -134,6 +134,18 @@ def test_a_notebook_is_rendered_as_stored_never_run_and_docs_are_optional(tmp_pa
     assert not (tmp_path / "out" / "docs").exists()
 
 
+def test_the_glossary_gets_its_own_part_of_the_index_and_the_other_docs_theirs(tmp_path: Path) -> None:
+    course = made_up_course(tmp_path / "course", "See the [glossary](../docs/glossary.md#dispatcher).")
+    (course / "docs").mkdir()
+    (course / "docs" / "glossary.md").write_text("# Glossary\n\n## dispatcher\n\nTurns a call into a result.\n")
+    (course / "docs" / "guide.md").write_text("# A guide\n\nBack to the [chapter](../notebooks/00_only.ipynb).\n")
+    build_site(tmp_path / "out", course)
+    index = text(tmp_path / "out" / "index.html")
+    assert index.index("Guides") < index.index("A guide") < index.index("Glossary", index.index("A guide"))
+    assert "docs/glossary.html" in parse(tmp_path / "out" / "index.html").links
+    assert broken_links(tmp_path / "out") == []
+
+
 def test_a_broken_link_fails_the_build_and_says_where(tmp_path: Path) -> None:
     with pytest.raises(SiteError, match="missing"):
         build_site(tmp_path / "out", made_up_course(tmp_path / "course", "[gone](../docs/missing.md)"))
