@@ -44,7 +44,25 @@ async def one_student(student, timeout: float) -> list[float]:
     return took
 
 
-async def measure(url: str, counts: list[int], timeout: float) -> None:
+async def peak_memory(hub: LocalHub, peak: list[float]) -> None:
+    """Sample the memory (RSS) of everything the hub started but its proxy, every half second; keep the peak in MB."""
+    import psutil
+
+    while True:
+        total = 0
+        for pid in hub.processes()[1:]:
+            try:
+                process = psutil.Process(pid)
+                if "configurable-http-proxy" not in " ".join(process.cmdline()):
+                    total += process.memory_info().rss
+            except psutil.Error:
+                pass
+        peak[0] = max(peak[0], total / 2**20)
+        await asyncio.sleep(0.5)
+
+
+async def measure(hub: LocalHub, counts: list[int], timeout: float) -> None:
+    url = hub.url
     names = [f"student{number:02d}" for number in range(1, max(counts) + 1)]
     started = time.perf_counter()
     students = await asyncio.gather(*(log_in(url, name, "class") for name in names))
@@ -53,16 +71,21 @@ async def measure(url: str, counts: list[int], timeout: float) -> None:
           f"({os.cpu_count()} cores)")
     await asyncio.gather(*(upload(student, NOTEBOOKS / chapter, f"course/{chapter}")
                            for student in students for chapter in CHAPTERS))
-    print(f"\n{'students':>8} | {'wall (s)':>8} | {'per notebook: mean (s)':>22} | {'slowest (s)':>11} | {'vs 1 student':>12}")
-    print(f"{'-' * 8}-|-{'-' * 8}-|-{'-' * 22}-|-{'-' * 11}-|-{'-' * 12}")
+    print(f"\n{'students':>8} | {'wall (s)':>8} | {'per notebook: mean (s)':>22} | {'slowest (s)':>11} | {'vs 1 student':>12}"
+          f" | {'peak MB, all servers':>20}")
+    print(f"{'-' * 8}-|-{'-' * 8}-|-{'-' * 22}-|-{'-' * 11}-|-{'-' * 12}-|-{'-' * 20}")
     alone = None
     for count in counts:
+        peak = [0.0]
+        sampler = asyncio.create_task(peak_memory(hub, peak))
         started = time.perf_counter()
         times = [seconds for each in await asyncio.gather(*(one_student(s, timeout) for s in students[:count]))
                  for seconds in each]
         wall, mean = time.perf_counter() - started, statistics.mean(times)
+        sampler.cancel()
         alone = alone or mean
-        print(f"{count:>8} | {wall:>8.1f} | {mean:>22.2f} | {max(times):>11.2f} | {mean / alone:>11.1f}x")
+        print(f"{count:>8} | {wall:>8.1f} | {mean:>22.2f} | {max(times):>11.2f} | {mean / alone:>11.1f}x | {peak[0]:>20.0f}")
+    print(f"\n(all {len(students)} servers stay up throughout; the memory column is theirs plus the running kernels)")
 
 
 def main() -> None:
@@ -74,7 +97,7 @@ def main() -> None:
         sys.exit(f"cannot start a local hub: {missing}")
     names = [f"student{number:02d}" for number in range(1, max(args.students) + 1)]
     with tempfile.TemporaryDirectory(prefix="hub-capacity-") as folder, LocalHub(Path(folder), names) as hub:
-        asyncio.run(measure(hub.url, sorted(args.students), args.timeout))
+        asyncio.run(measure(hub, sorted(args.students), args.timeout))
 
 
 if __name__ == "__main__":
