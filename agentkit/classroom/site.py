@@ -13,6 +13,7 @@ Sphinx runs in a process of its own, so `import agentkit` never loads it.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -96,8 +97,9 @@ def build_site(out: str | Path, root: str | Path = ".", language: str = DEFAULT_
         problems = (warnings.read_text(encoding="utf-8") if warnings.exists() else "").strip()
         # Name the files a person edits, not the scratch copies Sphinx read.
         problems = problems.replace(str(source / "notebooks"), str(notebooks)).replace(str(source / "docs"), str(docs))
-        if done.returncode != 0 and "No module named sphinx" in done.stderr:
-            raise ModuleNotFoundError("sphinx", name="sphinx")
+        missing = re.search(r"No module named '?([\w.]+)|Could not import extension ([\w.]+)", done.stderr + problems)
+        if missing:  # Sphinx itself, or one of its extensions: the `site` extra is not installed
+            raise ModuleNotFoundError(missing[1] or missing[2], name=missing[1] or missing[2])
         if done.returncode != 0 or problems:
             raise SiteError("the site did not build cleanly; each line is a page or a link to fix:\n"
                             + (problems or done.stderr[-3000:]))
