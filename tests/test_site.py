@@ -16,6 +16,7 @@ import nbformat
 import pytest
 
 from agentkit import cli
+from agentkit.classroom import SOLUTION
 from agentkit.classroom.site import SiteError, build_site, chapters
 
 pytest.importorskip("myst_nb", reason="agentkit site needs the site extra")
@@ -109,6 +110,17 @@ def test_chapter_pages_show_the_stored_outputs_and_the_diagrams(site: Path) -> N
         assert printed and printed[0] in page and printed[-1] in page, path.name
         diagrams = sum(cell.source.count("```mermaid") for cell in notebook.cells if cell.cell_type == "markdown")
         assert len(re.findall(r"<pre\s+class=\"mermaid\"", page)) == diagrams, path.name
+
+
+def test_solutions_are_collapsed_on_the_site(site: Path) -> None:
+    solutions = 0
+    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        hidden = [cell for cell in nbformat.read(path, as_version=4).cells if SOLUTION in cell.metadata.get("tags", [])
+                  or cell.metadata.get("jupyter", {}).get("source_hidden")]
+        page = (site / "notebooks" / f"{path.stem}.html").read_text(encoding="utf-8")
+        assert page.count("tag_hide-input") == len(hidden), path.name
+        solutions += len(hidden)
+    assert solutions > 0
 
 
 def test_the_site_has_search(site: Path) -> None:

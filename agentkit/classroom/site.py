@@ -80,7 +80,7 @@ def build_site(out: str | Path, root: str | Path = ".", language: str = DEFAULT_
         source = Path(scratch) / "source"
         (source / "notebooks").mkdir(parents=True)
         for stem, _ in course:
-            shutil.copy(notebooks / f"{stem}.ipynb", source / "notebooks")
+            _copy_chapter(notebooks / f"{stem}.ipynb", source / "notebooks")
         pages = sorted(docs.glob("*.md")) if docs.is_dir() else []
         if pages:
             (source / "docs").mkdir()
@@ -106,6 +106,20 @@ def build_site(out: str | Path, root: str | Path = ".", language: str = DEFAULT_
     return target / "index.html"
 
 
+def _copy_chapter(notebook: Path, folder: Path) -> None:
+    """Copy a chapter for Sphinx; an exercise's solution (and any cell collapsed in Jupyter) is collapsed on its page,
+    so a reader meets the exercise before its answer, one click away."""
+    import nbformat
+
+    from agentkit.classroom.student import SOLUTION
+
+    chapter = nbformat.read(notebook, as_version=4)
+    for cell in chapter.cells:
+        if SOLUTION in cell.metadata.get("tags", []) or cell.metadata.get("jupyter", {}).get("source_hidden"):
+            cell.metadata["tags"] = [*cell.metadata.get("tags", []), "hide-input"]  # myst-nb's toggle
+    nbformat.write(chapter, folder / notebook.name)
+
+
 def _configuration(edition: Edition) -> dict:
     """Sphinx's settings: the conf.py written beside the pages (plain values only)."""
     return {
@@ -118,6 +132,7 @@ def _configuration(edition: Edition) -> dict:
         "html_theme": "furo",
         "html_title": edition.title,
         "html_copy_source": False,
+        "html_show_copyright": False,
         "html_show_sourcelink": False,
         "exclude_patterns": [],
         "nb_merge_streams": True,  # one block for what a cell printed, as Jupyter shows it
