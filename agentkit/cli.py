@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     site = commands.add_parser("site", help="the course as a static web site, from the notebooks' stored outputs (site extra)")
     site.add_argument("out", help="the folder to write the site to (index.html at its top)")
-    site.add_argument("--root", default=".", help="the course's folder, with notebooks/ and docs/ (default: .)")
+    site.add_argument("--root", default=None, help="the course's folder, with notebooks/ and docs/ (default: this clone)")
     site.add_argument("--language", default="en", help="the edition (default: en, at OUT; another goes in OUT/<code>)")
 
     # Run as a program, chat and web restart themselves with a clean environment (see `agentkit.reexec`);

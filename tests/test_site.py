@@ -17,7 +17,7 @@ import pytest
 
 from agentkit import cli
 from agentkit.classroom import SOLUTION
-from agentkit.classroom.site import SiteError, build_site, chapters
+from agentkit.classroom.site import SiteError, build_site, chapters, course_root
 
 pytest.importorskip("myst_nb", reason="agentkit site needs the site extra")
 
@@ -168,3 +168,10 @@ def test_an_unknown_language_or_an_empty_folder_is_refused_with_what_is_valid(tm
         build_site(tmp_path / "out", ROOT, language="xx")
     with pytest.raises(ValueError, match="no chapters"):
         build_site(tmp_path / "out", tmp_path)
+
+
+def test_without_a_root_the_course_is_this_folder_or_else_this_clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert course_root() == ROOT  # run from elsewhere: the clone the package was installed from
+    (tmp_path / "notebooks").mkdir()
+    assert course_root() == tmp_path and course_root("given") == Path("given")

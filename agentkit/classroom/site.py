@@ -64,11 +64,20 @@ def site_folder(out: str | Path, language: str = DEFAULT_LANGUAGE) -> Path:
     return Path(out) if language == DEFAULT_LANGUAGE else Path(out) / language
 
 
-def build_site(out: str | Path, root: str | Path = ".", language: str = DEFAULT_LANGUAGE) -> Path:
+def course_root(root: str | Path | None = None) -> Path:
+    """The course's folder: `root` if given; else this folder when it holds the notebooks, else the checkout this
+    package was installed from (an editable install), so `agentkit site DIR` works from anywhere in a clone."""
+    if root is not None:
+        return Path(root)
+    checkout = Path(__file__).resolve().parents[2]
+    return Path.cwd() if (Path.cwd() / "notebooks").is_dir() or not (checkout / "notebooks").is_dir() else checkout
+
+
+def build_site(out: str | Path, root: str | Path | None = None, language: str = DEFAULT_LANGUAGE) -> Path:
     """Render the course in `root` (a checkout: notebooks/ and docs/) to HTML in `out`; returns the index page."""
     if language not in EDITIONS:
         raise ValueError(f"no edition of the course in {language!r}: should be one of {', '.join(EDITIONS)}")
-    edition, root = EDITIONS[language], Path(root)
+    edition, root = EDITIONS[language], course_root(root)
     notebooks, docs = root / edition.notebooks, root / edition.docs
     course = chapters(notebooks)
     if not course:
