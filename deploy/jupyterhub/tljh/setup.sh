@@ -30,7 +30,8 @@ install -m 0644 "$DEPLOY/class.env" /etc/skel/tool-use/class.env
 
 # 3. The hub: the class settings (offline by default), the model relay beside them, the teacher as admin.
 install -D -m 0644 "$DEPLOY/class_config.py" "$CONFIG_D/class_config.py"
-install -D -m 0644 "$DEPLOY/model_relay.py" "$CLASS/model_relay.py"
+install -d -m 0700 "$CLASS"
+install -m 0644 "$DEPLOY/model_relay.py" "$CLASS/model_relay.py"
 tljh-config add-item users.admin teacher
 tljh-config set user_environment.default_app jupyterlab
 tljh-config set limits.memory 1G             # per student; chapters 00-12 need well under 500 MB
@@ -38,7 +39,6 @@ tljh-config set limits.cpu 1
 tljh-config set services.cull.timeout 3600   # stop a server idle for an hour
 
 # 4. The class key, if any: in a file only root reads, handed to the hub (and by it to the relay) by systemd.
-install -d -m 0700 "$CLASS"
 umask 077
 {
     echo "CLASS_RELAY_SCRIPT=$CLASS/model_relay.py"
