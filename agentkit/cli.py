@@ -73,6 +73,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     export.add_argument("out", help="the nbgrader source folder of one assignment, e.g. course/source/tool-use")
     export.add_argument("--course", default="notebooks", help="the teacher's notebooks folder (default: notebooks)")
 
+    site = commands.add_parser("site", help="the course as a static web site, from the notebooks' stored outputs (site extra)")
+    site.add_argument("out", help="the folder to write the site to (index.html at its top)")
+    site.add_argument("--root", default=None, help="the course's folder, with notebooks/ and docs/ (default: this clone)")
+    site.add_argument("--language", default="en", help="the edition (default: en, at OUT; another goes in OUT/<code>)")
+
     # Run as a program, chat and web restart themselves with a clean environment (see `agentkit.reexec`);
     # called from Python with arguments (a test, a notebook), main() never replaces the process that called it.
     restart_with = sys.argv[1:] if argv is None else None
@@ -106,6 +111,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         from agentkit.classroom.command import run_classroom_command
 
         run_classroom_command(args)
+    elif args.command == "site":
+        from agentkit.classroom.site import run_site_command
+
+        run_site_command(args)
 
 
 def _system_prompt(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:

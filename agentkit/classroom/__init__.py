@@ -5,7 +5,9 @@
 - `exercises`: which exercises a notebook has, found from its checks module (`agentkit/checks/chNN.py`);
 - `grading`: run each submitted notebook in a throwaway, confined kernel and record every check's verdict
   (`agentkit classroom grade`); `sandbox` confines the kernel; `reports` writes grades.csv and feedback;
-- `nbgrader`: the course as nbgrader source notebooks (`agentkit classroom nbgrader`).
+- `nbgrader`: the course as nbgrader source notebooks (`agentkit classroom nbgrader`);
+- `site`: the course as a static web site for readers (`agentkit site`);
+- `hub`, `local_hub`: a class on JupyterHub, driven as its people would, and a local hub to try it on.
 """
 
 from agentkit.classroom.refresh import KERNEL, execute, offline_environment, refresh, sanitizers, stabilise

@@ -1,0 +1,177 @@
+"""`agentkit site`: the course rendered from its stored outputs, every chapter and docs page, and no broken link.
+
+The site is built once, through the command line, from this checkout; a few small made-up courses show that a
+notebook is never executed and that a broken link fails the build.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import nbformat
+import pytest
+
+from agentkit import cli
+from agentkit.classroom import SOLUTION
+from agentkit.classroom.site import SiteError, build_site, chapters, course_root
+
+pytest.importorskip("myst_nb", reason="agentkit site needs the site extra")
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS, DOCS = ROOT / "notebooks", ROOT / "docs"
+
+
+class Page(HTMLParser):
+    """The ids a page defines and the local addresses it refers to (href and src)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in ("id", "name") and value:
+                self.ids.add(value)
+            elif name in ("href", "src") and value and not urlsplit(value).scheme and not value.startswith("//"):
+                self.links.append(value)
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    return page
+
+
+def text(path: Path) -> str:
+    """What a reader sees of a page: its text without tags, entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", "", path.read_text(encoding="utf-8")))
+
+
+def broken_links(site: Path) -> list[str]:
+    """Every local href/src of every page whose file is missing, or whose #fragment names no id in its target."""
+    pages = {path.resolve(): parse(path) for path in site.rglob("*.html")}
+    broken = []
+    for path, page in pages.items():
+        for link in page.links:
+            parts = urlsplit(link)
+            target = (path.parent / unquote(parts.path)).resolve() if parts.path else path
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.exists():
+                broken.append(f"{path.relative_to(site.resolve())}: {link} (no such file)")
+            elif parts.fragment and target.suffix == ".html" and unquote(parts.fragment) not in pages[target].ids:
+                broken.append(f"{path.relative_to(site.resolve())}: {link} (no such anchor)")
+    return broken
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    cli.main(["site", str(out), "--root", str(ROOT)])
+    return out
+
+
+def test_every_chapter_has_a_page_and_the_index_lists_them_in_order(site: Path) -> None:
+    course = chapters(NOTEBOOKS)
+    assert [stem for stem, _ in course] == sorted(path.stem for path in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    index = parse(site / "index.html")
+    listed = [link for link in index.links if link.startswith("notebooks/")]
+    for stem, title in course:
+        assert (site / "notebooks" / f"{stem}.html").is_file(), stem
+        assert f"notebooks/{stem}.html" in listed, f"the course map does not link {stem}"
+        assert title.replace("`", "") in text(site / "index.html"), f"the course map does not name {title!r}"
+    first = [listed.index(f"notebooks/{stem}.html") for stem, _ in course]
+    assert first == sorted(first), "the course map lists the chapters out of order"
+
+
+def test_every_docs_page_is_on_the_site_and_the_glossary_when_there_is_one(site: Path) -> None:
+    index = parse(site / "index.html")
+    for page in DOCS.glob("*.md"):
+        assert (site / "docs" / f"{page.stem}.html").is_file(), page.name
+        assert f"docs/{page.stem}.html" in index.links, f"the index does not link {page.name}"
+
+
+def test_no_internal_link_is_broken(site: Path) -> None:
+    assert len(list(site.rglob("*.html"))) > len(chapters(NOTEBOOKS))
+    assert broken_links(site) == []
+
+
+def test_chapter_pages_show_the_stored_outputs_and_the_diagrams(site: Path) -> None:
+    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        page = html.unescape((site / "notebooks" / f"{path.stem}.html").read_text(encoding="utf-8"))
+        printed = [line.strip() for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
+                   if output.output_type == "stream" for line in output.text.splitlines() if len(line.strip()) > 12]
+        assert printed and printed[0] in page and printed[-1] in page, path.name
+        diagrams = sum(cell.source.count("```mermaid") for cell in notebook.cells if cell.cell_type == "markdown")
+        assert len(re.findall(r"<pre\s+class=\"mermaid\"", page)) == diagrams, path.name
+
+
+def test_solutions_are_collapsed_on_the_site(site: Path) -> None:
+    solutions = 0
+    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        hidden = [cell for cell in nbformat.read(path, as_version=4).cells if SOLUTION in cell.metadata.get("tags", [])
+                  or cell.metadata.get("jupyter", {}).get("source_hidden")]
+        page = (site / "notebooks" / f"{path.stem}.html").read_text(encoding="utf-8")
+        assert page.count("tag_hide-input") == len(hidden), path.name
+        solutions += len(hidden)
+    assert solutions > 0
+
+
+def test_the_site_has_search(site: Path) -> None:
+    assert (site / "search.html").is_file()
+    assert "dispatcher" in (site / "searchindex.js").read_text(encoding="utf-8").lower()
+
+
+def made_up_course(root: Path, link: str = "") -> Path:
+    """A one-chapter course whose only code cell would fail if run, with its output stored."""
+    (root / "notebooks").mkdir(parents=True)
+    cell = nbformat.v4.new_code_cell("raise SystemExit('executed')")
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="the stored output, 42\n")]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(f"# 00 · Only chapter\n\n{link}"), cell])
+    notebook.metadata["language_info"] = {"name": "python"}
+    nbformat.write(notebook, root / "notebooks" / "00_only.ipynb")
+    return root
+
+
+def test_a_notebook_is_rendered_as_stored_never_run_and_docs_are_optional(tmp_path: Path) -> None:
+    index = build_site(tmp_path / "out", made_up_course(tmp_path / "course"))
+    page = (tmp_path / "out" / "notebooks" / "00_only.html").read_text(encoding="utf-8")
+    assert "the stored output, 42" in page and index.is_file()
+    assert not (tmp_path / "out" / "docs").exists()
+
+
+def test_the_glossary_gets_its_own_part_of_the_index_and_the_other_docs_theirs(tmp_path: Path) -> None:
+    course = made_up_course(tmp_path / "course", "See the [glossary](../docs/glossary.md#dispatcher).")
+    (course / "docs").mkdir()
+    (course / "docs" / "glossary.md").write_text("# Glossary\n\n## dispatcher\n\nTurns a call into a result.\n")
+    (course / "docs" / "guide.md").write_text("# A guide\n\nBack to the [chapter](../notebooks/00_only.ipynb).\n")
+    build_site(tmp_path / "out", course)
+    index = text(tmp_path / "out" / "index.html")
+    assert index.index("Guides") < index.index("A guide") < index.index("Glossary", index.index("A guide"))
+    assert "docs/glossary.html" in parse(tmp_path / "out" / "index.html").links
+    assert broken_links(tmp_path / "out") == []
+
+
+def test_a_broken_link_fails_the_build_and_says_where(tmp_path: Path) -> None:
+    with pytest.raises(SiteError, match="missing"):
+        build_site(tmp_path / "out", made_up_course(tmp_path / "course", "[gone](../docs/missing.md)"))
+
+
+def test_an_unknown_language_or_an_empty_folder_is_refused_with_what_is_valid(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="should be one of en"):
+        build_site(tmp_path / "out", ROOT, language="xx")
+    with pytest.raises(ValueError, match="no chapters"):
+        build_site(tmp_path / "out", tmp_path)
+
+
+def test_without_a_root_the_course_is_this_folder_or_else_this_clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert course_root() == ROOT  # run from elsewhere: the clone the package was installed from
+    (tmp_path / "notebooks").mkdir()
+    assert course_root() == tmp_path and course_root("given") == Path("given")
