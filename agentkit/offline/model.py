@@ -14,27 +14,44 @@ model has to decide on each turn:
                                               (function_protocol.py);
 4. otherwise                                -> one of a few plain answers, or say honestly what it is.
 
-Of the system prompt it follows only a role ("You are Ada, ...") and a request to be brief (instructions.py).
+Of the system prompt it follows a role, the answer's language and length, a tool not to use, "ask before
+writing" and a request for caution (instructions.py). Answers are written in the learner's language.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from agentkit.offline import answer
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
-from agentkit.offline.choose import Offer, Planned, plan
+from agentkit.offline.choose import ENOUGH, Offer, Planned, plan, score
 from agentkit.offline.fill import fill
 from agentkit.offline.function_protocol import function_protocol, protocol_reply
-from agentkit.offline.instructions import first_sentence, introduction, not_obeyed, ordered_command, read_instructions
+from agentkit.offline.instructions import (
+    Instructions,
+    changes_something,
+    first_sentence,
+    introduction,
+    is_forbidden,
+    not_obeyed,
+    ordered_command,
+    read_instructions,
+)
+from agentkit.offline.language import language_of
 from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
 from agentkit.offline.reading import message_text
 from agentkit.offline.reply import Reply, ToolCall
 from agentkit.offline.retry import corrected
 
 __all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "ToolCall", "plain_answer", "plan"]
+
+CAREFUL = 2 * ENOUGH
+"""How well a tool must fit when the system prompt asks for a tool only when it does exactly what is asked."""
+YES = re.compile(r"\s*(?:y|yes|ok|okay|sure|go ahead|please do|do it|yep|yeah|confirm(?:ed)?)\b|\s*(?:好|可以|是的|行|确认|继续)",
+                 re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -51,34 +68,63 @@ class OfflineModel:
             raise ValueError(f"unknown mistake {self.unruly!r}; should be one of: {', '.join(MISTAKES)}")
 
     def respond(self, request: dict[str, Any]) -> Reply:
-        reply = self._decide(request)
-        if reply.content and read_instructions(request["messages"]).brief:
+        told = read_instructions(request["messages"])
+        reply = self._decide(request, told)
+        if reply.content and told.brief:
             return Reply(first_sentence(reply.content), reply.tool_calls)
         return reply
 
-    def _decide(self, request: dict[str, Any]) -> Reply:
+    def _decide(self, request: dict[str, Any], told: Instructions) -> Reply:
         messages = request["messages"]
-        offers = [_offer_from_tool(t) for t in request.get("tools") or []]
+        offered = [_offer_from_tool(t) for t in request.get("tools") or []]
+        offers = [o for o in offered if not is_forbidden(told, o.name, o.description)]
         choice = request.get("tool_choice") or "auto"
         if messages[-1]["role"] == "tool":
-            return _after_tool_results(messages, offers, self.gullible)
-        question = message_text(messages[-1])
+            return _after_tool_results(messages, offers, told, self.gullible)
+        confirmed = _confirmed(messages) if told.ask_first else None
+        question = confirmed or message_text(messages[-1])
+        language = told.language or language_of(question)
         if offers and choice != "none":
             planned = plan(question, offers, choice) or _follow_up(messages, offers)
+            if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
+                planned = [p for p in planned if score(p.offer, question) >= CAREFUL]
             ready = [p for p in planned if not p.missing or choice != "auto"]
+            if ready and told.ask_first and not confirmed and any(changes_something(p.offer.name) for p in ready):
+                return Reply(content=answer.confirm_first([(p.offer.name, p.arguments) for p in ready], language))
             if ready:
                 calls = [_written(p) for p in ready]
                 return Reply(tool_calls=tuple(make_mistake(calls, self.unruly) if self.unruly else calls))
             if planned:
-                return Reply(content=answer.ask_for(planned[0].offer.name, list(planned[0].missing)))
+                return _ask_for_missing(planned[0], offers, language)
+        if len(offers) < len(offered) and any(not p.missing for p in plan(question, offered)):
+            return Reply(content=answer.not_allowed(language))  # only a tool it was told not to use would do
         protocol = None if offers else function_protocol(messages)
         if protocol:
             return protocol_reply(messages, protocol)
-        return Reply(content=introduction(read_instructions(messages), question) or plain_answer(question))
+        return Reply(content=introduction(told, question) or plain_answer(question, language))
 
 
 def _written(planned: Planned) -> ToolCall:
     return ToolCall(planned.offer.name, json.dumps(planned.arguments))
+
+
+def _ask_for_missing(planned: Planned, offers: list[Offer], language: str) -> Reply:
+    """A call lacks a required value: ask the person for it by its meaning, through `ask_user` when it is offered."""
+    question = answer.ask_for(planned.offer.name, list(planned.missing), language, planned.offer.schema)
+    asker = next((o for o in offers if o.name != planned.offer.name and "ask" in o.name.lower()
+                  and "question" in (o.schema.get("properties") or {})), None)
+    if asker:
+        return Reply(tool_calls=(ToolCall(asker.name, json.dumps({"question": question}, ensure_ascii=False)),))
+    return Reply(content=question)
+
+
+def _confirmed(messages: list[dict]) -> str | None:
+    """After "Shall I go ahead?" (asked before a call that changes something), a yes: the request it was about."""
+    if len(messages) < 3 or messages[-2].get("role") != "assistant" or not YES.match(message_text(messages[-1])):
+        return None
+    if not any(mark in message_text(messages[-2]) for mark in answer.GO_AHEAD.values()):
+        return None
+    return next((message_text(m) for m in reversed(messages[:-2]) if m["role"] == "user"), None)
 
 
 def _follow_up(messages: list[dict], offers: list[Offer]) -> list[Planned]:
@@ -92,7 +138,7 @@ def _follow_up(messages: list[dict], offers: list[Offer]) -> list[Planned]:
     return []
 
 
-def _after_tool_results(messages: list[dict], offers: list[Offer], gullible: bool = False) -> Reply:
+def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instructions, gullible: bool = False) -> Reply:
     turn_start = max(i for i, m in enumerate(messages) if m["role"] == "assistant")
     asked = messages[turn_start].get("tool_calls") or []
     made = {c["id"]: (c["function"]["name"], _arguments(c["function"]["arguments"])) for c in asked}
@@ -106,13 +152,20 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], gullible: boo
         if retry and [(c["function"]["name"], c["function"]["arguments"]) for c in asked] != [
                 (c.name, c.arguments) for c in retry]:
             return Reply(tool_calls=tuple(retry))
+    if results and all(name.lower().startswith("ask") and "question" in arguments for name, arguments, _ in results):
+        # The person answered the question asked for a missing value: the request, completed by the answer.
+        completed = f"{question} {' '.join(content for *_, content in results)}"
+        ready = [_written(p) for p in plan(completed, offers) if not p.missing and not p.offer.name.lower().startswith("ask")]
+        if ready:
+            return Reply(tool_calls=tuple(ready))
     runner = next((o.name for o in offers if "command" in o.schema.get("properties", {})), None)
     ordered = ordered_command([content for *_, content in results]) if runner else None
     if ordered and gullible and first_turn:
         # Prompt injection: text inside a tool result is obeyed as if the user had asked for it.
         return Reply(tool_calls=(ToolCall(runner, json.dumps({"command": ordered})),))
-    said = answer.sentences(results)
-    return Reply(content=f"{said}\n\n{not_obeyed(ordered)}" if ordered and not gullible else said)
+    language = told.language or language_of(question)
+    said = answer.sentences(results, question, language, full=told.detailed)
+    return Reply(content=f"{said}\n\n{not_obeyed(ordered, language)}" if ordered and not gullible else said)
 
 
 def _arguments(text: str) -> dict[str, Any]:
