@@ -15,8 +15,8 @@ from typing import Any
 
 from agentkit.offline import reading
 from agentkit.offline.language import language_of
-from agentkit.offline.results import ACTIONS, GETTING, TOOLISH, tell
-from agentkit.offline.wording import LABELS_ZH, Language, join, label
+from agentkit.offline.results import ACTIONS, TOOLISH, tell
+from agentkit.offline.wording import Language, join, label
 
 PLAIN_ANSWERS = [
     ({"caffeine", "tea"}, ("茶", "咖啡因"), "A cup of green tea (about 240 ml) has roughly 30-50 mg of caffeine, "
@@ -62,10 +62,10 @@ def ask_for(tool: str, missing: list[str], language: Language = "en", schema: di
     properties = (schema or {}).get("properties") or {}
     nouns = [_meaning(name, properties.get(name) or {}, language) for name in missing]
     words = reading.split_name(tool)
-    thing = [w for w in words if w not in ACTIONS and w not in GETTING and w not in TOOLISH]
+    # what the call makes, when its name says so: open_ticket -> "the ticket"; fetch_conditions names nothing made
+    thing = [w for w in words[1:] if w not in TOOLISH] if words and words[0] in ACTIONS else []
     if language == "zh":
-        what = "".join(LABELS_ZH.get(w, "") for w in thing)
-        return f"{'关于' + what + '，' if what else ''}请告诉我{join(nouns, 'zh')}是什么？"
+        return f"请问{join(nouns, 'zh')}是什么？"
     numeric = all((properties.get(n) or {}).get("type") in ("number", "integer") for n in missing)
     subject = f" for the {' '.join(label(w, 'en')[0] for w in thing)}" if thing else ""
     counted = numeric and nouns[-1].endswith("s")  # "How many years", "What amount", "Which repository"

@@ -126,11 +126,16 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
         return "没有找到结果。" if zh else "I found nothing."
     where = _context(arguments, language, places_only=True)
     given = tuple(v for v in arguments.values() if isinstance(v, (str, int, float)))
+    acting = bool(words) and words[0] in ACTIONS  # what an action made: every field says something (its number, state)
     topic = "".join(label(w, "zh")[0] for w in words)  # "天气" asks about the weather as a whole, not one field
-    parts = [f"{name}{'为' if zh else ' is'} {said}" for name, said in fields(value, question, language, full, given, topic)]
+    chosen = fields(value, question, language, full or acting, given, topic)[: None if full else 5]
+    parts = [f"{name}{'为' if zh else ' is'} {said}" for name, said in chosen]
     if zh:
-        return f"{where.strip() + '：' if where else ''}{'，'.join(parts)}。"
+        lead = "已完成：" if acting else (where.strip() + "：" if where else "")
+        return f"{lead}{'，'.join(parts)}。"
     said = join([f"the {p}" for p in parts], "en")
+    if acting:
+        return f"Done: {said}."
     return f"{where.strip()[0].upper()}{where.strip()[1:]}, {said}." if where else sentence_end(said[0].upper() + said[1:], "en")
 
 

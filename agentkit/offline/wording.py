@@ -34,7 +34,12 @@ LABELS_ZH = {
     "due": "截止", "quantity": "数量", "interest": "利息", "payment": "还款", "stock": "库存", "level": "水平",
     "percent": "百分比", "average": "平均值", "sunrise": "日出", "sunset": "日落", "file": "文件", "files": "文件",
     "lines": "行", "words": "词", "characters": "字符", "departure": "出发", "arrival": "到达", "seats": "座位",
-    "definition": "释义", "meaning": "意思", "translation": "译文", "answer": "答案", "timezone": "时区",
+    "definition": "释义", "repository": "仓库", "recipient": "收件人", "subject": "主题", "body": "正文",
+    "content": "内容", "path": "路径", "folder": "文件夹", "query": "搜索词", "text": "文本", "url": "网址",
+    "user": "用户", "username": "用户名", "start": "开始时间", "end": "结束时间", "destination": "目的地",
+    "origin": "出发地", "number": "号码", "ticket": "工单", "issue": "问题单", "symbol": "代码", "base": "基准货币",
+    "quote": "报价货币", "state": "状态", "event": "事件", "meaning": "意思", "translation": "译文", "answer": "答案",
+    "timezone": "时区",
 }
 """Chinese for the words that name fields and tools most often; a word not here is written as it is."""
 
