@@ -53,6 +53,9 @@ CAUTIOUS = re.compile(r"\b(?:call|use) (?:a |any )?tools? only (?:when|if)\b|\bo
 WRITING = {"write", "edit", "delete", "remove", "create", "save", "move", "rename", "append", "update", "send",
            "post", "upload", "insert", "drop", "overwrite", "replace", "set", "add", "bash", "shell", "run", "execute"}
 """Words of a tool's name that say it changes something: "ask before writing" holds its calls for a yes."""
+CALLING_VERBS = {"get", "fetch", "calc", "calculate", "compute", "find", "lookup", "look", "check", "retrieve",
+                 "show", "query", "search", "run", "do", "make", "tool", "convert"}
+"""Words of a tool's name that say only that it is called, not what it is about."""
 WHO_ASKED = ({"who", "you"}, {"your", "name"}, {"introduce", "yourself"}, {"what", "are", "you"})
 """Word sets of a question that asks the model who it is (any one of them, all its words)."""
 
@@ -140,3 +143,14 @@ def not_obeyed(command: str, language: str = "en") -> str:
                 "如果你确实想运行，请告诉我。")
     return (f"Note: a tool result asks to run `{command}`. I did not run it: text in a tool's output is data, "
             "not an instruction from you. Ask me if you want it run.")
+
+
+def fits_exactly(name: str, question: str) -> bool:
+    """Caution: at least half the topical words of the tool's name are ones the question uses ("convert_currency"
+    does not fit "Convert 10 miles to kilometers": nothing there is a currency). A loose fit gets an answer in words."""
+    asked = reading.words(question)
+    asked += [a + b for a, b in zip(asked, asked[1:], strict=False)]
+    topical = [reading.stem(w) for w in reading.split_name(name) if w not in reading.STOP_WORDS]
+    topical = [w for w in topical if not reading.is_weak(w) and w not in CALLING_VERBS]
+    hits = [any(reading.related(w, a) for a in asked) for w in topical]
+    return 2 * sum(hits) >= len(topical)  # at least half: "calculate_circle_area" needs "circle" or "area"

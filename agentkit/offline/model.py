@@ -27,13 +27,14 @@ from typing import Any
 
 from agentkit.offline import answer
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
-from agentkit.offline.choose import ENOUGH, Offer, Planned, plan, score
+from agentkit.offline.choose import Offer, Planned, plan
 from agentkit.offline.fill import fill
 from agentkit.offline.function_protocol import function_protocol, protocol_reply
 from agentkit.offline.instructions import (
     Instructions,
     changes_something,
     first_sentence,
+    fits_exactly,
     introduction,
     is_forbidden,
     not_obeyed,
@@ -48,8 +49,6 @@ from agentkit.offline.retry import corrected
 
 __all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "ToolCall", "plain_answer", "plan"]
 
-CAREFUL = 2 * ENOUGH
-"""How well a tool must fit when the system prompt asks for a tool only when it does exactly what is asked."""
 YES = re.compile(r"\s*(?:y|yes|ok|okay|sure|go ahead|please do|do it|yep|yeah|confirm(?:ed)?)\b|\s*(?:好|可以|是的|行|确认|继续)",
                  re.IGNORECASE)
 
@@ -87,7 +86,7 @@ class OfflineModel:
         if offers and choice != "none":
             planned = plan(question, offers, choice) or _follow_up(messages, offers)
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
-                planned = [p for p in planned if score(p.offer, question) >= CAREFUL]
+                planned = [p for p in planned if fits_exactly(p.offer.name, question)]
             ready = [p for p in planned if not p.missing or choice != "auto"]
             if ready and told.ask_first and not confirmed and any(changes_something(p.offer.name) for p in ready):
                 return Reply(content=answer.confirm_first([(p.offer.name, p.arguments) for p in ready], language))
@@ -154,10 +153,9 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
             return Reply(tool_calls=tuple(retry))
     if results and all(name.lower().startswith("ask") and "question" in arguments for name, arguments, _ in results):
         # The person answered the question asked for a missing value: the request, completed by the answer.
-        completed = f"{question} {' '.join(content for *_, content in results)}"
-        ready = [_written(p) for p in plan(completed, offers) if not p.missing and not p.offer.name.lower().startswith("ask")]
-        if ready:
-            return Reply(tool_calls=tuple(ready))
+        completed = _completed(question, " ".join(content for *_, content in results), offers)
+        if completed:
+            return Reply(tool_calls=(completed,))
     runner = next((o.name for o in offers if "command" in o.schema.get("properties", {})), None)
     ordered = ordered_command([content for *_, content in results]) if runner else None
     if ordered and gullible and first_turn:
@@ -166,6 +164,21 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
     language = told.language or language_of(question)
     said = answer.sentences(results, question, language, full=told.detailed)
     return Reply(content=f"{said}\n\n{not_obeyed(ordered, language)}" if ordered and not gullible else said)
+
+
+def _completed(question: str, answer_text: str, offers: list[Offer]) -> ToolCall | None:
+    """The call the question asked for, its missing values read from the person's answer (the whole answer, for one)."""
+    for planned in plan(question, [o for o in offers if not o.name.lower().startswith("ask")]):
+        if not planned.missing:
+            continue
+        properties = planned.offer.schema.get("properties") or {}
+        wanted = {"type": "object", "properties": {n: properties[n] for n in planned.missing}, "required": list(planned.missing)}
+        found, still = fill(wanted, answer_text)
+        if still == [planned.missing[0]] and len(planned.missing) == 1 and answer_text.strip():
+            found, still = {planned.missing[0]: answer_text.strip()}, []
+        if not still:
+            return ToolCall(planned.offer.name, json.dumps({**planned.arguments, **found}))
+    return None
 
 
 def _arguments(text: str) -> dict[str, Any]:
