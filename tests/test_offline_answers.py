@@ -115,6 +115,18 @@ SHAPES = [
      "exit code: 1\nstdout: (empty)\nstderr:\nsomething broke", "zh", ["退出码 1", "something broke"]),
     ("a file written", "Save hello to out.txt", "save_text", {"path": "out.txt", "content": "hello"},
      "Wrote 5 bytes to out.txt (new file)", "en", ["out.txt", "5 bytes"]),
+    ("a search's rows", "Which customers bought white sunglasses?", "query_database", {"color": "white"},
+     "Alice Martin (1); Dana Kowalski (3)", "en", ["I found 2", "Alice Martin (1) and Dana Kowalski (3)"]),
+    ("a refusal by the person", "Clean up the folder", "run_cmd", {"command": "rm -rf ./*"},
+     "Error: refused by rule 'confirmation': the user did not allow this call of 'run_cmd' (they answered 'n'). "
+     "It did not run. Do not try it again; ask the user what they want instead, or answer without it.", "en",
+     ["you said no", "did not run"]),
+    ("a refusal by a rule, in Chinese", "清理一下文件夹", "run_cmd", {"command": "ls"},
+     "Error: refused by rule 'allowlist': 'run_cmd' is not one of the allowed tools (read_file). Use one of those.",
+     "zh", ["我没有执行", "allowlist"]),
+    ("a bug in the tool", "Initials of Ada Lovelace?", "initials", {"name": "Ada Lovelace"},
+     "Error: tool 'initials' failed with an internal error (IndexError). This is a bug in the tool, not a mistake "
+     "in your call; calling it again will not help. Tell the user the tool is broken.", "en", ["IndexError", "won't help"]),
     ("a yes or no", "Is 17 a prime number?", "prime_check", {"n": 17}, "true", "en", ["Yes"]),
 ]
 

@@ -32,7 +32,7 @@ def command_output(command: str, result: str, language: Language, full: bool) ->
     out, err = ("" if out == "(empty)" else out), ("" if err == "(empty)" else err)
     shown = f"`{command}`" if command else ("命令" if zh else "The command")
     if status and status.group(1) != "0":
-        code, why = status.group(1), err or out
+        code, why = status.group(1), "\n".join(part for part in (out, err) if part)
         if zh:
             return quoted(why, f"{shown} 执行失败（退出码 {code}）：", full) if why else f"{shown} 执行失败（退出码 {code}）。"
         return quoted(why, f"{shown} failed (exit code {code}):", full) if why else f"{shown} failed with exit code {code}."

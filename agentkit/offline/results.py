@@ -23,6 +23,7 @@ from agentkit.offline.wording import MOMENT, Language, join, label, moment, numb
 GETTING = {"get", "fetch", "calculate", "calc", "compute", "find", "lookup", "look", "check", "retrieve", "show",
            "query", "estimate", "measure", "count", "evaluate", "determine", "search", "current", "list"}
 TOOLISH = {"calculator", "calc", "tool", "api", "info", "helper", "service", "data", "value", "by", "for", "of"}
+SEARCHING = {"search", "query", "find", "lookup", "look"}
 CONVERTING = {"convert", "converter", "conversion"}
 PLACES = {"city", "location", "place", "country", "region", "where", "town", "area", "zone", "timezone", "tz"}
 ACTIONS = {"send", "write", "create", "add", "set", "save", "delete", "remove", "move", "edit", "book", "schedule",
@@ -41,7 +42,7 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
     result = result.strip()
     zh = language == "zh"
     if result.startswith("Error:"):
-        return error(result.removeprefix("Error:").strip(), language)
+        return error(result.removeprefix("Error:").strip(), language, name)
     command = next((v for k, v in arguments.items() if k in ("command", "cmd") and isinstance(v, str)), None)
     if command is not None or result.startswith("exit code:"):
         return command_output(command or "", result, language, full)
@@ -79,9 +80,17 @@ def _now(when: tuple[str | None, str], where: str, language: Language) -> str:
     return f"It's {clock}{where} ({date})." if clock else f"It's {date}{where}."
 
 
-def error(message: str, language: Language) -> str:
+def error(message: str, language: Language, name: str = "") -> str:
     """An error in plain words, then what to try: the message says what was wrong, and often what is valid."""
+    refused = re.match(r"refused by rule '([\w ]+)': (.*)", message, re.S)
+    if refused:
+        return _refused(refused.group(1), refused.group(2), language, name)
     lowered = message.lower()
+    bug = re.search(r"internal error \((\w+)\)", message)
+    if bug:  # a bug in the tool: the dispatcher's words are for the model; the person needs to know it is broken
+        if language == "zh":
+            return f"没能完成：这个工具本身有错误（内部错误 {bug.group(1)}），再试也没有用，需要修好工具。"
+        return f"That didn't work: the tool itself is broken (an internal error, {bug.group(1)}), so trying again won't help."
     if re.search(r"not found|does not exist|no such|unknown|no match", lowered):
         advice = ("请检查名称是否正确，再试一次。", "Check the name and try again.")
     elif re.search(r"time(d)? ?out|unavailable|down|busy|rate limit|try again|503|502|500|429", lowered):
@@ -95,6 +104,17 @@ def error(message: str, language: Language) -> str:
     if language == "zh":
         return f"没能完成：{sentence_end(message, 'zh')}{advice[0]}"
     return f"That didn't work: {sentence_end(message, 'en')} {advice[1]}"
+
+
+def _refused(rule: str, reason: str, language: Language, name: str) -> str:
+    """A call the policy (chapter 07) stopped: the person's no, or a rule, said without the tool's name."""
+    zh = language == "zh"
+    if rule == "confirmation" and "did not allow" in reason:
+        return "我没有执行：你没有同意，所以它没有运行。你想换成什么做法？" if zh else \
+            "I didn't do that: you said no, so it did not run. What would you like me to do instead?"
+    why = re.split(r"(?<=[.;])\s|\s\(", reason, maxsplit=1)[0].rstrip(".;")
+    why = why.replace(f"'{name}'", "这个工具" if zh else "this tool") if name else why
+    return f"我没有执行：规则“{rule}”不允许（{why}）。" if zh else f"I didn't do that: the {rule} rule does not allow it ({why})."
 
 
 def _json(result: str) -> Any:
@@ -198,6 +218,12 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
         return "是的。" if low in ("true", "yes") else "不是。"
     subject_words = [w for w in words[1 if words and words[0] in GETTING else 0:] if w not in TOOLISH]
     acting = bool(words) and words[0] in ACTIONS
+    if words and words[0] in SEARCHING:  # what a search or a query found: "I found 3: A, B and C."
+        items = [i.strip() for i in result.split("; ")] if "; " in result else []
+        if language == "zh":
+            return f"找到 {len(items)} 个结果：{join(items, 'zh')}。" if items else f"找到的结果：{sentence_end(result, 'zh')}"
+        found = f"I found {len(items)}{_context(arguments, 'en')}: {join(items, 'en')}" if items else f"I found: {result}"
+        return sentence_end(found, "en")
     if language == "zh":
         if acting:
             return f"已完成：{sentence_end(result, 'zh')}"
