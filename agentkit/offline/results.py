@@ -17,15 +17,16 @@ import re
 from typing import Any
 
 from agentkit.offline import reading
+from agentkit.offline.failures import failure
+from agentkit.offline.fields import fields, row
 from agentkit.offline.outputs import command_output, course_output, quoted
-from agentkit.offline.wording import MOMENT, Language, join, label, moment, number, place, sentence_end, value_text
+from agentkit.offline.wording import MOMENT, Language, context, join, label, moment, sentence_end, value_text
 
 GETTING = {"get", "fetch", "calculate", "calc", "compute", "find", "lookup", "look", "check", "retrieve", "show",
            "query", "estimate", "measure", "count", "evaluate", "determine", "search", "current", "list"}
 TOOLISH = {"calculator", "calc", "tool", "api", "info", "helper", "service", "data", "value", "by", "for", "of"}
 SEARCHING = {"search", "query", "find", "lookup", "look"}
 CONVERTING = {"convert", "converter", "conversion"}
-PLACES = {"city", "location", "place", "country", "region", "where", "town", "area", "zone", "timezone", "tz"}
 ACTIONS = {"send", "write", "create", "add", "set", "save", "delete", "remove", "move", "edit", "book", "schedule",
            "update", "run", "execute", "post", "upload", "cancel", "make", "start", "stop", "play", "open", "close",
            "reserve", "order", "buy", "log", "record", "register", "submit", "publish", "assign", "invite", "rename"}
@@ -33,8 +34,6 @@ READING = {"read", "open", "view", "cat", "load", "download"}
 """First words of a tool that hands back a text as it is: its answer quotes the text."""
 CLOCK = {"time", "clock", "now", "date", "today", "day", "datetime"}
 """Words of a tool's name that make a date-time result "now": "It's 22:53 in Tokyo (…)"."""
-NAMING = ("name", "title", "label", "city", "symbol", "id")
-"""Fields that say which item of a list a row is, in this order of preference."""
 
 
 def tell(name: str, arguments: dict[str, Any], result: str, question: str, language: Language, full: bool) -> str:
@@ -42,7 +41,7 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
     result = result.strip()
     zh = language == "zh"
     if result.startswith("Error:"):
-        return error(result.removeprefix("Error:").strip(), language, name)
+        return failure(result.removeprefix("Error:").strip(), language, name)
     command = next((v for k, v in arguments.items() if k in ("command", "cmd") and isinstance(v, str)), None)
     if command is not None or result.startswith("exit code:"):
         return command_output(command or "", result, language, full)
@@ -58,7 +57,7 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
     when = moment(result, language) if len(result) <= 80 and set(words) & CLOCK else None
     clock = re.match(r"\d{1,2}:\d{2}\b", result) if set(words) & CLOCK and len(result) <= 40 else None
     if clock and not when:
-        where = _context(arguments, language, places_only=True)
+        where = context(arguments, language, places_only=True)
         return f"{where}现在是 {clock.group(0)}。" if zh else f"It's {clock.group(0)}{where}."
     if words[:1] and words[0] in READING and "\n" not in result and len(result) <= 200:
         source = next((v for v in arguments.values() if isinstance(v, str) and len(v) <= 60), "")
@@ -66,7 +65,7 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
             return f"{source + ' 的' if source else ''}内容是：{sentence_end(result, 'zh')}"
         return f"{source or 'It'} says: {sentence_end(result, 'en')}"
     if when:
-        return _now(when, _context(arguments, language, places_only=True), language)
+        return _now(when, context(arguments, language, places_only=True), language)
     if "\n" in result or len(result) > 200:
         return quoted(result, "结果如下：" if zh else "Here is what I found:", full)
     return _scalar(words, arguments, result, language)
@@ -78,43 +77,6 @@ def _now(when: tuple[str | None, str], where: str, language: Language) -> str:
     if language == "zh":
         return f"{where}现在是 {clock}（{date}）。" if clock else f"{where}是{date}。"
     return f"It's {clock}{where} ({date})." if clock else f"It's {date}{where}."
-
-
-def error(message: str, language: Language, name: str = "") -> str:
-    """An error in plain words, then what to try: the message says what was wrong, and often what is valid."""
-    refused = re.match(r"refused by rule '([\w ]+)': (.*)", message, re.S)
-    if refused:
-        return _refused(refused.group(1), refused.group(2), language, name)
-    lowered = message.lower()
-    bug = re.search(r"internal error \((\w+)\)", message)
-    if bug:  # a bug in the tool: the dispatcher's words are for the model; the person needs to know it is broken
-        if language == "zh":
-            return f"没能完成：这个工具本身有错误（内部错误 {bug.group(1)}），再试也没有用，需要修好工具。"
-        return f"That didn't work: the tool itself is broken (an internal error, {bug.group(1)}), so trying again won't help."
-    if re.search(r"not found|does not exist|no such|unknown|no match", lowered):
-        advice = ("请检查名称是否正确，再试一次。", "Check the name and try again.")
-    elif re.search(r"time(d)? ?out|unavailable|down|busy|rate limit|try again|503|502|500|429", lowered):
-        advice = ("请稍后再试。", "Try again in a moment.")
-    elif re.search(r"denied|not allowed|permission|forbidden|refused|outside", lowered):
-        advice = ("这个操作在这里不被允许。", "That isn't allowed here.")
-    elif re.search(r"should be|must be|one of|expected|invalid|valid", lowered):
-        advice = ("请给我一个有效的值，我再试一次。", "Give me a valid value and I'll try again.")
-    else:
-        advice = ("请换个说法或换个值再试。", "You could try again with other details.")
-    if language == "zh":
-        return f"没能完成：{sentence_end(message, 'zh')}{advice[0]}"
-    return f"That didn't work: {sentence_end(message, 'en')} {advice[1]}"
-
-
-def _refused(rule: str, reason: str, language: Language, name: str) -> str:
-    """A call the policy (chapter 07) stopped: the person's no, or a rule, said without the tool's name."""
-    zh = language == "zh"
-    if rule == "confirmation" and "did not allow" in reason:
-        return "我没有执行：你没有同意，所以它没有运行。你想换成什么做法？" if zh else \
-            "I didn't do that: you said no, so it did not run. What would you like me to do instead?"
-    why = re.split(r"(?<=[.;])\s|\s\(", reason, maxsplit=1)[0].rstrip(".;")
-    why = why.replace(f"'{name}'", "这个工具" if zh else "this tool") if name else why
-    return f"我没有执行：规则“{rule}”不允许（{why}）。" if zh else f"I didn't do that: the {rule} rule does not allow it ({why})."
 
 
 def _json(result: str) -> Any:
@@ -129,13 +91,13 @@ def _json(result: str) -> Any:
 def _structured(value: Any, words: list[str], arguments: dict, question: str, language: Language, full: bool) -> str:
     """A JSON result as words: an object by the fields asked about, a list by its items."""
     zh = language == "zh"
-    where = _context(arguments, language)
+    where = context(arguments, language)
     if isinstance(value, dict) and len(value) == 1 and isinstance(next(iter(value.values())), (list, dict)):
         value = next(iter(value.values()))  # {"results": [...]}: the list is the answer
     if isinstance(value, list):
         if not value:
             return "没有找到结果。" if zh else "I found nothing."
-        items = [_row(v, question, language) for v in value[: 12 if not full else len(value)]]
+        items = [row(v, question, language) for v in value[: 12 if not full else len(value)]]
         items += [f"另外 {len(value) - len(items)} 个" if zh else f"{len(value) - len(items)} more"] * (len(value) > len(items))
         if zh:
             return f"找到 {len(value)} 个结果：{join(items, 'zh')}。"
@@ -144,7 +106,7 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
         return _scalar(words, arguments, value_text(value, language), language)
     if not value:
         return "没有找到结果。" if zh else "I found nothing."
-    where = _context(arguments, language, places_only=True)
+    where = context(arguments, language, places_only=True)
     given = tuple(v for v in arguments.values() if isinstance(v, (str, int, float)))
     acting = bool(words) and words[0] in ACTIONS  # what an action made: every field says something (its number, state)
     topic = "".join(label(w, "zh")[0] for w in words)  # "天气" asks about the weather as a whole, not one field
@@ -157,54 +119,6 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     if acting:
         return f"Done: {said}."
     return f"{where.strip()[0].upper()}{where.strip()[1:]}, {said}." if where else sentence_end(said[0].upper() + said[1:], "en")
-
-
-def _close(a: str, b: str) -> bool:
-    """The same word, or one the start of the other ("humid", "humidity"): closer than a synonym."""
-    return a == b or len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a))
-
-
-def fields(value: dict, question: str, language: Language, full: bool, given: tuple = (),
-           topic: str = "") -> list[tuple[str, str]]:
-    """(label, value as words) for the fields a person asked about: those whose name or value the question names,
-    else the first few; every field when the system prompt asks for detail. Fields that only say back the call's
-    own input (`given`) are left out; `topic`, the tool's subject in Chinese, names no field in particular."""
-    flat: dict[str, Any] = {}
-    for key, item in value.items():
-        if isinstance(item, dict):  # one level down: {"main": {"temp": 21}} -> "main temp"
-            flat.update({f"{key}_{k}": v for k, v in item.items() if not isinstance(v, (dict, list))})
-        elif not isinstance(item, list) or all(not isinstance(v, (dict, list)) for v in item):
-            flat[key] = item
-    asked = set(reading.words(question))
-    identifying = {k for k in flat if reading.split_name(k)[-1] in ("id", "uuid", "url", "href", "timestamp")}
-    echoed = {k for k, v in flat.items() if v in given and not isinstance(v, bool)}  # the call's own input, said back
-
-    def named(key: str, loosely: bool) -> bool:
-        key_words = {reading.stem(w) for w in label(key, "en")[0].split() + reading.split_name(key)}
-        key_words |= set(reading.words(str(flat[key]))) if key not in echoed else set()
-        near = reading.related if loosely else _close
-        zh_label = label(key, "zh")[0]
-        return any(near(a, k) for a in asked for k in key_words) or (zh_label in question and zh_label not in topic)
-
-    chosen = [k for k in flat if named(k, False)] or [k for k in flat if named(k, True)]
-    if full or not chosen:
-        chosen = [k for k in flat if k not in identifying | echoed or k in chosen][: len(flat) if full else 4]
-    shown = []
-    for key in chosen:
-        name, unit = label(key, language)
-        shown.append((name, value_text(flat[key], language, unit)))
-    return shown
-
-
-def _row(item: Any, question: str, language: Language) -> str:
-    """One item of a list: a value, or an object by its name and one more field ("Dune (1965)")."""
-    if not isinstance(item, dict):
-        return value_text(item, language)
-    key = next((k for n in NAMING for k in item if reading.split_name(k)[-1:] == [n]), None)
-    if key is None:
-        return ", ".join(f"{label(k, language)[0]} {v}" for k, v in fields(item, question, language, False))
-    rest = [v for k, v in fields({k: v for k, v in item.items() if k != key}, question, language, False)][:1]
-    return f"{item[key]} ({rest[0]})" if rest else str(item[key])
 
 
 def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: Language) -> str:
@@ -222,13 +136,13 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
         items = [i.strip() for i in result.split("; ")] if "; " in result else []
         if language == "zh":
             return f"找到 {len(items)} 个结果：{join(items, 'zh')}。" if items else f"找到的结果：{sentence_end(result, 'zh')}"
-        found = f"I found {len(items)}{_context(arguments, 'en')}: {join(items, 'en')}" if items else f"I found: {result}"
+        found = f"I found {len(items)}{context(arguments, 'en')}: {join(items, 'en')}" if items else f"I found: {result}"
         return sentence_end(found, "en")
     if language == "zh":
         if acting:
             return f"已完成：{sentence_end(result, 'zh')}"
         subject = "".join(label(w, "zh")[0] for w in subject_words if w in _zh_known()) or "结果"
-        where = _context(arguments, "zh")
+        where = context(arguments, "zh")
         where = f"{where}{' ' if re.search(r'[A-Za-z0-9]$', where) else ''}的" if where else ""
         return f"{where}{subject}是 {sentence_end(result, 'zh')}"
     if set(words) & CONVERTING or "to" in words[1:-1]:
@@ -236,7 +150,7 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
     if acting:
         return sentence_end(f"Done: {result[:1].lower() + result[1:] if result[1:2].islower() else result}", "en")
     subject = " ".join(label(w, "en")[0] for w in subject_words) or "answer"
-    return sentence_end(f"The {subject}{_context(arguments, 'en')} is {result}", "en")
+    return sentence_end(f"The {subject}{context(arguments, 'en')} is {result}", "en")
 
 
 def _zh_known() -> set[str]:
@@ -247,41 +161,6 @@ def _zh_known() -> set[str]:
 
 def _number(text: str) -> float | int:
     return float(text) if "." in text else int(text)
-
-
-def _context(arguments: dict[str, Any], language: Language, places_only: bool = False) -> str:
-    """The arguments as a phrase: " in Tokyo" / "东京", " from Paris to London" / "从巴黎到伦敦", " for 16"."""
-    places, ends, others = [], {}, []
-    for key, value in arguments.items():
-        key_words = set(reading.split_name(key))
-        if isinstance(value, (dict, list)) or value is None or value == "" or isinstance(value, bool):
-            continue
-        if key_words & PLACES and isinstance(value, str):
-            places.append(place(value, language))
-        elif key_words & {"from", "origin", "source", "departure", "start"}:
-            ends["from"] = place(str(value), language)
-        elif key_words & {"to", "destination", "target", "arrival", "end"}:
-            ends["to"] = place(str(value), language)
-        elif places_only:
-            continue
-        elif isinstance(value, str):
-            if " " not in value.strip() and len(value) <= 40:  # a file name or a unit, not a note's whole text
-                others.append(place(value, language))
-        elif len(arguments) == 1:
-            others.append(number(value, language))
-        else:  # several numbers say which is which: "principal 500, interest rate 5 and years 10"
-            others.append(f"{label(key, language)[0]} {number(value, language)}")
-    if language == "zh":
-        phrase = "、".join(places)
-        phrase += f"从{ends['from']}" if "from" in ends else ""
-        phrase += f"到{ends['to']}" if "to" in ends else ""
-        return phrase + (f"（{join(others, 'zh')}）" if others and not places_only else "")
-    phrase = f" in {join(places, 'en')}" if places else ""
-    phrase += "".join(f" {end} {ends[end]}" for end in ("from", "to") if end in ends)
-    # "the square root of 16", but "the tip for 50 and 15", "the books for Herbert"
-    alone = len(arguments) == 1 and not phrase and not isinstance(next(iter(arguments.values())), str)
-    lead = " of" if alone else " for"
-    return phrase + (f"{lead} {join(others, 'en')}" if others else "")
 
 
 def _conversion(words: list[str], arguments: dict[str, Any]) -> str:

@@ -54,6 +54,10 @@ UNITS = {"c": "°C", "celsius": "°C", "f": "°F", "fahrenheit": "°F", "pct": "
 """A unit written at the end of a field's name (temp_c, wind_kmh, price_usd): said after its value instead."""
 
 
+PLACES = {"city", "location", "place", "country", "region", "where", "town", "area", "zone", "timezone", "tz"}
+"""Words of a parameter's name that make its value a place: said as "in Tokyo" / "东京"."""
+
+
 def label(key: str, language: Language) -> tuple[str, str]:
     """A field or parameter name as words, and the unit its name ends with: temp_c -> ("temperature", "°C")."""
     words = reading.split_name(key)
@@ -154,3 +158,38 @@ def sentence_end(text: str, language: Language) -> str:
     if re.search(r"[.!?。！？…]$", text) or text.endswith(("```", ":")):
         return text
     return text + ("。" if language == "zh" else ".")
+
+
+def context(arguments: dict[str, Any], language: Language, places_only: bool = False) -> str:
+    """The arguments as a phrase: " in Tokyo" / "东京", " from Paris to London" / "从巴黎到伦敦", " for 16"."""
+    places, ends, others = [], {}, []
+    for key, value in arguments.items():
+        key_words = set(reading.split_name(key))
+        if isinstance(value, (dict, list)) or value is None or value == "" or isinstance(value, bool):
+            continue
+        if key_words & PLACES and isinstance(value, str):
+            places.append(place(value, language))
+        elif key_words & {"from", "origin", "source", "departure", "start"}:
+            ends["from"] = place(str(value), language)
+        elif key_words & {"to", "destination", "target", "arrival", "end"}:
+            ends["to"] = place(str(value), language)
+        elif places_only:
+            continue
+        elif isinstance(value, str):
+            if " " not in value.strip() and len(value) <= 40:  # a file name or a unit, not a note's whole text
+                others.append(place(value, language))
+        elif len(arguments) == 1:
+            others.append(number(value, language))
+        else:  # several numbers say which is which: "principal 500, interest rate 5 and years 10"
+            others.append(f"{label(key, language)[0]} {number(value, language)}")
+    if language == "zh":
+        phrase = "、".join(places)
+        phrase += f"从{ends['from']}" if "from" in ends else ""
+        phrase += f"到{ends['to']}" if "to" in ends else ""
+        return phrase + (f"（{join(others, 'zh')}）" if others and not places_only else "")
+    phrase = f" in {join(places, 'en')}" if places else ""
+    phrase += "".join(f" {end} {ends[end]}" for end in ("from", "to") if end in ends)
+    # "the square root of 16", but "the tip for 50 and 15", "the books for Herbert"
+    alone = len(arguments) == 1 and not phrase and not isinstance(next(iter(arguments.values())), str)
+    lead = " of" if alone else " for"
+    return phrase + (f"{lead} {join(others, 'en')}" if others else "")
