@@ -127,6 +127,18 @@ SHAPES = [
     ("a bug in the tool", "Initials of Ada Lovelace?", "initials", {"name": "Ada Lovelace"},
      "Error: tool 'initials' failed with an internal error (IndexError). This is a bug in the tool, not a mistake "
      "in your call; calling it again will not help. Tell the user the tool is broken.", "en", ["IndexError", "won't help"]),
+    ("a list of objects inside an object", "What's the forecast for Oslo this week?", "get_forecast", {"city": "Oslo"},
+     json.dumps({"city": "Oslo", "days": [{"day": "Mon", "high_c": 20}, {"day": "Tue", "high_c": 18}]}), "en",
+     ["Oslo", "Mon (20°C)", "Tue (18°C)"]),
+    ("fields named by their unit", "How far is Rome from Porto?", "get_distance", {"origin": "Porto", "destination": "Rome"},
+     '{"km": 1745.2, "miles": 1084.4}', "en", ["1745.2 km", "1084.4 miles"]),
+    ("what a conversion came to", "Convert 100 USD to EUR", "convert_currency",
+     {"amount": 100, "from_currency": "USD", "to_currency": "EUR"}, '{"converted": 92.31, "rate": 0.9231}', "en",
+     ["100 USD is 92.31 EUR"]),
+    ("a sum, not an action", "Add 0.1 and 0.2", "add_numbers", {"a": 0.1, "b": 0.2}, "0.30000000000000004", "en",
+     ["0.3"]),
+    ("nothing found", "Find user 7", "get_user", {"id": 7}, "null", "en", ["nothing"]),
+    ("nothing found, in Chinese", "查找用户 7", "get_user", {"id": 7}, "[]", "zh", ["没有找到"]),
     ("a yes or no", "Is 17 a prime number?", "prime_check", {"n": 17}, "true", "en", ["Yes"]),
 ]
 

@@ -13,7 +13,7 @@ from typing import Any
 from agentkit.offline import reading
 from agentkit.offline.wording import Language, label, value_text
 
-NAMING = ("name", "title", "label", "city", "symbol", "id")
+NAMING = ("name", "title", "label", "city", "symbol", "day", "date", "id")
 """Fields that say which item of a list a row is, in this order of preference."""
 
 
@@ -33,6 +33,8 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
             flat.update({f"{key}_{k}": v for k, v in item.items() if not isinstance(v, (dict, list))})
         elif not isinstance(item, list) or all(not isinstance(v, (dict, list)) for v in item):
             flat[key] = item
+        else:  # a list of objects: each said by its name and one more field ("Mon (high 20°C)")
+            flat[key] = "; ".join(row(v, question, language) for v in item[:12])
     asked = set(reading.words(question))
     identifying = {k for k in flat if reading.split_name(k)[-1] in ("id", "uuid", "url", "href", "timestamp")}
     echoed = {k for k, v in flat.items() if v in given and not isinstance(v, bool)}  # the call's own input, said back
@@ -42,7 +44,8 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
         key_words |= set(reading.words(str(flat[key]))) if key not in echoed else set()
         near = reading.related if loosely else _close
         zh_label = label(key, "zh")[0]
-        return any(near(a, k) for a in asked for k in key_words) or (zh_label in question and zh_label not in topic)
+        return any(near(a, k) for a in asked for k in key_words) or bool(zh_label and zh_label in question
+                                                                           and zh_label not in topic)
 
     chosen = [k for k in flat if named(k, False)] or [k for k in flat if named(k, True)]
     if full or not chosen:

@@ -26,10 +26,17 @@ GETTING = {"get", "fetch", "calculate", "calc", "compute", "find", "lookup", "lo
            "query", "estimate", "measure", "count", "evaluate", "determine", "search", "current", "list"}
 TOOLISH = {"calculator", "calc", "tool", "api", "info", "helper", "service", "data", "value", "by", "for", "of"}
 SEARCHING = {"search", "query", "find", "lookup", "look"}
+CONVERTED = {"converted", "result", "value", "amount", "output", "answer"}
+"""First words of the field that holds what a conversion came to."""
 CONVERTING = {"convert", "converter", "conversion"}
 ACTIONS = {"send", "write", "create", "add", "set", "save", "delete", "remove", "move", "edit", "book", "schedule",
            "update", "run", "execute", "post", "upload", "cancel", "make", "start", "stop", "play", "open", "close",
            "reserve", "order", "buy", "log", "record", "register", "submit", "publish", "assign", "invite", "rename"}
+DOING = {"translate", "define", "summarize", "summarise", "roll", "generate", "solve", "reverse", "shorten", "spell",
+         "format", "encode", "decode", "hash", "parse", "validate", "analyze", "analyse", "classify", "detect",
+         "recommend", "suggest", "predict", "sort", "compare", "split", "flip", "pick", "draw", "multiply", "divide",
+         "subtract", "sum", "round", "evaluate", "estimate"}
+"""First words of a tool that does something to its input: its result is said as "the result"."""
 READING = {"read", "open", "view", "cat", "load", "download"}
 """First words of a tool that hands back a text as it is: its answer quotes the text."""
 CLOCK = {"time", "clock", "now", "date", "today", "day", "datetime"}
@@ -111,14 +118,24 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     acting = bool(words) and words[0] in ACTIONS  # what an action made: every field says something (its number, state)
     topic = "".join(label(w, "zh")[0] for w in words)  # "天气" asks about the weather as a whole, not one field
     chosen = fields(value, question, language, full or acting, given, topic)[: None if full else 5]
-    parts = [f"{name}{'为' if zh else ' is'} {said}" for name, said in chosen]
+    converted = next((said for name, said in chosen if not name or name.split()[0] in CONVERTED), None)
+    if set(words) & CONVERTING and converted and not zh:  # {"converted": 92.31}: "100 USD is 92.31 EUR"
+        target = next((str(v) for k, v in arguments.items() if set(reading.split_name(k)) & {"to", "target"}), "")
+        return sentence_end(f"{_conversion(words, arguments)} is {converted} {target}".rstrip(), "en")
+    if not chosen:
+        return ("已完成。" if acting else "没有找到结果。") if zh else ("Done." if acting else "I found nothing.")
     if zh:
+        parts = [f"{name}为 {said}" if name else said for name, said in chosen]
         lead = "已完成：" if acting else (where.strip() + "：" if where else "")
         return f"{lead}{'，'.join(parts)}。"
-    said = join([f"the {p}" for p in parts], "en")
+    plural = [name.endswith("s") and not name.endswith("ss") or "," in said or " and " in said for name, said in chosen]
+    said = join([f"the {name} {'are' if many else 'is'} {value}" if name else value
+                 for (name, value), many in zip(chosen, plural, strict=True)], "en")
     if acting:
         return f"Done: {said}."
-    return f"{where.strip()[0].upper()}{where.strip()[1:]}, {said}." if where else sentence_end(said[0].upper() + said[1:], "en")
+    if where:
+        return f"{where.strip()[0].upper()}{where.strip()[1:]}{':' if not chosen[0][0] else ','} {said}."
+    return sentence_end(said[0].upper() + said[1:], "en")
 
 
 def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: Language) -> str:
@@ -126,12 +143,17 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
     if re.fullmatch(r"-?\d+(\.\d+)?", result) or MOMENT.fullmatch(result):
         result = value_text(_number(result) if not MOMENT.fullmatch(result) else result, language)
     low = result.lower()
+    if low in ("", "null", "none"):
+        return ("已完成。" if words and words[0] in ACTIONS else "没有找到结果。") if language == "zh" else (
+            "Done." if words and words[0] in ACTIONS else "I found nothing.")
     if language == "en" and low in ("true", "yes", "false", "no"):
         return "Yes." if low in ("true", "yes") else "No."
     if language == "zh" and low in ("true", "yes", "false", "no"):
         return "是的。" if low in ("true", "yes") else "不是。"
     subject_words = [w for w in words[1 if words and words[0] in GETTING else 0:] if w not in TOOLISH]
-    acting = bool(words) and words[0] in ACTIONS
+    if words and words[0] in DOING or re.fullmatch(r"-?[\d,]+(\.\d+)?", result) and words and words[0] in ACTIONS:
+        subject_words = ["result"]  # translate_text, add_numbers: the name says what is done, not what comes out
+    acting = bool(words) and words[0] in ACTIONS and subject_words != ["result"]
     if words and words[0] in SEARCHING:  # what a search or a query found: "I found 3: A, B and C."
         items = [i.strip() for i in result.split("; ")] if "; " in result else []
         if language == "zh":
@@ -142,7 +164,7 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
         if acting:
             return f"已完成：{sentence_end(result, 'zh')}"
         subject = "".join(label(w, "zh")[0] for w in subject_words if w in _zh_known()) or "结果"
-        where = context(arguments, "zh")
+        where = context(arguments, "zh", places_only=True) if subject_words != ["result"] else ""
         where = f"{where}{' ' if re.search(r'[A-Za-z0-9]$', where) else ''}的" if where else ""
         return f"{where}{subject}是 {sentence_end(result, 'zh')}"
     if set(words) & CONVERTING or "to" in words[1:-1]:
@@ -150,6 +172,9 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
     if acting:
         return sentence_end(f"Done: {result[:1].lower() + result[1:] if result[1:2].islower() else result}", "en")
     subject = " ".join(label(w, "en")[0] for w in subject_words) or "answer"
+    if subject_words == ["result"]:  # said of what went in, when one thing did: "the result for laconic"
+        given = [v for v in arguments.values() if isinstance(v, (str, int, float)) and len(str(v)) <= 40]
+        return sentence_end(f"The result{f' for {given[0]}' if len(given) == 1 else ''} is {result}", "en")
     return sentence_end(f"The {subject}{context(arguments, 'en')} is {result}", "en")
 
 

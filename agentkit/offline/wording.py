@@ -39,7 +39,7 @@ LABELS_ZH = {
     "user": "用户", "username": "用户名", "start": "开始时间", "end": "结束时间", "destination": "目的地",
     "origin": "出发地", "number": "号码", "ticket": "工单", "issue": "问题单", "symbol": "代码", "base": "基准货币",
     "quote": "报价货币", "state": "状态", "event": "事件", "meaning": "意思", "translation": "译文", "answer": "答案",
-    "timezone": "时区",
+    "timezone": "时区", "days": "逐日", "day": "日期", "high": "最高", "low": "最低",
 }
 """Chinese for the words that name fields and tools most often; a word not here is written as it is."""
 
@@ -50,7 +50,8 @@ EXPANDED = {"temp": "temperature", "qty": "quantity", "desc": "description", "ad
 
 UNITS = {"c": "°C", "celsius": "°C", "f": "°F", "fahrenheit": "°F", "pct": "%", "percent": "%", "km": "km",
          "kmh": "km/h", "kph": "km/h", "mph": "mph", "mm": "mm", "cm": "cm", "kg": "kg", "usd": "USD",
-         "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "cny": "CNY", "ms": "ms", "mins": "min", "minutes": "min"}
+         "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "cny": "CNY", "ms": "ms", "mins": "min", "minutes": "min",
+         "miles": "miles", "mi": "mi", "lbs": "lb", "lb": "lb", "kelvin": "K", "hpa": "hPa"}
 """A unit written at the end of a field's name (temp_c, wind_kmh, price_usd): said after its value instead."""
 
 
@@ -61,6 +62,8 @@ PLACES = {"city", "location", "place", "country", "region", "where", "town", "ar
 def label(key: str, language: Language) -> tuple[str, str]:
     """A field or parameter name as words, and the unit its name ends with: temp_c -> ("temperature", "°C")."""
     words = reading.split_name(key)
+    if len(words) == 1 and words[0] in UNITS and words[0] not in ("c", "f"):  # {"km": 1745.2}: the unit is the name
+        return "", UNITS[words[0]]
     unit = UNITS[words[-1]] if len(words) > 1 and words[-1] in UNITS else ""
     words = words[:-1] if unit else words
     if language == "zh":
@@ -184,8 +187,7 @@ def context(arguments: dict[str, Any], language: Language, places_only: bool = F
             others.append(f"{label(key, language)[0]} {number(value, language)}")
     if language == "zh":
         phrase = "、".join(places)
-        phrase += f"从{ends['from']}" if "from" in ends else ""
-        phrase += f"到{ends['to']}" if "to" in ends else ""
+        phrase += f"从{ends['from']}到{ends['to']}" if "from" in ends and "to" in ends else ""
         return phrase + (f"（{join(others, 'zh')}）" if others and not places_only else "")
     phrase = f" in {join(places, 'en')}" if places else ""
     phrase += "".join(f" {end} {ends[end]}" for end in ("from", "to") if end in ends)
