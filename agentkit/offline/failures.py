@@ -18,6 +18,10 @@ def failure(message: str, language: Language, name: str = "") -> str:
     refused = re.match(r"refused by rule '([\w ]+)': (.*)", message, re.S)
     if refused:
         return _refused(refused.group(1), refused.group(2), language, name)
+    if name:  # "arguments for 'bash' do not match": the person asked for a thing done, not for a tool
+        message = re.sub(rf"unknown tool '{re.escape(name)}'", "不存在的工具" if language == "zh" else
+                         "a tool that does not exist", message)
+        message = re.sub(rf"(?:\btool\s+)?'{re.escape(name)}'", "这个工具" if language == "zh" else "the tool", message)
     lowered = message.lower()
     bug = re.search(r"internal error \((\w+)\)", message)
     if bug:  # a bug in the tool: the dispatcher's words are for the model; the person needs to know it is broken
@@ -26,12 +30,12 @@ def failure(message: str, language: Language, name: str = "") -> str:
         return f"That didn't work: the tool itself is broken (an internal error, {bug.group(1)}), so trying again won't help."
     if re.search(r"not found|does not exist|no such|unknown|no match", lowered):
         advice = ("请检查名称是否正确，再试一次。", "Check the name and try again.")
+    elif re.search(r"should be|must be|one of|expected|invalid|valid|greater than|less than|maxim|minim|not match", lowered):
+        advice = ("请给我一个有效的值，我再试一次。", "Give me a valid value and I'll try again.")
     elif re.search(r"time(d)? ?out|unavailable|down|busy|rate limit|try again|503|502|500|429", lowered):
         advice = ("请稍后再试。", "Try again in a moment.")
     elif re.search(r"denied|not allowed|permission|forbidden|refused|outside", lowered):
         advice = ("这个操作在这里不被允许。", "That isn't allowed here.")
-    elif re.search(r"should be|must be|one of|expected|invalid|valid", lowered):
-        advice = ("请给我一个有效的值，我再试一次。", "Give me a valid value and I'll try again.")
     else:
         advice = ("请换个说法或换个值再试。", "You could try again with other details.")
     if language == "zh":
