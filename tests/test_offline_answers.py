@@ -184,6 +184,24 @@ class TestAnswersAfterToolResults:
         assert bool(HAN.search(answer)) == chinese
 
 
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                          max_size=4), max_leaves=12)
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(name=st.text(max_size=12), arguments=st.dictionaries(st.text(max_size=8), st.one_of(
+           st.text(max_size=10), st.integers(), st.floats(), st.booleans(), st.none()), max_size=3),
+       result=st.one_of(st.text(max_size=200), JSON_VALUES.map(json.dumps)),
+       question=st.sampled_from(["what?", "这是什么？", ""]))
+@example(name="", arguments={"": 1e25}, result="0", question="what?")  # a number too large for babel's decimals
+@example(name="", arguments={}, result='{"":null}', question="what?")  # a field with an empty name
+def test_any_result_of_any_call_gets_an_answer(name, arguments, result, question):
+    from agentkit.offline.answer import sentences
+
+    assert isinstance(sentences([(name or "x", arguments, result)], question), str)
+
+
 class TestKnowingWhenNotToCall:
     @pytest.mark.parametrize(("question", "language"), [
         ("What does an API key do?", "en"), ("How many legs does a spider have?", "en"),

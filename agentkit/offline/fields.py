@@ -36,7 +36,7 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
         else:  # a list of objects: each said by its name and one more field ("Mon (high 20°C)")
             flat[key] = "; ".join(row(v, question, language) for v in item[:12])
     asked = set(reading.words(question))
-    identifying = {k for k in flat if reading.split_name(k)[-1] in ("id", "uuid", "url", "href", "timestamp")}
+    identifying = {k for k in flat if reading.split_name(k)[-1:] in (["id"], ["uuid"], ["url"], ["href"], ["timestamp"])}
     echoed = {k for k, v in flat.items() if v in given and not isinstance(v, bool)}  # the call's own input, said back
 
     def named(key: str, loosely: bool) -> bool:

@@ -8,6 +8,7 @@ use (about 45 ms once), never at import.
 
 from __future__ import annotations
 
+import math
 import re
 from datetime import datetime
 from typing import Any
@@ -73,6 +74,8 @@ def label(key: str, language: Language) -> tuple[str, str]:
 
 def number(value: float | int, language: Language = "en") -> str:
     """516092 -> "516,092"; 3.14159265 -> "3.14"; 2026 stays 2026 (a year, a code: not grouped below 10,000)."""
+    if isinstance(value, float) and not math.isfinite(value) or abs(value) >= 1e15:
+        return str(value)  # infinity, or beyond what a person reads digit by digit: as Python writes it
     if isinstance(value, float):
         value = int(value) if value.is_integer() and abs(value) >= 10_000 else round(value, 2 if abs(value) >= 1 else 4)
     if abs(value) < 10_000:
