@@ -131,11 +131,13 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     plural = [name.endswith("s") and not name.endswith("ss") or "," in said or " and " in said for name, said in chosen]
     said = join([f"the {name} {'are' if many else 'is'} {value}" if name else value
                  for (name, value), many in zip(chosen, plural, strict=True)], "en")
+    if not said.strip():
+        return "Done." if acting else "I found nothing."
     if acting:
         return f"Done: {said}."
-    if where:
+    if where.strip():
         return f"{where.strip()[0].upper()}{where.strip()[1:]}{':' if not chosen[0][0] else ','} {said}."
-    return sentence_end(said[0].upper() + said[1:], "en")
+    return sentence_end(said[:1].upper() + said[1:], "en")
 
 
 def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: Language) -> str:
