@@ -266,7 +266,7 @@ def test_approve_runs_the_tool_and_deny_does_not(tmp_path, page):
 
         send(page, port, 'Run the bash command "rm notes.txt"')
         page.locator(".ask.confirm").nth(1).locator("button.deny").click()
-        expect(page.locator(".answer").nth(1)).to_contain_text("the user did not allow this call of 'bash'")
+        expect(page.locator(".answer").nth(1)).to_contain_text("you said no, so it did not run")
         expect(page.locator(".tool-result.error")).to_have_count(1)
     assert (tmp_path / "notes.txt").exists()
 

@@ -38,7 +38,7 @@ NOT_AN_LLM_ZH = ("我是本课程的离线模型：在没有设置 MODEL_API_KEY
                  "其他问题请在 .env 里设置 MODEL_API_KEY，使用真正的模型。")
 DONT_KNOW = {"en": "I don't know that one, and none of the tools I have can look it up.",
              "zh": "这个问题我答不上来，我手头的工具也查不到。"}
-ASKED_WHO = ({"who", "you"}, {"what", "are", "you"}, {"introduce", "yourself"}, {"your", "name"})
+ASKED_WHO = ({"who", "you"}, {"what", "are", "you"}, {"introduce", "yourself"}, {"your", "name"}, {"what", "can", "you", "do"})
 """Word sets of a question about the model itself: it answers those with what it really is."""
 
 
@@ -52,7 +52,7 @@ def plain_answer(question: str, language: Language | None = None) -> str:
         if keys <= asked or (zh_keys != ("你好",) and all(k in question for k in zh_keys)) or (greeted and "hello" in keys):
             return chinese if language == "zh" else english
     every_word = set(re.findall(r"[a-z]+", question.lower()))  # "who" and "you" are stop words elsewhere
-    if any(words <= every_word for words in ASKED_WHO) or re.search(r"你是谁|你是什么", question):
+    if any(words <= every_word for words in ASKED_WHO) or re.search(r"你是谁|你是什么|你能做什么", question):
         return NOT_AN_LLM_ZH if language == "zh" else NOT_AN_LLM
     return DONT_KNOW[language]
 
