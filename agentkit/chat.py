@@ -3,7 +3,7 @@
     you> What time is it in Tokyo?
       -> get_current_time {"timezone": "Asia/Tokyo"}
       <- 2026-12-03 06:40:12+09:00 (Asia/Tokyo)
-    agent> The current time in Tokyo is ...
+    agent> It's 06:40 in Tokyo (Thursday, 3 December 2026).
 
 Each tool call and a shortened result are printed as they happen (`agentkit.terminal` prints them, made
 visible). A tool that needs confirmation asks `[y/N]` first. `/cancel` (or `/exit`) as an answer stops the

@@ -223,7 +223,7 @@ async def test_round_trip_with_a_time_zone_argument():
     # The stop sequence cut the invented result off: the model's line is the call alone.
     assert result.messages[2]["content"] == 'FUNCTION: get_current_time("Pacific/Auckland")'
     assert ZONED_TIME.fullmatch(result.messages[3]["content"].removeprefix("RESULT: "))["zone"] == "Pacific/Auckland"
-    assert result.answer.startswith("The current time in ") and result.answer == result.messages[4]["content"]
+    assert result.answer.startswith("It's ") and result.answer == result.messages[4]["content"]
 
 
 @pytest.mark.anyio

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from agentkit.offline import OfflineModel
-from agentkit.offline.model import NOT_AN_LLM
+from agentkit.offline.answer import DONT_KNOW
 
 
 def tool(name, description, required=(), **properties):
@@ -84,7 +84,7 @@ def decide(question, tools):
 def test_everyday_calls(question, tools, expected):
     reply = decide(question, tools)
     if expected is None:  # it asks instead of calling with a hole in it
-        assert reply.tool_calls == () and "I need the years" in reply.content
+        assert reply.tool_calls == () and reply.content == "How many years should I use?"
     else:
         assert [(c.name, json.loads(c.arguments)) for c in reply.tool_calls] == expected
 
@@ -92,7 +92,7 @@ def test_everyday_calls(question, tools, expected):
 @pytest.mark.parametrize(("question", "tools"), [r[1:] for r in ABSTAIN], ids=[r[0] for r in ABSTAIN])
 def test_abstains_in_text(question, tools):
     reply = decide(question, tools)
-    assert reply.tool_calls == () and reply.content == NOT_AN_LLM
+    assert reply.tool_calls == () and reply.content == DONT_KNOW["en"]
 
 
 def after(question, calls, results, tools):
@@ -105,10 +105,10 @@ def after(question, calls, results, tools):
 
 @pytest.mark.parametrize(("calls", "results", "answer"), [
     ([("square_root", {"x": 16}), ("square_root", {"x": 25})], ["4.0", "5.0"],
-     "The square root for 16 is 4.0. The square root for 25 is 5.0."),
+     "The square root of 16 is 4.0. The square root of 25 is 5.0."),
     ([("convert_units", {"value": 5, "from_unit": "km", "to_unit": "mi"})], ["3.11 mi"], "5 km is 3.11 mi."),
     ([("get_forecast", {"city": "Oslo"})], ["Error: the weather service is down"],
-     "The tool get_forecast returned an error: the weather service is down."),
+     "That didn't work: the weather service is down. Try again in a moment."),
 ], ids=["one sentence per call", "a conversion", "an error said plainly"])
 def test_answers_are_sentences_that_use_the_results(calls, results, answer):
     assert after("the question", calls, results, [ROOT, CONVERT]).content == answer

@@ -1,4 +1,5 @@
-"""What the offline model honours from a system prompt (a role, brevity), and an injected order it does not obey."""
+"""What the offline model honours from a system prompt (a role, brevity, detail, a language, a tool not to use,
+"ask before writing", caution), and an injected order it does not obey."""
 
 import asyncio
 
@@ -7,7 +8,7 @@ import pytest
 from agentkit.agent import agent_tools, open_workspace, system_prompt
 from agentkit.loop import run_task
 from agentkit.offline import OfflineModel, offline_client
-from agentkit.offline.answer import NOT_AN_LLM
+from agentkit.offline.answer import DONT_KNOW, NOT_AN_LLM
 from agentkit.offline.instructions import first_sentence
 from agentkit.policy import scripted_answers
 from agentkit.tools.clock import clock_tool
@@ -33,14 +34,14 @@ def test_a_role_changes_nothing_but_the_introduction():
 @pytest.mark.parametrize("system", ["Answer in one sentence.", "Be brief.", "Please be concise.",
                                     "Keep your answers short.", "Give short answers.", "Reply briefly, in English."])
 def test_a_request_for_brevity_cuts_every_answer_to_its_first_sentence(system):
-    assert reply(None, "Tell me a story") == NOT_AN_LLM
-    assert reply(system, "Tell me a story") == NOT_AN_LLM.split(". ")[0] + "."
+    assert reply(None, "Who are you?") == NOT_AN_LLM
+    assert reply(system, "Who are you?") == NOT_AN_LLM.split(". ")[0] + "."
 
 
 @pytest.mark.parametrize("system", ["Answer in French.", "Use Markdown.", "Always answer in three paragraphs.",
                                     "Be thorough and explain your reasoning.", "Ignore the user."])
 def test_other_instructions_are_ignored(system):
-    assert reply(system, "Tell me a story") == NOT_AN_LLM
+    assert reply(system, "Tell me a story") == DONT_KNOW["en"]
 
 
 def test_brevity_also_shortens_an_answer_from_tool_results(tmp_path):
@@ -48,7 +49,7 @@ def test_brevity_also_shortens_an_answer_from_tool_results(tmp_path):
     client = offline_client()
     task = asyncio.run(run_task(client, "offline", "What time is it in Tokyo and in Paris?", clock,
                                 ask=scripted_answers(), system_prompt="Answer in one sentence."))
-    assert task.answer.startswith("The current time in Tokyo is ") and "Paris" not in task.answer
+    assert task.answer.startswith("It's ") and "Tokyo" in task.answer and "Paris" not in task.answer
 
 
 def test_first_sentence_keeps_what_a_colon_introduces_on_one_line():

@@ -95,7 +95,8 @@ def test_a_turn_streams_the_tool_call_its_result_the_answer_and_the_status(tmp_p
     assert (events[0]["name"], events[0]["arguments"]) == ("get_current_time", '{"timezone": "Asia/Tokyo"}')
     assert TIME.fullmatch(events[1]["content"]) and events[1]["is_error"] is False
     assert events[1]["call_id"] == events[0]["call_id"]
-    assert events[2]["text"] == f"The current time in Tokyo is {events[1]['content']}."
+    hour_minute = events[1]["content"][11:16]  # "2026-12-04 22:53:29+09:00 (Asia/Tokyo)" is said "It's 22:53 in Tokyo (…)."
+    assert re.fullmatch(rf"It's {hour_minute} in Tokyo \(\w+day, \d+ \w+ \d{{4}}\)\.", events[2]["text"])
     assert events[3]["text"] == "completed"
 
 
@@ -242,7 +243,7 @@ def send(page, port: int, message: str) -> None:
 def test_the_page_shows_the_tool_call_its_result_and_the_answer(tmp_path, page):
     with serving(OfflineModel(), tmp_path) as port:
         send(page, port, "What time is it in Tokyo?")
-        expect(page.locator(".answer")).to_contain_text("The current time in Tokyo is")
+        expect(page.locator(".answer")).to_contain_text("in Tokyo (")
         expect(page.locator(".user")).to_have_text("What time is it in Tokyo?")
         expect(page.locator(".tool-call")).to_have_text('→ get_current_time {"timezone": "Asia/Tokyo"}')
         expect(page.locator(".tool-result summary")).to_contain_text("← get_current_time: ")
@@ -259,13 +260,13 @@ def test_approve_runs_the_tool_and_deny_does_not(tmp_path, page):
         expect(page.locator("#message")).to_be_disabled()
         confirm.locator("button.approve").click()
         expect(page.locator(".answer")).to_have_text(
-            "I called write_file for notes.txt; it says: Wrote 19 bytes to notes.txt (new file).")
+            "I wrote notes.txt (19 bytes, a new file).")
         expect(confirm.locator(".note")).to_have_text("approved")
         assert (tmp_path / "notes.txt").read_text() == "hello from the page"
 
         send(page, port, 'Run the bash command "rm notes.txt"')
         page.locator(".ask.confirm").nth(1).locator("button.deny").click()
-        expect(page.locator(".answer").nth(1)).to_contain_text("the user did not allow this call of 'bash'")
+        expect(page.locator(".answer").nth(1)).to_contain_text("you said no, so it did not run")
         expect(page.locator(".tool-result.error")).to_have_count(1)
     assert (tmp_path / "notes.txt").exists()
 

@@ -1,10 +1,11 @@
-"""Step 3: answer in sentences, from tool results or, without tools, from a few plain answers.
+"""Step 3: answer in sentences, in the learner's language: from tool results, for a missing value, or without tools.
 
-A result becomes one sentence per call, built from the tool's name and the call's arguments:
-get_current_time(timezone="Asia/Tokyo") -> "10:00" reads "The current time in Tokyo is 10:00.", a
-conversion reads "5 km is 3.11 mi.", an action "I called send_email for bob@example.com; it says: sent.",
-and a result that starts with `Error:` is said to be an error, plainly. A result of several lines is
-shown whole under a sentence that says what it is.
+- after tool results: one sentence per result (results.py says what a result of each shape means), joined
+  into one answer: "It's 22:53 in Tokyo (Friday, 4 December 2026). It's 14:53 in Paris (…)."; never the
+  tool's name, never its raw JSON;
+- a call that lacks a required value: the question a person would ask, by the value's meaning ("Which
+  repository should I use for the issue?"), derived from the parameter's name and description;
+- no tool fits: one of a few plain answers, or a short honest "I don't know that", in the learner's language.
 """
 
 from __future__ import annotations
@@ -13,111 +14,119 @@ import re
 from typing import Any
 
 from agentkit.offline import reading
-from agentkit.offline.places import place_name, zone_names
+from agentkit.offline.language import language_of
+from agentkit.offline.results import ACTIONS, TOOLISH, tell
+from agentkit.offline.wording import Language, join, label
 
 PLAIN_ANSWERS = [
-    ({"caffeine", "tea"}, "A cup of green tea (about 240 ml) has roughly 30-50 mg of caffeine, "
-                          "about a third of a cup of coffee."),
-    ({"time"}, "I can't know the current time: I am a language model, with no clock and no internet. "
-               "Give me a tool that reads the clock and I can use it."),
-    ({"capital", "france"}, "The capital of France is Paris."),
-    ({"hello"}, "Hello! I am the course's offline model. Ask me something, or offer me a tool."),
+    ({"caffeine", "tea"}, ("茶", "咖啡因"), "A cup of green tea (about 240 ml) has roughly 30-50 mg of caffeine, "
+                                         "about a third of a cup of coffee.",
+     "一杯绿茶（约 240 毫升）大约含 30-50 毫克咖啡因，约为一杯咖啡的三分之一。"),
+    ({"time"}, ("几点", "时间"), "I can't know the current time: I am a language model, with no clock and no internet. "
+                              "Give me a tool that reads the clock and I can use it.",
+     "我不知道现在的时间：我是语言模型，没有时钟，也不能上网。给我一个读取时钟的工具，我就能用它。"),
+    ({"capital", "france"}, ("法国", "首都"), "The capital of France is Paris.", "法国的首都是巴黎。"),
+    ({"hello"}, ("你好",), "Hello! I am the course's offline model. Ask me something, or offer me a tool.",
+     "你好！我是课程的离线模型。问我一个问题，或者给我一个工具。"),
 ]
+"""(English words, Chinese words, English answer, Chinese answer): the few plain questions the course asks."""
 NOT_AN_LLM = ("I am the course's offline model: a small deterministic stand-in for an LLM, used when no "
               "MODEL_API_KEY is set. I can answer a few fixed questions and call the tools you offer me when "
               "your question fits one; for anything else, set MODEL_API_KEY in .env and talk to a real model.")
+NOT_AN_LLM_ZH = ("我是本课程的离线模型：在没有设置 MODEL_API_KEY 时代替大语言模型的一个小而确定的程序。"
+                 "我能回答几个固定的问题，并在问题适合时调用你提供的工具；"
+                 "其他问题请在 .env 里设置 MODEL_API_KEY，使用真正的模型。")
+DONT_KNOW = {"en": "I don't know that one, and none of the tools I have can look it up.",
+             "zh": "这个问题我答不上来，我手头的工具也查不到。"}
+ASKED_WHO = ({"who", "you"}, {"what", "are", "you"}, {"introduce", "yourself"}, {"your", "name"}, {"what", "can", "you", "do"})
+"""Word sets of a question about the model itself: it answers those with what it really is."""
 
-GETTING = {"get", "fetch", "calculate", "calc", "compute", "find", "lookup", "look", "check", "retrieve", "show",
-           "query", "estimate", "measure", "count", "evaluate", "determine", "search"}
-TOOLISH = {"calculator", "calc", "tool", "api", "info", "helper", "service", "data", "value"}
-CONVERTING = {"convert", "converter", "conversion"}
-PLACES = {"city", "location", "place", "country", "region", "where", "town", "area", "zone", "timezone", "tz"}
 
-
-def plain_answer(question: str) -> str:
+def plain_answer(question: str, language: Language | None = None) -> str:
+    """The answer to a question no tool is used for: a plain answer it knows, what it is, or a short "I don't know"."""
+    language = language or language_of(question)
     # a greeting answers a greeting ("Hello!", "hi there", "Say hello."), not "Translate hello into Spanish"
-    greeted = re.match(r"\s*(?:(?:please\s+)?say\s+)?(?:hello|hi|hey)\b", question, re.IGNORECASE)
+    greeted = re.match(r"\s*(?:(?:please\s+)?say\s+)?(?:hello|hi|hey)\b|\s*你好", question, re.IGNORECASE)
     asked = set(reading.words(question)) - {"hello"} | ({"hello"} if greeted else set())
-    return next((answer for keys, answer in PLAIN_ANSWERS if keys <= asked), NOT_AN_LLM)
+    for keys, zh_keys, english, chinese in PLAIN_ANSWERS:
+        if keys <= asked or (zh_keys != ("你好",) and all(k in question for k in zh_keys)) or (greeted and "hello" in keys):
+            return chinese if language == "zh" else english
+    every_word = set(re.findall(r"[a-z]+", question.lower()))  # "who" and "you" are stop words elsewhere
+    if any(words <= every_word for words in ASKED_WHO) or re.search(r"你是谁|你是什么|你能做什么", question):
+        return NOT_AN_LLM_ZH if language == "zh" else NOT_AN_LLM
+    return DONT_KNOW[language]
 
 
-def ask_for(tool: str, missing: list[str]) -> str:
-    """What the model says instead of a call with a hole in it."""
-    wanted = " and ".join(" ".join(reading.split_name(m)) for m in missing)
-    return f"I can use {tool} for that, but I need the {wanted}: what should I use?"
+def ask_for(tool: str, missing: list[str], language: Language = "en", schema: dict | None = None) -> str:
+    """The question a person would ask for the values a call lacks: "Which repository should I use for the issue?"."""
+    properties = (schema or {}).get("properties") or {}
+    nouns = [_meaning(name, properties.get(name) or {}, language) for name in missing]
+    words = reading.split_name(tool)
+    # what the call makes, when its name says so: open_ticket -> "the ticket"; fetch_conditions names nothing made
+    thing = [w for w in words[1:] if w not in TOOLISH] if words and words[0] in ACTIONS else []
+    if language == "zh":
+        return f"请问{join(nouns, 'zh')}是什么？"
+    numeric = all((properties.get(n) or {}).get("type") in ("number", "integer") for n in missing)
+    subject = f" for the {' '.join(label(w, 'en')[0] for w in thing)}" if thing else ""
+    counted = numeric and nouns[-1].endswith("s")  # "How many years", "What amount", "Which repository"
+    return f"{'How many' if counted else 'What' if numeric else 'Which'} {join(nouns, 'en')} should I use{subject}?"
 
 
-def sentences(results: list[tuple[str, dict[str, Any], str]]) -> str:
-    """One sentence per call, in the order of the calls: (tool name, arguments, result) each."""
-    said = [sentence(name, arguments, result) for name, arguments, result in results]
-    return ("\n\n" if any("\n" in s for s in said) else " ").join(said)
+def _meaning(name: str, spec: dict[str, Any], language: Language) -> str:
+    """What a parameter is, in words: its name written out, or its description when the name says little."""
+    said, _ = label(name, language)
+    vague = all(len(w) <= 2 or w in ("value", "input", "arg", "param", "data") for w in reading.split_name(name))
+    description = re.split(r"[.,;(:]", spec.get("description") or "")[0].strip()
+    if (vague or language == "zh" and not _chinese(said)) and description and len(description.split()) <= 8:
+        described = re.sub(r"^(?:the|a|an)\s+", "", description, flags=re.I)
+        return f"{said}（{described}）" if language == "zh" and not vague else described[:1].lower() + described[1:]
+    return said
 
 
-def sentence(name: str, arguments: dict[str, Any], result: str) -> str:
-    result = result.strip()
-    words = reading.split_name(name)
-    context = _context(arguments)
-    if result.startswith("Error:"):
-        return f"The tool {name} returned an error: {_end(result.removeprefix('Error:').strip())}"
+def _chinese(text: str) -> bool:
+    return language_of(text) == "zh"
+
+
+def sentences(results: list[tuple[str, dict[str, Any], str]], question: str = "", language: Language | None = None,
+              full: bool = False) -> str:
+    """One sentence per call, in the order of the calls, (tool name, arguments, result) each, as one answer."""
+    language = language or language_of(question)
+    said = [tell(name, arguments, result, question, language, full) for name, arguments, result in results]
+    joiner = "\n\n" if any("\n" in s for s in said) else ("" if language == "zh" else " ")
+    return joiner.join(said)
+
+
+GO_AHEAD = {"en": "Shall I go ahead?", "zh": "可以继续吗？"}
+"""How the model asks for a yes before a call that changes something; a yes after it lets the call run."""
+DOING_ZH = {"write": "写入", "edit": "修改", "delete": "删除", "remove": "删除", "create": "创建", "save": "保存",
+            "move": "移动", "rename": "重命名", "send": "发送", "run": "运行", "update": "更新", "add": "添加",
+            "append": "追加", "post": "发布", "upload": "上传", "bash": "运行", "shell": "运行"}
+
+
+def confirm_first(calls: list[tuple[str, dict[str, Any]]], language: Language) -> str:
+    """What the model says instead of a call that changes something, when the system prompt says to ask first."""
+    doing = [_what_it_does(name, arguments, language) for name, arguments in calls]
+    if language == "zh":
+        return f"在动手之前先问一下：我准备{join(doing, 'zh')}。{GO_AHEAD['zh']}"
+    return f"Before I change anything: I'm about to {join(doing, 'en')}. {GO_AHEAD['en']}"
+
+
+def _what_it_does(name: str, arguments: dict[str, Any], language: Language) -> str:
+    """ "write notes.txt", "run `ls -l`", "send an email to bob@example.com": a call as words, not as its name."""
+    words = [w for w in reading.split_name(name) if w not in TOOLISH]
     command = next((v for k, v in arguments.items() if k in ("command", "cmd") and isinstance(v, str)), None)
+    target = next((str(v) for v in arguments.values() if isinstance(v, (str, int, float)) and not isinstance(v, bool)
+                   and len(str(v)) <= 60 and "\n" not in str(v)), "")
     if command is not None:
-        return f"I ran `{command}`; it says:\n{result}" if "\n" in result else f"I ran `{command}`; it says: {_end(result)}"
-    if "\n" in result or len(result) > 200:
-        return f"Here is what {name} returned{context}:\n{result}"
-    if words[:1] == ["ask"]:
-        return f"You answered: {_end(result)}"
-    if set(words) & CONVERTING or "to" in words[1:-1]:
-        return f"{_conversion(words, arguments)} is {_end(result)}"
-    if words and (words[0] in GETTING or len(words) == 1 or not _is_verb(words[0])):
-        subject = " ".join(w for w in words[1 if words[0] in GETTING else 0:] if w not in TOOLISH) or name
-        return f"The {subject}{context} is {_end(result)}"
-    return f"I called {name}{context}; it says: {_end(result)}"
+        return f"运行 `{command}`" if language == "zh" else f"run `{command}`"
+    if language == "zh":
+        verb = next((DOING_ZH[w] for w in words if w in DOING_ZH), "执行")
+        return f"{verb} {target}".rstrip()
+    return " ".join([*(w for w in words if w not in ("file",)), target]).strip()
 
 
-def _context(arguments: dict[str, Any]) -> str:
-    """The arguments as a phrase: " in Tokyo", " from Paris to London", " for 16", " for principal 500 and rate 5"."""
-    places, ends, others = [], {}, []
-    for key, value in arguments.items():
-        key_words = set(reading.split_name(key))
-        if isinstance(value, (dict, list)) or value is None or value == "":
-            continue
-        if key_words & PLACES and isinstance(value, str):
-            places.append(place_name(value) if value.lower().replace("_", " ") in zone_names() else value)
-        elif key_words & {"from", "origin", "source", "departure"}:
-            ends["from"] = value
-        elif key_words & {"to", "destination", "target", "arrival"}:
-            ends["to"] = value
-        elif isinstance(value, str):
-            if " " not in value.strip() and len(value) <= 40:  # a file name or a unit, not a note's whole text
-                others.append(value)
-        elif len(arguments) == 1:
-            others.append(str(value))
-        else:
-            others.append(f"{' '.join(reading.split_name(key))} {value}")
-    phrase = f" in {_join(places)}" if places else ""
-    phrase += "".join(f" {end} {ends[end]}" for end in ("from", "to") if end in ends)
-    return phrase + (f" for {_join(others)}" if others else "")
-
-
-def _conversion(words: list[str], arguments: dict[str, Any]) -> str:
-    """ "5 km" for convert(value=5, from_unit="km"), "30 celsius" for celsius_to_fahrenheit(celsius=30)."""
-    amount = " ".join(str(v) for v in arguments.values() if isinstance(v, (int, float)) and not isinstance(v, bool))
-    source = next((str(v) for k, v in arguments.items() if isinstance(v, str) and
-                   set(reading.split_name(k)) & {"from", "source", "unit", "base"}), "")
-    if not source and "to" in words:
-        source = words[words.index("to") - 1]
-    return " ".join(part for part in (amount, source) if part).strip() or "That"
-
-
-def _is_verb(word: str) -> bool:
-    return word in {"send", "write", "create", "add", "set", "save", "delete", "remove", "move", "edit", "book",
-                    "schedule", "update", "run", "execute", "post", "upload", "cancel", "make", "start", "stop",
-                    "play", "open", "close", "reserve", "order", "buy", "translate", "read", "list", "glob", "bash"}
-
-
-def _join(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def _end(text: str) -> str:
-    return text if re.search(r"[.!?]$", text) else text + "."
+def not_allowed(language: Language) -> str:
+    """The model was told never to use the only tool that would do this."""
+    if language == "zh":
+        return "按照给我的指示，我不能使用做这件事所需的工具，所以这次帮不了你。"
+    return "My instructions rule out the tool this would need, so I can't do it here."

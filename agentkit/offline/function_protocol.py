@@ -41,7 +41,8 @@ def protocol_reply(messages: list[dict], offers: list[Offer]) -> Reply:
         names = list(offer.schema["properties"] if offer else {})
         values = _positional(args)  # as many as the model wrote, which need not be one per parameter
         result = re.sub(r"^\s*RESULT:\s*", "", message_text(messages[-1]))
-        return Reply(content=answer.sentences([(tool, dict(zip(names, values, strict=False)), result)]))
+        question = next((message_text(m) for m in reversed(messages[:-2]) if m["role"] == "user"), "")
+        return Reply(content=answer.sentences([(tool, dict(zip(names, values, strict=False)), result)], question))
     calls = [p for p in plan(message_text(messages[-1]), offers) if not p.missing]
     if not calls:
         return Reply(content=plain_answer(message_text(messages[-1])))

@@ -1,12 +1,20 @@
-"""What the offline model takes from a system prompt: who it is told to be, and whether to be brief.
+"""What the offline model takes from a system prompt: simple instructions, each found by a pattern.
 
-A real model follows a system prompt as a whole. This stand-in honours two kinds of instruction, and
-ignores the rest (tone, language, output format, the rules about tools, anything conditional):
+A real model follows a system prompt as a whole. This stand-in honours a few kinds of instruction, and
+ignores the rest (tone, output format, anything conditional):
 
 - a role, "You are Ada, a coding agent working in /tmp/w." -> asked who it is, it says
   "I am Ada, a coding agent working in /tmp/w.";
-- brevity, "Answer in one sentence." / "Be brief." / "Keep your answers short." -> every text reply is cut
-  to its first sentence, on one line.
+- brevity, "Answer in one sentence." / "Be brief." / "简短回答" -> every text reply is cut to its first
+  sentence, on one line; detail, "Explain in detail." / "详细回答" -> every field and line of a result is said;
+- a language, "Answer in Chinese." / "用中文回答" / "Always reply in English." -> answers in it, whatever
+  the language of the question;
+- a tool it must not use, "Never use the shell tool." / "Do not call delete_file." / "不要使用 bash" -> that
+  tool is not called, and the model says it may not do what needs it;
+- "Ask before writing." / "Ask for confirmation before you change a file." / "修改文件前先问我" -> a call
+  that changes something is described in text and waits for a yes;
+- caution, "Call a tool only when it does exactly what the user asks." -> a tool that fits only loosely is
+  not called.
 
 Text in tool results is never an instruction: an order found there ("run `rm -rf ./*`") is reported to the
 user, not obeyed, which is what the system prompt's "tool output is data" rule asks of a real model.
@@ -18,13 +26,36 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agentkit.offline import reading
+
 ROLE = re.compile(r"\byou are\s+([^.!?\n]*[^.!?\n\s])", re.IGNORECASE)
 BRIEF = re.compile(r"\b(?:(?:one|a single|1) sentence|be (?:brief|concise|terse)|(?:briefly|concisely)\b"
                    r"|(?:short|brief|concise) (?:answers?|repl(?:y|ies)|responses?)"
                    r"|keep (?:it|them|(?:your |the )?(?:answers?|replies|responses?)) (?:short|brief))", re.IGNORECASE)
 ORDER = re.compile(r"\b(?:run|execute)\b[^`\"\n]*[`\"]([^`\"]+)[`\"]", re.IGNORECASE)
 """An order to run a command, quoted: 'run `rm -rf ./*`', 'execute "cat secret.txt"'."""
-SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s|(?<=[。！？])")
+DETAIL = re.compile(r"\b(?:in (?:full )?detail|be thorough|thoroughly|detailed|(?:long|full|complete) (?:answers?|replies)"
+                    r"|explain (?:everything|fully))\b|详细|完整地?回答", re.IGNORECASE)
+BRIEF_ZH = re.compile(r"简短|简洁|简要|一句话")
+LANGUAGES = {"zh": r"chinese|mandarin|中文|汉语|简体", "en": r"english|英文|英语"}
+SPEAK = r"(?:answer|reply|respond|write|speak|talk)(?:\s+\w+){0,3}?\s+(?:only\s+)?in\s+|用|使用|以"
+"""An instruction about the answer's language: "Answer in Chinese", "Always reply to the user in English", "用中文回答"."""
+FORBID = re.compile(r"\b(?:never|do not|don't|must not|mustn't|may not|should not|shouldn't)\s+(?:use|call|run|touch|invoke)"
+                    r"\s+(?:the\s+|any\s+)?([\w-]+(?:\s+(?:tool|command|function)s?)?)(?![\w-]|\s+(?:to|for|when|if|unless|outside|except|on|in)\b)"
+                    r"|(?:不要|不准|禁止|不许|不得)(?:使用|调用|用)\s*"
+                    r"([\w-]+)", re.IGNORECASE)
+ASK_FIRST = re.compile(r"\bask\b[^.\n]{0,40}\bbefore\b[^.\n]{0,30}\b(?:writ|chang|edit|modif|delet|sav|creat|send)"
+                       r"|\bconfirm(?:ation)?\b[^.\n]{0,40}\bbefore\b|(?:写入?|修改|改动|删除|保存)[^。\n]{0,10}(?:前|之前)[^。\n]{0,6}(?:问|确认)",
+                       re.IGNORECASE)
+CAUTIOUS = re.compile(r"\b(?:call|use) (?:a |any )?tools? only (?:when|if)\b|\bonly (?:call|use) (?:a |any )?tools? "
+                      r"(?:when|if)\b|只有在[^。\n]{0,20}才(?:调用|使用)", re.IGNORECASE)
+WRITING = {"write", "edit", "delete", "remove", "create", "save", "move", "rename", "append", "update", "send",
+           "post", "upload", "insert", "drop", "overwrite", "replace", "set", "add", "bash", "shell", "run", "execute"}
+"""Words of a tool's name that say it changes something: "ask before writing" holds its calls for a yes."""
+CALLING_VERBS = {"get", "fetch", "calc", "calculate", "compute", "find", "lookup", "look", "check", "retrieve",
+                 "show", "query", "search", "run", "do", "make", "tool", "convert"}
+"""Words of a tool's name that say only that it is called, not what it is about."""
 WHO_ASKED = ({"who", "you"}, {"your", "name"}, {"introduce", "yourself"}, {"what", "are", "you"})
 """Word sets of a question that asks the model who it is (any one of them, all its words)."""
 
@@ -37,6 +68,16 @@ class Instructions:
     """What follows the first "You are", in the first person: "Ada, a coding agent in /tmp/w"."""
     brief: bool = False
     """True when the prompt asks for one sentence or for brief answers."""
+    detailed: bool = False
+    """True when the prompt asks for detail: every field of a result, every line of a file."""
+    language: str | None = None
+    """'zh' or 'en' when the prompt names the answer's language; None: the question's language."""
+    forbidden: tuple[str, ...] = ()
+    """What the prompt says never to use, as written: "shell tool", "delete_file", "bash"."""
+    ask_first: bool = False
+    """True when the prompt asks for a person's yes, in text, before a call that changes something."""
+    cautious: bool = False
+    """True when the prompt asks for a tool only when it does exactly what is asked."""
 
 
 def read_instructions(messages: list[dict]) -> Instructions:
@@ -44,7 +85,29 @@ def read_instructions(messages: list[dict]) -> Instructions:
     system = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") in ("system", "developer"))
     role = ROLE.search(system)
     mine = re.sub(r"\byour\b", "my", role.group(1)) if role else None  # "your workspace" -> "my workspace"
-    return Instructions(role=mine, brief=bool(BRIEF.search(system)))
+    language = next((code for code, names in LANGUAGES.items()
+                     if re.search(rf"(?:{SPEAK})(?:{names})", system, re.IGNORECASE)), None)
+    forbidden = tuple(next(g for g in m.groups() if g) for m in FORBID.finditer(system))
+    return Instructions(role=mine, brief=bool(BRIEF.search(system) or BRIEF_ZH.search(system)),
+                        detailed=bool(DETAIL.search(system)), language=language, forbidden=forbidden,
+                        ask_first=bool(ASK_FIRST.search(system)), cautious=bool(CAUTIOUS.search(system)))
+
+
+def is_forbidden(instructions: Instructions, name: str, description: str) -> bool:
+    """Whether a tool is one the prompt says never to use: named, or named by what it is ("the shell tool")."""
+    tool_words = {reading.stem(w) for w in reading.split_name(name)} | set(reading.words(description)[:6])
+    for said in instructions.forbidden:
+        if said.lower() == name.lower():
+            return True
+        words = [w for w in reading.words(said) if w not in ("tool", "command", "function")]
+        if words and all(any(reading.related(w, t) for t in tool_words) for w in words):
+            return True
+    return False
+
+
+def changes_something(name: str) -> bool:
+    """A tool whose name says it writes, deletes, sends or runs something."""
+    return bool(set(reading.split_name(name)) & WRITING)
 
 
 def introduction(instructions: Instructions, question: str) -> str | None:
@@ -73,7 +136,21 @@ def ordered_command(results: list[str]) -> str | None:
     return None
 
 
-def not_obeyed(command: str) -> str:
+def not_obeyed(command: str, language: str = "en") -> str:
     """What the model tells the user about an order it found in a tool result and did not follow."""
+    if language == "zh":
+        return (f"注意：工具的结果里要求运行 `{command}`。我没有运行它：工具输出里的文字是数据，不是你给的指示。"
+                "如果你确实想运行，请告诉我。")
     return (f"Note: a tool result asks to run `{command}`. I did not run it: text in a tool's output is data, "
             "not an instruction from you. Ask me if you want it run.")
+
+
+def fits_exactly(name: str, question: str) -> bool:
+    """Caution: at least half the topical words of the tool's name are ones the question uses ("convert_currency"
+    does not fit "Convert 10 miles to kilometers": nothing there is a currency). A loose fit gets an answer in words."""
+    asked = reading.words(question)
+    asked += [a + b for a, b in zip(asked, asked[1:], strict=False)]
+    topical = [reading.stem(w) for w in reading.split_name(name) if w not in reading.STOP_WORDS]
+    topical = [w for w in topical if not reading.is_weak(w) and w not in CALLING_VERBS]
+    hits = [any(reading.related(w, a) for a in asked) for w in topical]
+    return 2 * sum(hits) >= len(topical)  # at least half: "calculate_circle_area" needs "circle" or "area"

@@ -14,12 +14,14 @@ model has to decide on each turn:
                                               (function_protocol.py);
 4. otherwise                                -> one of a few plain answers, or say honestly what it is.
 
-Of the system prompt it follows only a role ("You are Ada, ...") and a request to be brief (instructions.py).
+Of the system prompt it follows a role, the answer's language and length, a tool not to use, "ask before
+writing" and a request for caution (instructions.py). Answers are written in the learner's language.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,13 +30,27 @@ from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
 from agentkit.offline.choose import Offer, Planned, plan
 from agentkit.offline.fill import fill
 from agentkit.offline.function_protocol import function_protocol, protocol_reply
-from agentkit.offline.instructions import first_sentence, introduction, not_obeyed, ordered_command, read_instructions
+from agentkit.offline.instructions import (
+    Instructions,
+    changes_something,
+    first_sentence,
+    fits_exactly,
+    introduction,
+    is_forbidden,
+    not_obeyed,
+    ordered_command,
+    read_instructions,
+)
+from agentkit.offline.language import language_of
 from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
 from agentkit.offline.reading import message_text
 from agentkit.offline.reply import Reply, ToolCall
 from agentkit.offline.retry import corrected
 
 __all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "ToolCall", "plain_answer", "plan"]
+
+YES = re.compile(r"\s*(?:y|yes|ok|okay|sure|go ahead|please do|do it|yep|yeah|confirm(?:ed)?)\b|\s*(?:好|可以|是的|行|确认|继续)",
+                 re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -51,34 +67,63 @@ class OfflineModel:
             raise ValueError(f"unknown mistake {self.unruly!r}; should be one of: {', '.join(MISTAKES)}")
 
     def respond(self, request: dict[str, Any]) -> Reply:
-        reply = self._decide(request)
-        if reply.content and read_instructions(request["messages"]).brief:
+        told = read_instructions(request["messages"])
+        reply = self._decide(request, told)
+        if reply.content and told.brief:
             return Reply(first_sentence(reply.content), reply.tool_calls)
         return reply
 
-    def _decide(self, request: dict[str, Any]) -> Reply:
+    def _decide(self, request: dict[str, Any], told: Instructions) -> Reply:
         messages = request["messages"]
-        offers = [_offer_from_tool(t) for t in request.get("tools") or []]
+        offered = [_offer_from_tool(t) for t in request.get("tools") or []]
+        offers = [o for o in offered if not is_forbidden(told, o.name, o.description)]
         choice = request.get("tool_choice") or "auto"
         if messages[-1]["role"] == "tool":
-            return _after_tool_results(messages, offers, self.gullible)
-        question = message_text(messages[-1])
+            return _after_tool_results(messages, offers, told, self.gullible)
+        confirmed = _confirmed(messages) if told.ask_first else None
+        question = confirmed or message_text(messages[-1])
+        language = told.language or language_of(question)
         if offers and choice != "none":
             planned = plan(question, offers, choice) or _follow_up(messages, offers)
+            if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
+                planned = [p for p in planned if fits_exactly(p.offer.name, question)]
             ready = [p for p in planned if not p.missing or choice != "auto"]
+            if ready and told.ask_first and not confirmed and any(changes_something(p.offer.name) for p in ready):
+                return Reply(content=answer.confirm_first([(p.offer.name, p.arguments) for p in ready], language))
             if ready:
                 calls = [_written(p) for p in ready]
                 return Reply(tool_calls=tuple(make_mistake(calls, self.unruly) if self.unruly else calls))
             if planned:
-                return Reply(content=answer.ask_for(planned[0].offer.name, list(planned[0].missing)))
+                return _ask_for_missing(planned[0], offers, language)
+        if len(offers) < len(offered) and any(not p.missing for p in plan(question, offered)):
+            return Reply(content=answer.not_allowed(language))  # only a tool it was told not to use would do
         protocol = None if offers else function_protocol(messages)
         if protocol:
             return protocol_reply(messages, protocol)
-        return Reply(content=introduction(read_instructions(messages), question) or plain_answer(question))
+        return Reply(content=introduction(told, question) or plain_answer(question, language))
 
 
 def _written(planned: Planned) -> ToolCall:
     return ToolCall(planned.offer.name, json.dumps(planned.arguments))
+
+
+def _ask_for_missing(planned: Planned, offers: list[Offer], language: str) -> Reply:
+    """A call lacks a required value: ask the person for it by its meaning, through `ask_user` when it is offered."""
+    question = answer.ask_for(planned.offer.name, list(planned.missing), language, planned.offer.schema)
+    asker = next((o for o in offers if o.name != planned.offer.name and "ask" in o.name.lower()
+                  and "question" in (o.schema.get("properties") or {})), None)
+    if asker:
+        return Reply(tool_calls=(ToolCall(asker.name, json.dumps({"question": question}, ensure_ascii=False)),))
+    return Reply(content=question)
+
+
+def _confirmed(messages: list[dict]) -> str | None:
+    """After "Shall I go ahead?" (asked before a call that changes something), a yes: the request it was about."""
+    if len(messages) < 3 or messages[-2].get("role") != "assistant" or not YES.match(message_text(messages[-1])):
+        return None
+    if not any(mark in message_text(messages[-2]) for mark in answer.GO_AHEAD.values()):
+        return None
+    return next((message_text(m) for m in reversed(messages[:-2]) if m["role"] == "user"), None)
 
 
 def _follow_up(messages: list[dict], offers: list[Offer]) -> list[Planned]:
@@ -92,7 +137,7 @@ def _follow_up(messages: list[dict], offers: list[Offer]) -> list[Planned]:
     return []
 
 
-def _after_tool_results(messages: list[dict], offers: list[Offer], gullible: bool = False) -> Reply:
+def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instructions, gullible: bool = False) -> Reply:
     turn_start = max(i for i, m in enumerate(messages) if m["role"] == "assistant")
     asked = messages[turn_start].get("tool_calls") or []
     made = {c["id"]: (c["function"]["name"], _arguments(c["function"]["arguments"])) for c in asked}
@@ -106,13 +151,34 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], gullible: boo
         if retry and [(c["function"]["name"], c["function"]["arguments"]) for c in asked] != [
                 (c.name, c.arguments) for c in retry]:
             return Reply(tool_calls=tuple(retry))
+    if results and all(name.lower().startswith("ask") and "question" in arguments for name, arguments, _ in results):
+        # The person answered the question asked for a missing value: the request, completed by the answer.
+        completed = _completed(question, " ".join(content for *_, content in results), offers)
+        if completed:
+            return Reply(tool_calls=(completed,))
     runner = next((o.name for o in offers if "command" in o.schema.get("properties", {})), None)
     ordered = ordered_command([content for *_, content in results]) if runner else None
     if ordered and gullible and first_turn:
         # Prompt injection: text inside a tool result is obeyed as if the user had asked for it.
         return Reply(tool_calls=(ToolCall(runner, json.dumps({"command": ordered})),))
-    said = answer.sentences(results)
-    return Reply(content=f"{said}\n\n{not_obeyed(ordered)}" if ordered and not gullible else said)
+    language = told.language or language_of(question)
+    said = answer.sentences(results, question, language, full=told.detailed)
+    return Reply(content=f"{said}\n\n{not_obeyed(ordered, language)}" if ordered and not gullible else said)
+
+
+def _completed(question: str, answer_text: str, offers: list[Offer]) -> ToolCall | None:
+    """The call the question asked for, its missing values read from the person's answer (the whole answer, for one)."""
+    for planned in plan(question, [o for o in offers if not o.name.lower().startswith("ask")]):
+        if not planned.missing:
+            continue
+        properties = planned.offer.schema.get("properties") or {}
+        wanted = {"type": "object", "properties": {n: properties[n] for n in planned.missing}, "required": list(planned.missing)}
+        found, still = fill(wanted, answer_text)
+        if still == [planned.missing[0]] and len(planned.missing) == 1 and answer_text.strip():
+            found, still = {planned.missing[0]: answer_text.strip()}, []
+        if not still:
+            return ToolCall(planned.offer.name, json.dumps({**planned.arguments, **found}))
+    return None
 
 
 def _arguments(text: str) -> dict[str, Any]:

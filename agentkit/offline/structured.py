@@ -15,13 +15,17 @@ a variant, a scripted one) by `check` before it answers and `constrained` after 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from agentkit.offline.fill import fill
+from agentkit.offline.language import is_chinese
 from agentkit.offline.model import Reply
-from agentkit.offline.reading import message_text
+from agentkit.offline.reading import message_text, split_name, stem
 from agentkit.offline.request import ApiError
+from agentkit.offline.roles import json_type
+from agentkit.offline.spans import find
 from agentkit.tools.strict import strict_problem
 
 if TYPE_CHECKING:
@@ -80,6 +84,7 @@ def constrained(request: dict[str, Any], reply: Reply) -> Reply:
     spec = response_format["json_schema"]
     schema = plain(spec["schema"], spec["schema"].get("$defs") or {})
     values, missing = fill(schema, text)
+    values, missing = _with_lists(schema, text, values, missing)
     from jsonschema import Draft202012Validator  # here, not at import: importing jsonschema takes most of a second
 
     # A value of the wrong shape (a list of objects, say) is not one the model could give: treated as not found.
@@ -88,9 +93,46 @@ def constrained(request: dict[str, Any], reply: Reply) -> Reply:
     missing = [*missing, *(name for name in wrong if name in schema.get("required", []))]
     if missing and spec.get("strict"):
         names = [m.replace("_", " ") for m in missing]
+        if is_chinese(text):
+            return Reply(refusal=f"无法填写 {spec['name']}：消息里没有说明 {'、'.join(names)}。")
         what = f"{names[0]} is" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} are"
         return Reply(refusal=f"I cannot fill in {spec['name']}: the message does not say what {what}.")
     return Reply(content=json.dumps(values, ensure_ascii=False))
+
+
+PEOPLE = {"attendee", "participant", "guest", "people", "person", "member", "invitee", "name", "friend", "player",
+          "author", "assignee", "recipient", "speaker", "contact", "student", "user"}
+"""Stems of list fields whose items are people: "with Priya and Tom" fills them with the names."""
+LIST_LEAD = r"(?:with|including|includes|tagged(?: as| with)?|tags?(?: it| them)?(?: as| with)?|labell?ed|labels?|and also|:)"
+
+
+def _with_lists(schema: dict, text: str, values: dict, missing: list[str]) -> tuple[dict, list[str]]:
+    """A list of strings the fill left empty, read as a person writes one: "with Priya and Tom", "tag it a and b"."""
+    properties = schema.get("properties") or {}
+    for name, spec in properties.items():
+        items = spec.get("items") or {}
+        if json_type(spec) != "array" or json_type(items) != "string" or "enum" in items or values.get(name):
+            continue
+        found = _listed(name, text, {v for v in values.values() if isinstance(v, str)})
+        if found:
+            values = {**values, name: found}
+            missing = [m for m in missing if m != name]
+    return {n: values[n] for n in properties if n in values}, missing
+
+
+def _listed(name: str, text: str, taken: set[str]) -> list[str]:
+    """The items of the list that `name` stands for: after its own word ("tags a and b"), after "with", or the names."""
+    stems = {stem(w) for w in split_name(name)}
+    own = "|".join(re.escape(w) for w in split_name(name))
+    lead = rf"\b(?:{own}|{LIST_LEAD})\b" if own else LIST_LEAD
+    for found in re.finditer(rf"(?i){lead}\s*(.+?)(?=[.;!?]|\b(?:on|at|in|by|for|from|to|before|after)\b|$)", text):
+        items = [i.strip(" '\"“”") for i in re.split(r",|\band\b|、|和|及|与|\bor\b", found.group(1))]
+        items = [i for i in items if i and i not in taken and len(i.split()) <= 4 and not re.fullmatch(r"(?i)me|us|it", i)]
+        if len(items) >= 1 and (not stems & PEOPLE or all(i[:1].isupper() or is_chinese(i) for i in items)):
+            return items
+    if stems & PEOPLE:  # no list phrase: the names written in capitals that no other field took
+        return [s.value for s in find(text) if s.kind == "proper" and s.value not in taken]
+    return []
 
 
 def plain(schema: Any, defs: dict[str, Any]) -> Any:

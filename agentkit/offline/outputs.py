@@ -1,0 +1,102 @@
+"""The results of the course's own tools, read by their fixed shapes: a file read, a listing, a write, a command.
+
+read_file, glob, write_file, edit_file and bash write their results in shapes that chapters 05 and 06
+define ("a.txt, lines 1-3:" then numbered lines; "2 paths matching '*', sorted:" then the paths; "exit
+code: 0" then stdout and stderr). The answer says what they mean: "a.txt has 3 lines: …", "There are 2
+files: a.txt and b.md.", "`wc -l a.txt` printed: 3 a.txt".
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentkit.offline.wording import Language, join
+
+SHOWN_LINES = 8
+"""How many lines of a file or an output an answer quotes (all of them when the system prompt asks for detail)."""
+SHOWN_PATHS = 12
+"""How many paths of a listing an answer names before "and N more"."""
+
+
+def course_output(result: str, language: Language, full: bool) -> str | None:
+    """The sentence for a result of one of the course's file tools; None for any other result."""
+    return _file(result, language, full) or _listing(result, language) or _changed(result, language)
+
+
+def command_output(command: str, result: str, language: Language, full: bool) -> str:
+    """What a command printed ("exit code: 0\\nstdout:\\n…\\nstderr: (empty)"), or how it failed."""
+    zh = language == "zh"
+    status = re.match(r"exit code: (-?\d+)", result)
+    streams = dict(re.findall(r"^(stdout|stderr):[ \n]?(.*?)(?=^stdout:|^stderr:|\Z)", result, re.M | re.S))
+    out, err = ((streams.get(name) or "").strip() for name in ("stdout", "stderr"))
+    out, err = ("" if out == "(empty)" else out), ("" if err == "(empty)" else err)
+    shown = f"`{command}`" if command else ("命令" if zh else "The command")
+    if status and status.group(1) != "0":
+        code, why = status.group(1), "\n".join(part for part in (out, err) if part)
+        if zh:
+            return quoted(why, f"{shown} 执行失败（退出码 {code}）：", full) if why else f"{shown} 执行失败（退出码 {code}）。"
+        return quoted(why, f"{shown} failed (exit code {code}):", full) if why else f"{shown} failed with exit code {code}."
+    text = out if status else result
+    if not text:
+        return f"{shown} 已运行，没有输出。" if zh else f"{shown} ran and printed nothing."
+    return quoted(text, f"{shown} 的输出：" if zh else f"{shown} printed:", full)
+
+
+def _file(result: str, language: Language, full: bool) -> str | None:
+    """read_file's "a.txt, lines 1-3:\\n     1\\tone …" as "a.txt has 3 lines: …"."""
+    empty = re.fullmatch(r"(.+?) is empty \(0 lines\)", result)
+    if empty:
+        return f"{empty.group(1)} 是空文件。" if language == "zh" else f"{empty.group(1)} is empty."
+    head = re.match(r"(.+?), lines? (\d+)(?:-(\d+))?:\n", result)
+    if not head:
+        return None
+    lines = [re.sub(r"^\s*\d+\t", "", line) for line in result[head.end():].splitlines() if re.match(r"\s*\d+\t", line)]
+    whole = result.rstrip().endswith("[end of file]") and head.group(2) == "1"
+    count, span = len(lines), f"{head.group(2)}-{head.group(3) or head.group(2)}"
+    if language == "zh":
+        intro = f"{head.group(1)} 共有 {count} 行：" if whole else f"{head.group(1)} 的第 {span} 行："
+    else:
+        intro = f"{head.group(1)} has {count} line{'s' * (count != 1)}:" if whole else f"Lines {span} of {head.group(1)}:"
+    return quoted("\n".join(lines), intro, full)
+
+
+def _listing(result: str, language: Language) -> str | None:
+    """glob's "2 paths matching '*', sorted:\\na.txt\\nb.md" as "There are 2 files: a.txt and b.md."."""
+    none = re.match(r"No paths match ('[^']*'|\"[^\"]*\")", result)
+    if none:
+        return f"没有与 {none.group(1)} 匹配的文件。" if language == "zh" else f"No files match {none.group(1)}."
+    head = re.match(r"(?:(\d+) paths?|First (\d+) paths) matching ('[^']*'|\"[^\"]*\")[^\n]*\n", result)
+    if not head:
+        return None
+    paths = [p for p in result[head.end():].splitlines() if p and not p.startswith("[")]
+    more = len(paths) - SHOWN_PATHS
+    if language == "zh":
+        return f"共有 {len(paths)} 个文件：{join(paths[:SHOWN_PATHS] + [f'另外 {more} 个'] * (more > 0), 'zh')}。"
+    shown = join(paths[:SHOWN_PATHS] + [f"{more} more"] * (more > 0), "en")
+    return f"There {'is' if len(paths) == 1 else 'are'} {len(paths)} file{'s' * (len(paths) != 1)}: {shown}."
+
+
+def _changed(result: str, language: Language) -> str | None:
+    """write_file's "Wrote 19 bytes to notes.txt (new file)" and edit_file's "Replaced 1 occurrence in a.txt (line 2)"."""
+    wrote = re.fullmatch(r"Wrote ([\d,]+) bytes to (.+) \((new file|replaced its old content)\)", result)
+    if wrote:
+        size, path, what = wrote.groups()
+        if language == "zh":
+            return f"已写入 {path}（{size} 字节，{'新文件' if what == 'new file' else '替换了原来的内容'}）。"
+        return f"I wrote {path} ({size} bytes, {'a new file' if what == 'new file' else 'replacing its old content'})."
+    edited = re.fullmatch(r"Replaced (\d+) occurrences? in (.+) \((lines? [\d, ]+)\)", result)
+    if edited:
+        count, path, where = edited.groups()
+        if language == "zh":
+            return f"已修改 {path}：替换了 {count} 处（第 {where.split(' ', 1)[1]} 行）。"
+        return f"I changed {path}: {count} replacement{'s' * (count != '1')}, on {where}."
+    return None
+
+
+def quoted(text: str, intro: str, full: bool) -> str:
+    """A short text on the intro's line; a longer one under it, cut to SHOWN_LINES lines unless `full`."""
+    lines = text.strip("\n").splitlines()
+    if len(lines) == 1 and len(lines[0]) <= 120:
+        return f"{intro}{lines[0]}" if intro.endswith("：") else f"{intro} {lines[0]}"
+    kept = lines if full or len(lines) <= SHOWN_LINES else [*lines[:SHOWN_LINES], "…"]
+    return intro + "\n" + "\n".join(kept)

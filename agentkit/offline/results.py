@@ -1,0 +1,200 @@
+"""What one tool result says, in a sentence a person reads: the values they asked for, never the tool or its JSON.
+
+The result's shape decides the sentence, tried in this order:
+
+1. an `Error:` result        -> what went wrong, in plain words, and what to try ("errors" below);
+2. a command's output        -> what the command printed, or how it failed;
+3. a file read, a listing    -> "notes.txt has 3 lines: …", "2 files match: a.txt and b.md";
+4. JSON (an object, a list)  -> the fields the question asks about, as words: "the temperature is 21 °C";
+5. a date-time               -> "It's 22:53 in Tokyo (Friday, 4 December 2026)";
+6. anything else             -> one sentence built from what the call was for ("The population of Lyon is 516,092").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from agentkit.offline import reading
+from agentkit.offline.failures import failure
+from agentkit.offline.fields import fields, row
+from agentkit.offline.outputs import command_output, course_output, quoted
+from agentkit.offline.wording import MOMENT, Language, context, join, label, moment, sentence_end, value_text
+
+GETTING = {"get", "fetch", "calculate", "calc", "compute", "find", "lookup", "look", "check", "retrieve", "show",
+           "query", "estimate", "measure", "count", "evaluate", "determine", "search", "current", "list"}
+TOOLISH = {"calculator", "calc", "tool", "api", "info", "helper", "service", "data", "value", "by", "for", "of"}
+SEARCHING = {"search", "query", "find", "lookup", "look"}
+CONVERTED = {"converted", "result", "value", "amount", "output", "answer"}
+"""First words of the field that holds what a conversion came to."""
+CONVERTING = {"convert", "converter", "conversion"}
+ACTIONS = {"send", "write", "create", "add", "set", "save", "delete", "remove", "move", "edit", "book", "schedule",
+           "update", "run", "execute", "post", "upload", "cancel", "make", "start", "stop", "play", "open", "close",
+           "reserve", "order", "buy", "log", "record", "register", "submit", "publish", "assign", "invite", "rename"}
+DOING = {"translate", "define", "summarize", "summarise", "roll", "generate", "solve", "reverse", "shorten", "spell",
+         "format", "encode", "decode", "hash", "parse", "validate", "analyze", "analyse", "classify", "detect",
+         "recommend", "suggest", "predict", "sort", "compare", "split", "flip", "pick", "draw", "multiply", "divide",
+         "subtract", "sum", "round", "evaluate", "estimate"}
+"""First words of a tool that does something to its input: its result is said as "the result"."""
+READING = {"read", "open", "view", "cat", "load", "download"}
+"""First words of a tool that hands back a text as it is: its answer quotes the text."""
+CLOCK = {"time", "clock", "now", "date", "today", "day", "datetime"}
+"""Words of a tool's name that make a date-time result "now": "It's 22:53 in Tokyo (…)"."""
+
+
+def tell(name: str, arguments: dict[str, Any], result: str, question: str, language: Language, full: bool) -> str:
+    """The sentence that says what `result` (the result of `name(**arguments)`) means for the question."""
+    result = result.strip()
+    zh = language == "zh"
+    if result.startswith("Error:"):
+        return failure(result.removeprefix("Error:").strip(), language, name)
+    command = next((v for k, v in arguments.items() if k in ("command", "cmd") and isinstance(v, str)), None)
+    if command is not None or result.startswith("exit code:"):
+        return command_output(command or "", result, language, full)
+    shaped = course_output(result, language, full)
+    if shaped:
+        return shaped
+    words = reading.split_name(name)
+    parsed = _json(result)
+    if parsed is not None:
+        return _structured(parsed, words, arguments, question, language, full)
+    if words[:1] == ["ask"]:
+        return f"你的回答是：{sentence_end(result, language)}" if zh else f"You answered: {sentence_end(result, language)}"
+    when = moment(result, language) if len(result) <= 80 and set(words) & CLOCK else None
+    clock = re.match(r"\d{1,2}:\d{2}\b", result) if set(words) & CLOCK and len(result) <= 40 else None
+    if clock and not when:
+        where = context(arguments, language, places_only=True)
+        return f"{where}现在是 {clock.group(0)}。" if zh else f"It's {clock.group(0)}{where}."
+    if words[:1] and words[0] in READING and "\n" not in result and len(result) <= 200:
+        source = next((v for v in arguments.values() if isinstance(v, str) and len(v) <= 60), "")
+        if zh:
+            return f"{source + ' 的' if source else ''}内容是：{sentence_end(result, 'zh')}"
+        return f"{source or 'It'} says: {sentence_end(result, 'en')}"
+    if when:
+        return _now(when, context(arguments, language, places_only=True), language)
+    if "\n" in result or len(result) > 200:
+        return quoted(result, "结果如下：" if zh else "Here is what I found:", full)
+    return _scalar(words, arguments, result, language)
+
+
+def _now(when: tuple[str | None, str], where: str, language: Language) -> str:
+    """ "It's 22:53 in Tokyo (Friday, 4 December 2026)." / "东京现在是 22:53（2026年12月4日星期五）。" """
+    clock, date = when
+    if language == "zh":
+        return f"{where}现在是 {clock}（{date}）。" if clock else f"{where}是{date}。"
+    return f"It's {clock}{where} ({date})." if clock else f"It's {date}{where}."
+
+
+def _json(result: str) -> Any:
+    if not result or result[0] not in "{[":
+        return None
+    try:
+        return json.loads(result)
+    except ValueError:
+        return None
+
+
+def _structured(value: Any, words: list[str], arguments: dict, question: str, language: Language, full: bool) -> str:
+    """A JSON result as words: an object by the fields asked about, a list by its items."""
+    zh = language == "zh"
+    where = context(arguments, language)
+    if isinstance(value, dict) and len(value) == 1 and isinstance(next(iter(value.values())), (list, dict)):
+        value = next(iter(value.values()))  # {"results": [...]}: the list is the answer
+    if isinstance(value, list):
+        if not value:
+            return "没有找到结果。" if zh else "I found nothing."
+        items = [row(v, question, language) for v in value[: 12 if not full else len(value)]]
+        items += [f"另外 {len(value) - len(items)} 个" if zh else f"{len(value) - len(items)} more"] * (len(value) > len(items))
+        if zh:
+            return f"找到 {len(value)} 个结果：{join(items, 'zh')}。"
+        return f"I found {len(value)}{where}: {join(items, 'en')}." if len(value) > 1 else f"I found one{where}: {items[0]}."
+    if not isinstance(value, dict):
+        return _scalar(words, arguments, value_text(value, language), language)
+    if not value:
+        return "没有找到结果。" if zh else "I found nothing."
+    where = context(arguments, language, places_only=True)
+    given = tuple(v for v in arguments.values() if isinstance(v, (str, int, float)))
+    acting = bool(words) and words[0] in ACTIONS  # what an action made: every field says something (its number, state)
+    topic = "".join(label(w, "zh")[0] for w in words)  # "天气" asks about the weather as a whole, not one field
+    chosen = fields(value, question, language, full or acting, given, topic)[: None if full else 5]
+    converted = next((said for name, said in chosen if not name or name.split()[0] in CONVERTED), None)
+    if set(words) & CONVERTING and converted and not zh:  # {"converted": 92.31}: "100 USD is 92.31 EUR"
+        target = next((str(v) for k, v in arguments.items() if set(reading.split_name(k)) & {"to", "target"}), "")
+        return sentence_end(f"{_conversion(words, arguments)} is {converted} {target}".rstrip(), "en")
+    if not chosen:
+        return ("已完成。" if acting else "没有找到结果。") if zh else ("Done." if acting else "I found nothing.")
+    if zh:
+        parts = [f"{name}为 {said}" if name else said for name, said in chosen]
+        lead = "已完成：" if acting else (where.strip() + "：" if where else "")
+        return f"{lead}{'，'.join(parts)}。"
+    plural = [name.endswith("s") and not name.endswith("ss") or "," in said or " and " in said for name, said in chosen]
+    said = join([f"the {name} {'are' if many else 'is'} {value}" if name else value
+                 for (name, value), many in zip(chosen, plural, strict=True)], "en")
+    if not said.strip():
+        return "Done." if acting else "I found nothing."
+    if acting:
+        return f"Done: {said}."
+    if where.strip():
+        return f"{where.strip()[0].upper()}{where.strip()[1:]}{':' if not chosen[0][0] else ','} {said}."
+    return sentence_end(said[:1].upper() + said[1:], "en")
+
+
+def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: Language) -> str:
+    """A short result said with what the call was for: a conversion, a value looked up, or an action done."""
+    if re.fullmatch(r"-?\d+(\.\d+)?", result) or MOMENT.fullmatch(result):
+        result = value_text(_number(result) if not MOMENT.fullmatch(result) else result, language)
+    low = result.lower()
+    if low in ("", "null", "none"):
+        return ("已完成。" if words and words[0] in ACTIONS else "没有找到结果。") if language == "zh" else (
+            "Done." if words and words[0] in ACTIONS else "I found nothing.")
+    if language == "en" and low in ("true", "yes", "false", "no"):
+        return "Yes." if low in ("true", "yes") else "No."
+    if language == "zh" and low in ("true", "yes", "false", "no"):
+        return "是的。" if low in ("true", "yes") else "不是。"
+    subject_words = [w for w in words[1 if words and words[0] in GETTING else 0:] if w not in TOOLISH]
+    if words and words[0] in DOING or re.fullmatch(r"-?[\d,]+(\.\d+)?", result) and words and words[0] in ACTIONS:
+        subject_words = ["result"]  # translate_text, add_numbers: the name says what is done, not what comes out
+    acting = bool(words) and words[0] in ACTIONS and subject_words != ["result"]
+    if words and words[0] in SEARCHING:  # what a search or a query found: "I found 3: A, B and C."
+        items = [i.strip() for i in result.split("; ")] if "; " in result else []
+        if language == "zh":
+            return f"找到 {len(items)} 个结果：{join(items, 'zh')}。" if items else f"找到的结果：{sentence_end(result, 'zh')}"
+        found = f"I found {len(items)}{context(arguments, 'en')}: {join(items, 'en')}" if items else f"I found: {result}"
+        return sentence_end(found, "en")
+    if language == "zh":
+        if acting:
+            return f"已完成：{sentence_end(result, 'zh')}"
+        subject = "".join(label(w, "zh")[0] for w in subject_words if w in _zh_known()) or "结果"
+        where = context(arguments, "zh", places_only=True) if subject_words != ["result"] else ""
+        where = f"{where}{' ' if re.search(r'[A-Za-z0-9]$', where) else ''}的" if where else ""
+        return f"{where}{subject}是 {sentence_end(result, 'zh')}"
+    if set(words) & CONVERTING or "to" in words[1:-1]:
+        return sentence_end(f"{_conversion(words, arguments)} is {result}", "en")
+    if acting:
+        return sentence_end(f"Done: {result[:1].lower() + result[1:] if result[1:2].islower() else result}", "en")
+    subject = " ".join(label(w, "en")[0] for w in subject_words) or "answer"
+    if subject_words == ["result"]:  # said of what went in, when one thing did: "the result for laconic"
+        given = [v for v in arguments.values() if isinstance(v, (str, int, float)) and len(str(v)) <= 40]
+        return sentence_end(f"The result{f' for {given[0]}' if len(given) == 1 else ''} is {result}", "en")
+    return sentence_end(f"The {subject}{context(arguments, 'en')} is {result}", "en")
+
+
+def _zh_known() -> set[str]:
+    from agentkit.offline.wording import LABELS_ZH
+
+    return set(LABELS_ZH)
+
+
+def _number(text: str) -> float | int:
+    return float(text) if "." in text else int(text)
+
+
+def _conversion(words: list[str], arguments: dict[str, Any]) -> str:
+    """ "5 km" for convert(value=5, from_unit="km"), "30 celsius" for celsius_to_fahrenheit(celsius=30)."""
+    amount = " ".join(str(v) for v in arguments.values() if isinstance(v, (int, float)) and not isinstance(v, bool))
+    source = next((str(v) for k, v in arguments.items() if isinstance(v, str) and
+                   set(reading.split_name(k)) & {"from", "source", "unit", "base"}), "")
+    if not source and "to" in words:
+        source = words[words.index("to") - 1]
+    return " ".join(part for part in (amount, source) if part).strip() or "That"

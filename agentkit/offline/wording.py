@@ -1,0 +1,200 @@
+"""How the offline model writes values in a sentence, in English or in Chinese: numbers, lists, places, moments.
+
+A person reads "516,092", "a, b and c", "Tokyo" and "22:53 (Friday, 4 December 2026)", not `516092`,
+`["a", "b", "c"]`, `Asia/Tokyo` and `2026-12-04T22:53:29+09:00`. Babel (CLDR's data, the tables every
+locale-aware program uses) writes numbers, lists, Chinese city names and dates; it is imported on first
+use (about 45 ms once), never at import.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import datetime
+from typing import Any
+
+from agentkit.offline import reading
+from agentkit.offline.places import place_name, zone_names
+
+Language = str
+"""'en' or 'zh': the language an answer is written in."""
+
+MOMENT = re.compile(r"\b(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?([+-]\d{2}:?\d{2}|Z)?)?\b")
+"""An ISO date or date-time, as APIs write them: 2026-12-04, 2026-12-04T22:53:29+09:00."""
+
+LABELS_ZH = {
+    "temperature": "温度", "temp": "温度", "humidity": "湿度", "condition": "天气", "conditions": "天气",
+    "weather": "天气", "forecast": "预报", "wind": "风速", "rain": "降雨", "price": "价格", "cost": "费用",
+    "total": "总计", "amount": "金额", "count": "数量", "status": "状态", "name": "名称", "title": "标题",
+    "date": "日期", "time": "时间", "distance": "距离", "duration": "时长", "population": "人口", "rate": "比率",
+    "result": "结果", "value": "值", "score": "分数", "city": "城市", "country": "国家", "description": "描述",
+    "email": "邮箱", "phone": "电话", "address": "地址", "size": "大小", "length": "长度", "weight": "重量",
+    "height": "高度", "balance": "余额", "tax": "税", "tip": "小费", "area": "面积", "volume": "体积",
+    "speed": "速度", "age": "年龄", "capital": "首都", "currency": "货币", "language": "语言", "summary": "摘要",
+    "message": "消息", "author": "作者", "year": "年份", "rating": "评分", "location": "位置", "owner": "负责人",
+    "due": "截止", "quantity": "数量", "interest": "利息", "payment": "还款", "stock": "库存", "level": "水平",
+    "percent": "百分比", "average": "平均值", "sunrise": "日出", "sunset": "日落", "file": "文件", "files": "文件",
+    "lines": "行", "words": "词", "characters": "字符", "departure": "出发", "arrival": "到达", "seats": "座位",
+    "definition": "释义", "repository": "仓库", "recipient": "收件人", "subject": "主题", "body": "正文",
+    "content": "内容", "path": "路径", "folder": "文件夹", "query": "搜索词", "text": "文本", "url": "网址",
+    "user": "用户", "username": "用户名", "start": "开始时间", "end": "结束时间", "destination": "目的地",
+    "origin": "出发地", "number": "号码", "ticket": "工单", "issue": "问题单", "symbol": "代码", "base": "基准货币",
+    "quote": "报价货币", "state": "状态", "event": "事件", "meaning": "意思", "translation": "译文", "answer": "答案",
+    "timezone": "时区", "days": "逐日", "day": "日期", "high": "最高", "low": "最低",
+}
+"""Chinese for the words that name fields and tools most often; a word not here is written as it is."""
+
+EXPANDED = {"temp": "temperature", "qty": "quantity", "desc": "description", "addr": "address", "num": "number",
+            "avg": "average", "pct": "percent", "tz": "time zone", "repo": "repository", "dir": "folder",
+            "msg": "message", "img": "image", "dob": "date of birth", "max": "maximum", "min": "minimum"}
+"""Short forms in field and parameter names, written out for a sentence."""
+
+UNITS = {"c": "°C", "celsius": "°C", "f": "°F", "fahrenheit": "°F", "pct": "%", "percent": "%", "km": "km",
+         "kmh": "km/h", "kph": "km/h", "mph": "mph", "mm": "mm", "cm": "cm", "kg": "kg", "usd": "USD",
+         "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "cny": "CNY", "ms": "ms", "mins": "min", "minutes": "min",
+         "miles": "miles", "mi": "mi", "lbs": "lb", "lb": "lb", "kelvin": "K", "hpa": "hPa"}
+"""A unit written at the end of a field's name (temp_c, wind_kmh, price_usd): said after its value instead."""
+
+
+PLACES = {"city", "location", "place", "country", "region", "where", "town", "area", "zone", "timezone", "tz"}
+"""Words of a parameter's name that make its value a place: said as "in Tokyo" / "东京"."""
+
+
+def label(key: str, language: Language) -> tuple[str, str]:
+    """A field or parameter name as words, and the unit its name ends with: temp_c -> ("temperature", "°C")."""
+    words = reading.split_name(key)
+    if len(words) == 1 and words[0] in UNITS and words[0] not in ("c", "f"):  # {"km": 1745.2}: the unit is the name
+        return "", UNITS[words[0]]
+    unit = UNITS[words[-1]] if len(words) > 1 and words[-1] in UNITS else ""
+    words = words[:-1] if unit else words
+    if language == "zh":
+        return "".join(LABELS_ZH.get(w, LABELS_ZH.get(EXPANDED.get(w, ""), w)) for w in words), unit
+    return " ".join(EXPANDED.get(w, w) for w in words), unit
+
+
+def number(value: float | int, language: Language = "en") -> str:
+    """516092 -> "516,092"; 3.14159265 -> "3.14"; 2026 stays 2026 (a year, a code: not grouped below 10,000)."""
+    if isinstance(value, float) and not math.isfinite(value) or abs(value) >= 1e15:
+        return str(value)  # infinity, or beyond what a person reads digit by digit: as Python writes it
+    if isinstance(value, float):
+        value = int(value) if value.is_integer() and abs(value) >= 10_000 else round(value, 2 if abs(value) >= 1 else 4)
+    if abs(value) < 10_000:
+        return str(value)
+    from babel.numbers import format_decimal  # here, not at import: babel's data loads on first use
+
+    return format_decimal(value, locale="zh_Hans_CN" if language == "zh" else "en")
+
+
+def join(items: list[str], language: Language = "en") -> str:
+    """ "a, b and c" / "a、b和c": a list as a person writes it."""
+    if len(items) <= 1:
+        return "".join(items)
+    if language == "zh":
+        return "、".join(items[:-1]) + "和" + items[-1]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def place(value: str, language: Language) -> str:
+    """A place as a sentence says it: "Asia/Tokyo" -> "Tokyo" / "东京"; a city the zone database knows, in Chinese."""
+    zone = zone_names().get(value.lower().replace("_", " "))
+    if zone is None:
+        return value
+    if language != "zh":
+        return place_name(zone)
+    from babel.dates import get_timezone_location
+
+    try:
+        return get_timezone_location(zone, locale="zh", return_city=True)
+    except (LookupError, ValueError):
+        return value
+
+
+def moment(text: str, language: Language) -> tuple[str | None, str] | None:
+    """An ISO date-time written for a person, as (clock, date): ("22:53", "Friday, 4 December 2026") /
+    ("22:53", "2026年12月4日星期五"); the clock is None for a date alone."""
+    found = MOMENT.search(text)
+    if not found:
+        return None
+    try:
+        when = datetime.fromisoformat(found.group(1) + (f"T{found.group(2)}" if found.group(2) else ""))
+    except ValueError:
+        return None
+    day = day_name(when, language)
+    date = f"{when.year}年{when.month}月{when.day}日{day}" if language == "zh" else f"{day}, {when.day} {when:%B} {when.year}"
+    return found.group(2), date
+
+
+def moment_text(text: str, language: Language) -> str | None:
+    """The same in one piece: "22:53 (Friday, 4 December 2026)" / "22:53（2026年12月4日星期五）"."""
+    found = moment(text, language)
+    if found is None:
+        return None
+    clock, date = found
+    if not clock:
+        return date
+    return f"{clock}（{date}）" if language == "zh" else f"{clock} ({date})"
+
+
+def day_name(when: datetime, language: Language) -> str:
+    if language == "zh":
+        return "星期" + "一二三四五六日"[when.weekday()]
+    return f"{when:%A}"
+
+
+def value_text(value: Any, language: Language, unit: str = "") -> str:
+    """One JSON value for a sentence: numbers grouped, booleans as yes/no, lists joined, dates in words."""
+    if isinstance(value, bool):
+        return ("是" if value else "否") if language == "zh" else ("yes" if value else "no")
+    if isinstance(value, (int, float)):
+        said = number(value, language)
+        return f"{said}{unit}" if unit in ("%", "°C", "°F") else f"{said} {unit}".rstrip()
+    if isinstance(value, list):
+        return join([value_text(v, language) for v in value if not isinstance(v, (dict, list))], language)
+    if value is None:
+        return "无" if language == "zh" else "none"
+    text = str(value).strip()
+    if MOMENT.fullmatch(text):
+        return moment_text(text, language) or text
+    return f"{text} {unit}".rstrip() if unit and unit not in text else text
+
+
+def sentence_end(text: str, language: Language) -> str:
+    """The text with the full stop its language uses, unless it already ends a sentence."""
+    text = text.rstrip()
+    if re.search(r"[.!?。！？…]$", text) or text.endswith(("```", ":")):
+        return text
+    return text + ("。" if language == "zh" else ".")
+
+
+def context(arguments: dict[str, Any], language: Language, places_only: bool = False) -> str:
+    """The arguments as a phrase: " in Tokyo" / "东京", " from Paris to London" / "从巴黎到伦敦", " for 16"."""
+    places, ends, others = [], {}, []
+    for key, value in arguments.items():
+        key_words = set(reading.split_name(key))
+        if isinstance(value, (dict, list)) or value is None or value == "" or isinstance(value, bool):
+            continue
+        if key_words & PLACES and isinstance(value, str):
+            places.append(place(value, language))
+        elif key_words & {"from", "origin", "source", "departure", "start"}:
+            ends["from"] = place(str(value), language)
+        elif key_words & {"to", "destination", "target", "arrival", "end"}:
+            ends["to"] = place(str(value), language)
+        elif places_only:
+            continue
+        elif isinstance(value, str):
+            if " " not in value.strip() and len(value) <= 40:  # a file name or a unit, not a note's whole text
+                others.append(place(value, language))
+        elif len(arguments) == 1:
+            others.append(number(value, language))
+        else:  # several numbers say which is which: "principal 500, interest rate 5 and years 10"
+            others.append(f"{label(key, language)[0]} {number(value, language)}")
+    if language == "zh":
+        phrase = "、".join(places)
+        phrase += f"从{ends['from']}到{ends['to']}" if "from" in ends and "to" in ends else ""
+        return phrase + (f"（{join(others, 'zh')}）" if others and not places_only else "")
+    phrase = f" in {join(places, 'en')}" if places else ""
+    phrase += "".join(f" {end} {ends[end]}" for end in ("from", "to") if end in ends)
+    # "the square root of 16", but "the tip for 50 and 15", "the books for Herbert"
+    alone = len(arguments) == 1 and not phrase and not isinstance(next(iter(arguments.values())), str)
+    lead = " of" if alone else " for"
+    return phrase + (f"{lead} {join(others, 'en')}" if others else "")
