@@ -147,11 +147,13 @@ def _eval(args: argparse.Namespace) -> None:
     import asyncio
 
     from agentkit.config import connect, load_settings
-    from agentkit.evaluation import cost, evaluate, failures, table
+    from agentkit.evaluation import class_table, cost, evaluate, failures, table
 
     settings = load_settings()
     outcomes = asyncio.run(evaluate(connect(settings), settings.model, split=args.split, category=args.category))
-    print(f"model: {'the offline model' if settings.offline else settings.model}\n\n{table(outcomes)}\n\n{cost(outcomes)}")
+    by_class = class_table(outcomes)
+    print(f"model: {'the offline model' if settings.offline else settings.model}\n\n{table(outcomes)}\n\n"
+          + (f"{by_class}\n\n" if by_class else "") + cost(outcomes))
     if args.show_failures:
         print(f"\n{failures(outcomes)}")
 
