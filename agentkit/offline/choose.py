@@ -20,6 +20,7 @@ from agentkit.offline import reading
 from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.request import ToolChoice
 from agentkit.offline.spans import QUOTED, without_literals
+from agentkit.offline.vocabulary import english
 
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
 
@@ -36,10 +37,10 @@ class Offer:
         """(stemmed word, weight) for the tool's name, description and parameters."""
         name_words = [reading.stem(w) for w in reading.split_name(self.name) if w not in reading.STOP_WORDS]
         found = [(w, 3.0) for w in name_words] + [(a, 3.0) for a in reading.acronyms(name_words)]
-        found += [(w, 2.0) for w in reading.words(self.description)]
+        found += [(w, 2.0) for w in reading.words(english(self.description))]
         for param, spec in (self.schema.get("properties") or {}).items():
             found += [(reading.stem(w), 1.0) for w in reading.split_name(param) if w not in reading.STOP_WORDS]
-            found += [(w, 1.0) for w in reading.words(spec.get("description", ""))]
+            found += [(w, 1.0) for w in reading.words(english(spec.get("description", "")))]
             enum = spec.get("enum") or (spec.get("items") or {}).get("enum") or []
             found += [(reading.stem(w), 1.0) for value in enum for w in reading.split_name(str(value))]
         return found
@@ -76,6 +77,7 @@ def score(offer: Offer, text: str) -> float:
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
+    question = english(question)  # a question in Chinese is read through the bilingual vocabulary
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
         offer = next(o for o in offers if o.name == choice["function"]["name"])
         return [_planned(offer, question)]

@@ -26,7 +26,7 @@ from typing import Any
 from agentkit.offline import answer
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
 from agentkit.offline.choose import Offer, Planned, plan
-from agentkit.offline.fill import fill
+from agentkit.offline.conversation import follow_up, with_earlier_result
 from agentkit.offline.function_protocol import function_protocol, protocol_reply
 from agentkit.offline.instructions import first_sentence, introduction, not_obeyed, ordered_command, read_instructions
 from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
@@ -64,7 +64,7 @@ class OfflineModel:
             return _after_tool_results(messages, offers, self.gullible)
         question = message_text(messages[-1])
         if offers and choice != "none":
-            planned = plan(question, offers, choice) or _follow_up(messages, offers)
+            planned = with_earlier_result(plan(question, offers, choice), messages) or follow_up(messages, offers)
             ready = [p for p in planned if not p.missing or choice != "auto"]
             if ready:
                 calls = [_written(p) for p in ready]
@@ -79,17 +79,6 @@ class OfflineModel:
 
 def _written(planned: Planned) -> ToolCall:
     return ToolCall(planned.offer.name, json.dumps(planned.arguments))
-
-
-def _follow_up(messages: list[dict], offers: list[Offer]) -> list[Planned]:
-    """"And in Paris?" after a call: the tool used last in the conversation, with the new question's values."""
-    for message in reversed(messages[:-1]):
-        for call in message.get("tool_calls") or []:
-            offer = next((o for o in offers if o.name == call["function"]["name"]), None)
-            if offer:
-                arguments, missing = fill(offer.schema, message_text(messages[-1]), exclude=offer.words)
-                return [Planned(offer, arguments, tuple(missing))] if arguments and not missing else []
-    return []
 
 
 def _after_tool_results(messages: list[dict], offers: list[Offer], gullible: bool = False) -> Reply:

@@ -13,6 +13,7 @@ from typing import Literal
 
 from agentkit.offline import reading
 from agentkit.offline.spans import Span, SpanKind
+from agentkit.offline.vocabulary import english
 
 Role = Literal["zone", "phone", "email", "url", "pattern", "tag", "path", "date", "time", "language", "unit", "place", "symbol",
                "title", "body", "query"]
@@ -49,7 +50,8 @@ TO_WORDS = {"to", "target", "destination", "arrival", "into", "end"}
 
 def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
     """A parameter's role: by the words of its name first, then by its description."""
-    for words in (set(reading.split_name(name)), set(re.findall(r"[a-z]+", spec.get("description", "").lower())[:8])):
+    described = english(spec.get("description", "")).lower()
+    for words in (set(reading.split_name(name)), set(re.findall(r"[a-z]+", described)[:8])):
         for role, names, kinds in ROLES:
             if words & names:
                 return role, kinds
@@ -59,7 +61,8 @@ def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
 def hint_of(name: str, spec: dict) -> set[str]:
     """The words that say what a parameter is: its name's words, then its description's first ones."""
     parts = reading.split_name(name)
-    return set(parts) | {reading.stem(p) for p in parts} | {"_".join(parts)} | set(reading.words(spec.get("description", ""))[:6])
+    described = reading.words(english(spec.get("description", "")))[:6]
+    return set(parts) | {reading.stem(p) for p in parts} | {"_".join(parts)} | set(described)
 
 
 def by_direction(hint: set[str], spans: list[Span]) -> list[Span]:
