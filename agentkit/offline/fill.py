@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agentkit.offline import numbers, reading
+from agentkit.offline import code, dates, numbers, reading
 from agentkit.offline.places import COUNTRY_CODES, CURRENCY_CODES, currency_code, is_known_place
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
@@ -45,11 +45,13 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     properties = schema.get("properties") or {}
     required = [r for r in schema.get("required") or [] if r in properties]
     numeric = [n for n, p in properties.items() if json_type(p) in ("number", "integer") and "enum" not in p]
+    values: dict[str, Any] = _durations(numeric, properties, spans, used)  # "for an hour" -> 60 for duration_minutes
+    numeric = [n for n in numeric if n not in values]
     free = [s for s in spans if s.kind == "number" and id(s) not in used]
     must = [name for name in required if not nullable(properties[name])]
     placed = numbers.assign(numeric, {n: hint_of(n, properties[n]) for n in numeric}, properties, must, free)
     used.update(id(s) for s in placed.values())
-    values: dict[str, Any] = {n: numbers.as_json(s.value, json_type(properties[n])) for n, s in placed.items()}
+    values |= {n: numbers.as_json(s.value, json_type(properties[n])) for n, s in placed.items()}
     for name, spec in properties.items():
         if name not in numeric:
             value = _labelled(name, properties, text) if json_type(spec) == "string" and "enum" not in spec else None
@@ -94,23 +96,48 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     if candidates:
         chosen = min(candidates, key=lambda s: kinds.index(s.kind))
         used.add(id(chosen))
-        return _as_asked(role, hint, chosen, text)
+        return _as_asked(role, hint, chosen, text, spec.get("description", ""))
+    if required and role in ("command", "pattern"):  # "count the lines of notes.txt": the command it implies
+        file = next((str(s.value) for s in spans if s.kind == "path" and id(s) not in used), None)
+        number = next((s.value for s in spans if s.kind == "number" and id(s) not in used), None)
+        return code.command_for(text, file, number) if role == "command" else code.pattern_for(text)
     if required and role not in STRICT:
         rest = [s for s in spans if s.kind in ("quoted", "said", "named", "colon") and id(s) not in used]
         return _text_of(rest[0], text) if rest else _key_phrase(text, exclude)
     return None
 
 
-def _as_asked(role: str | None, hint: set[str], span: Span, text: str) -> str:
-    """The value as the parameter wants it: a zone as an IANA name, a currency or a country as its code."""
+def _as_asked(role: str | None, hint: set[str], span: Span, text: str, description: str = "") -> str:
+    """The value as the parameter wants it: a zone as an IANA name, a currency or a country as its code, a day
+    as YYYY-MM-DD when the description asks for that format (otherwise as the learner wrote it)."""
     if role == "zone":
         return str(span.value)
     written = _text_of(span, text)
-    if role == "unit" and hint & {"currency"}:
+    if role == "date" and span.kind == "date" and dates.wants_format(description):
+        return dates.as_iso(written) or written
+    if role == "unit" and hint & {"currency", "ccy"}:
         return currency_code(written, span.before)
     if role == "place" and hint & {"code", "iso"}:
         return COUNTRY_CODES.get(written.lower(), written)
     return written
+
+
+def _durations(numeric: list[str], properties: dict, spans: list[Span], used: set[int]) -> dict[str, Any]:
+    """Lengths of time for the number parameters that ask for one, each in the unit its words name."""
+    found = [s for s in spans if s.kind == "duration" and id(s) not in used]
+    values = {}
+    for name in numeric:
+        hint = hint_of(name, properties[name])
+        if found and hint & DURATION_WORDS:
+            span = found.pop(0)
+            used.add(id(span))
+            amount = dates.in_unit(float(span.value), hint)  # type: ignore[arg-type]
+            values[name] = numbers.as_json(round(amount, 4), json_type(properties[name]))
+    return values
+
+
+DURATION_WORDS = {"second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs",
+                  "duration", "time", "long", "timer", "countdown"}
 
 
 def _labelled(name: str, properties: dict, text: str) -> str | None:

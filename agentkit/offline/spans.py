@@ -10,10 +10,13 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from text_to_num import text2num
+
+from agentkit.offline import code, dates
 from agentkit.offline.places import is_known_place, zones_in
 
 SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
-                   "proper", "date", "time", "unit", "language"]
+                   "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo"]
 """What a value found in a question is: the patterns below, one a kind."""
 
 
@@ -28,6 +31,7 @@ class Span:
     before: tuple[str, ...] = ()  # up to three lowercase words just before it, nearest last
     after: tuple[str, ...] = ()  # up to two lowercase words just after it, nearest first
     percent: bool = False  # a number written with "%" or "percent"
+    money: bool = False  # a number written with a currency sign or word ("$84", "84 euros", "2.30")
 
 
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -35,12 +39,13 @@ NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
                 "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
                 "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
                 "dozen": 12, "half": 0.5}
-TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+NUMBER_WORDS_FOR_RUNS = [w for w in NUMBER_WORDS if w not in ("dozen", "half")] + ["thousand", "million"]
 UNITS = frozenset("""km kilometer kilometers kilometre kilometres m meter meters metre metres cm centimeters mm mi mile
     miles ft foot feet inch inches yd yard yards kg kilogram kilograms g gram grams lb lbs pound pounds oz ounce ounces
     l liter liters litre litres ml gallon gallons c celsius f fahrenheit k kelvin usd eur gbp jpy cny chf cad aud inr
     dollars dollar euros euro yen yuan rupees mph kmh bytes kb mb gb tb seconds minutes hours days weeks months
-    years""".split())
+    years cup cups tbsp tsp kilo kilos pints pint quarts quart stone stones""".split())
+MONEY_WORDS = frozenset("usd eur gbp jpy cny chf cad aud inr dollars dollar euros euro yen yuan rupees bucks".split())
 LANGUAGES = frozenset("""english french spanish german italian japanese chinese mandarin portuguese russian arabic
     korean dutch hindi swedish greek turkish polish""".split())
 MONTHS = "january february march april may june july august september october november december".split()
@@ -55,11 +60,11 @@ _PATH = re.compile(r"(?<![\w@])(?:[\w.~-]*/[\w./-]*|[\w-][\w.-]*\.[A-Za-z][A-Za-
 _PATTERN = re.compile(r"[\w./-]*\*[\w.*/?-]*")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s\"']+|\bwww\.[^\s\"']+")
-_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\b(?:today|tomorrow|tonight|yesterday)\b|"
+_DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|"
+                   r"\b(?:today|tomorrow|tonight|yesterday)\b|"
                    rf"\b(?:next |this )?(?:{'|'.join(DAYS)})\b|"
                    rf"\b(?:{'|'.join(MONTHS)})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{'|'.join(MONTHS)})(?:\s+\d{{4}})?\b", re.IGNORECASE)
-_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b", re.IGNORECASE)
 _SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading|with the (?:text|message|body|content)|"
                    r"with (?:text|message|body|content)|the message|with the note|the body)\s*:?\s+(.+)", re.IGNORECASE)
 _NAMED = re.compile(r"\b(?:called|named|titled|entitled|with the title|with title|with the subject|"
@@ -88,6 +93,8 @@ def find(text: str) -> list[Span]:
         if not any(s.start < end and start < s.end for s in found):
             found.append(Span(start, end, kind, value, _before(text, start), _after(text, end), **extra))
 
+    for start, end, kind, statement in code.code_spans(text):  # taken whole, quotes and all
+        add(start, end, kind, statement)
     for match in QUOTED.finditer(text):
         add(match.start(), match.end(), "quoted", next(g for g in match.groups() if g is not None))
     for kind, pattern in (("said", _SAID), ("named", _NAMED)):
@@ -98,16 +105,28 @@ def find(text: str) -> list[Span]:
             value = value.strip().rstrip(".?!").strip("\"'“”")
             if value:
                 add(match.start(1), match.start(1) + len(value), kind, value)
-    for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE),
-                          ("time", _TIME)):
+    for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE)):
         for match in pattern.finditer(text):
             add(match.start(), match.end(), kind, match.group(0).rstrip(".,;:"))
+            count = re.search(r"\d+", match.group(0)) if kind == "date" and match.group(0).startswith("in ") else None
+            if count:  # "due in 14 days": a date, and 14 for a parameter that counts the days
+                at = match.start() + count.start()
+                found.append(Span(at, at + len(count.group(0)), "number", float(count.group(0)), _before(text, at),
+                                  _after(text, at + len(count.group(0)))))
+    for start, end, clock in dates.clock_times(text):
+        add(start, end, "time", clock)
+    for start, end, seconds in dates.durations(text):
+        add(start, end, "duration", seconds)
+    for start, end, number, before, after in code.dice(text):
+        add(start, end, "number", number)
+        found[-1] = Span(start, end, "number", number, before, after)  # what each number of "3d8+1" is
     for match in _HASHTAG.finditer(text):
         add(match.start(), match.end(), "tag", match.group(1))
     for match in _PATH.finditer(text):
         value = match.group(0).rstrip(".,;:")
         if not re.fullmatch(r"[\d.,]+|\w\.\w|[a-z]\.[a-z]\.?", value, re.IGNORECASE):
-            add(match.start(), match.start() + len(value), "path", value)
+            repo = re.fullmatch(r"[\w-]+/[\w.-]+", value) and not re.search(r"\.\w{1,4}$", value)  # owner/name
+            add(match.start(), match.start() + len(value), "repo" if repo else "path", value)
     for match in _FOLDER.finditer(text):
         group = 1 if match.group(1) else 2
         if match.group(group).lower() not in {"the", "a", "my", "this", "that", "current", "whole", "every"}:
@@ -116,12 +135,14 @@ def find(text: str) -> list[Span]:
         add(start, end, "zone", zone)
     for match in _NUMBER.finditer(text):
         number = float(match.group(1).replace(",", "").replace("$", ""))
-        add(match.start(), match.end(1), "number", number, percent=bool(match.group(2)))
-    # "twenty two" and "twenty-two" are one number, 22
-    ones = "one|two|three|four|five|six|seven|eight|nine"
-    for match in re.finditer(rf"\b(?:{'|'.join(TENS)})[\s-](?:{ones})\b", text, re.IGNORECASE):
-        tens, one = re.split(r"[\s-]", match.group(0).lower())
-        add(match.start(), match.end(), "number", float(NUMBER_WORDS[tens] + NUMBER_WORDS[one]))
+        add(match.start(), match.end(1), "number", number, percent=bool(match.group(2)), money=_money(text, match))
+    # "twenty two", "twenty-two" and "one hundred and five" are one number each (text2num reads them)
+    words = "|".join(NUMBER_WORDS_FOR_RUNS)
+    for match in re.finditer(rf"\b(?:{words})(?:(?:[\s-]|\s+and\s+)(?:{words}))+\b", text, re.IGNORECASE):
+        try:
+            add(match.start(), match.end(), "number", float(text2num(match.group(0).lower(), "en")))
+        except ValueError:
+            pass
     for match in re.finditer(r"\b[a-z]+\b", text, re.IGNORECASE):
         word = match.group(0).lower()
         if word in NUMBER_WORDS and not re.match(r"\s+(?:of|more|another)\b", text[match.end():]):
@@ -150,6 +171,14 @@ def _before(text: str, start: int) -> tuple[str, ...]:
 
 def _after(text: str, end: int) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z]+|%|°", text[end: end + 30].lower())[:2])
+
+
+def _money(text: str, match: re.Match) -> bool:
+    """ "$84", "84 euros", "for 2.30": a sum of money, not a count or a size (a size has its unit after it)."""
+    after = _after(text, match.end(1))[:1]
+    if re.search(r"[$€£¥]\s?-?$", text[: match.start(1) + 1]) or after and after[0] in MONEY_WORDS:
+        return True
+    return bool(re.fullmatch(r"\d+\.\d\d", match.group(1))) and not (after and after[0] in UNITS)
 
 
 def _after_number(text: str, start: int) -> bool:
