@@ -115,7 +115,8 @@ def clauses(question: str) -> list[str]:
     said = re.search(r"\b(?:saying|that says|which says|with the (?:text|message|body)|that reads)\b.*|:\s+\D.*", masked, re.I)
     tail = said.group(0) if said else ""
     head = masked[: said.start()] if said else masked
-    parts = re.split(r",(?!\d)|;|\band\b|\bthen\b|\balso\b|\bplus\b|\bas well as\b", head)
+    # "400 ml for 2.30 or 1 l for 4.80": "or" before a number starts another clause too
+    parts = re.split(r",(?!\d)|;|\band\b|\bthen\b|\balso\b|\bplus\b|\bas well as\b|\bor\b(?=\s+[$€£]?\d)", head)
     parts[-1] += tail
     restored = []
     for part in parts:
