@@ -63,7 +63,8 @@ def score(offer: Offer, text: str) -> float:
     """How well a tool fits a piece of the question: each question word counts once, at its best match.
 
     Two words in a row also count as one ("sun set" is "sunset"), and a value the tool needs, such as a
-    path or a place, adds one point: not enough alone, enough with one more word in common.
+    path or a place, adds one point: not enough alone, enough with one more word in common; two such values
+    ("from porto to rome") are enough alone.
     """
     tool_words = offer.weighted_words()
     asked = reading.words(without_literals(text))
@@ -72,7 +73,7 @@ def score(offer: Offer, text: str) -> float:
     for word in dict.fromkeys(asked):
         best = max((weight for w, weight in tool_words if reading.related(word, w)), default=0.0)
         total += best / 3 if reading.is_weak(word) else best
-    return total + min(1.0, needed_values_present(offer.schema, text))
+    return total + min(2.0, needed_values_present(offer.schema, text))
 
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:

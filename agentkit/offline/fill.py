@@ -32,13 +32,15 @@ def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: 
 def needed_values_present(schema: dict, text: str) -> float:
     """How many required parameters of a strict kind (a path, an email, a place...) the question has a value for."""
     properties, spans = schema.get("properties") or {}, None
-    count = 0
+    taken: set[int] = set()  # "from porto to rome": two values for two parameters count twice, one value once
     for name in schema.get("required") or []:
         role, kinds = role_of(name, properties.get(name) or {})
         if role in STRICT and role not in ("date", "time", "unit"):
             spans = spans if spans is not None else find(text)
-            count += any(s.kind in kinds and (s.kind != "proper" or is_known_place(s.value)) for s in spans)
-    return count
+            fitting = [s for s in spans if s.kind in kinds and id(s) not in taken
+                       and (s.kind != "proper" or is_known_place(s.value))]
+            taken.update(id(s) for s in fitting[:1])
+    return len(taken)
 
 
 def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exclude, guess) -> tuple[dict, list[str]]:
@@ -192,7 +194,9 @@ def _boolean(name: str, text: str, must: bool) -> bool | None:
 
 
 def _after_preposition(span: Span) -> bool:
-    return bool(span.before) and span.before[-1] in {"in", "at", "from", "to", "for", "near", "of", "into"}
+    """ "in Lisbon", "to the Louvre": a name a place parameter can take even when no table knows it."""
+    before = span.before[:-1] if span.before[-1:] in (("the",), ("a",)) else span.before
+    return bool(before) and before[-1] in {"in", "at", "from", "to", "for", "near", "of", "into"}
 
 
 def _text_of(span: Span, text: str) -> str:

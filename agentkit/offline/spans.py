@@ -74,7 +74,7 @@ _PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
 _HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 _COLON = re.compile(r":\s+(.+?)\s*$")
-_PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |of |upon )?[A-Z][\w'-]*)*")
+_PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |du |des |da |do |dos |la |le |van |von |of |upon |on )?[A-Z][\w'-]*)*")
 
 
 def without_literals(text: str) -> str:
