@@ -78,7 +78,7 @@ def score(offer: Offer, text: str) -> float:
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
-    question = english(question)  # a question in Chinese is read through the bilingual vocabulary
+    question = each_item(english(question))  # Chinese read through the bilingual vocabulary; "add X and Y" twice
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
         offer = next(o for o in offers if o.name == choice["function"]["name"])
         return [_planned(offer, question)]
@@ -97,7 +97,8 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
             offer, so_far = current
             if _another_call(offer, so_far, clause):
                 calls.append(_planned(offer, so_far))
-                current = (offer, _with_context(so_far, clause, calls[-1].arguments.values()))
+                alone = score(offer, clause) >= ENOUGH  # "add eggs to my list" needs no words of the call before
+                current = (offer, clause if alone else _with_context(so_far, clause, calls[-1].arguments.values()))
             else:
                 current = (offer, f"{so_far} and {clause}")
     if current:
@@ -107,6 +108,22 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         best, _ = _best(question, offers)
         calls = [_planned(best or offers[0], question)]
     return calls
+
+
+ITEMS = re.compile(r"^(?P<verb>\s*(?:please\s+)?(?:add|put|append|include|save|write down)\s+)(?P<items>.+?)\s+"
+                   r"(?P<rest>(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b[^,;]*)$", re.IGNORECASE)
+
+
+def each_item(question: str) -> str:
+    """ "add milk and eggs to my list" -> "add milk to my list and add eggs to my list": one request per item."""
+    match = ITEMS.match(question.rstrip(".!?"))
+    if not match:
+        return question
+    quoted = [m.group(0) for m in QUOTED.finditer(match.group("items"))]  # "add 'a, b' and 'c'": the quotes are the items
+    items = quoted or [i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", match.group("items")) if i.strip()]
+    if len(items) < 2 or any(len(item.split()) > 5 for item in items):
+        return question
+    return " and ".join(f"{match.group('verb').strip()} {item} {match.group('rest')}" for item in items)
 
 
 def clauses(question: str) -> list[str]:

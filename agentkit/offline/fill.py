@@ -206,6 +206,9 @@ def _text_of(span: Span, text: str) -> str:
 def _key_phrase(text: str, exclude: frozenset[str]) -> str | None:
     """What a search is about: the words after "for", "about", "on" or "to" (the first such phrase that is not
     just the tool's own words, as in "on my to-do list"), or else the words that are not the tool's."""
+    item = ITEM.match(text)  # "add milk to my list", "put buy milk on my todo list": what is added
+    if item and any(not _is_tool_word(w, exclude) for w in reading.words(item.group(1))):
+        return item.group(1).strip("\"'“”")
     for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(.+)"):
         for after in re.finditer(pattern, text, re.IGNORECASE):
             # up to a clause break, and without a trailing "at 17:30", "on Friday" or "under $100": other arguments
@@ -222,6 +225,8 @@ def _key_phrase(text: str, exclude: frozenset[str]) -> str | None:
     return " ".join(kept) or None
 
 
+ITEM = re.compile(r"\s*(?:please\s+)?(?:add|put|append|include|save|write down)\s+(.+?)\s+(?:to|on|onto|in|into)\s+"
+                  r"(?:my|the|our|your)\b", re.IGNORECASE)
 PRONOUNS = {"it", "that", "this", "them", "those", "these", "one"}
 COMMANDS = {"put", "add", "please", "find", "search", "show", "tell", "give", "look", "get", "make", "define", "check"}
 
