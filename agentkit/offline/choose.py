@@ -97,7 +97,8 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
             offer, so_far = current
             if _another_call(offer, so_far, clause):
                 calls.append(_planned(offer, so_far))
-                alone = score(offer, clause) >= ENOUGH  # "add eggs to my list" needs no words of the call before
+                # "add eggs to my list" names the tool again and needs no words of the call before; "Paris" does
+                alone = score(Offer(offer.name), clause) >= ENOUGH
                 current = (offer, clause if alone else _with_context(so_far, clause, calls[-1].arguments.values()))
             else:
                 current = (offer, f"{so_far} and {clause}")
