@@ -90,6 +90,9 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         if best is not None and best_score >= ENOUGH and (current is None or best.name != current[0].name):
             if current:
                 calls.append(_planned(*current))
+            if before_any and _complete(best, before_any) and _another_call(best, before_any, clause):
+                calls.append(_planned(best, before_any))  # "New York and London: what time is it?" is two calls
+                before_any = ""
             current, before_any = (best, f"{before_any} and {clause}" if before_any else clause), ""
         elif current is None:
             before_any = f"{before_any} and {clause}" if before_any else clause
@@ -159,6 +162,12 @@ def _planned(offer: Offer, text: str) -> Planned:
     return Planned(offer, arguments, tuple(missing))
 
 
+def _complete(offer: Offer, text: str) -> bool:
+    """The text alone has a value for every required parameter (none guessed)."""
+    arguments, missing = fill(offer.schema, text, exclude=offer.words, guess=False)
+    return bool(arguments) and not missing
+
+
 def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     """A clause is another call of the same tool when it brings a value for a parameter already filled.
 
@@ -191,7 +200,7 @@ def _with_context(so_far: str, clause: str, values: Iterable[Any] = ()) -> str:
     if parallel:
         lead = parallel.group(1)
     else:
-        lead = re.split(r"(?<=\s)(?=\S*\d|\"|“|[A-Z])", so_far, maxsplit=1)[0] if so_far else ""
+        lead = re.split(r"^(?=\d)|(?<=\s)(?=\S*\d|\"|“|[A-Z])", so_far, maxsplit=1)[0] if so_far else ""
         found = [so_far.lower().find(v.lower()) for v in values if isinstance(v, str) and v]
         lead = min((so_far[:at] for at in found if at > 0), key=len, default=lead) if lead == so_far else lead
     lead = lead if lead.endswith(" ") or not lead else lead + " "

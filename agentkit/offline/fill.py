@@ -175,8 +175,9 @@ def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) 
     found.sort(key=lambda f: f[0])
     towards = [f for f in found if f[2][-1:] and f[2][-1] in {"to", "into", "in"}]
     source = [f for f in found if f[2][-1:] and (f[2][-1] == "from" or re.fullmatch(r"\d+|degrees?", f[2][-1]))]
-    if side_of(hint) == "to":
-        return (towards or [f for f in found if f not in source] or found)[-1][1]
+    if side_of(hint) == "to":  # the unit of "500 ml" is where a conversion starts, never where it goes
+        target = towards or [f for f in found if f not in source]
+        return target[-1][1] if target else (default if must else None)
     if side_of(hint) == "from":
         return (source or [f for f in found if f not in towards] or found)[0][1]
     return found[0][1]
