@@ -35,12 +35,14 @@ def needed_values_present(schema: dict, text: str) -> float:
     taken: set[int] = set()  # "from porto to rome": two values for two parameters count twice, one value once
     for name in schema.get("required") or []:
         role, kinds = role_of(name, properties.get(name) or {})
-        if role in STRICT and role not in ("date", "time", "unit"):
+        if role in STRICT and role not in ("date", "time"):
             spans = spans if spans is not None else find(text)
             fitting = [s for s in spans if s.kind in kinds and id(s) not in taken
                        and (s.kind != "proper" or is_known_place(s.value))]
             taken.update(id(s) for s in fitting[:1])
-    return len(taken)
+    # a pasted statement or command is as good as the tool's name; one unit alone says little ("70 kg")
+    kinds = [s.kind for s in spans or [] if id(s) in taken]
+    return len(taken) + kinds.count("sql") + kinds.count("command") - (kinds.count("unit") == 1)
 
 
 def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exclude, guess) -> tuple[dict, list[str]]:

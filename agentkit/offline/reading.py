@@ -95,6 +95,7 @@ SYNONYMS = [
     "write save",
     "read open contents inside",
     "delete remove erase",
+    "edit change replace modify update",
     "list show",
     "todo task tasks",
     "contact contacts phone",

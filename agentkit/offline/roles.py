@@ -75,11 +75,17 @@ def hint_of(name: str, spec: dict) -> set[str]:
 
 
 def by_direction(hint: set[str], spans: list[Span]) -> list[Span]:
-    """For "from Paris to London": an origin takes the value after "from", a destination the one after "to"."""
+    """For "from Paris to London": an origin takes the value after "from", a destination the one after "to".
+
+    A unit written after a number ("30 pounds") is where a conversion starts; one asked for ("how many euros")
+    is where it goes.
+    """
     if side_of(hint) == "to":
-        return [s for s in spans if s.before[-1:] and s.before[-1] in {"to", "into", "in", "until"}] or spans[1:] or spans
+        towards = [s for s in spans if s.before[-1:] and s.before[-1] in {"to", "into", "in", "until"}]
+        return towards or [s for s in spans if not s.counted and s.before[-1:] != ("from",)] or spans[1:] or spans
     if side_of(hint) == "from":
-        return [s for s in spans if s.before[-1:] and s.before[-1] in {"from", "since"}] or spans
+        return [s for s in spans if s.before[-1:] and s.before[-1] in {"from", "since"}] or [
+            s for s in spans if s.counted] or spans
     return spans
 
 

@@ -32,6 +32,7 @@ class Span:
     after: tuple[str, ...] = ()  # up to two lowercase words just after it, nearest first
     percent: bool = False  # a number written with "%" or "percent"
     money: bool = False  # a number written with a currency sign or word ("$84", "84 euros", "2.30")
+    counted: bool = False  # a unit written right after a number ("30 pounds"): the unit of a quantity
 
 
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -148,7 +149,10 @@ def find(text: str) -> list[Span]:
         if word in NUMBER_WORDS and not re.match(r"\s+(?:of|more|another)\b", text[match.end():]):
             add(match.start(), match.end(), "number", float(NUMBER_WORDS[word]))
         elif word in UNITS and (len(word) > 1 or _after_number(text, match.start())) and word != "m" or word in LANGUAGES:
-            add(match.start(), match.end(), "language" if word in LANGUAGES else "unit", match.group(0))
+            add(match.start(), match.end(), "language" if word in LANGUAGES else "unit", match.group(0),
+                counted=_after_number(text, match.start()))
+    for match in re.finditer(r"[°º]\s?[CFK]\b", text):  # "100 °F to °C"
+        add(match.start(), match.end(), "unit", match.group(0).replace(" ", ""), counted=_after_number(text, match.start()))
     for match in _PROPER.finditer(text):
         name = match.group(0)
         first = name.split()[0].lower()
