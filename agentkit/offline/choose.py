@@ -153,7 +153,15 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     scored = [(score(o, text), score(Offer(o.name), text), -i, o) for i, o in enumerate(offers)]
     if not scored:
         return None, 0.0
-    top = max(scored, key=lambda s: s[:3])
+    ranked = sorted(scored, key=lambda s: s[:3], reverse=True)
+    top = ranked[0]
+    # Between tools that fit about as well, the one the question gives every required value for: "list the files"
+    # is glob (a pattern it implies), not read_file (a path nobody named).
+    close = [s for s in ranked[1:] if s[0] >= max(ENOUGH, top[0] - 1.0)]
+    if close and not _complete(top[3], text):
+        fillable = next((s for s in close if _complete(s[3], text)), None)
+        if fillable:
+            return fillable[3], fillable[0]
     return top[3], top[0]
 
 
