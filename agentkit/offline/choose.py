@@ -67,13 +67,22 @@ def score(offer: Offer, text: str) -> float:
     ("from porto to rome") are enough alone.
     """
     tool_words = offer.weighted_words()
-    asked = reading.words(without_literals(text))
+    plain = without_literals(text)
+    asked = reading.words(plain) + (["content"] if WHATS_IN.search(plain) else [])  # "what's in notes.txt?" asks to read
     asked += [a + b for a, b in pairwise(asked)]
     total = 0.0
     for word in dict.fromkeys(asked):
         best = max((weight for w, weight in tool_words if reading.related(word, w)), default=0.0)
         total += best / 3 if reading.is_weak(word) else best
+    # "with the shell", "using bash": a tool named as the means decides, whatever else the words point at
+    means = [reading.stem(w.lower()) for w in MEANS.findall(plain)]
+    named = [w for w, weight in tool_words if weight == 3.0]
+    total += 3.0 * any(reading.related(m, w) for m in means for w in named)
     return total + min(2.0, needed_values_present(offer.schema, text))
+
+
+WHATS_IN = re.compile(r"\bwhat(?:'s|s| is| are)\s+(?:in|inside)\b|\bwhat does\b.*\bsay\b", re.IGNORECASE)
+MEANS = re.compile(r"\b(?:with|using|via|through|use|in)\s+(?=(?:the\s+|a\s+)?([A-Za-z]+))")
 
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
@@ -157,7 +166,7 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     top = ranked[0]
     # Between tools that fit about as well, the one the question gives every required value for: "list the files"
     # is glob (a pattern it implies), not read_file (a path nobody named).
-    close = [s for s in ranked[1:] if s[0] >= max(ENOUGH, top[0] - 1.0)]
+    close = [s for s in ranked[1:] if s[0] >= max(ENOUGH, top[0] - 2.0)]
     if close and not _complete(top[3], text):
         fillable = next((s for s in close if _complete(s[3], text)), None)
         if fillable:

@@ -16,7 +16,7 @@ from agentkit.offline.fill import fill
 from agentkit.offline.places import is_known_place, zone_names
 from agentkit.offline.reading import message_text
 from agentkit.offline.roles import role_of
-from agentkit.offline.spans import QUOTED
+from agentkit.offline.spans import QUOTED, find
 from agentkit.offline.vocabulary import english
 
 LEAD = re.compile(r"^\s*(?:and|but|also|now|ok|okay|then)?\s*(?:what about|how about|same for|same with|the same for|"
@@ -58,6 +58,26 @@ def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Pl
         arguments = {**call.arguments, body[0]: earlier}
         changed.append(Planned(call.offer, arguments, tuple(m for m in call.missing if m != body[0])))
     return changed
+
+
+def with_earlier_file(question: str, messages: list[dict]) -> str:
+    """ "count its lines", "edit that file": "it" is the file the last call worked on, when the question names none."""
+    if any(s.kind == "path" for s in find(question)):
+        return question
+    for message in reversed(messages[:-1]):
+        for call in reversed(message.get("tool_calls") or []):
+            try:
+                arguments = json.loads(call["function"].get("arguments") or "{}")
+            except ValueError:
+                continue
+            path = next((v for k, v in arguments.items() if isinstance(v, str) and role_of(k, {})[0] == "path"), None)
+            if path:
+                return IT_FILE.sub(lambda m, path=path: f"{m.group(1)} {path}" if m.group(1) else path, question, count=1)
+    return question
+
+
+IT_FILE = re.compile(r"\b(?:that file|this file|the same file|its)\b|\b(read|open|edit|count|show|copy|check|delete|"
+                     r"search|print)\s+it\b", re.IGNORECASE)  # "count its lines", "open it"; not "what time is it"
 
 
 def _reads_as_follow_up(question: str) -> bool:

@@ -26,7 +26,7 @@ from typing import Any
 from agentkit.offline import answer
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
 from agentkit.offline.choose import Offer, Planned, plan
-from agentkit.offline.conversation import follow_up, with_earlier_result
+from agentkit.offline.conversation import follow_up, with_earlier_file, with_earlier_result
 from agentkit.offline.function_protocol import function_protocol, protocol_reply
 from agentkit.offline.instructions import first_sentence, introduction, not_obeyed, ordered_command, read_instructions
 from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
@@ -64,7 +64,8 @@ class OfflineModel:
             return _after_tool_results(messages, offers, self.gullible)
         question = message_text(messages[-1])
         if offers and choice != "none":
-            planned = with_earlier_result(plan(question, offers, choice), messages) or follow_up(messages, offers)
+            asked = with_earlier_file(question, messages) if len(messages) > 1 else question
+            planned = with_earlier_result(plan(asked, offers, choice), messages) or follow_up(messages, offers)
             ready = [p for p in planned if not p.missing or choice != "auto"]
             if ready:
                 calls = [_written(p) for p in ready]
