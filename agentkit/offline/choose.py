@@ -17,6 +17,7 @@ from itertools import pairwise
 from typing import Any
 
 from agentkit.offline import reading
+from agentkit.offline.code import code_spans
 from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.request import ToolChoice
 from agentkit.offline.spans import QUOTED, without_literals
@@ -140,9 +141,15 @@ def each_item(question: str) -> str:
 
 
 def clauses(question: str) -> list[str]:
-    """The question cut on "and", commas, ";" and "then", never inside quotes or the text after "saying"."""
-    quoted = [match.group(0) for match in QUOTED.finditer(question)]
-    masked = QUOTED.sub("\0", question)
+    """The question cut on "and", commas, ";" and "then", never inside quotes, a pasted statement or command, or
+    the text after "saying"."""
+    literal = [(start, end) for start, end, *_ in code_spans(question)] + [m.span() for m in QUOTED.finditer(question)]
+    quoted, masked, at = [], "", 0
+    for start, end in sorted(span for span in literal if not any(o[0] < span[0] < o[1] for o in literal)):
+        if start >= at:
+            quoted.append(question[start:end])
+            masked, at = masked + question[at:start] + "\0", end
+    masked += question[at:]
     said = re.search(r"\b(?:saying|that says|which says|with the (?:text|message|body)|that reads)\b.*|:\s+\D.*", masked, re.I)
     tail = said.group(0) if said else ""
     head = masked[: said.start()] if said else masked

@@ -10,6 +10,7 @@ what `fill` cannot find it reports as missing, and the model asks for it instead
 from __future__ import annotations
 
 import re
+import string
 from typing import Any
 
 from agentkit.offline import code, dates, numbers, reading
@@ -123,6 +124,8 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, descripti
         return currency_code(written, span.before)
     if role == "place" and hint & {"code", "iso"}:
         return COUNTRY_CODES.get(written.lower(), written)
+    if role == "place" and written.islower():  # "from porto to rome" -> "Porto", "Rome"
+        return string.capwords(written)
     return written
 
 
