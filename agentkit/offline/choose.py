@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
@@ -36,6 +37,10 @@ class Offer:
 
     def weighted_words(self) -> list[tuple[str, float]]:
         """(stemmed word, weight) for the tool's name, description and parameters."""
+        return self._weighted
+
+    @cached_property
+    def _weighted(self) -> list[tuple[str, float]]:  # read once per tool, not once per clause
         name_words = [reading.stem(w) for w in reading.split_name(self.name) if w not in reading.STOP_WORDS]
         found = [(w, 3.0) for w in name_words] + [(a, 3.0) for a in reading.acronyms(name_words)]
         found += [(w, 2.0) for w in reading.words(english(self.description))]
@@ -46,7 +51,7 @@ class Offer:
             found += [(reading.stem(w), 1.0) for value in enum for w in reading.split_name(str(value))]
         return found
 
-    @property
+    @cached_property
     def words(self) -> frozenset[str]:
         return frozenset(w for w, _ in self.weighted_words())
 

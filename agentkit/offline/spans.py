@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from text_to_num import text2num
@@ -88,6 +89,11 @@ def without_literals(text: str) -> str:
 
 def find(text: str) -> list[Span]:
     """Every value in the text, in order of appearance; a span found by an earlier kind hides later ones."""
+    return list(_find(text))
+
+
+@lru_cache(maxsize=256)  # one question is read for many tools and clauses: find its values once
+def _find(text: str) -> tuple[Span, ...]:
     found: list[Span] = []
 
     def add(start: int, end: int, kind: SpanKind, value: object, **extra) -> None:
@@ -166,7 +172,7 @@ def find(text: str) -> list[Span]:
     colon = _COLON.search(text)  # "Make this all caps: please handle with care": the text a tool works on
     if colon and not re.match(r"\d", colon.group(1)):
         found.append(Span(colon.start(1), colon.end(1), "colon", colon.group(1)))
-    return sorted(found, key=lambda s: s.start)
+    return tuple(sorted(found, key=lambda s: s.start))
 
 
 def _before(text: str, start: int) -> tuple[str, ...]:
