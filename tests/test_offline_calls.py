@@ -124,6 +124,7 @@ COURSE = [{"type": "function", "function": {"name": name, "description": t.descr
     ("show me what's in todo.txt", [("read_file", {"path": "todo.txt"})]),
     ("what files do I have?", [("glob", {"pattern": "*"})]),
     ("count the words in essay.md using bash", [("bash", {"command": "wc -w essay.md"})]),
+    ('Run the command "echo hi > a.txt" in the shell.', [("bash", {"command": "echo hi > a.txt"})]),  # the quotes, not the rest
     ("in todo.txt replace 'eggs' with 'bread'", [("edit_file", {"path": "todo.txt", "old_text": "eggs", "new_text": "bread"})]),
     ("what time is it in Berlin?", [("get_current_time", {"timezone": "Europe/Berlin"})]),
     ("打开 todo.txt", [("read_file", {"path": "todo.txt"})]),

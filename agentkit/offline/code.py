@@ -14,7 +14,7 @@ import re
 _BACKTICKS = re.compile(r"`([^`]+)`")
 _SQL = re.compile(r"\b(?:SELECT\b.+?\bFROM\b|INSERT\s+INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|WITH\s+\w+\s+AS\b|"
                   r"CREATE\s+(?:TABLE|VIEW|INDEX)\b|DROP\s+TABLE\b|ALTER\s+TABLE\b).*", re.IGNORECASE | re.DOTALL)
-_RUN = re.compile(r"\b(?:run|execute|exec)\s+(?:the\s+|this\s+)?(?:shell\s+|bash\s+|terminal\s+)?(?:command\s*)?:?\s*",
+_RUN = re.compile(r"\b(?:run|execute|exec)\b\s*:?\s*(?:the\s+|this\s+)?(?:shell\s+|bash\s+|terminal\s+)?(?:command\s*)?:?\s*",
                   re.IGNORECASE)
 COMMANDS = frozenset("""ls cat wc grep echo git python python3 pip npm node make pwd date du df head tail find sort uniq curl
     mkdir rm cp mv touch chmod which whoami uname ps pytest cd tree file stat diff sed awk cut tr env printenv ping
@@ -50,10 +50,12 @@ def code_spans(text: str) -> list[tuple[int, int, str, str]]:
         statement = sql.group(0).strip().rstrip("?").strip()
         return [(sql.start(), sql.start() + len(statement), "sql", statement)]
     for run in _RUN.finditer(text):
-        rest = text[run.end():].strip().rstrip("?.!").strip("\"'")
+        quoted = re.match(r"\s*([\"'“])(.+?)[\"'”]", text[run.end():])  # 'run the command "ls -l" in the shell'
+        rest = quoted.group(2) if quoted else text[run.end():].strip().rstrip("?.!")
         first = rest.split(" ")[0] if rest else ""
         if first in COMMANDS or first.startswith(("./", "/")) and len(first) > 2:
-            return [(run.end(), run.end() + len(rest), "command", rest)]
+            start = run.end() + (quoted.start(2) if quoted else len(text[run.end():]) - len(text[run.end():].lstrip()))
+            return [(start, start + len(rest), "command", rest)]
     return []
 
 
