@@ -11,17 +11,16 @@ parameter already filled ("in Tokyo and in Paris") starts another call of the sa
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
 from agentkit.offline import reading
-from agentkit.offline.code import code_spans
+from agentkit.offline.clauses import clauses, each_item, with_context
 from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.request import ToolChoice
-from agentkit.offline.spans import QUOTED, without_literals
+from agentkit.offline.spans import without_literals
 from agentkit.offline.vocabulary import english
 
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
@@ -117,7 +116,7 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
                 calls.append(_planned(offer, so_far))
                 # "add eggs to my list" names the tool again and needs no words of the call before; "Paris" does
                 alone = score(Offer(offer.name), clause) >= ENOUGH
-                current = (offer, clause if alone else _with_context(so_far, clause, calls[-1].arguments.values()))
+                current = (offer, clause if alone else with_context(so_far, clause, calls[-1].arguments.values()))
             else:
                 current = (offer, f"{so_far} and {clause}")
     if current:
@@ -127,46 +126,6 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         best, _ = _best(question, offers)
         calls = [_planned(best or offers[0], question)]
     return calls
-
-
-ITEMS = re.compile(r"^(?P<verb>\s*(?:please\s+)?(?:add|put|append|include|save|write down)\s+)(?P<items>.+?)\s+"
-                   r"(?P<rest>(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b[^,;]*)$", re.IGNORECASE)
-
-
-def each_item(question: str) -> str:
-    """ "add milk and eggs to my list" -> "add milk to my list and add eggs to my list": one request per item."""
-    match = ITEMS.match(question.rstrip(".!?"))
-    if not match:
-        return question
-    quoted = [m.group(0) for m in QUOTED.finditer(match.group("items"))]  # "add 'a, b' and 'c'": the quotes are the items
-    items = quoted or [i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", match.group("items")) if i.strip()]
-    if len(items) < 2 or any(len(item.split()) > 5 for item in items):
-        return question
-    return " and ".join(f"{match.group('verb').strip()} {item} {match.group('rest')}" for item in items)
-
-
-def clauses(question: str) -> list[str]:
-    """The question cut on "and", commas, ";" and "then", never inside quotes, a pasted statement or command, or
-    the text after "saying"."""
-    literal = [(start, end) for start, end, *_ in code_spans(question)] + [m.span() for m in QUOTED.finditer(question)]
-    quoted, masked, at = [], "", 0
-    for start, end in sorted(span for span in literal if not any(o[0] < span[0] < o[1] for o in literal)):
-        if start >= at:
-            quoted.append(question[start:end])
-            masked, at = masked + question[at:start] + "\0", end
-    masked += question[at:]
-    said = re.search(r"\b(?:saying|that says|which says|with the (?:text|message|body)|that reads)\b.*|:\s+\D.*", masked, re.I)
-    tail = said.group(0) if said else ""
-    head = masked[: said.start()] if said else masked
-    # "400 ml for 2.30 or 1 l for 4.80": "or" before a number starts another clause too
-    parts = re.split(r",(?!\d)|;|\band\b|\bthen\b|\balso\b|\bplus\b|\bas well as\b|\bor\b(?=\s+[$€£]?\d)", head)
-    parts[-1] += tail
-    restored = []
-    for part in parts:
-        while "\0" in part:
-            part = part.replace("\0", quoted.pop(0), 1)
-        restored.append(part.strip())
-    return [p for p in restored if re.search(r"\w", p)]
 
 
 def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
@@ -206,7 +165,7 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     merged, _ = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
     if len(merged) > len(before) and all(merged.get(name) == value for name, value in before.items()):
         return False
-    alone, _ = fill(offer.schema, _with_context(so_far, clause, before.values()), exclude=offer.words, guess=False)
+    alone, _ = fill(offer.schema, with_context(so_far, clause, before.values()), exclude=offer.words, guess=False)
     clause_only, _ = fill(offer.schema, clause, exclude=offer.words, guess=False)
     properties = offer.schema.get("properties") or {}
     lists = {n for n, p in properties.items() if p.get("type") == "array"}
@@ -214,26 +173,6 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     options = {n for n, p in properties.items()
                if "enum" in p and n in before and n in clause_only and clause_only[n] != before[n]}
     return bool(options) or any(name in before and alone.get(name) != before[name] for name in clause_only if name not in lists)
-
-
-def _with_context(so_far: str, clause: str, values: Iterable[Any] = ()) -> str:
-    """The clause, led by the words that named the tool ("the square root of 9" -> "the square root of 25").
-
-    A clause that repeats a word of the call so far stands in for what follows that word ("synonyms for fast"
-    + "for slow" -> "synonyms for slow"; "water the front for 5 minutes" + "the back for 8" -> "water the back
-    for 8"); otherwise it stands in for the values (`values`, the call's so far), from the first one on, or from
-    the first number, quote or capital.
-    """
-    first = re.match(r"\s*([\w'-]+)", clause)
-    parallel = first and re.search(rf"(?i)^(.*?\s)(?={re.escape(first.group(1))}\b)", so_far)
-    if parallel:
-        lead = parallel.group(1)
-    else:
-        lead = re.split(r"^(?=\d)|(?<=\s)(?=\S*\d|\"|“|[A-Z])", so_far, maxsplit=1)[0] if so_far else ""
-        found = [so_far.lower().find(v.lower()) for v in values if isinstance(v, str) and v]
-        lead = min((so_far[:at] for at in found if at > 0), key=len, default=lead) if lead == so_far else lead
-    lead = lead if lead.endswith(" ") or not lead else lead + " "
-    return f"{lead}{clause}" if not lead.strip() or lead.strip().lower() not in clause.lower() else clause
 
 
 def _unique(calls: list[Planned]) -> list[Planned]:

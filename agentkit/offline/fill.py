@@ -14,6 +14,7 @@ import string
 from typing import Any
 
 from agentkit.offline import code, dates, numbers, reading
+from agentkit.offline.phrases import key_phrase
 from agentkit.offline.places import COUNTRY_CODES, CURRENCY_CODES, currency_code, is_known_place
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
@@ -50,7 +51,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     properties = schema.get("properties") or {}
     required = [r for r in schema.get("required") or [] if r in properties]
     numeric = [n for n, p in properties.items() if json_type(p) in ("number", "integer") and "enum" not in p]
-    values: dict[str, Any] = _durations(numeric, properties, spans, used)  # "for an hour" -> 60 for duration_minutes
+    values: dict[str, Any] = numbers.durations(numeric, properties, spans, used)  # "for an hour" -> 60 for duration_minutes
     numeric = [n for n in numeric if n not in values]
     free = [s for s in spans if s.kind == "number" and id(s) not in used]
     must = [name for name in required if not nullable(properties[name])]
@@ -108,7 +109,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         return code.command_for(text, file, number) if role == "command" else code.pattern_for(text)
     if required and role not in STRICT:
         rest = [s for s in spans if s.kind in ("quoted", "said", "named", "colon") and id(s) not in used]
-        return _text_of(rest[0], text) if rest else _key_phrase(text, exclude)
+        return _text_of(rest[0], text) if rest else key_phrase(text, exclude)
     return None
 
 
@@ -127,24 +128,6 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, descripti
     if role == "place" and written.islower():  # "from porto to rome" -> "Porto", "Rome"
         return string.capwords(written)
     return written
-
-
-def _durations(numeric: list[str], properties: dict, spans: list[Span], used: set[int]) -> dict[str, Any]:
-    """Lengths of time for the number parameters that ask for one, each in the unit its words name."""
-    found = [s for s in spans if s.kind == "duration" and id(s) not in used]
-    values = {}
-    for name in numeric:
-        hint = hint_of(name, properties[name])
-        if found and hint & DURATION_WORDS:
-            span = found.pop(0)
-            used.add(id(span))
-            amount = dates.in_unit(float(span.value), hint)  # type: ignore[arg-type]
-            values[name] = numbers.as_json(round(amount, 4), json_type(properties[name]))
-    return values
-
-
-DURATION_WORDS = {"second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs",
-                  "duration", "time", "long", "timer", "countdown"}
 
 
 def _labelled(name: str, properties: dict, text: str) -> str | None:
@@ -207,35 +190,3 @@ def _after_preposition(span: Span) -> bool:
 
 def _text_of(span: Span, text: str) -> str:
     return text[span.start: span.end] if span.kind == "zone" else str(span.value)
-
-
-def _key_phrase(text: str, exclude: frozenset[str]) -> str | None:
-    """What a search is about: the words after "for", "about", "on" or "to" (the first such phrase that is not
-    just the tool's own words, as in "on my to-do list"), or else the words that are not the tool's."""
-    item = ITEM.match(text)  # "add milk to my list", "put buy milk on my todo list": what is added
-    if item and any(not _is_tool_word(w, exclude) for w in reading.words(item.group(1))):
-        return item.group(1).strip("\"'“”")
-    for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(.+)"):
-        for after in re.finditer(pattern, text, re.IGNORECASE):
-            # up to a clause break, and without a trailing "at 17:30", "on Friday" or "under $100": other arguments
-            phrase = re.split(r"\s+-+\s+|[,;]\s", after.group(1).strip().rstrip("?.!"))[0]
-            phrase = re.sub(r"\s+(?:at|on|by|before|in|tomorrow|today|under|below|over|above|less than|more than)\b[^,]*$",
-                            "", phrase)
-            if any(not _is_tool_word(w, exclude) for w in reading.words(phrase)):
-                return phrase if phrase.lower() not in PRONOUNS else None
-    kept = [t for t in re.findall(r"[A-Za-z0-9'-]+", text)
-            if t.lower() not in reading.STOP_WORDS and not _is_tool_word(reading.stem(t.lower()), exclude)
-            and not t[0].isdigit()]
-    while kept and kept[0].lower() in COMMANDS:  # "Put buy milk on my list": the request's verb is not the item
-        kept.pop(0)
-    return " ".join(kept) or None
-
-
-ITEM = re.compile(r"\s*(?:please\s+)?(?:add|put|append|include|save|write down)\s+(.+?)\s+(?:to|on|onto|in|into)\s+"
-                  r"(?:my|the|our|your)\b", re.IGNORECASE)
-PRONOUNS = {"it", "that", "this", "them", "those", "these", "one"}
-COMMANDS = {"put", "add", "please", "find", "search", "show", "tell", "give", "look", "get", "make", "define", "check"}
-
-
-def _is_tool_word(word: str, exclude: frozenset[str]) -> bool:
-    return word in exclude or any(reading.related(word, tool_word) for tool_word in exclude)

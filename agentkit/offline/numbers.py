@@ -3,14 +3,17 @@
 "1200 at 3.5% for 7 years" gives principal=1200, rate=3.5, years=7 when the tool's parameters are
 named (or described) that way: each number is scored against each numeric parameter by the words just
 before and after it, a percentage goes to a rate, a decimal never goes to an integer parameter, and
-what no word points at goes, in the order of the question, to the required parameters still empty.
+what no word points at goes, in the order of the question, to the required parameters still empty. A
+number's own form counts too ("$84" is money, "400 ml" a size, "3 of us" people), and a length of time
+("half an hour") goes to a parameter that asks for one, in its unit.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from agentkit.offline import reading
+from agentkit.offline import dates, reading
+from agentkit.offline.roles import hint_of, json_type
 from agentkit.offline.spans import MONEY_WORDS, UNITS, Span
 
 RATE_WORDS = {"rate", "percent", "percentage", "pct", "interest", "tax", "tip", "discount", "apr", "vat"}
@@ -85,3 +88,21 @@ def fits(value: Any, spec: dict) -> bool:
 def as_json(value: float, kind: str | None) -> int | float:
     """5.0 is written 5: an integer parameter gets an int, and so does a whole number for a number parameter."""
     return int(value) if kind == "integer" or float(value).is_integer() else value
+
+
+def durations(numeric: list[str], properties: dict, spans: list[Span], used: set[int]) -> dict[str, Any]:
+    """Lengths of time for the number parameters that ask for one, each in the unit its words name."""
+    found = [s for s in spans if s.kind == "duration" and id(s) not in used]
+    values = {}
+    for name in numeric:
+        hint = hint_of(name, properties[name])
+        if found and hint & DURATION_WORDS:
+            span = found.pop(0)
+            used.add(id(span))
+            amount = dates.in_unit(float(span.value), hint)  # type: ignore[arg-type]
+            values[name] = as_json(round(amount, 4), json_type(properties[name]))
+    return values
+
+
+DURATION_WORDS = {"second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs",
+                  "duration", "time", "long", "timer", "countdown"}
