@@ -81,6 +81,12 @@ def calls(question, tools, history=()):
     ("how many dollars is 40 euros", [MONEY], [("fx", {"amount": 40, "source": "EUR", "target": "USD"})]),
     ("add call the bank and pay rent to my task list", [TASKS],
      [("add_task", {"task": "call the bank"}), ("add_task", {"task": "pay rent"})]),
+    # several values and two tools in one question
+    ("sky over Quito, Lima or Bogotá?", [SKY], [("sky", {"place": "Quito"}), ("sky", {"place": "Lima"}),
+                                                ("sky", {"place": "Bogotá"})]),
+    ("weather in Oslo and what's the time there?", [SKY, CLOCK], [("sky", {"place": "Oslo"}),
+                                                                   ("clock_in", {"zone": "Europe/Oslo"})]),
+    ("time in Zürich", [CLOCK], [("clock_in", {"zone": "Europe/Zurich"})]),
     # Chinese: places, numerals, times, tools described in either language
     ("首尔现在几点？", [CLOCK, SKY], [("clock_in", {"zone": "Asia/Seoul"})]),
     ("广州天气怎么样", [ZH_SKY, CLOCK], [("tianqi_chaxun", {"chengshi": "Guangzhou"})]),

@@ -44,6 +44,7 @@ America/Toronto: montreal ottawa quebec
 America/Sao_Paulo: rio de janeiro rio brasilia belo horizonte curitiba porto alegre
 America/Argentina/Buenos_Aires: buenos aires cordoba rosario mendoza
 America/Bogota: medellin cartagena
+America/Guayaquil: quito
 America/Mexico_City: guadalajara monterrey cancun
 Africa/Johannesburg: cape town durban pretoria
 Africa/Casablanca: marrakech rabat fes

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from agentkit.offline.code import code_spans
+from agentkit.offline.places import zones_in
 from agentkit.offline.spans import QUOTED
 
 ITEMS = re.compile(r"^(?P<verb>\s*(?:please\s+)?(?:add|put|append|include|save|write down)\s+)(?P<items>.+?)\s+"
@@ -43,15 +44,28 @@ def clauses(question: str) -> list[str]:
     said = re.search(r"\b(?:saying|that says|which says|with the (?:text|message|body)|that reads)\b.*|:\s+\D.*", masked, re.I)
     tail = said.group(0) if said else ""
     head = masked[: said.start()] if said else masked
-    # "400 ml for 2.30 or 1 l for 4.80": "or" before a number starts another clause too
-    parts = re.split(r",(?!\d)|;|\band\b|\bthen\b|\balso\b|\bplus\b|\bas well as\b|\bor\b(?=\s+[$€£]?\d)", head)
+    # "or" before a number or a name ("Rome, Athens or Madrid") and a question mark with more after it cut too
+    parts = re.split(r",(?!\d)|;|\band\b|\bthen\b|\balso\b|\bplus\b|\bas well as\b|\bor\b(?=\s+(?:[$€£]?\d|[A-Z]))|"
+                     r"\?\s+(?=\S)", head)
     parts[-1] += tail
     restored = []
     for part in parts:
         while "\0" in part:
             part = part.replace("\0", quoted.pop(0), 1)
         restored.append(part.strip())
-    return [p for p in restored if re.search(r"\w", p)]
+    return _there([p for p in restored if re.search(r"\w", p)])
+
+
+def _there(parts: list[str]) -> list[str]:
+    """ "What's the weather in London and what time is it there?": "there" is the last place named before."""
+    place, resolved = None, []
+    for part in parts:
+        if place and re.search(r"\bthere\b", part):
+            part = re.sub(r"\b(?:over |out )?there\b", f"in {place}", part, count=1)
+        named = [part[start:end] for start, end, _ in zones_in(part)]
+        place = named[-1] if named else place
+        resolved.append(part)
+    return resolved
 
 
 def with_context(so_far: str, clause: str, values: Iterable[Any] = ()) -> str:

@@ -7,6 +7,7 @@ Tokyo"); these tables and the zone database turn each into the value a parameter
 from __future__ import annotations
 
 import re
+import unicodedata
 import zoneinfo
 from functools import cache
 
@@ -29,14 +30,14 @@ COUNTRY_ZONES = {
 def zones_in(text: str) -> list[tuple[int, int, str]]:
     """IANA time zones named in the text, directly or by a city or country. A city of the zone database only when
     capitalised or after "in", "from", "to"... ("what time is it in rome"), since some are English words."""
-    tokens = list(re.finditer(r"[A-Za-z_]+(?:/[A-Za-z_]+)*", text))
+    tokens = list(re.finditer(r"[^\W\d]+(?:/[^\W\d]+)*", text))
     found, i = [], 0
     while i < len(tokens):
         named = tokens[i].group(0)[0].isupper() or i > 0 and tokens[i - 1].group(0).lower() in PREPOSITIONS
         for size in (4, 3, 2, 1):  # longest name first: "New York" before "York"
             if i + size > len(tokens):
                 continue
-            phrase = " ".join(t.group(0) for t in tokens[i: i + size]).lower().replace("_", " ")
+            phrase = plain(" ".join(t.group(0) for t in tokens[i: i + size]).lower().replace("_", " "))
             zone = COUNTRY_ZONES.get(phrase) or city_zones().get(phrase) or (named and zone_names().get(phrase))
             if zone and not tokens[i].group(0)[0].isupper() and zone.startswith(("Indian/", "Atlantic/", "Pacific/")):
                 zone = None  # "at christmas", "for easter": island zones only when written with a capital
@@ -91,8 +92,13 @@ def place_name(zone: str) -> str:
     return zone.rsplit("/", 1)[-1].replace("_", " ")
 
 
+def plain(name: str) -> str:
+    """ "são paulo" -> "sao paulo": the zone database writes its cities without accents."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+
+
 def is_known_place(name: str) -> bool:
-    lowered = name.lower()
+    lowered = plain(name.lower())
     return lowered in COUNTRY_ZONES or lowered in city_zones() or lowered in zone_names()
 
 
