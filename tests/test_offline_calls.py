@@ -79,6 +79,7 @@ def calls(question, tools, history=()):
     ("time in lisbon", [CLOCK, SKY], [("clock_in", {"zone": "Europe/Lisbon"})]),
     ("weather in san francisco", [SKY, CLOCK], [("sky", {"place": "San Francisco"})]),
     ("how many dollars is 40 euros", [MONEY], [("fx", {"amount": 40, "source": "EUR", "target": "USD"})]),
+    ("£30 in €?", [MONEY], [("fx", {"amount": 30, "source": "GBP", "target": "EUR"})]),  # currencies by their signs
     ("add call the bank and pay rent to my task list", [TASKS],
      [("add_task", {"task": "call the bank"}), ("add_task", {"task": "pay rent"})]),
     # several values and two tools in one question

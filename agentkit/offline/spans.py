@@ -47,6 +47,7 @@ UNITS = frozenset("""km kilometer kilometers kilometre kilometres m meter meters
     l liter liters litre litres ml gallon gallons c celsius f fahrenheit k kelvin usd eur gbp jpy cny chf cad aud inr
     dollars dollar euros euro yen yuan rupees mph kmh bytes kb mb gb tb seconds minutes hours days weeks months
     years cup cups tbsp tsp kilo kilos pints pint quarts quart stone stones""".split())
+CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 MONEY_WORDS = frozenset("usd eur gbp jpy cny chf cad aud inr dollars dollar euros euro yen yuan rupees bucks".split())
 LANGUAGES = frozenset("""english french spanish german italian japanese chinese mandarin portuguese russian arabic
     korean dutch hindi swedish greek turkish polish""".split())
@@ -159,6 +160,9 @@ def _find(text: str) -> tuple[Span, ...]:
                 counted=_after_number(text, match.start()))
     for match in re.finditer(r"[°º]\s?[CFK]\b", text):  # "100 °F to °C"
         add(match.start(), match.end(), "unit", match.group(0).replace(" ", ""), counted=_after_number(text, match.start()))
+    for match in re.finditer(r"[$€£¥]", text):  # "€50 to $": a currency by its sign (it may sit inside "$84")
+        found.append(Span(match.start(), match.end(), "unit", CURRENCY_SIGNS[match.group(0)], _before(text, match.start()),
+                          _after(text, match.end()), counted=bool(re.match(r"\s?\d", text[match.end():]))))
     for match in _PROPER.finditer(text):
         name = match.group(0)
         first = name.split()[0].lower()
