@@ -30,8 +30,11 @@ from agentkit.evaluation import (
     table,
 )
 from agentkit.evaluation.dataset import case_problems
+from agentkit.evaluation.report import class_table
+from agentkit.evaluation.runner import messages_for
 from agentkit.evaluation.scorer import same_value
 from agentkit.offline import ScriptedModel, offline_client
+from agentkit.offline.language import is_chinese
 from agentkit.offline.scripted import call
 
 FUNCTIONS = load_functions()
@@ -208,6 +211,29 @@ def test_agentkit_eval_prints_the_table(monkeypatch, capsys):
     assert "model: the offline model" in out and "| no_tool |" in out and "| train" not in out
 
 
+def test_agentkit_eval_scores_each_class_of_case(monkeypatch, capsys):
+    monkeypatch.setenv("MODEL_API_KEY", "")
+    main(["eval", "--split", "train", "--category", "single"])
+    out = capsys.readouterr().out
+    assert "| class | train |" in out and "| follow-up |" in out and "| chinese |" in out
+
+
+def test_classes_cover_issue_25_in_both_splits_and_languages():
+    kinds = Counter((case.kind, case.split) for case in CASES if case.kind)
+    for kind in ("values-by-structure", "how-people-write", "follow-up", "abstain", "chinese", "everyday-chat"):
+        assert kinds[(kind, "train")] >= 1, kind
+    assert sum(n for (kind, split), n in kinds.items() if split == "heldout") >= 10
+    assert any(is_chinese(case.question) for case in CASES if case.split == "heldout")
+
+
+def test_a_follow_up_is_asked_after_its_conversation():
+    case = next(case for case in CASES if case.history)
+    sent = messages_for(case, "Be brief.")
+    assert sent[0]["role"] == "system" and sent[1:-1] == list(case.history)
+    assert sent[-1] == {"role": "user", "content": case.question}
+    assert class_table([]) == ""
+
+
 # ---------------------------------------------------------------- the floor
 FLOORS = json.loads((Path(agentkit.evaluation.__file__).parent / "floors.json").read_text())
 
@@ -229,10 +255,9 @@ def test_the_offline_model_keeps_its_recorded_floor(split, offline_scores):
 # misses today are listed, and strict: fixing one fails its test until it leaves this list. The held-out
 # split is only scored (the floor above), never asserted case by case, so nothing is tuned to it.
 TRAIN_MISSES = {
-    "calls_005", "calls_007", "calls_011", "calls_014", "calls_017", "calls_020",
-    "calls_021", "calls_024", "choose_003", "choose_016", "choose_020", "choose_023", "choose_036",
-    "none_016", "single_020", "single_037", "single_042", "tools_001", "tools_002", "tools_005", "tools_007",
-    "tools_012", "tools_014", "tools_015", "tools_018", "tools_022", "tools_027", "tools_028",
+    "calls_005", "calls_007", "calls_011", "calls_014", "calls_017", "calls_024", "choose_003", "choose_020",
+    "choose_023", "choose_036", "none_016", "single_020", "single_037", "single_042", "tools_002", "tools_007",
+    "tools_012", "tools_014", "tools_015", "tools_018", "tools_022", "tools_027",
 }
 TRAIN_CASES = load_cases(split="train")
 

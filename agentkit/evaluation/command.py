@@ -29,7 +29,7 @@ def run_eval(args: argparse.Namespace) -> None:
 
     from agentkit.agent import read_system_prompt
     from agentkit.config import connect, load_settings
-    from agentkit.evaluation import cost, evaluate, failures, table
+    from agentkit.evaluation import class_table, cost, evaluate, failures, table
     from agentkit.evaluation.dataset import DATA
 
     settings = load_settings()
@@ -39,6 +39,8 @@ def run_eval(args: argparse.Namespace) -> None:
                                         system_prompt=prompt, cases=args.cases or DATA, functions=args.functions or DATA))
     except (OSError, ValueError) as error:  # your own file: missing, not JSON, or cases that do not fit their schemas
         sys.exit(f"agentkit eval: {error}")
-    print(f"model: {'the offline model' if settings.offline else settings.model}\n\n{table(outcomes)}\n\n{cost(outcomes)}")
+    by_class = class_table(outcomes)
+    print(f"model: {'the offline model' if settings.offline else settings.model}\n\n{table(outcomes)}\n\n"
+          + (f"{by_class}\n\n" if by_class else "") + cost(outcomes))
     if args.show_failures:
         print(f"\n{failures(outcomes)}")

@@ -43,6 +43,10 @@ class Case:
     """The names of the functions offered with the question."""
     expected: tuple[ExpectedCall, ...]
     """The calls a right answer makes, in any order; empty when no offered tool fits."""
+    kind: str | None = None
+    """The class of case it stands for ("follow-up", "chinese", "abstain"...), from its `class` field; a score per class."""
+    history: tuple[dict[str, Any], ...] = ()
+    """Messages before the question (a follow-up such as "and in Montevideo?" needs the conversation so far)."""
 
 
 def _file(path: Path | str, name: str) -> Path:
@@ -75,7 +79,8 @@ def load_cases(folder: Path | str = DATA, *, split: SplitOrAll = "all", category
             try:
                 raw = json.loads(line)
                 expected = tuple(ExpectedCall(call["name"], call["arguments"]) for call in raw["expected"])
-                cases.append(Case(raw["id"], raw["split"], raw["category"], raw["question"], tuple(raw["tools"]), expected))
+                cases.append(Case(raw["id"], raw["split"], raw["category"], raw["question"], tuple(raw["tools"]), expected,
+                                  raw.get("class"), tuple(raw.get("history") or ())))
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"{path}, line {number}: not a case ({type(error).__name__}: {error}); write one JSON "
                                  "object a line with id, split, category, question, tools and expected "

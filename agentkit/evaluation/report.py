@@ -54,6 +54,19 @@ def table(outcomes: Sequence[Outcome]) -> str:
     return "\n".join(lines)
 
 
+def class_table(outcomes: Sequence[Outcome]) -> str:
+    """A Markdown table of the cases that name a class ("follow-up", "chinese", "abstain"...): one row a class."""
+    classes = sorted({o.case.kind for o in outcomes if o.case.kind})
+    if not classes:
+        return ""
+    splits = [s for s in SPLITS if any(o.case.split == s for o in outcomes)]
+    lines = ["| class | " + " | ".join(splits) + " |", "|---" * (len(splits) + 1) + "|"]
+    for kind in classes:
+        cells = [_cell([o for o in outcomes if o.case.split == s and o.case.kind == kind]) for s in splits]
+        lines.append(f"| {kind} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def failures(outcomes: Sequence[Outcome]) -> str:
     """Every wrong case: its id, question, what was called, and why it is wrong."""
     lines = []

@@ -31,9 +31,9 @@ class Outcome:
 
 
 def messages_for(case: Case, system_prompt: str | None = None) -> list[dict[str, Any]]:
-    """The conversation sent for one case: an optional system prompt, then the question."""
+    """The conversation sent for one case: an optional system prompt, the conversation so far, then the question."""
     system = [{"role": "system", "content": system_prompt}] if system_prompt else []
-    return [*system, {"role": "user", "content": case.question}]
+    return [*system, *case.history, {"role": "user", "content": case.question}]
 
 
 async def run_case(client: openai.AsyncOpenAI, model: str, case: Case, functions: Mapping[str, Mapping[str, Any]],

@@ -11,15 +11,17 @@ parameter already filled ("in Tokyo and in Paris") starts another call of the sa
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
 from agentkit.offline import reading
+from agentkit.offline.clauses import clauses, each_item, with_context
 from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.request import ToolChoice
-from agentkit.offline.spans import QUOTED, without_literals
+from agentkit.offline.spans import without_literals
+from agentkit.offline.vocabulary import english
 
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
 
@@ -34,17 +36,21 @@ class Offer:
 
     def weighted_words(self) -> list[tuple[str, float]]:
         """(stemmed word, weight) for the tool's name, description and parameters."""
+        return self._weighted
+
+    @cached_property
+    def _weighted(self) -> list[tuple[str, float]]:  # read once per tool, not once per clause
         name_words = [reading.stem(w) for w in reading.split_name(self.name) if w not in reading.STOP_WORDS]
         found = [(w, 3.0) for w in name_words] + [(a, 3.0) for a in reading.acronyms(name_words)]
-        found += [(w, 2.0) for w in reading.words(self.description)]
+        found += [(w, 2.0) for w in reading.words(english(self.description))]
         for param, spec in (self.schema.get("properties") or {}).items():
             found += [(reading.stem(w), 1.0) for w in reading.split_name(param) if w not in reading.STOP_WORDS]
-            found += [(w, 1.0) for w in reading.words(spec.get("description", ""))]
+            found += [(w, 1.0) for w in reading.words(english(spec.get("description", "")))]
             enum = spec.get("enum") or (spec.get("items") or {}).get("enum") or []
             found += [(reading.stem(w), 1.0) for value in enum for w in reading.split_name(str(value))]
         return found
 
-    @property
+    @cached_property
     def words(self) -> frozenset[str]:
         return frozenset(w for w, _ in self.weighted_words())
 
@@ -62,20 +68,31 @@ def score(offer: Offer, text: str) -> float:
     """How well a tool fits a piece of the question: each question word counts once, at its best match.
 
     Two words in a row also count as one ("sun set" is "sunset"), and a value the tool needs, such as a
-    path or a place, adds one point: not enough alone, enough with one more word in common.
+    path or a place, adds one point: not enough alone, enough with one more word in common; two such values
+    ("from porto to rome") are enough alone.
     """
     tool_words = offer.weighted_words()
-    asked = reading.words(without_literals(text))
+    plain = without_literals(text)
+    asked = reading.words(plain) + (["content"] if WHATS_IN.search(plain) else [])  # "what's in notes.txt?" asks to read
     asked += [a + b for a, b in pairwise(asked)]
     total = 0.0
     for word in dict.fromkeys(asked):
         best = max((weight for w, weight in tool_words if reading.related(word, w)), default=0.0)
         total += best / 3 if reading.is_weak(word) else best
-    return total + min(1.0, needed_values_present(offer.schema, text))
+    # "with the shell", "using bash": a tool named as the means decides, whatever else the words point at
+    means = [reading.stem(w.lower()) for w in MEANS.findall(plain)]
+    named = [w for w, weight in tool_words if weight == 3.0]
+    total += 3.0 * any(reading.related(m, w) for m in means for w in named)
+    return total + min(2.0, needed_values_present(offer.schema, text))
+
+
+WHATS_IN = re.compile(r"\bwhat(?:'s|s| is| are)\s+(?:in|inside)\b|\bwhat does\b.*\bsay\b", re.IGNORECASE)
+MEANS = re.compile(r"\b(?:with|using|via|through|use|in)\s+(?=(?:the\s+|a\s+)?([A-Za-z]+))")
 
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
+    question = each_item(english(question))  # Chinese read through the bilingual vocabulary; "add X and Y" twice
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
         offer = next(o for o in offers if o.name == choice["function"]["name"])
         return [_planned(offer, question)]
@@ -87,6 +104,9 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         if best is not None and best_score >= ENOUGH and (current is None or best.name != current[0].name):
             if current:
                 calls.append(_planned(*current))
+            if before_any and _complete(best, before_any) and _another_call(best, before_any, clause):
+                calls.append(_planned(best, before_any))  # "New York and London: what time is it?" is two calls
+                before_any = ""
             current, before_any = (best, f"{before_any} and {clause}" if before_any else clause), ""
         elif current is None:
             before_any = f"{before_any} and {clause}" if before_any else clause
@@ -94,7 +114,9 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
             offer, so_far = current
             if _another_call(offer, so_far, clause):
                 calls.append(_planned(offer, so_far))
-                current = (offer, _with_context(so_far, clause, calls[-1].arguments.values()))
+                # "add eggs to my list" names the tool again and needs no words of the call before; "Paris" does
+                alone = score(Offer(offer.name), clause) >= ENOUGH
+                current = (offer, clause if alone else with_context(so_far, clause, calls[-1].arguments.values()))
             else:
                 current = (offer, f"{so_far} and {clause}")
     if current:
@@ -106,35 +128,32 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     return calls
 
 
-def clauses(question: str) -> list[str]:
-    """The question cut on "and", commas, ";" and "then", never inside quotes or the text after "saying"."""
-    quoted = [match.group(0) for match in QUOTED.finditer(question)]
-    masked = QUOTED.sub("\0", question)
-    said = re.search(r"\b(?:saying|that says|which says|with the (?:text|message|body)|that reads)\b.*|:\s+\D.*", masked, re.I)
-    tail = said.group(0) if said else ""
-    head = masked[: said.start()] if said else masked
-    parts = re.split(r",(?!\d)|;|\band\b|\bthen\b|\balso\b|\bplus\b|\bas well as\b", head)
-    parts[-1] += tail
-    restored = []
-    for part in parts:
-        while "\0" in part:
-            part = part.replace("\0", quoted.pop(0), 1)
-        restored.append(part.strip())
-    return [p for p in restored if re.search(r"\w", p)]
-
-
 def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     # On a tie, the words of the tool's name decide; then the order the tools were offered in.
     scored = [(score(o, text), score(Offer(o.name), text), -i, o) for i, o in enumerate(offers)]
     if not scored:
         return None, 0.0
-    top = max(scored, key=lambda s: s[:3])
+    ranked = sorted(scored, key=lambda s: s[:3], reverse=True)
+    top = ranked[0]
+    # Between tools that fit about as well, the one the question gives every required value for: "list the files"
+    # is glob (a pattern it implies), not read_file (a path nobody named).
+    close = [s for s in ranked[1:] if s[0] >= max(ENOUGH, top[0] - 2.0)]
+    if close and not _complete(top[3], text):
+        fillable = next((s for s in close if _complete(s[3], text)), None)
+        if fillable:
+            return fillable[3], fillable[0]
     return top[3], top[0]
 
 
 def _planned(offer: Offer, text: str) -> Planned:
     arguments, missing = fill(offer.schema, text, exclude=offer.words)
     return Planned(offer, arguments, tuple(missing))
+
+
+def _complete(offer: Offer, text: str) -> bool:
+    """The text alone has a value for every required parameter (none guessed)."""
+    arguments, missing = fill(offer.schema, text, exclude=offer.words, guess=False)
+    return bool(arguments) and not missing
 
 
 def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
@@ -146,7 +165,7 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     merged, _ = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
     if len(merged) > len(before) and all(merged.get(name) == value for name, value in before.items()):
         return False
-    alone, _ = fill(offer.schema, _with_context(so_far, clause, before.values()), exclude=offer.words, guess=False)
+    alone, _ = fill(offer.schema, with_context(so_far, clause, before.values()), exclude=offer.words, guess=False)
     clause_only, _ = fill(offer.schema, clause, exclude=offer.words, guess=False)
     properties = offer.schema.get("properties") or {}
     lists = {n for n, p in properties.items() if p.get("type") == "array"}
@@ -154,26 +173,6 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     options = {n for n, p in properties.items()
                if "enum" in p and n in before and n in clause_only and clause_only[n] != before[n]}
     return bool(options) or any(name in before and alone.get(name) != before[name] for name in clause_only if name not in lists)
-
-
-def _with_context(so_far: str, clause: str, values: Iterable[Any] = ()) -> str:
-    """The clause, led by the words that named the tool ("the square root of 9" -> "the square root of 25").
-
-    A clause that repeats a word of the call so far stands in for what follows that word ("synonyms for fast"
-    + "for slow" -> "synonyms for slow"; "water the front for 5 minutes" + "the back for 8" -> "water the back
-    for 8"); otherwise it stands in for the values (`values`, the call's so far), from the first one on, or from
-    the first number, quote or capital.
-    """
-    first = re.match(r"\s*([\w'-]+)", clause)
-    parallel = first and re.search(rf"(?i)^(.*?\s)(?={re.escape(first.group(1))}\b)", so_far)
-    if parallel:
-        lead = parallel.group(1)
-    else:
-        lead = re.split(r"(?<=\s)(?=\S*\d|\"|“|[A-Z])", so_far, maxsplit=1)[0] if so_far else ""
-        found = [so_far.lower().find(v.lower()) for v in values if isinstance(v, str) and v]
-        lead = min((so_far[:at] for at in found if at > 0), key=len, default=lead) if lead == so_far else lead
-    lead = lead if lead.endswith(" ") or not lead else lead + " "
-    return f"{lead}{clause}" if not lead.strip() or lead.strip().lower() not in clause.lower() else clause
 
 
 def _unique(calls: list[Planned]) -> list[Planned]:

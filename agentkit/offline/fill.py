@@ -10,9 +10,11 @@ what `fill` cannot find it reports as missing, and the model asks for it instead
 from __future__ import annotations
 
 import re
+import string
 from typing import Any
 
-from agentkit.offline import numbers, reading
+from agentkit.offline import code, dates, numbers, reading
+from agentkit.offline.phrases import key_phrase
 from agentkit.offline.places import COUNTRY_CODES, CURRENCY_CODES, currency_code, is_known_place
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
@@ -32,24 +34,30 @@ def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: 
 def needed_values_present(schema: dict, text: str) -> float:
     """How many required parameters of a strict kind (a path, an email, a place...) the question has a value for."""
     properties, spans = schema.get("properties") or {}, None
-    count = 0
+    taken: set[int] = set()  # "from porto to rome": two values for two parameters count twice, one value once
     for name in schema.get("required") or []:
         role, kinds = role_of(name, properties.get(name) or {})
-        if role in STRICT and role not in ("date", "time", "unit"):
+        if role in STRICT and role not in ("date", "time"):
             spans = spans if spans is not None else find(text)
-            count += any(s.kind in kinds and (s.kind != "proper" or is_known_place(s.value)) for s in spans)
-    return count
+            fitting = [s for s in spans if s.kind in kinds and id(s) not in taken
+                       and (s.kind != "proper" or is_known_place(s.value))]
+            taken.update(id(s) for s in fitting[:1])
+    # a pasted statement or command is as good as the tool's name; one unit alone says little ("70 kg")
+    kinds = [s.kind for s in spans or [] if id(s) in taken]
+    return len(taken) + kinds.count("sql") + kinds.count("command") - (kinds.count("unit") == 1)
 
 
 def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exclude, guess) -> tuple[dict, list[str]]:
     properties = schema.get("properties") or {}
     required = [r for r in schema.get("required") or [] if r in properties]
     numeric = [n for n, p in properties.items() if json_type(p) in ("number", "integer") and "enum" not in p]
+    values: dict[str, Any] = numbers.durations(numeric, properties, spans, used)  # "for an hour" -> 60 for duration_minutes
+    numeric = [n for n in numeric if n not in values]
     free = [s for s in spans if s.kind == "number" and id(s) not in used]
     must = [name for name in required if not nullable(properties[name])]
     placed = numbers.assign(numeric, {n: hint_of(n, properties[n]) for n in numeric}, properties, must, free)
     used.update(id(s) for s in placed.values())
-    values: dict[str, Any] = {n: numbers.as_json(s.value, json_type(properties[n])) for n, s in placed.items()}
+    values |= {n: numbers.as_json(s.value, json_type(properties[n])) for n, s in placed.items()}
     for name, spec in properties.items():
         if name not in numeric:
             value = _labelled(name, properties, text) if json_type(spec) == "string" and "enum" not in spec else None
@@ -94,22 +102,31 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     if candidates:
         chosen = min(candidates, key=lambda s: kinds.index(s.kind))
         used.add(id(chosen))
-        return _as_asked(role, hint, chosen, text)
+        return _as_asked(role, hint, chosen, text, spec.get("description", ""))
+    if required and role in ("command", "pattern"):  # "count the lines of notes.txt": the command it implies
+        file = next((str(s.value) for s in spans if s.kind == "path" and id(s) not in used), None)
+        number = next((s.value for s in spans if s.kind == "number" and id(s) not in used), None)
+        return code.command_for(text, file, number) if role == "command" else code.pattern_for(text)
     if required and role not in STRICT:
         rest = [s for s in spans if s.kind in ("quoted", "said", "named", "colon") and id(s) not in used]
-        return _text_of(rest[0], text) if rest else _key_phrase(text, exclude)
+        return _text_of(rest[0], text) if rest else key_phrase(text, exclude)
     return None
 
 
-def _as_asked(role: str | None, hint: set[str], span: Span, text: str) -> str:
-    """The value as the parameter wants it: a zone as an IANA name, a currency or a country as its code."""
+def _as_asked(role: str | None, hint: set[str], span: Span, text: str, description: str = "") -> str:
+    """The value as the parameter wants it: a zone as an IANA name, a currency or a country as its code, a day
+    as YYYY-MM-DD when the description asks for that format (otherwise as the learner wrote it)."""
     if role == "zone":
         return str(span.value)
     written = _text_of(span, text)
-    if role == "unit" and hint & {"currency"}:
+    if role == "date" and span.kind == "date" and dates.wants_format(description):
+        return dates.as_iso(written) or written
+    if role == "unit" and hint & {"currency", "ccy"}:
         return currency_code(written, span.before)
     if role == "place" and hint & {"code", "iso"}:
         return COUNTRY_CODES.get(written.lower(), written)
+    if role == "place" and written.islower():  # "from porto to rome" -> "Porto", "Rome"
+        return string.capwords(written)
     return written
 
 
@@ -146,8 +163,9 @@ def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) 
     found.sort(key=lambda f: f[0])
     towards = [f for f in found if f[2][-1:] and f[2][-1] in {"to", "into", "in"}]
     source = [f for f in found if f[2][-1:] and (f[2][-1] == "from" or re.fullmatch(r"\d+|degrees?", f[2][-1]))]
-    if side_of(hint) == "to":
-        return (towards or [f for f in found if f not in source] or found)[-1][1]
+    if side_of(hint) == "to":  # the unit of "500 ml" is where a conversion starts, never where it goes
+        target = towards or [f for f in found if f not in source]
+        return target[-1][1] if target else (default if must else None)
     if side_of(hint) == "from":
         return (source or [f for f in found if f not in towards] or found)[0][1]
     return found[0][1]
@@ -165,35 +183,10 @@ def _boolean(name: str, text: str, must: bool) -> bool | None:
 
 
 def _after_preposition(span: Span) -> bool:
-    return bool(span.before) and span.before[-1] in {"in", "at", "from", "to", "for", "near", "of", "into"}
+    """ "in Lisbon", "to the Louvre": a name a place parameter can take even when no table knows it."""
+    before = span.before[:-1] if span.before[-1:] in (("the",), ("a",)) else span.before
+    return bool(before) and before[-1] in {"in", "at", "from", "to", "for", "near", "of", "into"}
 
 
 def _text_of(span: Span, text: str) -> str:
     return text[span.start: span.end] if span.kind == "zone" else str(span.value)
-
-
-def _key_phrase(text: str, exclude: frozenset[str]) -> str | None:
-    """What a search is about: the words after "for", "about", "on" or "to" (the first such phrase that is not
-    just the tool's own words, as in "on my to-do list"), or else the words that are not the tool's."""
-    for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(.+)"):
-        for after in re.finditer(pattern, text, re.IGNORECASE):
-            # up to a clause break, and without a trailing "at 17:30", "on Friday" or "under $100": other arguments
-            phrase = re.split(r"\s+-+\s+|[,;]\s", after.group(1).strip().rstrip("?.!"))[0]
-            phrase = re.sub(r"\s+(?:at|on|by|before|in|tomorrow|today|under|below|over|above|less than|more than)\b[^,]*$",
-                            "", phrase)
-            if any(not _is_tool_word(w, exclude) for w in reading.words(phrase)):
-                return phrase if phrase.lower() not in PRONOUNS else None
-    kept = [t for t in re.findall(r"[A-Za-z0-9'-]+", text)
-            if t.lower() not in reading.STOP_WORDS and not _is_tool_word(reading.stem(t.lower()), exclude)
-            and not t[0].isdigit()]
-    while kept and kept[0].lower() in COMMANDS:  # "Put buy milk on my list": the request's verb is not the item
-        kept.pop(0)
-    return " ".join(kept) or None
-
-
-PRONOUNS = {"it", "that", "this", "them", "those", "these", "one"}
-COMMANDS = {"put", "add", "please", "find", "search", "show", "tell", "give", "look", "get", "make", "define", "check"}
-
-
-def _is_tool_word(word: str, exclude: frozenset[str]) -> bool:
-    return word in exclude or any(reading.related(word, tool_word) for tool_word in exclude)

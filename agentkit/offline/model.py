@@ -28,6 +28,7 @@ from typing import Any
 from agentkit.offline import answer
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
 from agentkit.offline.choose import Offer, Planned, plan
+from agentkit.offline.conversation import follow_up, with_earlier_file, with_earlier_result
 from agentkit.offline.fill import fill
 from agentkit.offline.function_protocol import function_protocol, protocol_reply
 from agentkit.offline.instructions import (
@@ -84,7 +85,8 @@ class OfflineModel:
         question = confirmed or message_text(messages[-1])
         language = told.language or language_of(question)
         if offers and choice != "none":
-            planned = plan(question, offers, choice) or _follow_up(messages, offers)
+            asked = with_earlier_file(question, messages) if len(messages) > 1 else question
+            planned = with_earlier_result(plan(asked, offers, choice), messages) or follow_up(messages, offers)
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
                 planned = [p for p in planned if fits_exactly(p.offer.name, question)]
             ready = [p for p in planned if not p.missing or choice != "auto"]
@@ -124,17 +126,6 @@ def _confirmed(messages: list[dict]) -> str | None:
     if not any(mark in message_text(messages[-2]) for mark in answer.GO_AHEAD.values()):
         return None
     return next((message_text(m) for m in reversed(messages[:-2]) if m["role"] == "user"), None)
-
-
-def _follow_up(messages: list[dict], offers: list[Offer]) -> list[Planned]:
-    """"And in Paris?" after a call: the tool used last in the conversation, with the new question's values."""
-    for message in reversed(messages[:-1]):
-        for call in message.get("tool_calls") or []:
-            offer = next((o for o in offers if o.name == call["function"]["name"]), None)
-            if offer:
-                arguments, missing = fill(offer.schema, message_text(messages[-1]), exclude=offer.words)
-                return [Planned(offer, arguments, tuple(missing))] if arguments and not missing else []
-    return []
 
 
 def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instructions, gullible: bool = False) -> Reply:

@@ -3,15 +3,18 @@
 "1200 at 3.5% for 7 years" gives principal=1200, rate=3.5, years=7 when the tool's parameters are
 named (or described) that way: each number is scored against each numeric parameter by the words just
 before and after it, a percentage goes to a rate, a decimal never goes to an integer parameter, and
-what no word points at goes, in the order of the question, to the required parameters still empty.
+what no word points at goes, in the order of the question, to the required parameters still empty. A
+number's own form counts too ("$84" is money, "400 ml" a size, "3 of us" people), and a length of time
+("half an hour") goes to a parameter that asks for one, in its unit.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from agentkit.offline import reading
-from agentkit.offline.spans import Span
+from agentkit.offline import dates, reading
+from agentkit.offline.roles import hint_of, json_type
+from agentkit.offline.spans import MONEY_WORDS, UNITS, Span
 
 RATE_WORDS = {"rate", "percent", "percentage", "pct", "interest", "tax", "tip", "discount", "apr", "vat"}
 
@@ -23,7 +26,7 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
     for i, name in enumerate(names):
         for j, span in enumerate(numbers):
             if fits(span.value, properties[name]):
-                pairs.append((closeness(hints[name], span), -abs(i - j), name, j))
+                pairs.append((closeness(hints[name], span, name), -abs(i - j), name, j))
     chosen: dict[str, int] = {}
     for score, _, name, j in sorted(pairs, reverse=True):
         if score > 0 and name not in chosen and j not in chosen.values():
@@ -35,7 +38,7 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
     return {name: numbers[j] for name, j in chosen.items()}
 
 
-def closeness(hint: set[str], span: Span) -> float:
+def closeness(hint: set[str], span: Span, name: str = "") -> float:
     """How much the words around a number speak of this parameter: the nearest word counts most."""
     score = 0.0
     for distance, word in enumerate(reversed(span.before)):
@@ -46,7 +49,33 @@ def closeness(hint: set[str], span: Span) -> float:
             score += 3 - distance
     if span.percent:
         score += 3 if hint & RATE_WORDS else -2
-    return score
+    named = {reading.stem(w) for w in reading.split_name(name)} | set(reading.split_name(name))
+    return score + _by_what_it_is(named, span)
+
+
+def _by_what_it_is(named: set[str], span: Span) -> float:
+    """A number's own form says what it is: "$84" or "for 2.30" is money, "400 ml" a size, "3 people" or "between 3"
+    a count of people; each goes to a parameter whose name says that kind, and away from the others."""
+    people = span.after[:1] and span.after[0] in PEOPLE_WORDS or span.after[:2] == ("of", "us") or (
+        span.before[-1:] and span.before[-1] in {"between", "among", "amongst"})
+    size = span.after[:1] and span.after[0] in UNITS and span.after[0] not in MONEY_WORDS
+    money = span.money or span.before[-1:] in (("for",), ("costs",), ("cost",)) and not (size or people or span.after)
+    if span.percent:
+        return 0
+    if people:
+        return 3 if named & PEOPLE_WORDS else -1
+    if money:
+        return 2 if named & MONEY_PARAMS else (-2 if named & (SIZE_PARAMS | PEOPLE_WORDS) else 0)
+    if size:
+        return 2 if named & SIZE_PARAMS else (-2 if named & MONEY_PARAMS - {"amount"} else 0)
+    return 0
+
+
+PEOPLE_WORDS = {"people", "persons", "person", "diners", "diner", "guests", "guest", "friends", "ways", "heads", "us",
+                "attendees", "participants", "players", "passengers", "travelers", "travellers", "adults", "split"}
+MONEY_PARAMS = {"price", "cost", "total", "bill", "fare", "budget", "money", "check", "paid", "pay", "amount", "sum",
+                "spend", "salary", "income", "principal", "balance"}
+SIZE_PARAMS = {"size", "quantity", "qty", "volume", "weight", "mass", "pack", "length", "distance", "value", "capacity"}
 
 
 def fits(value: Any, spec: dict) -> bool:
@@ -59,3 +88,21 @@ def fits(value: Any, spec: dict) -> bool:
 def as_json(value: float, kind: str | None) -> int | float:
     """5.0 is written 5: an integer parameter gets an int, and so does a whole number for a number parameter."""
     return int(value) if kind == "integer" or float(value).is_integer() else value
+
+
+def durations(numeric: list[str], properties: dict, spans: list[Span], used: set[int]) -> dict[str, Any]:
+    """Lengths of time for the number parameters that ask for one, each in the unit its words name."""
+    found = [s for s in spans if s.kind == "duration" and id(s) not in used]
+    values = {}
+    for name in numeric:
+        hint = hint_of(name, properties[name])
+        if found and hint & DURATION_WORDS:
+            span = found.pop(0)
+            used.add(id(span))
+            amount = dates.in_unit(float(span.value), hint)  # type: ignore[arg-type]
+            values[name] = as_json(round(amount, 4), json_type(properties[name]))
+    return values
+
+
+DURATION_WORDS = {"second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs",
+                  "duration", "time", "long", "timer", "countdown"}

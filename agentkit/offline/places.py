@@ -7,8 +7,11 @@ Tokyo"); these tables and the zone database turn each into the value a parameter
 from __future__ import annotations
 
 import re
+import unicodedata
 import zoneinfo
 from functools import cache
+
+from agentkit.offline.cities import city_zones
 
 COUNTRY_ZONES = {
     "new zealand": "Pacific/Auckland", "japan": "Asia/Tokyo", "france": "Europe/Paris",
@@ -25,15 +28,19 @@ COUNTRY_ZONES = {
 
 
 def zones_in(text: str) -> list[tuple[int, int, str]]:
-    """IANA time zones named in the text, directly or by a city or country (a city only when capitalised)."""
-    tokens = list(re.finditer(r"[A-Za-z_]+(?:/[A-Za-z_]+)*", text))
+    """IANA time zones named in the text, directly or by a city or country. A city of the zone database only when
+    capitalised or after "in", "from", "to"... ("what time is it in rome"), since some are English words."""
+    tokens = list(re.finditer(r"[^\W\d]+(?:/[^\W\d]+)*", text))
     found, i = [], 0
     while i < len(tokens):
-        for size in (3, 2, 1):  # longest name first: "New York" before "York"
+        named = tokens[i].group(0)[0].isupper() or i > 0 and tokens[i - 1].group(0).lower() in PREPOSITIONS
+        for size in (4, 3, 2, 1):  # longest name first: "New York" before "York"
             if i + size > len(tokens):
                 continue
-            phrase = " ".join(t.group(0) for t in tokens[i: i + size]).lower().replace("_", " ")
-            zone = COUNTRY_ZONES.get(phrase) or (tokens[i].group(0)[0].isupper() and zone_names().get(phrase))
+            phrase = plain(" ".join(t.group(0) for t in tokens[i: i + size]).lower().replace("_", " "))
+            zone = COUNTRY_ZONES.get(phrase) or city_zones().get(phrase) or (named and zone_names().get(phrase))
+            if zone and not tokens[i].group(0)[0].isupper() and zone.startswith(("Indian/", "Atlantic/", "Pacific/")):
+                zone = None  # "at christmas", "for easter": island zones only when written with a capital
             if zone:
                 found.append((tokens[i].start(), tokens[i + size - 1].end(), zone))
                 i += size
@@ -51,6 +58,8 @@ def zone_names() -> dict[str, str]:
         area, _, city = zone.partition("/")
         if area in {"Africa", "America", "Asia", "Atlantic", "Australia", "Europe", "Indian", "Pacific"} and "/" not in city:
             names.setdefault(city.lower().replace("_", " "), zone)  # America/Indiana/Knox only by its full name
+        elif area == "America" and city.startswith("Argentina/"):  # America/Argentina/Buenos_Aires: "buenos aires"
+            names.setdefault(city.partition("/")[2].lower().replace("_", " "), zone)
     for zone in zoneinfo.available_timezones():  # full names and legacy aliases (US/Pacific, Japan), not EST or GB
         if not zone.isupper():
             names[zone.lower().replace("_", " ")] = zone
@@ -83,5 +92,14 @@ def place_name(zone: str) -> str:
     return zone.rsplit("/", 1)[-1].replace("_", " ")
 
 
+def plain(name: str) -> str:
+    """ "são paulo" -> "sao paulo": the zone database writes its cities without accents."""
+    return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
+
+
 def is_known_place(name: str) -> bool:
-    return name.lower() in COUNTRY_ZONES or name.lower() in zone_names()
+    lowered = plain(name.lower())
+    return lowered in COUNTRY_ZONES or lowered in city_zones() or lowered in zone_names()
+
+
+PREPOSITIONS = frozenset({"in", "from", "to", "at", "for", "near", "via", "of", "about"})

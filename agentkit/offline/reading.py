@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from agentkit.offline.synonyms import SYNONYMS
+
 STOP_WORDS = frozenset(
     """a an the is are was were be been am i me my you your we our it its this that these those of in on at to
     for from by with and or but not no do does did what whats which who whom how when where why can could would
@@ -29,82 +31,6 @@ WEAK_WORDS = frozenset(
 
 KEEP_AS_IS = frozenset("news series species physics mathematics maths lens gas always".split())
 
-# Groups of words that mean the same thing to a tool chooser. Each word is stemmed when the table is built.
-SYNONYMS = [
-    "weather temperature forecast rain raining sunny snow wind humid humidity climate hot cold degrees",
-    "time clock hour hours timezone zone o'clock",
-    "date day today tomorrow calendar",
-    "convert conversion converter unit units",
-    "interest invest investment compound principal savings deposit",
-    "loan mortgage borrow repayment installment",
-    "email mail e-mail inbox",
-    "message text sms",
-    "note notes memo jot",
-    "reminder remind alarm alert",
-    "flight flights fly flying plane airline airport",
-    "hotel hotels stay room accommodation lodging",
-    "search find lookup look google query",
-    "file files document documents",
-    "folder directory dir",
-    "translate translation translator",
-    "distance far km kilometers kilometres miles mile",
-    "price cost costs cheap cheaper cheapest expensive",
-    "stock stocks share shares ticker",
-    "currency currencies exchange money dollars dollar euros euro yen pounds",
-    "event meeting appointment schedule",
-    "sum add addition plus total",
-    "multiply multiplication product times",
-    "divide division quotient",
-    "subtract subtraction minus difference",
-    "root sqrt square",
-    "population inhabitants people",
-    "news headlines headline article articles",
-    "recipe recipes cook cooking",
-    "book booking reserve reservation",
-    "restaurant restaurants dinner lunch eat food",
-    "movie movies film films cinema",
-    "song songs music play track",
-    "directions route navigate navigation",
-    "random dice roll",
-    "password passwords passphrase",
-    "age old birthday born",
-    "tip gratuity",
-    "discount sale off",
-    "tax vat",
-    "length meters metres feet inches",
-    "weight kg kilograms pounds lb lbs mass",
-    "speed fast velocity",
-    "shell command terminal bash",
-    "definition define meaning dictionary",
-    "average mean",
-    "percentage percent",
-    "bmi body mass index",
-    "area surface",
-    "volume capacity",
-    "write save",
-    "read open contents inside",
-    "delete remove erase",
-    "list show",
-    "todo task tasks",
-    "contact contacts phone",
-    "wiki wikipedia encyclopedia",
-    "word words",
-    "count many",
-    "timer countdown",
-    "guest guests people persons adults travelers travellers passengers",
-    "uppercase upper caps capitals capitalize case",
-    "lowercase lower case",
-    "sunset sunrise",
-    "spell spelling typo typos",
-    "prime primes",
-    "milliliter milliliters millilitre millilitres ml",
-    "liter liters litre litres l",
-    "ounce ounces oz",
-    "electric ev",
-    "bitcoin btc",
-    "ethereum eth ether",
-    "outdoor outdoors outside terrace",
-]
 
 
 def words(text: str) -> list[str]:

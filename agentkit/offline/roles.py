@@ -13,26 +13,30 @@ from typing import Literal
 
 from agentkit.offline import reading
 from agentkit.offline.spans import Span, SpanKind
+from agentkit.offline.vocabulary import english
 
 Role = Literal["zone", "phone", "email", "url", "pattern", "tag", "path", "date", "time", "language", "unit", "place", "symbol",
-               "title", "body", "query"]
+               "title", "body", "query", "sql", "command", "repo"]
 """What a string parameter is for, as far as filling it goes."""
 Side = Literal["from", "to"]
 """The side of "from X to Y" a parameter stands on."""
 
 # A role: the words that give a parameter that role, and the span kinds that can fill it, best first.
 ROLES: list[tuple[Role, set[str], tuple[SpanKind, ...]]] = [
+    ("sql", {"sql"}, ("sql", "quoted")),
+    ("command", {"command", "cmd", "commandline", "shell", "script"}, ("command", "quoted")),
+    ("repo", {"repo", "repository", "repositories"}, ("repo", "quoted")),
     ("zone", {"timezone", "tz", "zone", "iana"}, ("zone",)),
     ("phone", {"phone", "mobile", "telephone", "cell"}, ("phone",)),
     ("email", {"email", "mail", "recipient"}, ("email",)),
     ("url", {"url", "link", "website", "webpage", "uri", "site"}, ("url",)),
     ("pattern", {"pattern", "glob"}, ("pattern", "quoted")),
     ("tag", {"channel", "hashtag", "tag", "tags"}, ("tag", "quoted")),
-    ("path", {"path", "file", "filename", "directory", "folder", "dir", "filepath"}, ("path", "quoted")),
+    ("path", {"path", "file", "filename", "directory", "folder", "dir", "filepath"}, ("path", "quoted", "repo")),
     ("date", {"date", "day", "deadline", "birthday", "when", "datetime", "check"}, ("date", "time")),
     ("time", {"time", "hour", "clock"}, ("time", "date")),
     ("language", {"language", "lang", "locale"}, ("language",)),
-    ("unit", {"unit", "currency", "units", "scale"}, ("unit",)),
+    ("unit", {"unit", "currency", "units", "scale", "ccy"}, ("unit",)),
     ("place", {"city", "location", "place", "destination", "origin", "country", "address", "region", "where",
                "airport", "town", "state", "venue", "departure", "arrival", "station", "stop"}, ("proper", "zone", "quoted")),
     ("symbol", {"symbol", "ticker"}, ("proper", "quoted")),
@@ -42,32 +46,46 @@ ROLES: list[tuple[Role, set[str], tuple[SpanKind, ...]]] = [
     ("query", {"query", "keyword", "keywords", "term", "terms", "topic", "search", "q", "question", "prompt",
                "expression", "word", "phrase"}, ("quoted", "said", "colon", "named")),
 ]
-STRICT = {"zone", "phone", "email", "url", "pattern", "path", "date", "time", "language", "unit", "place"}
-FROM_WORDS = {"from", "source", "origin", "departure", "start", "base", "check_in"}
-TO_WORDS = {"to", "target", "destination", "arrival", "into", "end"}
+STRICT = {"zone", "phone", "email", "url", "pattern", "path", "date", "time", "language", "unit", "place", "sql", "command",
+          "repo"}
+FROM_WORDS = {"from", "source", "origin", "departure", "start", "base", "check_in", "src"}
+TO_WORDS = {"to", "target", "destination", "arrival", "into", "end", "dst", "dest"}
 
 
 def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
     """A parameter's role: by the words of its name first, then by its description."""
-    for words in (set(reading.split_name(name)), set(re.findall(r"[a-z]+", spec.get("description", "").lower())[:8])):
+    described = english(spec.get("description", "")).lower()
+    named = set(reading.split_name(name))
+    if "sql" in named or re.search(r"\bsql\b", described):  # "query: the SQL statement to run" is code, not a search
+        return ROLES[0][0], ROLES[0][2]
+    for words in (named, set(re.findall(r"[a-z]+", described)[:8])):
         for role, names, kinds in ROLES:
             if words & names:
                 return role, kinds
+    if side_of(named | {"_".join(reading.split_name(name))}):  # "start"/"end", "src"/"dst": two ends of a trip
+        return "place", next(kinds for role, _, kinds in ROLES if role == "place")
     return None, ("quoted", "said", "named", "colon")
 
 
 def hint_of(name: str, spec: dict) -> set[str]:
     """The words that say what a parameter is: its name's words, then its description's first ones."""
     parts = reading.split_name(name)
-    return set(parts) | {reading.stem(p) for p in parts} | {"_".join(parts)} | set(reading.words(spec.get("description", ""))[:6])
+    described = reading.words(english(spec.get("description", "")))[:6]
+    return set(parts) | {reading.stem(p) for p in parts} | {"_".join(parts)} | set(described)
 
 
 def by_direction(hint: set[str], spans: list[Span]) -> list[Span]:
-    """For "from Paris to London": an origin takes the value after "from", a destination the one after "to"."""
+    """For "from Paris to London": an origin takes the value after "from", a destination the one after "to".
+
+    A unit written after a number ("30 pounds") is where a conversion starts; one asked for ("how many euros")
+    is where it goes.
+    """
     if side_of(hint) == "to":
-        return [s for s in spans if s.before[-1:] and s.before[-1] in {"to", "into", "in", "until"}] or spans[1:] or spans
+        towards = [s for s in spans if s.before[-1:] and s.before[-1] in {"to", "into", "in", "until"}]
+        return towards or [s for s in spans if not s.counted and s.before[-1:] != ("from",)] or spans[1:] or spans
     if side_of(hint) == "from":
-        return [s for s in spans if s.before[-1:] and s.before[-1] in {"from", "since"}] or spans
+        return [s for s in spans if s.before[-1:] and s.before[-1] in {"from", "since"}] or [
+            s for s in spans if s.counted] or spans
     return spans
 
 

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
+from text_to_num import text2num
+
+from agentkit.offline import code, dates
 from agentkit.offline.places import is_known_place, zones_in
 
 SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
-                   "proper", "date", "time", "unit", "language"]
+                   "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo"]
 """What a value found in a question is: the patterns below, one a kind."""
 
 
@@ -28,6 +32,8 @@ class Span:
     before: tuple[str, ...] = ()  # up to three lowercase words just before it, nearest last
     after: tuple[str, ...] = ()  # up to two lowercase words just after it, nearest first
     percent: bool = False  # a number written with "%" or "percent"
+    money: bool = False  # a number written with a currency sign or word ("$84", "84 euros", "2.30")
+    counted: bool = False  # a unit written right after a number ("30 pounds"): the unit of a quantity
 
 
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -35,12 +41,14 @@ NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
                 "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
                 "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
                 "dozen": 12, "half": 0.5}
-TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+NUMBER_WORDS_FOR_RUNS = [w for w in NUMBER_WORDS if w not in ("dozen", "half")] + ["thousand", "million"]
 UNITS = frozenset("""km kilometer kilometers kilometre kilometres m meter meters metre metres cm centimeters mm mi mile
     miles ft foot feet inch inches yd yard yards kg kilogram kilograms g gram grams lb lbs pound pounds oz ounce ounces
     l liter liters litre litres ml gallon gallons c celsius f fahrenheit k kelvin usd eur gbp jpy cny chf cad aud inr
     dollars dollar euros euro yen yuan rupees mph kmh bytes kb mb gb tb seconds minutes hours days weeks months
-    years""".split())
+    years cup cups tbsp tsp kilo kilos pints pint quarts quart stone stones""".split())
+CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+MONEY_WORDS = frozenset("usd eur gbp jpy cny chf cad aud inr dollars dollar euros euro yen yuan rupees bucks".split())
 LANGUAGES = frozenset("""english french spanish german italian japanese chinese mandarin portuguese russian arabic
     korean dutch hindi swedish greek turkish polish""".split())
 MONTHS = "january february march april may june july august september october november december".split()
@@ -55,11 +63,11 @@ _PATH = re.compile(r"(?<![\w@])(?:[\w.~-]*/[\w./-]*|[\w-][\w.-]*\.[A-Za-z][A-Za-
 _PATTERN = re.compile(r"[\w./-]*\*[\w.*/?-]*")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s\"']+|\bwww\.[^\s\"']+")
-_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\b(?:today|tomorrow|tonight|yesterday)\b|"
+_DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|"
+                   r"\b(?:today|tomorrow|tonight|yesterday)\b|"
                    rf"\b(?:next |this )?(?:{'|'.join(DAYS)})\b|"
                    rf"\b(?:{'|'.join(MONTHS)})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{'|'.join(MONTHS)})(?:\s+\d{{4}})?\b", re.IGNORECASE)
-_TIME = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b|\bnoon\b|\bmidnight\b", re.IGNORECASE)
 _SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading|with the (?:text|message|body|content)|"
                    r"with (?:text|message|body|content)|the message|with the note|the body)\s*:?\s+(.+)", re.IGNORECASE)
 _NAMED = re.compile(r"\b(?:called|named|titled|entitled|with the title|with title|with the subject|"
@@ -69,7 +77,7 @@ _PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
 _HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 _COLON = re.compile(r":\s+(.+?)\s*$")
-_PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |of |upon )?[A-Z][\w'-]*)*")
+_PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |du |des |da |do |dos |la |le |van |von |of |upon |on )?[A-Z][\w'-]*)*")
 
 
 def without_literals(text: str) -> str:
@@ -82,12 +90,19 @@ def without_literals(text: str) -> str:
 
 def find(text: str) -> list[Span]:
     """Every value in the text, in order of appearance; a span found by an earlier kind hides later ones."""
+    return list(_find(text))
+
+
+@lru_cache(maxsize=256)  # one question is read for many tools and clauses: find its values once
+def _find(text: str) -> tuple[Span, ...]:
     found: list[Span] = []
 
     def add(start: int, end: int, kind: SpanKind, value: object, **extra) -> None:
         if not any(s.start < end and start < s.end for s in found):
             found.append(Span(start, end, kind, value, _before(text, start), _after(text, end), **extra))
 
+    for start, end, kind, statement in code.code_spans(text):  # taken whole, quotes and all
+        add(start, end, kind, statement)
     for match in QUOTED.finditer(text):
         add(match.start(), match.end(), "quoted", next(g for g in match.groups() if g is not None))
     for kind, pattern in (("said", _SAID), ("named", _NAMED)):
@@ -98,16 +113,28 @@ def find(text: str) -> list[Span]:
             value = value.strip().rstrip(".?!").strip("\"'“”")
             if value:
                 add(match.start(1), match.start(1) + len(value), kind, value)
-    for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE),
-                          ("time", _TIME)):
+    for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE)):
         for match in pattern.finditer(text):
             add(match.start(), match.end(), kind, match.group(0).rstrip(".,;:"))
+            count = re.search(r"\d+", match.group(0)) if kind == "date" and match.group(0).startswith("in ") else None
+            if count:  # "due in 14 days": a date, and 14 for a parameter that counts the days
+                at = match.start() + count.start()
+                found.append(Span(at, at + len(count.group(0)), "number", float(count.group(0)), _before(text, at),
+                                  _after(text, at + len(count.group(0)))))
+    for start, end, clock in dates.clock_times(text):
+        add(start, end, "time", clock)
+    for start, end, seconds in dates.durations(text):
+        add(start, end, "duration", seconds)
+    for start, end, number, before, after in code.dice(text):
+        add(start, end, "number", number)
+        found[-1] = Span(start, end, "number", number, before, after)  # what each number of "3d8+1" is
     for match in _HASHTAG.finditer(text):
         add(match.start(), match.end(), "tag", match.group(1))
     for match in _PATH.finditer(text):
         value = match.group(0).rstrip(".,;:")
         if not re.fullmatch(r"[\d.,]+|\w\.\w|[a-z]\.[a-z]\.?", value, re.IGNORECASE):
-            add(match.start(), match.start() + len(value), "path", value)
+            repo = re.fullmatch(r"[\w-]+/[\w.-]+", value) and not re.search(r"\.\w{1,4}$", value)  # owner/name
+            add(match.start(), match.start() + len(value), "repo" if repo else "path", value)
     for match in _FOLDER.finditer(text):
         group = 1 if match.group(1) else 2
         if match.group(group).lower() not in {"the", "a", "my", "this", "that", "current", "whole", "every"}:
@@ -116,18 +143,26 @@ def find(text: str) -> list[Span]:
         add(start, end, "zone", zone)
     for match in _NUMBER.finditer(text):
         number = float(match.group(1).replace(",", "").replace("$", ""))
-        add(match.start(), match.end(1), "number", number, percent=bool(match.group(2)))
-    # "twenty two" and "twenty-two" are one number, 22
-    ones = "one|two|three|four|five|six|seven|eight|nine"
-    for match in re.finditer(rf"\b(?:{'|'.join(TENS)})[\s-](?:{ones})\b", text, re.IGNORECASE):
-        tens, one = re.split(r"[\s-]", match.group(0).lower())
-        add(match.start(), match.end(), "number", float(NUMBER_WORDS[tens] + NUMBER_WORDS[one]))
+        add(match.start(), match.end(1), "number", number, percent=bool(match.group(2)), money=_money(text, match))
+    # "twenty two", "twenty-two" and "one hundred and five" are one number each (text2num reads them)
+    words = "|".join(NUMBER_WORDS_FOR_RUNS)
+    for match in re.finditer(rf"\b(?:{words})(?:(?:[\s-]|\s+and\s+)(?:{words}))+\b", text, re.IGNORECASE):
+        try:
+            add(match.start(), match.end(), "number", float(text2num(match.group(0).lower(), "en")))
+        except ValueError:
+            pass
     for match in re.finditer(r"\b[a-z]+\b", text, re.IGNORECASE):
         word = match.group(0).lower()
         if word in NUMBER_WORDS and not re.match(r"\s+(?:of|more|another)\b", text[match.end():]):
             add(match.start(), match.end(), "number", float(NUMBER_WORDS[word]))
         elif word in UNITS and (len(word) > 1 or _after_number(text, match.start())) and word != "m" or word in LANGUAGES:
-            add(match.start(), match.end(), "language" if word in LANGUAGES else "unit", match.group(0))
+            add(match.start(), match.end(), "language" if word in LANGUAGES else "unit", match.group(0),
+                counted=_after_number(text, match.start()))
+    for match in re.finditer(r"[°º]\s?[CFK]\b", text):  # "100 °F to °C"
+        add(match.start(), match.end(), "unit", match.group(0).replace(" ", ""), counted=_after_number(text, match.start()))
+    for match in re.finditer(r"[$€£¥]", text):  # "€50 to $": a currency by its sign (it may sit inside "$84")
+        found.append(Span(match.start(), match.end(), "unit", CURRENCY_SIGNS[match.group(0)], _before(text, match.start()),
+                          _after(text, match.end()), counted=bool(re.match(r"\s?\d", text[match.end():]))))
     for match in _PROPER.finditer(text):
         name = match.group(0)
         first = name.split()[0].lower()
@@ -141,7 +176,7 @@ def find(text: str) -> list[Span]:
     colon = _COLON.search(text)  # "Make this all caps: please handle with care": the text a tool works on
     if colon and not re.match(r"\d", colon.group(1)):
         found.append(Span(colon.start(1), colon.end(1), "colon", colon.group(1)))
-    return sorted(found, key=lambda s: s.start)
+    return tuple(sorted(found, key=lambda s: s.start))
 
 
 def _before(text: str, start: int) -> tuple[str, ...]:
@@ -150,6 +185,14 @@ def _before(text: str, start: int) -> tuple[str, ...]:
 
 def _after(text: str, end: int) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z]+|%|°", text[end: end + 30].lower())[:2])
+
+
+def _money(text: str, match: re.Match) -> bool:
+    """ "$84", "84 euros", "for 2.30": a sum of money, not a count or a size (a size has its unit after it)."""
+    after = _after(text, match.end(1))[:1]
+    if re.search(r"[$€£¥]\s?-?$", text[: match.start(1) + 1]) or after and after[0] in MONEY_WORDS:
+        return True
+    return bool(re.fullmatch(r"\d+\.\d\d", match.group(1))) and not (after and after[0] in UNITS)
 
 
 def _after_number(text: str, start: int) -> bool:

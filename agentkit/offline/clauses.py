@@ -1,0 +1,88 @@
+"""Part of step 1: a question cut into the requests it holds.
+
+"What time is it in Tokyo and in Paris?" is two requests, cut on "and", commas, ";", "then" (never inside quotes
+or a pasted command); "add milk and eggs to my list" is one request per item; and a clause such as "in Paris" is
+read with the words that named the tool in the clause before ("What time is it in Paris").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from agentkit.offline.code import code_spans
+from agentkit.offline.places import zones_in
+from agentkit.offline.spans import QUOTED
+
+ITEMS = re.compile(r"^(?P<verb>\s*(?:please\s+)?(?:add|put|append|include|save|write down)\s+)(?P<items>.+?)\s+"
+                   r"(?P<rest>(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b[^,;]*)$", re.IGNORECASE)
+
+
+def each_item(question: str) -> str:
+    """ "add milk and eggs to my list" -> "add milk to my list and add eggs to my list": one request per item."""
+    match = ITEMS.match(question.rstrip(".!?"))
+    if not match:
+        return question
+    quoted = [m.group(0) for m in QUOTED.finditer(match.group("items"))]  # "add 'a, b' and 'c'": the quotes are the items
+    items = quoted or [i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", match.group("items")) if i.strip()]
+    if len(items) < 2 or any(len(item.split()) > 5 for item in items):
+        return question
+    return " and ".join(f"{match.group('verb').strip()} {item} {match.group('rest')}" for item in items)
+
+
+def clauses(question: str) -> list[str]:
+    """The question cut on "and", commas, ";" and "then", never inside quotes, a pasted statement or command, or
+    the text after "saying"."""
+    literal = [(start, end) for start, end, *_ in code_spans(question)] + [m.span() for m in QUOTED.finditer(question)]
+    quoted, masked, at = [], "", 0
+    for start, end in sorted(span for span in literal if not any(o[0] < span[0] < o[1] for o in literal)):
+        if start >= at:
+            quoted.append(question[start:end])
+            masked, at = masked + question[at:start] + "\0", end
+    masked += question[at:]
+    said = re.search(r"\b(?:saying|that says|which says|with the (?:text|message|body)|that reads)\b.*|:\s+\D.*", masked, re.I)
+    tail = said.group(0) if said else ""
+    head = masked[: said.start()] if said else masked
+    # "or" before a number or a name ("Rome, Athens or Madrid") and a question mark with more after it cut too
+    parts = re.split(r",(?!\d)|;|\band\b|\bthen\b|\balso\b|\bplus\b|\bas well as\b|\bor\b(?=\s+(?:[$€£]?\d|[A-Z]))|"
+                     r"\?\s+(?=\S)", head)
+    parts[-1] += tail
+    restored = []
+    for part in parts:
+        while "\0" in part:
+            part = part.replace("\0", quoted.pop(0), 1)
+        restored.append(part.strip())
+    return _there([p for p in restored if re.search(r"\w", p)])
+
+
+def _there(parts: list[str]) -> list[str]:
+    """ "What's the weather in London and what time is it there?": "there" is the last place named before."""
+    place, resolved = None, []
+    for part in parts:
+        if place and re.search(r"\bthere\b", part):
+            part = re.sub(r"\b(?:over |out )?there\b", f"in {place}", part, count=1)
+        named = [part[start:end] for start, end, _ in zones_in(part)]
+        place = named[-1] if named else place
+        resolved.append(part)
+    return resolved
+
+
+def with_context(so_far: str, clause: str, values: Iterable[Any] = ()) -> str:
+    """The clause, led by the words that named the tool ("the square root of 9" -> "the square root of 25").
+
+    A clause that repeats a word of the call so far stands in for what follows that word ("synonyms for fast"
+    + "for slow" -> "synonyms for slow"; "water the front for 5 minutes" + "the back for 8" -> "water the back
+    for 8"); otherwise it stands in for the values (`values`, the call's so far), from the first one on, or from
+    the first number, quote or capital.
+    """
+    first = re.match(r"\s*([\w'-]+)", clause)
+    parallel = first and re.search(rf"(?i)^(.*?\s)(?={re.escape(first.group(1))}\b)", so_far)
+    if parallel:
+        lead = parallel.group(1)
+    else:
+        lead = re.split(r"^(?=\d)|(?<=\s)(?=\S*\d|\"|“|[A-Z])", so_far, maxsplit=1)[0] if so_far else ""
+        found = [so_far.lower().find(v.lower()) for v in values if isinstance(v, str) and v]
+        lead = min((so_far[:at] for at in found if at > 0), key=len, default=lead) if lead == so_far else lead
+    lead = lead if lead.endswith(" ") or not lead else lead + " "
+    return f"{lead}{clause}" if not lead.strip() or lead.strip().lower() not in clause.lower() else clause

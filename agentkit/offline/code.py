@@ -1,0 +1,95 @@
+"""Part of step 2: text a tool runs, taken whole; and the command or pattern a plain request implies.
+
+- A pasted SQL statement ("SELECT name FROM orders WHERE total > 100") or a shell command ("run ls -la | grep
+  log", "`wc -l notes.txt`") is one value: its words are not read as the question's words.
+- "count the lines of notes.txt with the shell" asks for `wc -l notes.txt`, and "list the python files" for
+  the pattern `*.py`: a small table of everyday requests, the ones a learner makes in `agentkit chat`.
+- Dice notation ("3d8+1") is three numbers, each with the words that say what it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BACKTICKS = re.compile(r"`([^`]+)`")
+_SQL = re.compile(r"\b(?:SELECT\b.+?\bFROM\b|INSERT\s+INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|WITH\s+\w+\s+AS\b|"
+                  r"CREATE\s+(?:TABLE|VIEW|INDEX)\b|DROP\s+TABLE\b|ALTER\s+TABLE\b).*", re.IGNORECASE | re.DOTALL)
+_RUN = re.compile(r"\b(?:run|execute|exec)\b\s*:?\s*(?:the\s+|this\s+)?(?:shell\s+|bash\s+|terminal\s+)?(?:command\s*)?:?\s*",
+                  re.IGNORECASE)
+COMMANDS = frozenset("""ls cat wc grep echo git python python3 pip npm node make pwd date du df head tail find sort uniq curl
+    mkdir rm cp mv touch chmod which whoami uname ps pytest cd tree file stat diff sed awk cut tr env printenv ping
+    docker kubectl cargo go java ruby perl ruff uv""".split())
+DICE = re.compile(r"(?<![\w.])(\d*)d(\d+)(?:\s*([+-])\s*(\d+))?\b", re.IGNORECASE)
+
+# (what a request says, the command it asks for): {file} is a file the request names, {n} a number
+EVERYDAY_COMMANDS = [
+    (r"\b(?:count|number of|how many)\b.*\blines?\b|\blines?\b.*\bcount", "wc -l {file}"),
+    (r"\b(?:count|number of|how many)\b.*\bwords?\b|\bwords?\b.*\bcount", "wc -w {file}"),
+    (r"\bfirst\b.*\blines?\b|\bhead\b", "head -n {n} {file}"),
+    (r"\blast\b.*\blines?\b|\btail\b", "tail -n {n} {file}"),
+    (r"\b(?:disk|space|size)\b", "du -sh {file}"),
+    (r"\b(?:which|what|current)\b.*\b(?:folder|directory)\b|\bwhere am i\b", "pwd"),
+    (r"\b(?:list|show)\b.*\bfiles?\b|\bfiles?\b.*\b(?:here|there)\b", "ls {file}"),
+    (r"\b(?:python|pip)\b.*\bversion\b|\bversion\b.*\bpython\b", "python --version"),
+    (r"\bgit\b.*\bstatus\b|\bstatus\b.*\bgit\b", "git status"),
+]
+FILE_KINDS = {"python": "py", "py": "py", "text": "txt", "txt": "txt", "markdown": "md", "md": "md", "json": "json",
+              "csv": "csv", "yaml": "yaml", "yml": "yml", "html": "html", "javascript": "js", "js": "js",
+              "typescript": "ts", "notebook": "ipynb", "notebooks": "ipynb", "image": "png", "log": "log", "toml": "toml"}
+
+
+def code_spans(text: str) -> list[tuple[int, int, str, str]]:
+    """(start, end, "sql" or "command", the text) for each statement or command in the text."""
+    found = []
+    for match in _BACKTICKS.finditer(text):
+        found.append((match.start(), match.end(), "sql" if _SQL.match(match.group(1)) else "command", match.group(1)))
+    if found:
+        return found
+    sql = _SQL.search(text)
+    if sql:
+        statement = sql.group(0).strip().rstrip("?").strip()
+        return [(sql.start(), sql.start() + len(statement), "sql", statement)]
+    for run in _RUN.finditer(text):
+        quoted = re.match(r"\s*([\"'“])(.+?)[\"'”]", text[run.end():])  # 'run the command "ls -l" in the shell'
+        rest = quoted.group(2) if quoted else text[run.end():].strip().rstrip("?.!")
+        first = rest.split(" ")[0] if rest else ""
+        if first in COMMANDS or first.startswith(("./", "/")) and len(first) > 2:
+            start = run.end() + (quoted.start(2) if quoted else len(text[run.end():]) - len(text[run.end():].lstrip()))
+            return [(start, start + len(rest), "command", rest)]
+    return []
+
+
+def dice(text: str) -> list[tuple[int, int, float, tuple[str, ...], tuple[str, ...]]]:
+    """ "3d8+1" -> (start, end, value, words before, words after) for its count, sides and modifier."""
+    found = []
+    for match in DICE.finditer(text):
+        if match.group(1):
+            found.append((match.start(1), match.end(1), float(match.group(1)), ("roll",), ("dice", "count")))
+        found.append((match.start(2), match.end(2), float(match.group(2)), ("dice", "with"), ("sides", "faces")))
+        if match.group(4):
+            sign = -1 if match.group(3) == "-" else 1
+            found.append((match.start(4), match.end(4), sign * float(match.group(4)), ("plus", "modifier"), ("bonus",)))
+    return found
+
+
+def command_for(text: str, file: str | None, number: float | None) -> str | None:
+    """The shell command an everyday request asks for ("count the lines of notes.txt" -> "wc -l notes.txt")."""
+    lowered = text.lower()
+    for pattern, template in EVERYDAY_COMMANDS:
+        if re.search(pattern, lowered) and (file or "{file}" not in template or template.startswith(("ls", "du"))):
+            n = str(int(number)) if number else "10"
+            return " ".join(template.replace("{file}", file or ("." if template.startswith("du") else ""))
+                            .replace("{n}", n).split())
+    return None
+
+
+def pattern_for(text: str) -> str | None:
+    """The glob pattern for "the python files", "all txt files", "the files" (every file: `*`)."""
+    lowered = text.lower()
+    if not re.search(r"\bfiles?\b|\bnotebooks?\b|\bscripts?\b", lowered):
+        return None
+    kinds = [FILE_KINDS[w] for w in re.findall(r"[a-z]+", lowered) if w in FILE_KINDS]
+    deep = re.search(r"\b(?:all|every|recursive|recursively|everywhere|subfolders?)\b", lowered)
+    if kinds:
+        return f"{'**/' if deep else ''}*.{kinds[0]}"
+    return "**/*" if re.search(r"\b(?:recursive|recursively|everywhere|subfolders?)\b", lowered) else "*"

@@ -1,0 +1,146 @@
+"""A Chinese question read as the English words the rest of the model understands: a bilingual vocabulary.
+
+"东京现在几点？" becomes "Tokyo now what time ?", "把 100 美元换成人民币" becomes "100 dollars convert to yuan":
+tool choice, values and places then work as they do in English. Numerals become digits ("十二" is 12, "两" is
+2), times and durations become what an English speaker writes ("上午9点" is "at 09:00", "一个小时" is "for 60
+minutes"), and words outside the table stay as they are (a file name in Latin letters, a topic the table does
+not know). A tool described in Chinese is read the same way, so a question in either language meets it.
+
+Chinese numerals are read here, in twenty lines, rather than with cn2an: it costs 190 ms to import (measured),
+more than this whole table, for the numbers a learner writes in a question.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from agentkit.offline.language import is_chinese
+
+DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+POWERS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+DAYS = {"一": "Monday", "二": "Tuesday", "三": "Wednesday", "四": "Thursday", "五": "Friday", "六": "Saturday",
+        "日": "Sunday", "天": "Sunday"}
+
+# Chinese word -> English words, longest first when read. Places are the English names the zone table knows.
+WORDS = {
+    # places
+    "东京": "Tokyo", "大阪": "Osaka", "纽约": "New York", "伦敦": "London", "巴黎": "Paris", "柏林": "Berlin",
+    "上海": "Shanghai", "北京": "Beijing", "广州": "Guangzhou", "深圳": "Shenzhen", "成都": "Chengdu",
+    "杭州": "Hangzhou", "南京": "Nanjing", "武汉": "Wuhan", "西安": "Xi'an", "重庆": "Chongqing", "香港": "Hong Kong",
+    "台北": "Taipei", "澳门": "Macau", "新加坡": "Singapore", "首尔": "Seoul", "悉尼": "Sydney", "墨尔本": "Melbourne",
+    "洛杉矶": "Los Angeles", "旧金山": "San Francisco", "芝加哥": "Chicago", "西雅图": "Seattle", "波士顿": "Boston",
+    "多伦多": "Toronto", "温哥华": "Vancouver", "莫斯科": "Moscow", "罗马": "Rome", "马德里": "Madrid",
+    "巴塞罗那": "Barcelona", "里斯本": "Lisbon", "阿姆斯特丹": "Amsterdam", "维也纳": "Vienna", "苏黎世": "Zurich",
+    "伊斯坦布尔": "Istanbul", "迪拜": "Dubai", "孟买": "Mumbai", "新德里": "New Delhi", "曼谷": "Bangkok",
+    "雅加达": "Jakarta", "马尼拉": "Manila", "河内": "Hanoi", "开罗": "Cairo", "内罗毕": "Nairobi",
+    "墨西哥城": "Mexico City", "圣保罗": "Sao Paulo", "里约热内卢": "Rio de Janeiro", "布宜诺斯艾利斯": "Buenos Aires",
+    "蒙得维的亚": "Montevideo", "利马": "Lima", "奥克兰": "Auckland", "都柏林": "Dublin", "斯德哥尔摩": "Stockholm",
+    "奥斯陆": "Oslo", "赫尔辛基": "Helsinki", "雅典": "Athens", "布拉格": "Prague", "华沙": "Warsaw",
+    "日本": "Japan", "中国": "China", "美国": "United States", "英国": "United Kingdom", "法国": "France",
+    "德国": "Germany", "韩国": "Korea", "印度": "India", "澳大利亚": "Australia", "加拿大": "Canada", "巴西": "Brazil",
+    "意大利": "Italy", "西班牙": "Spain", "俄罗斯": "Russia", "埃及": "Egypt", "新西兰": "New Zealand",
+    # money and units
+    "美元": "dollars", "美金": "dollars", "欧元": "euros", "英镑": "pounds", "日元": "yen", "人民币": "yuan",
+    "块钱": "yuan", "块": "yuan", "元": "yuan", "港币": "HKD", "韩元": "KRW", "瑞士法郎": "francs",
+    "公里": "km", "千米": "km", "英里": "miles", "厘米": "cm", "毫米": "mm", "米": "meters", "英尺": "feet",
+    "英寸": "inches", "公斤": "kg", "千克": "kg", "磅": "pounds", "克": "grams", "毫升": "ml", "升": "liters",
+    "加仑": "gallons", "摄氏度": "celsius", "摄氏": "celsius", "华氏度": "fahrenheit", "华氏": "fahrenheit",
+    # what is asked
+    "几点": "what time", "时间": "time", "时区": "time zone", "日期": "date", "现在": "now", "当前": "current",
+    "天气预报": "weather forecast", "天气": "weather", "气温": "temperature", "温度": "temperature", "预报": "forecast",
+    "空气质量": "air quality", "日出": "sunrise", "日落": "sunset", "汇率": "exchange rate", "股价": "stock price",
+    "股票": "stock", "航班": "flights", "机票": "flights", "酒店": "hotel", "火车": "train", "路线": "route",
+    "怎么走": "directions", "新闻": "news", "翻译成": "translate into", "翻译": "translate", "英文": "English",
+    "英语": "English", "中文": "Chinese", "日语": "Japanese", "法语": "French", "德语": "German",
+    "换算成": "convert to", "兑换成": "convert to", "转换成": "convert to", "换成": "convert to", "转成": "convert to",
+    "换算": "convert", "兑换": "convert", "转换": "convert", "等于多少": "in", "是多少": "is how much",
+    "读一下": "read", "读取": "read", "读": "read", "打开": "open", "查看": "show", "看看": "show", "显示": "show",
+    "内容": "contents", "文件夹": "folder", "目录": "folder", "文件": "files", "列出": "list", "所有": "all",
+    "写入": "write", "写到": "write to", "写": "write", "保存到": "save to", "保存": "save", "删除": "delete",
+    "改成": "to", "替换成": "with", "替换": "replace", "修改": "edit", "编辑": "edit", "行数": "lines", "行": "lines",
+    "字数": "words", "单词": "words", "统计": "count", "数一下": "count", "多少": "how many", "几个": "how many",
+    "运行": "run", "执行": "run", "命令": "command", "终端": "shell", "搜索": "search", "搜": "search", "查询": "query",
+    "查一下": "look up", "查": "look up", "掷": "roll", "扔": "roll", "投": "roll", "骰子": "dice", "密码": "password",
+    "生成": "generate", "随机": "random", "账单": "bill", "平分": "split", "分摊": "split", "均摊": "split",
+    "会议室": "meeting room", "开会": "meeting", "会议": "meeting", "提醒我": "remind me to", "提醒": "reminder",
+    "待办事项": "to-do list", "待办": "to-do list", "添加": "add", "加到": "add to", "发送": "send", "发": "send",
+    "邮件": "email", "短信": "text message", "消息": "message", "笔记": "note", "定时器": "timer", "计时器": "timer",
+    "倒计时": "countdown", "闹钟": "alarm", "食谱": "recipe", "菜谱": "recipe", "份": "servings", "平方根": "square root",
+    "面积": "area", "距离": "distance", "城市": "city", "名称": "name", "地点": "location", "位置": "location",
+    "金额": "amount", "数量": "count", "单位": "unit", "代码": "code", "币种": "currency", "货币": "currency",
+    "原": "from", "目标": "target", "天数": "days", "人数": "people", "人": "people", "位": "characters",
+    "今天": "today", "明天": "tomorrow", "后天": "the day after tomorrow", "昨天": "yesterday", "今晚": "tonight",
+    "下周": "next week", "未来": "next", "天": "days", "周": "weeks",
+    "计算": "calculate", "算一下": "calculate", "多少钱": "how much", "价格": "price", "价钱": "price",
+    "比特币": "bitcoin", "以太坊": "ethereum", "人口": "population", "国家": "country", "首都": "capital",
+    "邮箱": "email", "日历": "calendar", "安排": "schedule", "预订": "book", "预定": "book", "订": "order",
+    "餐厅": "restaurant", "附近": "near", "咖啡馆": "cafe", "咖啡店": "cafe", "药店": "pharmacy", "医院": "hospital",
+    "超市": "supermarket", "电影": "movie", "播放": "play", "歌曲": "song", "音乐": "music", "定义": "definition",
+    "意思": "meaning", "同义词": "synonyms", "拼写": "spelling", "检查": "check", "大写": "uppercase",
+    "小写": "lowercase", "包裹": "package", "快递": "package", "追踪": "track", "跟踪": "track", "停车": "parking",
+    "浇水": "water", "花园": "garden", "任务": "task", "优先级": "priority", "高优先级": "high priority",
+    "体重": "weight", "身高": "height", "卡路里": "calories", "热量": "calories", "跑步": "running",
+    "骑车": "cycling", "游泳": "swimming", "利息": "interest", "利率": "interest rate", "贷款": "loan",
+    "本金": "principal", "小费": "tip", "折扣": "discount", "税": "tax", "阶乘": "factorial", "质数": "prime",
+    "素数": "prime", "最大公约数": "greatest common divisor", "平均数": "average", "平均": "average",
+    "百分比": "percent", "三角形": "triangle", "圆": "circle", "半径": "radius", "大号": "large", "中号": "medium",
+    "小号": "small", "披萨": "pizza", "购物车": "cart", "叫我起床": "wake me up", "起床": "wake up", "记录": "log",
+    "网页": "web", "网上": "web", "年": "years", "月": "months", "星期": "weeks",
+    # how it is asked
+    "什么是": "what is", "是什么": "what is", "为什么": "why", "怎么样": "how is", "如何": "how", "谁": "who",
+    "那": "and", "呢": "", "和": "and", "与": "and", "跟": "and", "还有": "and", "然后": "then", "再": "then",
+    "并且": "and", "以及": "and", "使用": "use", "用": "use", "通过": "through",
+    "告诉我": "tell me", "帮我": "", "有什么": "what", "我": "", "有": "", "请": "please", "一下": "", "的": "", "把": "",
+    "在": "in", "到": "to", "从": "from", "给": "to", "里": "", "中": "", "吗": "", "了": "", "个": "", "是": "is",
+}
+
+
+def english(text: str) -> str:
+    """The text with its Chinese read as English words (unchanged when it has none)."""
+    if not is_chinese(text):
+        return text
+    text = re.sub(r"(?:下)(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" next {DAYS[m.group(1)]} ", text)
+    text = re.sub(r"(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" {DAYS[m.group(1)]} ", text)
+    text = re.sub(r"一下|一个(?=[零〇一二两三四五六七八九十百千])", " ", text)  # "生成一个十六位的密码": one password
+    text = re.sub(r"[零〇一二两三四五六七八九十百千万]+", lambda m: f" {numeral(m.group(0))} ", text)
+    text = _times_and_durations(text)
+    text = _vocabulary().sub(lambda m: f" {WORDS[m.group(0)]} ", text)
+    text = text.replace("，", " , ").replace("。", " . ").replace("？", " ? ").replace("！", " ! ").replace("、", " , ")
+    text = text.replace("：", ": ").replace("“", ' "').replace("”", '" ')
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def numeral(written: str) -> int:
+    """A Chinese numeral as a number: "十二" 12, "两" 2, "一百零五" 105, "三万" 30000."""
+    total, section, digit = 0, 0, 0
+    for char in written:
+        if char in DIGITS:
+            digit = DIGITS[char]
+        elif char == "万":
+            total, section, digit = (total + section + digit) * 10000, 0, 0
+        else:
+            section += (digit or 1) * POWERS[char]  # "十二": a ten with no digit before it is one ten
+            digit = 0
+    return total + section + digit
+
+
+def _times_and_durations(text: str) -> str:
+    """ "下午3点半" -> "at 15:30", "一个半小时" -> "for 90 minutes", "三个六面骰子" -> "3 dice with 6 sides"."""
+    def clock(m: re.Match) -> str:
+        hour, minute = int(m.group(2)), (30 if m.group(3) == "半" else int(m.group(4) or 0))
+        hour += 12 if m.group(1) in ("下午", "晚上", "傍晚") and hour < 12 else 0
+        return f" at {hour:02d}:{minute:02d} "
+
+    text = re.sub(r"(上午|早上|中午|下午|晚上|傍晚)?\s*(\d{1,2})\s*[点時时](?:(半)|(\d{1,2})分?)?", clock, text)
+    hours = r"(\d+)\s*个?(半)?\s*(?:小时|钟头)"
+    text = re.sub(hours, lambda m: f" for {int(m.group(1)) * 60 + (30 if m.group(2) else 0)} minutes ", text)
+    text = re.sub(r"半\s*个?\s*(?:小时|钟头)", " for 30 minutes ", text)
+    text = re.sub(r"(\d+)\s*分钟", r" for \1 minutes ", text)
+    text = re.sub(r"(\d+)\s*秒钟?", r" for \1 seconds ", text)
+    return re.sub(r"(\d+)\s*个?\s*(\d+)\s*面的?\s*骰子?", r" \1 dice with \2 sides ", text)
+
+
+@cache
+def _vocabulary() -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(word) for word in sorted(WORDS, key=len, reverse=True)))

@@ -1,0 +1,168 @@
+"""Issue 25, the call side: the offline model picks the tool and puts each value where it belongs, on a learner's own
+wording, in English and in Chinese. One row a class of case, over tools the course never uses."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import tempfile
+
+import pytest
+
+from agentkit.agent import agent_tools, open_workspace
+from agentkit.offline import OfflineModel, code, dates
+from agentkit.offline.vocabulary import english, numeral
+
+
+def tool(name, description, required=(), **properties):
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
+        "type": "object", "properties": properties, "required": list(required)}}}
+
+
+def s(description="", **more):
+    return {"type": "string", "description": description, **more}
+
+
+def n(description="", kind="number", **more):
+    return {"type": kind, "description": description, **more}
+
+
+SHARE = tool("share_cost", "Share a cost equally among a group.", ["cost", "persons"], cost=n("what it cost"),
+             persons=n("how many people share", "integer"))
+BONES = tool("throw_dice", "Throw dice.", ["dice", "sides"], dice=n("number of dice", "integer"),
+             sides=n("sides per die", "integer"), plus=n("added to the total", "integer"))
+TRIP = tool("trip_time", "Travel time between two places.", ["origin", "destination"], origin=s(), destination=s())
+SERVE = tool("rescale", "Rescale a recipe.", ["made_for", "wanted_for"], made_for=n("servings the recipe makes", "integer"),
+             wanted_for=n("servings wanted", "integer"))
+SIZE = tool("value_per_litre", "Price per litre of a drink.", ["price", "volume", "unit"], price=n("price paid"),
+            volume=n("how much it holds"), unit=s(enum=["ml", "l"]))
+TICKET = tool("new_ticket", "Create an issue in a repository.", ["repo", "title"], repo=s("owner/name"), title=s())
+QUERY = tool("sql", "Run SQL against the reporting database.", ["statement"], statement=s("SQL statement"))
+TERM = tool("terminal", "Run a shell command.", ["cmd"], cmd=s("the command line"))
+OVEN = tool("oven_timer", "Start the oven timer.", ["minutes"], minutes=n("minutes", "integer"))
+ROOM = tool("reserve_room", "Reserve a meeting room.", ["room", "day", "start"], room=s("room name"), day=s("the day"),
+            start=s("start time, HH:MM"), length_minutes=n("length in minutes", "integer"))
+WHEN = tool("book_visit", "Book a visit.", ["date"], date=s("date, YYYY-MM-DD"))
+CLOCK = tool("clock_in", "Local time in a time zone.", ["zone"], zone=s("IANA time zone"))
+SKY = tool("sky", "Weather in a city.", ["place"], place=s("city name"))
+MONEY = tool("fx", "Exchange money.", ["amount", "source", "target"], amount=n(), source=s("currency code"),
+             target=s("currency code"))
+TASKS = tool("add_task", "Add a task to the task list.", ["task"], task=s())
+ZH_SKY = tool("tianqi_chaxun", "查询城市天气。", ["chengshi"], chengshi=s("城市名称"))
+
+
+def calls(question, tools, history=()):
+    messages = [*history, {"role": "user", "content": question}]
+    reply = OfflineModel().respond({"model": "offline", "messages": messages, "tools": tools})
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # which value goes where, by the sentence and the schema
+    ("share a dinner of 90 between 6 of us", [SHARE], [("share_cost", {"cost": 90, "persons": 6})]),
+    ("split 47.25 between the 3 of us", [SHARE], [("share_cost", {"cost": 47.25, "persons": 3})]),
+    ("throw four eight-sided dice", [BONES], [("throw_dice", {"dice": 4, "sides": 8})]),
+    ("throw 2d10+3", [BONES], [("throw_dice", {"dice": 2, "sides": 10, "plus": 3})]),
+    ("travel time to malaga from seville", [TRIP], [("trip_time", {"origin": "Seville", "destination": "Malaga"})]),
+    ("the recipe makes 5, I want it for 12", [SERVE], [("rescale", {"made_for": 5, "wanted_for": 12})]),
+    ("330 ml for 1.20 or 2 l for 3.10?", [SIZE], [("value_per_litre", {"price": 1.2, "volume": 330, "unit": "ml"}),
+                                                   ("value_per_litre", {"price": 3.1, "volume": 2, "unit": "l"})]),
+    ('open an issue in kit/agentkit called "Docs typo"', [TICKET], [("new_ticket", {"repo": "kit/agentkit",
+                                                                                      "title": "Docs typo"})]),
+    ("SELECT id, name FROM users WHERE age > 30", [QUERY, TERM],
+     [("sql", {"statement": "SELECT id, name FROM users WHERE age > 30"})]),
+    ("run du -sh * | sort -h", [TERM, QUERY], [("terminal", {"cmd": "du -sh * | sort -h"})]),
+    # how people write
+    ("oven timer for an hour and a half", [OVEN], [("oven_timer", {"minutes": 90})]),
+    ("reserve the Kepler room tomorrow at 2pm for 45 min", [ROOM],
+     [("reserve_room", {"room": "Kepler", "day": "tomorrow", "start": "14:00", "length_minutes": 45})]),
+    ("time in lisbon", [CLOCK, SKY], [("clock_in", {"zone": "Europe/Lisbon"})]),
+    ("weather in san francisco", [SKY, CLOCK], [("sky", {"place": "San Francisco"})]),
+    ("how many dollars is 40 euros", [MONEY], [("fx", {"amount": 40, "source": "EUR", "target": "USD"})]),
+    ("£30 in €?", [MONEY], [("fx", {"amount": 30, "source": "GBP", "target": "EUR"})]),  # currencies by their signs
+    ("add call the bank and pay rent to my task list", [TASKS],
+     [("add_task", {"task": "call the bank"}), ("add_task", {"task": "pay rent"})]),
+    # several values and two tools in one question
+    ("sky over Quito, Lima or Bogotá?", [SKY], [("sky", {"place": "Quito"}), ("sky", {"place": "Lima"}),
+                                                ("sky", {"place": "Bogotá"})]),
+    ("weather in Oslo and what's the time there?", [SKY, CLOCK], [("sky", {"place": "Oslo"}),
+                                                                   ("clock_in", {"zone": "Europe/Oslo"})]),
+    ("time in Zürich", [CLOCK], [("clock_in", {"zone": "Europe/Zurich"})]),
+    # Chinese: places, numerals, times, tools described in either language
+    ("首尔现在几点？", [CLOCK, SKY], [("clock_in", {"zone": "Asia/Seoul"})]),
+    ("广州天气怎么样", [ZH_SKY, CLOCK], [("tianqi_chaxun", {"chengshi": "Guangzhou"})]),
+    ("掷两个十二面的骰子", [BONES], [("throw_dice", {"dice": 2, "sides": 12})]),
+    ("把 80 英镑换成欧元", [MONEY], [("fx", {"amount": 80, "source": "GBP", "target": "EUR"})]),
+    ("后天下午两点半预订 Kepler 会议室", [ROOM], [("reserve_room", {"room": "Kepler", "day": "the day after tomorrow",
+                                                                 "start": "14:30"})]),
+])
+def test_the_call_is_read_from_the_learners_words(question, tools, expected):
+    assert calls(question, tools) == expected
+
+
+@pytest.mark.parametrize("question", ["what does a time zone mean?", "how many legs does an ant have?", "什么是汇率？"])
+def test_a_general_question_gets_no_call(question):
+    assert calls(question, [CLOCK, BONES, MONEY]) == []
+
+
+def _after(question, name, arguments, result):
+    return [{"role": "user", "content": question},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": result},
+            {"role": "assistant", "content": "Done."}]
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("and in Nairobi?", [("clock_in", {"zone": "Africa/Nairobi"})]),
+    ("what about lima", [("clock_in", {"zone": "America/Lima"})]),
+    ("那悉尼呢？", [("clock_in", {"zone": "Australia/Sydney"})]),
+])
+def test_a_follow_up_repeats_the_last_call_with_the_new_value(question, expected):
+    history = _after("time in Oslo?", "clock_in", {"zone": "Europe/Oslo"}, "10:00")
+    assert calls(question, [CLOCK, SKY], history) == expected
+
+
+COURSE = [{"type": "function", "function": {"name": name, "description": t.description, "parameters": t.parameters}}
+          for name, t in agent_tools(open_workspace(tempfile.mkdtemp()), lambda question: "yes").items()]
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("show me what's in todo.txt", [("read_file", {"path": "todo.txt"})]),
+    ("what files do I have?", [("glob", {"pattern": "*"})]),
+    ("count the words in essay.md using bash", [("bash", {"command": "wc -w essay.md"})]),
+    ('Run the command "echo hi > a.txt" in the shell.', [("bash", {"command": "echo hi > a.txt"})]),  # the quotes, not the rest
+    ("in todo.txt replace 'eggs' with 'bread'", [("edit_file", {"path": "todo.txt", "old_text": "eggs", "new_text": "bread"})]),
+    ("what time is it in Berlin?", [("get_current_time", {"timezone": "Europe/Berlin"})]),
+    ("打开 todo.txt", [("read_file", {"path": "todo.txt"})]),
+    ("柏林现在几点？", [("get_current_time", {"timezone": "Europe/Berlin"})]),
+])
+def test_everyday_requests_with_the_course_tools(question, expected):
+    assert calls(question, COURSE) == expected
+
+
+def test_that_is_the_earlier_result_and_it_is_the_earlier_file():
+    history = _after("read todo.txt", "read_file", {"path": "todo.txt"}, "eggs\nmilk")
+    assert calls("now write that to copy.txt", COURSE, history) == [
+        ("write_file", {"path": "copy.txt", "content": "eggs\nmilk"})]
+    assert calls("count its lines with the shell", COURSE, history) == [("bash", {"command": "wc -l todo.txt"})]
+
+
+def test_chinese_numerals_times_and_durations_read_as_english():
+    assert [numeral(w) for w in ("十二", "两", "一百零五", "三万五千", "二十")] == [12, 2, 105, 35000, 20]
+    assert english("下周三晚上8点半，一个半小时") == "next Wednesday at 20:30 , for 90 minutes"
+
+
+def test_dates_times_and_durations():
+    assert [t for *_, t in dates.clock_times("at 9, 3pm, 12:30 am and noon")] == ["09:00", "15:00", "00:30", "12:00"]
+    assert [d for *_, d in dates.durations("half an hour, 90 min, two hours")] == [1800, 5400, 7200]
+    friday = dt.date(2026, 3, 6)
+    assert dates.as_iso("tomorrow", friday) == "2026-03-07" and dates.as_iso("next Tuesday", friday) == "2026-03-10"
+    assert dates.as_iso("in two weeks", friday) == "2026-03-20" and dates.as_iso("friday", friday) == "2026-03-13"
+    assert calls("book a visit on Friday", [WHEN])[0][1]["date"] == dates.as_iso("friday")  # the format it asks for
+
+
+def test_everyday_commands_and_patterns():
+    assert code.command_for("how many lines are in a.txt", "a.txt", None) == "wc -l a.txt"
+    assert code.command_for("show the first 5 lines of a.txt", "a.txt", 5) == "head -n 5 a.txt"
+    assert code.pattern_for("list the python files") == "*.py" and code.pattern_for("the weather") is None
