@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import socket
 from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import asdict
 from pathlib import Path
@@ -169,14 +170,30 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
     return app
 
 
-def serve(port: int = 8001, workspace: str | None = None, settings: Settings | None = None,
+def listen(port: int) -> socket.socket:
+    """A socket listening on 127.0.0.1:`port`, made before anything else: a busy port raises OSError here."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a port just freed is free
+    try:
+        sock.bind((HOST, port))
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def serve(sock: socket.socket | int = 8001, workspace: Workspace | str | None = None, settings: Settings | None = None,
           system_prompt: str | None = None) -> None:
-    """`agentkit web`: the app on 127.0.0.1 only, offline unless `.env` (or `settings`) names a model."""
+    """`agentkit web`: the app on 127.0.0.1 only (on `sock`, from `listen`, or a port number), offline unless
+    `.env` (or `settings`) names a model."""
     settings = settings or load_settings()
-    folder = open_workspace(workspace)
+    sock = listen(sock) if isinstance(sock, int) else sock
+    folder = workspace if isinstance(workspace, Workspace) else open_workspace(workspace)
     token = secrets.token_urlsafe()  # new at every launch, and only ever printed here, for this person
     app = create_app(connect(settings), settings.model, folder, token=token, system_prompt=system_prompt, stream=True)
-    print(f"agentkit web: open http://{HOST}:{port}/?token={token} (model {settings.model}, workspace "
-          f"{folder.root}). Ctrl-C stops it.", flush=True)
+    print(f"agentkit web: open http://{HOST}:{sock.getsockname()[1]}/?token={token} (model {settings.model}, "
+          f"workspace {folder.root}). Ctrl-C stops it.", flush=True)
     # A turn waiting for Approve would hold Ctrl-C up forever: give open turns a second, then stop them.
-    uvicorn.run(app, host=HOST, port=port, log_level="warning", timeout_graceful_shutdown=1)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
+    uvicorn.Server(config).run(sockets=[sock])

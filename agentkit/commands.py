@@ -1,0 +1,116 @@
+"""What each `agentkit` command does once its arguments are read: refuse early, start, and end cleanly.
+
+A command that cannot work says so before it creates anything or prints a token: one line naming the
+problem and the flag or command that fixes it, exit status 2 (`refuse`). How a command ends on Ctrl-C or
+SIGTERM is `agentkit.interrupts.ended_by_signals`, around all of them (`agentkit.cli.main`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from agentkit.config import Settings
+    from agentkit.tools.workspace import Workspace
+
+
+def refuse(command: str, problem: str) -> NoReturn:
+    """Stop before anything is created or started: one line naming the problem and what fixes it, exit status 2."""
+    print(f"agentkit {command}: {problem}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def _workspace(command: str, path: str | None) -> Workspace:
+    """The agent's workspace, created if missing, or a refusal that names --workspace."""
+    from agentkit.agent import open_workspace, workspace_root
+
+    try:
+        return open_workspace(path)
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        refuse(command, f"cannot use {workspace_root(path)} as the workspace ({reason}): give a folder you can "
+                        "write to with --workspace PATH")
+
+
+def _needs_extra(command: str, extra: str, missing: ModuleNotFoundError) -> NoReturn:
+    refuse(command, f"needs {missing.name}, which comes with the {extra} extra: pip install -e '.[{extra}]'")
+
+
+def serve(args: argparse.Namespace) -> None:
+    from agentkit.offline.command import PortInUse, serve
+
+    try:
+        serve(args)
+    except PortInUse as error:
+        refuse("serve", str(error))
+
+
+def _settings(restart_with: list[str] | None) -> Settings:
+    """The model settings; first, given arguments, restart with them and no secret in the environment."""
+    from agentkit.config import load_settings
+    from agentkit.reexec import inherited_settings, restarted_with_clean_environment
+
+    settings = inherited_settings()
+    if settings is None:
+        settings = load_settings()  # here, so that a wrong setting is reported before anything else happens
+        if restart_with is not None:
+            restarted_with_clean_environment(restart_with, settings)  # returns only where it is not possible
+    return settings
+
+
+def chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
+    import asyncio
+
+    from agentkit.chat import chat
+    from agentkit.config import connect
+
+    settings = _settings(restart_with)
+    workspace = _workspace("chat", args.workspace)
+    # What a person types or a terminal shows may not be valid in its encoding: replaced, never an error.
+    for stream in (sys.stdin, sys.stdout):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+    asyncio.run(chat(connect(settings), settings.model, workspace, system_prompt=args.system_prompt, stream=True))
+
+
+def evaluate(args: argparse.Namespace) -> None:
+    import asyncio
+
+    from agentkit.config import connect, load_settings
+    from agentkit.evaluation import cost, evaluate, failures, table
+
+    settings = load_settings()
+    outcomes = asyncio.run(evaluate(connect(settings), settings.model, split=args.split, category=args.category))
+    print(f"model: {'the offline model' if settings.offline else settings.model}\n\n{table(outcomes)}\n\n{cost(outcomes)}")
+    if args.show_failures:
+        print(f"\n{failures(outcomes)}")
+
+
+def mcp(args: argparse.Namespace) -> None:
+    import asyncio
+
+    try:
+        from agentkit.mcp import course_server, serve_stdio
+    except ModuleNotFoundError as missing:
+        _needs_extra("mcp", "mcp", missing)
+    try:
+        server = course_server(_workspace("mcp", args.workspace), no_confirm=args.no_confirm)
+    except ValueError as error:
+        refuse("mcp", str(error))
+    asyncio.run(serve_stdio(server))
+
+
+def web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
+    try:
+        from agentkit.web.app import listen, serve
+    except ModuleNotFoundError as missing:
+        _needs_extra("web", "web", missing)
+    settings = _settings(restart_with)
+    try:
+        sock = listen(args.port)  # before the workspace and the token: a busy port leaves nothing behind
+    except OSError as error:
+        refuse("web", f"cannot listen on 127.0.0.1:{args.port} ({error.strerror or error}): another program "
+                      "(another agentkit web?) uses it; pick a free port with --port N")
+    serve(sock, _workspace("web", args.workspace), settings, args.system_prompt)
