@@ -104,7 +104,7 @@ def mcp(args: argparse.Namespace) -> None:
 
 def web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     try:
-        from agentkit.web.app import listen, serve
+        from agentkit.web.launch import listen, serve
     except ModuleNotFoundError as missing:
         _needs_extra("web", "web", missing)
     settings = _settings(restart_with)

@@ -33,7 +33,8 @@ def describe(event: Event) -> str | None:
     if event.kind == "tool_call":  # what will run, exactly: its unusual spaces are marked too
         return visible(f"  -> {event.name} {event.arguments}", multiline=False, exact=True)
     if event.kind == "tool_result":
-        line = f"  <- {shorten(visible(event.content))}"  # escaped first, so that the width holds for what is shown
+        # `shown`: a refused call's line for the person. Escaped first, so that the width holds for what is shown.
+        line = f"  <- {shorten(visible(event.shown or event.content))}"
     elif event.kind == "thinking":  # folded to one line: the reasoning is not the answer
         line = f"  (thinking) {shorten(visible(event.text))}"
     elif event.kind == "note":

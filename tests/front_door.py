@@ -17,10 +17,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(sys.executable).with_name("agentkit")
 """The console script `pip install -e .` made: what a reader types, not `main()` called from Python."""
 WAIT = 60
 """Seconds a command may take to start on a loaded machine before the test fails instead of hanging."""
+
+STARTED: list[subprocess.Popen] = []
+"""Every command a test started: whatever still runs when its test ends is killed (`no_process_left`)."""
 
 EXERCISED: dict[str, list[str]] = {}
 """Documented command (`serve`, `classroom grade`, `python -m agentkit.offline`) -> the tests that run it."""
@@ -48,6 +53,7 @@ class Running:
         self.process = subprocess.Popen([*(program or [str(SCRIPT)]), *arguments], cwd=cwd, text=True,
                                         env=environment(cwd, **variables), stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        STARTED.append(self.process)
         self.lines: queue.Queue[str] = queue.Queue()
         self.stdout: list[str] = []
         self.stderr: list[str] = []
@@ -86,6 +92,17 @@ class Running:
             raise AssertionError(f"still running {timeout} s after signal {number}") from None
         time.sleep(0.1)  # the reading threads catch up with the last lines
         return status, "".join(self.stderr)
+
+
+@pytest.fixture(autouse=True)
+def no_process_left():
+    """Import it into a test module: a test that fails halfway leaves no command running."""
+    yield
+    while STARTED:
+        process = STARTED.pop()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
 
 
 def run(*arguments: str, cwd: Path, timeout: float = 120, **variables: str) -> subprocess.CompletedProcess:

@@ -21,7 +21,15 @@ from pathlib import Path
 import nbformat
 import openai
 import pytest
-from front_door import EXERCISED, SCRIPT, Running, exercises, free_port, run
+from front_door import (
+    EXERCISED,
+    SCRIPT,
+    Running,
+    exercises,
+    free_port,
+    no_process_left,  # noqa: F401 (a fixture: nothing left running)
+    run,
+)
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 

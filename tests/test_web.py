@@ -190,13 +190,18 @@ def test_agentkit_web_listens_on_127_0_0_1_only(tmp_path, monkeypatch, capsys):
     from agentkit.cli import main
 
     started = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(options, app=app))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets: started.update(sockets=sockets))
     for name in ("MODEL_API_KEY", "BASE_URL", "MODEL"):
         monkeypatch.setenv(name, "")
-    main(["web", "--port", "8123", "--workspace", str(tmp_path / "files")])
-    assert (started["host"], started["port"]) == ("127.0.0.1", 8123)
+    with socket.socket() as probe:  # a port free now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    main(["web", "--port", str(port), "--workspace", str(tmp_path / "files")])
+    (listening,) = started["sockets"]
+    assert listening.getsockname() == ("127.0.0.1", port)
+    listening.close()
     assert (tmp_path / "files").is_dir()
-    assert capsys.readouterr().out.startswith("agentkit web: open http://127.0.0.1:8123/?token=")
+    assert capsys.readouterr().out.startswith(f"agentkit web: open http://127.0.0.1:{port}/?token=")
 
 
 def test_the_page_loads_nothing_from_elsewhere(tmp_path):

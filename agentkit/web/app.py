@@ -14,8 +14,9 @@ the answer, or the Stop button (POST /cancel), stops the task. Each conversation
 model sees the whole conversation, and a turn stopped from outside (Stop, or the page going away) leaves
 that task valid to go on.
 
-Each line of the stream is a `loop.Event` with all its fields, or `{"kind", "id", "text"}` for a
-confirm or question; a turn that breaks on a bug ends with a `failed` status, and its conversation goes on.
+Each line of the stream is a `loop.Event` with all its fields (a tool_call's `recovered`: read back out
+of the text the model streamed), or a confirm or question (`protocol.asking`: its text marked for display); a turn that
+breaks on a bug ends with a `failed` status, and its conversation goes on.
 A conversation runs one turn at a time (another turn posted meanwhile gets 409); messages longer than
 `Limits.max_message_chars` get 413; the app keeps at most `Limits.max_conversations` conversations.
 
@@ -29,13 +30,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import socket
 from collections.abc import AsyncIterator, Callable, Coroutine
+from contextvars import ContextVar
 from dataclasses import asdict
 from pathlib import Path
 
 import openai
-import uvicorn
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
@@ -43,16 +43,16 @@ from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from starlette.background import BackgroundTask
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from agentkit.agent import POLICY, agent_tools, open_workspace
+from agentkit.agent import POLICY, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import Ask
-from agentkit.config import Settings, connect, load_settings
 from agentkit.loop import Event, Task, run_task, stop_interrupted
 from agentkit.policy import ToolPolicy
+from agentkit.recovery import RECOVERED
 from agentkit.tools.workspace import Workspace
 from agentkit.web.conversations import Conversation, Conversations, stop_once, without_lone_surrogates
-from agentkit.web.guards import HOST, JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit, TokenCheck
-from agentkit.web.protocol import Answer, AskKind, Stop, Turn, json_line
+from agentkit.web.guards import JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit, TokenCheck
+from agentkit.web.protocol import Answer, AskKind, Stop, Turn, asking, json_line
 
 PAGE = Path(__file__).with_name("page.html")
 log = logging.getLogger(__name__)
@@ -78,13 +78,19 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
     app.add_middleware(TokenCheck, token=token)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOCAL_NAMES)
     conversations = Conversations(limits.max_conversations)
+    app.state.stop_all_turns = conversations.stop_all  # for the server stopping: see `agentkit.web.launch`
     waiting: dict[tuple[str, str], asyncio.Future[str]] = {}  # by (conversation, event id)
+
+    # Built once, not at every turn: `ask_user` asks the person of the turn that calls it, through a context
+    # variable each turn sets (a turn is an asyncio task of its own, so each sees only its own value).
+    this_turns_question: ContextVar[Ask] = ContextVar("this_turns_question")
+    registry = agent_tools(workspace, lambda question: this_turns_question.get()(question))
 
     def asker(kind: AskKind, events: asyncio.Queue, conversation: str) -> Ask:
         async def ask(question: str) -> str:
             key = conversation, secrets.token_urlsafe(12)  # unguessable: only the page that got the event can answer
             waiting[key] = asyncio.get_running_loop().create_future()
-            events.put_nowait({"kind": kind, "id": key[1], "text": question})
+            events.put_nowait(asking(kind, key[1], question))
             try:
                 return await waiting[key]
             finally:
@@ -97,11 +103,12 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
             # The event's message is in the history by now: a lone surrogate (a file name's invalid bytes)
             # must go before the next model request, which could not encode it and would fail every turn after.
             task.messages[:] = without_lone_surrogates(task.messages)
-            events.put_nowait(asdict(event))
+            events.put_nowait(asdict(event) | {"recovered": event.call_id.startswith(RECOVERED)})
 
         async def work(conversation: Conversation) -> None:
+            this_turns_question.set(asker("question", events, key))
             try:
-                await run_task(client, model, message, agent_tools(workspace, asker("question", events, key)),
+                await run_task(client, model, message, registry,
                                policy=policy, ask=asker("confirm", events, key), system_prompt=system_prompt,
                                on_event=lambda event: show(event, conversation.task), task=conversation.task,
                                stream=stream_replies)
@@ -168,32 +175,3 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
         return {"cancelled": stop.conversation}
 
     return app
-
-
-def listen(port: int) -> socket.socket:
-    """A socket listening on 127.0.0.1:`port`, made before anything else: a busy port raises OSError here."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a port just freed is free
-    try:
-        sock.bind((HOST, port))
-        sock.listen(2048)
-    except OSError:
-        sock.close()
-        raise
-    return sock
-
-
-def serve(sock: socket.socket | int = 8001, workspace: Workspace | str | None = None, settings: Settings | None = None,
-          system_prompt: str | None = None) -> None:
-    """`agentkit web`: the app on 127.0.0.1 only (on `sock`, from `listen`, or a port number), offline unless
-    `.env` (or `settings`) names a model."""
-    settings = settings or load_settings()
-    sock = listen(sock) if isinstance(sock, int) else sock
-    folder = workspace if isinstance(workspace, Workspace) else open_workspace(workspace)
-    token = secrets.token_urlsafe()  # new at every launch, and only ever printed here, for this person
-    app = create_app(connect(settings), settings.model, folder, token=token, system_prompt=system_prompt, stream=True)
-    print(f"agentkit web: open http://{HOST}:{sock.getsockname()[1]}/?token={token} (model {settings.model}, "
-          f"workspace {folder.root}). Ctrl-C stops it.", flush=True)
-    # A turn waiting for Approve would hold Ctrl-C up forever: give open turns a second, then stop them.
-    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
-    uvicorn.Server(config).run(sockets=[sock])

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from agentkit.visible import marked
 from agentkit.web.conversations import without_lone_surrogates
 
 AskKind = Literal["confirm", "question"]
@@ -37,6 +38,14 @@ class Stop(BaseModel):
     """The Stop button: which conversation's turn to stop."""
 
     conversation: str = Field(min_length=1, max_length=64)
+
+
+def asking(kind: AskKind, key: str, question: str) -> dict:
+    """The event that puts `question` to the person: `text` is what to show, with every control, bidi and
+    invisible character marked (`<U+202E>`) where the event is made, so that any client shows what will run;
+    `hidden` counts them; `raw` is the question as asked, data for a program, never to be shown as it is."""
+    text, hidden = marked(question, exact=kind == "confirm")  # a call's confirmation: unusual spaces too
+    return {"kind": kind, "id": key, "text": text, "hidden": hidden, "raw": question}
 
 
 def json_line(event: dict) -> str:
