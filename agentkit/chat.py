@@ -55,6 +55,7 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
                 break
             if request in ("", EXIT):
                 continue
+            terminal.remember(request)
             if request == CANCEL:
                 terminal.write("No task is running: /cancel stops a task when it asks you something. "
                                "/exit ends the chat.")

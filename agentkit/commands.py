@@ -65,6 +65,8 @@ def chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
 
     from agentkit.chat import chat
     from agentkit.config import connect
+    from agentkit.line_editing import history_path, start_line_editing, terminal_settings_kept
+    from agentkit.terminal import Terminal
 
     settings = _settings(restart_with)
     workspace = _workspace("chat", args.workspace)
@@ -72,7 +74,10 @@ def chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     for stream in (sys.stdin, sys.stdout):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
-    asyncio.run(chat(connect(settings), settings.model, workspace, system_prompt=args.system_prompt, stream=True))
+    terminal = Terminal(remember=start_line_editing(None if args.no_history else history_path()))
+    with terminal_settings_kept():
+        asyncio.run(chat(connect(settings), settings.model, workspace, terminal, system_prompt=args.system_prompt,
+                         stream=True))
 
 
 def evaluate(args: argparse.Namespace) -> None:

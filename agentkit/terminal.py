@@ -74,8 +74,11 @@ class Terminal:
     """Reads the person's lines without blocking the event loop, and remembers whether they asked to leave."""
 
     def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print_safely,
-                 write_part: Callable[[str], None] = print_part) -> None:
+                 write_part: Callable[[str], None] = print_part,
+                 remember: Callable[[str], None] = lambda request: None) -> None:
         self.read, self.output, self.output_part = read, write, write_part
+        self.remember = remember
+        """Keeps a request in the line history (see `agentkit.line_editing`); answers are not kept."""
         self.streamed = ""
         """The text of the reply being streamed so far, shown on the current line."""
         self.leaving = False
