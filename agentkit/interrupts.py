@@ -105,6 +105,8 @@ def ended_by_signals(command: str) -> Iterator[None]:
 
     def as_ctrl_c(number: int, frame: object) -> None:
         received.append(signal.Signals(number))
+        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # started in the background (`&`): Ctrl-C is ignored
+            raise KeyboardInterrupt
         signal.raise_signal(signal.SIGINT)
 
     previous = {number: signal.signal(number, as_ctrl_c) for number in (signal.SIGTERM, signal.SIGHUP)

@@ -224,3 +224,16 @@ def test_classroom_nbgrader_writes_the_source_notebooks(tmp_path):
     done = run("classroom", "nbgrader", "course/source/tool-use", "--course", str(course), cwd=tmp_path)
     assert done.returncode == 0, done
     assert (tmp_path / "course" / "source" / "tool-use" / "03_tool_registry.ipynb").is_file()
+
+
+def test_sigterm_ends_a_serve_started_in_the_background_where_ctrl_c_is_ignored(tmp_path):
+    ignoring = subprocess.Popen([str(SCRIPT), "serve", "--port", "0"], cwd=tmp_path, text=True, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        assert "serving at" in ignoring.stdout.readline()  # a shell's `agentkit serve &` ignores SIGINT like this
+        ignoring.send_signal(signal.SIGTERM)
+        assert ignoring.wait(timeout=20) == 143
+        assert ignoring.stderr.read() == "agentkit serve: stopped (SIGTERM)\n"
+    finally:
+        ignoring.kill()
+        ignoring.wait()
