@@ -100,6 +100,8 @@ def test_the_page_is_sent_a_line_for_the_person_and_marked_hidden_characters(tmp
     *_, confirm = until(events, "confirm")
     assert "<U+202E>" in confirm["text"] and "\u202e" not in confirm["text"], "marked where the event is made"
     assert "\u202e" in confirm["raw"] and confirm["hidden"] == 1, confirm
+    assert (confirm["tool"], json.loads(confirm["arguments"])) == ("write_file", {"path": "notes.txt",
+                                                                                 "content": "a\u202eb"})
     answer(address, token, confirm, "n")
     (result,) = [event for event in until(events, "status") if event["kind"] == "tool_result"]
     assert result["shown"] == "You declined: write_file notes.txt", result
