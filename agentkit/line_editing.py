@@ -26,6 +26,8 @@ def history_path() -> Path:
 
 def start_line_editing(history: Path | None) -> Callable[[str], None]:
     """Turn on line editing, with earlier requests from `history` (None: none kept); returns `remember(request)`."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):  # lines from a pipe or a file: nobody edits or recalls
+        return lambda request: None
     try:
         import readline
     except ImportError:  # no readline on this platform: plain lines, no history

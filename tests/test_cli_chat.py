@@ -20,7 +20,8 @@ TOKYO = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+09:00 \(Asia/Tokyo\)"
 
 def start_chat(tmp_path, *options: str, **variables: str):
     """`agentkit chat` in a new pseudo-terminal, offline whatever this machine's .env says, unless `variables` say."""
-    env = {**os.environ, "MODEL_API_KEY": "", "BASE_URL": "", "MODEL": "", "PYTHONUNBUFFERED": "1", **variables}
+    env = {**os.environ, "MODEL_API_KEY": "", "BASE_URL": "", "MODEL": "", "PYTHONUNBUFFERED": "1",
+           "HOME": str(tmp_path), **variables}  # the chat's history goes to this home, not the person's
     child = pexpect.spawn(sys.executable, ["-m", "agentkit.cli", "chat", *options], cwd=str(tmp_path), env=env,
                           encoding="utf-8", codec_errors="replace", timeout=WAIT, dimensions=(50, 250))
     child.expect_exact("/exit ends the chat.")
