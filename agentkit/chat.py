@@ -18,7 +18,7 @@ import openai
 from agentkit.agent import POLICY, Tools, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import CANCEL, EXIT
-from agentkit.interrupts import Interrupted, Interrupts
+from agentkit.interrupts import Interrupted, Interrupts, Stopped
 from agentkit.loop import Event, Task, run_task, stop_interrupted
 from agentkit.policy import ToolPolicy
 from agentkit.terminal import Terminal
@@ -37,22 +37,26 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
 
     Ctrl-C (SIGINT) during a task cancels it, which kills a command it is running, and the chat goes on;
     at the prompt it ends the chat. A hang-up (SIGHUP: the terminal closed) or SIGTERM cancels the task and
-    ends the chat.
+    ends the chat. Ended by a signal, the chat says "bye" and raises `Stopped`, so that `agentkit chat` exits
+    with the signal's status (130 for Ctrl-C); ended by /exit or Ctrl-D, it returns the task.
     """
     terminal = terminal or Terminal()
     registry = tools(workspace) if tools else agent_tools(workspace, terminal.ask)  # yours, with --tools
     system_prompt = default_system_prompt(workspace.root) if system_prompt is None else system_prompt
     terminal.write(f"agentkit chat: model {model}, workspace {workspace.root}\n{HELP}")
     task: Task | None = None
+    stopped_by = None
     with Interrupts() as interrupts:
         while not (terminal.leaving or interrupts.ending):
             try:
                 request = await interrupts.wait_for(terminal.line("you> "))
             except Interrupted:
                 terminal.write("")  # the terminal echoed ^C on the prompt's line
+                stopped_by = interrupts.last
                 break
             if request in ("", EXIT):
                 continue
+            terminal.remember(request)
             if request == CANCEL:
                 terminal.write("No task is running: /cancel stops a task when it asks you something. "
                                "/exit ends the chat.")
@@ -66,5 +70,8 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
                 stop_interrupted(task, str(interruption))
                 terminal.write("")
                 terminal.show(Event("status", text=task.status, content=task.error or ""))
+        stopped_by = interrupts.last if interrupts.ending else stopped_by
     terminal.write("bye")
+    if stopped_by is not None:  # the command ends with the signal's status (130 for Ctrl-C); "bye" said it all
+        raise Stopped(stopped_by)
     return task

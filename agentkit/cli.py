@@ -5,25 +5,33 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from agentkit.agent import Tools
-    from agentkit.config import Settings
-
-from agentkit.evaluation.command import add_eval_arguments
-from agentkit.offline.command import add_serve_arguments
-from agentkit.undumpable import make_undumpable
+from agentkit.interrupts import ended_by_signals
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    given = sys.argv[1:] if argv is None else list(argv)
+    named = f"agentkit {given[0]}" if given and not given[0].startswith("-") else "agentkit"
+    # Ctrl-C or SIGTERM from here on, while the parser's modules load too: one line, status 128+n, no traceback.
+    with ended_by_signals(named):
+        _main(argv)
+
+
+def _main(argv: Sequence[str] | None) -> None:
+    from agentkit.evaluation.command import add_eval_arguments
+    from agentkit.offline.command import add_serve_arguments
+    from agentkit.undumpable import make_undumpable
+
     parser = argparse.ArgumentParser(prog="agentkit", description="Tool Use, from zero: the course's command line.")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    serve = commands.add_parser("serve", help="serve the offline model as an OpenAI-compatible HTTP server on 127.0.0.1")
-    add_serve_arguments(serve)
+    # Not named `serve`: that is the function that runs it (shadowing it crashed every `agentkit serve`).
+    add_serve_arguments(commands.add_parser("serve", help="serve the offline model as an OpenAI-compatible HTTP "
+                                                          "server on 127.0.0.1"))
 
     chat = commands.add_parser("chat", help="talk to the agent in this terminal (offline unless .env names a model)")
+    chat.add_argument("--no-history", action="store_true",
+                      help="keep no history of requests (default: kept in ~/.agentkit_history, for the arrow keys)")
     web = commands.add_parser("web", help="the agent's chat page on http://127.0.0.1: open the address it prints, "
                               "with a token new at each launch (needs the `web` extra)")
     web.add_argument("--port", type=int, default=8001, help="port on 127.0.0.1 (default: 8001; 8000 is agentkit serve)")
@@ -89,18 +97,24 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.show_system_prompt:
             print(args.system_prompt)
             return
+    _run(args, restart_with)
+
+
+def _run(args: argparse.Namespace, restart_with: list[str] | None) -> None:
+    from agentkit import commands
+
     if args.command == "serve":
-        serve(args)
+        commands.serve(args)
     elif args.command == "chat":
-        _chat(args, restart_with)
+        commands.chat(args, restart_with)
     elif args.command == "web":
-        _web(args, restart_with)
+        commands.web(args, restart_with)
     elif args.command == "mcp":
-        _mcp(args)
+        commands.mcp(args)
     elif args.command == "eval":
         from agentkit.evaluation.command import run_eval
 
-        run_eval(args)
+        run_eval(args)  # agentkit/evaluation/command.py: your own set with --cases/--functions, a table per class
     elif args.command == "refresh":
         from agentkit.classroom import refresh as refresh_notebook
 
@@ -126,76 +140,6 @@ def _system_prompt(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     except ValueError as error:
         parser.error(str(error))
     return system_prompt(workspace_root(args.workspace), template)
-
-
-def _settings(restart_with: list[str] | None) -> Settings:
-    """The model settings; first, given arguments, restart with them and no secret in the environment."""
-    from agentkit.config import load_settings
-    from agentkit.reexec import inherited_settings, restarted_with_clean_environment
-
-    settings = inherited_settings()
-    if settings is None:
-        settings = load_settings()  # here, so that a wrong setting is reported before anything else happens
-        if restart_with is not None:
-            restarted_with_clean_environment(restart_with, settings)  # returns only where it is not possible
-    return settings
-
-
-def _chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
-    import asyncio
-
-    from agentkit.agent import open_workspace
-    from agentkit.chat import chat
-    from agentkit.config import connect
-
-    settings = _settings(restart_with)
-    # What a person types or a terminal shows may not be valid in its encoding: replaced, never an error.
-    for stream in (sys.stdin, sys.stdout):
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="replace")
-    try:
-        asyncio.run(chat(connect(settings), settings.model, open_workspace(args.workspace),
-                         system_prompt=args.system_prompt, stream=True, tools=_own_tools(args)))
-    except KeyboardInterrupt:  # before the chat has taken over Ctrl-C
-        print("\nbye")
-
-
-def _mcp(args: argparse.Namespace) -> None:
-    import asyncio
-
-    try:
-        from agentkit.mcp import course_server, serve_stdio
-    except ModuleNotFoundError as missing:
-        sys.exit(f"agentkit mcp needs {missing.name}, which comes with the mcp extra: pip install -e '.[mcp]'")
-    from agentkit.agent import open_workspace
-
-    try:
-        server = course_server(open_workspace(args.workspace), no_confirm=args.no_confirm, tools=_own_tools(args))
-    except ValueError as error:
-        sys.exit(f"agentkit mcp: {error}")
-    asyncio.run(serve_stdio(server))
-
-
-def _web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
-    try:
-        from agentkit.web.app import serve
-    except ModuleNotFoundError as missing:
-        sys.exit(f"agentkit web needs {missing.name}, which comes with the web extra: pip install -e '.[web]'")
-    serve(args.port, args.workspace, _settings(restart_with), args.system_prompt, _own_tools(args))
-
-
-def _own_tools(args: argparse.Namespace) -> Tools | None:
-    """`--tools module:function`, loaded and tried once on the workspace, so that a broken one stops here and says why."""
-    if not args.tools:
-        return None
-    from agentkit.agent import load_tools, open_workspace
-
-    try:
-        tools = load_tools(args.tools)
-        tools(open_workspace(args.workspace))
-    except (ValueError, TypeError) as error:
-        sys.exit(f"agentkit {args.command}: {error}")
-    return tools
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ a call `Approved` to run, with its arguments parsed once."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
@@ -38,3 +39,42 @@ class Approved(NamedTuple):
 
     name: str
     arguments: dict[str, Any]
+NOT_RUN_BECAUSE: dict[str, str] = {
+    "tool exists": "the model called a tool that does not exist",
+    "allowed tools": "this tool is not allowed in this task",
+    "valid arguments": "the model's arguments do not fit the tool",
+    "confirmation": "nobody could be asked to allow it",
+    "max_tool_calls_per_task": "the task has used all its tool calls (Limits.max_tool_calls_per_task)",
+    "max_tool_calls_per_turn": "more calls in one reply than are run at once (Limits.max_tool_calls_per_turn)",
+    "max_denials_per_task": "you declined as many calls as one task may ask (Limits.max_denials_per_task)",
+}
+"""Why a refused call did not run, said to the person: the model's result says what to do next instead."""
+SUMMARY_CHARS = 60
+"""Characters of a call's main argument the person's line repeats."""
+
+
+def for_the_person(decision: Decision | None, arguments: str) -> str:
+    """The line a person reads about a call that did not run ("You declined: write_file notes.txt"); "" if it ran.
+
+    The model's tool result says the same for the model ("do not try it again ..."): two audiences, two texts.
+    """
+    if decision is None or decision.outcome in ("allowed", "confirmed"):
+        return ""
+    call = _summary(decision.tool, arguments)
+    if decision.outcome == "denied":
+        return f"You declined: {call}"
+    if decision.outcome == "cancelled":
+        return f"Cancelled: {call}"
+    return f"Not run: {call} ({NOT_RUN_BECAUSE.get(decision.rule, decision.rule)})"
+
+
+def _summary(tool: str, arguments: str) -> str:
+    """`write_file notes.txt`: the tool and its main argument (a path, a command), shortened to one line."""
+    try:
+        parsed = json.loads(arguments or "{}")
+    except ValueError:
+        parsed = None
+    values = parsed.values() if isinstance(parsed, dict) else []
+    main = next((value for value in values if isinstance(value, str) and value.strip()), "")
+    main = " ".join(main.split())
+    return f"{tool} {main[:SUMMARY_CHARS]}{'...' * (len(main) > SUMMARY_CHARS)}".rstrip()

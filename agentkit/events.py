@@ -35,6 +35,9 @@ class Event:
     text: the new characters of the reply being streamed."""
     call_id: str = ""
     """tool_call, tool_result: the call's id, to pair a result with its call."""
+    shown: str = ""
+    """tool_result: the line for the person when the call did not run ("You declined: write_file notes.txt"),
+    shown instead of `content`, which is written for the model ("... do not try it again")."""
 
 
 OnEvent = Callable[[Event], Awaitable[None] | None]

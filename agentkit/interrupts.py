@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import sys
 import threading
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -38,6 +40,8 @@ class Interrupts:
         """True once SIGHUP or SIGTERM arrived: the terminal is gone, or the chat was asked to stop, so it ends."""
         self._waiting: asyncio.Future[Any] | None = None
         self._received: signal.Signals | None = None
+        self.last: signal.Signals | None = None
+        """The last signal received, kept after `wait_for` returns: the one that ended the chat, if one did."""
         self._previous: dict[signal.Signals, Any] = {}
 
     def __enter__(self) -> Interrupts:
@@ -68,7 +72,63 @@ class Interrupts:
             self._waiting = None
 
     def _cancel_waiting(self, number: signal.Signals) -> None:
-        self._received = number
+        self._received = self.last = number
         self.ending |= number in ENDING
         if self._waiting is not None:
             self._waiting.cancel()
+
+
+# ---- the whole command: one line and an exit status, whatever signal ends it ------------------------------
+
+STOPPED_BY = {signal.SIGINT: "stopped (Ctrl-C)", signal.SIGTERM: "stopped (SIGTERM)",
+              signal.SIGHUP: "stopped (the terminal hung up)"}
+"""The line a command ends with, after its name, for each signal that ends it."""
+INTERRUPTED = 130
+"""The exit status of a command a signal ended (128 + SIGINT): the same for Ctrl-C, SIGTERM and a hang-up, so a
+script or a supervisor reads one "interrupted" status; the line on stderr says which signal it was."""
+
+
+class Stopped(KeyboardInterrupt):
+    """A front end stopped its work on a signal and has said so itself: the command exits quietly with 130."""
+
+    def __init__(self, number: signal.Signals) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+@contextmanager
+def ended_by_signals(command: str) -> Iterator[None]:
+    """Run a command's body so that Ctrl-C, SIGTERM or a hang-up end it with one line and exit status 130.
+
+    SIGTERM and SIGHUP are turned into Ctrl-C, the one path every command already cleans up on: `asyncio.run`
+    cancels its task (a running shell command is killed), `with` blocks close their servers. So no traceback,
+    no process left behind, and the status is 130 whichever signal it was (the line names it).
+    """
+    received: list[signal.Signals] = []
+
+    def as_ctrl_c(number: int, frame: object) -> None:
+        received.append(signal.Signals(number))
+        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # started in the background (`&`): Ctrl-C is ignored
+            raise KeyboardInterrupt
+        signal.raise_signal(signal.SIGINT)
+
+    previous = {number: signal.signal(number, as_ctrl_c) for number in (signal.SIGTERM, signal.SIGHUP)
+                if signal.getsignal(number) is not signal.SIG_IGN}  # nohup: a hang-up stays ignored
+    try:
+        yield
+    except KeyboardInterrupt as stop:
+        number = stop.number if isinstance(stop, Stopped) else received[0] if received else signal.SIGINT
+        if not isinstance(stop, Stopped):
+            _say(f"{command}: {STOPPED_BY[number]}")
+        raise SystemExit(INTERRUPTED) from None
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def _say(line: str) -> None:
+    """The last line, on stderr (stdout may be a protocol, as for `agentkit mcp`); a closed terminal is no error."""
+    try:
+        print(("\n" if sys.stderr.isatty() else "") + line, file=sys.stderr, flush=True)  # after the echoed ^C
+    except (OSError, ValueError):
+        pass

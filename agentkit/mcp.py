@@ -12,8 +12,14 @@ Needs the `mcp` extra: `pip install -e '.[mcp]'`.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import itertools
 import json
-from collections.abc import Callable, Iterable, Mapping
+import os
+import sys
+import threading
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 
 import anyio
 import mcp_types as types
@@ -119,8 +125,8 @@ def _text_result(text: str, is_error: bool) -> types.CallToolResult:
 
 
 async def serve_stdio(server: Server) -> None:
-    """Serve `server` on this process's stdin and stdout until the client closes them."""
-    async with stdio_server() as (read, write):
+    """Serve `server` on this process's stdin and stdout until the client closes them (or Ctrl-C: at once)."""
+    async with stdio_server(stdin=_stdin_lines()) as (read, write):
         messages, relayed = anyio.create_memory_object_stream[SessionMessage | Exception](0)
 
         async def relay() -> None:
@@ -135,6 +141,24 @@ async def serve_stdio(server: Server) -> None:
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(relay)
             await server.run(relayed, write, server.create_initialization_options())
+
+
+async def _stdin_lines() -> AsyncIterator[str]:
+    """Lines of stdin, read on a daemon thread. The SDK reads on a worker thread that the event loop waits for
+    when it stops, so Ctrl-C would wait for the client's next line; nothing waits for a daemon thread."""
+    loop, lines = asyncio.get_running_loop(), asyncio.Queue[str | None](maxsize=16)  # bounded: a flood waits
+
+    def read() -> None:
+        with open(os.dup(sys.stdin.fileno()), encoding="utf-8", errors="replace") as stdin:
+            for line in itertools.chain(stdin, [None]):  # None: the client closed stdin
+                try:
+                    asyncio.run_coroutine_threadsafe(lines.put(line), loop).result()
+                except (RuntimeError, concurrent.futures.CancelledError):  # the server has stopped: nobody reads
+                    return
+
+    threading.Thread(target=read, daemon=True).start()
+    while (line := await lines.get()) is not None:
+        yield line
 
 
 def protocol_error(error: Exception) -> types.JSONRPCError:

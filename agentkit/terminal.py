@@ -33,7 +33,8 @@ def describe(event: Event) -> str | None:
     if event.kind == "tool_call":  # what will run, exactly: its unusual spaces are marked too
         return visible(f"  -> {event.name} {event.arguments}", multiline=False, exact=True)
     if event.kind == "tool_result":
-        line = f"  <- {shorten(visible(event.content))}"  # escaped first, so that the width holds for what is shown
+        # `shown`: a refused call's line for the person. Escaped first, so that the width holds for what is shown.
+        line = f"  <- {shorten(visible(event.shown or event.content))}"
     elif event.kind == "thinking":  # folded to one line: the reasoning is not the answer
         line = f"  (thinking) {shorten(visible(event.text))}"
     elif event.kind == "note":
@@ -73,8 +74,11 @@ class Terminal:
     """Reads the person's lines without blocking the event loop, and remembers whether they asked to leave."""
 
     def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print_safely,
-                 write_part: Callable[[str], None] = print_part) -> None:
+                 write_part: Callable[[str], None] = print_part,
+                 remember: Callable[[str], None] = lambda request: None) -> None:
         self.read, self.output, self.output_part = read, write, write_part
+        self.remember = remember
+        """Keeps a request in the line history (see `agentkit.line_editing`); answers are not kept."""
         self.streamed = ""
         """The text of the reply being streamed so far, shown on the current line."""
         self.leaving = False

@@ -10,7 +10,7 @@ import asyncio
 from typing import Any
 
 from agentkit.asking import TaskCancelled
-from agentkit.decisions import Approved
+from agentkit.decisions import Approved, for_the_person
 from agentkit.events import Event, OnEvent, Status, emit
 from agentkit.policy import ToolExecutor
 from agentkit.replies import ModelToolCall
@@ -60,8 +60,10 @@ async def answer_calls(messages: list[dict[str, Any]], executor: ToolExecutor, c
     for call, outcome in zip(calls, outcomes, strict=True):
         result = CANCELLED if isinstance(outcome, TaskCancelled) else outcome
         messages.append(tool_message(call.id, result))
+        decision = next((d for d in reversed(executor.log) if d.call_id == call.id), None)
         await emit(on_event, Event("tool_result", name=call.function.name, content=result.content,
-                                   is_error=result.is_error, call_id=call.id))
+                                   is_error=result.is_error, call_id=call.id,
+                                   shown=for_the_person(decision, call.function.arguments)))
     if cancel:
         return "cancelled", f"cancelled by the user: {cancel}"
     if executor.stop_reason:  # a limit that ends the task: every call of this reply has its result first

@@ -51,6 +51,14 @@ def visible(text: str, *, multiline: bool = True, exact: bool = False) -> str:
                    for index, character in enumerate(text))
 
 
+def marked(text: str, *, exact: bool = False) -> tuple[str, int]:
+    """`text` with each character `visible` would escape written `<U+XXXX>` (newlines and tabs kept), and how
+    many there were: one uniform mark a page can badge, for text that crosses the wire to be shown elsewhere."""
+    shown = [f"<U+{ord(c):04X}>" if _shown(c, text[i - 1] if i else "", True, exact) != c else c
+             for i, c in enumerate(text)]
+    return "".join(shown), sum(len(part) > 1 for part in shown)
+
+
 def _shown(character: str, before: str, multiline: bool, exact: bool) -> str:
     code = ord(character)
     if multiline and character in KEPT_IN_MULTILINE:

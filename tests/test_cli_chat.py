@@ -20,7 +20,8 @@ TOKYO = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+09:00 \(Asia/Tokyo\)"
 
 def start_chat(tmp_path, *options: str, **variables: str):
     """`agentkit chat` in a new pseudo-terminal, offline whatever this machine's .env says, unless `variables` say."""
-    env = {**os.environ, "MODEL_API_KEY": "", "BASE_URL": "", "MODEL": "", "PYTHONUNBUFFERED": "1", **variables}
+    env = {**os.environ, "MODEL_API_KEY": "", "BASE_URL": "", "MODEL": "", "PYTHONUNBUFFERED": "1",
+           "HOME": str(tmp_path), **variables}  # the chat's history goes to this home, not the person's
     child = pexpect.spawn(sys.executable, ["-m", "agentkit.cli", "chat", *options], cwd=str(tmp_path), env=env,
                           encoding="utf-8", codec_errors="replace", timeout=WAIT, dimensions=(50, 250))
     child.expect_exact("/exit ends the chat.")
@@ -65,8 +66,8 @@ def test_yes_runs_a_tool_that_needs_confirmation_and_no_refuses_it(tmp_path):
 
     ask(child, 'Run the bash command "rm notes.txt"', until="[y/N] ")
     printed = ask(child, "n")
-    assert printed.startswith("  <- Error: refused by rule 'confirmation': the user did not allow this call of 'bash'")
-    assert printed.splitlines()[0].endswith("characters)"), "a long result is shortened, with its full length"
+    # The person reads a line meant for them; the model's result ("... do not try it again") is the model's.
+    assert printed.startswith("  <- You declined: bash rm notes.txt\n")
     assert (tmp_path / "files" / "notes.txt").exists()
     child.sendeof()  # Ctrl-D at the prompt ends the chat like /exit
     child.expect_exact("bye")
@@ -86,7 +87,7 @@ def test_the_answer_to_ask_user_goes_back_to_the_model(tmp_path):
 def test_cancel_stops_the_task_and_the_chat_goes_on_and_exit_ends_it(tmp_path):
     child = start_chat(tmp_path)
     ask(child, 'Run the bash command "touch made.txt"', until="[y/N] ")
-    assert ask(child, "/cancel").startswith("  <- Error: cancelled: the task was stopped before this call completed.\n"
+    assert ask(child, "/cancel").startswith("  <- Cancelled: bash touch made.txt\n"
                                             "[task cancelled: cancelled by the user: the person answered /cancel")
     assert "in Tokyo (" in ask(child, "What time is it in Tokyo?")
     ask(child, 'Run the bash command "touch made.txt"', until="[y/N] ")

@@ -18,7 +18,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [  # lowest first
                        "history")),
     ("chapter extensions", ("evaluation", "mcp", "mcp_client", "frameworks")),
     ("classroom", ("checks", "classroom")),
-    ("front ends", ("cli", "chat", "terminal", "web", "interrupts", "reexec", "undumpable", "visible", "__init__")),
+    ("front ends", ("cli", "commands", "chat", "terminal", "line_editing", "web", "interrupts", "reexec", "undumpable", "visible",
+                    "__init__")),
 ]
 """(layer, the top-level modules or subpackages of agentkit in it). `agentkit/__init__.py` re-exports the public
 names, so it sits on top; `import agentkit` for the package's path is allowed anywhere."""

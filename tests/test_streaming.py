@@ -179,7 +179,7 @@ def test_the_loop_streaming_reports_a_reply_it_cannot_use():
 def test_agentkit_chat_prints_the_answer_as_it_streams(tmp_path):
     with OfflineServer(faults=Faults(chunk_delay=0.25)) as server:
         env = {**os.environ, "MODEL_API_KEY": "offline", "BASE_URL": server.base_url, "MODEL": "offline",
-               "PYTHONUNBUFFERED": "1"}
+               "HOME": str(tmp_path), "PYTHONUNBUFFERED": "1"}
         child = pexpect.spawn(sys.executable, ["-m", "agentkit.cli", "chat"], cwd=str(tmp_path), env=env,
                               encoding="utf-8", timeout=WAIT * 3, dimensions=(50, 250))
         child.expect_exact("you> ")

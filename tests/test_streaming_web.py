@@ -5,7 +5,6 @@ from playwright.sync_api import expect
 from test_web import Stream, browser, page, send, serving  # noqa: F401 - fixtures and helpers of the web tests
 
 from agentkit.offline import Faults, OfflineServer
-from agentkit.web import app as web_app
 
 
 class Paced:
@@ -51,10 +50,12 @@ def test_the_page_shows_the_answer_growing_then_once(tmp_path, page, monkeypatch
 
 
 def test_agentkit_web_streams(monkeypatch, tmp_path):
+    from agentkit.web import launch
+
     made = {}
-    monkeypatch.setattr(web_app, "create_app", lambda *a, **options: made.update(options))
-    monkeypatch.setattr(web_app.uvicorn, "run", lambda *a, **k: None)
-    web_app.serve(0, str(tmp_path))
+    monkeypatch.setattr(launch, "create_app", lambda *a, **options: made.update(options))
+    monkeypatch.setattr(launch.uvicorn.Server, "run", lambda *a, **k: None)
+    launch.serve(0, str(tmp_path))
     assert made["stream"] is True
 
 

@@ -14,6 +14,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import expect, sync_playwright
 
+from agentkit.agent import agent_tools
 from agentkit.offline import OfflineModel, ScriptedModel, ToolCall, call, offline_client
 from agentkit.tools.workspace import Workspace
 from agentkit.web.app import create_app
@@ -191,13 +192,18 @@ def test_agentkit_web_listens_on_127_0_0_1_only(tmp_path, monkeypatch, capsys):
     from agentkit.cli import main
 
     started = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(options, app=app))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets: started.update(sockets=sockets))
     for name in ("MODEL_API_KEY", "BASE_URL", "MODEL"):
         monkeypatch.setenv(name, "")
-    main(["web", "--port", "8123", "--workspace", str(tmp_path / "files")])
-    assert (started["host"], started["port"]) == ("127.0.0.1", 8123)
+    with socket.socket() as probe:  # a port free now
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    main(["web", "--port", str(port), "--workspace", str(tmp_path / "files")])
+    (listening,) = started["sockets"]
+    assert listening.getsockname() == ("127.0.0.1", port)
+    listening.close()
     assert (tmp_path / "files").is_dir()
-    assert capsys.readouterr().out.startswith("agentkit web: open http://127.0.0.1:8123/?token=")
+    assert capsys.readouterr().out.startswith(f"agentkit web: open http://127.0.0.1:{port}/?token=")
 
 
 def test_the_page_loads_nothing_from_elsewhere(tmp_path):
@@ -333,3 +339,48 @@ def test_the_page_shows_the_agents_system_prompt_when_asked(tmp_path, page):
         expect(shown).to_have_text(prompt.replace("\u202e", "⟨U+202E⟩"))
         send(page, port, "Who are you?")
         expect(page.locator(".answer")).to_have_text("I am Ada.")
+
+
+# ---- what the page is sent for the person (issue 24) -------------------------------------------------------
+
+def test_the_tool_registry_is_built_once_and_ask_user_reaches_each_turns_person(tmp_path, monkeypatch):
+    from agentkit.web import app as web_app
+
+    built = []
+    monkeypatch.setattr(web_app, "agent_tools", lambda *a: built.append(a) or agent_tools(*a))
+    model = ScriptedModel([call("ask_user", question="Name?"), "Hi.", call("ask_user", question="Age?"), "Ok."])
+    with serving(model, tmp_path) as port:
+        for question, reply in (("Name?", "Ada"), ("Age?", "36")):
+            turn = Stream(port, "Ask me")
+            *_, asked = turn.until("question")
+            assert asked["text"] == question
+            assert turn.answer(asked, reply) == 200
+            assert [e["content"] for e in turn.until("status") if e["kind"] == "tool_result"] == [reply]
+    assert len(built) == 1, "one registry for the app, not one a turn"
+
+
+def test_a_text_call_read_back_from_the_stream_is_marked_recovered(tmp_path, monkeypatch):
+    from agentkit.config import connect
+
+    client = connect(variant="json_text")
+    monkeypatch.setattr("test_web.offline_client", lambda model: client)
+    with serving(None, tmp_path, stream=True) as port:
+        events = Stream(port, "What time is it in Tokyo?").until("status")
+    streamed = "".join(event["text"] for event in events if event["kind"] == "text")
+    (first_call, *_) = [event for event in events if event["kind"] == "tool_call"]
+    assert '"name": "get_current_time"' in streamed and first_call["recovered"] is True
+
+
+def test_the_page_folds_a_recovered_text_call_and_shows_a_declined_call_in_the_persons_words(
+        tmp_path, page, monkeypatch):
+    from agentkit.config import connect
+
+    client = connect(variant="json_text")
+    monkeypatch.setattr("test_web.offline_client", lambda model: client)
+    with serving(None, tmp_path, stream=True) as port:
+        send(page, port, 'Write "hi" to the file notes.txt')
+        page.locator(".ask.confirm button.deny").click()
+        expect(page.locator(".tool-result.error")).to_have_text("← You declined: write_file notes.txt")
+        expect(page.locator("#state")).to_have_text("ready")
+        assert page.locator(".thinking summary").first.inner_text() == "a tool call the model wrote as text"
+        assert '"name": "write_file"' not in " ".join(page.locator(".answer").all_inner_texts())

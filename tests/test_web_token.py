@@ -100,14 +100,19 @@ def test_agentkit_web_prints_a_new_token_each_launch_and_its_app_wants_it(tmp_pa
     from agentkit.cli import main
 
     started = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.append(app))
+
+    def run(server, sockets):  # uvicorn's server, stopped before it starts: the app and the socket are kept
+        started.append(server.config.app)
+        sockets[0].close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
     for name in ("MODEL_API_KEY", "BASE_URL", "MODEL"):
         monkeypatch.setenv(name, "")
     tokens = []
     for _ in range(2):
-        main(["web", "--port", "8123", "--workspace", str(tmp_path)])
+        main(["web", "--port", "0", "--workspace", str(tmp_path)])  # 0: any free port, shown in the address
         printed = capsys.readouterr().out
-        tokens.append(re.match(r"agentkit web: open http://127\.0\.0\.1:8123/\?token=([\w-]{43}) \(model offline, ",
+        tokens.append(re.match(r"agentkit web: open http://127\.0\.0\.1:\d+/\?token=([\w-]{43}) \(model offline, ",
                                printed).group(1))
     assert tokens[0] != tokens[1]
     with TestClient(started[1], base_url="http://127.0.0.1") as client:

@@ -35,7 +35,13 @@ def refresh(path: str | os.PathLike[str], timeout: int = 300) -> None:
         if old is not None and "outputs" in cell and _masked(old, rules) == _masked(cell.outputs, rules):
             cell.outputs = old
     nbformat.validate(notebook)
-    nbformat.write(notebook, path)
+    # Written beside it, then renamed over it: Ctrl-C or a full disk leaves the old notebook or the new, never half.
+    partial = path.with_name(f".{path.name}.refreshing")
+    try:
+        nbformat.write(notebook, partial)
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 KERNEL_START_FAILURES = ("Kernel didn't respond", "Kernel died before replying", "Address already in use")

@@ -6,6 +6,7 @@ Its arguments live here, with the model, so that `python -m agentkit.offline` ne
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 
@@ -22,15 +23,45 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                              "at the end")
 
 
+class PortInUse(Exception):
+    """The port cannot be listened on; the message names it and the flag that picks another."""
+
+
 def serve(args: argparse.Namespace) -> None:
-    """Serve until Ctrl-C."""
+    """Serve until Ctrl-C or SIGTERM, which end it through `agentkit.interrupts.ended_by_signals`."""
     from agentkit.offline.model import OfflineModel
     from agentkit.offline.server import Faults, OfflineServer
 
     faults = Faults(status=args.fail, times=args.times, delay=args.delay, chunk_delay=args.chunk_delay)
-    with OfflineServer(OfflineModel(unruly=args.unruly), faults, port=args.port) as server:
+    try:
+        server = OfflineServer(OfflineModel(unruly=args.unruly), faults, port=args.port)
+    except OSError as error:
+        raise PortInUse(f"cannot listen on 127.0.0.1:{args.port} ({error.strerror or error}): another program "
+                        "(another agentkit serve?) uses it; pick a free port with --port N") from None
+    with server:
         print(f"Offline model serving at {server.base_url} (BASE_URL for any OpenAI client). Ctrl-C stops it.", flush=True)
-        try:
-            server.thread.join()
-        except KeyboardInterrupt:
-            print("stopped", file=sys.stderr)
+        server.thread.join()
+
+
+def main() -> None:
+    """`python -m agentkit.offline`: the same server, refusals and ends as `agentkit serve` (whose front end,
+    `agentkit.interrupts`, this layer below it does not import: the few lines are repeated here)."""
+    parser = argparse.ArgumentParser(prog="python -m agentkit.offline", description="Serve the offline model over HTTP.")
+    add_serve_arguments(parser)
+    args = parser.parse_args()
+    stopped_by = [signal.SIGINT]
+
+    def as_ctrl_c(number: int, frame: object) -> None:
+        stopped_by[0] = signal.Signals(number)
+        signal.raise_signal(signal.SIGINT)
+
+    signal.signal(signal.SIGTERM, as_ctrl_c)
+    try:
+        serve(args)
+    except PortInUse as error:
+        print(f"{parser.prog}: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except KeyboardInterrupt:
+        name = "Ctrl-C" if stopped_by[0] == signal.SIGINT else "SIGTERM"
+        print(f"{parser.prog}: stopped ({name})", file=sys.stderr)
+        raise SystemExit(130) from None  # as agentkit.interrupts: 130 whichever signal it was

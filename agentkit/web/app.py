@@ -14,8 +14,9 @@ the answer, or the Stop button (POST /cancel), stops the task. Each conversation
 model sees the whole conversation, and a turn stopped from outside (Stop, or the page going away) leaves
 that task valid to go on.
 
-Each line of the stream is a `loop.Event` with all its fields, or `{"kind", "id", "text"}` for a
-confirm or question; a turn that breaks on a bug ends with a `failed` status, and its conversation goes on.
+Each line of the stream is a `loop.Event` with all its fields (a tool_call's `recovered`: read back out
+of the text the model streamed), or a confirm or question (`protocol.asking`: its text marked for display); a turn that
+breaks on a bug ends with a `failed` status, and its conversation goes on.
 A conversation runs one turn at a time (another turn posted meanwhile gets 409); messages longer than
 `Limits.max_message_chars` get 413; the app keeps at most `Limits.max_conversations` conversations.
 
@@ -30,11 +31,11 @@ import asyncio
 import logging
 import secrets
 from collections.abc import AsyncIterator, Callable, Coroutine
+from contextvars import ContextVar
 from dataclasses import asdict
 from pathlib import Path
 
 import openai
-import uvicorn
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
@@ -42,16 +43,16 @@ from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from starlette.background import BackgroundTask
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from agentkit.agent import POLICY, Tools, agent_tools, open_workspace
+from agentkit.agent import POLICY, Tools, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import Ask
-from agentkit.config import Settings, connect, load_settings
 from agentkit.loop import Event, Task, run_task, stop_interrupted
 from agentkit.policy import ToolPolicy
+from agentkit.recovery import RECOVERED
 from agentkit.tools.workspace import Workspace
 from agentkit.web.conversations import Conversation, Conversations, stop_once, without_lone_surrogates
-from agentkit.web.guards import HOST, JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit, TokenCheck
-from agentkit.web.protocol import Answer, AskKind, Stop, Turn, json_line
+from agentkit.web.guards import JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit, TokenCheck
+from agentkit.web.protocol import Answer, AskKind, Stop, Turn, asking, json_line
 
 PAGE = Path(__file__).with_name("page.html")
 log = logging.getLogger(__name__)
@@ -68,7 +69,6 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
     each new piece of text as it is written, and the page shows it at once.
     `tools` makes your registry for the workspace (`agentkit web --tools module:function`): the course's agent otherwise.
     """
-    own_registry = tools(workspace) if tools else None  # made once, so a broken one fails at launch, not at a turn
     system_prompt = default_system_prompt(workspace.root) if system_prompt is None else system_prompt
     # No API docs pages: they would load scripts from a CDN, and the page is the interface.
     app = FastAPI(title="agentkit chat", docs_url=None, redoc_url=None, openapi_url=None)
@@ -80,13 +80,20 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
     app.add_middleware(TokenCheck, token=token)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOCAL_NAMES)
     conversations = Conversations(limits.max_conversations)
+    app.state.stop_all_turns = conversations.stop_all  # for the server stopping: see `agentkit.web.launch`
     waiting: dict[tuple[str, str], asyncio.Future[str]] = {}  # by (conversation, event id)
+
+    # Built once, not at every turn: `ask_user` asks the person of the turn that calls it, through a context
+    # variable each turn sets (a turn is an asyncio task of its own, so each sees only its own value).
+    this_turns_question: ContextVar[Ask] = ContextVar("this_turns_question")
+    # Made once, not at every turn; a registry of your own (--tools) fails here, at launch, if it is broken.
+    registry = tools(workspace) if tools else agent_tools(workspace, lambda question: this_turns_question.get()(question))
 
     def asker(kind: AskKind, events: asyncio.Queue, conversation: str) -> Ask:
         async def ask(question: str) -> str:
             key = conversation, secrets.token_urlsafe(12)  # unguessable: only the page that got the event can answer
             waiting[key] = asyncio.get_running_loop().create_future()
-            events.put_nowait({"kind": kind, "id": key[1], "text": question})
+            events.put_nowait(asking(kind, key[1], question))
             try:
                 return await waiting[key]
             finally:
@@ -99,11 +106,11 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
             # The event's message is in the history by now: a lone surrogate (a file name's invalid bytes)
             # must go before the next model request, which could not encode it and would fail every turn after.
             task.messages[:] = without_lone_surrogates(task.messages)
-            events.put_nowait(asdict(event))
+            events.put_nowait(asdict(event) | {"recovered": event.call_id.startswith(RECOVERED)})
 
         async def work(conversation: Conversation) -> None:
+            this_turns_question.set(asker("question", events, key))
             try:
-                registry = own_registry or agent_tools(workspace, asker("question", events, key))
                 await run_task(client, model, message, registry,
                                policy=policy, ask=asker("confirm", events, key), system_prompt=system_prompt,
                                on_event=lambda event: show(event, conversation.task), task=conversation.task,
@@ -171,17 +178,3 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
         return {"cancelled": stop.conversation}
 
     return app
-
-
-def serve(port: int = 8001, workspace: str | None = None, settings: Settings | None = None,
-          system_prompt: str | None = None, tools: Tools | None = None) -> None:
-    """`agentkit web`: the app on 127.0.0.1 only, offline unless `.env` (or `settings`) names a model."""
-    settings = settings or load_settings()
-    folder = open_workspace(workspace)
-    token = secrets.token_urlsafe()  # new at every launch, and only ever printed here, for this person
-    app = create_app(connect(settings), settings.model, folder, token=token, system_prompt=system_prompt, stream=True,
-                     tools=tools)
-    print(f"agentkit web: open http://{HOST}:{port}/?token={token} (model {settings.model}, workspace "
-          f"{folder.root}). Ctrl-C stops it.", flush=True)
-    # A turn waiting for Approve would hold Ctrl-C up forever: give open turns a second, then stop them.
-    uvicorn.run(app, host=HOST, port=port, log_level="warning", timeout_graceful_shutdown=1)

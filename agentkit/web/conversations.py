@@ -85,6 +85,12 @@ class Conversations:
             raise HTTPException(409, f"conversation {key!r} is not running a turn: there is nothing to stop")
         stop_once(conversation.turn)
 
+    def stop_all(self) -> None:
+        """Cancel every running turn (the server is stopping): each ends its stream with a cancelled status."""
+        for conversation in self._kept.values():
+            if conversation.busy:
+                stop_once(conversation.turn)
+
     def _make_room(self) -> None:
         while len(self._kept) >= self.max_kept:
             idle = next((key for key, kept in self._kept.items() if not kept.busy), None)

@@ -1,0 +1,124 @@
+"""What each `agentkit` command does once its arguments are read: refuse early, start, and end cleanly.
+
+A command that cannot work says so before it creates anything or prints a token: one line naming the
+problem and the flag or command that fixes it, exit status 2 (`refuse`). How a command ends on Ctrl-C or
+SIGTERM is `agentkit.interrupts.ended_by_signals`, around all of them (`agentkit.cli.main`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from agentkit.agent import Tools
+    from agentkit.config import Settings
+    from agentkit.tools.workspace import Workspace
+
+
+def refuse(command: str, problem: str) -> NoReturn:
+    """Stop before anything is created or started: one line naming the problem and what fixes it, exit status 2."""
+    print(f"agentkit {command}: {problem}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def _workspace(command: str, path: str | None) -> Workspace:
+    """The agent's workspace, created if missing, or a refusal that names --workspace."""
+    from agentkit.agent import open_workspace, workspace_root
+
+    try:
+        return open_workspace(path)
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        refuse(command, f"cannot use {workspace_root(path)} as the workspace ({reason}): give a folder you can "
+                        "write to with --workspace PATH")
+
+
+def _needs_extra(command: str, extra: str, missing: ModuleNotFoundError) -> NoReturn:
+    refuse(command, f"needs {missing.name}, which comes with the {extra} extra: pip install -e '.[{extra}]'")
+
+
+def serve(args: argparse.Namespace) -> None:
+    from agentkit.offline.command import PortInUse, serve
+
+    try:
+        serve(args)
+    except PortInUse as error:
+        refuse("serve", str(error))
+
+
+def _settings(restart_with: list[str] | None) -> Settings:
+    """The model settings; first, given arguments, restart with them and no secret in the environment."""
+    from agentkit.config import load_settings
+    from agentkit.reexec import inherited_settings, restarted_with_clean_environment
+
+    settings = inherited_settings()
+    if settings is None:
+        settings = load_settings()  # here, so that a wrong setting is reported before anything else happens
+        if restart_with is not None:
+            restarted_with_clean_environment(restart_with, settings)  # returns only where it is not possible
+    return settings
+
+
+def chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
+    import asyncio
+
+    from agentkit.chat import chat
+    from agentkit.config import connect
+    from agentkit.line_editing import history_path, start_line_editing, terminal_settings_kept
+    from agentkit.terminal import Terminal
+
+    settings = _settings(restart_with)
+    workspace = _workspace("chat", args.workspace)
+    # What a person types or a terminal shows may not be valid in its encoding: replaced, never an error.
+    for stream in (sys.stdin, sys.stdout):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+    terminal = Terminal(remember=start_line_editing(None if args.no_history else history_path()))
+    with terminal_settings_kept():
+        asyncio.run(chat(connect(settings), settings.model, workspace, terminal, system_prompt=args.system_prompt,
+                         stream=True, tools=_own_tools(args)))
+
+
+def mcp(args: argparse.Namespace) -> None:
+    import asyncio
+
+    try:
+        from agentkit.mcp import course_server, serve_stdio
+    except ModuleNotFoundError as missing:
+        _needs_extra("mcp", "mcp", missing)
+    try:
+        server = course_server(_workspace("mcp", args.workspace), no_confirm=args.no_confirm, tools=_own_tools(args))
+    except ValueError as error:
+        refuse("mcp", str(error))
+    asyncio.run(serve_stdio(server))
+
+
+def web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
+    try:
+        from agentkit.web.launch import listen, serve
+    except ModuleNotFoundError as missing:
+        _needs_extra("web", "web", missing)
+    settings = _settings(restart_with)
+    try:
+        sock = listen(args.port)  # before the workspace and the token: a busy port leaves nothing behind
+    except OSError as error:
+        refuse("web", f"cannot listen on 127.0.0.1:{args.port} ({error.strerror or error}): another program "
+                      "(another agentkit web?) uses it; pick a free port with --port N")
+    tools = _own_tools(args)
+    serve(sock, _workspace("web", args.workspace), settings, args.system_prompt, tools)
+
+
+def _own_tools(args: argparse.Namespace) -> Tools | None:
+    """`--tools module:function`, loaded and tried once on the workspace, so that a broken one stops here and says why."""
+    if not args.tools:
+        return None
+    from agentkit.agent import load_tools
+
+    try:
+        tools = load_tools(args.tools)
+        tools(_workspace(args.command, args.workspace))
+    except (ValueError, TypeError) as error:
+        refuse(args.command, str(error))
+    return tools

@@ -1,0 +1,109 @@
+"""`agentkit web` run as a reader runs it: the page behind its token, one line at Ctrl-C even mid-turn, and what
+the page is sent for the person (a declined call's line, a confirmation's hidden characters marked)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import signal
+
+import httpx
+import pytest
+from front_door import (
+    Running,
+    exercises,
+    free_port,
+    no_process_left,  # noqa: F401 (a fixture: nothing left running)
+    processes_with,
+    wait_until,
+)
+
+
+def start_web(tmp_path) -> tuple[Running, str, str]:
+    """`agentkit web` on a free port; the process, its address and its token."""
+    web = Running("web", "--port", str(free_port()), cwd=tmp_path)
+    address, token = re.search(r"(http://127\.0\.0\.1:\d+)/\?token=(\S+)", web.line_with("agentkit web: open")).groups()
+    return web, address, token
+
+
+def turn(address: str, token: str, message: str):
+    """POST /chat and yield its events; the stream stays open while the generator is not closed (a page that
+    went away would stop the turn)."""
+    headers = {"authorization": f"Bearer {token}"}
+    with httpx.stream("POST", f"{address}/chat", json={"conversation": "c1", "message": message},
+                      headers=headers, timeout=60) as response:
+        assert response.status_code == 200
+        for line in response.iter_lines():
+            yield json.loads(line)
+
+
+def until(events, kind: str) -> list[dict]:
+    """The events up to the first of `kind`, the stream left open."""
+    seen = []
+    for event in events:
+        seen.append(event)
+        if event["kind"] == kind:
+            return seen
+    raise AssertionError(f"no {kind} event: {seen}")
+
+
+def answer(address: str, token: str, event: dict, reply: str) -> None:
+    sent = httpx.post(f"{address}/answer", json={"conversation": "c1", "question": event["id"], "answer": reply},
+                      headers={"authorization": f"Bearer {token}"}, timeout=30)
+    assert sent.status_code == 200, sent.text
+
+
+@exercises("web")
+def test_web_serves_its_page_only_with_its_token_and_ends_on_ctrl_c(tmp_path):
+    web, address, token = start_web(tmp_path)
+    page = httpx.get(f"{address}/?token={token}", timeout=30)
+    assert page.status_code == 200 and "<title>agentkit chat</title>" in page.text
+    assert httpx.get(f"{address}/", timeout=30).status_code == 401
+    assert httpx.get(f"{address}/?token=not-{token}", timeout=30).status_code == 401
+    assert web.end(signal.SIGINT) == (130, "agentkit web: stopped (Ctrl-C)\n")
+
+
+@pytest.fixture
+def marker():
+    marker = f"300.{random.randrange(10**8, 10**9)}"
+    yield marker
+    for pid in processes_with(marker):
+        import os
+
+        os.kill(pid, signal.SIGKILL)
+
+
+def test_web_ends_cleanly_with_a_confirmation_pending(tmp_path):
+    web, address, token = start_web(tmp_path)
+    events = turn(address, token, 'Run the bash command "touch never.txt"')
+    until(events, "confirm")
+    status, stderr = web.end(signal.SIGINT)
+    assert (status, stderr) == (130, "agentkit web: stopped (Ctrl-C)\n")
+    assert not (tmp_path / "workspace" / "never.txt").exists()
+
+
+def test_sigterm_while_a_command_runs_kills_it_and_ends_web_with_one_line(tmp_path, marker):
+    web, address, token = start_web(tmp_path)
+    events = turn(address, token, f'Run the bash command "sleep {marker}"')
+    *_, confirm = until(events, "confirm")
+    answer(address, token, confirm, "y")
+    assert wait_until(lambda: processes_with(marker)), "the approved command should be running"
+    status, stderr = web.end(signal.SIGTERM)
+    assert (status, stderr) == (130, "agentkit web: stopped (SIGTERM)\n")
+    assert wait_until(lambda: not processes_with(marker), within=5), "no command is left running"
+
+
+def test_the_page_is_sent_a_line_for_the_person_and_marked_hidden_characters(tmp_path):
+    web, address, token = start_web(tmp_path)
+    events = turn(address, token, 'Write "a\u202eb" to the file notes.txt')
+    *_, confirm = until(events, "confirm")
+    assert "<U+202E>" in confirm["text"] and "\u202e" not in confirm["text"], "marked where the event is made"
+    assert "\u202e" in confirm["raw"] and confirm["hidden"] == 1, confirm
+    assert (confirm["tool"], json.loads(confirm["arguments"])) == ("write_file", {"path": "notes.txt",
+                                                                                 "content": "a\u202eb"})
+    answer(address, token, confirm, "n")
+    (result,) = [event for event in until(events, "status") if event["kind"] == "tool_result"]
+    assert result["shown"] == "You declined: write_file notes.txt", result
+    assert "did not allow" in result["content"], "the model still reads the sentence written for it"
+    assert web.end(signal.SIGINT)[0] == 130
