@@ -66,7 +66,10 @@ def terminal_settings_kept() -> Iterator[None]:
 
         fd = sys.stdin.fileno()
         saved = termios.tcgetattr(fd)
-    except (ImportError, OSError, ValueError, AttributeError):  # not a terminal, or not Unix: nothing to restore
+    except (ImportError, OSError, ValueError, AttributeError):  # not Unix, or stdin closed: nothing to restore
+        yield
+        return
+    except termios.error:  # stdin is a pipe or a file (`agentkit chat < requests.txt`), not a terminal
         yield
         return
     try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import signal
 import stat
+import subprocess
 
 import pexpect
 from front_door import SCRIPT, environment, exercises
@@ -32,7 +33,8 @@ def finish(child) -> int:
 def test_chat_answers_and_the_up_arrow_recalls_the_last_request_from_the_history(tmp_path):
     child = start(tmp_path)
     child.sendline("What time is it in Tokyo?")
-    child.expect_exact("agent> The current time in Tokyo is")
+    child.expect_exact("agent> It's ")
+    child.expect_exact(" in Tokyo (")
     child.expect_exact("you> ")
     child.send(UP)  # the line is edited in place: it comes back, and Enter sends it again
     child.send("\r")
@@ -84,3 +86,12 @@ def test_sigterm_with_a_question_pending_ends_the_chat_with_status_130(tmp_path)
     assert finish(child) == 130
     assert "Traceback" not in child.before
     assert not (tmp_path / "workspace" / "never.txt").exists()
+
+
+def test_chat_reads_requests_from_a_pipe_as_well_as_from_a_terminal(tmp_path):
+    requests = tmp_path / "requests.txt"
+    requests.write_text("What time is it in Tokyo?\n", encoding="utf-8")
+    done = subprocess.run([str(SCRIPT), "chat", "--workspace", str(tmp_path / "ws")], cwd=tmp_path, text=True,
+                          env=environment(tmp_path), stdin=requests.open(), capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr  # a pipe is no terminal: nothing to save or restore, no termios.error
+    assert " in Tokyo (" in done.stdout and "Traceback" not in done.stderr, done

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from agentkit.offline import OfflineModel, offline_client
-from agentkit.offline.answer import NOT_AN_LLM
+from agentkit.offline.answer import NOT_AN_LLM, plain_answer
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
 JSON_DUMP = re.compile(r"[{\[]\s*\"|\"\w+\"\s*:")
@@ -331,3 +331,15 @@ class TestStructuredOutputs:
         assert parsed(Contact, "Add Maria Lopez, maria@example.com").parsed.email == "maria@example.com"
         assert "email" in parsed(Contact, "Add Maria Lopez").refusal
         assert HAN.search(parsed(Contact, "添加联系人 Maria Lopez").refusal)
+
+
+@pytest.mark.parametrize(("said", "expected"), [("thanks!", "You're welcome."), ("Thank you so much", "You're welcome."),
+                                                 ("谢谢", "不客气。"), ("ok", "Good. What would you like to do next?"),
+                                                 ("好的", "好的。接下来想做什么？")])
+def test_a_thank_you_or_an_ok_on_its_own_is_answered_as_a_person_would(said, expected):
+    assert plain_answer(said) == expected
+
+
+def test_a_question_after_a_thank_you_is_still_the_question():
+    assert plain_answer("thanks, what is the capital of France?") == "The capital of France is Paris."
+    assert plain_answer("谢谢，法国的首都是哪里？") == "法国的首都是巴黎。"

@@ -38,6 +38,13 @@ NOT_AN_LLM_ZH = ("我是本课程的离线模型：在没有设置 MODEL_API_KEY
                  "其他问题请在 .env 里设置 MODEL_API_KEY，使用真正的模型。")
 DONT_KNOW = {"en": "I don't know that one, and none of the tools I have can look it up.",
              "zh": "这个问题我答不上来，我手头的工具也查不到。"}
+SMALL_TALK = (
+    (re.compile(r"\s*(?:thanks|thank\s+you|thx|cheers)\b|\s*(?:谢谢|多谢|感谢)", re.IGNORECASE),
+     {"en": "You're welcome.", "zh": "不客气。"}),
+    (re.compile(r"\s*(?:ok|okay|great|cool|nice|got\s+it|好的?|明白了?|知道了)\s*[.!。！]*\s*$", re.IGNORECASE),
+     {"en": "Good. What would you like to do next?", "zh": "好的。接下来想做什么？"}),
+)
+"""A thank-you or an "ok" on its own (short, no question in it): answered as a person would, not with "I don't know"."""
 ASKED_WHO = ({"who", "you"}, {"what", "are", "you"}, {"introduce", "yourself"}, {"your", "name"}, {"what", "can", "you", "do"})
 """Word sets of a question about the model itself: it answers those with what it really is."""
 
@@ -48,6 +55,9 @@ def plain_answer(question: str, language: Language | None = None) -> str:
     # a greeting answers a greeting ("Hello!", "hi there", "Say hello."), not "Translate hello into Spanish"
     greeted = re.match(r"\s*(?:(?:please\s+)?say\s+)?(?:hello|hi|hey)\b|\s*你好", question, re.IGNORECASE)
     asked = set(reading.words(question)) - {"hello"} | ({"hello"} if greeted else set())
+    for said, reply in SMALL_TALK:
+        if said.match(question) and not re.search(r"[?？]", question) and len(question.split()) <= 6:
+            return reply[language]
     for keys, zh_keys, english, chinese in PLAIN_ANSWERS:
         if keys <= asked or (zh_keys != ("你好",) and all(k in question for k in zh_keys)) or (greeted and "hello" in keys):
             return chinese if language == "zh" else english
