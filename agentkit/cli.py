@@ -116,11 +116,22 @@ def _run(args: argparse.Namespace, restart_with: list[str] | None) -> None:
 
         run_eval(args)  # agentkit/evaluation/command.py: your own set with --cases/--functions, a table per class
     elif args.command == "refresh":
+        from nbclient.exceptions import CellExecutionError
+
         from agentkit.classroom import refresh as refresh_notebook
 
+        failed = []
         for path in args.notebooks:
-            refresh_notebook(path)
-            print(f"refreshed {path}")
+            try:
+                refresh_notebook(path)
+            except CellExecutionError as error:  # the stored notebook is left as it was; the others still run
+                failed.append(path)
+                print(f"agentkit refresh: {path} left as it was: a cell raised {error.ename}: {error.evalue}",
+                      file=sys.stderr)
+            else:
+                print(f"refreshed {path}")
+        if failed:
+            raise SystemExit(1)
     elif args.command == "classroom":
         from agentkit.classroom.command import run_classroom_command
 

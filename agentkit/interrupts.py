@@ -104,6 +104,9 @@ def ended_by_signals(command: str) -> Iterator[None]:
     cancels its task (a running shell command is killed), `with` blocks close their servers. So no traceback,
     no process left behind, and the status is 130 whichever signal it was (the line names it).
     """
+    if threading.current_thread() is not threading.main_thread():  # main() called from a thread (a notebook cell):
+        yield                                                         # signals are the caller's, and Python's rule
+        return
     received: list[signal.Signals] = []
 
     def as_ctrl_c(number: int, frame: object) -> None:

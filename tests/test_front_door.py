@@ -195,6 +195,27 @@ def test_refresh_reexecutes_a_notebook_in_place(tmp_path):
     assert cell.outputs[0]["data"]["text/plain"] == "42"
 
 
+def test_refresh_of_a_notebook_that_raises_leaves_it_as_it_was_and_says_which_in_one_line(tmp_path):
+    broken = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("raise ValueError('not today')")])
+    nbformat.write(broken, tmp_path / "broken.ipynb")
+    before = (tmp_path / "broken.ipynb").read_bytes()
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("6 * 7")]), tmp_path / "fine.ipynb")
+    done = run("refresh", "broken.ipynb", "fine.ipynb", cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done
+    assert "broken.ipynb left as it was: a cell raised ValueError: not today" in done.stderr, done.stderr
+    assert "refreshed fine.ipynb" in done.stdout, "the other notebooks are still refreshed"
+    assert (tmp_path / "broken.ipynb").read_bytes() == before
+
+
+def test_main_called_from_a_thread_leaves_signals_to_the_caller(capsys):
+    # A notebook cell runs `agentkit eval` as `await asyncio.to_thread(main, [...])` (chapter 13): signal handlers
+    # can only be set in the main thread, so the command must not try.
+    from agentkit.cli import main
+
+    asyncio.run(asyncio.to_thread(main, ["eval", "--category", "no_tool", "--split", "heldout"]))
+    assert "| no_tool |" in capsys.readouterr().out
+
+
 @exercises("classroom student")
 def test_classroom_student_takes_the_solutions_out(tmp_path):
     done = run("classroom", "student", str(ROOT / "notebooks"), "student", cwd=tmp_path)
