@@ -343,3 +343,12 @@ def test_a_thank_you_or_an_ok_on_its_own_is_answered_as_a_person_would(said, exp
 def test_a_question_after_a_thank_you_is_still_the_question():
     assert plain_answer("thanks, what is the capital of France?") == "The capital of France is Paris."
     assert plain_answer("谢谢，法国的首都是哪里？") == "法国的首都是巴黎。"
+
+
+def test_a_result_that_repeats_its_argument_is_said_with_the_argument_once():
+    from agentkit.offline.answer import sentences
+
+    said = sentences([("get_forecast", {"city": "Lisbon"}, "Lisbon: sunny, 21 C")], "What is the forecast for Lisbon?")
+    assert said.count("Lisbon") == 1 and "sunny, 21 C" in said, said
+    kept = sentences([("lookup", {"word": "http"}, "http: a protocol")], "what is http?")
+    assert "http" in kept and "a protocol" in kept, "where the sentence does not name the argument, the result keeps it"

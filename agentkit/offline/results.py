@@ -75,7 +75,21 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
         return _now(when, context(arguments, language, places_only=True), language)
     if "\n" in result or len(result) > 200:
         return quoted(result, "结果如下：" if zh else "Here is what I found:", full)
-    return _scalar(words, arguments, result, language)
+    said = _scalar(words, arguments, _without_echo(result, arguments), language)
+    return said if all(v.casefold() in said.casefold() for v in _echoed(result, arguments)) else _scalar(
+        words, arguments, result, language)
+
+
+def _echoed(result: str, arguments: dict[str, Any]) -> list[str]:
+    """The argument a result starts by repeating ("Lisbon: sunny, 21 C" for city=Lisbon), if any."""
+    head, separator, rest = result.partition(":")
+    return [v for v in arguments.values() if isinstance(v, str) and separator and rest.strip()
+            and head.strip().casefold() == v.strip().casefold()][:1]
+
+
+def _without_echo(result: str, arguments: dict[str, Any]) -> str:
+    """ "sunny, 21 C" for city=Lisbon: a sentence that names the city already says it once, not twice."""
+    return result.partition(":")[2].strip() if _echoed(result, arguments) else result
 
 
 def _now(when: tuple[str | None, str], where: str, language: Language) -> str:
