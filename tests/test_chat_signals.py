@@ -7,23 +7,11 @@ import time
 
 import pexpect
 import pytest
+from front_door import processes_with
 from test_cli_chat import ask, start_chat
 
 GONE_WITHIN = 5.0
 """Seconds a killed command may take to disappear: the bound is the behaviour under test, kept generous."""
-
-
-def processes_with(marker: str) -> list[int]:
-    """Pids of this user's processes whose command line holds `marker` (from /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as file:
-                if marker.encode() in file.read():
-                    found.append(int(entry))
-        except (OSError, ValueError):  # not a process, or it ended meanwhile
-            pass
-    return found
 
 
 def gone(marker: str) -> bool:
