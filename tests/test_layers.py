@@ -93,8 +93,9 @@ def test_the_front_ends_do_not_import_each_other():
     assert arrows == []
 
 
-MAX_MODULE_LINES = 200
-"""A module a learner reads in one sitting (issue 14, item 6): every line counts, docstrings and blanks too."""
+MAX_MODULE_LINES = 300
+"""A module a learner reads in one sitting: every line counts, docstrings and blanks too. The design's ceiling
+(COURSE_DESIGN section 2, issue 26 item 6): 200 had been met by splitting one idea across files at the cap."""
 
 def module_lines() -> dict[str, int]:
     return {str(path.relative_to(PACKAGE)): len(path.read_text(encoding="utf-8").splitlines())
