@@ -86,6 +86,11 @@ def _main(argv: Sequence[str] | None) -> None:
     site.add_argument("--root", default=None, help="the course's folder, with notebooks/ and docs/ (default: this clone)")
     site.add_argument("--language", default="en", help="the edition (default: en, at OUT; another goes in OUT/<code>)")
 
+    edition = commands.add_parser("edition", help="build notebooks/LANG/, the course in another language, from the English "
+                                                 "notebooks and translations/LANG/ (names every cell left to translate)")
+    edition.add_argument("language", nargs="?", default="zh", help="the edition (default: zh, Simplified Chinese)")
+    edition.add_argument("--root", default=".", help="the course's folder, with notebooks/ and translations/ (default: .)")
+
     # Run as a program, chat and web restart themselves with a clean environment (see `agentkit.reexec`);
     # called from Python with arguments (a test, a notebook), main() never replaces the process that called it.
     restart_with = sys.argv[1:] if argv is None else None
@@ -136,6 +141,14 @@ def _run(args: argparse.Namespace, restart_with: list[str] | None) -> None:
         from agentkit.classroom.command import run_classroom_command
 
         run_classroom_command(args)
+    elif args.command == "edition":
+        from agentkit.classroom.edition import EditionError, build_edition
+
+        try:
+            written = build_edition(args.root, args.language)
+        except EditionError as error:
+            sys.exit(f"agentkit edition: {error}")
+        print(f"wrote {len(written)} notebooks to {written[0].parent}")
     elif args.command == "site":
         from agentkit.classroom.site import run_site_command
 

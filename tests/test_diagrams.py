@@ -25,7 +25,8 @@ FENCE = re.compile(r"^```mermaid\n(.*?)^```", re.MULTILINE | re.DOTALL)
 ID = r"[A-Za-z_][A-Za-z0-9_]*"
 SHAPES = r'\["[^"]*"\]|\{"[^"]*"\}|\(\["[^"]*"\]\)|\("[^"]*"\)'
 NODE = re.compile(rf"(?P<id>{ID})(?P<shape>{SHAPES})?")
-EDGE = re.compile(r' -->(\|[^|"\[\]{}();]+\|)? ')
+EDGE = re.compile(r' -->(\|[^|"\[\]{}();]+\||\|"[^"|]+"\|)? ')
+"""An edge, with no label, a plain one (-->|yes|) or a quoted one for text with punctuation (-->|"是，继续"|)."""
 CHAIN = re.compile(rf"{ID}(?:{SHAPES})?(?:{EDGE.pattern}{ID}(?:{SHAPES})?)*")
 """A line of a flowchart: one node, or nodes joined by edges; ids and labels are read with NODE afterwards."""
 ARROW = r"-->>|->>|-->|->|--x|-x|--\)|-\)"
@@ -40,11 +41,12 @@ RESERVED = {"end", "graph", "subgraph", "style", "class", "click"}
 def mermaid_blocks() -> list[tuple[str, str]]:
     """(where, diagram) for every ```mermaid block in the notebooks' markdown cells, README.md and docs/."""
     found = []
-    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted((ROOT / "notebooks").glob("zh/*.ipynb")):
         for number, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
             if cell["cell_type"] == "markdown":
                 text = "".join(cell["source"])
-                found += [(f"{path.name} cell {number}", block) for block in FENCE.findall(text)]
+                where = path.relative_to(ROOT / "notebooks")
+                found += [(f"{where} cell {number}", block) for block in FENCE.findall(text)]
     for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         found += [(path.name, block) for block in FENCE.findall(path.read_text(encoding="utf-8"))]
     return found
