@@ -8,6 +8,7 @@ and that a single-edition build has no language switch.
 from __future__ import annotations
 
 import html
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,7 +19,7 @@ import pytest
 
 from agentkit import cli
 from agentkit.classroom import SOLUTION
-from agentkit.classroom.site import EDITIONS, SiteError, build_site, build_sites, chapters, course_root
+from agentkit.classroom.site import EDITIONS, SiteError, build_site, build_sites, chapters, course_root, han_grams
 
 pytest.importorskip("myst_nb", reason="agentkit site needs the site extra")
 
@@ -159,6 +160,27 @@ def test_solutions_are_collapsed_on_the_site(site: Path) -> None:
 def test_the_site_has_search(site: Path) -> None:
     assert (site / "search.html").is_file()
     assert "dispatcher" in (site / "searchindex.js").read_text(encoding="utf-8").lower()
+
+
+def search_index(site: Path) -> dict:
+    script = (site / "searchindex.js").read_text(encoding="utf-8")
+    return json.loads(script[script.index("(") + 1:script.rindex(")")])
+
+
+def test_the_chinese_site_finds_a_chapter_by_a_chinese_word(site: Path) -> None:
+    """Every Chinese chapter title's pairs of characters are indexed for its page, as the search box splits a query."""
+    index = search_index(site / "zh")
+    for stem, title in chapters(CHINESE):
+        doc = index["docnames"].index(f"notebooks/zh/{stem}")
+        pairs = [gram for gram in han_grams(title) if len(gram) == 2]
+        assert pairs, title
+        for pair in pairs:
+            found = [index[kind].get(pair, []) for kind in ("terms", "titleterms")]
+            assert any(doc == docs or doc in ([docs] if isinstance(docs, int) else docs) for docs in found), (stem, pair)
+    script = (site / "zh" / "_static" / "language_data.js").read_text(encoding="utf-8")
+    stemmer = re.search(r"window\.Stemmer = (\w+);", script)[1]
+    assert re.search(rf"\bvar {stemmer}\s*=", script), f"the search page names a stemmer it never defines: {stemmer}"
+    assert "var splitQuery" in script
 
 
 def made_up_course(root: Path, link: str = "") -> Path:

@@ -177,7 +177,7 @@ def _configuration(edition: Edition) -> dict:
     return {
         "project": edition.title,
         "language": edition.language,
-        "extensions": ["myst_nb", "sphinxcontrib.mermaid"],
+        "extensions": ["myst_nb", "sphinxcontrib.mermaid", __name__],  # this module: setup(), Chinese search
         "nb_execution_mode": "off",  # the stored outputs, as committed and checked by nbval
         "myst_fence_as_directive": ["mermaid"],  # the notebooks' ```mermaid fences become diagrams
         "myst_heading_anchors": 3,  # links to a section (page.md#a-heading) resolve and are checked
@@ -214,6 +214,46 @@ def _index(edition: Edition, course: list[tuple[str, str]], docs: list[str], swi
             lines += ["", "```{toctree}", ":hidden:", f":caption: {caption}", "",
                       *[f"{edition.docs}/{name}" for name in names], "```"]
     return "\n".join(lines) + "\n"
+
+
+# Chinese search without a dictionary: Sphinx's zh splitter finds Chinese words only with jieba installed (else it
+# indexes the Latin words alone). So each run of Han characters is also indexed as its characters and its pairs of
+# neighbours (bigrams), and the search box splits a query the same way: 调度器 is found as 调度 and 度器 together.
+_HAN = r"\u3400-\u9fff\uf900-\ufaff"  # the CJK ideographs: a character class in Python and in JavaScript
+_SPLIT_QUERY_JS = f"""
+var splitQuery = (query) => query.split(/[^\\p{{Letter}}\\p{{Number}}_\\p{{Emoji_Presentation}}]+/gu)
+  .flatMap((word) => word.split(/([{_HAN}]+)/u)).filter((part) => part)
+  .flatMap((part) => !/[{_HAN}]/u.test(part) || part.length == 1 ? [part]
+    : Array.from(part.slice(1), (next, i) => part[i] + next));
+"""
+
+
+def han_grams(text: str) -> list[str]:
+    """The characters and neighbouring pairs of every run of Han characters in `text`, as the index holds them."""
+    grams = []
+    for run in re.findall(f"[{_HAN}]+", text):
+        grams += [*run, *(run[i:i + 2] for i in range(len(run) - 1))]
+    return grams
+
+
+def setup(app) -> dict:  # app: Sphinx's application (conf.py lists this module as an extension)
+    """Register the Chinese search language that indexes han_grams, in the Sphinx process only."""
+    from sphinx.search.zh import SearchChinese
+
+    class SearchChineseGrams(SearchChinese):
+        js_splitter_code = _SPLIT_QUERY_JS
+        # Sphinx 9 names the page's stemmer `{language_name}Stemmer`: ChineseStemmer does not exist, and the search
+        # page stops on it; the zh splitter stems with the English stemmer (its Latin words), so that is its name.
+        language_name = "English"
+
+        def split(self, input: str) -> list[str]:
+            return [*super().split(input), *han_grams(input)]
+
+        def word_filter(self, word: str) -> bool:
+            return super().word_filter(word) or bool(re.fullmatch(f"[{_HAN}]", word))
+
+    app.add_search_language(SearchChineseGrams)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
 def run_site_command(args: Namespace) -> None:
