@@ -84,7 +84,7 @@ def _main(argv: Sequence[str] | None) -> None:
     site = commands.add_parser("site", help="the course as a static web site, from the notebooks' stored outputs (site extra)")
     site.add_argument("out", help="the folder to write the site to (index.html at its top)")
     site.add_argument("--root", default=None, help="the course's folder, with notebooks/ and docs/ (default: this clone)")
-    site.add_argument("--language", default="en", help="the edition (default: en, at OUT; another goes in OUT/<code>)")
+    site.add_argument("--language", default=None, help="one edition only (default: every edition: en at OUT, zh at OUT/zh)")
 
     edition = commands.add_parser("edition", help="build notebooks/LANG/, the course in another language, from the English "
                                                  "notebooks and translations/LANG/ (names every cell left to translate)")

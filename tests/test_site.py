@@ -1,12 +1,14 @@
 """`agentkit site`: the course rendered from its stored outputs, every chapter and docs page, and no broken link.
 
-The site is built once, through the command line, from this checkout; a few small made-up courses show that a
-notebook is never executed and that a broken link fails the build.
+The site is built once, both editions (English at the root, Chinese in zh/), through the command line, from this
+checkout; a few small made-up courses show that a notebook is never executed, that a broken link fails the build
+and that a single-edition build has no language switch.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -17,12 +19,14 @@ import pytest
 
 from agentkit import cli
 from agentkit.classroom import SOLUTION
-from agentkit.classroom.site import SiteError, build_site, chapters, course_root
+from agentkit.classroom.site import EDITIONS, SiteError, build_site, build_sites, chapters, course_root, han_grams
 
 pytest.importorskip("myst_nb", reason="agentkit site needs the site extra")
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS, DOCS = ROOT / "notebooks", ROOT / "docs"
+CHINESE = ROOT / EDITIONS["zh"].notebooks
+HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
 class Page(HTMLParser):
@@ -96,9 +100,39 @@ def test_every_docs_page_is_on_the_site_and_the_glossary_when_there_is_one(site:
         assert f"docs/{page.stem}.html" in index.links, f"the index does not link {page.name}"
 
 
-def test_no_internal_link_is_broken(site: Path) -> None:
+def test_no_internal_link_is_broken_in_either_edition(site: Path) -> None:
     assert len(list(site.rglob("*.html"))) > len(chapters(NOTEBOOKS))
-    assert broken_links(site) == []
+    assert len(list((site / "zh").rglob("*.html"))) > len(chapters(CHINESE))
+    assert broken_links(site) == []  # both editions: the checker walks zh/ too, and the switch links between them
+
+
+def test_the_chinese_edition_has_a_page_per_chapter_in_chinese_linked_from_its_index(site: Path) -> None:
+    course = chapters(CHINESE)
+    assert [stem for stem, _ in course] == [stem for stem, _ in chapters(NOTEBOOKS)]
+    index = parse(site / "zh" / "index.html")
+    assert EDITIONS["zh"].title in text(site / "zh" / "index.html")
+    for stem, title in course:
+        page = site / "zh" / "notebooks" / "zh" / f"{stem}.html"
+        assert f"notebooks/zh/{stem}.html" in index.links, f"the Chinese course map does not link {stem}"
+        assert HAN.search(title) and title.replace("`", "") in text(page), stem
+        assert len(HAN.findall(text(page))) > 500, f"{stem}: the page is not the Chinese chapter"
+    assert 'lang="zh-CN"' in (site / "zh" / "index.html").read_text(encoding="utf-8")
+
+
+def test_each_index_switches_to_the_other_edition(site: Path) -> None:
+    english, chinese = site / "index.html", site / "zh" / "index.html"
+    for here, there, name in ((english, chinese, "中文版"), (chinese, english, "English")):
+        switch = re.search(r'<p class="language-switch">(.*?)</p>', here.read_text(encoding="utf-8"))
+        assert switch and name in switch[1], f"{here.relative_to(site)} has no link named {name}"
+        href = re.search(r'href="([^"]+)"', switch[1])[1]
+        assert (here.parent / href).resolve() == there.resolve(), href
+
+
+def test_a_single_edition_build_has_no_language_switch(tmp_path: Path) -> None:
+    course = made_up_course(tmp_path / "course")
+    (english,) = build_sites(tmp_path / "out", course)  # no notebooks/zh: only the edition that exists is built
+    assert "language-switch" not in english.read_text(encoding="utf-8")
+    assert not (tmp_path / "out" / "zh").exists()
 
 
 def test_chapter_pages_show_the_stored_outputs_and_the_diagrams(site: Path) -> None:
@@ -126,6 +160,27 @@ def test_solutions_are_collapsed_on_the_site(site: Path) -> None:
 def test_the_site_has_search(site: Path) -> None:
     assert (site / "search.html").is_file()
     assert "dispatcher" in (site / "searchindex.js").read_text(encoding="utf-8").lower()
+
+
+def search_index(site: Path) -> dict:
+    script = (site / "searchindex.js").read_text(encoding="utf-8")
+    return json.loads(script[script.index("(") + 1:script.rindex(")")])
+
+
+def test_the_chinese_site_finds_a_chapter_by_a_chinese_word(site: Path) -> None:
+    """Every Chinese chapter title's pairs of characters are indexed for its page, as the search box splits a query."""
+    index = search_index(site / "zh")
+    for stem, title in chapters(CHINESE):
+        doc = index["docnames"].index(f"notebooks/zh/{stem}")
+        pairs = [gram for gram in han_grams(title) if len(gram) == 2]
+        assert pairs, title
+        for pair in pairs:
+            found = [index[kind].get(pair, []) for kind in ("terms", "titleterms")]
+            assert any(doc == docs or doc in ([docs] if isinstance(docs, int) else docs) for docs in found), (stem, pair)
+    script = (site / "zh" / "_static" / "language_data.js").read_text(encoding="utf-8")
+    stemmer = re.search(r"window\.Stemmer = (\w+);", script)[1]
+    assert re.search(rf"\bvar {stemmer}\s*=", script), f"the search page names a stemmer it never defines: {stemmer}"
+    assert "var splitQuery" in script
 
 
 def made_up_course(root: Path, link: str = "") -> Path:

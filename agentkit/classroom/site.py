@@ -6,13 +6,16 @@ Sphinx with myst-nb renders it. It is pure Python (the `site` extra), builds wit
 neither this machine nor CI can do.) The site is: an index with the course map, one page per chapter with its
 outputs and Mermaid diagrams, every `docs/*.md` page (the glossary among them when it exists), and Sphinx's search.
 
-A language is an `Edition`: a notebooks folder, a docs folder and a title. The default language is built into DIR,
-any other into DIR/<code>, so a second language is one more entry in `EDITIONS` (its folders have the same layout).
-Sphinx runs in a process of its own, so `import agentkit` never loads it.
+A language is an `Edition`: a notebooks folder, a docs folder, a title and the index page's words. The default
+language is built into DIR, any other into DIR/<code>; `agentkit site DIR` builds every edition whose chapters exist,
+and each index links the others built in the same run (its language switch). Sphinx runs in a process of its own,
+so `import agentkit` never loads it.
 """
 
 from __future__ import annotations
 
+import html
+import os
 import re
 import shutil
 import subprocess
@@ -34,10 +37,28 @@ class Edition:
     title: str
     """the site's title"""
     language: str
-    """Sphinx's `language` code (search stemming, the html lang attribute)"""
+    """Sphinx's `language` code (its own labels, search's word splitting, the html lang attribute)"""
+    name: str
+    """the edition's name in its own language: the text of a language switch's link to it"""
+    intro: str
+    """the index page's opening paragraph"""
+    captions: tuple[str, str, str] = ("Course map", "Guides", "Glossary")
+    """the index page's headings: the chapters, the docs pages, the glossary"""
 
 
-EDITIONS = {"en": Edition("notebooks", "docs", "Tool Use, from zero", "en")}
+_ENGLISH_INTRO = ("A notebook course on how an LLM agent uses tools, one mechanism a chapter. Each page shows a notebook\n"
+                  "as committed, with the outputs of the offline model (a deterministic stand-in, not an LLM); to run it\n"
+                  "yourself, see the repository's README.")
+_CHINESE_INTRO = ("一门讲 LLM 智能体如何使用工具的笔记本课程，每章一个机制。每页展示提交时的笔记本及离线模型\n"
+                  "（确定性的替身，不是真正的 LLM）的输出；想自己运行，请看仓库的 README。指南页面为英文，术语表中英对照。")
+EDITIONS = {
+    "en": Edition("notebooks", "docs", "Tool Use, from zero", "en", "English", _ENGLISH_INTRO),
+    # zh_CN, not zh: Sphinx has its labels ("搜索", "上一页") under zh_CN, and both codes index with its Chinese word
+    # splitter, which segments Chinese when jieba is installed (without it only the Latin words are searchable).
+    # The docs pages stay English: the glossary is already bilingual.
+    "zh": Edition("notebooks/zh", "docs", "工具调用，从零开始", "zh_CN", "中文版", _CHINESE_INTRO,
+                  ("课程地图", "指南", "术语表")),
+}
 """Every language the site can be built in; the first is the default, built at the site's root."""
 DEFAULT_LANGUAGE = next(iter(EDITIONS))
 
@@ -73,29 +94,51 @@ def course_root(root: str | Path | None = None) -> Path:
     return Path.cwd() if (Path.cwd() / "notebooks").is_dir() or not (checkout / "notebooks").is_dir() else checkout
 
 
-def build_site(out: str | Path, root: str | Path | None = None, language: str = DEFAULT_LANGUAGE) -> Path:
-    """Render the course in `root` (a checkout: notebooks/ and docs/) to HTML in `out`; returns the index page."""
-    if language not in EDITIONS:
-        raise ValueError(f"no edition of the course in {language!r}: should be one of {', '.join(EDITIONS)}")
+def editions_to_build(root: str | Path | None = None) -> list[str]:
+    """Every language whose chapters are in this course: the default always (it is the site's root), others when
+    their notebooks folder holds chapters, so a course with one language builds as before."""
+    root = course_root(root)
+    return [code for code, edition in EDITIONS.items()
+            if code == DEFAULT_LANGUAGE or any((root / edition.notebooks).glob("[0-9][0-9]_*.ipynb"))]
+
+
+def build_sites(out: str | Path, root: str | Path | None = None, languages: list[str] | None = None) -> list[Path]:
+    """Build several editions into `out` (all of this course's, by default), each index linking the others; returns
+    the index pages, the default language's first when it is built."""
+    languages = editions_to_build(root) if languages is None else languages
+    return [build_site(out, root, code, alongside=[other for other in languages if other != code]) for code in languages]
+
+
+def build_site(out: str | Path, root: str | Path | None = None, language: str = DEFAULT_LANGUAGE,
+               alongside: list[str] = ()) -> Path:
+    """Render one edition of the course in `root` (a checkout: notebooks/ and docs/) to HTML in `out` (the default
+    language) or out/<code>; its index links the `alongside` editions, built into the same `out`. Returns the index."""
+    for code in (language, *alongside):
+        if code not in EDITIONS:
+            raise ValueError(f"no edition of the course in {code!r}: should be one of {', '.join(EDITIONS)}")
     edition, root = EDITIONS[language], course_root(root)
     notebooks, docs = root / edition.notebooks, root / edition.docs
     course = chapters(notebooks)
     if not course:
         raise ValueError(f"no chapters (NN_name.ipynb) in {notebooks}: run this from the course's folder or pass --root")
     target = site_folder(out, language)
+    switch = [(code, Path(os.path.relpath(site_folder(out, code), target), "index.html").as_posix())
+              for code in alongside]
     with tempfile.TemporaryDirectory(prefix="agentkit-site-") as scratch:
-        # The pages keep the repository's layout, notebooks/ beside docs/, so a link such as ../docs/security.md
-        # in a chapter resolves on the site as it does on GitHub.
+        # The pages keep the repository's layout, notebooks/ (or notebooks/zh/) beside docs/, so a link such as
+        # ../docs/security.md (../../docs/security.md) in a chapter resolves on the site as it does on GitHub.
         source = Path(scratch) / "source"
-        (source / "notebooks").mkdir(parents=True)
+        chapter_folder = source / edition.notebooks
+        chapter_folder.mkdir(parents=True)
         for stem, _ in course:
-            _copy_chapter(notebooks / f"{stem}.ipynb", source / "notebooks")
+            _copy_chapter(notebooks / f"{stem}.ipynb", chapter_folder)
         pages = sorted(docs.glob("*.md")) if docs.is_dir() else []
         if pages:
-            (source / "docs").mkdir()
+            (source / edition.docs).mkdir(parents=True, exist_ok=True)
             for page in pages:
-                shutil.copy(page, source / "docs")
-        (source / "index.md").write_text(_index(edition, course, [page.stem for page in pages]), encoding="utf-8")
+                shutil.copy(page, source / edition.docs)
+        index = _index(edition, course, [page.stem for page in pages], switch)
+        (source / "index.md").write_text(index, encoding="utf-8")
         (source / "conf.py").write_text("".join(f"{name} = {value!r}\n" for name, value in _configuration(edition).items()))
         # Sphinx runs in a process of its own: it registers its nodes in docutils' globals, once a process, and is
         # imported nowhere else, so `import agentkit` stays light and a second build in one process is clean.
@@ -105,7 +148,7 @@ def build_site(out: str | Path, root: str | Path | None = None, language: str = 
                               capture_output=True, text=True)
         problems = (warnings.read_text(encoding="utf-8") if warnings.exists() else "").strip()
         # Name the files a person edits, not the scratch copies Sphinx read.
-        problems = problems.replace(str(source / "notebooks"), str(notebooks)).replace(str(source / "docs"), str(docs))
+        problems = problems.replace(str(chapter_folder), str(notebooks)).replace(str(source / edition.docs), str(docs))
         missing = re.search(r"No module named '?([\w.]+)|Could not import extension ([\w.]+)", done.stderr + problems)
         if missing:  # Sphinx itself, or one of its extensions: the `site` extra is not installed
             raise ModuleNotFoundError(missing[1] or missing[2], name=missing[1] or missing[2])
@@ -134,7 +177,7 @@ def _configuration(edition: Edition) -> dict:
     return {
         "project": edition.title,
         "language": edition.language,
-        "extensions": ["myst_nb", "sphinxcontrib.mermaid"],
+        "extensions": ["myst_nb", "sphinxcontrib.mermaid", __name__],  # this module: setup(), Chinese search
         "nb_execution_mode": "off",  # the stored outputs, as committed and checked by nbval
         "myst_fence_as_directive": ["mermaid"],  # the notebooks' ```mermaid fences become diagrams
         "myst_heading_anchors": 3,  # links to a section (page.md#a-heading) resolve and are checked
@@ -150,29 +193,78 @@ def _configuration(edition: Edition) -> dict:
     }
 
 
-def _index(edition: Edition, course: list[tuple[str, str]], docs: list[str]) -> str:
-    """The home page: the course map (every chapter, in order), the docs pages, and the tables of contents."""
+def _index(edition: Edition, course: list[tuple[str, str]], docs: list[str], switch: list[tuple[str, str]] = ()) -> str:
+    """The home page: the language switch (a link to each other edition built alongside), the course map (every
+    chapter, in order), the docs pages, and the tables of contents."""
+    chapter_map, guides_caption, glossary_caption = edition.captions
     glossary = [name for name in docs if name == "glossary"]
     guides = [name for name in docs if name != "glossary"]
-    lines = [f"# {edition.title}", "",
-             "A notebook course on how an LLM agent uses tools, one mechanism a chapter. Each page shows a notebook",
-             "as committed, with the outputs of the offline model (a deterministic stand-in, not an LLM); to run it",
-             "yourself, see the repository's README.", "", "## Course map", ""]
-    lines += [f"- [{title}](notebooks/{stem}.ipynb)" for stem, title in course]
-    lines += ["", "```{toctree}", ":hidden:", ":caption: Chapters", "", *[f"notebooks/{stem}" for stem, _ in course], "```"]
-    for caption, names in (("Guides", guides), ("Glossary", glossary)):
+    lines = [f"# {edition.title}", ""]
+    if switch:  # raw HTML: the other edition is another Sphinx project, which a Markdown link would check in this one
+        links = " · ".join(f'<a href="{html.escape(href)}" hreflang="{code}">{html.escape(EDITIONS[code].name)}</a>'
+                           for code, href in switch)
+        lines += [f'<p class="language-switch">{links}</p>', ""]
+    lines += [edition.intro, "", f"## {chapter_map}", ""]
+    lines += [f"- [{title}]({edition.notebooks}/{stem}.ipynb)" for stem, title in course]
+    lines += ["", "```{toctree}", ":hidden:", f":caption: {chapter_map}", "",
+              *[f"{edition.notebooks}/{stem}" for stem, _ in course], "```"]
+    for caption, names in ((guides_caption, guides), (glossary_caption, glossary)):
         if names:
-            lines += ["", f"## {caption}", "", *[f"- [](docs/{name}.md)" for name in names]]
-            lines += ["", "```{toctree}", ":hidden:", f":caption: {caption}", "", *[f"docs/{name}" for name in names], "```"]
+            lines += ["", f"## {caption}", "", *[f"- []({edition.docs}/{name}.md)" for name in names]]
+            lines += ["", "```{toctree}", ":hidden:", f":caption: {caption}", "",
+                      *[f"{edition.docs}/{name}" for name in names], "```"]
     return "\n".join(lines) + "\n"
 
 
+# Chinese search without a dictionary: Sphinx's zh splitter finds Chinese words only with jieba installed (else it
+# indexes the Latin words alone). So each run of Han characters is also indexed as its characters and its pairs of
+# neighbours (bigrams), and the search box splits a query the same way: 调度器 is found as 调度 and 度器 together.
+_HAN = r"\u3400-\u9fff\uf900-\ufaff"  # the CJK ideographs: a character class in Python and in JavaScript
+_SPLIT_QUERY_JS = f"""
+var splitQuery = (query) => query.split(/[^\\p{{Letter}}\\p{{Number}}_\\p{{Emoji_Presentation}}]+/gu)
+  .flatMap((word) => word.split(/([{_HAN}]+)/u)).filter((part) => part)
+  .flatMap((part) => !/[{_HAN}]/u.test(part) || part.length == 1 ? [part]
+    : Array.from(part.slice(1), (next, i) => part[i] + next));
+"""
+
+
+def han_grams(text: str) -> list[str]:
+    """The characters and neighbouring pairs of every run of Han characters in `text`, as the index holds them."""
+    grams = []
+    for run in re.findall(f"[{_HAN}]+", text):
+        grams += [*run, *(run[i:i + 2] for i in range(len(run) - 1))]
+    return grams
+
+
+def setup(app) -> dict:  # app: Sphinx's application (conf.py lists this module as an extension)
+    """Register the Chinese search language that indexes han_grams, in the Sphinx process only."""
+    from sphinx.search.zh import SearchChinese
+
+    class SearchChineseGrams(SearchChinese):
+        js_splitter_code = _SPLIT_QUERY_JS
+        # Sphinx 9 names the page's stemmer `{language_name}Stemmer`: ChineseStemmer does not exist, and the search
+        # page stops on it; the zh splitter stems with the English stemmer (its Latin words), so that is its name.
+        language_name = "English"
+
+        def split(self, input: str) -> list[str]:
+            return [*super().split(input), *han_grams(input)]
+
+        def word_filter(self, word: str) -> bool:
+            return super().word_filter(word) or bool(re.fullmatch(f"[{_HAN}]", word))
+
+    app.add_search_language(SearchChineseGrams)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
+
+
 def run_site_command(args: Namespace) -> None:
-    """`agentkit site OUT`: build, then say where to open it; a missing extra or a broken link exits with the reason."""
+    """`agentkit site OUT [--language X]`: build every edition (or X), then say where to open each; a missing extra,
+    an unknown language or a broken link exits with the reason."""
+    languages = editions_to_build(args.root) if args.language is None else [args.language]
     try:
-        index = build_site(args.out, args.root, args.language)
+        indexes = build_sites(args.out, args.root, languages)
     except ModuleNotFoundError as missing:
         sys.exit(f"agentkit site needs {missing.name}, which comes with the site extra: pip install -e '.[site]'")
     except (ValueError, SiteError) as error:
         sys.exit(f"agentkit site: {error}")
-    print(f"wrote the site: open {index}")
+    for code, index in zip(languages, indexes, strict=True):
+        print(f"wrote the site ({EDITIONS[code].name}): open {index}")
