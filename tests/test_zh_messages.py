@@ -183,3 +183,14 @@ def test_zh_web_page_and_a_declined_call_in_chinese(tmp_path):
     assert result["shown"] == "你拒绝了：write_file a.txt"
     assert "did not allow" in result["content"], "the model still reads its English sentence"
     assert web.end(signal.SIGINT)[0] == 130
+
+
+def test_zh_language_reaches_the_restarted_chat_though_its_clean_environment_drops_language(tmp_path):
+    """The restart keeps LANG and LC_* but not LANGUAGE: the language chosen before it is passed on as --lang."""
+    import subprocess
+
+    done = subprocess.run([str(SCRIPT), "chat", "--no-history"], cwd=tmp_path, text=True, input="/exit\n",
+                          env=environment(tmp_path, LANG="en_US.UTF-8", LANGUAGE="zh_CN:en"), capture_output=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "/exit 结束对话。" in done.stdout and "再见" in done.stdout, done.stdout
