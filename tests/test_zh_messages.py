@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import signal
+from pathlib import Path
 
 import httpx
 import pexpect
@@ -194,3 +195,34 @@ def test_zh_language_reaches_the_restarted_chat_though_its_clean_environment_dro
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert "/exit 结束对话。" in done.stdout and "再见" in done.stdout, done.stdout
+
+
+def test_zh_page_in_a_browser_asks_and_answers_in_chinese(tmp_path):
+    """The page's script fills its words from the labels the server put in it: buttons, notes and the state."""
+    from playwright.sync_api import expect
+    from test_web import CHROMIUM, serving
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium); .ci/run installs it")
+    from playwright.sync_api import sync_playwright
+    from test_web import BROWSER_ARGS, TOKEN, WAIT, send
+
+    from agentkit.offline import OfflineModel
+
+    with sync_playwright() as playwright, serving(OfflineModel(), tmp_path, language="zh") as port:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS, timeout=WAIT * 1000)
+        page = browser.new_page()
+        page.set_default_timeout(WAIT * 1000)
+        page.goto(f"http://127.0.0.1:{port}/?token={TOKEN}")
+        expect(page.locator("#send")).to_have_text("发送")
+        send(page, port, 'Write "hi" to the file notes.txt')
+        confirm = page.locator(".ask.confirm")
+        expect(confirm.locator("p")).to_have_text('允许运行 write_file {"path": "notes.txt", "content": "hi"} 吗？')
+        expect(confirm.locator("button.approve")).to_have_text("批准")
+        expect(confirm.locator("button.cancel")).to_have_text("取消任务")
+        confirm.locator("button.deny").click()
+        expect(confirm.locator(".note")).to_have_text("已拒绝")
+        expect(page.locator(".tool-result.error")).to_have_text("← 你拒绝了：write_file notes.txt")
+        expect(page.locator("#state")).to_have_text("就绪")
+        browser.close()
+    assert not (tmp_path / "notes.txt").exists()
