@@ -20,11 +20,12 @@ from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import CANCEL, EXIT
 from agentkit.interrupts import Interrupted, Interrupts, Stopped
 from agentkit.loop import Event, Task, run_task, stop_interrupted
+from agentkit.messages import PERSON_LANGUAGE, say
 from agentkit.policy import ToolPolicy
 from agentkit.terminal import Terminal
 from agentkit.tools.workspace import Workspace
 
-HELP = "Type a request. /cancel (when asked a question) stops the task; /exit ends the chat."
+HELP = say("chat help", "en")
 
 
 async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, terminal: Terminal | None = None, *,
@@ -43,7 +44,9 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
     terminal = terminal or Terminal()
     registry = tools(workspace) if tools else agent_tools(workspace, terminal.ask)  # yours, with --tools
     system_prompt = default_system_prompt(workspace.root) if system_prompt is None else system_prompt
-    terminal.write(f"agentkit chat: model {model}, workspace {workspace.root}\n{HELP}")
+    language = terminal.language  # the person's: our lines, and a call's that did not run (set for this chat's tasks)
+    PERSON_LANGUAGE.set(language)
+    terminal.write(f"{say('chat start', language, model=model, workspace=workspace.root)}\n{say('chat help', language)}")
     task: Task | None = None
     stopped_by = None
     with Interrupts() as interrupts:
@@ -58,8 +61,7 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
                 continue
             terminal.remember(request)
             if request == CANCEL:
-                terminal.write("No task is running: /cancel stops a task when it asks you something. "
-                               "/exit ends the chat.")
+                terminal.write(say("no task", language))
                 continue
             task = task or Task(request)  # made here, so that an interrupted first task is kept too
             try:
@@ -71,7 +73,7 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
                 terminal.write("")
                 terminal.show(Event("status", text=task.status, content=task.error or ""))
         stopped_by = interrupts.last if interrupts.ending else stopped_by
-    terminal.write("bye")
+    terminal.write(say("bye", language))
     if stopped_by is not None:  # the command ends with the signal's status (130 for Ctrl-C); "bye" said it all
         raise Stopped(stopped_by)
     return task

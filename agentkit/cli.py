@@ -43,6 +43,9 @@ def _main(argv: Sequence[str] | None) -> None:
                                   "{workspace} in it becomes the workspace's path")
         command.add_argument("--show-system-prompt", action="store_true",
                              help="print the system prompt the agent would be given, and exit")
+        command.add_argument("--lang", choices=("en", "zh"), default=None,
+                             help="the language its own words to you are in (default: the locale's; LANG=zh_CN.UTF-8 "
+                                  "gives zh); the model's words and tool names stay as they are")
 
     mcp = commands.add_parser("mcp", help="serve the clock, file and shell tools as an MCP server on stdin/stdout "
                                           "(needs the `mcp` extra)")

@@ -69,13 +69,14 @@ def chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     from agentkit.line_editing import history_path, start_line_editing, terminal_settings_kept
     from agentkit.terminal import Terminal
 
+    language = _language(args, restart_with)
     settings = _settings(restart_with)
     workspace = _workspace("chat", args.workspace)
     # What a person types or a terminal shows may not be valid in its encoding: replaced, never an error.
     for stream in (sys.stdin, sys.stdout):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
-    terminal = Terminal(remember=start_line_editing(None if args.no_history else history_path()))
+    terminal = Terminal(remember=start_line_editing(None if args.no_history else history_path()), language=language)
     with terminal_settings_kept():
         asyncio.run(chat(connect(settings), settings.model, workspace, terminal, system_prompt=args.system_prompt,
                          stream=True, tools=_own_tools(args)))
@@ -100,6 +101,7 @@ def web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
         from agentkit.web.launch import listen, serve
     except ModuleNotFoundError as missing:
         _needs_extra("web", "web", missing)
+    language = _language(args, restart_with)
     settings = _settings(restart_with)
     try:
         sock = listen(args.port)  # before the workspace and the token: a busy port leaves nothing behind
@@ -107,7 +109,20 @@ def web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
         refuse("web", f"cannot listen on 127.0.0.1:{args.port} ({error.strerror or error}): another program "
                       "(another agentkit web?) uses it; pick a free port with --port N")
     tools = _own_tools(args)
-    serve(sock, _workspace("web", args.workspace), settings, args.system_prompt, tools)
+    serve(sock, _workspace("web", args.workspace), settings, args.system_prompt, tools, language=language)
+
+
+def _language(args: argparse.Namespace, restart_with: list[str] | None) -> str:
+    """The person's language: `--lang`, else the locale's; passed on as `--lang` to the restart, whose clean
+    environment keeps LANG and LC_* but not LANGUAGE."""
+    import os
+
+    from agentkit.messages import person_language
+
+    language = person_language(args.lang, os.environ)
+    if restart_with is not None and args.lang is None:
+        restart_with += ["--lang", language]
+    return language
 
 
 def _own_tools(args: argparse.Namespace) -> Tools | None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, get_args
+
+from agentkit.messages import PERSON_LANGUAGE, say
 
 Outcome = Literal["allowed", "refused", "confirmed", "denied", "cancelled"]
 """What happened to one tool call."""
@@ -39,33 +41,31 @@ class Approved(NamedTuple):
 
     name: str
     arguments: dict[str, Any]
-NOT_RUN_BECAUSE: dict[str, str] = {
-    "tool exists": "the model called a tool that does not exist",
-    "allowed tools": "this tool is not allowed in this task",
-    "valid arguments": "the model's arguments do not fit the tool",
-    "confirmation": "nobody could be asked to allow it",
-    "max_tool_calls_per_task": "the task has used all its tool calls (Limits.max_tool_calls_per_task)",
-    "max_tool_calls_per_turn": "more calls in one reply than are run at once (Limits.max_tool_calls_per_turn)",
-    "max_denials_per_task": "you declined as many calls as one task may ask (Limits.max_denials_per_task)",
-}
+NOT_RUN_BECAUSE: dict[str, str] = {rule: say(f"because {rule}", "en") for rule in get_args(Rule)
+                                   if rule != "every check"}
 """Why a refused call did not run, said to the person: the model's result says what to do next instead."""
 SUMMARY_CHARS = 60
 """Characters of a call's main argument the person's line repeats."""
 
 
-def for_the_person(decision: Decision | None, arguments: str) -> str:
+def for_the_person(decision: Decision | None, arguments: str, language: str | None = None) -> str:
     """The line a person reads about a call that did not run ("You declined: write_file notes.txt"); "" if it ran.
+
+    In `language` ("zh": "你拒绝了：write_file notes.txt"); by default the language of the person the task
+    reports to (`messages.PERSON_LANGUAGE`, which a front end sets), English unless one set it.
 
     The model's tool result says the same for the model ("do not try it again ..."): two audiences, two texts.
     """
     if decision is None or decision.outcome in ("allowed", "confirmed"):
         return ""
+    language = language or PERSON_LANGUAGE.get()
     call = _summary(decision.tool, arguments)
     if decision.outcome == "denied":
-        return f"You declined: {call}"
+        return say("you declined", language, call=call)
     if decision.outcome == "cancelled":
-        return f"Cancelled: {call}"
-    return f"Not run: {call} ({NOT_RUN_BECAUSE.get(decision.rule, decision.rule)})"
+        return say("cancelled call", language, call=call)
+    reason = say(f"because {decision.rule}", language) if decision.rule in NOT_RUN_BECAUSE else decision.rule
+    return say("not run", language, call=call, reason=reason)
 
 
 def _summary(tool: str, arguments: str) -> str:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from agentkit.asking import EXIT
 from agentkit.events import Event
+from agentkit.messages import person_answer, person_question, say
 from agentkit.visible import visible
 
 RESULT_WIDTH = 160
@@ -26,8 +27,10 @@ def shorten(text: str, width: int = RESULT_WIDTH) -> str:
     return short if short == " ".join(text.split()) else f"{short} ({len(text):,} characters)"
 
 
-def describe(event: Event) -> str | None:
-    """The line the terminal prints for an event (None: nothing to print), with what came from outside made visible."""
+def describe(event: Event, language: str = "en") -> str | None:
+    """The line the terminal prints for an event (None: nothing to print), with what came from outside made visible.
+
+    Our own words are in `language` ("en" or "zh"); what the model, a tool or the task's error says is as it is."""
     if event.kind == "answer":
         return "agent> " + visible(event.text)  # an answer may have several lines
     if event.kind == "tool_call":  # what will run, exactly: its unusual spaces are marked too
@@ -40,7 +43,9 @@ def describe(event: Event) -> str | None:
     elif event.kind == "note":
         line = f"[note: {event.text}]"
     elif event.kind == "status" and event.text != "completed":
-        line = f"[task {event.text}: {event.content}]" if event.content else f"[task {event.text}]"
+        status = say(f"status {event.text}", language)
+        line = (say("task status because", language, status=status, reason=event.content) if event.content
+                else say("task status", language, status=status))
     else:
         return None
     return visible(line, multiline=False)
@@ -75,8 +80,10 @@ class Terminal:
 
     def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print_safely,
                  write_part: Callable[[str], None] = print_part,
-                 remember: Callable[[str], None] = lambda request: None) -> None:
+                 remember: Callable[[str], None] = lambda request: None, language: str = "en") -> None:
         self.read, self.output, self.output_part = read, write, write_part
+        self.language = language
+        """The person's language, "en" or "zh" (`agentkit.messages`): our own lines, and a confirmation's wording."""
         self.remember = remember
         """Keeps a request in the line history (see `agentkit.line_editing`); answers are not kept."""
         self.streamed = ""
@@ -113,7 +120,8 @@ class Terminal:
 
     async def ask(self, question: str) -> str:
         """The `Ask` for confirmations and `ask_user`; the policy turns /cancel and /exit into `TaskCancelled`."""
-        return await self.line(f"{question} ", fresh=True)
+        answer = await self.line(f"{person_question(question, self.language)} ", fresh=True)
+        return person_answer(question, answer)
 
     def show(self, event: Event) -> None:
         """The `on_event` callback: one line per tool call, result, answer, or a task that did not complete.
@@ -129,7 +137,7 @@ class Terminal:
             self.output_part("\n")
             if event.kind == "answer" and event.text == streamed:
                 return
-        line = describe(event)
+        line = describe(event, self.language)
         if line is not None:
             self.output(line)
 

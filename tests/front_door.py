@@ -40,9 +40,15 @@ def exercises(*commands: str) -> Callable:
     return mark
 
 
+LOCALE = ("LC_ALL", "LC_MESSAGES", "LANGUAGE")
+"""Dropped from this machine's environment: the commands speak English to the tests unless a test asks (LANG)."""
+
+
 def environment(home: Path, **variables: str) -> dict[str, str]:
-    """This environment, offline whatever this machine's .env says, with `home` as the user's home."""
-    return {**os.environ, "MODEL_API_KEY": "", "BASE_URL": "", "MODEL": "", "PYTHONUNBUFFERED": "1",
+    """This environment, offline whatever this machine's .env says, with `home` as the user's home, in English
+    whatever this machine's locale (`agentkit chat` would follow a LANG=zh_CN.UTF-8), unless `variables` say."""
+    kept = {name: value for name, value in os.environ.items() if name not in LOCALE}
+    return {**kept, "LANG": "C.UTF-8", "MODEL_API_KEY": "", "BASE_URL": "", "MODEL": "", "PYTHONUNBUFFERED": "1",
             "HOME": str(home), **variables}
 
 

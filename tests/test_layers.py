@@ -14,7 +14,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [  # lowest first
     ("tools", ("_jsonschema_import", "limits", "asking", "tools")),
     ("offline model", ("offline",)),
     ("teaching core", ("config", "manual", "function_line", "recovery", "text_calls", "replies", "stream_chunks", "streaming",
-                       "decisions", "policy", "events", "turn", "tool_calls", "loop", "transcript", "agent",
+                       "messages", "decisions", "policy", "events", "turn", "tool_calls", "loop", "transcript", "agent",
                        "history")),
     ("chapter extensions", ("evaluation", "mcp", "mcp_client", "frameworks")),
     ("classroom", ("checks", "classroom")),

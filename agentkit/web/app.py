@@ -47,19 +47,20 @@ from agentkit.agent import POLICY, Tools, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import Ask
 from agentkit.loop import Event, Task, run_task, stop_interrupted
+from agentkit.messages import PERSON_LANGUAGE
 from agentkit.policy import ToolPolicy
 from agentkit.recovery import RECOVERED
 from agentkit.tools.workspace import Workspace
 from agentkit.web.conversations import Conversation, Conversations, stop_once, without_lone_surrogates
 from agentkit.web.guards import JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit, TokenCheck
-from agentkit.web.protocol import Answer, AskKind, Stop, Turn, asking, json_line
+from agentkit.web.protocol import Answer, AskKind, Stop, Turn, asking, json_line, page_in
 
 PAGE = Path(__file__).with_name("page.html")
 log = logging.getLogger(__name__)
 
 def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, token: str,
                policy: ToolPolicy = POLICY, system_prompt: str | None = None, stream: bool = False,
-               tools: Tools | None = None) -> FastAPI:
+               tools: Tools | None = None, language: str = "en") -> FastAPI:
     """The app for one model and one workspace. Nothing starts until a server (uvicorn) runs it.
 
     Every request must carry `token` (see `guards.TokenCheck`): `agentkit web` makes a new one each launch.
@@ -68,6 +69,7 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
     With `stream=True` (as `agentkit web` runs it) the model's replies are streamed: `text` events carry
     each new piece of text as it is written, and the page shows it at once.
     `tools` makes your registry for the workspace (`agentkit web --tools module:function`): the course's agent otherwise.
+    `language` ("en" or "zh", `agentkit web --lang`): the page's own words, a confirmation's, a declined call's line.
     """
     system_prompt = default_system_prompt(workspace.root) if system_prompt is None else system_prompt
     # No API docs pages: they would load scripts from a CDN, and the page is the interface.
@@ -93,7 +95,7 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
         async def ask(question: str) -> str:
             key = conversation, secrets.token_urlsafe(12)  # unguessable: only the page that got the event can answer
             waiting[key] = asyncio.get_running_loop().create_future()
-            events.put_nowait(asking(kind, key[1], question))
+            events.put_nowait(asking(kind, key[1], question, language))
             try:
                 return await waiting[key]
             finally:
@@ -110,6 +112,7 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
 
         async def work(conversation: Conversation) -> None:
             this_turns_question.set(asker("question", events, key))
+            PERSON_LANGUAGE.set(language)  # the line for a call that did not run (a turn is a task of its own)
             try:
                 await run_task(client, model, message, registry,
                                policy=policy, ask=asker("confirm", events, key), system_prompt=system_prompt,
@@ -141,7 +144,7 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
 
     @app.get("/")
     async def page() -> HTMLResponse:
-        return HTMLResponse(PAGE.read_text(encoding="utf-8"))
+        return HTMLResponse(page_in(PAGE.read_text(encoding="utf-8"), language))
 
     @app.get("/system-prompt")
     async def shown_system_prompt() -> dict[str, str]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from agentkit.messages import CONFIRMATION, MESSAGES, person_question, say
 from agentkit.visible import marked
 from agentkit.web.conversations import without_lone_surrogates
 
@@ -41,16 +43,25 @@ class Stop(BaseModel):
     conversation: str = Field(min_length=1, max_length=64)
 
 
-CONFIRMATION = re.compile(r"Allow (?P<tool>\S+) (?P<arguments>\{.*\})\? \[y/N\]", re.S)
-"""How the policy asks about a call (`ToolExecutor._confirm`): its tool and its arguments (JSON) are read back out."""
+PLACE = re.compile(r"\{\{([a-z ]+)\}\}")
+"""Where page.html takes one of the page's own words (`{{page send}}`), or all of them for its script (`{{labels}}`)."""
 
 
-def asking(kind: AskKind, key: str, question: str) -> dict:
+def page_in(template: str, language: str) -> str:
+    """page.html with its own words in `language`: each `{{key}}` filled (an unknown key is a bug: KeyError), and
+    `{{labels}}` the page's and the statuses' texts as JSON, for what its script writes."""
+    labels = {key: text for key, text in MESSAGES[language].items() if key.startswith(("page ", "status "))}
+    as_json = json.dumps(labels, ensure_ascii=False).replace("</", "<\\/")  # cannot end the <script> it sits in
+    return PLACE.sub(lambda place: as_json if place[1] == "labels" else html.escape(say(place[1], language)), template)
+
+
+def asking(kind: AskKind, key: str, question: str, language: str = "en") -> dict:
     """The event that puts `question` to the person: `text` is what to show, with every control, bidi and
     invisible character marked (`<U+202E>`) where the event is made, so that any client shows what will run;
     `hidden` counts them; `raw` is the question as asked, and a confirmation's `tool` and `arguments` (JSON text)
-    the call it asks about: data for a program, never to be shown as they are."""
-    text, hidden = marked(question, exact=kind == "confirm")  # a call's confirmation: unusual spaces too
+    the call it asks about: data for a program, never to be shown as they are. `text` is in `language`."""
+    # A call's confirmation: unusual spaces marked too.
+    text, hidden = marked(person_question(question, language), exact=kind == "confirm")
     event = {"kind": kind, "id": key, "text": text, "hidden": hidden, "raw": question}
     call = CONFIRMATION.fullmatch(question) if kind == "confirm" else None
     return event | ({"tool": call["tool"], "arguments": call["arguments"]} if call else {})

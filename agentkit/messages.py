@@ -1,0 +1,135 @@
+"""What the front ends say to the person, in English or Simplified Chinese (issue 28): two tables and the choice.
+
+Only the person's text is here: the chat's lines, a call that did not run, the web page's labels. What the
+model reads (tool results, the system prompt) stays English, and so do tool names, commands and paths.
+
+    >>> say("you declined", "zh", call="write_file notes.txt")
+    '你拒绝了：write_file notes.txt'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from contextvars import ContextVar
+
+LANGUAGES = ("en", "zh")
+"""The languages the person can be spoken to in: `--lang en|zh`, or the locale's (`LANG=zh_CN.UTF-8`)."""
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "en": {
+        "chat help": "Type a request. /cancel (when asked a question) stops the task; /exit ends the chat.",
+        "chat start": "agentkit chat: model {model}, workspace {workspace}",
+        "bye": "bye",
+        "no task": "No task is running: /cancel stops a task when it asks you something. /exit ends the chat.",
+        "confirm": "Allow {tool} {arguments}? [y/N]",
+        "task status": "[task {status}]",
+        "task status because": "[task {status}: {reason}]",
+        "status cancelled": "cancelled", "status limit reached": "limit reached", "status failed": "failed",
+        "status running": "running", "status completed": "completed",
+        "you declined": "You declined: {call}",
+        "cancelled call": "Cancelled: {call}",
+        "not run": "Not run: {call} ({reason})",
+        "because tool exists": "the model called a tool that does not exist",
+        "because allowed tools": "this tool is not allowed in this task",
+        "because valid arguments": "the model's arguments do not fit the tool",
+        "because confirmation": "nobody could be asked to allow it",
+        "because max_tool_calls_per_task": "the task has used all its tool calls (Limits.max_tool_calls_per_task)",
+        "because max_tool_calls_per_turn": "more calls in one reply than are run at once (Limits.max_tool_calls_per_turn)",
+        "because max_denials_per_task": "you declined as many calls as one task may ask (Limits.max_denials_per_task)",
+        # The web page (agentkit/web/page.html): `page ` keys are filled into it, with {name} left for the page.
+        "page html lang": "en", "page ready": "ready", "page working": "working…", "page system prompt": "system prompt",
+        "page placeholder": "Ask for something; the agent can use its tools", "page send": "Send", "page stop": "Stop",
+        "page approve": "Approve", "page deny": "Deny", "page reply": "Reply", "page your answer": "your answer",
+        "page cancel task": "Cancel task", "page approved": "approved", "page denied": "denied",
+        "page answered": "answered: {answer}", "page not sent": "not sent ({problem})",
+        "page turn ended": "the turn has ended", "page connection lost": "connection lost: {error}",
+        "page not stopped": "not stopped ({problem})", "page thinking": "thinking", "page note": "note: {text}",
+        "page text call": "a tool call the model wrote as text", "page task": "task {status}",
+        "page task because": "task {status}: {reason}", "page none": "(none)", "page not loaded": "not loaded ({problem})",
+        "page hidden one": "1 hidden character is marked ⟨U+…⟩: they are part of what would run.",
+        "page hidden many": "{count} hidden characters are marked ⟨U+…⟩: they are part of what would run.",
+    },
+    "zh": {
+        "chat help": "输入你的请求。/cancel（在被提问时）停止当前任务；/exit 结束对话。",
+        "chat start": "agentkit chat：模型 {model}，工作区 {workspace}",
+        "bye": "再见",
+        "no task": "当前没有正在运行的任务：/cancel 用于在任务向你提问时停止它。/exit 结束对话。",
+        "confirm": "允许运行 {tool} {arguments} 吗？[y/N]",
+        "task status": "[任务{status}]",
+        "task status because": "[任务{status}：{reason}]",
+        "status cancelled": "已取消", "status limit reached": "已达上限", "status failed": "失败",
+        "status running": "运行中", "status completed": "已完成",
+        "you declined": "你拒绝了：{call}",
+        "cancelled call": "已取消：{call}",
+        "not run": "未运行：{call}（{reason}）",
+        "because tool exists": "模型调用了一个不存在的工具",
+        "because allowed tools": "本任务不允许使用这个工具",
+        "because valid arguments": "模型给出的参数不符合该工具的要求",
+        "because confirmation": "没有人可以被询问是否允许它",
+        "because max_tool_calls_per_task": "本任务的工具调用次数已用完（Limits.max_tool_calls_per_task）",
+        "because max_tool_calls_per_turn": "一次回复中的调用多于一次能运行的数量（Limits.max_tool_calls_per_turn）",
+        "because max_denials_per_task": "你拒绝的调用已达到一个任务允许的次数（Limits.max_denials_per_task）",
+        "page html lang": "zh-CN", "page ready": "就绪", "page working": "工作中…", "page system prompt": "系统提示词",
+        "page placeholder": "提出你的请求；智能体可以使用它的工具", "page send": "发送", "page stop": "停止",
+        "page approve": "批准", "page deny": "拒绝", "page reply": "回复", "page your answer": "你的回答",
+        "page cancel task": "取消任务", "page approved": "已批准", "page denied": "已拒绝",
+        "page answered": "已回答：{answer}", "page not sent": "未发送（{problem}）",
+        "page turn ended": "本轮已结束", "page connection lost": "连接中断：{error}",
+        "page not stopped": "未能停止（{problem}）", "page thinking": "思考过程", "page note": "提示：{text}",
+        "page text call": "模型以文本形式写出的工具调用", "page task": "任务{status}",
+        "page task because": "任务{status}：{reason}", "page none": "（无）", "page not loaded": "未能加载（{problem}）",
+        "page hidden one": "有 1 个隐藏字符被标记为 ⟨U+…⟩：它是将要运行的内容的一部分。",
+        "page hidden many": "有 {count} 个隐藏字符被标记为 ⟨U+…⟩：它们是将要运行的内容的一部分。",
+    },
+}
+"""key -> text, one table per language, with the same keys (a test checks it); {name} is filled in by `say`."""
+
+PERSON_LANGUAGE: ContextVar[str] = ContextVar("person_language", default="en")
+"""The language of the person a task reports to, for code far from the front end (the line for a call that did
+not run, `decisions.for_the_person`). A front end sets it for its own tasks; each asyncio task sees its own value."""
+
+
+def say(key: str, language: str, **values: object) -> str:
+    """The text for `key` in `language`, with `values` filled in. An unknown key is a bug: KeyError."""
+    return MESSAGES[language][key].format(**values)
+
+
+CONFIRMATION = re.compile(r"Allow (?P<tool>\S+) (?P<arguments>\{.*\})\? \[y/N\]", re.S)
+"""How the policy asks about a call (`ToolExecutor._confirm`, in English: the library's question), read back out."""
+YES_TOO = ("是", "是的", "好", "允许")
+"""Besides y and yes (`asking.YES_ANSWERS`): what a person answering in Chinese types to allow a call."""
+
+
+def person_question(question: str, language: str) -> str:
+    """`question` as the person reads it: a call's confirmation said in `language`, any other question as it is."""
+    call = CONFIRMATION.fullmatch(question)
+    return say("confirm", language, tool=call["tool"], arguments=call["arguments"]) if call else question
+
+
+def person_answer(question: str, answer: str) -> str:
+    """The answer to `question` as the policy reads it: "是" to a confirmation is "y"; the rest as typed."""
+    return "y" if CONFIRMATION.fullmatch(question) and answer.strip() in YES_TOO else answer
+
+
+def person_language(flag: str | None, environ: Mapping[str, str]) -> str:
+    """"en" or "zh": the `--lang` flag if given, else the locale, read as gettext reads it.
+
+    The locale is the first set of LC_ALL, LC_MESSAGES and LANG; LANGUAGE (a list such as `zh_CN:en`) comes
+    before it, except when the locale is C or POSIX (GNU gettext ignores LANGUAGE then). The first entry that
+    names a language we have wins; none (or C, POSIX, fr_FR...) means English.
+    """
+    if flag is not None:
+        if flag not in LANGUAGES:
+            raise ValueError(f"unknown language {flag!r}; choose one of: {', '.join(LANGUAGES)}")
+        return flag
+    locale = next((environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(name)), "C")
+    wanted = [locale]
+    if _language_of(locale) not in ("c", "posix"):
+        wanted[:0] = environ.get("LANGUAGE", "").split(":")
+    return next((language for entry in wanted if (language := _language_of(entry)) in LANGUAGES), "en")
+
+
+def _language_of(entry: str) -> str:
+    """`zh_CN.UTF-8@latin` -> `zh`: the language part of a locale name, lower case."""
+    return entry.split("@")[0].split(".")[0].split("_")[0].split("-")[0].strip().lower()

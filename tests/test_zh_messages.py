@@ -1,0 +1,228 @@
+"""The front ends in Chinese (issue 28): `agentkit chat` and `agentkit web` speak to the person in the locale's
+language or `--lang`'s, while what the model reads, tool names, commands and paths stay as they are."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+from pathlib import Path
+
+import httpx
+import pexpect
+import pytest
+from front_door import (
+    SCRIPT,
+    Running,
+    environment,
+    free_port,
+    no_process_left,  # noqa: F401 (a fixture: nothing left running)
+)
+
+from agentkit.decisions import NOT_RUN_BECAUSE, Decision, for_the_person
+from agentkit.events import Event
+from agentkit.messages import LANGUAGES, MESSAGES, PERSON_LANGUAGE, person_language, person_question, say
+from agentkit.terminal import describe
+from agentkit.web.protocol import PLACE, asking, page_in
+
+
+@pytest.mark.parametrize(("flag", "environ", "expected"), [
+    ("zh", {}, "zh"),
+    ("en", {"LANG": "zh_CN.UTF-8"}, "en"),  # the flag beats the locale
+    ("zh", {"LANG": "en_US.UTF-8"}, "zh"),
+    (None, {"LANG": "zh_CN.UTF-8"}, "zh"),
+    (None, {"LANG": "zh_TW.Big5"}, "zh"),
+    (None, {"LANG": "zh"}, "zh"),
+    (None, {}, "en"),
+    (None, {"LANG": "C"}, "en"),
+    (None, {"LANG": "C.UTF-8"}, "en"),
+    (None, {"LANG": "POSIX"}, "en"),
+    (None, {"LANG": "en_US.UTF-8"}, "en"),
+    (None, {"LANG": "fr_FR.UTF-8"}, "en"),  # a language we do not have: English
+    (None, {"LANG": "zh_CN.UTF-8", "LC_MESSAGES": "en_US.UTF-8"}, "en"),  # LC_MESSAGES before LANG
+    (None, {"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}, "zh"),
+    (None, {"LC_MESSAGES": "zh_CN.UTF-8", "LC_ALL": "C"}, "en"),  # LC_ALL before both
+    (None, {"LANG": "C", "LC_ALL": "zh_CN.UTF-8"}, "zh"),
+    (None, {"LANG": "", "LC_ALL": "", "LC_MESSAGES": "zh_CN.UTF-8"}, "zh"),  # set but empty is not set
+    (None, {"LANG": "en_US.UTF-8", "LANGUAGE": "zh_CN:en"}, "zh"),  # LANGUAGE first, as gettext reads it
+    (None, {"LANG": "zh_CN.UTF-8", "LANGUAGE": "fr:en"}, "en"),  # its first language we have
+    (None, {"LANG": "zh_CN.UTF-8", "LANGUAGE": "fr"}, "zh"),  # none we have: the locale
+    (None, {"LC_ALL": "C", "LANGUAGE": "zh_CN"}, "en"),  # ignored under the C locale, as GNU gettext does
+])
+def test_zh_the_language_is_the_flag_else_the_locale(flag, environ, expected):
+    assert person_language(flag, environ) == expected
+
+
+def test_zh_an_unknown_language_flag_names_the_valid_ones():
+    with pytest.raises(ValueError, match="en, zh"):
+        person_language("fr", {})
+
+
+def test_zh_both_tables_have_the_same_keys_and_the_same_places_to_fill():
+    assert set(MESSAGES) == set(LANGUAGES)
+    assert MESSAGES["en"].keys() == MESSAGES["zh"].keys()
+    for key, english in MESSAGES["en"].items():
+        assert set(re.findall(r"\{(\w+)\}", english)) == set(re.findall(r"\{(\w+)\}", MESSAGES["zh"][key])), key
+    chinese = [key for key, text in MESSAGES["zh"].items() if not re.search(r"[\u4e00-\u9fff]", text)]
+    assert chinese == ["page html lang"], "every text but the page's language code is in Chinese"
+
+
+def test_zh_an_unknown_key_is_a_bug():
+    with pytest.raises(KeyError):
+        say("no such message", "zh")
+
+
+def test_zh_a_call_that_did_not_run_is_told_in_the_persons_language_and_english_is_unchanged():
+    declined = Decision("c1", "write_file", "denied", "confirmation", "the person answered 'n'")
+    refused = Decision("c2", "run_bash", "refused", "allowed tools", "not allowed")
+    arguments = json.dumps({"path": "notes.txt", "content": "hi"})
+    assert for_the_person(declined, arguments) == "You declined: write_file notes.txt"
+    assert for_the_person(refused, '{"command": "ls -l"}') == f"Not run: run_bash ls -l ({NOT_RUN_BECAUSE['allowed tools']})"
+    assert for_the_person(declined, arguments, "zh") == "你拒绝了：write_file notes.txt"
+    assert for_the_person(refused, '{"command": "ls -l"}', "zh") == "未运行：run_bash ls -l（本任务不允许使用这个工具）"
+    token = PERSON_LANGUAGE.set("zh")  # what a front end sets for its tasks
+    try:
+        assert for_the_person(declined, arguments) == "你拒绝了：write_file notes.txt"
+    finally:
+        PERSON_LANGUAGE.reset(token)
+    assert NOT_RUN_BECAUSE["tool exists"] == "the model called a tool that does not exist"
+
+
+def test_zh_a_confirmation_and_a_status_are_said_in_chinese_with_the_call_unchanged():
+    question = 'Allow write_file {"path": "notes.txt", "content": "hi"}? [y/N]'
+    assert person_question(question, "en") == question
+    assert person_question(question, "zh") == '允许运行 write_file {"path": "notes.txt", "content": "hi"} 吗？[y/N]'
+    assert person_question("Which file?", "zh") == "Which file?", "the model's own question is its own"
+    event = asking("confirm", "k1", question, "zh")
+    assert event["text"].startswith("允许运行 write_file") and event["raw"] == question
+    assert event["tool"] == "write_file", "the page still reads the call out of the policy's question"
+    status = Event("status", text="cancelled", content="cancelled by the user")
+    assert describe(status) == "[task cancelled: cancelled by the user]"
+    assert describe(status, "zh") == "[任务已取消：cancelled by the user]"
+
+
+def test_zh_the_page_template_takes_every_label_from_the_tables():
+    from agentkit.web.app import PAGE
+
+    template = PAGE.read_text(encoding="utf-8")
+    assert all(place == "labels" or place in MESSAGES["en"] for place in PLACE.findall(template))
+    english = page_in(template, "en")
+    assert '<html lang="en">' in english and '<button id="send" type="submit">Send</button>' in english
+    assert not re.search(r"[\u4e00-\u9fff]", english), "the English page has no Chinese"
+    assert "{{" not in page_in(template, "zh")
+
+
+def start_chat(tmp_path, *options: str, **variables: str):
+    child = pexpect.spawn(str(SCRIPT), ["chat", *options], cwd=str(tmp_path), encoding="utf-8", timeout=60,
+                          env=environment(tmp_path, TERM="xterm", **variables), dimensions=(50, 200))
+    child.expect_exact("/exit 结束对话。")
+    child.expect_exact("you> ")
+    return child
+
+
+def declines_a_call_in_chinese(child) -> None:
+    child.sendline('Write "hello" to the file notes.txt')
+    child.expect_exact("允许运行 write_file ")
+    child.expect_exact("[y/N] ")
+    child.sendline("否")
+    child.expect_exact("you> ")
+    (result,) = [line for line in child.before.splitlines() if line.startswith("  <- ")]
+    assert result == "  <- 你拒绝了：write_file notes.txt"
+    child.sendline("/cancel")
+    child.expect_exact("当前没有正在运行的任务")
+    child.sendline("/exit")
+    child.expect_exact("再见")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_zh_chat_with_lang_zh_greets_and_tells_a_declined_call_in_chinese(tmp_path):
+    declines_a_call_in_chinese(start_chat(tmp_path, "--lang", "zh"))
+    assert not (tmp_path / "workspace" / "notes.txt").exists()
+
+
+def test_zh_chat_follows_lang_zh_cn_without_the_flag_and_answers_shi_to_allow(tmp_path):
+    child = start_chat(tmp_path, LANG="zh_CN.UTF-8")
+    child.sendline('Write "hello" to the file notes.txt')
+    child.expect_exact("[y/N] ")
+    child.sendline("是")
+    child.expect_exact("you> ")
+    assert (tmp_path / "workspace" / "notes.txt").read_text() == "hello", "是 allows the call"
+    declines_a_call_in_chinese(child)
+
+
+def test_zh_chat_with_lang_en_stays_english_under_a_chinese_locale(tmp_path):
+    child = pexpect.spawn(str(SCRIPT), ["chat", "--lang", "en"], cwd=str(tmp_path), encoding="utf-8", timeout=60,
+                          env=environment(tmp_path, TERM="xterm", LANG="zh_CN.UTF-8"), dimensions=(50, 200))
+    child.expect_exact("Type a request. /cancel (when asked a question) stops the task; /exit ends the chat.")
+    child.sendline("/exit")
+    child.expect_exact("bye")
+    child.expect(pexpect.EOF)
+
+
+def test_zh_web_page_and_a_declined_call_in_chinese(tmp_path):
+    web = Running("web", "--port", str(free_port()), "--lang", "zh", cwd=tmp_path)
+    address, token = re.search(r"(http://127\.0\.0\.1:\d+)/\?token=(\S+)", web.line_with("agentkit web: open")).groups()
+    page = httpx.get(f"{address}/?token={token}", timeout=30)
+    assert page.status_code == 200
+    for label in ('<html lang="zh-CN">', '<button id="send" type="submit">发送</button>', ">停止</button>",
+                  'placeholder="提出你的请求；智能体可以使用它的工具"', '"page approve": "批准"', '"page deny": "拒绝"',
+                  '"status cancelled": "已取消"'):
+        assert label in page.text, label
+    assert httpx.get(f"{address}/", timeout=30).status_code == 401, "the token still guards the page"
+    headers = {"authorization": f"Bearer {token}"}
+    with httpx.stream("POST", f"{address}/chat", json={"conversation": "c1", "message": 'Write "x" to the file a.txt'},
+                      headers=headers, timeout=60) as response:
+        events = (json.loads(line) for line in response.iter_lines())
+        confirm = next(event for event in events if event["kind"] == "confirm")
+        assert confirm["text"].startswith("允许运行 write_file") and confirm["tool"] == "write_file"
+        answered = httpx.post(f"{address}/answer", headers=headers, timeout=30,
+                              json={"conversation": "c1", "question": confirm["id"], "answer": "n"})
+        assert answered.status_code == 200
+        result = next(event for event in events if event["kind"] == "tool_result")
+    assert result["shown"] == "你拒绝了：write_file a.txt"
+    assert "did not allow" in result["content"], "the model still reads its English sentence"
+    assert web.end(signal.SIGINT)[0] == 130
+
+
+def test_zh_language_reaches_the_restarted_chat_though_its_clean_environment_drops_language(tmp_path):
+    """The restart keeps LANG and LC_* but not LANGUAGE: the language chosen before it is passed on as --lang."""
+    import subprocess
+
+    done = subprocess.run([str(SCRIPT), "chat", "--no-history"], cwd=tmp_path, text=True, input="/exit\n",
+                          env=environment(tmp_path, LANG="en_US.UTF-8", LANGUAGE="zh_CN:en"), capture_output=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "/exit 结束对话。" in done.stdout and "再见" in done.stdout, done.stdout
+
+
+def test_zh_page_in_a_browser_asks_and_answers_in_chinese(tmp_path):
+    """The page's script fills its words from the labels the server put in it: buttons, notes and the state."""
+    from playwright.sync_api import expect
+    from test_web import CHROMIUM, serving
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium); .ci/run installs it")
+    from playwright.sync_api import sync_playwright
+    from test_web import BROWSER_ARGS, TOKEN, WAIT, send
+
+    from agentkit.offline import OfflineModel
+
+    with sync_playwright() as playwright, serving(OfflineModel(), tmp_path, language="zh") as port:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS, timeout=WAIT * 1000)
+        page = browser.new_page()
+        page.set_default_timeout(WAIT * 1000)
+        page.goto(f"http://127.0.0.1:{port}/?token={TOKEN}")
+        expect(page.locator("#send")).to_have_text("发送")
+        send(page, port, 'Write "hi" to the file notes.txt')
+        confirm = page.locator(".ask.confirm")
+        expect(confirm.locator("p")).to_have_text('允许运行 write_file {"path": "notes.txt", "content": "hi"} 吗？')
+        expect(confirm.locator("button.approve")).to_have_text("批准")
+        expect(confirm.locator("button.cancel")).to_have_text("取消任务")
+        confirm.locator("button.deny").click()
+        expect(confirm.locator(".note")).to_have_text("已拒绝")
+        expect(page.locator(".tool-result.error")).to_have_text("← 你拒绝了：write_file notes.txt")
+        expect(page.locator("#state")).to_have_text("就绪")
+        browser.close()
+    assert not (tmp_path / "notes.txt").exists()
