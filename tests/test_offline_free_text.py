@@ -40,3 +40,18 @@ STRETCH = tool("log_exercise", "Log an exercise session.", ["sport", "reps"],
 ])
 def test_free_text_is_what_the_other_parameters_left(question, tools, expected):
     assert calls(question, tools) == expected
+
+
+UNITS = ["km", "mi", "m", "ft", "cm"]
+LENGTH = tool("length", "Convert a length.", ["amount", "source", "target"], amount={"type": "number"},
+              source={"type": "string", "description": "unit to convert from", "enum": UNITS},
+              target={"type": "string", "description": "unit to convert into", "enum": UNITS})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # a unit word names the option it abbreviates, even when a wider line ("distance km miles") links it to another
+    ("42 kilometres in miles please", {"amount": 42, "source": "km", "target": "mi"}),
+    ("6 feet in centimetres", {"amount": 6, "source": "ft", "target": "cm"}),
+])
+def test_a_unit_word_names_its_abbreviated_option(question, expected):
+    assert calls(question, [LENGTH]) == [("length", expected)]

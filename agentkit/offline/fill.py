@@ -162,7 +162,7 @@ def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) 
             word = reading.stem(match.group(0))
             spelled = word == part or len(word) >= 4 and part.startswith(word) or part == word[:4]
             # a synonym ("ml" for milliliters, "electric" for ev) only when it points at this option alone
-            if part and (spelled or reading.synonyms(word, part) and not any(reading.synonyms(word, o) for o in others)):
+            if part and (spelled or reading.names_option(word, part, [part, *others])):
                 before = re.findall(r"[a-z0-9]+", lowered[: match.start()])[-2:]
                 found.append((match.start(), option, before))
                 break
