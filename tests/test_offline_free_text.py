@@ -55,3 +55,16 @@ LENGTH = tool("length", "Convert a length.", ["amount", "source", "target"], amo
 ])
 def test_a_unit_word_names_its_abbreviated_option(question, expected):
     assert calls(question, [LENGTH]) == [("length", expected)]
+
+
+JUICE = tool("pour", "Pour a drink.", ["volume_ml"], volume_ml={"type": "integer", "description": "millilitres to pour"})
+RIDE = tool("ride_log", "Log a bike ride.", ["distance_km"], distance_km={"type": "number", "description": "kilometres"})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # a number written against its unit is still a number ("330ml", "12.5km")
+    ("pour 330ml", [JUICE], [("pour", {"volume_ml": 330})]),
+    ("log a 12.5km bike ride", [RIDE], [("ride_log", {"distance_km": 12.5})]),
+])
+def test_a_number_glued_to_its_unit_is_read(question, tools, expected):
+    assert calls(question, tools) == expected
