@@ -14,7 +14,7 @@ import string
 from typing import Any
 
 from agentkit.offline import code, dates, numbers, reading
-from agentkit.offline.phrases import key_phrase
+from agentkit.offline.phrases import LATER, example_named, key_phrase, without_values
 from agentkit.offline.places import COUNTRY_CODES, CURRENCY_CODES, currency_code, is_known_place
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
@@ -58,13 +58,21 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     placed = numbers.assign(numeric, {n: hint_of(n, properties[n]) for n in numeric}, properties, must, free)
     used.update(id(s) for s in placed.values())
     values |= {n: numbers.as_json(s.value, json_type(properties[n])) for n, s in placed.items()}
+    later = []  # free text ("what the event is called") is read last, from what the other parameters left over
     for name, spec in properties.items():
         if name not in numeric:
             value = _labelled(name, properties, text) if json_type(spec) == "string" and "enum" not in spec else None
             if value is None:  # a nullable value is never guessed: null says "not given" (strict schemas)
                 value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess)
-            if value is not None:
+            if value is LATER:
+                later.append(name)
+            elif value is not None:
                 values[name] = value
+    rest = without_values(text, spans, used, properties)
+    for name in later:
+        phrase = key_phrase(rest, exclude) or example_named(properties[name].get("description", ""), rest)
+        if phrase is not None:
+            values[name] = phrase
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
     ordered = {name: values[name] for name in properties if name in values}
     return ordered, [name for name in required if name not in ordered]
@@ -109,7 +117,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         return code.command_for(text, file, number) if role == "command" else code.pattern_for(text)
     if required and role not in STRICT:
         rest = [s for s in spans if s.kind in ("quoted", "said", "named", "colon") and id(s) not in used]
-        return _text_of(rest[0], text) if rest else key_phrase(text, exclude)
+        return _text_of(rest[0], text) if rest else LATER
     return None
 
 
@@ -154,7 +162,7 @@ def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) 
             word = reading.stem(match.group(0))
             spelled = word == part or len(word) >= 4 and part.startswith(word) or part == word[:4]
             # a synonym ("ml" for milliliters, "electric" for ev) only when it points at this option alone
-            if part and (spelled or reading.synonyms(word, part) and not any(reading.synonyms(word, o) for o in others)):
+            if part and (spelled or reading.names_option(word, part, [part, *others])):
                 before = re.findall(r"[a-z0-9]+", lowered[: match.start()])[-2:]
                 found.append((match.start(), option, before))
                 break

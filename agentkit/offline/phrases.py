@@ -2,14 +2,19 @@
 
 "Search the web for hiking trails in Colorado" is about "hiking trails in Colorado", "put buy milk on my todo
 list" about "buy milk": the words after "for", "about", "to", or between the verb and "to my list", and never
-the tool's own words (they say which tool, not what it works on).
+the tool's own words (they say which tool, not what it works on). Free text is read last, from the question
+without the values the other parameters took.
 """
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from agentkit.offline import reading
+
+if TYPE_CHECKING:
+    from agentkit.offline.spans import Span
 
 
 def key_phrase(text: str, exclude: frozenset[str]) -> str | None:
@@ -22,7 +27,7 @@ def key_phrase(text: str, exclude: frozenset[str]) -> str | None:
         for after in re.finditer(pattern, text, re.IGNORECASE):
             # up to a clause break, and without a trailing "at 17:30", "on Friday" or "under $100": other arguments
             phrase = re.split(r"\s+-+\s+|[,;]\s", after.group(1).strip().rstrip("?.!"))[0]
-            phrase = re.sub(r"\s+(?:at|on|by|before|in|tomorrow|today|under|below|over|above|less than|more than)\b[^,]*$",
+            phrase = re.sub(r"(?:^|\s+)(?:at|on|by|before|in|tomorrow|today|under|below|over|above|less than|more than)\b[^,]*$",
                             "", phrase)
             if any(not _is_tool_word(w, exclude) for w in reading.words(phrase)):
                 return phrase if phrase.lower() not in PRONOUNS else None
@@ -42,3 +47,30 @@ COMMANDS = {"put", "add", "please", "find", "search", "show", "tell", "give", "l
 
 def _is_tool_word(word: str, exclude: frozenset[str]) -> bool:
     return word in exclude or any(reading.related(word, tool_word) for tool_word in exclude)
+
+
+LATER = object()  # a free-text value, read once every other parameter has taken its value
+
+
+def example_named(description: str, text: str) -> str | None:
+    """ "The activity, e.g. running, cycling": "burn running for 45 minutes" names the example "running". The
+    examples are the tool's own words, so the key phrase leaves them out; named in the question, they are the value."""
+    listed = re.search(r"\b(?:e\.g\.|eg\.|for example|such as|like)\s*(.+)", description, re.I)
+    examples = re.split(r",\s*|\s+or\s+|\s+and\s+", listed.group(1).rstrip(".)")) if listed else []
+    return next((e.strip() for e in examples if e.strip() and re.search(rf"\b{re.escape(e.strip())}\b", text, re.I)), None)
+
+
+def without_values(text: str, spans: list[Span], used: set[int], properties: dict) -> str:
+    """The question without the values other parameters took, nor the unit they were counted in: in "scale the
+    lasagna recipe to 8 servings" the recipe is "lasagna", not "8 servings" (8 went to `servings`)."""
+    names = {reading.stem(w) for p in properties for w in reading.split_name(p)}
+    cuts = []
+    for span in (s for s in spans if id(s) in used):
+        end = span.end
+        unit = re.match(r"\s*([A-Za-z]+)", text[end:])
+        if span.kind == "number" and unit and reading.stem(unit.group(1).lower()) in names:
+            end += unit.end()
+        cuts.append((span.start, end))
+    for start, end in sorted(cuts, reverse=True):
+        text = text[:start] + " " + text[end:]
+    return re.sub(r"\s+", " ", text).strip()

@@ -102,6 +102,16 @@ def synonyms(a: str, b: str) -> bool:
     return bool(groups.get(a, frozenset()) & groups.get(b, frozenset()))
 
 
+def names_option(word: str, option: str, options: list[str]) -> bool:
+    """A stemmed word names this option alone, read by its closest synonym line: "miles" is in a line with "km"
+    ("distance ... km miles") and in one with "mi" ("mile miles mi"); the shorter line says which unit it is."""
+    groups = _synonym_groups()
+    lines = [g for g in groups.get(word, frozenset()) if any(g in groups.get(o, frozenset()) for o in options)]
+    closest = min(lines, key=lambda g: (len(SYNONYMS[g].split()), g), default=None)
+    return closest is not None and closest in groups.get(option, frozenset()) and not any(
+        closest in groups.get(o, frozenset()) for o in options if o != option)
+
+
 def acronyms(name_words: list[str]) -> set[str]:
     """Initials of a name's runs of words, so that "bmi" reaches body_mass_index and "gcd" greatest_common_divisor."""
     found = set()

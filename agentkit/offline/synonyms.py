@@ -88,6 +88,12 @@ SYNONYMS = [
     "milliliter milliliters millilitre millilitres ml",
     "liter liters litre litres l",
     "ounce ounces oz",
+    "kilometer kilometers kilometre kilometres km",  # lengths: a unit option is often its abbreviation
+    "centimeter centimeters centimetre centimetres cm",
+    "meter meters metre metres m",
+    "mile miles mi",
+    "foot feet ft",
+    "inch inches",
     "electric ev",
     "bitcoin btc",
     "ethereum eth ether",

@@ -97,7 +97,8 @@ WORDS = {
 
 
 def english(text: str) -> str:
-    """The text with its Chinese read as English words (unchanged when it has none)."""
+    """The text with its Chinese read as English words, and a number glued to its unit parted ("250ml" "250 ml")."""
+    text = _glued_unit().sub(r"\1 \2", text)
     if not is_chinese(text):
         return text
     text = re.sub(r"(?:下)(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" next {DAYS[m.group(1)]} ", text)
@@ -144,3 +145,12 @@ def _times_and_durations(text: str) -> str:
 @cache
 def _vocabulary() -> re.Pattern[str]:
     return re.compile("|".join(re.escape(word) for word in sorted(WORDS, key=len, reverse=True)))
+
+
+@cache
+def _glued_unit() -> re.Pattern:
+    """ "250ml", "5km", "70kg": a number written against a unit of two letters or more (never "3pm" or "4d6")."""
+    from agentkit.offline.spans import UNITS  # spans reads numbers; this only needs its unit words
+    units = "|".join(sorted((u for u in UNITS if len(u) > 1), key=len, reverse=True))
+    return re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)({units})\b", re.IGNORECASE)
+

@@ -1,0 +1,70 @@
+"""Free-text arguments (a title, an item, an activity) are read last, from what the other parameters left over."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agentkit.offline import OfflineModel
+
+
+def tool(name, description, required=(), **properties):
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
+        "type": "object", "properties": properties, "required": list(required)}}}
+
+
+def calls(question, tools):
+    reply = OfflineModel().respond({"model": "m", "messages": [{"role": "user", "content": question}], "tools": tools})
+    return [(call.name, json.loads(call.arguments)) for call in reply.tool_calls]
+
+
+TEXT, WHOLE = {"type": "string"}, {"type": "integer"}
+BAKE = tool("bake_timer", "Start a baking timer.", ["dish", "minutes"], dish={"type": "string", "description": "what is baking"},
+            minutes={"type": "integer", "description": "minutes to bake"})
+SEATS = tool("reserve_seats", "Reserve seats for a show.", ["show", "seats"], show=TEXT, seats=WHOLE)
+MEETING = tool("plan_meeting", "Plan a meeting.", ["topic", "day"], topic=TEXT,
+               day={"type": "string", "description": "YYYY-MM-DD"})
+STRETCH = tool("log_exercise", "Log an exercise session.", ["sport", "reps"],
+               sport={"type": "string", "description": "The sport, e.g. rowing, squats, plank"}, reps=WHOLE)
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # the number and the unit it was counted in went to another parameter: they are not the text
+    ("bake the banana bread for 50 minutes", [BAKE], [("bake_timer", {"dish": "banana bread", "minutes": 50})]),
+    ("reserve hamilton, 4 seats", [SEATS], [("reserve_seats", {"show": "hamilton", "seats": 4})]),
+    # a date the other parameter took is not the topic, even when it comes first in the sentence
+    ("plan budget review on 2027-02-03", [MEETING], [("plan_meeting", {"topic": "budget review", "day": "2027-02-03"})]),
+    # the value is one of the description's own examples: the tool's words, but named by the learner
+    ("did 30 reps of squats, log it", [STRETCH], [("log_exercise", {"sport": "squats", "reps": 30})]),
+])
+def test_free_text_is_what_the_other_parameters_left(question, tools, expected):
+    assert calls(question, tools) == expected
+
+
+UNITS = ["km", "mi", "m", "ft", "cm"]
+LENGTH = tool("length", "Convert a length.", ["amount", "source", "target"], amount={"type": "number"},
+              source={"type": "string", "description": "unit to convert from", "enum": UNITS},
+              target={"type": "string", "description": "unit to convert into", "enum": UNITS})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # a unit word names the option it abbreviates, even when a wider line ("distance km miles") links it to another
+    ("42 kilometres in miles please", {"amount": 42, "source": "km", "target": "mi"}),
+    ("6 feet in centimetres", {"amount": 6, "source": "ft", "target": "cm"}),
+])
+def test_a_unit_word_names_its_abbreviated_option(question, expected):
+    assert calls(question, [LENGTH]) == [("length", expected)]
+
+
+JUICE = tool("pour", "Pour a drink.", ["volume_ml"], volume_ml={"type": "integer", "description": "millilitres to pour"})
+RIDE = tool("ride_log", "Log a bike ride.", ["distance_km"], distance_km={"type": "number", "description": "kilometres"})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # a number written against its unit is still a number ("330ml", "12.5km")
+    ("pour 330ml", [JUICE], [("pour", {"volume_ml": 330})]),
+    ("log a 12.5km bike ride", [RIDE], [("ride_log", {"distance_km": 12.5})]),
+])
+def test_a_number_glued_to_its_unit_is_read(question, tools, expected):
+    assert calls(question, tools) == expected
