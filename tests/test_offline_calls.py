@@ -141,6 +141,20 @@ def test_everyday_requests_with_the_course_tools(question, expected):
     assert calls(question, COURSE) == expected
 
 
+@pytest.mark.parametrize(("question", "command"), [
+    ("run the shell command sleep 5", "sleep 5"),  # the number is part of the command, not the tool's timeout
+    ("run sleep 5 in the shell", "sleep 5"),
+    ("run the command frobnicate --fast", "frobnicate --fast"),  # "the command X": X need not be a program we know
+    ("please execute the bash command seq 3 with the terminal", "seq 3"),
+])
+def test_a_command_the_request_names_is_taken_whole(question, command):
+    assert calls(question, COURSE) == [("bash", {"command": command})]
+
+
+def test_run_with_no_command_named_asks_which_command():
+    assert [name for name, _ in calls("run the command in the shell", COURSE)] == ["ask_user"]
+
+
 def test_that_is_the_earlier_result_and_it_is_the_earlier_file():
     history = _after("read todo.txt", "read_file", {"path": "todo.txt"}, "eggs\nmilk")
     assert calls("now write that to copy.txt", COURSE, history) == [

@@ -18,7 +18,12 @@ _RUN = re.compile(r"\b(?:run|execute|exec)\b\s*:?\s*(?:the\s+|this\s+)?(?:shell\
                   re.IGNORECASE)
 COMMANDS = frozenset("""ls cat wc grep echo git python python3 pip npm node make pwd date du df head tail find sort uniq curl
     mkdir rm cp mv touch chmod which whoami uname ps pytest cd tree file stat diff sed awk cut tr env printenv ping
-    docker kubectl cargo go java ruby perl ruff uv""".split())
+    docker kubectl cargo go java ruby perl ruff uv sleep seq tee xargs nl rev ln id hostname uptime free kill jq bash sh
+    tar zip unzip gzip nproc timeout printf basename dirname realpath""".split())
+NAMED_COMMAND = re.compile(r"\bcommand\b")
+"""'run the (shell) command X': the request says X is a command, so its first word need not be a known program."""
+NOT_A_PROGRAM = frozenset("in on for that it this the a an to with from and or".split())
+IN_THE_SHELL = re.compile(r"\s+(?:in|with|using|from)\s+(?:the\s+|a\s+)?(?:shell|terminal|bash)$", re.IGNORECASE)
 DICE = re.compile(r"(?<![\w.])(\d*)d(\d+)(?:\s*([+-])\s*(\d+))?\b", re.IGNORECASE)
 
 # (what a request says, the command it asks for): {file} is a file the request names, {n} a number
@@ -51,9 +56,10 @@ def code_spans(text: str) -> list[tuple[int, int, str, str]]:
         return [(sql.start(), sql.start() + len(statement), "sql", statement)]
     for run in _RUN.finditer(text):
         quoted = re.match(r"\s*([\"'“])(.+?)[\"'”]", text[run.end():])  # 'run the command "ls -l" in the shell'
-        rest = quoted.group(2) if quoted else text[run.end():].strip().rstrip("?.!")
+        rest = quoted.group(2) if quoted else IN_THE_SHELL.sub("", text[run.end():].strip().rstrip("?.!"))
         first = rest.split(" ")[0] if rest else ""
-        if first in COMMANDS or first.startswith(("./", "/")) and len(first) > 2:
+        named = NAMED_COMMAND.search(run.group(0)) and re.fullmatch(r"[a-z][\w.-]*", first) and first not in NOT_A_PROGRAM
+        if first in COMMANDS or named or first.startswith(("./", "/")) and len(first) > 2:
             start = run.end() + (quoted.start(2) if quoted else len(text[run.end():]) - len(text[run.end():].lstrip()))
             return [(start, start + len(rest), "command", rest)]
     return []
