@@ -151,6 +151,15 @@ def test_a_command_the_request_names_is_taken_whole(question, command):
     assert calls(question, COURSE) == [("bash", {"command": command})]
 
 
+@pytest.mark.parametrize(("question", "expected"), [
+    ("把 你好 写到 hi.txt", {"path": "hi.txt", "content": "你好"}),  # 把: the object before the verb, kept as written
+    ("把会议记录保存到 notes.md", {"path": "notes.md", "content": "会议记录"}),
+    ("把“早上好”写入 a.txt", {"path": "a.txt", "content": "早上好"}),
+])
+def test_the_ba_construction_puts_its_object_in_the_file(question, expected):
+    assert calls(question, COURSE) == [("write_file", expected)]
+
+
 def test_run_with_no_command_named_asks_which_command():
     assert [name for name, _ in calls("run the command in the shell", COURSE)] == ["ask_user"]
 

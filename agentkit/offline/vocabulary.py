@@ -96,11 +96,18 @@ WORDS = {
 }
 
 
+BA = re.compile(r"把\s*([^\s“”\"'，。][^“”\"'，。]*?)\s*(写到|写入|保存到|存到|追加到|加到)")
+"""The 把 construction with an unquoted object: "把 X 写到 Y" is "write X to Y"."""
+
+
 def english(text: str) -> str:
     """The text with its Chinese read as English words, and a number glued to its unit parted ("250ml" "250 ml")."""
     text = _glued_unit().sub(r"\1 \2", text)
     if not is_chinese(text):
         return text
+    # "把 你好 写到 hi.txt": the object comes before the verb; kept aside and quoted, it stays one value as written
+    kept: list[str] = []
+    text = BA.sub(lambda m: kept.append(m.group(1)) or f' {WORDS[m.group(2)].split()[0]} "\x00{len(kept) - 1}\x00" to ', text)
     text = re.sub(r"(?:下)(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" next {DAYS[m.group(1)]} ", text)
     text = re.sub(r"(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" {DAYS[m.group(1)]} ", text)
     text = re.sub(r"一下|一个(?=[零〇一二两三四五六七八九十百千])", " ", text)  # "生成一个十六位的密码": one password
@@ -109,6 +116,7 @@ def english(text: str) -> str:
     text = _vocabulary().sub(lambda m: f" {WORDS[m.group(0)]} ", text)
     text = text.replace("，", " , ").replace("。", " . ").replace("？", " ? ").replace("！", " ! ").replace("、", " , ")
     text = text.replace("：", ": ").replace("“", ' "').replace("”", '" ')
+    text = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
     return re.sub(r"\s+", " ", text).strip()
 
 
