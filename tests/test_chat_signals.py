@@ -1,7 +1,5 @@
 """`agentkit chat` and signals: Ctrl-C and a hang-up stop an approved command at once, in a real terminal (a pty)."""
 
-import os
-import random
 import signal
 import time
 
@@ -21,15 +19,6 @@ def gone(marker: str) -> bool:
             return False
         time.sleep(0.1)
     return True
-
-
-@pytest.fixture
-def marker():
-    """A unique `sleep` duration (about five minutes); whatever still runs with it is killed after the test."""
-    marker = f"300.{random.randrange(10**8, 10**9)}"
-    yield marker
-    for pid in processes_with(marker):
-        os.kill(pid, signal.SIGKILL)
 
 
 def approve_a_long_command(tmp_path, marker):

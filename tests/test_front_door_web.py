@@ -4,12 +4,10 @@ the page is sent for the person (a declined call's line, a confirmation's hidden
 from __future__ import annotations
 
 import json
-import random
 import re
 import signal
 
 import httpx
-import pytest
 from front_door import (
     Running,
     exercises,
@@ -62,16 +60,6 @@ def test_web_serves_its_page_only_with_its_token_and_ends_on_ctrl_c(tmp_path):
     assert httpx.get(f"{address}/", timeout=30).status_code == 401
     assert httpx.get(f"{address}/?token=not-{token}", timeout=30).status_code == 401
     assert web.end(signal.SIGINT) == (130, "agentkit web: stopped (Ctrl-C)\n")
-
-
-@pytest.fixture
-def marker():
-    marker = f"300.{random.randrange(10**8, 10**9)}"
-    yield marker
-    for pid in processes_with(marker):
-        import os
-
-        os.kill(pid, signal.SIGKILL)
 
 
 def test_web_ends_cleanly_with_a_confirmation_pending(tmp_path):
