@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,10 +12,7 @@ import httpx2
 import openai
 from dotenv import dotenv_values, find_dotenv
 
-from agentkit.offline import OfflineModel
-from agentkit.offline.transport import OFFLINE_BASE_URL, offline_transport
-from agentkit.offline.variants import VARIANTS
-from agentkit.offline.variants import variant as offline_variant
+from agentkit.hardening.secrets import without_key
 from agentkit.recovery import RECOVERED, RecoveringTransport, recover_calls, server_fix
 
 VARIABLES = ("MODEL_API_KEY", "BASE_URL", "MODEL", "RECOVER_TEXT_CALLS")
@@ -83,6 +79,7 @@ def load_settings(env_file: str | os.PathLike[str] | None = None) -> Settings:
         if not model.startswith(OFFLINE_MODEL_NAME + "/"):
             return Settings(base_url=base_url or None, recover_text_calls=recovery)
         name = model.removeprefix(OFFLINE_MODEL_NAME + "/")
+        from agentkit.offline.variants import VARIANTS  # only for MODEL=offline/<variant>: import agentkit stays light
         if name not in VARIANTS:
             raise ConfigError(f"MODEL={model!r} names no variant of the offline model; should be one of: "
                               + ", ".join(f"offline/{known}" for known in VARIANTS) + " (or set MODEL_API_KEY for a real model)")
@@ -95,24 +92,17 @@ def load_settings(env_file: str | os.PathLike[str] | None = None) -> Settings:
     return Settings(api_key=key, base_url=base_url or None, model=model, recover_text_calls=recovery)
 
 
-def connect(settings: Settings | None = None, *, offline: bool | None = None, unruly: str | None = None,
-            gullible: bool = False, variant: str | None = None) -> openai.AsyncOpenAI:
+def connect(settings: Settings | None = None, *, offline: bool | None = None) -> openai.AsyncOpenAI:
     """An `AsyncOpenAI` client: the real provider when a key is set, the offline model otherwise.
 
-    `offline=True` asks for the offline model even with a key; `unruly` (a mistake from
-    `agentkit.offline.MISTAKES`) makes it an offline model that makes that mistake; `gullible=True` an
-    offline model that obeys a command found in a tool result (prompt injection); `variant` (a name
-    in `agentkit.offline.VARIANTS`, default MODEL=offline/<variant>) gives it another model's habit.
-    `unruly` and `gullible` always mean the offline model: a real model's mistakes cannot be switched on.
+    `offline=True` asks for the offline model even with a key. The offline model's teaching switches (a
+    mistake on purpose, obeying injected orders, another model's habit) are `agentkit.offline.connect_offline`'s.
     """
     settings = settings or load_settings()
-    if offline or unruly or gullible or variant or (offline is None and settings.offline):
-        model = OfflineModel(unruly=unruly, gullible=gullible)
-        name = variant or settings.variant
-        if name:
-            model = dataclasses.replace(offline_variant(name), base=model)
-        return openai.AsyncOpenAI(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=settings.max_retries,
-                                  http_client=httpx2.AsyncClient(transport=_recovering(offline_transport(model), settings)))
+    if offline or (offline is None and settings.offline):
+        from agentkit.offline import connect_offline  # loaded only when it answers: `import agentkit` stays light
+        return connect_offline(variant=settings.variant, recover=settings.recovers_text_calls,
+                               max_retries=settings.max_retries)
     if settings.offline:
         raise ConfigError("offline=False needs a real model, but MODEL_API_KEY is not set: put your provider's key "
                           "in .env (copy .env.example), or leave offline unset to use the offline model")
@@ -121,28 +111,6 @@ def connect(settings: Settings | None = None, *, offline: bool | None = None, un
         http_client = openai.DefaultAsyncHttpxClient(transport=RecoveringTransport(httpx2.AsyncHTTPTransport()))
     return openai.AsyncOpenAI(api_key=settings.api_key, base_url=settings.base_url, http_client=http_client,
                               timeout=settings.timeout, max_retries=settings.max_retries)
-
-
-def _recovering(transport: httpx2.AsyncBaseTransport, settings: Settings) -> httpx2.AsyncBaseTransport:
-    return RecoveringTransport(transport) if settings.recovers_text_calls else transport
-
-
-HIDDEN_KEY = "<MODEL_API_KEY hidden>"
-"""What `without_key` shows in place of the key."""
-PLACEHOLDER_KEY_CHARS = 8
-"""Keys shorter than this are placeholders ("offline", "ollama", "EMPTY"), not secrets: hiding such a word would
-garble messages that merely contain it."""
-
-
-def without_key(text: str, key: str | None) -> str:
-    """`text` with every copy of the API `key` replaced by `HIDDEN_KEY`.
-
-    A provider's error message may echo the key it was sent (`Invalid key Bearer sk-...`), and that message
-    is shown on the screen, in the web page and in transcripts.
-    """
-    if not key or len(key) < PLACEHOLDER_KEY_CHARS:
-        return text
-    return text.replace(key, HIDDEN_KEY)
 
 
 CLOCK_TOOL = {"type": "function", "function": {

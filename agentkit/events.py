@@ -7,6 +7,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from agentkit.decisions import Decision
+
 EventKind = Literal["tool_call", "tool_result", "answer", "status", "text", "thinking", "note"]
 """tool_call, tool_result, answer, status; text (a piece of the reply as it streams), thinking (the model's
 reasoning), note (a remark for the person, not from the model)."""
@@ -25,7 +27,7 @@ class Event:
     name: str = ""
     """tool_call, tool_result: the tool's name."""
     arguments: str = ""
-    """tool_call: the arguments as the model sent them (JSON text)."""
+    """tool_call, tool_result: the arguments as the model sent them (JSON text)."""
     content: str = ""
     """tool_result: the text the model reads. status: the task's error text, if any."""
     is_error: bool = False
@@ -35,9 +37,10 @@ class Event:
     text: the new characters of the reply being streamed."""
     call_id: str = ""
     """tool_call, tool_result: the call's id, to pair a result with its call."""
-    shown: str = ""
-    """tool_result: the line for the person when the call did not run ("You declined: write_file notes.txt"),
-    shown instead of `content`, which is written for the model ("... do not try it again")."""
+    decision: Decision | None = None
+    """tool_result: the policy's decision on the call. A call that did not run has a line for the person
+    (`frontends.messages.for_the_person`: "You declined: write_file notes.txt"), apart from `content`, which is
+    written for the model ("... do not try it again"): two audiences, two texts."""
 
 
 OnEvent = Callable[[Event], Awaitable[None] | None]

@@ -13,7 +13,7 @@ resumed with `run_task(..., task=task)`:
                  naming the limit;
 - failed:        the model could not be reached (after the SDK's own retries), or its reply could not be used
                  (no choices, a tool call without a name, neither text nor a call, a stream cut short: see
-                 `agentkit.replies` and `agentkit.turn`); nothing of that turn is kept.
+                 `agentkit.hardening.replies` and `agentkit.turn`); nothing of that turn is kept.
 
 The limits bound one run: resuming a task starts a fresh budget of turns and tool calls. The loop's two
 steps have modules of their own: `agentkit.turn` (one request to the model) and `agentkit.tool_calls`
@@ -31,10 +31,10 @@ import openai
 from agentkit.asking import Ask
 from agentkit.decisions import Decision
 from agentkit.events import Event, OnEvent, Status, emit
+from agentkit.hardening.replies import ModelMessage, ModelToolCall
 from agentkit.limits import Limits
 from agentkit.policy import ToolExecutor, ToolPolicy
 from agentkit.recovery import first_recovery_note
-from agentkit.replies import ModelMessage, ModelToolCall
 from agentkit.tool_calls import CANCELLED, answer_calls, close_open_calls, run_tool_calls
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import ToolResult

@@ -51,7 +51,7 @@ def agentkit_server_command(*args: str) -> StdioServerParameters:
     """
     package_root = str(Path(__file__).resolve().parent.parent)
     env = get_default_environment() | {"PYTHONPATH": package_root}
-    return StdioServerParameters(command=sys.executable, args=["-m", "agentkit.cli", "mcp", *args], env=env)
+    return StdioServerParameters(command=sys.executable, args=["-m", "agentkit.frontends.cli", "mcp", *args], env=env)
 
 
 @dataclass(frozen=True)

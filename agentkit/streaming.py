@@ -20,7 +20,7 @@ from collections.abc import AsyncIterable, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from agentkit.stream_chunks import checked_chunk
+from agentkit.hardening.stream_chunks import checked_chunk
 
 
 @dataclass(frozen=True)

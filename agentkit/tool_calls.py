@@ -10,10 +10,10 @@ import asyncio
 from typing import Any
 
 from agentkit.asking import TaskCancelled
-from agentkit.decisions import Approved, for_the_person
+from agentkit.decisions import Approved
 from agentkit.events import Event, OnEvent, Status, emit
+from agentkit.hardening.replies import ModelToolCall
 from agentkit.policy import ToolExecutor
-from agentkit.replies import ModelToolCall
 from agentkit.tools.dispatcher import ToolResult, tool_message
 
 CANCELLED = ToolResult.failure("cancelled: the task was stopped before this call completed.")
@@ -63,7 +63,7 @@ async def answer_calls(messages: list[dict[str, Any]], executor: ToolExecutor, c
         decision = next((d for d in reversed(executor.log) if d.call_id == call.id), None)
         await emit(on_event, Event("tool_result", name=call.function.name, content=result.content,
                                    is_error=result.is_error, call_id=call.id,
-                                   shown=for_the_person(decision, call.function.arguments)))
+                                   arguments=call.function.arguments, decision=decision))
     if cancel:
         return "cancelled", f"cancelled by the user: {cancel}"
     if executor.stop_reason:  # a limit that ends the task: every call of this reply has its result first

@@ -1,7 +1,7 @@
 """One model turn of the agent loop (chapter 08): send the messages, get back a reply the loop can use, or why not.
 
 A provider can fail (HTTP errors, timeouts, after the SDK's own retries) or answer with something the loop
-cannot read (see `agentkit.replies`); either way the turn reports a failure and adds nothing to the history.
+cannot read (see `agentkit.hardening.replies`); either way the turn reports a failure and adds nothing to the history.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import Any
 
 import openai
 
-from agentkit.config import without_key
 from agentkit.events import Event, OnEvent, emit
+from agentkit.hardening.replies import ModelMessage, check_reply
+from agentkit.hardening.secrets import without_key
+from agentkit.hardening.stream_chunks import UnusableChunk
 from agentkit.recovery import recover_reply, recovers
-from agentkit.replies import ModelMessage, check_reply
-from agentkit.stream_chunks import UnusableChunk
 from agentkit.streaming import StreamedReply, TextDelta, read_stream
 
 

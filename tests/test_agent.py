@@ -5,12 +5,12 @@ import asyncio
 import pytest
 
 from agentkit.agent import SYSTEM_PROMPT, agent_tools, open_workspace, read_system_prompt, system_prompt, workspace_root
-from agentkit.chat import chat
-from agentkit.cli import main
+from agentkit.frontends.chat import chat
+from agentkit.frontends.cli import main
+from agentkit.frontends.terminal import Terminal
+from agentkit.frontends.web.app import create_app
 from agentkit.offline import ScriptedModel, offline_client
 from agentkit.policy import scripted_answers
-from agentkit.terminal import Terminal
-from agentkit.web.app import create_app
 
 
 def test_the_agent_has_the_course_tools_in_its_workspace(tmp_path):

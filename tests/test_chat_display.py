@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from test_cli_chat import ask, start_chat
 
 from agentkit.agent import open_workspace
-from agentkit.chat import chat
+from agentkit.frontends.chat import chat
+from agentkit.frontends.terminal import Terminal, describe
+from agentkit.hardening.visible import visible
 from agentkit.loop import Event
 from agentkit.offline import ScriptedModel, ToolCall, offline_client
-from agentkit.terminal import Terminal, describe
-from agentkit.visible import visible
 
 HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}
 """Categories a terminal obeys or shows as nothing: controls, format characters (bidi, zero-width), surrogates."""

@@ -12,7 +12,7 @@ import pytest
 from test_cli_chat import ask, start_chat
 
 from agentkit.config import Settings
-from agentkit.reexec import SETTINGS_FD, clean_environment, receive_settings, send_settings
+from agentkit.frontends.reexec import SETTINGS_FD, clean_environment, receive_settings, send_settings
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc/<pid>/environ (Linux)")
 
@@ -96,7 +96,7 @@ def test_agentkit_web_restarts_itself_too(tmp_path):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = {**os.environ, "MODEL_API_KEY": "", "DATABASE_URL": "postgres://app:secret-xyz@db/app"}
-    server = subprocess.Popen([sys.executable, "-m", "agentkit.cli", "web", "--port", str(port), "--workspace",
+    server = subprocess.Popen([sys.executable, "-m", "agentkit.frontends.cli", "web", "--port", str(port), "--workspace",
                                str(tmp_path)], env=env, stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout.readline().startswith("agentkit web: open"), "the restarted server is up"

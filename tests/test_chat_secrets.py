@@ -9,9 +9,10 @@ import openai
 import pytest
 
 from agentkit.agent import open_workspace
-from agentkit.chat import chat
-from agentkit.config import HIDDEN_KEY, ConfigError, Settings, check_connection, without_key
-from agentkit.terminal import Terminal
+from agentkit.config import ConfigError, Settings, check_connection
+from agentkit.frontends.chat import chat
+from agentkit.frontends.terminal import Terminal
+from agentkit.hardening.secrets import HIDDEN_KEY, without_key
 
 KEY = "sk-proj-secret-4f8a9c2e1b7d"
 

@@ -8,8 +8,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from agentkit import cli
 from agentkit.classroom import KERNEL, refresh
+from agentkit.frontends import cli
 
 refresh_module = sys.modules["agentkit.classroom.refresh"]  # the module: agentkit.classroom.refresh is the function
 

@@ -8,10 +8,10 @@ import sys
 import pexpect
 
 from agentkit.agent import open_workspace
-from agentkit.chat import chat
+from agentkit.frontends.chat import chat
+from agentkit.frontends.terminal import Terminal, describe, shorten
 from agentkit.loop import Event
 from agentkit.offline import ScriptedModel, call, offline_client
-from agentkit.terminal import Terminal, describe, shorten
 
 WAIT = 10
 """Seconds to wait for any expected output before the test fails instead of hanging."""
@@ -22,7 +22,7 @@ def start_chat(tmp_path, *options: str, **variables: str):
     """`agentkit chat` in a new pseudo-terminal, offline whatever this machine's .env says, unless `variables` say."""
     env = {**os.environ, "MODEL_API_KEY": "", "BASE_URL": "", "MODEL": "", "PYTHONUNBUFFERED": "1",
            "HOME": str(tmp_path), **variables}  # the chat's history goes to this home, not the person's
-    child = pexpect.spawn(sys.executable, ["-m", "agentkit.cli", "chat", *options], cwd=str(tmp_path), env=env,
+    child = pexpect.spawn(sys.executable, ["-m", "agentkit.frontends.cli", "chat", *options], cwd=str(tmp_path), env=env,
                           encoding="utf-8", codec_errors="replace", timeout=WAIT, dimensions=(50, 250))
     child.expect_exact("/exit ends the chat.")
     child.expect_exact("you> ")

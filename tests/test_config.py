@@ -9,7 +9,7 @@ import openai
 import pytest
 
 from agentkit.config import VARIABLES, ConfigError, Settings, check_connection, connect, load_settings
-from agentkit.offline import OfflineModel, OfflineServer, ScriptedModel
+from agentkit.offline import OfflineModel, OfflineServer, ScriptedModel, connect_offline
 from agentkit.offline.protocol import ApiError
 from agentkit.offline.transport import OFFLINE_BASE_URL
 from agentkit.offline.variants import variant
@@ -170,7 +170,7 @@ async def test_connect_offline_true_ignores_the_key(clean):
 
 @pytest.mark.anyio
 async def test_connect_unruly_is_an_offline_model_making_that_mistake(clean):
-    client = connect(Settings(api_key="sk-real", model="m"), unruly="broken_json")
+    client = connect_offline(unruly="broken_json")
     tools = [{"type": "function", "function": {"name": "get_current_time", "description": "current time in a time zone",
                                                "parameters": {"type": "object", "properties": {"timezone": {"type": "string"}}}}}]
     response = await client.chat.completions.create(

@@ -12,7 +12,6 @@ import jsonschema
 import pytest
 
 import agentkit.evaluation
-from agentkit.cli import main
 from agentkit.config import connect
 from agentkit.evaluation import (
     CATEGORIES,
@@ -33,6 +32,7 @@ from agentkit.evaluation.dataset import case_problems
 from agentkit.evaluation.report import class_table
 from agentkit.evaluation.runner import messages_for
 from agentkit.evaluation.scorer import same_value
+from agentkit.frontends.cli import main
 from agentkit.offline import ScriptedModel, offline_client
 from agentkit.offline.language import is_chinese
 from agentkit.offline.scripted import call

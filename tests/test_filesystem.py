@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.hardening.tree import TEMPORARY_SUFFIX
 from agentkit.limits import Limits
 from agentkit.tools.contract import ToolError
 from agentkit.tools.dispatcher import execute_tool
@@ -19,7 +20,6 @@ from agentkit.tools.file_reading import glob, read_file
 from agentkit.tools.file_writing import edit_file, write_file
 from agentkit.tools.filesystem import file_tools
 from agentkit.tools.registry import build_registry
-from agentkit.tools.tree import TEMPORARY_SUFFIX
 from agentkit.tools.workspace import Workspace
 
 

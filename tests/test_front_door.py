@@ -210,7 +210,7 @@ def test_refresh_of_a_notebook_that_raises_leaves_it_as_it_was_and_says_which_in
 def test_main_called_from_a_thread_leaves_signals_to_the_caller(capsys):
     # A notebook cell runs `agentkit eval` as `await asyncio.to_thread(main, [...])` (chapter 13): signal handlers
     # can only be set in the main thread, so the command must not try.
-    from agentkit.cli import main
+    from agentkit.frontends.cli import main
 
     asyncio.run(asyncio.to_thread(main, ["eval", "--category", "no_tool", "--split", "heldout"]))
     assert "| no_tool |" in capsys.readouterr().out

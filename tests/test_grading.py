@@ -18,11 +18,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from agentkit import checks, cli
+from agentkit import checks
 from agentkit.classroom import CHECK, SOLUTION, sandbox, student_edition
 from agentkit.classroom.exercises import course_exercises, notebook_exercises
 from agentkit.classroom.gradebook import summary
 from agentkit.classroom.grading import Grade
+from agentkit.frontends import cli
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 GRADED = ["03_tool_registry.ipynb", "06_shell_tool.ipynb"]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import nbformat
 
-from agentkit import cli
 from agentkit.classroom import student_edition
+from agentkit.frontends import cli
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 CAPSTONE = "13_build_your_own_agent.ipynb"

@@ -22,8 +22,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from agentkit import cli
 from agentkit.classroom.local_hub import LocalHub, free_port, missing_parts
+from agentkit.frontends import cli
 
 if (missing := missing_parts()) is not None:
     pytest.skip(f"no local JupyterHub here: {missing}", allow_module_level=True)

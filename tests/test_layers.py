@@ -6,32 +6,39 @@ Imports inside functions count too: a lazy import is still an arrow.
 """
 
 import ast
+import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "agentkit"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [  # lowest first
-    ("tools", ("_jsonschema_import", "limits", "asking", "tools")),
+    ("contract", ("_jsonschema_import", "limits", "asking", "tools.contract", "tools.validation")),
+    ("hardening", ("hardening",)),
+    ("tools", ("tools",)),
+    ("recovery", ("function_line", "recovery")),
     ("offline model", ("offline",)),
-    ("teaching core", ("config", "manual", "function_line", "recovery", "text_calls", "replies", "stream_chunks", "streaming",
-                       "messages", "decisions", "policy", "events", "turn", "tool_calls", "loop", "transcript", "agent",
-                       "history")),
+    ("teaching core", ("config", "manual", "calls", "streaming", "decisions", "policy", "events", "turn", "tool_calls",
+                       "loop", "transcript", "agent", "history")),
     ("chapter extensions", ("evaluation", "mcp", "mcp_client", "frameworks")),
     ("classroom", ("checks", "classroom")),
-    ("front ends", ("cli", "commands", "chat", "terminal", "line_editing", "web", "interrupts", "reexec", "undumpable", "visible",
-                    "__init__")),
+    ("front ends", ("frontends", "__init__")),
 ]
-"""(layer, the top-level modules or subpackages of agentkit in it). `agentkit/__init__.py` re-exports the public
-names, so it sits on top; `import agentkit` for the package's path is allowed anywhere."""
+"""(layer, the modules or subpackages of agentkit in it, as dotted paths below `agentkit.`; the longest that
+matches decides). `agentkit/__init__.py` re-exports the public names, so it sits on top; `import agentkit` for
+the package's path is allowed anywhere."""
 
 
 def layer_of(module: str) -> int:
-    """The index in LAYERS of `agentkit.x.y`'s layer, found by its first part `x`."""
-    first = module.split(".")[1] if "." in module else "__init__"
-    for index, (_, members) in enumerate(LAYERS):
-        if first in members:
-            return index
-    raise AssertionError(f"agentkit.{first} is in no layer of tests/test_layers.py: add it to LAYERS")
+    """The index in LAYERS of `agentkit.x.y`'s layer, found by the longest entry that `x.y` starts with."""
+    inside = module.removeprefix("agentkit").removeprefix(".") or "__init__"
+    matches = [(len(member), index) for index, (_, members) in enumerate(LAYERS) for member in members
+               if inside == member or inside.startswith(member + ".")]
+    if not matches:
+        raise AssertionError(f"agentkit.{inside} is in no layer of tests/test_layers.py: add it to LAYERS")
+    return max(matches)[1]
 
 
 def module_name(path: Path) -> str:
@@ -75,10 +82,10 @@ def test_no_module_imports_from_a_layer_above_its_own():
 
 def test_the_check_sees_an_upward_arrow():
     """The check can fail: the arrow it was written for (offline/__main__ importing the CLI) counts as upward."""
-    assert imported("def main():\n    from agentkit.cli import main\n") == {"agentkit.cli"}
+    assert imported("def main():\n    from agentkit.frontends.cli import main\n") == {"agentkit.frontends.cli"}
     assert imported("from agentkit import frameworks\nimport agentkit\n") == {"agentkit.frameworks"}
-    assert layer_of("agentkit.cli") > layer_of("agentkit.offline.__main__")
-    assert layer_of("agentkit.chat") > layer_of("agentkit.loop") > layer_of("agentkit.tools.dispatcher")
+    assert layer_of("agentkit.frontends.cli") > layer_of("agentkit.offline.__main__")
+    assert layer_of("agentkit.frontends.chat") > layer_of("agentkit.loop") > layer_of("agentkit.tools.dispatcher")
 
 
 FRONT_ENDS = ("chat", "web")
@@ -86,11 +93,87 @@ FRONT_ENDS = ("chat", "web")
 
 
 def test_the_front_ends_do_not_import_each_other():
+    home = PACKAGE / "frontends"
     arrows = [f"{module_name(path)} imports {target}"
-              for front in FRONT_ENDS for path in sorted(PACKAGE.glob(f"{front}*.py")) + sorted(PACKAGE.glob(f"{front}/*.py"))
+              for front in FRONT_ENDS for path in sorted(home.glob(f"{front}*.py")) + sorted(home.glob(f"{front}/*.py"))
               for target in sorted(imported(path.read_text(encoding="utf-8")))
-              if target.split(".")[1] in FRONT_ENDS and target.split(".")[1] != front]
+              if target.startswith("agentkit.frontends.") and target.split(".")[2] in FRONT_ENDS
+              and target.split(".")[2] != front]
     assert arrows == []
+
+
+CORE_BUDGET = 2_500
+"""Lines of the teaching core, `agentkit/*.py` and `agentkit/tools/`: what a learner reads to follow the chapters
+(COURSE_DESIGN section 2). The defences (hardening/), the front ends, the offline model and the classroom are
+apart from it."""
+
+
+def core_files() -> list[Path]:
+    return sorted(PACKAGE.glob("*.py")) + sorted((PACKAGE / "tools").glob("*.py"))
+
+
+def test_the_core_fits_its_budget():
+    lines = {str(path.relative_to(PACKAGE)): len(path.read_text(encoding="utf-8").splitlines()) for path in core_files()}
+    biggest = sorted(lines.items(), key=lambda item: -item[1])[:8]
+    total = sum(lines.values())
+    assert total <= CORE_BUDGET, f"the core has {total:,} lines (budget {CORE_BUDGET:,}); biggest: {biggest}"
+
+
+NOT_FROM_THE_CORE = ("frontends", "classroom", "checks")
+
+
+def test_the_core_imports_no_front_end_classroom_or_check():
+    arrows = [f"{module_name(path)} imports {target}" for path in core_files()
+              for target in sorted(imported(path.read_text(encoding="utf-8"))) if target.split(".")[1] in NOT_FROM_THE_CORE]
+    assert arrows == []
+
+
+TERMINAL_AND_SERVER_MACHINERY = ("signal", "termios", "tty", "readline", "resource", "ctypes", "starlette", "uvicorn")
+"""Modules the chapters' ideas never need: signals, terminals, process limits and web servers are the business of
+the front ends and the defences."""
+
+
+def test_the_core_leaves_terminals_signals_and_servers_to_others():
+    found = []
+    for path in core_files():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+            found += [f"{module_name(path)} imports {name}" for name in names
+                      if name.split(".")[0] in TERMINAL_AND_SERVER_MACHINERY]
+    assert found == []
+
+
+HEAVY = ("agentkit.offline", "agentkit.frontends", "agentkit.classroom", "agentkit.checks", "agentkit.evaluation",
+         "agentkit.mcp", "mcp", "starlette", "uvicorn", "langchain_core", "agents", "babel", "dateparser", "text_to_num",
+         "nbformat", "sphinx", "jupyterhub")
+
+
+def loaded_by(statement: str) -> list[str]:
+    """What a fresh interpreter has loaded after `statement`, of the HEAVY packages."""
+    script = f"import sys, json\n{statement}\nprint(json.dumps(sorted(sys.modules)))"
+    modules = json.loads(subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout)
+    return sorted({heavy for heavy in HEAVY for name in modules if name == heavy or name.startswith(heavy + ".")})
+
+
+def test_import_agentkit_loads_neither_the_offline_model_nor_a_front_end():
+    assert loaded_by("import agentkit") == []
+
+
+def test_the_import_check_sees_a_heavy_import():
+    assert "agentkit.offline" in loaded_by("import agentkit\nagentkit.connect(agentkit.Settings())")
+
+
+def test_every_defence_names_the_attack_it_stops_and_the_test_that_proves_it():
+    missing = []
+    for path in sorted((PACKAGE / "hardening").glob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+        tests = re.findall(r"tests/(test_\w+\.py)", doc)
+        if "attack" not in doc.lower() or not tests or not all((PACKAGE.parent / "tests" / name).is_file() for name in tests):
+            missing.append(path.name)
+    assert missing == [], "each hardening module's docstring says 'The attack: ...' and names tests/test_*.py files that exist"
 
 
 MAX_MODULE_LINES = 300

@@ -131,6 +131,6 @@ def test_malformed_lines_get_a_protocol_error_and_the_server_keeps_serving(tmp_p
 
 
 def test_cli_refuses_an_unknown_no_confirm_name(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "agentkit.cli", "mcp", "--workspace", str(tmp_path), "--no-confirm",
+    done = subprocess.run([sys.executable, "-m", "agentkit.frontends.cli", "mcp", "--workspace", str(tmp_path), "--no-confirm",
                            "rm"], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
     assert done.returncode != 0 and "served tools: get_current_time" in done.stderr

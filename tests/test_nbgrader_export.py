@@ -14,8 +14,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from agentkit import cli
 from agentkit.classroom import SOLUTION
+from agentkit.frontends import cli
 
 pytest.importorskip("nbgrader", reason="the nbgrader export needs the classroom extra")
 from nbgrader.api import Gradebook  # noqa: E402

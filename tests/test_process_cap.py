@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.hardening import process_cap
+from agentkit.hardening.process_cap import capped_command, user_tasks
 from agentkit.limits import Limits
-from agentkit.tools import process_cap
-from agentkit.tools.process_cap import capped_command, user_tasks
 from agentkit.tools.shell import shell_tool
 from agentkit.tools.workspace import Workspace
 

@@ -7,11 +7,11 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from agentkit.config import ConfigError, Settings, connect, load_settings
+from agentkit.frontends.terminal import describe
 from agentkit.loop import Event, run_task
 from agentkit.offline import OfflineServer, ScriptedModel
 from agentkit.offline.variants import variant
 from agentkit.recovery import RECOVERED, TextCall, recover_calls, recover_message, server_fix, split_thinking
-from agentkit.terminal import describe
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.registry import build_registry
 

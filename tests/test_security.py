@@ -26,12 +26,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from agentkit.hardening.tree import TEMPORARY_SUFFIX
 from agentkit.limits import Limits
 from agentkit.tools.dispatcher import execute_tool
 from agentkit.tools.filesystem import file_tools
 from agentkit.tools.registry import build_registry
 from agentkit.tools.shell import run_command, shell_tool
-from agentkit.tools.tree import TEMPORARY_SUFFIX
 from agentkit.tools.workspace import Workspace, WorkspaceError
 
 SECRET = "TOP SECRET: the launch code is 0000"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.hardening.command_output import HeadTail
 from agentkit.limits import Limits
-from agentkit.tools.command_output import HeadTail
 from agentkit.tools.dispatcher import execute_tool
 from agentkit.tools.registry import build_registry
 from agentkit.tools.shell import run_command, scrubbed_environment, shell_tool

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.hardening.command_output import CommandResult, HeadTail
 from agentkit.limits import Limits
-from agentkit.tools.command_output import CommandResult, HeadTail
 from agentkit.tools.dispatcher import execute_tool
 from agentkit.tools.registry import build_registry
 from agentkit.tools.shell import run_command, shell_tool

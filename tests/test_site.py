@@ -17,9 +17,9 @@ from urllib.parse import unquote, urlsplit
 import nbformat
 import pytest
 
-from agentkit import cli
 from agentkit.classroom import SOLUTION
 from agentkit.classroom.site import EDITIONS, SiteError, build_site, build_sites, chapters, course_root, han_grams
+from agentkit.frontends import cli
 
 pytest.importorskip("myst_nb", reason="agentkit site needs the site extra")
 

@@ -180,7 +180,7 @@ def test_agentkit_chat_prints_the_answer_as_it_streams(tmp_path):
     with OfflineServer(faults=Faults(chunk_delay=0.25)) as server:
         env = {**os.environ, "MODEL_API_KEY": "offline", "BASE_URL": server.base_url, "MODEL": "offline",
                "HOME": str(tmp_path), "PYTHONUNBUFFERED": "1"}
-        child = pexpect.spawn(sys.executable, ["-m", "agentkit.cli", "chat"], cwd=str(tmp_path), env=env,
+        child = pexpect.spawn(sys.executable, ["-m", "agentkit.frontends.cli", "chat"], cwd=str(tmp_path), env=env,
                               encoding="utf-8", timeout=WAIT * 3, dimensions=(50, 250))
         child.expect_exact("you> ")
         child.sendline("What can you do?")

@@ -50,7 +50,7 @@ def test_the_page_shows_the_answer_growing_then_once(tmp_path, page, monkeypatch
 
 
 def test_agentkit_web_streams(monkeypatch, tmp_path):
-    from agentkit.web import launch
+    from agentkit.frontends.web import launch
 
     made = {}
     monkeypatch.setattr(launch, "create_app", lambda *a, **options: made.update(options))

@@ -1,4 +1,5 @@
-"""Two audiences, two texts: a call that did not run has a line for the person (`Event.shown`), and a tool result
+"""Two audiences, two texts: a call that did not run has a line for the person (`for_the_person(event.decision,
+event.arguments)`), and a tool result
 for the model; the person's line never carries the instructions written for the model."""
 
 import asyncio
@@ -6,7 +7,8 @@ import asyncio
 import pytest
 from recording_tools import recording_tools
 
-from agentkit.decisions import Decision, for_the_person
+from agentkit.decisions import Decision
+from agentkit.frontends.messages import for_the_person
 from agentkit.limits import Limits
 from agentkit.loop import run_task
 from agentkit.offline import ScriptedModel, call, offline_client
@@ -26,7 +28,15 @@ def results(replies, answer="n", limits=Limits(), ask=True):
 
     asyncio.run(run_task(offline_client(ScriptedModel(replies)), "offline", "go", REGISTRY,
                          policy=ToolPolicy(limits=limits), ask=person if ask else None, on_event=events.append))
-    return [event for event in events if event.kind == "tool_result"]
+    return [Shown(event) for event in events if event.kind == "tool_result"]
+
+
+class Shown:
+    """A tool_result event with the line a front end shows the person for it."""
+
+    def __init__(self, event):
+        self.content, self.is_error = event.content, event.is_error
+        self.shown = for_the_person(event.decision, event.arguments)
 
 
 def assert_for_the_person(result, line):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import agentkit.undumpable
+import agentkit.hardening.undumpable
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_DUMPABLE is Linux's")
 
@@ -33,7 +33,7 @@ def python(code: str, *, cwd: Path | None = None) -> str:
 def test_the_process_is_not_dumpable_and_the_programs_it_runs_are() -> None:
     printed = python(f"""
         import subprocess, sys
-        from agentkit.undumpable import make_undumpable
+        from agentkit.hardening.undumpable import make_undumpable
         before = {DUMPABLE}
         print(before, make_undumpable(), {DUMPABLE})
         child = subprocess.run([sys.executable, "-c", "print({DUMPABLE})"], capture_output=True, text=True)
@@ -49,7 +49,7 @@ def test_every_front_end_run_as_a_program_makes_itself_undumpable_before_reading
     printed = python(f"""
         import asyncio, sys
         import agentkit.config
-        from agentkit import cli
+        from agentkit.frontends import cli
 
         def stop(*args, **kwargs):
             print("dumpable:", {DUMPABLE})
@@ -65,7 +65,7 @@ def test_every_front_end_run_as_a_program_makes_itself_undumpable_before_reading
 def test_called_from_python_main_leaves_the_callers_process_as_it_was(tmp_path: Path) -> None:
     printed = python(f"""
         import asyncio
-        from agentkit import cli
+        from agentkit.frontends import cli
 
         def stop(*args, **kwargs):
             print("dumpable:", {DUMPABLE})
@@ -84,7 +84,7 @@ def test_another_process_of_the_same_user_cannot_read_its_environment() -> None:
         pytest.skip("no system Python to run as nobody")
     with tempfile.TemporaryDirectory() as folder:  # in /tmp, which nobody may enter, unlike pytest's own folders
         Path(folder).chmod(0o755)
-        shutil.copy(agentkit.undumpable.__file__, Path(folder) / "undumpable.py")
+        shutil.copy(agentkit.hardening.undumpable.__file__, Path(folder) / "undumpable.py")
         _two_processes_as_nobody(python3, Path(folder))
 
 

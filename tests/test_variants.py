@@ -5,9 +5,9 @@ import json
 import pytest
 
 from agentkit.classroom import offline_environment
-from agentkit.config import VARIABLES, ConfigError, Settings, connect, load_settings
+from agentkit.config import VARIABLES, ConfigError, Settings, load_settings
 from agentkit.manual import build_system_prompt
-from agentkit.offline import VARIANTS, OfflineModel, variant
+from agentkit.offline import VARIANTS, OfflineModel, connect_offline, variant
 from agentkit.tools.clock import clock_tool, get_current_time
 
 CLOCK = clock_tool().to_openai()
@@ -98,7 +98,7 @@ def test_styled_args_writes_the_same_arguments_otherwise_and_fills_defaults():
 
 @pytest.mark.anyio
 async def test_styled_args_ids_come_in_other_providers_formats_and_still_pair():
-    client = connect(Settings(), variant="styled_args")
+    client = connect_offline(variant="styled_args")
     ids = []
     for question in ("What time is it in Tokyo?", TWO_CITIES, "Time in Paris, in Lima and in Oslo?", "Time in UTC?"):
         response = await client.chat.completions.create(model="offline", messages=ask(question)["messages"], tools=[CLOCK])
@@ -133,7 +133,7 @@ def test_model_offline_slash_variant_selects_it_only_without_a_key(monkeypatch, 
 
 @pytest.mark.anyio
 async def test_connect_variant_keyword_and_unruly_combine():
-    client = connect(Settings(), variant="prose", unruly="unknown_tool")
+    client = connect_offline(variant="prose", unruly="unknown_tool")
     message = (await client.chat.completions.create(model="offline", messages=ask("Time in Tokyo?")["messages"],
                                                     tools=[CLOCK])).choices[0].message
     assert message.content and message.tool_calls[0].function.name != "get_current_time"

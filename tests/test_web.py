@@ -15,9 +15,9 @@ import uvicorn
 from playwright.sync_api import expect, sync_playwright
 
 from agentkit.agent import agent_tools
-from agentkit.offline import OfflineModel, ScriptedModel, ToolCall, call, offline_client
+from agentkit.frontends.web.app import create_app
+from agentkit.offline import OfflineModel, ScriptedModel, ToolCall, call, connect_offline, offline_client
 from agentkit.tools.workspace import Workspace
-from agentkit.web.app import create_app
 
 WAIT = 10.0
 """Seconds any one step may take before the test fails instead of hanging."""
@@ -189,7 +189,7 @@ def test_requests_from_other_pages_and_hosts_are_refused(tmp_path):
 
 
 def test_agentkit_web_listens_on_127_0_0_1_only(tmp_path, monkeypatch, capsys):
-    from agentkit.cli import main
+    from agentkit.frontends.cli import main
 
     started = {}
     monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets: started.update(sockets=sockets))
@@ -344,7 +344,7 @@ def test_the_page_shows_the_agents_system_prompt_when_asked(tmp_path, page):
 # ---- what the page is sent for the person (issue 24) -------------------------------------------------------
 
 def test_the_tool_registry_is_built_once_and_ask_user_reaches_each_turns_person(tmp_path, monkeypatch):
-    from agentkit.web import app as web_app
+    from agentkit.frontends.web import app as web_app
 
     built = []
     monkeypatch.setattr(web_app, "agent_tools", lambda *a: built.append(a) or agent_tools(*a))
@@ -360,9 +360,8 @@ def test_the_tool_registry_is_built_once_and_ask_user_reaches_each_turns_person(
 
 
 def test_a_text_call_read_back_from_the_stream_is_marked_recovered(tmp_path, monkeypatch):
-    from agentkit.config import connect
 
-    client = connect(variant="json_text")
+    client = connect_offline(variant="json_text")
     monkeypatch.setattr("test_web.offline_client", lambda model: client)
     with serving(None, tmp_path, stream=True) as port:
         events = Stream(port, "What time is it in Tokyo?").until("status")
@@ -373,9 +372,8 @@ def test_a_text_call_read_back_from_the_stream_is_marked_recovered(tmp_path, mon
 
 def test_the_page_folds_a_recovered_text_call_and_shows_a_declined_call_in_the_persons_words(
         tmp_path, page, monkeypatch):
-    from agentkit.config import connect
 
-    client = connect(variant="json_text")
+    client = connect_offline(variant="json_text")
     monkeypatch.setattr("test_web.offline_client", lambda model: client)
     with serving(None, tmp_path, stream=True) as port:
         send(page, port, 'Write "hi" to the file notes.txt')

@@ -12,7 +12,7 @@ from test_streaming_web import Paced
 from test_web import WAIT, Stream, browser, page, post, send, serving  # noqa: F401 - fixtures
 from test_web_hardening import Recording, assert_valid_history, events_of
 
-import agentkit.web.conversations
+import agentkit.frontends.web.conversations
 from agentkit.offline import OfflineModel, ScriptedModel, call
 
 SLEEPER = call("bash", command="echo $$ > pid.txt; exec sleep 60")
@@ -117,14 +117,14 @@ def test_an_answer_counts_only_in_the_conversation_that_asked(tmp_path):
 
 
 def test_a_turn_stopped_before_its_first_step_still_ends_its_stream(tmp_path, monkeypatch):
-    real_start = agentkit.web.conversations.Conversations.start_turn
+    real_start = agentkit.frontends.web.conversations.Conversations.start_turn
 
     def start_and_stop(self, *arguments):
         conversation = real_start(self, *arguments)
         conversation.turn.cancel()  # before the event loop has run any of it
         return conversation
 
-    monkeypatch.setattr(agentkit.web.conversations.Conversations, "start_turn", start_and_stop)
+    monkeypatch.setattr(agentkit.frontends.web.conversations.Conversations, "start_turn", start_and_stop)
     with serving(OfflineModel(), tmp_path) as port:
         status, body = post(port, "/chat", {"conversation": "c1", "message": "Hello"})
     assert status == 200 and events_of(body) == [

@@ -11,11 +11,11 @@ import re
 import httpx
 from test_web import AUTHORIZATION, WAIT, Stream, post, serving
 
-import agentkit.web.app
+import agentkit.frontends.web.app
+from agentkit.frontends.web.conversations import stop_once
 from agentkit.limits import Limits
 from agentkit.offline import OfflineModel, ScriptedModel, call
 from agentkit.policy import ToolPolicy
-from agentkit.web.conversations import stop_once
 
 
 class Recording:
@@ -70,7 +70,7 @@ def test_turns_posted_at_once_to_one_conversation_run_one_at_a_time(tmp_path):
 
 
 def test_a_turn_that_breaks_halfway_ends_as_failed_and_frees_its_conversation(tmp_path, monkeypatch):
-    real_run_task = agentkit.web.app.run_task
+    real_run_task = agentkit.frontends.web.app.run_task
     broken = []
 
     async def breaks_once(*arguments, on_event, **options):
@@ -81,7 +81,7 @@ def test_a_turn_that_breaks_halfway_ends_as_failed_and_frees_its_conversation(tm
                 raise RuntimeError("a bug halfway through a turn")
         return await real_run_task(*arguments, on_event=show, **options)
 
-    monkeypatch.setattr(agentkit.web.app, "run_task", breaks_once)
+    monkeypatch.setattr(agentkit.frontends.web.app, "run_task", breaks_once)
     model = Recording(ScriptedModel([call("get_current_time", timezone="UTC"), "Hello again."]))
     with serving(model, tmp_path) as port:
         tool_call, status = Stream(port, "What time is it?").until("status")

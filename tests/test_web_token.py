@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import expect
 from test_web import AUTHORIZATION, TOKEN, Stream, browser, page, post, send, serving  # noqa: F401 - fixtures
 
+from agentkit.frontends.web.app import create_app
 from agentkit.offline import OfflineModel, ScriptedModel, offline_client
 from agentkit.tools.workspace import Workspace
-from agentkit.web.app import create_app
 
 REFUSED = ("this server needs the token that `agentkit web` printed when it started: open the address it printed, "
            "http://127.0.0.1:<port>/?token=<token>; a script sends the header 'Authorization: Bearer <token>'")
@@ -97,7 +97,7 @@ def test_a_short_token_is_refused_when_the_app_is_made(tmp_path):
 
 
 def test_agentkit_web_prints_a_new_token_each_launch_and_its_app_wants_it(tmp_path, monkeypatch, capsys):
-    from agentkit.cli import main
+    from agentkit.frontends.cli import main
 
     started = []
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.tools.tree import SKIPPED_FOLDERS, TEMPORARY_SUFFIX, matches, process_start
+from agentkit.hardening.tree import SKIPPED_FOLDERS, TEMPORARY_SUFFIX, matches, process_start
 from agentkit.tools.workspace import Workspace, WorkspaceError
 
 

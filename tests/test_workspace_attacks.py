@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.hardening.tree import MAX_WALK_DEPTH, TEMPORARY_SUFFIX
 from agentkit.limits import Limits
 from agentkit.tools import file_writing
 from agentkit.tools.dispatcher import ToolResult, execute_tool
 from agentkit.tools.filesystem import file_tools
 from agentkit.tools.registry import build_registry
-from agentkit.tools.tree import MAX_WALK_DEPTH, TEMPORARY_SUFFIX
 from agentkit.tools.workspace import Workspace
 
 SECRET = "TOP SECRET: the launch code is 0000"

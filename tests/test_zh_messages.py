@@ -19,11 +19,20 @@ from front_door import (
     no_process_left,  # noqa: F401 (a fixture: nothing left running)
 )
 
-from agentkit.decisions import NOT_RUN_BECAUSE, Decision, for_the_person
+from agentkit.decisions import Decision
 from agentkit.events import Event
-from agentkit.messages import LANGUAGES, MESSAGES, PERSON_LANGUAGE, person_language, person_question, say
-from agentkit.terminal import describe
-from agentkit.web.protocol import PLACE, asking, page_in
+from agentkit.frontends.messages import (
+    LANGUAGES,
+    MESSAGES,
+    NOT_RUN_BECAUSE,
+    PERSON_LANGUAGE,
+    for_the_person,
+    person_language,
+    person_question,
+    say,
+)
+from agentkit.frontends.terminal import describe
+from agentkit.frontends.web.protocol import PLACE, asking, page_in
 
 
 @pytest.mark.parametrize(("flag", "environ", "expected"), [
@@ -102,7 +111,7 @@ def test_zh_a_confirmation_and_a_status_are_said_in_chinese_with_the_call_unchan
 
 
 def test_zh_the_page_template_takes_every_label_from_the_tables():
-    from agentkit.web.app import PAGE
+    from agentkit.frontends.web.app import PAGE
 
     template = PAGE.read_text(encoding="utf-8")
     assert all(place == "labels" or place in MESSAGES["en"] for place in PLACE.findall(template))

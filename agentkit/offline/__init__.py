@@ -2,7 +2,7 @@
 
 - `model.py`: the decision procedure (start reading here) and `reading.py`, how it reads a message;
 - `protocol.py`: the Chat Completions wire format around it (JSON and SSE, the API's 400 errors);
-- `transport.py`: the in-process path, `offline_client()`;
+- `transport.py`: the in-process path, `offline_client()`, and `connect_offline()` with the teaching switches;
 - `server.py`: the same model over HTTP on 127.0.0.1, with fault injection;
 - `scripted.py`: a queue of replies, for tests that need exact control;
 - `variants.py`: the offline model with one habit of another real model each (`MODEL=offline/<name>`).
@@ -11,8 +11,8 @@
 from agentkit.offline.model import MISTAKES, OfflineModel, Reply, ToolCall
 from agentkit.offline.scripted import ScriptedModel, call
 from agentkit.offline.server import Faults, OfflineServer
-from agentkit.offline.transport import offline_client, offline_transport
+from agentkit.offline.transport import connect_offline, offline_client, offline_transport
 from agentkit.offline.variants import VARIANTS, Variant, variant
 
 __all__ = ["MISTAKES", "Faults", "OfflineModel", "OfflineServer", "Reply", "ScriptedModel", "ToolCall", "VARIANTS", "Variant",
-           "call", "offline_client", "offline_transport", "variant"]
+           "call", "connect_offline", "offline_client", "offline_transport", "variant"]

@@ -28,7 +28,7 @@ class PortInUse(Exception):
 
 
 def serve(args: argparse.Namespace) -> None:
-    """Serve until Ctrl-C or SIGTERM, which end it through `agentkit.interrupts.ended_by_signals`."""
+    """Serve until Ctrl-C or SIGTERM, which end it through `agentkit.frontends.interrupts.ended_by_signals`."""
     from agentkit.offline.model import OfflineModel
     from agentkit.offline.server import Faults, OfflineServer
 
@@ -45,7 +45,7 @@ def serve(args: argparse.Namespace) -> None:
 
 def main() -> None:
     """`python -m agentkit.offline`: the same server, refusals and ends as `agentkit serve` (whose front end,
-    `agentkit.interrupts`, this layer below it does not import: the few lines are repeated here)."""
+    `agentkit.frontends.interrupts`, this layer below it does not import: the few lines are repeated here)."""
     parser = argparse.ArgumentParser(prog="python -m agentkit.offline", description="Serve the offline model over HTTP.")
     add_serve_arguments(parser)
     args = parser.parse_args()
@@ -64,4 +64,4 @@ def main() -> None:
     except KeyboardInterrupt:
         name = "Ctrl-C" if stopped_by[0] == signal.SIGINT else "SIGTERM"
         print(f"{parser.prog}: stopped ({name})", file=sys.stderr)
-        raise SystemExit(130) from None  # as agentkit.interrupts: 130 whichever signal it was
+        raise SystemExit(130) from None  # as agentkit.frontends.interrupts: 130 whichever signal it was

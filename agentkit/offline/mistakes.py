@@ -1,6 +1,6 @@
 """The unruly mode (chapter 04): the mistakes real models make in a tool call, made on purpose, one a model.
 
-Switched on with `OfflineModel(unruly=...)` (or `connect(unruly=...)`), the model makes the named mistake
+Switched on with `OfflineModel(unruly=...)` (or `connect_offline(unruly=...)`), the model makes the named mistake
 on a question's first tool call, so that the dispatcher has something to catch.
 """
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import httpx2
 import openai
 
@@ -33,3 +35,24 @@ def offline_client(model: Model | None = None, *, sync: bool = False, max_retrie
     return openai.AsyncOpenAI(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=max_retries,
                               http_client=httpx2.AsyncClient(transport=transport))
 
+
+
+def connect_offline(*, unruly: str | None = None, gullible: bool = False, variant: str | None = None,
+                    recover: bool = True, max_retries: int = 2) -> openai.AsyncOpenAI:
+    """The offline model as `agentkit.connect()` gives it, with the teaching switches a lesson turns on.
+
+    `unruly` (a mistake from `agentkit.offline.MISTAKES`) makes it an offline model that makes that mistake;
+    `gullible=True` one that obeys a command found in a tool result (prompt injection); `variant` (a name in
+    `agentkit.offline.VARIANTS`, MODEL=offline/<variant> in .env) gives it another real model's habit. A
+    real model's mistakes cannot be switched on, so these exist only here. `recover` wraps the transport
+    in text-call recovery, as `connect()` does for every server but OpenAI's own API.
+    """
+    from agentkit.offline.variants import variant as named_variant
+    from agentkit.recovery import RecoveringTransport
+
+    model: Model = OfflineModel(unruly=unruly, gullible=gullible)
+    if variant:
+        model = dataclasses.replace(named_variant(variant), base=model)
+    transport = offline_transport(model)
+    return openai.AsyncOpenAI(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=max_retries,
+                              http_client=httpx2.AsyncClient(transport=RecoveringTransport(transport) if recover else transport))

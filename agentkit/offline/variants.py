@@ -3,7 +3,7 @@
 Each variant wraps the base model: it asks `OfflineModel` for its `Reply`, then changes one thing about
 it, deterministically. None of them is wrong: each is something a real model does, so a notebook that
 works with only one of them is relying on one model's habits. Select one with `MODEL=offline/<name>`
-(no key set) or `connect(variant="<name>")`; `VARIANTS` lists them. The habits themselves are in
+(no key set) or `connect_offline(variant="<name>")`; `VARIANTS` lists them. The habits themselves are in
 `text_habits.py` (how a reply's text is written), `call_habits.py` (which calls, and when) and
 `wire_habits.py` (how the server writes the completion out).
 """

@@ -1,11 +1,11 @@
 """Tools: the contract (03), the registry (03) and the dispatcher (04), and the tools the course builds (01, 05-07)."""
 
+from agentkit.hardening.path_text import WorkspaceError
 from agentkit.tools.ask_user import ask_user_tool
 from agentkit.tools.clock import clock_tool, get_current_time
 from agentkit.tools.contract import Handler, ToolDefinition, ToolError
 from agentkit.tools.dispatcher import ToolResult, execute_tool, parse_arguments, tool_message
 from agentkit.tools.filesystem import file_tools
-from agentkit.tools.path_text import WorkspaceError
 from agentkit.tools.registry import DuplicateToolError, build_registry, openai_tools
 from agentkit.tools.schema import ToolDefinitionError, tool
 from agentkit.tools.shell import shell_tool

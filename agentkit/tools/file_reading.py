@@ -15,10 +15,10 @@ from itertools import islice
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
+from agentkit.hardening.path_text import WorkspaceError
+from agentkit.hardening.tree import MAX_WALK_DEPTH, SKIPPED_FOLDERS, TEMPORARY_SUFFIX
 from agentkit.limits import DEFAULT_LIMITS, Limits, quoted
 from agentkit.tools.contract import ToolError
-from agentkit.tools.path_text import WorkspaceError
-from agentkit.tools.tree import MAX_WALK_DEPTH, SKIPPED_FOLDERS, TEMPORARY_SUFFIX
 from agentkit.tools.workspace import Workspace
 
 

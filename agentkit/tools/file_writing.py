@@ -13,10 +13,10 @@ import threading
 from contextlib import suppress
 from pathlib import Path
 
+from agentkit.hardening.tree import TEMPORARY_SUFFIX
 from agentkit.limits import DEFAULT_LIMITS, Limits, quoted
 from agentkit.tools.contract import ToolError
 from agentkit.tools.file_reading import counted, open_regular_file, refuse_binary, resolve_file
-from agentkit.tools.tree import TEMPORARY_SUFFIX
 from agentkit.tools.workspace import Workspace
 
 _WRITE_CHUNK = 1 << 20

@@ -29,12 +29,12 @@ from typing import Annotated
 
 from pydantic import Field
 
+from agentkit.hardening.command_output import CommandResult, HeadTail
+from agentkit.hardening.process_cap import capped_command
+from agentkit.hardening.process_table import can_look_for_processes
+from agentkit.hardening.processes import CommandProcesses, become_subreaper
 from agentkit.limits import DEFAULT_LIMITS, Limits
-from agentkit.tools.command_output import CommandResult, HeadTail
 from agentkit.tools.contract import ToolDefinition, ToolError
-from agentkit.tools.process_cap import capped_command
-from agentkit.tools.process_table import can_look_for_processes
-from agentkit.tools.processes import CommandProcesses, become_subreaper
 from agentkit.tools.schema import tool
 from agentkit.tools.threads import run_blocking
 from agentkit.tools.workspace import Workspace

@@ -13,7 +13,7 @@ Two steps, because one is not enough:
    file for a symlink between the check and the use (a TOCTOU race): the open fails instead of
    following it outside.
 
-`Workspace.glob` walks the same way (`agentkit.tools.tree.walk`), folder descriptor by folder descriptor,
+`Workspace.glob` walks the same way (`agentkit.hardening.tree.walk`), folder descriptor by folder descriptor,
 so a folder swapped for a symlink mid-walk is not entered. What remains is said in chapter 05: hard links,
 the root itself being replaced, and the shell tool, which this guard does not cover at all.
 """
@@ -27,9 +27,9 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from agentkit.hardening.path_text import WorkspaceError, check_path_text, pattern_segments
+from agentkit.hardening.tree import FOLDER_FLAGS, matching, remove_stale_temporaries
 from agentkit.limits import quoted
-from agentkit.tools.path_text import WorkspaceError, check_path_text, pattern_segments
-from agentkit.tools.tree import FOLDER_FLAGS, matching, remove_stale_temporaries
 
 MAX_SYMLINK_HOPS = 40
 """Linux's own limit on symlinks followed for one path: more than that is a loop (or a chain as bad as one)."""

@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from agentkit.interrupts import ended_by_signals
+from agentkit.frontends.interrupts import ended_by_signals
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -19,8 +19,8 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def _main(argv: Sequence[str] | None) -> None:
     from agentkit.evaluation.command import add_eval_arguments
+    from agentkit.hardening.undumpable import make_undumpable
     from agentkit.offline.command import add_serve_arguments
-    from agentkit.undumpable import make_undumpable
 
     parser = argparse.ArgumentParser(prog="agentkit", description="Tool Use, from zero: the course's command line.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -94,7 +94,7 @@ def _main(argv: Sequence[str] | None) -> None:
     edition.add_argument("language", nargs="?", default="zh", help="the edition (default: zh, Simplified Chinese)")
     edition.add_argument("--root", default=".", help="the course's folder, with notebooks/ and translations/ (default: .)")
 
-    # Run as a program, chat and web restart themselves with a clean environment (see `agentkit.reexec`);
+    # Run as a program, chat and web restart themselves with a clean environment (see `agentkit.frontends.reexec`);
     # called from Python with arguments (a test, a notebook), main() never replaces the process that called it.
     restart_with = sys.argv[1:] if argv is None else None
     args = parser.parse_args(argv)
@@ -109,7 +109,7 @@ def _main(argv: Sequence[str] | None) -> None:
 
 
 def _run(args: argparse.Namespace, restart_with: list[str] | None) -> None:
-    from agentkit import commands
+    from agentkit.frontends import commands
 
     if args.command == "serve":
         commands.serve(args)

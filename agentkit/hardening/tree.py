@@ -17,7 +17,7 @@ from fnmatch import fnmatchcase
 from functools import cache
 from pathlib import Path
 
-from agentkit.tools.path_text import unusable
+from agentkit.hardening.path_text import unusable
 
 SKIPPED_FOLDERS = frozenset(
     {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules", ".mypy_cache", ".pytest_cache", ".tox"}

@@ -30,7 +30,7 @@ CLIENT_ENVIRONMENT = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "NO_PROXY", "htt
 
 
 def restarted_with_clean_environment(argv: Sequence[str], settings: Settings) -> None:
-    """Replace this process by `python -m agentkit.cli *argv` with a clean environment; returns only where it cannot.
+    """Replace this process by `python -m agentkit.frontends.cli *argv` with a clean environment; returns only where it cannot.
 
     The settings are written to a pipe whose read end the new start inherits; see `inherited_settings`.
     """
@@ -40,7 +40,7 @@ def restarted_with_clean_environment(argv: Sequence[str], settings: Settings) ->
     environment = clean_environment(os.environ) | {SETTINGS_FD: str(read_end)}
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execve(sys.executable, [sys.executable, "-m", "agentkit.cli", *argv], environment)
+    os.execve(sys.executable, [sys.executable, "-m", "agentkit.frontends.cli", *argv], environment)
 
 
 def inherited_settings() -> Settings | None:

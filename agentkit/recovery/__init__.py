@@ -3,7 +3,7 @@
 A model calls a tool by writing text; the server turns that text into `tool_calls` only when it knows the
 model's format (Ollama: from the model's template; vLLM: with a `--tool-call-parser`; llama.cpp: with
 `--jinja`). When it does not, the call arrives as the reply's `content`, with `finish_reason: "stop"`.
-`agentkit.text_calls` reads such calls (and a `<think>` block) back out of the text.
+`agentkit.recovery.text_calls` reads such calls (and a `<think>` block) back out of the text.
 
 `RecoveringTransport` applies both to every (non-streamed) reply a client receives, so the notebooks, the
 loop, the chat and the web page all get the usual shape: calls in `tool_calls` (ids starting with
@@ -21,7 +21,7 @@ from urllib.parse import urlparse
 import httpx2
 
 # recover_calls, split_thinking and TextCall are read from here too (chapter 02, config, the tests).
-from agentkit.text_calls import TextCall, recover_calls, split_thinking
+from agentkit.recovery.text_calls import TextCall, recover_calls, split_thinking
 
 __all__ = ["RECOVERED", "SERVER_FIXES", "RecoveringTransport", "TextCall", "first_recovery_note", "recover_calls",
            "recover_message", "recover_reply", "recovers", "server_fix", "server_kind", "split_thinking"]

@@ -9,9 +9,13 @@ model reads (tool results, the system prompt) stays English, and so do tool name
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from contextvars import ContextVar
+from typing import get_args
+
+from agentkit.decisions import Decision, Rule
 
 LANGUAGES = ("en", "zh")
 """The languages the person can be spoken to in: `--lang en|zh`, or the locale's (`LANG=zh_CN.UTF-8`)."""
@@ -37,7 +41,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "because max_tool_calls_per_task": "the task has used all its tool calls (Limits.max_tool_calls_per_task)",
         "because max_tool_calls_per_turn": "more calls in one reply than are run at once (Limits.max_tool_calls_per_turn)",
         "because max_denials_per_task": "you declined as many calls as one task may ask (Limits.max_denials_per_task)",
-        # The web page (agentkit/web/page.html): `page ` keys are filled into it, with {name} left for the page.
+        # The web page (agentkit/frontends/web/page.html): `page ` keys are filled into it, with {name} left for the page.
         "page html lang": "en", "page ready": "ready", "page working": "working…", "page system prompt": "system prompt",
         "page placeholder": "Ask for something; the agent can use its tools", "page send": "Send", "page stop": "Stop",
         "page approve": "Approve", "page deny": "Deny", "page reply": "Reply", "page your answer": "your answer",
@@ -133,3 +137,42 @@ def person_language(flag: str | None, environ: Mapping[str, str]) -> str:
 def _language_of(entry: str) -> str:
     """`zh_CN.UTF-8@latin` -> `zh`: the language part of a locale name, lower case."""
     return entry.split("@")[0].split(".")[0].split("_")[0].split("-")[0].strip().lower()
+
+
+NOT_RUN_BECAUSE: dict[str, str] = {rule: say(f"because {rule}", "en") for rule in get_args(Rule)
+                                   if rule != "every check"}
+"""Why a refused call did not run, said to the person: the model's result says what to do next instead."""
+SUMMARY_CHARS = 60
+"""Characters of a call's main argument the person's line repeats."""
+
+
+def for_the_person(decision: Decision | None, arguments: str, language: str | None = None) -> str:
+    """The line a person reads about a call that did not run ("You declined: write_file notes.txt"); "" if it ran.
+
+    In `language` ("zh": "你拒绝了：write_file notes.txt"); by default the language of the person the task
+    reports to (`PERSON_LANGUAGE`, which a front end sets), English unless one set it.
+
+    The model's tool result says the same for the model ("do not try it again ..."): two audiences, two texts.
+    """
+    if decision is None or decision.outcome in ("allowed", "confirmed"):
+        return ""
+    language = language or PERSON_LANGUAGE.get()
+    call = _summary(decision.tool, arguments)
+    if decision.outcome == "denied":
+        return say("you declined", language, call=call)
+    if decision.outcome == "cancelled":
+        return say("cancelled call", language, call=call)
+    reason = say(f"because {decision.rule}", language) if decision.rule in NOT_RUN_BECAUSE else decision.rule
+    return say("not run", language, call=call, reason=reason)
+
+
+def _summary(tool: str, arguments: str) -> str:
+    """`write_file notes.txt`: the tool and its main argument (a path, a command), shortened to one line."""
+    try:
+        parsed = json.loads(arguments or "{}")
+    except ValueError:
+        parsed = None
+    values = parsed.values() if isinstance(parsed, dict) else []
+    main = next((value for value in values if isinstance(value, str) and value.strip()), "")
+    main = " ".join(main.split())
+    return f"{tool} {main[:SUMMARY_CHARS]}{'...' * (len(main) > SUMMARY_CHARS)}".rstrip()

@@ -2,7 +2,7 @@
 
 A command that cannot work says so before it creates anything or prints a token: one line naming the
 problem and the flag or command that fixes it, exit status 2 (`refuse`). How a command ends on Ctrl-C or
-SIGTERM is `agentkit.interrupts.ended_by_signals`, around all of them (`agentkit.cli.main`).
+SIGTERM is `agentkit.frontends.interrupts.ended_by_signals`, around all of them (`agentkit.frontends.cli.main`).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def serve(args: argparse.Namespace) -> None:
 def _settings(restart_with: list[str] | None) -> Settings:
     """The model settings; first, given arguments, restart with them and no secret in the environment."""
     from agentkit.config import load_settings
-    from agentkit.reexec import inherited_settings, restarted_with_clean_environment
+    from agentkit.frontends.reexec import inherited_settings, restarted_with_clean_environment
 
     settings = inherited_settings()
     if settings is None:
@@ -64,10 +64,10 @@ def _settings(restart_with: list[str] | None) -> Settings:
 def chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     import asyncio
 
-    from agentkit.chat import chat
     from agentkit.config import connect
-    from agentkit.line_editing import history_path, start_line_editing, terminal_settings_kept
-    from agentkit.terminal import Terminal
+    from agentkit.frontends.chat import chat
+    from agentkit.frontends.line_editing import history_path, start_line_editing, terminal_settings_kept
+    from agentkit.frontends.terminal import Terminal
 
     language = _language(args, restart_with)
     settings = _settings(restart_with)
@@ -98,7 +98,7 @@ def mcp(args: argparse.Namespace) -> None:
 
 def web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     try:
-        from agentkit.web.launch import listen, serve
+        from agentkit.frontends.web.launch import listen, serve
     except ModuleNotFoundError as missing:
         _needs_extra("web", "web", missing)
     language = _language(args, restart_with)
@@ -117,7 +117,7 @@ def _language(args: argparse.Namespace, restart_with: list[str] | None) -> str:
     environment keeps LANG and LC_* but not LANGUAGE."""
     import os
 
-    from agentkit.messages import person_language
+    from agentkit.frontends.messages import person_language
 
     language = person_language(args.lang, os.environ)
     if restart_with is not None and args.lang is None:

@@ -2,7 +2,7 @@
 
 A chunk is read the moment it arrives, so a provider's garbage (a delta that is text instead of an
 object, a tool call whose `arguments` is an object, content that is a number) would otherwise fail
-halfway through the stream with a TypeError. As `agentkit.replies` does for a whole reply, these models
+halfway through the stream with a TypeError. As `agentkit.hardening.replies` does for a whole reply, these models
 name exactly the fields the assembler reads; a chunk that does not fit them stops the stream, and the
 reason names the chunk and the field. Fields they do not name are ignored, as any client ignores them.
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from agentkit.replies import Checked, TokenCounts, first_problem
+from agentkit.hardening.replies import Checked, TokenCounts, first_problem
 
 
 class FunctionPart(Checked):

@@ -9,9 +9,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from agentkit.messages import CONFIRMATION, MESSAGES, person_question, say
-from agentkit.visible import marked
-from agentkit.web.conversations import without_lone_surrogates
+from agentkit.frontends.messages import CONFIRMATION, MESSAGES, person_question, say
+from agentkit.frontends.web.conversations import without_lone_surrogates
+from agentkit.hardening.visible import marked
 
 AskKind = Literal["confirm", "question"]
 """The two events that wait for the person: a tool's confirmation (Approve/Deny), and the model's `ask_user`."""

@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 from agentkit.asking import EXIT
 from agentkit.events import Event
-from agentkit.messages import person_answer, person_question, say
-from agentkit.visible import visible
+from agentkit.frontends.messages import for_the_person, person_answer, person_question, say
+from agentkit.hardening.visible import visible
 
 RESULT_WIDTH = 160
 """Characters of a tool result the terminal shows; the model still reads all of it."""
@@ -37,7 +37,7 @@ def describe(event: Event, language: str = "en") -> str | None:
         return visible(f"  -> {event.name} {event.arguments}", multiline=False, exact=True)
     if event.kind == "tool_result":
         # `shown`: a refused call's line for the person. Escaped first, so that the width holds for what is shown.
-        line = f"  <- {shorten(visible(event.shown or event.content))}"
+        line = f"  <- {shorten(visible(for_the_person(event.decision, event.arguments) or event.content))}"
     elif event.kind == "thinking":  # folded to one line: the reasoning is not the answer
         line = f"  (thinking) {shorten(visible(event.text))}"
     elif event.kind == "note":
@@ -83,9 +83,9 @@ class Terminal:
                  remember: Callable[[str], None] = lambda request: None, language: str = "en") -> None:
         self.read, self.output, self.output_part = read, write, write_part
         self.language = language
-        """The person's language, "en" or "zh" (`agentkit.messages`): our own lines, and a confirmation's wording."""
+        """The person's language, "en" or "zh" (`agentkit.frontends.messages`): our own lines, and a confirmation's wording."""
         self.remember = remember
-        """Keeps a request in the line history (see `agentkit.line_editing`); answers are not kept."""
+        """Keeps a request in the line history (see `agentkit.frontends.line_editing`); answers are not kept."""
         self.streamed = ""
         """The text of the reply being streamed so far, shown on the current line."""
         self.leaving = False

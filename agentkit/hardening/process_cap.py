@@ -21,7 +21,7 @@ try:
 except ImportError:  # Windows: no rlimits at all
     resource = None  # type: ignore[assignment]
 
-from agentkit.tools.process_table import can_look_for_processes
+from agentkit.hardening.process_table import can_look_for_processes
 
 _CAPPED = 'ulimit -u "$1" && exec "$0" -c "$2"'
 """The command's bash caps itself, then becomes the command (same pid: still the leader of its session)."""

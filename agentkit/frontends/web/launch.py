@@ -1,5 +1,5 @@
 """`agentkit web`: listen on 127.0.0.1 first (a busy port is refused before anything is made), then print the
-address with this launch's token and serve the app (`agentkit.web.app`) with uvicorn until Ctrl-C."""
+address with this launch's token and serve the app (`agentkit.frontends.web.app`) with uvicorn until Ctrl-C."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import uvicorn
 
 from agentkit.agent import Tools, open_workspace
 from agentkit.config import Settings, connect, load_settings
+from agentkit.frontends.web.app import create_app
+from agentkit.frontends.web.guards import HOST
 from agentkit.tools.workspace import Workspace
-from agentkit.web.app import create_app
-from agentkit.web.guards import HOST
 
 
 def listen(port: int) -> socket.socket:

@@ -5,7 +5,7 @@
       <- 2026-12-03 06:40:12+09:00 (Asia/Tokyo)
     agent> It's 06:40 in Tokyo (Thursday, 3 December 2026).
 
-Each tool call and a shortened result are printed as they happen (`agentkit.terminal` prints them, made
+Each tool call and a shortened result are printed as they happen (`agentkit.frontends.terminal` prints them, made
 visible). A tool that needs confirmation asks `[y/N]` first. `/cancel` (or `/exit`) as an answer stops the
 task; `/exit`, Ctrl-D or Ctrl-C at the prompt ends the chat. Ctrl-C during a task stops the task (and a
 command it runs) and comes back here.
@@ -18,11 +18,11 @@ import openai
 from agentkit.agent import POLICY, Tools, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import CANCEL, EXIT
-from agentkit.interrupts import Interrupted, Interrupts, Stopped
+from agentkit.frontends.interrupts import Interrupted, Interrupts, Stopped
+from agentkit.frontends.messages import PERSON_LANGUAGE, say
+from agentkit.frontends.terminal import Terminal
 from agentkit.loop import Event, Task, run_task, stop_interrupted
-from agentkit.messages import PERSON_LANGUAGE, say
 from agentkit.policy import ToolPolicy
-from agentkit.terminal import Terminal
 from agentkit.tools.workspace import Workspace
 
 HELP = say("chat help", "en")

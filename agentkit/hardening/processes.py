@@ -26,7 +26,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from agentkit.tools.process_table import (
+from agentkit.hardening.process_table import (
     ProcessInfo,
     all_processes,
     can_look_for_processes,

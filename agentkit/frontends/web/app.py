@@ -46,14 +46,14 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from agentkit.agent import POLICY, Tools, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import Ask
+from agentkit.frontends.messages import PERSON_LANGUAGE, for_the_person
+from agentkit.frontends.web.conversations import Conversation, Conversations, stop_once, without_lone_surrogates
+from agentkit.frontends.web.guards import JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit, TokenCheck
+from agentkit.frontends.web.protocol import Answer, AskKind, Stop, Turn, asking, json_line, page_in
 from agentkit.loop import Event, Task, run_task, stop_interrupted
-from agentkit.messages import PERSON_LANGUAGE
 from agentkit.policy import ToolPolicy
 from agentkit.recovery import RECOVERED
 from agentkit.tools.workspace import Workspace
-from agentkit.web.conversations import Conversation, Conversations, stop_once, without_lone_surrogates
-from agentkit.web.guards import JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit, TokenCheck
-from agentkit.web.protocol import Answer, AskKind, Stop, Turn, asking, json_line, page_in
 
 PAGE = Path(__file__).with_name("page.html")
 log = logging.getLogger(__name__)
@@ -82,7 +82,7 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
     app.add_middleware(TokenCheck, token=token)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=LOCAL_NAMES)
     conversations = Conversations(limits.max_conversations)
-    app.state.stop_all_turns = conversations.stop_all  # for the server stopping: see `agentkit.web.launch`
+    app.state.stop_all_turns = conversations.stop_all  # for the server stopping: see `agentkit.frontends.web.launch`
     waiting: dict[tuple[str, str], asyncio.Future[str]] = {}  # by (conversation, event id)
 
     # Built once, not at every turn: `ask_user` asks the person of the turn that calls it, through a context
@@ -108,7 +108,8 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
             # The event's message is in the history by now: a lone surrogate (a file name's invalid bytes)
             # must go before the next model request, which could not encode it and would fail every turn after.
             task.messages[:] = without_lone_surrogates(task.messages)
-            events.put_nowait(asdict(event) | {"recovered": event.call_id.startswith(RECOVERED)})
+            events.put_nowait(asdict(event) | {"recovered": event.call_id.startswith(RECOVERED), "decision": None,
+                                                "shown": for_the_person(event.decision, event.arguments)})
 
         async def work(conversation: Conversation) -> None:
             this_turns_question.set(asker("question", events, key))
