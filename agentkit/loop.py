@@ -38,7 +38,7 @@ from agentkit.recovery import first_recovery_note
 from agentkit.tool_calls import CANCELLED, answer_calls, close_open_calls, run_tool_calls
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import ToolResult
-from agentkit.transcript import task_transcript
+from agentkit.frontends.transcript import task_transcript  # TEMPORARY: loop26 removes this upward import
 from agentkit.turn import ModelTurn, ask_model, ask_model_streaming
 
 __all__ = ["CANCELLED", "Event", "Status", "Task", "Usage", "close_open_calls", "run_task", "run_tool_calls",
@@ -81,7 +81,7 @@ class Task:
     decisions: list[Decision] = field(default_factory=list)
     """The tool policy's log: every allowed, refused, confirmed or denied call."""
 
-    def _repr_markdown_(self) -> str:  # Jupyter shows a task as its conversation: see agentkit.transcript
+    def _repr_markdown_(self) -> str:  # Jupyter shows a task as its conversation: see agentkit.frontends.transcript
         return task_transcript(self)._repr_markdown_()
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # the same, as text

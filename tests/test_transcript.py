@@ -7,7 +7,7 @@ import pytest
 
 from agentkit.loop import Task
 from agentkit.policy import Decision
-from agentkit.transcript import SHOWN_CHARS, transcript
+from agentkit.frontends.transcript import SHOWN_CHARS, transcript
 
 
 def call(call_id, name, arguments="{}"):
