@@ -13,7 +13,7 @@ import openai
 from dotenv import dotenv_values, find_dotenv
 
 from agentkit.hardening.secrets import without_key
-from agentkit.recovery import RECOVERED, RecoveringTransport, recover_calls, server_fix
+from agentkit.recovery import RECOVERED, RecoveringTransport, recover_calls, remember_recovering, server_fix
 
 VARIABLES = ("MODEL_API_KEY", "BASE_URL", "MODEL", "RECOVER_TEXT_CALLS")
 OFFLINE_MODEL_NAME = "offline"
@@ -31,20 +31,13 @@ class ConfigError(ValueError):
 class Settings:
     """Where the model lives. No `api_key` means the offline model."""
 
-    api_key: str | None = None
-    """MODEL_API_KEY: the provider's key; empty selects the offline model."""
-    base_url: str | None = None
-    """BASE_URL: the provider's OpenAI-compatible endpoint; empty means OpenAI's own."""
-    model: str = OFFLINE_MODEL_NAME
-    """MODEL: the model name to send with every request."""
-    timeout: float = 60.0
-    """Seconds to wait for one response before the SDK gives up on it (and retries)."""
-    max_retries: int = 2
-    """How often the SDK retries a 429, a 5xx or a dropped connection, with backoff."""
-    variant: str | None = None
-    """MODEL=offline/<variant> with no key: the offline model with one real model's habit (see offline/variants.py)."""
-    recover_text_calls: RecoveryMode = "auto"
-    """RECOVER_TEXT_CALLS: read tool calls a server left in the text (agentkit/recovery.py); auto = on unless OpenAI's own API."""
+    api_key: str | None = None  # MODEL_API_KEY; empty selects the offline model
+    base_url: str | None = None  # BASE_URL, the provider's OpenAI-compatible endpoint; empty means OpenAI's own
+    model: str = OFFLINE_MODEL_NAME  # MODEL, sent with every request
+    timeout: float = 60.0  # seconds to wait for one response before the SDK retries
+    max_retries: int = 2  # the SDK's retries of a 429, a 5xx or a dropped connection, with backoff
+    variant: str | None = None  # MODEL=offline/<variant> with no key: the offline model with a real model's habit
+    recover_text_calls: RecoveryMode = "auto"  # RECOVER_TEXT_CALLS: read calls a server left in the text (agentkit/recovery/)
 
     @property
     def offline(self) -> bool:
@@ -59,7 +52,7 @@ class Settings:
 
 
 def load_settings(env_file: str | os.PathLike[str] | None = None) -> Settings:
-    """Read MODEL_API_KEY, BASE_URL and MODEL from the environment, then from `.env` (found upwards from here)."""
+    """Read VARIABLES from the environment, then from `.env` (found upwards from here)."""
     path = env_file if env_file is not None else find_dotenv(usecwd=True)
     if env_file is not None and not Path(env_file).is_file():
         raise ConfigError(f"no settings file at {env_file}: copy .env.example to .env and fill it in")
@@ -93,11 +86,10 @@ def load_settings(env_file: str | os.PathLike[str] | None = None) -> Settings:
 
 
 def connect(settings: Settings | None = None, *, offline: bool | None = None) -> openai.AsyncOpenAI:
-    """An `AsyncOpenAI` client: the real provider when a key is set, the offline model otherwise.
+    """An `AsyncOpenAI` client: the real provider when a key is set, the offline model otherwise (or if `offline=True`).
 
-    `offline=True` asks for the offline model even with a key. The offline model's teaching switches (a
-    mistake on purpose, obeying injected orders, another model's habit) are `agentkit.offline.connect_offline`'s.
-    """
+    The offline model's teaching switches (a mistake on purpose, obeying injected orders, another model's habit)
+    are `agentkit.offline.connect_offline`'s: a real model's mistakes cannot be switched on."""
     settings = settings or load_settings()
     if offline or (offline is None and settings.offline):
         from agentkit.offline import connect_offline  # loaded only when it answers: `import agentkit` stays light
@@ -106,11 +98,12 @@ def connect(settings: Settings | None = None, *, offline: bool | None = None) ->
     if settings.offline:
         raise ConfigError("offline=False needs a real model, but MODEL_API_KEY is not set: put your provider's key "
                           "in .env (copy .env.example), or leave offline unset to use the offline model")
-    http_client = None
-    if settings.recovers_text_calls:  # the SDK's own client otherwise: nothing of ours between it and the provider
-        http_client = openai.DefaultAsyncHttpxClient(transport=RecoveringTransport(httpx2.AsyncHTTPTransport()))
-    return openai.AsyncOpenAI(api_key=settings.api_key, base_url=settings.base_url, http_client=http_client,
-                              timeout=settings.timeout, max_retries=settings.max_retries)
+    options = dict(api_key=settings.api_key, base_url=settings.base_url, timeout=settings.timeout,
+                   max_retries=settings.max_retries)
+    if not settings.recovers_text_calls:  # the SDK's own client: nothing of ours between it and the provider
+        return openai.AsyncOpenAI(**options)
+    transport = RecoveringTransport(httpx2.AsyncHTTPTransport())
+    return remember_recovering(openai.AsyncOpenAI(**options, http_client=openai.DefaultAsyncHttpxClient(transport=transport)))
 
 
 CLOCK_TOOL = {"type": "function", "function": {

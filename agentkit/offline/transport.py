@@ -48,11 +48,13 @@ def connect_offline(*, unruly: str | None = None, gullible: bool = False, varian
     in text-call recovery, as `connect()` does for every server but OpenAI's own API.
     """
     from agentkit.offline.variants import variant as named_variant
-    from agentkit.recovery import RecoveringTransport
+    from agentkit.recovery import RecoveringTransport, remember_recovering
 
     model: Model = OfflineModel(unruly=unruly, gullible=gullible)
     if variant:
         model = dataclasses.replace(named_variant(variant), base=model)
     transport = offline_transport(model)
-    return openai.AsyncOpenAI(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=max_retries,
-                              http_client=httpx2.AsyncClient(transport=RecoveringTransport(transport) if recover else transport))
+    if not recover:
+        return offline_client(model, max_retries=max_retries)
+    return remember_recovering(openai.AsyncOpenAI(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=max_retries,
+                                                  http_client=httpx2.AsyncClient(transport=RecoveringTransport(transport))))

@@ -14,14 +14,17 @@ server setting; `SERVER_FIXES` names it for each server.
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import urlparse
 
 import httpx2
 
 # recover_calls, split_thinking and TextCall are read from here too (chapter 02, config, the tests).
 from agentkit.recovery.text_calls import TextCall, recover_calls, split_thinking
+
+ClientT = TypeVar("ClientT")
 
 __all__ = ["RECOVERED", "SERVER_FIXES", "RecoveringTransport", "TextCall", "first_recovery_note", "recover_calls",
            "recover_message", "recover_reply", "recovers", "server_fix", "server_kind", "split_thinking"]
@@ -95,10 +98,20 @@ def recover_reply(message: dict[str, Any], sent_messages: Sequence[dict], sent_t
     return recover_message(message, tools, quoted, first_id=made)
 
 
+_RECOVERING: weakref.WeakSet[Any] = weakref.WeakSet()
+"""The clients made with a `RecoveringTransport` under them: the SDK keeps its transport private, so we remember."""
+
+
+def remember_recovering(client: ClientT) -> ClientT:
+    """`client`, whose transport is a `RecoveringTransport`, marked so that `recovers(client)` says so."""
+    _RECOVERING.add(client)
+    return client
+
+
 def recovers(client: Any) -> bool:
     """Does `client` read calls back from text? `connect()` puts a `RecoveringTransport` under it when the setting
     says so; streams pass that transport untouched, so the loop recovers a streamed reply once it is whole."""
-    return isinstance(getattr(getattr(client, "_client", None), "_transport", None), RecoveringTransport)
+    return client in _RECOVERING
 
 
 def first_recovery_note(messages: Sequence[dict[str, Any]], base_url: str | None) -> str | None:
