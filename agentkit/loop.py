@@ -31,6 +31,7 @@ import openai
 from agentkit.asking import Ask
 from agentkit.decisions import Decision
 from agentkit.events import Event, OnEvent, Status, emit
+from agentkit.frontends.transcript import task_transcript  # TEMPORARY: loop26 removes this upward import
 from agentkit.hardening.replies import ModelMessage, ModelToolCall
 from agentkit.limits import Limits
 from agentkit.policy import ToolExecutor, ToolPolicy
@@ -38,7 +39,6 @@ from agentkit.recovery import first_recovery_note
 from agentkit.tool_calls import CANCELLED, answer_calls, close_open_calls, run_tool_calls
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import ToolResult
-from agentkit.frontends.transcript import task_transcript  # TEMPORARY: loop26 removes this upward import
 from agentkit.turn import ModelTurn, ask_model, ask_model_streaming
 
 __all__ = ["CANCELLED", "Event", "Status", "Task", "Usage", "close_open_calls", "run_task", "run_tool_calls",

@@ -4,9 +4,10 @@ import asyncio
 
 import pytest
 
-from agentkit.agent import SYSTEM_PROMPT, agent_tools, open_workspace, read_system_prompt, system_prompt, workspace_root
+from agentkit.agent import SYSTEM_PROMPT, agent_tools, open_workspace, system_prompt, workspace_root
 from agentkit.frontends.chat import chat
 from agentkit.frontends.cli import main
+from agentkit.frontends.own_agent import read_system_prompt
 from agentkit.frontends.terminal import Terminal
 from agentkit.frontends.web.app import create_app
 from agentkit.offline import ScriptedModel, offline_client

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.agent import load_tools
+from agentkit.frontends.own_agent import load_tools
 from agentkit.tools import Workspace
 
 AGENTKIT = Path(sys.executable).with_name("agentkit")

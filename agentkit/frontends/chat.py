@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import openai
 
-from agentkit.agent import POLICY, Tools, agent_tools
+from agentkit.agent import POLICY, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import CANCEL, EXIT
 from agentkit.frontends.interrupts import Interrupted, Interrupts, Stopped
 from agentkit.frontends.messages import PERSON_LANGUAGE, say
+from agentkit.frontends.own_agent import Tools
 from agentkit.frontends.terminal import Terminal
 from agentkit.loop import Event, Task, run_task, stop_interrupted
 from agentkit.policy import ToolPolicy

@@ -18,7 +18,7 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def _main(argv: Sequence[str] | None) -> None:
-    from agentkit.evaluation.command import add_eval_arguments
+    from agentkit.frontends.eval_command import add_eval_arguments
     from agentkit.hardening.undumpable import make_undumpable
     from agentkit.offline.command import add_serve_arguments
 
@@ -120,9 +120,9 @@ def _run(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     elif args.command == "mcp":
         commands.mcp(args)
     elif args.command == "eval":
-        from agentkit.evaluation.command import run_eval
+        from agentkit.frontends.eval_command import run_eval
 
-        run_eval(args)  # agentkit/evaluation/command.py: your own set with --cases/--functions, a table per class
+        run_eval(args)  # agentkit/frontends/eval_command.py: your own set with --cases/--functions, a table per class
     elif args.command == "refresh":
         from nbclient.exceptions import CellExecutionError
 
@@ -160,7 +160,8 @@ def _run(args: argparse.Namespace, restart_with: list[str] | None) -> None:
 
 def _system_prompt(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
     """The agent's system prompt: --system-prompt FILE's text, or the default, for the workspace it will work in."""
-    from agentkit.agent import SYSTEM_PROMPT, read_system_prompt, system_prompt, workspace_root
+    from agentkit.agent import SYSTEM_PROMPT, system_prompt, workspace_root
+    from agentkit.frontends.own_agent import read_system_prompt
 
     try:
         template = read_system_prompt(args.system_prompt) if args.system_prompt else SYSTEM_PROMPT

@@ -12,8 +12,8 @@ import sys
 from typing import TYPE_CHECKING, NoReturn
 
 if TYPE_CHECKING:
-    from agentkit.agent import Tools
     from agentkit.config import Settings
+    from agentkit.frontends.own_agent import Tools
     from agentkit.tools.workspace import Workspace
 
 
@@ -129,7 +129,7 @@ def _own_tools(args: argparse.Namespace) -> Tools | None:
     """`--tools module:function`, loaded and tried once on the workspace, so that a broken one stops here and says why."""
     if not args.tools:
         return None
-    from agentkit.agent import load_tools
+    from agentkit.frontends.own_agent import load_tools
 
     try:
         tools = load_tools(args.tools)

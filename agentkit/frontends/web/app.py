@@ -43,10 +43,11 @@ from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from starlette.background import BackgroundTask
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from agentkit.agent import POLICY, Tools, agent_tools
+from agentkit.agent import POLICY, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import Ask
 from agentkit.frontends.messages import PERSON_LANGUAGE, for_the_person
+from agentkit.frontends.own_agent import Tools
 from agentkit.frontends.web.conversations import Conversation, Conversations, stop_once, without_lone_surrogates
 from agentkit.frontends.web.guards import JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit, TokenCheck
 from agentkit.frontends.web.protocol import Answer, AskKind, Stop, Turn, asking, json_line, page_in

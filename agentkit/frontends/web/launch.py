@@ -9,8 +9,9 @@ import socket
 
 import uvicorn
 
-from agentkit.agent import Tools, open_workspace
+from agentkit.agent import open_workspace
 from agentkit.config import Settings, connect, load_settings
+from agentkit.frontends.own_agent import Tools
 from agentkit.frontends.web.app import create_app
 from agentkit.frontends.web.guards import HOST
 from agentkit.tools.workspace import Workspace

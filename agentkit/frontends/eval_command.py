@@ -27,10 +27,10 @@ def run_eval(args: argparse.Namespace) -> None:
     """Score the model `.env` names (offline without a key), print the table and the cost; a broken file stops it."""
     import asyncio
 
-    from agentkit.agent import read_system_prompt
     from agentkit.config import connect, load_settings
     from agentkit.evaluation import class_table, cost, evaluate, failures, table
     from agentkit.evaluation.dataset import DATA
+    from agentkit.frontends.own_agent import read_system_prompt
 
     settings = load_settings()
     try:
