@@ -98,12 +98,9 @@ def agents_tools(executor: ToolExecutor) -> list[Any]:
 class Endpoint:
     """What a framework's OpenAI client needs: where, with which key, and the model name to send."""
 
-    base_url: str | None
-    """The OpenAI-compatible URL; None means OpenAI's own."""
-    api_key: str
-    """The key to send (the offline server accepts any)."""
-    model: str
-    """The model name to send."""
+    base_url: str | None  # the OpenAI-compatible URL; None means OpenAI's own
+    api_key: str  # the key to send (the offline server accepts any)
+    model: str  # the model name to send
 
 
 @contextmanager

@@ -9,45 +9,27 @@ from dataclasses import dataclass
 class Limits:
     """Bounds on what one agent task may do; pass `Limits(name=value)` to raise one."""
 
-    max_tool_calls_per_task: int = 25
-    """Tool calls one task may make in total, across all turns."""
-    max_tool_calls_per_turn: int = 8
-    """Tool calls the model may ask for in a single reply."""
-    max_turns: int = 12
-    """Model replies one task may take before it stops as `limit reached`."""
-    max_denials_per_task: int = 3
-    """Calls a person may deny in one task; then nobody is asked again and the task stops as `limit reached`."""
-    max_output_chars: int = 8_000
-    """Characters of one tool result the model sees; the rest is cut, with a note saying how much."""
-    max_read_chars: int = 20_000
-    """Characters `read_file` returns from one call."""
-    max_file_bytes: int = 10_000_000
-    """Largest file `write_file` and `edit_file` will write or rewrite."""
-    shell_timeout: float = 30.0
-    """Seconds a shell command may run before its whole process group is killed."""
-    max_glob_results: int = 200
-    """Paths `glob` lists before it stops and says so."""
-    max_command_bytes: int = 100_000
-    """Longest command line (UTF-8 bytes) the shell tool accepts; Linux refuses one argument of 128 KiB or more."""
-    max_command_output_bytes: int = 50_000_000
-    """Bytes a shell command may print (stdout and stderr together) before it is stopped, as `yes` would be."""
-    max_command_processes: int = 512
-    """Processes (threads too) a shell command may start beyond those its user already runs (RLIMIT_NPROC), so a
-    fork bomb stops there; not enforced for root (docs/security.md)."""
-    max_message_chars: int = 20_000
-    """Characters of one message the web page may send; a longer one is refused with HTTP 413."""
-    max_conversations: int = 50
-    """Conversations the web app keeps; to make room, the least recently used idle one is forgotten."""
+    max_tool_calls_per_task: int = 25  # tool calls one task may make in total, across all turns
+    max_tool_calls_per_turn: int = 8  # tool calls the model may ask for in a single reply
+    max_turns: int = 12  # model replies one task may take before it stops as `limit reached`
+    max_denials_per_task: int = 3  # noes in one task; then nobody is asked again and the task stops
+    max_output_chars: int = 8_000  # characters of one tool result the model sees; the rest is cut, with a note
+    max_read_chars: int = 20_000  # characters `read_file` returns from one call
+    max_file_bytes: int = 10_000_000  # largest file `write_file` and `edit_file` will write or rewrite
+    shell_timeout: float = 30.0  # seconds a shell command may run before its whole process group is killed
+    max_glob_results: int = 200  # paths `glob` lists before it stops and says so
+    max_command_bytes: int = 100_000  # UTF-8 bytes of one command; Linux refuses an argument of 128 KiB
+    max_command_output_bytes: int = 50_000_000  # bytes a command may print (both streams) before it is stopped
+    max_command_processes: int = 512  # processes a command may add (RLIMIT_NPROC): a fork bomb stops; not for root
+    max_message_chars: int = 20_000  # characters of one web page message; longer: HTTP 413
+    max_conversations: int = 50  # conversations the web app keeps; then the least recently used idle one goes
 
 
 DEFAULT_LIMITS = Limits()
 
 TOOL_THREADS = 64
-"""Threads that blocking tool calls (file tools, the shell, plain `def` tools) share in one process.
-
-Such calls mostly wait (on a disk, a command, a network), so there are many more threads than cores:
-with Python's default pool (cores + 4 threads) sixteen waiting calls on two cores take two rounds.
-"""
+"""Threads that blocking tool calls share in one process: they mostly wait (on a disk, a command), so there are
+many more than cores; Python's default pool (cores + 4) would run sixteen waiting calls on two cores in two rounds."""
 
 
 ECHO_CHARS = 60

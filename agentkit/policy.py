@@ -12,10 +12,9 @@ checks in this order; the first that fails refuses the call with an `Error:` res
                                                  `ask` given, nobody can say yes: refused, see `agentkit.asking`)
 6. it runs through the dispatcher, and its result is cut to `Limits.max_output_chars`, with a note.
 
-Every decision is appended to `ToolExecutor.log`. Limits are checked before anyone is asked, and a call put
-to a person uses the budget even if they say no: one reply of 100 calls asks at most
-`max_tool_calls_per_turn` questions, and after `max_denials_per_task` noes nobody is asked again and the
-task stops (`stop_reason`). Calls refused by checks 1-4 use none of it.
+Every decision goes to `ToolExecutor.log`. Limits are checked before anyone is asked, and a call put to a
+person uses the budget even if they say no: one reply of 100 calls asks at most `max_tool_calls_per_turn`
+questions, and after `max_denials_per_task` noes the task stops. Calls refused by checks 1-4 use none of it.
 """
 
 from __future__ import annotations
@@ -47,17 +46,13 @@ from agentkit.tools.registry import openai_tools
 class ToolPolicy:
     """What the model may do with its tools in one task. The default allows every tool and asks where flagged."""
 
-    allowed: frozenset[str] | None = None
-    """Names of the tools the model is offered and may call; None allows every registered tool."""
-    confirm: frozenset[str] | None = None
-    """Tools that need a person's yes before each call; None means those whose definition sets needs_confirmation."""
-    limits: Limits = DEFAULT_LIMITS
-    """Tool calls per turn and per task, and characters of one result the model sees."""
+    allowed: frozenset[str] | None = None  # the tools offered and callable; None: every registered tool
+    confirm: frozenset[str] | None = None  # the tools that need a yes; None: those whose definition asks for one
+    limits: Limits = DEFAULT_LIMITS  # tool calls per turn and per task, characters of one result, ...
 
     def __post_init__(self) -> None:
         for name in ("allowed", "confirm"):
-            value = getattr(self, name)
-            if isinstance(value, str):  # frozenset("bash") would be a set of letters
+            if isinstance(value := getattr(self, name), str):  # frozenset("bash") would be a set of letters
                 raise TypeError(f"ToolPolicy({name}=...) takes a set of tool names, not the string {value!r}")
             if value is not None:
                 object.__setattr__(self, name, frozenset(value))
@@ -67,22 +62,14 @@ class ToolPolicy:
 class ToolExecutor:
     """Runs the model's tool calls under a `ToolPolicy`, asking a person through `ask` where the policy says so."""
 
-    registry: Mapping[str, ToolDefinition]
-    """Every tool that exists for this task, by name (from `build_registry`)."""
+    registry: Mapping[str, ToolDefinition]  # every tool that exists for this task (from `build_registry`)
     policy: ToolPolicy = field(default_factory=ToolPolicy)
-    """The rules to enforce."""
-    ask: Ask | None = None
-    """How to ask a person for a confirmation; None: nobody can be asked, so a call that needs a yes is refused."""
-    log: list[Decision] = field(default_factory=list, init=False)
-    """Every decision, in order."""
-    calls_this_task: int = field(default=0, init=False)
-    """Tool calls that passed checks 1-4: they ran, or a person was asked about them."""
-    calls_this_turn: int = field(default=0, init=False)
-    """The same, since the last `new_turn()`."""
-    denials: int = field(default=0, init=False)
-    """Calls a person said no to."""
-    stop_reason: str | None = field(default=None, init=False)
-    """Why the task must stop once this reply's calls are answered: a limit no later call could pass."""
+    ask: Ask | None = None  # None: nobody can be asked, so a call that needs a yes is refused
+    log: list[Decision] = field(default_factory=list, init=False)  # every decision, in order
+    calls_this_task: int = field(default=0, init=False)  # calls that passed checks 1-4: they ran, or a person was asked
+    calls_this_turn: int = field(default=0, init=False)  # the same, since the last `new_turn()`
+    denials: int = field(default=0, init=False)  # calls a person said no to
+    stop_reason: str | None = field(default=None, init=False)  # a limit no later call could pass: the task stops
 
     def __post_init__(self) -> None:
         for name in ("allowed", "confirm"):  # a typo here is our mistake, not the model's: fail now
