@@ -1,11 +1,11 @@
 """A model's reply, checked before the loop reads it (chapter 08).
 
-A provider can answer HTTP 200 with a body the loop cannot use: no `choices`, an HTML error page, a
-`message` that is null, a tool call without a name, arguments sent as an object instead of JSON text.
-The SDK does not check what it returns (it builds its objects without validation), so without a check
-the loop would fail halfway through a turn with an IndexError or a TypeError. These models name exactly
-what the loop reads; a reply that does not fit them is refused as a whole, with the field that was wrong.
-"""
+The attack: a provider (or whatever stands between us and it) answers HTTP 200 with a body the loop cannot use: no
+`choices`, an HTML error page, a `message` that is null, a tool call without a name, arguments sent as an object
+instead of JSON text. The SDK does not check what it returns (it builds its objects without validation), so without
+a check the loop would fail halfway through a turn with an IndexError or a TypeError. These models name exactly
+what the loop reads; a reply that does not fit them is refused as a whole, with the field that was wrong. Proved by
+tests/test_loop_provider_garbage.py."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
 """A streamed reply's chunks, checked before the assembler reads them (chapter 10).
 
-A chunk is read the moment it arrives, so a provider's garbage (a delta that is text instead of an
-object, a tool call whose `arguments` is an object, content that is a number) would otherwise fail
-halfway through the stream with a TypeError. As `agentkit.hardening.replies` does for a whole reply, these models
-name exactly the fields the assembler reads; a chunk that does not fit them stops the stream, and the
-reason names the chunk and the field. Fields they do not name are ignored, as any client ignores them.
-"""
+The attack: a provider streams garbage. A chunk is read the moment it arrives, so a provider's garbage (a delta
+that is text instead of an object, a tool call whose `arguments` is an object, content that is a number) would
+otherwise fail halfway through the stream with a TypeError. As `agentkit.hardening.replies` does for a whole reply,
+these models name exactly the fields the assembler reads; a chunk that does not fit them stops the stream, and the
+reason names the chunk and the field. Fields they do not name are ignored, as any client ignores them. Proved by
+tests/test_streaming.py and tests/test_loop_provider_garbage.py."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The agent's own process is made not dumpable (Linux `prctl(PR_SET_DUMPABLE, 0)`), so its commands cannot read it.
 
-A shell command the model runs is this user's process, and by default a process of the same user may read
+The attack: a shell command the model runs is this user's process, and by default a process of the same user may read
 another's `/proc/<pid>/environ`, `/proc/<pid>/mem` (where `ptrace` is allowed) and a core dump: wherever the
 agent keeps the model's key, a command could copy it out with `cat /proc/$PPID/environ` or a debugger.
 A process that is not dumpable has its `/proc/<pid>/` files owned by root and refuses `ptrace` to the
@@ -8,7 +8,7 @@ same user, and writes no core dump. Its children are unaffected: `execve` makes 
 
 What it does not stop: root (and any process with CAP_SYS_PTRACE) still reads everything, and on systems
 other than Linux nothing is changed (`make_undumpable` returns False). `agentkit chat`, `web` and `mcp` call
-it at start-up; `docs/security.md` says what remains.
+it at start-up; `docs/security.md` says what remains. Proved by tests/test_undumpable.py.
 """
 
 from __future__ import annotations

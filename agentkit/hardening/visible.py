@@ -1,6 +1,6 @@
 """`visible(text)`: untrusted text (a file, a tool's output, the model's words) made safe to show to a person.
 
-A terminal obeys control characters: `\\x1b[2K\\r` erases the line, and ESC or U+009B (a one-character
+The attack: a terminal obeys control characters: `\\x1b[2K\\r` erases the line, and ESC or U+009B (a one-character
 ESC [) start sequences that move the cursor, set the window title or repaint a question, so text from a
 file can make `Allow bash {"command": "rm -rf ~"}?` look like something harmless. Bidi controls (U+202E
 turns the rest of a line right to left) and invisible characters (U+200B) make what is shown differ from
@@ -11,7 +11,8 @@ what runs. So every such character is shown as an escape a person can see, inste
 
 Lone surrogates (a file name that is not UTF-8, decoded with `surrogateescape`) cannot be encoded, so
 printing them raises `UnicodeEncodeError`; they are marked too, so the result can always be written.
-Plain text comes back unchanged, and `visible(visible(t)) == visible(t)`.
+Plain text comes back unchanged, and `visible(visible(t)) == visible(t)`. Proved by tests/test_chat_display.py
+(the terminal) and tests/test_front_door_web.py (the page).
 """
 
 from __future__ import annotations
