@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.hardening.tree import SKIPPED_FOLDERS, TEMPORARY_SUFFIX, matches, process_start
+from agentkit.hardening.atomic import process_start
+from agentkit.hardening.tree import SKIPPED_FOLDERS, TEMPORARY_SUFFIX, matches
 from agentkit.tools.workspace import Workspace, WorkspaceError
 
 
@@ -281,7 +282,7 @@ def test_stale_temporaries_are_removed_when_a_workspace_opens(workspace: Workspa
     ]
     (root / "out").symlink_to("../private")
     (root / f".link{TEMPORARY_SUFFIX}").symlink_to(kept[-1])  # a symlink named like one: not a temporary
-    Workspace(root)
+    Workspace.prepare(root)
     assert [path for path in stale if path.exists()] == []
     assert [path for path in kept if path.exists()] == kept
     assert (root / f".link{TEMPORARY_SUFFIX}").is_symlink()

@@ -18,10 +18,6 @@ This is not a sandbox: the command can read and write anything this user can. Se
 
 import asyncio
 import os
-import selectors
-import shutil
-import signal
-import subprocess
 import threading
 import time
 from collections.abc import Iterable, Mapping
@@ -29,12 +25,10 @@ from typing import Annotated
 
 from pydantic import Field
 
-from agentkit.hardening.command_output import CommandResult, HeadTail
-from agentkit.hardening.process_cap import capped_command
-from agentkit.hardening.process_table import can_look_for_processes
-from agentkit.hardening.processes import CommandProcesses, become_subreaper
+from agentkit.hardening.output import CommandResult, HeadTail
+from agentkit.hardening.processes import check_command, spawn_confined
 from agentkit.limits import DEFAULT_LIMITS, Limits
-from agentkit.tools.contract import ToolDefinition, ToolError
+from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.schema import tool
 from agentkit.tools.threads import run_blocking
 from agentkit.tools.workspace import Workspace
@@ -42,9 +36,6 @@ from agentkit.tools.workspace import Workspace
 PASSED_ENVIRONMENT = ("PATH", "HOME", "LANG", "TERM", "TZ", "USER", "SHELL", "TMPDIR")
 """The only variables (with every `LC_*`) the shell gets from ours: a secret can have any name, so none is guessed."""
 
-_CHUNK = 64 * 1024
-_DRAIN_AFTER_KILL = 2.0
-"""Seconds to wait for the pipes to close once everything is killed; a process we could not stop may hold them."""
 
 
 def scrubbed_environment(environ: Mapping[str, str] | None = None, pass_env: Iterable[str] = ()) -> dict[str, str]:
@@ -65,93 +56,19 @@ def run_command(command: str, cwd: str | os.PathLike[str], timeout: float, keep:
     (None: no bound), when `stop` is set, and also as soon as bash itself exits, so background jobs (`cmd &`),
     even those that left the group, cannot outlive the call. It may start `max_processes` processes at most.
     """
-    bash = shutil.which("bash")
-    if bash is None:
-        raise RuntimeError("the bash tool needs `bash` on PATH")
-    # As a subreaper, orphans stay our descendants; without it, those that keep their tag are still found.
-    checked = become_subreaper() and can_look_for_processes()
-    looking = can_look_for_processes()
-    tag = CommandProcesses(leader=0)  # the token must be in the environment before bash starts
-    try:
-        process = subprocess.Popen(
-            capped_command(bash, command, max_processes), cwd=cwd,
-            env=scrubbed_environment(pass_env=pass_env) | tag.environment,
-            start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        )
-    except OSError as error:  # a command may delete the workspace, or make it a file: the next one cannot start
-        if error.filename is None or os.fspath(error.filename) != os.fspath(cwd):
-            raise
-        raise ToolError(f"no command can run in the workspace folder {os.fspath(cwd)}: {error.strerror} (a command "
-                        "may have removed it or changed it); tell the user, who can create it again") from None
-    tag.leader = process.pid
-    stdout, stderr = HeadTail(keep), HeadTail(keep)
-    killed: list[str] = []
-    still_running: list[str] = []
-    with process, selectors.DefaultSelector() as pipes:
-        pipes.register(process.stdout, selectors.EVENT_READ, stdout)  # type: ignore[arg-type]
-        pipes.register(process.stderr, selectors.EVENT_READ, stderr)  # type: ignore[arg-type]
-        # 1. Until bash exits, time is up or we are told to stop, read the output as it comes. (Closed pipes
-        #    do not mean that bash has exited: a program may close its output and go on running.) Now and
-        #    then, note the command's processes, so that one whose parent has since exited is still known.
-        deadline, timed_out, flooded, next_look = time.monotonic() + timeout, False, False, 0.0
-        while not _has_exited(process) and not (stop is not None and stop.is_set()):
+    stdout, stderr = HeadTail(keep), HeadTail(keep)  # the first and last `keep` bytes; the middle only counted
+    deadline, timed_out, flooded = time.monotonic() + timeout, False, False
+    env = scrubbed_environment(pass_env=pass_env)
+    with spawn_confined(command, cwd, env, stdout, stderr, max_processes) as child:  # its own group, capped
+        while child.running() and not (stop is not None and stop.is_set()):
             timed_out = time.monotonic() >= deadline
             flooded = max_bytes is not None and stdout.total + stderr.total > max_bytes
             if timed_out or flooded:
                 break
-            if looking and time.monotonic() >= next_look:
-                tag.find()
-                next_look = time.monotonic() + 0.2
-            _read_some(pipes)
-        # 2. Stop everything it started, inside the group and out, then read what is left in the pipes.
-        _kill_group(process.pid)
-        if looking:
-            killed, still_running = tag.stop()
-        unknown = tag.unknown_orphans() if checked else []
-        deadline = time.monotonic() + _DRAIN_AFTER_KILL
-        while pipes.get_map() and time.monotonic() < deadline:
-            _read_some(pipes)
-        process.wait()  # only now: until bash is collected, its pid (the group and session id) cannot be reused
-    exit_code = None if timed_out or flooded else process.returncode
-    return CommandResult(exit_code, stdout, stderr, timeout, tuple(killed), tuple(still_running), tuple(unknown),
-                         checked, max_bytes if flooded else None)
-
-
-def _read_some(pipes: selectors.BaseSelector, wait: float = 0.05) -> None:
-    """Read one chunk from each pipe that has output, waiting at most `wait` seconds for some."""
-    if not pipes.get_map():
-        time.sleep(wait)
-        return
-    for key, _ in pipes.select(timeout=wait):
-        if chunk := os.read(key.fd, _CHUNK):
-            key.data.add(chunk)
-        else:
-            pipes.unregister(key.fileobj)
-
-
-def _has_exited(process: subprocess.Popen[bytes]) -> bool:
-    """Has bash ended? Asked without reaping it, so that its id (the group's id) cannot be reused before the kill."""
-    if not hasattr(os, "waitid"):  # not every Unix has it; the group id stays reserved while the group has members
-        return process.poll() is not None
-    return os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-
-
-def _kill_group(group: int) -> None:
-    try:
-        os.killpg(group, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):  # the group is already gone
-        pass
-
-
-def check_command(command: str, max_bytes: int) -> None:
-    """Refuse, as the model's error, a command line that bash could not be given."""
-    if "\0" in command:
-        raise ToolError(f"the command contains a NUL byte (character {command.index(chr(0))}); NUL bytes cannot "
-                        "be passed to bash: remove it, or write it with printf '\\0' inside the command")
-    size = len(command.encode("utf-8"))  # lone surrogates never get here: @tool refuses them in `command`
-    if size > max_bytes:
-        raise ToolError(f"the command is {size:,} bytes long; the limit (max_command_bytes) is {max_bytes:,} bytes. "
-                        "Write long content to a file with the file tools and run that file instead")
+            child.read_some()
+        leftovers = child.kill_everything()  # the group, and every process that left it
+    exit_code = None if timed_out or flooded else child.process.returncode
+    return CommandResult(exit_code, stdout, stderr, timeout, *leftovers, max_bytes if flooded else None)
 
 
 def shell_tool(workspace: Workspace, limits: Limits = DEFAULT_LIMITS, pass_env: Iterable[str] = ()) -> ToolDefinition:
