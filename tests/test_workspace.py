@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from agentkit.hardening.atomic import process_start
+from agentkit.hardening.paths import open_parent, safe_open
 from agentkit.hardening.tree import SKIPPED_FOLDERS, TEMPORARY_SUFFIX, matches
 from agentkit.tools.workspace import Workspace, WorkspaceError
 
@@ -124,16 +125,16 @@ def test_non_string_path_is_refused(workspace: Workspace) -> None:
 
 
 def test_open_reads_a_guarded_path(workspace: Workspace) -> None:
-    fd = workspace.open(workspace.resolve("notes/todo.txt"), os.O_RDONLY)
+    fd = safe_open(workspace.root, workspace.resolve("notes/todo.txt"), os.O_RDONLY)
     with open(fd, encoding="utf-8") as file:
         assert file.read() == "buy milk\n"
 
 
 def test_open_refuses_the_root_and_a_file_used_as_folder(workspace: Workspace) -> None:
     with pytest.raises(WorkspaceError, match="'.' is the workspace root, a folder"):
-        workspace.open(workspace.resolve("."), os.O_RDONLY)
+        safe_open(workspace.root, workspace.resolve("."), os.O_RDONLY)
     with pytest.raises(WorkspaceError, match="'notes/todo.txt/x' goes through something that is not a folder"):
-        workspace.open(workspace.resolve("notes/todo.txt/x"), os.O_RDONLY)
+        safe_open(workspace.root, workspace.resolve("notes/todo.txt/x"), os.O_RDONLY)
 
 
 def test_folder_swapped_for_symlink_after_the_check_is_refused(workspace: Workspace) -> None:
@@ -142,7 +143,7 @@ def test_folder_swapped_for_symlink_after_the_check_is_refused(workspace: Worksp
     (workspace.root / "notes").symlink_to(workspace.root.parent / "private")  # the attacker's swap
     (workspace.root.parent / "private" / "todo.txt").write_text("outside\n")
     with pytest.raises(WorkspaceError) as caught:
-        workspace.open(checked, os.O_RDONLY)
+        safe_open(workspace.root, checked, os.O_RDONLY)
     assert str(caught.value) == (
         "'notes/todo.txt' changed while it was being opened (a symlink appeared on the way); refused"
     )
@@ -153,15 +154,15 @@ def test_file_swapped_for_symlink_after_the_check_is_refused(workspace: Workspac
     (workspace.root / "notes" / "todo.txt").unlink()
     (workspace.root / "notes" / "todo.txt").symlink_to(workspace.root.parent / "private" / "secret.txt")
     with pytest.raises(WorkspaceError, match="changed while it was being opened"):
-        workspace.open(checked, os.O_RDONLY)
+        safe_open(workspace.root, checked, os.O_RDONLY)
 
 
 def test_open_parent_makes_missing_folders_only_when_asked(workspace: Workspace) -> None:
     target = workspace.resolve("a/b/c.txt")
     with pytest.raises(FileNotFoundError):
-        with workspace.open_parent(target):
+        with open_parent(workspace.root, target):
             pass
-    with workspace.open_parent(target, make_folders=True) as (folder, name):
+    with open_parent(workspace.root, target, make_folders=True) as (folder, name):
         assert name == "c.txt"
         assert os.path.samestat(os.fstat(folder), os.stat(workspace.root / "a" / "b"))
 

@@ -73,12 +73,14 @@ def check_file_path(path: str) -> None:
                              "such as 'notes/todo.txt'")
 
 
-def refuse_temporary_name(shown: str) -> None:
-    """Refuse the names of `write_file`'s temporaries (hidden from glob, and removed as leftovers)."""
+def refuse_temporary_name(root: Path, target: Path) -> Path:
+    """`target`, unless it has the name of a `write_file` temporary (hidden from glob, and removed as a leftover)."""
+    shown = target.relative_to(root).as_posix()
     if shown.endswith(TEMPORARY_SUFFIX):
         instead = shown.removesuffix(TEMPORARY_SUFFIX) + ".txt"
         raise WorkspaceError(f"names ending in {TEMPORARY_SUFFIX!r} are kept for write_file's temporary files; "
                              f"choose another name, such as {quoted(instead)}")
+    return target
 
 
 @contextmanager

@@ -19,7 +19,7 @@ from contextlib import closing
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from agentkit.hardening.path_text import unusable
+from agentkit.hardening.path_text import listed_path, unusable
 
 SKIPPED_FOLDERS = frozenset(
     {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules", ".mypy_cache", ".pytest_cache", ".tox"}
@@ -87,6 +87,17 @@ def matching(root: Path, segments: tuple[str, ...], too_deep: list[str] | None =
                 too_deep.append("/".join(parts) + "/")
             if matches(parts, segments):
                 yield parts, is_folder, is_link
+
+
+def unsearched(too_deep: list[str], left_out: list[tuple[str, str]]) -> str:
+    """The notes glob adds about what `matching` did not search (too deep) or left out (no file tool can open it)."""
+    notes = (f"\n[not searched: folders more than {MAX_WALK_DEPTH} deep, such as {listed_path(too_deep[0])}; "
+             "read_file and write_file still reach a deeper file by its path]") if too_deep else ""
+    if left_out:  # listed, they would only be refused when read: the model is told why they are missing instead
+        paths = f"{len(left_out):,} path{'s' * (len(left_out) != 1)}"
+        notes += (f"\n[left out: {paths} that no file tool can open, such as {left_out[0][1]}; the user, or a shell "
+                  "command, can rename it]")
+    return notes
 
 
 def _open_folder(name: str | Path, parent_fd: int | None) -> tuple[int, Iterator[tuple[str, bool, bool]]] | None:

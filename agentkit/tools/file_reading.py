@@ -1,7 +1,6 @@
 """Reading the workspace (chapter 05): `read_file`, numbered lines of a text file, and `glob`, paths by pattern.
 
-Plain functions that take the workspace first; `filesystem.file_tools` makes them tools. Every path goes
-through `Workspace.resolve`, every open through `safe_open`, and what is read is capped (`hardening/output.py`).
+Plain functions that take the workspace first; `filesystem.file_tools` makes them tools.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from pathlib import Path
 from agentkit.hardening.output import numbered_lines, seek_to_line
 from agentkit.hardening.path_text import listed_path
 from agentkit.hardening.paths import check_file_path, open_regular_file, refuse_temporary_name
-from agentkit.hardening.tree import MAX_WALK_DEPTH, SKIPPED_FOLDERS
+from agentkit.hardening.tree import SKIPPED_FOLDERS, unsearched
 from agentkit.limits import DEFAULT_LIMITS, Limits, quoted
 from agentkit.tools.contract import ToolError
 from agentkit.tools.workspace import Workspace
@@ -38,9 +37,7 @@ def read_file(workspace: Workspace, path: str, offset: int = 1, limit: int | Non
 def resolve_file(workspace: Workspace, path: str) -> Path:
     """`workspace.resolve` for a tool that reads or writes one file: not a folder, nor a temporary's name."""
     check_file_path(path)
-    target = workspace.resolve(path)
-    refuse_temporary_name(workspace.relative(target))
-    return target
+    return refuse_temporary_name(workspace.root, workspace.resolve(path))
 
 
 def glob(workspace: Workspace, pattern: str, max_results: int | None = None,
@@ -50,11 +47,7 @@ def glob(workspace: Workspace, pattern: str, max_results: int | None = None,
     too_deep: list[str] = []
     left_out: list[tuple[str, str]] = []
     found = list(islice(workspace.glob(pattern, too_deep, left_out), cap + 1))  # one more tells there are more
-    notes = (f"\n[not searched: folders more than {MAX_WALK_DEPTH} deep, such as {listed_path(too_deep[0])}; "
-             "read_file and write_file still reach a deeper file by its path]") if too_deep else ""
-    if left_out:  # listed, they would only be refused when read: the model is told why they are missing instead
-        notes += (f"\n[left out: {counted(len(left_out), 'path')} that no file tool can open, such as "
-                  f"{left_out[0][1]}; the user, or a shell command, can rename it]")
+    notes = unsearched(too_deep, left_out)
     if not found:
         return f"No paths match {quoted(pattern)} (glob never searches {', '.join(sorted(SKIPPED_FOLDERS))})" + notes
     listed = [listed_path(path) for path in found[:cap]]

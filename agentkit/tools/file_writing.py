@@ -1,8 +1,6 @@
 """Changing the workspace (chapter 05): `write_file` and `edit_file`, each an atomic replace of the whole file.
 
-Plain functions that take the workspace first; `filesystem.file_tools` makes them tools. `atomic_write`
-(`hardening/atomic.py`) writes a temporary file beside the target and renames it over it, so a reader never
-sees half a file; each file's writers take turns (`file_lock`).
+A temporary file is written beside the target and renamed over it (`atomic_write`): never half a file.
 """
 
 from __future__ import annotations
@@ -35,8 +33,7 @@ def edit_file(workspace: Workspace, path: str, old_text: str, new_text: str, occ
         raise ToolError("give occurrence or replace_all=true, not both")
     with file_lock(target):
         text, read = read_whole(workspace.root, target, limits)
-        starts = _occurrences(text, old_text)
-        lines = _line_numbers(text, starts)
+        starts, lines = _occurrences(text, old_text)
         if not starts:
             raise ToolError(f"old_text was not found in {quoted(shown)} (0 occurrences); read the file and copy the "
                             "text exactly, with its spaces and line breaks")
@@ -58,23 +55,15 @@ def edit_file(workspace: Workspace, path: str, old_text: str, new_text: str, occ
     return f"Replaced {counted(len(changed), 'occurrence')} in {shown} ({_lines(changed)})"
 
 
-def _occurrences(text: str, old_text: str) -> list[int]:
-    """Start of every non-overlapping occurrence, the same ones `str.replace` would change."""
-    starts, start = [], text.find(old_text)
+def _occurrences(text: str, old_text: str) -> tuple[list[int], list[int]]:
+    """Start and line of every non-overlapping occurrence (those `str.replace` changes), in one pass over `text`."""
+    starts, lines, start, line = [], [], text.find(old_text), 1
     while start != -1:
+        line += text.count("\n", starts[-1] if starts else 0, start)
         starts.append(start)
+        lines.append(line)
         start = text.find(old_text, start + len(old_text))
-    return starts
-
-
-def _line_numbers(text: str, starts: list[int]) -> list[int]:
-    """The line of each position in `starts` (ascending), counting the newlines between one and the next once."""
-    numbers, line, previous = [], 1, 0
-    for start in starts:
-        line += text.count("\n", previous, start)
-        numbers.append(line)
-        previous = start
-    return numbers
+    return starts, lines
 
 
 def _lines(numbers: list[int]) -> str:

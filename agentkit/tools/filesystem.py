@@ -1,8 +1,7 @@
 """File tools for the model: `read_file`, `write_file`, `edit_file` and `glob`, all inside one `Workspace`.
 
-Each tool is a plain function that takes the workspace first (easy to test and to read: `file_reading.py`,
-`file_writing.py`). `file_tools` binds them to one workspace and one set of limits: each tool below is a
-closure whose signature holds only what the model sends, so `@tool` makes its schema from it (chapter 03).
+`file_tools` binds the plain functions of `file_reading.py` and `file_writing.py` to one workspace and its limits:
+each tool is a closure whose signature holds only what the model sends, so `@tool` makes its schema from it.
 """
 
 # No `from __future__ import annotations`: the hints below name `limits`, a local of `file_tools`, so they
@@ -21,6 +20,7 @@ from agentkit.tools.workspace import Workspace
 
 Positive = Annotated[int, Field(ge=1)]
 """A count or a line number: 1 or more."""
+
 
 def file_tools(workspace: Workspace, limits: Limits = DEFAULT_LIMITS) -> list[ToolDefinition]:
     """`read_file`, `write_file`, `edit_file` and `glob` as tools bound to one workspace and one set of limits."""

@@ -1,17 +1,8 @@
 """The `bash` tool: one shell command in the workspace root, bounded in time, in output and in what it can see.
 
-- Off the event loop: the command is a child process, watched from a worker thread, so other tool calls
-  (and a notebook) keep running while it works; cancelling the call kills the command.
-- Bounded in time: the command runs in a new process group (`start_new_session`); at the timeout, and
-  when the command ends, the whole group is killed, and so is every process that left the group
-  (`processes.py` finds them), so nothing it started is left running, or the result says what is.
-- Bounded in output: both pipes are read in chunks into a `HeadTail` (`command_output.py`), which keeps the
-  first and the last bytes and only counts the middle, so a command printing a gigabyte costs kilobytes; one
-  that prints more than `Limits.max_command_output_bytes` (an endless `yes`) is stopped then, not at the timeout.
-- Bounded in what it sees: only an allowlist of environment variables is passed (`scrubbed_environment`).
-- Bounded in processes: a fork bomb meets `RLIMIT_NPROC` (`process_cap.py`), except as root.
-
-This is not a sandbox: the command can read and write anything this user can. See chapter 06.
+It runs off the event loop; everything it started is killed at its end (`spawn_confined`); its output keeps the
+head and the tail (`HeadTail`); it sees an allowlist of variables (`scrubbed_environment`). The defences are in
+agentkit/hardening/ (docs/security.md). This is not a sandbox: the command can do anything this user can (chapter 06).
 """
 
 # No `from __future__ import annotations`: the bound on `timeout` names `limits`, a local of `shell_tool`.
@@ -20,11 +11,12 @@ import asyncio
 import os
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Annotated
 
 from pydantic import Field
 
+from agentkit.hardening.environment import scrubbed_environment
 from agentkit.hardening.output import CommandResult, HeadTail
 from agentkit.hardening.processes import check_command, spawn_confined
 from agentkit.limits import DEFAULT_LIMITS, Limits
@@ -33,28 +25,14 @@ from agentkit.tools.schema import tool
 from agentkit.tools.threads import run_blocking
 from agentkit.tools.workspace import Workspace
 
-PASSED_ENVIRONMENT = ("PATH", "HOME", "LANG", "TERM", "TZ", "USER", "SHELL", "TMPDIR")
-"""The only variables (with every `LC_*`) the shell gets from ours: a secret can have any name, so none is guessed."""
-
-
-
-def scrubbed_environment(environ: Mapping[str, str] | None = None, pass_env: Iterable[str] = ()) -> dict[str, str]:
-    """The variables of `environ` (default: this process's) named in `PASSED_ENVIRONMENT`, `LC_*` or `pass_env`."""
-    environ = os.environ if environ is None else environ
-    wanted = {*PASSED_ENVIRONMENT, *pass_env}
-    kept = {name: value for name, value in environ.items() if name in wanted or name.startswith("LC_")}
-    # Nobody can answer a prompt: pagers print straight through, git fails instead of asking for a password.
-    return kept | {"PAGER": "cat", "GIT_PAGER": "cat", "GIT_TERMINAL_PROMPT": "0"}
-
 
 def run_command(command: str, cwd: str | os.PathLike[str], timeout: float, keep: int, *,
                 pass_env: Iterable[str] = (), stop: threading.Event | None = None,
                 max_bytes: int | None = None, max_processes: int | None = None) -> CommandResult:
     """Run `command` with bash in `cwd`, reading its output as it comes; blocks, so call it in a thread.
 
-    Everything the command started is killed at `timeout` seconds, once it has printed more than `max_bytes`
-    (None: no bound), when `stop` is set, and also as soon as bash itself exits, so background jobs (`cmd &`),
-    even those that left the group, cannot outlive the call. It may start `max_processes` processes at most.
+    Everything it started is killed at `timeout` seconds, past `max_bytes` of output, when `stop` is set, and as
+    soon as bash exits, so background jobs (`cmd &`) cannot outlive the call. At most `max_processes` processes.
     """
     stdout, stderr = HeadTail(keep), HeadTail(keep)  # the first and last `keep` bytes; the middle only counted
     deadline, timed_out, flooded = time.monotonic() + timeout, False, False
