@@ -289,6 +289,14 @@ def test_stale_temporaries_are_removed_when_a_workspace_opens(workspace: Workspa
     assert (root / f".link{TEMPORARY_SUFFIX}").is_symlink()
 
 
+def test_the_constructor_only_records_the_root_and_prepare_sweeps(workspace: Workspace) -> None:
+    stale = _temporary(workspace.root / "notes", age=3600)
+    assert Workspace(workspace.root).root == workspace.root
+    assert stale.exists()  # the constructor walks nothing and deletes nothing
+    assert Workspace.prepare(workspace.root).root == workspace.root
+    assert not stale.exists()
+
+
 def test_the_process_start_is_in_the_past() -> None:
     assert time.time() - 7 * 24 * 3600 < process_start() <= time.time()
 
