@@ -2,8 +2,9 @@
 
 The attack: a command that outlives its call: a background job (`cmd &`), a timeout that kills only bash, a
 process that leaves the group (`setsid`, `set -m`, a double fork) and goes on running, a fork bomb, a command
-that floods its pipes or is cancelled. The tests that prove it: tests/test_shell.py, tests/test_shell_attacks.py,
-tests/test_shell_escapes.py, tests/test_process_cap.py, tests/test_security.py.
+that floods its pipes or is cancelled; a command line bash cannot be given (a NUL byte, too long: `check_command`).
+The tests that prove it: tests/test_shell.py, tests/test_shell_attacks.py, tests/test_shell_escapes.py,
+tests/test_shell_inputs.py, tests/test_process_cap.py, tests/test_security.py.
 
 `spawn_confined` starts bash in a new session (its own process group), capped in processes (`process_cap.py`),
 and yields a `Confined` whose pipes are read as they come; `Confined.kill_everything` kills the group and every
