@@ -52,7 +52,7 @@ def open_workspace(path: str | Path | None) -> Workspace:
     """The agent's workspace at `workspace_root(path)`, created if missing."""
     root = workspace_root(path)
     root.mkdir(parents=True, exist_ok=True)
-    return Workspace(root)
+    return Workspace.prepare(root)
 
 
 def agent_tools(workspace: Workspace, ask: Ask) -> dict[str, ToolDefinition]:

@@ -223,7 +223,7 @@ def test_a_live_write_keeps_its_temporary_when_another_workspace_opens(
     try:
         assert halfway.wait(timeout=60)
         assert [name for name in os.listdir(workspace.root) if name.endswith(TEMPORARY_SUFFIX)]
-        Workspace(workspace.root)
+        Workspace.prepare(workspace.root)
     finally:
         resume.set()
         writer.join()

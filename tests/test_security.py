@@ -311,7 +311,7 @@ def test_a_killed_atomic_writer_leaves_the_old_content(tmp_path: Path) -> None:
     # process start it is compared with is known to the second only.)
     os.utime(leftovers[0], (time.time() - 3600,) * 2)
     subprocess.run([sys.executable, "-c", "import sys; from agentkit.tools.workspace import Workspace; "
-                    "Workspace(sys.argv[1])", str(tmp_path)], check=True)
+                    "Workspace.prepare(sys.argv[1])", str(tmp_path)], check=True)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["data.txt"]
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.hardening.command_output import CommandResult, HeadTail
+from agentkit.hardening.output import CommandResult, HeadTail
 from agentkit.limits import Limits
 from agentkit.tools.dispatcher import execute_tool
 from agentkit.tools.registry import build_registry

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.hardening.tree import SKIPPED_FOLDERS, TEMPORARY_SUFFIX, matches, process_start
+from agentkit.hardening.atomic import process_start
+from agentkit.hardening.paths import open_parent, safe_open
+from agentkit.hardening.tree import SKIPPED_FOLDERS, TEMPORARY_SUFFIX, matches
 from agentkit.tools.workspace import Workspace, WorkspaceError
 
 
@@ -123,16 +125,16 @@ def test_non_string_path_is_refused(workspace: Workspace) -> None:
 
 
 def test_open_reads_a_guarded_path(workspace: Workspace) -> None:
-    fd = workspace.open(workspace.resolve("notes/todo.txt"), os.O_RDONLY)
+    fd = safe_open(workspace.root, workspace.resolve("notes/todo.txt"), os.O_RDONLY)
     with open(fd, encoding="utf-8") as file:
         assert file.read() == "buy milk\n"
 
 
 def test_open_refuses_the_root_and_a_file_used_as_folder(workspace: Workspace) -> None:
     with pytest.raises(WorkspaceError, match="'.' is the workspace root, a folder"):
-        workspace.open(workspace.resolve("."), os.O_RDONLY)
+        safe_open(workspace.root, workspace.resolve("."), os.O_RDONLY)
     with pytest.raises(WorkspaceError, match="'notes/todo.txt/x' goes through something that is not a folder"):
-        workspace.open(workspace.resolve("notes/todo.txt/x"), os.O_RDONLY)
+        safe_open(workspace.root, workspace.resolve("notes/todo.txt/x"), os.O_RDONLY)
 
 
 def test_folder_swapped_for_symlink_after_the_check_is_refused(workspace: Workspace) -> None:
@@ -141,7 +143,7 @@ def test_folder_swapped_for_symlink_after_the_check_is_refused(workspace: Worksp
     (workspace.root / "notes").symlink_to(workspace.root.parent / "private")  # the attacker's swap
     (workspace.root.parent / "private" / "todo.txt").write_text("outside\n")
     with pytest.raises(WorkspaceError) as caught:
-        workspace.open(checked, os.O_RDONLY)
+        safe_open(workspace.root, checked, os.O_RDONLY)
     assert str(caught.value) == (
         "'notes/todo.txt' changed while it was being opened (a symlink appeared on the way); refused"
     )
@@ -152,15 +154,15 @@ def test_file_swapped_for_symlink_after_the_check_is_refused(workspace: Workspac
     (workspace.root / "notes" / "todo.txt").unlink()
     (workspace.root / "notes" / "todo.txt").symlink_to(workspace.root.parent / "private" / "secret.txt")
     with pytest.raises(WorkspaceError, match="changed while it was being opened"):
-        workspace.open(checked, os.O_RDONLY)
+        safe_open(workspace.root, checked, os.O_RDONLY)
 
 
 def test_open_parent_makes_missing_folders_only_when_asked(workspace: Workspace) -> None:
     target = workspace.resolve("a/b/c.txt")
     with pytest.raises(FileNotFoundError):
-        with workspace.open_parent(target):
+        with open_parent(workspace.root, target):
             pass
-    with workspace.open_parent(target, make_folders=True) as (folder, name):
+    with open_parent(workspace.root, target, make_folders=True) as (folder, name):
         assert name == "c.txt"
         assert os.path.samestat(os.fstat(folder), os.stat(workspace.root / "a" / "b"))
 
@@ -281,10 +283,18 @@ def test_stale_temporaries_are_removed_when_a_workspace_opens(workspace: Workspa
     ]
     (root / "out").symlink_to("../private")
     (root / f".link{TEMPORARY_SUFFIX}").symlink_to(kept[-1])  # a symlink named like one: not a temporary
-    Workspace(root)
+    Workspace.prepare(root)
     assert [path for path in stale if path.exists()] == []
     assert [path for path in kept if path.exists()] == kept
     assert (root / f".link{TEMPORARY_SUFFIX}").is_symlink()
+
+
+def test_the_constructor_only_records_the_root_and_prepare_sweeps(workspace: Workspace) -> None:
+    stale = _temporary(workspace.root / "notes", age=3600)
+    assert Workspace(workspace.root).root == workspace.root
+    assert stale.exists()  # the constructor walks nothing and deletes nothing
+    assert Workspace.prepare(workspace.root).root == workspace.root
+    assert not stale.exists()
 
 
 def test_the_process_start_is_in_the_past() -> None:

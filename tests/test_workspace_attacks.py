@@ -209,14 +209,14 @@ def test_an_edit_refuses_when_another_program_changed_the_file_after_it_was_read
     workspace: Workspace, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = workspace.root / "notes" / "todo.txt"
-    real_read_whole = file_writing._read_whole
+    real_read_whole = file_writing.read_whole
 
     def read_then_someone_writes(*args: object, **kwargs: object) -> tuple[str, os.stat_result]:
         read = real_read_whole(*args, **kwargs)  # type: ignore[arg-type]
         path.write_text("buy milk\nand eggs\n")  # a shell command, say, in between
         return read
 
-    monkeypatch.setattr(file_writing, "_read_whole", read_then_someone_writes)
+    monkeypatch.setattr(file_writing, "read_whole", read_then_someone_writes)
     result = call(workspace, "edit_file", path="notes/todo.txt", old_text="milk", new_text="tea")
     assert result.content == ("Error: 'notes/todo.txt' changed after edit_file read it (another program wrote to it), "
                               "so nothing was changed; call edit_file again")

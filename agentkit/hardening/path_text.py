@@ -1,11 +1,16 @@
 """The text of a path or glob pattern the model proposed, checked before it reaches a file system (chapter 05).
 
-Empty, a NUL byte, not Unicode, longer than Linux allows, absolute or climbing with `..` (patterns): each is
-refused with what to write instead. Where the path leads is `Workspace.resolve`'s job (workspace.py).
+The attack: a path no file system takes (empty, a NUL byte as in `secret.txt\\0.png`, not Unicode, longer than
+Linux allows), a pattern that is absolute or climbs with `..`, and a file name that fakes a line of a listing
+(a line break, characters that do not show). The tests that prove it: tests/test_workspace.py,
+tests/test_workspace_attacks.py, tests/test_security.py.
+
+Each is refused with what to write instead. Where the path leads is `Workspace.resolve`'s job (`paths.py`).
 """
 
 from __future__ import annotations
 
+import json
 import os
 
 from agentkit.limits import echo, quoted
@@ -84,3 +89,9 @@ def pattern_segments(pattern: str) -> tuple[str, ...]:
     if not segments:
         raise WorkspaceError(f"the pattern {quoted(pattern)} names nothing; try '*' or '**/*.txt'")
     return tuple(segments)
+
+
+def listed_path(path: str) -> str:
+    """A path as one line of a listing. A name may hold a line break (faking a second path), or characters that
+    do not show (zero-width, right-to-left); such a path is shown as a JSON string, ready to send back as is."""
+    return json.dumps(path) if not path.isprintable() or path.startswith('"') else path

@@ -1,5 +1,8 @@
 """A cap on how many processes a shell command may start (`RLIMIT_NPROC`), so that a fork bomb stops at a bound.
 
+The attack: a fork bomb, which leaves the machine no process to give, not even to the kill. The tests that
+prove it: tests/test_process_cap.py.
+
 `:(){ :|:& };:` doubles its processes until the machine has none left to give, and the timeout comes too late:
 by then nothing can fork, not even the kill. The kernel's `RLIMIT_NPROC` makes `fork` fail instead, once the
 command's *user* has that many processes (threads count too). It counts every process of the user, not only

@@ -1,7 +1,9 @@
 """The process table, read from `/proc` (Linux): which processes exist, what each runs, and what it inherited.
 
-`processes.py` uses it to find every process a shell command started; without `/proc` nothing can be
-looked for, and `can_look_for_processes` says so.
+The attack: a process that leaves a command's process group (`setsid`, a double fork) to outlive it; the table
+is how `processes.py` still finds it, by session, by parent, or by the tag in its environment. The tests that
+prove it: tests/test_shell_escapes.py. Without `/proc` nothing can be looked for, and
+`can_look_for_processes` says so.
 """
 
 from __future__ import annotations

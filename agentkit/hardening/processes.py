@@ -1,6 +1,14 @@
-"""Finding and stopping every process a shell command started, including those that left its process group.
+"""A shell command confined to its own process group and process cap, and every process it started killed at its end.
 
-Killing the command's process group is not enough: `setsid`, `set -m`, `os.setpgid` or a double fork take a
+The attack: a command that outlives its call: a background job (`cmd &`), a timeout that kills only bash, a
+process that leaves the group (`setsid`, `set -m`, a double fork) and goes on running, a fork bomb, a command
+that floods its pipes or is cancelled; a command line bash cannot be given (a NUL byte, too long: `check_command`).
+The tests that prove it: tests/test_shell.py, tests/test_shell_attacks.py, tests/test_shell_escapes.py,
+tests/test_shell_inputs.py, tests/test_process_cap.py, tests/test_security.py.
+
+`spawn_confined` starts bash in a new session (its own process group), capped in processes (`process_cap.py`),
+and yields a `Confined` whose pipes are read as they come; `Confined.kill_everything` kills the group and every
+process that left it. Killing the group is not enough: `setsid`, `set -m`, `os.setpgid` or a double fork take a
 process out of the group, and it goes on running. On Linux three facts let us find such a process anyway:
 
 - this process becomes a *child subreaper* (`prctl(PR_SET_CHILD_SUBREAPER)`), so an orphan is re-parented to
@@ -20,12 +28,19 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
+import selectors
+import shutil
 import signal
+import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from agentkit.hardening.output import HeadTail
+from agentkit.hardening.process_cap import capped_command
 from agentkit.hardening.process_table import (
     ProcessInfo,
     all_processes,
@@ -35,11 +50,112 @@ from agentkit.hardening.process_table import (
     has_marker,
     read_process,
 )
+from agentkit.tools.contract import ToolError
 
 RUN_MARKER = "AGENTKIT_RUN"
 """The environment variable that tags every process of one command with that command's token."""
 
 _PR_SET_CHILD_SUBREAPER = 36
+_CHUNK = 64 * 1024
+_DRAIN_AFTER_KILL = 2.0
+"""Seconds to wait for the pipes to close once everything is killed; a process we could not stop may hold them."""
+
+
+@contextmanager
+def spawn_confined(command: str, cwd: str | os.PathLike[str], env: Mapping[str, str], stdout: HeadTail,
+                   stderr: HeadTail, max_processes: int | None = None) -> Iterator[Confined]:
+    """Run `command` with bash in `cwd`: a new session, at most `max_processes` processes, output into the `HeadTail`s.
+
+    Leaving the `with` kills everything the command started (if `kill_everything` was not called already) and
+    only then collects bash, so that its pid (the group's id) cannot be reused before the kill.
+    """
+    bash = shutil.which("bash")
+    if bash is None:
+        raise RuntimeError("the bash tool needs `bash` on PATH")
+    # As a subreaper, orphans stay our descendants; without it, those that keep their tag are still found.
+    checked = become_subreaper() and can_look_for_processes()
+    tag = CommandProcesses(leader=0)  # the token must be in the environment before bash starts
+    try:
+        process = subprocess.Popen(
+            capped_command(bash, command, max_processes), cwd=cwd, env={**env, **tag.environment},
+            start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+    except OSError as error:  # a command may delete the workspace, or make it a file: the next one cannot start
+        if error.filename is None or os.fspath(error.filename) != os.fspath(cwd):
+            raise
+        raise ToolError(f"no command can run in the workspace folder {os.fspath(cwd)}: {error.strerror} (a command "
+                        "may have removed it or changed it); tell the user, who can create it again") from None
+    tag.leader = process.pid
+    with process, selectors.DefaultSelector() as pipes:
+        pipes.register(process.stdout, selectors.EVENT_READ, stdout)  # type: ignore[arg-type]
+        pipes.register(process.stderr, selectors.EVENT_READ, stderr)  # type: ignore[arg-type]
+        confined = Confined(process, tag, pipes, checked)
+        try:
+            yield confined
+        finally:
+            if confined.leftovers is None:
+                confined.kill_everything()
+            process.wait()
+
+
+def check_command(command: str, max_bytes: int) -> None:
+    """Refuse, as the model's error, a command line that bash could not be given."""
+    if "\0" in command:
+        raise ToolError(f"the command contains a NUL byte (character {command.index(chr(0))}); NUL bytes cannot "
+                        "be passed to bash: remove it, or write it with printf '\\0' inside the command")
+    size = len(command.encode("utf-8"))  # lone surrogates never get here: @tool refuses them in `command`
+    if size > max_bytes:
+        raise ToolError(f"the command is {size:,} bytes long; the limit (max_command_bytes) is {max_bytes:,} bytes. "
+                        "Write long content to a file with the file tools and run that file instead")
+
+
+@dataclass
+class Confined:
+    """A running command: `running()` while bash lives, `read_some()` of its output, `kill_everything()` at the end."""
+
+    process: subprocess.Popen[bytes]
+    tag: CommandProcesses
+    pipes: selectors.BaseSelector
+    checked: bool
+    """Can processes that left the group be looked for (`/proc`, and we are their subreaper)?"""
+    leftovers: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool] | None = None
+    """(killed, still running, unknown, checked) once `kill_everything` ran: the last fields of a `CommandResult`."""
+    _next_look: float = 0.0
+
+    def running(self) -> bool:
+        """Has bash not ended yet? Asked without reaping it; now and then, notes the command's processes, so that
+        one whose parent has since exited is still known. (Closed pipes do not mean that bash has exited.)"""
+        if can_look_for_processes() and time.monotonic() >= self._next_look:
+            self.tag.find()
+            self._next_look = time.monotonic() + 0.2
+        if not hasattr(os, "waitid"):  # not every Unix has it; the group id stays reserved while the group has members
+            return self.process.poll() is None
+        return os.waitid(os.P_PID, self.process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is None
+
+    def read_some(self, wait: float = 0.05) -> None:
+        """Read one chunk from each pipe that has output, waiting at most `wait` seconds for some."""
+        if not self.pipes.get_map():
+            time.sleep(wait)
+            return
+        for key, _ in self.pipes.select(timeout=wait):
+            if chunk := os.read(key.fd, _CHUNK):
+                key.data.add(chunk)
+            else:
+                self.pipes.unregister(key.fileobj)
+
+    def kill_everything(self) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]:
+        """Kill the group and every process that left it, read what is left in the pipes; return `leftovers`."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):  # the group is already gone
+            pass
+        killed, still_running = self.tag.stop() if can_look_for_processes() else ([], [])
+        unknown = self.tag.unknown_orphans() if self.checked else []
+        deadline = time.monotonic() + _DRAIN_AFTER_KILL
+        while self.pipes.get_map() and time.monotonic() < deadline:
+            self.read_some()
+        self.leftovers = (tuple(killed), tuple(still_running), tuple(unknown), self.checked)
+        return self.leftovers
 
 
 @functools.cache

@@ -1,4 +1,9 @@
-"""The workspace tree: a walk that never follows a symlink, glob's pattern matching, and leftover temporaries.
+"""The workspace tree: a walk that never follows a symlink, and glob's pattern matching (chapter 05).
+
+The attack: a folder swapped for a symlink to outside while glob walks the tree; a tree too deep for the
+process's descriptors; a symlink that leads outside, listed as if it were inside; a huge folder such as
+node_modules searched for nothing. The tests that prove it: tests/test_workspace.py,
+tests/test_workspace_attacks.py, tests/test_security.py.
 
 The walk opens every folder relative to the open folder that holds it, with `O_NOFOLLOW`, and lists it
 through its own descriptor. Walking by path instead (`os.scandir(root / "a" / "b")`) lets the kernel follow
@@ -9,15 +14,12 @@ from __future__ import annotations
 
 import errno
 import os
-import stat
-import time
 from collections.abc import Callable, Iterator
-from contextlib import closing, suppress
+from contextlib import closing
 from fnmatch import fnmatchcase
-from functools import cache
 from pathlib import Path
 
-from agentkit.hardening.path_text import unusable
+from agentkit.hardening.path_text import listed_path, unusable
 
 SKIPPED_FOLDERS = frozenset(
     {".git", ".hg", ".svn", ".venv", "venv", "__pycache__", "node_modules", ".mypy_cache", ".pytest_cache", ".tox"}
@@ -87,17 +89,15 @@ def matching(root: Path, segments: tuple[str, ...], too_deep: list[str] | None =
                 yield parts, is_folder, is_link
 
 
-def remove_stale_temporaries(root: Path) -> None:
-    """Delete `write_file` temporaries below `root` older than this process: left by a write that was killed."""
-    started = process_start()
-    with closing(walk(root, lambda parts: True)) as entries:
-        for parts, _, _, folder_fd in entries:
-            if not parts[-1].endswith(TEMPORARY_SUFFIX):
-                continue
-            with suppress(OSError):  # gone already, or not ours to remove: leave it
-                found = os.stat(parts[-1], dir_fd=folder_fd, follow_symlinks=False)
-                if stat.S_ISREG(found.st_mode) and found.st_mtime < started:
-                    os.unlink(parts[-1], dir_fd=folder_fd)
+def unsearched(too_deep: list[str], left_out: list[tuple[str, str]]) -> str:
+    """The notes glob adds about what `matching` did not search (too deep) or left out (no file tool can open it)."""
+    notes = (f"\n[not searched: folders more than {MAX_WALK_DEPTH} deep, such as {listed_path(too_deep[0])}; "
+             "read_file and write_file still reach a deeper file by its path]") if too_deep else ""
+    if left_out:  # listed, they would only be refused when read: the model is told why they are missing instead
+        paths = f"{len(left_out):,} path{'s' * (len(left_out) != 1)}"
+        notes += (f"\n[left out: {paths} that no file tool can open, such as {left_out[0][1]}; the user, or a shell "
+                  "command, can rename it]")
+    return notes
 
 
 def _open_folder(name: str | Path, parent_fd: int | None) -> tuple[int, Iterator[tuple[str, bool, bool]]] | None:
@@ -119,19 +119,6 @@ def _open_folder(name: str | Path, parent_fd: int | None) -> tuple[int, Iterator
         return None
     # Sorting "a/" (a folder) against "a.txt" by name + "/" makes a depth-first walk yield paths in sorted order.
     return fd, iter(sorted(entries, key=lambda entry: entry[0] + "/" * entry[1]))
-
-
-@cache
-def process_start() -> float:
-    """When this process started, as a Unix time, rounded down: every temporary it writes is younger."""
-    try:
-        # Field 22 of /proc/self/stat is the start in clock ticks after boot; /proc/stat's `btime` is the boot.
-        ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
-        boot = next(int(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
-                    if line.startswith("btime "))
-        return boot + ticks / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError, StopIteration):
-        return time.time()  # elsewhere: the first workspace this process opens, before any write of its own
 
 
 def matches(parts: tuple[str, ...], segments: tuple[str, ...]) -> bool:

@@ -1,45 +1,25 @@
 """File tools for the model: `read_file`, `write_file`, `edit_file` and `glob`, all inside one `Workspace`.
 
-Each tool is a plain function that takes the workspace first (easy to test and to read: `file_reading.py`,
-`file_writing.py`). `file_tools` binds them to one workspace and one set of limits: each tool below is a
-closure whose signature holds only what the model sends, so `@tool` makes its schema from it (chapter 03).
+`file_tools` binds the plain functions of `file_reading.py` and `file_writing.py` to one workspace and its limits:
+each tool is a closure whose signature holds only what the model sends, so `@tool` makes its schema from it.
 """
 
 # No `from __future__ import annotations`: the hints below name `limits`, a local of `file_tools`, so they
 # are evaluated here, where it is in scope, instead of later by name, where it is not.
 
-import errno
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated
 
 from pydantic import Field
 
-from agentkit.limits import DEFAULT_LIMITS, Limits, quoted
+from agentkit.hardening.atomic import refusals_reported
+from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools import file_reading, file_writing
-from agentkit.tools.contract import ToolDefinition, ToolError
+from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.schema import tool
 from agentkit.tools.workspace import Workspace
 
 Positive = Annotated[int, Field(ge=1)]
 """A count or a line number: 1 or more."""
-
-REFUSALS = frozenset({errno.EACCES, errno.EPERM, errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG, errno.EIO,
-                      errno.EMFILE, errno.ENFILE, errno.EBUSY, errno.ETXTBSY, errno.ENAMETOOLONG, errno.ENOENT})
-"""What the file system itself may refuse (permissions, a full disk, a file removed mid-call...): the model
-reads it as an `Error:` and can tell the user. Any other `OSError` (a bad descriptor, say) is our bug, and raises."""
-
-
-@contextmanager
-def refusals_reported(what: str, action: str) -> Iterator[None]:
-    try:
-        yield
-    except OSError as error:
-        if error.errno not in REFUSALS:
-            raise
-        raise ToolError(f"{quoted(what)} could not be {action}: the file system refused ({error.strerror}, "
-                        f"{errno.errorcode[error.errno]}); this is not about your arguments: tell the user if it "
-                        "goes on") from error
 
 
 def file_tools(workspace: Workspace, limits: Limits = DEFAULT_LIMITS) -> list[ToolDefinition]:

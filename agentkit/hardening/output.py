@@ -1,14 +1,25 @@
-"""What a shell command printed and how it ended, kept small and written out for the model (chapter 06).
+"""Output kept small: what a command prints, and what a file holds, reach the model and memory only in bounded parts.
 
-`HeadTail` keeps the first and the last bytes of a stream and only counts the middle, so a command that
-prints a gigabyte costs kilobytes; `CommandResult` puts exit code, both streams and notes about leftover
-processes into one text that fits a budget of characters.
+The attack: output too large for memory or for the model's context: a command printing a gigabyte or without end
+(`yes`), a sparse 8 GB file (a hole of NUL bytes that takes no disk), one line without end, a binary file read as
+text. The tests that prove it: tests/test_shell_attacks.py, tests/test_shell.py, tests/test_filesystem.py,
+tests/test_workspace_attacks.py.
+
+`HeadTail` keeps the first and the last bytes of a stream and only counts the middle, so a command that prints a
+gigabyte costs kilobytes; `CommandResult` puts exit code, both streams and notes about leftover processes into one
+text that fits a budget of characters (chapter 06). `seek_to_line` and `numbered_lines` read a file a block and a
+line at a time, up to `Limits.max_read_chars` (chapter 05).
 """
 
 from __future__ import annotations
 
+import os
 import signal
 from dataclasses import dataclass, field
+from typing import BinaryIO, TextIO
+
+from agentkit.limits import quoted
+from agentkit.tools.contract import ToolError
 
 
 @dataclass
@@ -136,3 +147,69 @@ class CommandResult:
             text = stream.render(budget).rstrip("\n")
             sections.append(f"{label}:\n{text}" if text else f"{label}: (empty)")
         return "\n".join(sections + notes)
+
+
+def seek_to_line(file: BinaryIO, line: int, shown: str) -> int:
+    """Move to the start of line `line` (from 1) by counting newline bytes block by block; return lines passed.
+
+    Fewer than `line - 1` means the file ended first. Counting bytes is exact: in UTF-8 the newline byte
+    never occurs inside another character. A NUL byte stops the count: the file is binary, and a sparse
+    file's hole (a terabyte of NULs that takes no disk) would otherwise be read to its end.
+    """
+    passed, last = 0, b"\n"
+    while passed < line - 1:
+        block = file.read(1 << 16)
+        if not block:
+            return passed + (last != b"\n")  # a last line without a newline still counts
+        if b"\0" in block:
+            refuse_binary("\0", shown)
+        if passed + block.count(b"\n") >= line - 1:
+            end = -1
+            for _ in range(line - 1 - passed):
+                end = block.index(b"\n", end + 1)
+            file.seek(end + 1 - len(block), os.SEEK_CUR)
+            return line - 1
+        passed, last = passed + block.count(b"\n"), block[-1:]
+    return passed
+
+
+def numbered_lines(file: TextIO, shown: str, offset: int, limit: int | None, max_chars: int) -> str:
+    """At most `limit` lines of `file` from where it is (line `offset`), numbered, together at most `max_chars`.
+
+    `readline(n)` stops after n characters, so memory stays bounded however long one line is; a line that does
+    not fit is cut, and the text says where to continue.
+    """
+    lines: list[str] = []
+    room = max_chars
+    while limit is None or len(lines) < limit:
+        line = file.readline(room + 1)
+        if not line:
+            break
+        refuse_binary(line, shown)
+        line = line.removesuffix("\n").removesuffix("\r")
+        if len(line) > room:  # this line alone goes over what one call may return
+            lines.append(line[:room])
+            last = offset + len(lines) - 1
+            return _render(shown, offset, last, lines) + (
+                f"\n[line {last} is cut: read_file returns at most {max_chars:,} characters a call; "
+                f"continue with offset={last + 1}]"
+            )
+        lines.append(line)
+        room -= len(line) + 1
+    if not lines:
+        return f"{shown} is empty (0 lines)"
+    last = offset + len(lines) - 1
+    more = file.read(1)  # one character tells whether the file goes on, without reading the rest
+    note = f"[more lines follow: continue with offset={last + 1}]" if more else "[end of file]"
+    return _render(shown, offset, last, lines) + "\n" + note
+
+
+def _render(shown: str, first: int, last: int, lines: list[str]) -> str:
+    numbered = "\n".join(f"{number:>6}\t{text}" for number, text in enumerate(lines, start=first))
+    span = f"line {first}" if first == last else f"lines {first}-{last}"
+    return f"{shown}, {span}:\n{numbered}"
+
+
+def refuse_binary(text: str, shown: str) -> None:
+    if "\0" in text:
+        raise ToolError(f"{quoted(shown)} holds NUL bytes: it is a binary file, not text")
