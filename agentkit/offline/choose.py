@@ -101,6 +101,8 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
     for clause in clauses(question):
         best, best_score = _best(clause, offers)
+        if current is not None and best is not None and _goes_on(*current, clause, best_score):
+            best = current[0]
         if best is not None and best_score >= ENOUGH and (current is None or best.name != current[0].name):
             if current:
                 calls.append(_planned(*current))
@@ -156,6 +158,19 @@ def _complete(offer: Offer, text: str) -> bool:
     return bool(arguments) and not missing
 
 
+def _goes_on(offer: Offer, so_far: str, clause: str, best_score: float) -> bool:
+    """A clause goes on with the call being built when it fits that tool as well as any other, or nearly as well
+    (less than a name word apart) and brings values that call still lacks ("add the labels bug and ui to issue 7")."""
+    fits = score(offer, clause)
+    if fits >= best_score:
+        return True
+    if best_score - fits >= 3.0:
+        return False
+    _, missing = fill(offer.schema, so_far, exclude=offer.words, guess=False)
+    _, still = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
+    return len(still) < len(missing)
+
+
 def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     """A clause is another call of the same tool when it brings a value for a parameter already filled.
 
@@ -165,6 +180,8 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     merged, _ = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
     if len(merged) > len(before) and all(merged.get(name) == value for name, value in before.items()):
         return False
+    if any(isinstance(value, list) and len(merged.get(name) or []) > len(value) for name, value in before.items()):
+        return False  # "with labels bug, ui": one more item of a list, not another call
     alone, _ = fill(offer.schema, with_context(so_far, clause, before.values()), exclude=offer.words, guess=False)
     clause_only, _ = fill(offer.schema, clause, exclude=offer.words, guess=False)
     properties = offer.schema.get("properties") or {}

@@ -13,7 +13,7 @@ import re
 import string
 from typing import Any
 
-from agentkit.offline import code, dates, numbers, reading
+from agentkit.offline import code, dates, lists, numbers, reading
 from agentkit.offline.phrases import LATER, example_named, key_phrase, without_values
 from agentkit.offline.places import COUNTRY_CODES, CURRENCY_CODES, currency_code, is_known_place
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
@@ -57,7 +57,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     must = [name for name in required if not nullable(properties[name])]
     placed = numbers.assign(numeric, {n: hint_of(n, properties[n]) for n in numeric}, properties, must, free)
     used.update(id(s) for s in placed.values())
-    values |= {n: numbers.as_json(s.value, json_type(properties[n])) for n, s in placed.items()}
+    values |= {n: numbers.value_for(n, properties[n], s) for n, s in placed.items()}
     later = []  # free text ("what the event is called") is read last, from what the other parameters left over
     for name, spec in properties.items():
         if name not in numeric:
@@ -95,6 +95,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             role, kinds = role_of(name, spec)
             found = [_text_of(s, text) for s in spans if s.kind in (kinds if role != "body" else ("quoted",))
                      and id(s) not in used]
+            if not found and role not in STRICT:
+                found = _enumerated(name, text, spans, used, required)
         return found or None
     if kind == "object":
         inner, missing = _fill_object(spec, text, spans, used, exclude, guess)
@@ -119,6 +121,16 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         rest = [s for s in spans if s.kind in ("quoted", "said", "named", "colon") and id(s) not in used]
         return _text_of(rest[0], text) if rest else LATER
     return None
+
+
+def _enumerated(name: str, text: str, spans: list[Span], used: set[int], required: bool) -> list[str]:
+    """The items a list parameter takes ("with eggs, spinach and feta"), kept as spans the other parameters skip."""
+    blocked = [(s.start, s.end) for s in spans if id(s) in used or s.kind not in ("proper", "unit", "language", "colon")]
+    start, items = lists.enumerated(text, name, blocked, required)
+    if items:
+        spans.append(Span(start, items[-1][1], "named", text[start: items[-1][1]]))
+        used.add(id(spans[-1]))
+    return [item for _, _, item in items]
 
 
 def _as_asked(role: str | None, hint: set[str], span: Span, text: str, description: str = "") -> str:

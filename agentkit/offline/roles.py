@@ -48,6 +48,8 @@ ROLES: list[tuple[Role, set[str], tuple[SpanKind, ...]]] = [
 ]
 STRICT = {"zone", "phone", "email", "url", "pattern", "path", "date", "time", "language", "unit", "place", "sql", "command",
           "repo"}
+FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b")}
+"""A format written in a description says what the value is."""
 FROM_WORDS = {"from", "source", "origin", "departure", "start", "base", "check_in", "src"}
 TO_WORDS = {"to", "target", "destination", "arrival", "into", "end", "dst", "dest"}
 
@@ -58,9 +60,11 @@ def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
     named = set(reading.split_name(name))
     if "sql" in named or re.search(r"\bsql\b", described):  # "query: the SQL statement to run" is code, not a search
         return ROLES[0][0], ROLES[0][2]
-    for words in (named, set(re.findall(r"[a-z]+", described)[:8])):
+    # "start: HH:MM" is a clock time and "on: YYYY-MM-DD" a day, whatever else the description says
+    formats = {role for role, pattern in FORMAT.items() if pattern.search(described)}
+    for words in (named, formats, set(re.findall(r"[a-z]+", described)[:8])):
         for role, names, kinds in ROLES:
-            if words & names:
+            if words & (names | {role}):
                 return role, kinds
     if side_of(named | {"_".join(reading.split_name(name))}):  # "start"/"end", "src"/"dst": two ends of a trip
         return "place", next(kinds for role, _, kinds in ROLES if role == "place")

@@ -1,0 +1,103 @@
+"""Values by class: lists from enumerations, quantities in the parameter's unit, clock times by a format."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentkit.offline.choose import Offer, plan
+from agentkit.offline.fill import fill
+from agentkit.offline.quantities import wanted_unit
+from agentkit.offline.roles import role_of
+
+
+def _offer(name, description, properties, required=()):
+    return Offer(name, description, {"type": "object", "properties": properties, "required": list(required)})
+
+
+def _list(description=""):
+    return {"type": "array", "items": {"type": "string"}, "description": description}
+
+
+COOK = _offer("find_dishes", "Find dishes that use some ingredients.", {
+    "ingredients": _list("what to use"), "max_minutes": {"type": "integer", "description": "cooking time in minutes"}},
+    ["ingredients"])
+TICKET = _offer("open_ticket", "Open a ticket in a repository.", {
+    "repo": {"type": "string", "description": "owner/name"}, "title": {"type": "string"}, "labels": _list()},
+    ["repo", "title"])
+GATHER = _offer("plan_gathering", "Plan a gathering.", {
+    "topic": {"type": "string", "description": "what it is about"}, "guests": _list("who comes")}, ["topic", "guests"])
+DRINK = _offer("log_fluid", "Log what you drank.", {"amount_ml": {"type": "integer"}}, ["amount_ml"])
+PARCEL = _offer("post_parcel", "Price of posting a parcel.", {
+    "weight": {"type": "integer", "description": "parcel weight in grams"},
+    "country": {"type": "string", "description": "destination country"}}, ["weight", "country"])
+BODY = _offer("body_index", "Body index.", {"mass_kg": {"type": "number"}, "height_cm": {"type": "number"}},
+              ["mass_kg", "height_cm"])
+WAKE = _offer("alarm_clock", "Set an alarm.", {"at": {"type": "string", "description": "HH:MM"}}, ["at"])
+MEET = _offer("book_slot", "Book a calendar slot.", {
+    "title": {"type": "string"}, "day": {"type": "string", "description": "YYYY-MM-DD"},
+    "begin": {"type": "string", "description": "HH:MM, 24 hours"}}, ["title", "day"])
+
+
+def _calls(question, *offers):
+    return [(p.offer.name, p.arguments) for p in plan(question, list(offers)) if not p.missing]
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    # lists: after "with", after the parameter's own word, or a run of items; never the next argument's words
+    ("what dishes can I make with rice, beans and corn in under 30 minutes", COOK,
+     {"ingredients": ["rice", "beans", "corn"], "max_minutes": 30}),
+    ("dishes with lentils", COOK, {"ingredients": ["lentils"]}),
+    ('open a ticket in acme/app titled "Login fails" with labels auth and backend', TICKET,
+     {"repo": "acme/app", "title": "Login fails", "labels": ["auth", "backend"]}),
+    ('open a ticket in acme/app titled "Login fails" with label auth', TICKET,
+     {"repo": "acme/app", "title": "Login fails", "labels": ["auth"]}),
+    ("plan a gathering about the launch with Ines and Karl", GATHER, {"topic": "launch", "guests": ["Ines", "Karl"]}),
+    # quantities: converted into the unit the parameter names, by its name or its description
+    ("log half a litre", DRINK, {"amount_ml": 500}),
+    ("log 1.5 l", DRINK, {"amount_ml": 1500}),
+    ("post 2.5 kg to Peru", PARCEL, {"weight": 2500, "country": "Peru"}),
+    ("post a 400 g parcel to Peru", PARCEL, {"weight": 400, "country": "Peru"}),
+    ("my index: 1.75 m and 70 kg", BODY, {"mass_kg": 70, "height_cm": 175}),
+    # clock times and days by the format a description writes
+    ("alarm at 6:05", WAKE, {"at": "06:05"}),
+    ("book a slot called Review on 2027-02-03 at 9:30", MEET, {"title": "Review", "day": "2027-02-03", "begin": "09:30"}),
+])
+def test_values_by_class(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
+def test_a_list_item_after_a_comma_is_not_another_call():
+    calls = _calls('open a ticket in acme/app titled "Crash" with labels bug, ui, p1', TICKET)
+    assert calls == [("open_ticket", {"repo": "acme/app", "title": "Crash", "labels": ["bug", "ui", "p1"]})]
+
+
+def test_a_clause_that_fits_the_current_tool_as_well_as_another_stays_in_its_call():
+    other = _offer("create_issue", "Open a new issue in a GitHub repository.",
+                   {"repository": {"type": "string", "description": "owner/name"}, "title": {"type": "string"}},
+                   ["repository", "title"])
+    labels = _offer("add_labels", "Adds labels to an issue in a GitHub repository.", {
+        "repo": {"type": "string", "description": "owner/name"}, "number": {"type": "integer"}, "labels": _list()},
+        ["repo", "number", "labels"])
+    assert _calls("add the labels bug and ui to issue 7 in acme/web", labels, other) == [
+        ("add_labels", {"repo": "acme/web", "number": 7, "labels": ["bug", "ui"]})]
+
+
+@pytest.mark.parametrize(("name", "description", "unit"), [
+    ("volume_ml", "", "ml"), ("weight", "Weight in grams.", "grams"), ("height_cm", "in metres", "cm"),
+    ("weight", "kilograms for metric, pounds for imperial", None),  # two units name none
+    ("count", "how many, in total", None),  # "in" is a word here, not inches
+])
+def test_the_unit_a_parameter_asks_for(name, description, unit):
+    assert wanted_unit(name, description) == unit
+
+
+def test_a_format_in_the_description_gives_the_role():
+    assert role_of("start", {"type": "string", "description": "HH:MM"})[0] == "time"
+    assert role_of("on", {"type": "string", "description": "YYYY-MM-DD"})[0] == "date"
+
+
+def test_a_list_never_takes_a_tool_word_or_a_verb():
+    schema = {"type": "object", "properties": {"title": {"type": "string"}, "tags": _list("tags for the note")},
+              "required": ["title"]}
+    values, _ = fill(schema, "Jot down a note called Ideas")
+    assert "tags" not in values
