@@ -16,10 +16,11 @@ from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
-from agentkit.offline import reading
+from agentkit.offline import code, reading
 from agentkit.offline.clauses import clauses, each_item, with_context
 from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.request import ToolChoice
+from agentkit.offline.roles import role_of
 from agentkit.offline.spans import without_literals
 from agentkit.offline.vocabulary import english
 
@@ -74,20 +75,28 @@ def score(offer: Offer, text: str) -> float:
     tool_words = offer.weighted_words()
     plain = without_literals(text)
     asked = reading.words(plain) + (["content"] if WHATS_IN.search(plain) else [])  # "what's in notes.txt?" asks to read
+    asked += ["read"] if SHOW_FILE.search(text) else []  # "show me config.yaml", "print notes.txt": show what it says
     asked += [a + b for a, b in pairwise(asked)]
     total = 0.0
     for word in dict.fromkeys(asked):
         best = max((weight for w, weight in tool_words if reading.related(word, w)), default=0.0)
         total += best / 3 if reading.is_weak(word) else best
     # "with the shell", "using bash": a tool named as the means decides, whatever else the words point at
-    means = [reading.stem(w.lower()) for w in MEANS.findall(plain)]
+    means = [reading.stem((a or b).lower()) for a, b in MEANS.findall(plain)]
     named = [w for w, weight in tool_words if weight == 3.0]
-    total += 3.0 * any(reading.related(m, w) for m in means for w in named)
+    # "count the lines with wc": a program named as the means is a tool's that runs commands
+    program = any(m in code.COMMANDS for m in means) and any(
+        role_of(p, spec)[0] == "command" for p, spec in (offer.schema.get("properties") or {}).items())
+    total += 8.0 * (program or any(reading.related(m, w) for m in means for w in named))
     return total + min(2.0, needed_values_present(offer.schema, text))
 
 
 WHATS_IN = re.compile(r"\bwhat(?:'s|s| is| are)\s+(?:in|inside)\b|\bwhat does\b.*\bsay\b", re.IGNORECASE)
-MEANS = re.compile(r"\b(?:with|using|via|through|use|in)\s+(?=(?:the\s+|a\s+)?([A-Za-z]+))")
+SHOW_FILE = re.compile(r"\b(?:show|display|print|view|cat|dump|see|open)\b(?:\s+me)?\s+(?:the\s+)?"
+                       r"(?:(?:file|contents?\s+of|text\s+of)\s+)?[\w./-]+\.\w{1,5}\b", re.IGNORECASE)
+MEANS = re.compile(r"\b(?:with|using|via|through|use)\s+(?=(?:the\s+|a\s+)?([A-Za-z]+))|"
+                   r"\bin\s+(?:the\s+|a\s+)?(shell|terminal|bash|python)\b", re.IGNORECASE)
+"""The means a request names: "with the shell", "using grep", "in bash" ("in euros" is not a means)."""
 
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:

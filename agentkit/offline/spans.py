@@ -73,6 +73,10 @@ _SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading|with th
 _NAMED = re.compile(r"\b(?:called|named|titled|entitled|with the title|with title|with the subject|"
                     r"with subject|subject)\s*:?\s+(.+)", re.IGNORECASE)
 _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?]|$")
+_CHANGE = re.compile(r"\b(?:replace|change|swap|substitute)\s+(?:the\s+(?:word|text|line|value)\s+)?(?P<old>\S.*?)\s+"
+                     r"(?:with|to|by|into|for)\s+(?P<new>\S.*?)(?=\s+(?:in|on|inside|within|throughout)\s+(?:the\s+file\s+)?"
+                     r"[\w./-]+\.\w{1,5}\b|\s*[.?!]?\s*$)", re.IGNORECASE)
+"""An edit written without quotes, in a request that names a file: "in notes.txt replace beta with delta"."""
 _PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
 _HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
@@ -105,6 +109,13 @@ def _find(text: str) -> tuple[Span, ...]:
         add(start, end, kind, statement)
     for match in QUOTED.finditer(text):
         add(match.start(), match.end(), "quoted", next(g for g in match.groups() if g is not None))
+    change = None if found or not re.search(r"[\w-]\.[A-Za-z]\w{0,4}\b", text) else _CHANGE.search(text)
+    if change:  # "replace 8080 with 9090 in config.yaml": the two texts, as if quoted
+        old, new = change.group("old"), change.group("new")
+        if re.fullmatch(r"[\d.]+", new) and re.search(r"\s[\d.]+$", old):  # "the port 8080 to 9090": the number
+            old = old.rsplit(" ", 1)[1]
+        add(change.end("old") - len(old), change.end("old"), "quoted", old)
+        add(change.start("new"), change.end("new"), "quoted", new)
     for kind, pattern in (("said", _SAID), ("named", _NAMED)):
         for match in pattern.finditer(text):
             value = match.group(1)
