@@ -19,6 +19,7 @@ from typing import Any
 from agentkit.offline import code, reading
 from agentkit.offline.clauses import clauses, each_item, with_context
 from agentkit.offline.fill import fill, needed_values_present
+from agentkit.offline.general import is_general
 from agentkit.offline.request import ToolChoice
 from agentkit.offline.roles import role_of
 from agentkit.offline.spans import without_literals
@@ -102,6 +103,8 @@ MEANS = re.compile(r"\b(?:with|using|via|through|use)\s+(?=(?:the\s+|a\s+)?([A-Z
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
     question = each_item(english(question))  # Chinese read through the bilingual vocabulary; "add X and Y" twice
+    if choice == "auto" and is_general(question):  # "what is a stock split?": a question about the world
+        return []
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
         offer = next(o for o in offers if o.name == choice["function"]["name"])
         return [_planned(offer, question)]
