@@ -101,3 +101,44 @@ def test_a_list_never_takes_a_tool_word_or_a_verb():
               "required": ["title"]}
     values, _ = fill(schema, "Jot down a note called Ideas")
     assert "tags" not in values
+
+
+@pytest.mark.parametrize(("written", "day"), [
+    ("march 3rd 2027", "2027-03-03"), ("12 may 2027", "2027-05-12"), ("1st of june", "2026-06-01"),
+    ("march 3", "2027-03-03"),  # without a year: the coming one
+    ("november 20", "2026-11-20"), ("february 30", None),
+])
+def test_a_day_by_its_month_name(written, day):
+    import datetime as dt
+
+    from agentkit.offline.dates import as_iso
+    assert as_iso(written, dt.date(2026, 3, 5)) == day
+
+
+@pytest.mark.parametrize(("text", "clock"), [
+    ("half past seven", "07:30"), ("quarter to 8 pm", "19:45"), ("at 7.30", "07:30"), ("at 12.45pm", "12:45"),
+    ("half past six in the evening", "18:30"),
+])
+def test_clock_times_as_people_say_them(text, clock):
+    from agentkit.offline.dates import clock_times
+    assert [c for *_, c in clock_times(text)] == [clock]
+
+
+@pytest.mark.parametrize("text", ["a loan at 6.25%", "sell at 7.30 dollars", "it costs 7.30"])
+def test_a_rate_or_a_price_is_no_clock_time(text):
+    from agentkit.offline.dates import clock_times
+    assert clock_times(text) == []
+
+
+FLIGHTS = _offer("find_flights", "Find flights between two airports.", {
+    "origin": {"type": "string", "description": "IATA code of departure airport"},
+    "destination": {"type": "string", "description": "IATA code of arrival airport"},
+    "date": {"type": "string", "description": "YYYY-MM-DD"}}, ["origin", "destination", "date"])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("flight SFO to NRT on 2027-03-03", {"origin": "SFO", "destination": "NRT", "date": "2027-03-03"}),
+    ("to NRT from SFO on 2027-03-03, find flights", {"origin": "SFO", "destination": "NRT", "date": "2027-03-03"}),
+])
+def test_codes_written_x_to_y(question, expected):
+    assert _calls(question, FLIGHTS) == [("find_flights", expected)]

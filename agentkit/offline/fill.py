@@ -106,7 +106,9 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     role, kinds = role_of(name, spec)
     candidates = [s for s in spans if s.kind in kinds and id(s) not in used]
     if role == "place":
-        candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or _after_preposition(s)]
+        coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
+        candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or _after_preposition(s)
+                      or coded and re.fullmatch(r"[A-Z]{2,4}", str(s.value))]
     if role in ("place", "unit", "language", "date", "time"):
         candidates = by_direction(hint, candidates)
     if candidates:
