@@ -142,3 +142,21 @@ FLIGHTS = _offer("find_flights", "Find flights between two airports.", {
 ])
 def test_codes_written_x_to_y(question, expected):
     assert _calls(question, FLIGHTS) == [("find_flights", expected)]
+
+
+PARKING = _offer("pay_parking", "Pay for parking.", {
+    "plate": {"type": "string", "description": "licence plate"}, "hours": {"type": "number", "description": "in hours"}},
+    ["plate", "hours"])
+QUOTE = _offer("share_price", "Latest price of a share.", {"symbol": {"type": "string", "description": "ticker, e.g. MSFT"}},
+               ["symbol"])
+TIMER = _offer("countdown", "Start a countdown.", {"minutes": {"type": "integer", "description": "length in minutes"}},
+               ["minutes"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    ("pay parking for plate KX42ZZT for 90 minutes", PARKING, {"plate": "KX42ZZT", "hours": 1.5}),  # an identifier
+    ("how is NVDA doing today", QUOTE, {"symbol": "NVDA"}),  # a ticker is enough to choose the tool
+    ("countdown of thirty five minutes", TIMER, {"minutes": 35}),  # a number in two words
+])
+def test_identifiers_tickers_and_number_words(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]

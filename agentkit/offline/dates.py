@@ -20,7 +20,8 @@ from text_to_num import text2num
 DAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 UNIT_SECONDS = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hour": 3600, "hr": 3600, "h": 3600,
                 "day": 86400, "week": 604800}
-_AMOUNT = r"\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|" \
+_AMOUNT = r"\d+(?:\.\d+)?|(?:twenty|thirty|forty|fifty)[\s-](?:one|two|three|four|five|six|seven|eight|nine)|" \
+          r"an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|" \
           r"forty-five|fifty|sixty|ninety|half an?|a half|a quarter of an?|quarter of an?"
 DURATION = re.compile(rf"\b({_AMOUNT})[\s-]*(seconds?|secs?|minutes?|mins?|hours?|hrs?|(?<=\d)h)\b(\s+and\s+a\s+half)?",
                       re.IGNORECASE)

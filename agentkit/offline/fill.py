@@ -44,7 +44,10 @@ def needed_values_present(schema: dict, text: str) -> float:
             taken.update(id(s) for s in fitting[:1])
     # a pasted statement or command is as good as the tool's name; one unit alone says little ("70 kg")
     kinds = [s.kind for s in spans or [] if id(s) in taken]
-    return len(taken) + kinds.count("sql") + kinds.count("command") - (kinds.count("unit") == 1)
+    # so is a ticker for a symbol ("how's TSLA doing?"): capitals a tool takes as they are
+    symbol = any(role_of(name, properties.get(name) or {})[0] == "symbol" for name in schema.get("required") or []) and \
+        any(s.kind == "proper" and re.fullmatch(r"[A-Z]{2,5}", str(s.value)) for s in find(text))
+    return len(taken) + kinds.count("sql") + kinds.count("command") - (kinds.count("unit") == 1) + 2 * symbol
 
 
 def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exclude, guess) -> tuple[dict, list[str]]:

@@ -16,7 +16,7 @@ from agentkit.offline.spans import Span, SpanKind
 from agentkit.offline.vocabulary import english
 
 Role = Literal["zone", "phone", "email", "url", "pattern", "tag", "path", "date", "time", "language", "unit", "place", "symbol",
-               "title", "body", "query", "sql", "command", "repo"]
+               "title", "body", "query", "sql", "command", "repo", "code"]
 """What a string parameter is for, as far as filling it goes."""
 Side = Literal["from", "to"]
 """The side of "from X to Y" a parameter stands on."""
@@ -43,11 +43,13 @@ ROLES: list[tuple[Role, set[str], tuple[SpanKind, ...]]] = [
     ("title", {"title", "subject", "name", "label", "heading", "headline"}, ("quoted", "named", "proper")),
     ("body", {"body", "content", "text", "message", "note", "description", "msg", "contents", "string", "sentence"},
      ("quoted", "said", "colon")),
+    ("code", {"plate", "tracking", "serial", "sku", "code", "id", "identifier", "reference", "ref", "confirmation", "vin",
+              "barcode", "isbn", "booking", "order"}, ("code", "quoted")),
     ("query", {"query", "keyword", "keywords", "term", "terms", "topic", "search", "q", "question", "prompt",
                "expression", "word", "phrase"}, ("quoted", "said", "colon", "named")),
 ]
 STRICT = {"zone", "phone", "email", "url", "pattern", "path", "date", "time", "language", "unit", "place", "sql", "command",
-          "repo"}
+          "repo", "code"}
 FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b")}
 """A format written in a description says what the value is."""
 FROM_WORDS = {"from", "source", "origin", "departure", "start", "base", "check_in", "src"}

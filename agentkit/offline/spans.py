@@ -17,7 +17,7 @@ from agentkit.offline import code, dates
 from agentkit.offline.places import is_known_place, zones_in
 
 SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
-                   "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo"]
+                   "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code"]
 """What a value found in a question is: the patterns below, one a kind."""
 
 
@@ -77,6 +77,8 @@ _CHANGE = re.compile(r"\b(?:replace|change|swap|substitute)\s+(?:the\s+(?:word|t
                      r"(?:with|to|by|into|for)\s+(?P<new>\S.*?)(?=\s+(?:in|on|inside|within|throughout)\s+(?:the\s+file\s+)?"
                      r"[\w./-]+\.\w{1,5}\b|\s*[.?!]?\s*$)", re.IGNORECASE)
 """An edit written without quotes, in a request that names a file: "in notes.txt replace beta with delta"."""
+_CODE = re.compile(r"(?<![\w./@-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{4,}(?![\w./@-])")
+"""An identifier: five or more capitals and digits, with both in it."""
 _PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
 _HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
@@ -132,6 +134,8 @@ def _find(text: str) -> tuple[Span, ...]:
                 at = match.start() + count.start()
                 found.append(Span(at, at + len(count.group(0)), "number", float(count.group(0)), _before(text, at),
                                   _after(text, at + len(count.group(0)))))
+    for match in _CODE.finditer(text):  # "AB123CD", "1Z999AA10123456784": a plate, a tracking number, an order id
+        add(match.start(), match.end(), "code", match.group(0))
     for start, end, clock in dates.clock_times(text):
         add(start, end, "time", clock)
     for start, end, seconds in dates.durations(text):
