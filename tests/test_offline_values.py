@@ -160,3 +160,22 @@ TIMER = _offer("countdown", "Start a countdown.", {"minutes": {"type": "integer"
 ])
 def test_identifiers_tickers_and_number_words(question, offer, expected):
     assert _calls(question, offer) == [(offer.name, expected)]
+
+
+RATE = _offer("fx_rate", "Exchange rate between two currencies.", {
+    "base": {"type": "string", "description": "ISO 4217 code to convert from"},
+    "quote": {"type": "string", "description": "ISO 4217 code to convert to"}}, ["base", "quote"])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("fx rate from gbp to chf", {"base": "GBP", "quote": "CHF"}),  # a format named in the description: ISO 4217
+    ("how many yen is one dollar, exchange rate", {"base": "USD", "quote": "JPY"}),
+])
+def test_currencies_by_their_iso_code(question, expected):
+    assert _calls(question, RATE) == [("fx_rate", expected)]
+
+
+def test_tonight_makes_a_clock_time_evening():
+    from agentkit.offline.dates import clock_times
+    assert [c for *_, c in clock_times("tonight at 7:30")] == ["19:30"]
+    assert [c for *_, c in clock_times("at 7:30")] == ["07:30"]

@@ -32,6 +32,9 @@ RELATIVE = re.compile(r"\bin\s+(\d+|a|an|one|two|three|four|five|six|seven|eight
                       r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\bnext\s+(?:week|month)\b", re.IGNORECASE)
 
 
+EVENING = re.compile(r"\b(?:tonight|this (?:evening|afternoon)|in the (?:evening|afternoon))\b", re.IGNORECASE)
+
+
 def clock_times(text: str) -> list[tuple[int, int, str]]:
     """(start, end, "HH:MM") for each clock time in the text."""
     found = []
@@ -46,6 +49,8 @@ def clock_times(text: str) -> list[tuple[int, int, str]]:
             hour, minute = int(match.group(4)), int(match.group(5))
         else:
             hour, minute = int(match.group(6)), 0
+        if not match.group(3) and 1 <= hour < 12 and EVENING.search(text):  # "tonight at 7:30" is 19:30
+            hour += 12
         if hour < 24 and minute < 60:
             found.append((match.start(), match.end(), f"{hour:02d}:{minute:02d}"))
     for match in SPOKEN_CLOCK.finditer(text):  # "half past seven", "quarter to 8 pm", "at 7.30"

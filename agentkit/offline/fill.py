@@ -146,11 +146,11 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, descripti
     written = _text_of(span, text)
     if role == "date" and span.kind == "date" and dates.wants_format(description):
         return dates.as_iso(written) or written
-    if role == "unit" and hint & {"currency", "ccy"}:
+    if role == "unit" and (hint & {"currency", "ccy"} or re.search(r"4217|currenc", description, re.I)):
         return currency_code(written, span.before)
     if role == "place" and hint & {"code", "iso"}:
         return COUNTRY_CODES.get(written.lower(), written)
-    if role == "place" and written.islower():  # "from porto to rome" -> "Porto", "Rome"
+    if role in ("place", "language") and written.islower():  # "from porto to rome" -> "Porto", "Rome"; "Italian"
         return string.capwords(written)
     return written
 

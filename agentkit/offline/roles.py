@@ -50,7 +50,8 @@ ROLES: list[tuple[Role, set[str], tuple[SpanKind, ...]]] = [
 ]
 STRICT = {"zone", "phone", "email", "url", "pattern", "path", "date", "time", "language", "unit", "place", "sql", "command",
           "repo", "code"}
-FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b")}
+FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b"),
+          "unit": re.compile(r"\b(?:iso\s*)?4217\b|\bcurrency code\b")}
 """A format written in a description says what the value is."""
 FROM_WORDS = {"from", "source", "origin", "departure", "start", "base", "check_in", "src"}
 TO_WORDS = {"to", "target", "destination", "arrival", "into", "end", "dst", "dest"}

@@ -211,4 +211,5 @@ def _money(text: str, match: re.Match) -> bool:
 
 
 def _after_number(text: str, start: int) -> bool:
-    return bool(re.search(r"\d\s?$", text[:start]))
+    """ "30 pounds", "one dollar": a unit counted by a number, in digits or in words."""
+    return bool(re.search(r"\d\s?$", text[:start])) or text[:start].rstrip().lower().rsplit(" ", 1)[-1] in NUMBER_WORDS
