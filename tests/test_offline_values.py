@@ -179,3 +179,21 @@ def test_tonight_makes_a_clock_time_evening():
     from agentkit.offline.dates import clock_times
     assert [c for *_, c in clock_times("tonight at 7:30")] == ["19:30"]
     assert [c for *_, c in clock_times("at 7:30")] == ["07:30"]
+
+
+def test_a_follow_up_that_changes_one_side_keeps_the_other():
+    import json
+
+    from agentkit.offline import OfflineModel
+    tool = {"type": "function", "function": {"name": "fx", "description": "Convert money.", "parameters": {
+        "type": "object", "required": ["amount", "from_ccy", "to_ccy"], "properties": {
+            "amount": {"type": "number"}, "from_ccy": {"type": "string", "description": "ISO code"},
+            "to_ccy": {"type": "string", "description": "ISO code"}}}}}
+    call = {"id": "c1", "type": "function", "function": {"name": "fx", "arguments": json.dumps(
+        {"amount": 10, "from_ccy": "USD", "to_ccy": "EUR"})}}
+    messages = [{"role": "user", "content": "convert 10 usd to eur"},
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c1", "content": "9.2"},
+                {"role": "assistant", "content": "10 USD is 9.20 EUR."}, {"role": "user", "content": "and to yen?"}]
+    reply = OfflineModel().respond({"model": "m", "messages": messages, "tools": [tool]})
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"amount": 10, "from_ccy": "USD", "to_ccy": "JPY"}]

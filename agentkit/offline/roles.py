@@ -92,7 +92,8 @@ def by_direction(hint: set[str], spans: list[Span]) -> list[Span]:
         return towards or [s for s in spans if not s.counted and s.before[-1:] != ("from",)] or spans[1:] or spans
     if side_of(hint) == "from":
         return [s for s in spans if s.before[-1:] and s.before[-1] in {"from", "since"}] or [
-            s for s in spans if s.counted] or [s for s in spans if s.after[:1] == ("to",)] or spans  # "SFO to NRT"
+            s for s in spans if s.counted] or [s for s in spans if s.after[:1] == ("to",)] or [  # "SFO to NRT"
+            s for s in spans if s.before[-1:] not in (("to",), ("into",))]  # "and to yen?" names no origin
     return spans
 
 
