@@ -31,7 +31,9 @@ CONVERTED = {"converted", "result", "value", "amount", "output", "answer"}
 CONVERTING = {"convert", "converter", "conversion"}
 ACTIONS = {"send", "write", "create", "add", "set", "save", "delete", "remove", "move", "edit", "book", "schedule",
            "update", "run", "execute", "post", "upload", "cancel", "make", "start", "stop", "play", "open", "close",
-           "reserve", "order", "buy", "log", "record", "register", "submit", "publish", "assign", "invite", "rename"}
+           "reserve", "order", "buy", "log", "record", "register", "submit", "publish", "assign", "invite", "rename",
+           "rent", "hire", "pay", "transfer", "renew", "remind", "notify", "mark", "pin", "archive", "install", "deploy",
+           "enable", "disable", "mute", "subscribe", "unsubscribe", "follow", "join", "lock", "unlock", "turn", "charge"}
 DOING = {"translate", "define", "summarize", "summarise", "roll", "generate", "solve", "reverse", "shorten", "spell",
          "format", "encode", "decode", "hash", "parse", "validate", "analyze", "analyse", "classify", "detect",
          "recommend", "suggest", "predict", "sort", "compare", "split", "flip", "pick", "draw", "multiply", "divide",
