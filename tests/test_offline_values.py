@@ -197,3 +197,15 @@ def test_a_follow_up_that_changes_one_side_keeps_the_other():
                 {"role": "assistant", "content": "10 USD is 9.20 EUR."}, {"role": "user", "content": "and to yen?"}]
     reply = OfflineModel().respond({"model": "m", "messages": messages, "tools": [tool]})
     assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"amount": 10, "from_ccy": "USD", "to_ccy": "JPY"}]
+
+
+CART = _offer("add_to_basket", "Add products to the basket.", {
+    "products": _list("product names"), "express": {"type": "boolean", "description": "express delivery"}}, ["products"])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("put pears, rice and green tea in my basket", {"products": ["pears", "rice", "green tea"]}),  # one call, a list
+    ("add soap and a towel to the basket with express delivery", {"products": ["soap", "towel"], "express": True}),
+])
+def test_items_for_a_tool_that_takes_a_list_are_one_call(question, expected):
+    assert _calls(question, CART) == [("add_to_basket", expected)]

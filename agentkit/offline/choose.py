@@ -21,7 +21,7 @@ from agentkit.offline.clauses import clauses, each_item, with_context
 from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.general import is_general
 from agentkit.offline.request import ToolChoice
-from agentkit.offline.roles import role_of
+from agentkit.offline.roles import json_type, role_of
 from agentkit.offline.spans import without_literals
 from agentkit.offline.vocabulary import english
 
@@ -102,7 +102,7 @@ MEANS = re.compile(r"\b(?:with|using|via|through|use)\s+(?=(?:the\s+|a\s+)?([A-Z
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
-    question = each_item(english(question))  # Chinese read through the bilingual vocabulary; "add X and Y" twice
+    question = _items_split(english(question), offers)  # Chinese read through the bilingual vocabulary
     if choice == "auto" and is_general(question):  # "what is a stock split?": a question about the world
         return []
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
@@ -140,6 +140,18 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         best, _ = _best(question, offers)
         calls = [_planned(best or offers[0], question)]
     return calls
+
+
+def _items_split(question: str, offers: list[Offer]) -> str:
+    """ "add X and Y to my list" is one request per item, unless the tool it asks for takes a list of them."""
+    split = each_item(question)
+    if split != question:
+        best, _ = _best(question, offers)
+        properties = (best.schema.get("properties") or {}) if best else {}
+        if any(p.get("type") == "array" and json_type(p.get("items") or {}) in ("string", None)
+               and "enum" not in (p.get("items") or {}) for p in properties.values()):
+            return question
+    return split
 
 
 def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:

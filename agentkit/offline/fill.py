@@ -66,7 +66,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         if name not in numeric:
             value = _labelled(name, properties, text) if json_type(spec) == "string" and "enum" not in spec else None
             if value is None:  # a nullable value is never guessed: null says "not given" (strict schemas)
-                value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess)
+                value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess,
+                               tuple(properties))
             if value is LATER:
                 later.append(name)
             elif value is not None:
@@ -81,7 +82,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     return ordered, [name for name in required if name not in ordered]
 
 
-def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], used: set[int], exclude, guess) -> Any:
+def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], used: set[int], exclude, guess,
+           siblings: tuple[str, ...] = ()) -> Any:
     kind, hint = json_type(spec), hint_of(name, spec)
     if "enum" in spec:
         return _choice(spec["enum"], hint, text, spec.get("default") if required and guess else None,
@@ -99,7 +101,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             found = [_text_of(s, text) for s in spans if s.kind in (kinds if role != "body" else ("quoted",))
                      and id(s) not in used]
             if not found and role not in STRICT:
-                found = _enumerated(name, text, spans, used, required)
+                others = frozenset(reading.stem(w) for p in siblings if p != name for w in reading.split_name(p))
+                found = _enumerated(name, text, spans, used, required, others)
         return found or None
     if kind == "object":
         inner, missing = _fill_object(spec, text, spans, used, exclude, guess)
@@ -128,10 +131,11 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     return None
 
 
-def _enumerated(name: str, text: str, spans: list[Span], used: set[int], required: bool) -> list[str]:
+def _enumerated(name: str, text: str, spans: list[Span], used: set[int], required: bool,
+                others: frozenset[str] = frozenset()) -> list[str]:
     """The items a list parameter takes ("with eggs, spinach and feta"), kept as spans the other parameters skip."""
     blocked = [(s.start, s.end) for s in spans if id(s) in used or s.kind not in ("proper", "unit", "language", "colon")]
-    start, items = lists.enumerated(text, name, blocked, required)
+    start, items = lists.enumerated(text, name, blocked, required, others)
     if items:
         spans.append(Span(start, items[-1][1], "named", text[start: items[-1][1]]))
         used.add(id(spans[-1]))
