@@ -209,3 +209,18 @@ CART = _offer("add_to_basket", "Add products to the basket.", {
 ])
 def test_items_for_a_tool_that_takes_a_list_are_one_call(question, expected):
     assert _calls(question, CART) == [("add_to_basket", expected)]
+
+
+RIDE = _offer("call_cab", "Call a cab.", {"pickup": {"type": "string", "description": "where to collect"},
+                                          "dropoff": {"type": "string", "description": "where to go"}}, ["pickup", "dropoff"])
+SHOP = _offer("basket_add", "Add a product to the basket.", {"product": {"type": "string"}, "qty": {"type": "integer"}},
+              ["product"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    ("call a cab from the station to Grand Hotel Europa", RIDE, {"pickup": "station", "dropoff": "Grand Hotel Europa"}),
+    ("call a cab to the museum from Central Park", RIDE, {"pickup": "Central Park", "dropoff": "museum"}),
+    ("add 4 lemons to my basket", SHOP, {"product": "lemons", "qty": 4}),  # a number before a noun counts it
+])
+def test_places_no_table_knows_and_counts_of_things(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]

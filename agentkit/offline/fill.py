@@ -121,6 +121,13 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         chosen = min(candidates, key=lambda s: kinds.index(s.kind))
         used.add(id(chosen))
         return _as_asked(role, hint, chosen, text, spec.get("description", ""))
+    if role == "place" and side_of(hint):  # "from the airport to Hilton Downtown": a place no table knows
+        found = lists.phrase_after(text, {"from"} if side_of(hint) == "from" else {"to", "into"},
+                                   [(s.start, s.end) for s in spans if id(s) in used])
+        if found:
+            spans.append(Span(found[0], found[1], "named", found[2]))
+            used.add(id(spans[-1]))
+            return found[2]
     if required and role in ("command", "pattern"):  # "count the lines of notes.txt": the command it implies
         file = next((str(s.value) for s in spans if s.kind == "path" and id(s) not in used), None)
         number = next((s.value for s in spans if s.kind == "number" and id(s) not in used), None)

@@ -78,3 +78,14 @@ def _items(tokens: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     if not found or any(len(group) > MAX_WORDS for group in found):
         return []
     return [(group[0][0], group[-1][1], " ".join(t[2] for t in group)) for group in found]
+
+
+def phrase_after(text: str, leads: set[str], blocked: list[tuple[int, int]]) -> tuple[int, int, str] | None:
+    """The words after the first of `leads` ("from the airport to …" -> "airport"), up to a word that ends a phrase."""
+    tokens = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)
+              if not any(s <= m.start() < e for s, e in blocked)]
+    for i, (_, _, word) in enumerate(tokens):
+        if word.lower() in leads:
+            items = _items(tokens[i + 1:])
+            return items[0] if items else None
+    return None

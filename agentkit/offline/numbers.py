@@ -81,7 +81,14 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
         return 2 if named & MONEY_PARAMS else (-2 if named & (SIZE_PARAMS | PEOPLE_WORDS) else 0)
     if size:
         return 2 if named & SIZE_PARAMS else (-2 if named & MONEY_PARAMS - {"amount"} else 0)
+    if span.after[:1] and span.after[0].isalpha() and span.after[0] not in NOT_COUNTED:  # "3 apples": how many
+        return 2 if named & COUNT_PARAMS else 0
     return 0
+
+
+COUNT_PARAMS = {"qty", "quantity", "count", "copies", "pieces", "items", "number"}
+"""Parameters for how many of a thing: "add 3 apples" gives qty=3 (the words before and after name no parameter)."""
+NOT_COUNTED = {"of", "to", "and", "or", "for", "in", "at", "on", "by", "times", "percent", "per", "x"}
 
 
 PEOPLE_WORDS = {"people", "persons", "person", "diners", "diner", "guests", "guest", "friends", "ways", "heads", "us",

@@ -53,8 +53,8 @@ STRICT = {"zone", "phone", "email", "url", "pattern", "path", "date", "time", "l
 FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b"),
           "unit": re.compile(r"\b(?:iso\s*)?4217\b|\bcurrency code\b")}
 """A format written in a description says what the value is."""
-FROM_WORDS = {"from", "source", "origin", "departure", "start", "base", "check_in", "src"}
-TO_WORDS = {"to", "target", "destination", "arrival", "into", "end", "dst", "dest"}
+FROM_WORDS = {"from", "source", "origin", "departure", "start", "base", "check_in", "src", "pickup", "pick_up", "sender"}
+TO_WORDS = {"to", "target", "destination", "arrival", "into", "end", "dst", "dest", "dropoff", "drop_off", "drop"}
 
 
 def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
