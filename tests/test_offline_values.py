@@ -224,3 +224,8 @@ SHOP = _offer("basket_add", "Add a product to the basket.", {"product": {"type":
 ])
 def test_places_no_table_knows_and_counts_of_things(question, offer, expected):
     assert _calls(question, offer) == [(offer.name, expected)]
+
+
+def test_francs_and_rupees_are_money():
+    from agentkit.offline.spans import find
+    assert [s.kind for s in find("200 swiss francs in rupees") if s.kind == "unit"] == ["unit", "unit"]

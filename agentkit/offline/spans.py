@@ -45,10 +45,11 @@ NUMBER_WORDS_FOR_RUNS = [w for w in NUMBER_WORDS if w not in ("dozen", "half")] 
 UNITS = frozenset("""km kilometer kilometers kilometre kilometres m meter meters metre metres cm centimeters mm mi mile
     miles ft foot feet inch inches yd yard yards kg kilogram kilograms g gram grams lb lbs pound pounds oz ounce ounces
     l liter liters litre litres ml gallon gallons c celsius f fahrenheit k kelvin usd eur gbp jpy cny chf cad aud inr
-    dollars dollar euros euro yen yuan rupees mph kmh bytes kb mb gb tb seconds minutes hours days weeks months
+    dollars dollar euros euro yen yuan rupees rupee franc francs mph kmh bytes kb mb gb tb seconds minutes hours days weeks months
     years cup cups tbsp tsp kilo kilos pints pint quarts quart stone stones""".split())
 CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
-MONEY_WORDS = frozenset("usd eur gbp jpy cny chf cad aud inr dollars dollar euros euro yen yuan rupees bucks".split())
+MONEY_WORDS = frozenset("usd eur gbp jpy cny chf cad aud inr dollars dollar euros euro yen yuan rupees rupee franc francs "
+                        "bucks".split())
 LANGUAGES = frozenset("""english french spanish german italian japanese chinese mandarin portuguese russian arabic
     korean dutch hindi swedish greek turkish polish""".split())
 MONTHS = "january february march april may june july august september october november december".split()
