@@ -34,6 +34,9 @@ def _calls(tools, *turns):
     ("replace 8080 with 9090 in config.yaml", ("edit_file", {"path": "config.yaml", "old_text": "8080", "new_text": "9090"})),
     ("in notes.txt replace beta with delta", ("edit_file", {"path": "notes.txt", "old_text": "beta", "new_text": "delta"})),
     ("change the port 8080 to 9090 in app.cfg", ("edit_file", {"path": "app.cfg", "old_text": "8080", "new_text": "9090"})),
+    ("make a new file called plan.md with the text hi", ("write_file", {"path": "plan.md", "content": "hi"})),
+    ("what does todo.txt contain?", ("read_file", {"path": "todo.txt"})),
+    ("search notes.txt for beta with grep", ("bash", {"command": "grep -n beta notes.txt"})),
 ])
 def test_everyday_requests(tools, request_, expected):
     assert _calls(tools, request_) == [expected]

@@ -92,7 +92,7 @@ def score(offer: Offer, text: str) -> float:
     return total + min(2.0, needed_values_present(offer.schema, text))
 
 
-WHATS_IN = re.compile(r"\bwhat(?:'s|s| is| are)\s+(?:in|inside)\b|\bwhat does\b.*\bsay\b", re.IGNORECASE)
+WHATS_IN = re.compile(r"\bwhat(?:'s|s| is| are)\s+(?:in|inside)\b|\bwhat does\b.*\b(?:say|contain|hold)\b", re.IGNORECASE)
 SHOW_FILE = re.compile(r"\b(?:show|display|print|view|cat|dump|see|open)\b(?:\s+me)?\s+(?:the\s+)?"
                        r"(?:(?:file|contents?\s+of|text\s+of)\s+)?[\w./-]+\.\w{1,5}\b", re.IGNORECASE)
 MEANS = re.compile(r"\b(?:with|using|via|through|use)\s+(?=(?:the\s+|a\s+)?([A-Za-z]+))|"

@@ -73,7 +73,7 @@ _SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading|with th
                    r"with (?:text|message|body|content)|the message|with the note|the body)\s*:?\s+(.+)", re.IGNORECASE)
 _NAMED = re.compile(r"\b(?:called|named|titled|entitled|with the title|with title|with the subject|"
                     r"with subject|subject)\s*:?\s+(.+)", re.IGNORECASE)
-_NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?]|$")
+_NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?](?!\w)|$")
 _CHANGE = re.compile(r"\b(?:replace|change|swap|substitute)\s+(?:the\s+(?:word|text|line|value)\s+)?(?P<old>\S.*?)\s+"
                      r"(?:with|to|by|into|for)\s+(?P<new>\S.*?)(?=\s+(?:in|on|inside|within|throughout)\s+(?:the\s+file\s+)?"
                      r"[\w./-]+\.\w{1,5}\b|\s*[.?!]?\s*$)", re.IGNORECASE)
@@ -125,8 +125,9 @@ def _find(text: str) -> tuple[Span, ...]:
             if kind == "named":
                 value = value[: _NAMED_END.search(value).start()]
             value = value.strip().rstrip(".?!").strip("\"'“”")
-            if value:
-                add(match.start(1), match.start(1) + len(value), kind, value)
+            file = kind == "named" and re.fullmatch(r"[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4}", value)
+            if value:  # "a file called ideas.md": a file name, whatever word introduced it
+                add(match.start(1), match.start(1) + len(value), "path" if file else kind, value)
     for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE)):
         for match in pattern.finditer(text):
             add(match.start(), match.end(), kind, match.group(0).rstrip(".,;:"))
