@@ -63,3 +63,10 @@ def test_it_is_the_file_of_the_call_before(tools):
 def test_a_count_is_said_as_a_count(command, printed, said):
     result = f"exit code: 0\nstdout:\n{printed}\nstderr: (empty)"
     assert said in command_output(command, result, "en", False)
+
+
+def test_asking_the_person_is_not_the_answer_to_a_request(tools):
+    """ask_user is for what only the person knows: "search notes.txt for beta" never asks them "beta"."""
+    calls = _calls(tools, "search notes.txt for beta")
+    assert all(args.get("question") != "beta" for _, args in calls)
+    assert _calls(tools, "ask me for my name")[0][0] == "ask_user"

@@ -155,8 +155,11 @@ def _items_split(question: str, offers: list[Offer]) -> str:
 
 
 def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
-    # On a tie, the words of the tool's name decide; then the order the tools were offered in.
-    scored = [(score(o, text), score(Offer(o.name), text), -i, o) for i, o in enumerate(offers)]
+    # On a tie, the words of the tool's name decide; then the order the tools were offered in. A tool that asks the
+    # person a question is for what only they know, not for a request whose words merely touch "question" or "search".
+    asking = ASK_ME.search(text)
+    scored = [(score(o, text), score(Offer(o.name), text), -i, o) for i, o in enumerate(offers)
+              if asking or not _asks_the_person(o)]
     if not scored:
         return None, 0.0
     ranked = sorted(scored, key=lambda s: s[:3], reverse=True)
@@ -169,6 +172,14 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
         if fillable:
             return fillable[3], fillable[0]
     return top[3], top[0]
+
+
+ASK_ME = re.compile(r"\bask (?:me|the user|the person|them|him|her|us)\b|\bcheck with me\b", re.IGNORECASE)
+
+
+def _asks_the_person(offer: Offer) -> bool:
+    """ask_user(question): the tool a model uses to ask for what it lacks, never the answer to a request."""
+    return offer.name.lower().startswith("ask") and "question" in (offer.schema.get("properties") or {})
 
 
 def _planned(offer: Offer, text: str) -> Planned:
