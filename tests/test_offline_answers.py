@@ -110,7 +110,9 @@ SHAPES = [
     ("a listing, in Chinese", "工作区里有哪些文件？", "glob", {"pattern": "*"},
      "2 paths matching '*', sorted:\na.txt\nb.md", "zh", ["2 个文件", "a.txt和b.md"]),
     ("a command's output", "Count the lines of notes.txt", "run_cmd", {"command": "wc -l notes.txt"},
-     "exit code: 0\nstdout:\n3 notes.txt\nstderr: (empty)", "en", ["`wc -l notes.txt`", "3 notes.txt"]),
+     "exit code: 0\nstdout:\n3 notes.txt\nstderr: (empty)", "en", ["notes.txt has 3 lines."]),  # the count, said
+    ("a command's printout", "Run ls", "run_cmd", {"command": "ls"},
+     "exit code: 0\nstdout:\na.txt\nb.md\nstderr: (empty)", "en", ["`ls` printed:", "a.txt"]),
     ("a failed command, in Chinese", "运行 false", "run_cmd", {"command": "false"},
      "exit code: 1\nstdout: (empty)\nstderr:\nsomething broke", "zh", ["退出码 1", "something broke"]),
     ("a file written", "Save hello to out.txt", "save_text", {"path": "out.txt", "content": "hello"},

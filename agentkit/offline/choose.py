@@ -16,10 +16,12 @@ from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
-from agentkit.offline import reading
+from agentkit.offline import code, reading
 from agentkit.offline.clauses import clauses, each_item, with_context
 from agentkit.offline.fill import fill, needed_values_present
+from agentkit.offline.general import is_general
 from agentkit.offline.request import ToolChoice
+from agentkit.offline.roles import json_type, role_of
 from agentkit.offline.spans import without_literals
 from agentkit.offline.vocabulary import english
 
@@ -74,25 +76,35 @@ def score(offer: Offer, text: str) -> float:
     tool_words = offer.weighted_words()
     plain = without_literals(text)
     asked = reading.words(plain) + (["content"] if WHATS_IN.search(plain) else [])  # "what's in notes.txt?" asks to read
+    asked += ["read"] if SHOW_FILE.search(text) else []  # "show me config.yaml", "print notes.txt": show what it says
     asked += [a + b for a, b in pairwise(asked)]
     total = 0.0
     for word in dict.fromkeys(asked):
         best = max((weight for w, weight in tool_words if reading.related(word, w)), default=0.0)
         total += best / 3 if reading.is_weak(word) else best
     # "with the shell", "using bash": a tool named as the means decides, whatever else the words point at
-    means = [reading.stem(w.lower()) for w in MEANS.findall(plain)]
+    means = [reading.stem((a or b).lower()) for a, b in MEANS.findall(plain)]
     named = [w for w, weight in tool_words if weight == 3.0]
-    total += 3.0 * any(reading.related(m, w) for m in means for w in named)
+    # "count the lines with wc": a program named as the means is a tool's that runs commands
+    program = any(m in code.COMMANDS for m in means) and any(
+        role_of(p, spec)[0] == "command" for p, spec in (offer.schema.get("properties") or {}).items())
+    total += 8.0 * (program or any(reading.related(m, w) for m in means for w in named))
     return total + min(2.0, needed_values_present(offer.schema, text))
 
 
-WHATS_IN = re.compile(r"\bwhat(?:'s|s| is| are)\s+(?:in|inside)\b|\bwhat does\b.*\bsay\b", re.IGNORECASE)
-MEANS = re.compile(r"\b(?:with|using|via|through|use|in)\s+(?=(?:the\s+|a\s+)?([A-Za-z]+))")
+WHATS_IN = re.compile(r"\bwhat(?:'s|s| is| are)\s+(?:in|inside)\b|\bwhat does\b.*\b(?:say|contain|hold)\b", re.IGNORECASE)
+SHOW_FILE = re.compile(r"\b(?:show|display|print|view|cat|dump|see|open)\b(?:\s+me)?\s+(?:the\s+)?"
+                       r"(?:(?:file|contents?\s+of|text\s+of)\s+)?[\w./-]+\.\w{1,5}\b", re.IGNORECASE)
+MEANS = re.compile(r"\b(?:with|using|via|through|use)\s+(?=(?:the\s+|a\s+)?([A-Za-z]+))|"
+                   r"\bin\s+(?:the\s+|a\s+)?(shell|terminal|bash|python)\b", re.IGNORECASE)
+"""The means a request names: "with the shell", "using grep", "in bash" ("in euros" is not a means)."""
 
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
-    question = each_item(english(question))  # Chinese read through the bilingual vocabulary; "add X and Y" twice
+    question = _items_split(english(question), offers)  # Chinese read through the bilingual vocabulary
+    if choice == "auto" and is_general(question):  # "what is a stock split?": a question about the world
+        return []
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
         offer = next(o for o in offers if o.name == choice["function"]["name"])
         return [_planned(offer, question)]
@@ -101,6 +113,8 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
     for clause in clauses(question):
         best, best_score = _best(clause, offers)
+        if current is not None and best is not None and _goes_on(*current, clause, best_score):
+            best = current[0]
         if best is not None and best_score >= ENOUGH and (current is None or best.name != current[0].name):
             if current:
                 calls.append(_planned(*current))
@@ -128,9 +142,24 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     return calls
 
 
+def _items_split(question: str, offers: list[Offer]) -> str:
+    """ "add X and Y to my list" is one request per item, unless the tool it asks for takes a list of them."""
+    split = each_item(question)
+    if split != question:
+        best, _ = _best(question, offers)
+        properties = (best.schema.get("properties") or {}) if best else {}
+        if any(p.get("type") == "array" and json_type(p.get("items") or {}) in ("string", None)
+               and "enum" not in (p.get("items") or {}) for p in properties.values()):
+            return question
+    return split
+
+
 def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
-    # On a tie, the words of the tool's name decide; then the order the tools were offered in.
-    scored = [(score(o, text), score(Offer(o.name), text), -i, o) for i, o in enumerate(offers)]
+    # On a tie, the words of the tool's name decide; then the order the tools were offered in. A tool that asks the
+    # person a question is for what only they know, not for a request whose words merely touch "question" or "search".
+    asking = ASK_ME.search(text)
+    scored = [(score(o, text), score(Offer(o.name), text), -i, o) for i, o in enumerate(offers)
+              if asking or not _asks_the_person(o)]
     if not scored:
         return None, 0.0
     ranked = sorted(scored, key=lambda s: s[:3], reverse=True)
@@ -145,6 +174,14 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     return top[3], top[0]
 
 
+ASK_ME = re.compile(r"\bask (?:me|the user|the person|them|him|her|us)\b|\bcheck with me\b", re.IGNORECASE)
+
+
+def _asks_the_person(offer: Offer) -> bool:
+    """ask_user(question): the tool a model uses to ask for what it lacks, never the answer to a request."""
+    return offer.name.lower().startswith("ask") and "question" in (offer.schema.get("properties") or {})
+
+
 def _planned(offer: Offer, text: str) -> Planned:
     arguments, missing = fill(offer.schema, text, exclude=offer.words)
     return Planned(offer, arguments, tuple(missing))
@@ -156,6 +193,19 @@ def _complete(offer: Offer, text: str) -> bool:
     return bool(arguments) and not missing
 
 
+def _goes_on(offer: Offer, so_far: str, clause: str, best_score: float) -> bool:
+    """A clause goes on with the call being built when it fits that tool as well as any other, or nearly as well
+    (less than a name word apart) and brings values that call still lacks ("add the labels bug and ui to issue 7")."""
+    fits = score(offer, clause)
+    if fits >= best_score:
+        return True
+    if best_score - fits >= 3.0:
+        return False
+    _, missing = fill(offer.schema, so_far, exclude=offer.words, guess=False)
+    _, still = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
+    return len(still) < len(missing)
+
+
 def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     """A clause is another call of the same tool when it brings a value for a parameter already filled.
 
@@ -165,6 +215,8 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     merged, _ = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
     if len(merged) > len(before) and all(merged.get(name) == value for name, value in before.items()):
         return False
+    if any(isinstance(value, list) and len(merged.get(name) or []) > len(value) for name, value in before.items()):
+        return False  # "with labels bug, ui": one more item of a list, not another call
     alone, _ = fill(offer.schema, with_context(so_far, clause, before.values()), exclude=offer.words, guess=False)
     clause_only, _ = fill(offer.schema, clause, exclude=offer.words, guess=False)
     properties = offer.schema.get("properties") or {}

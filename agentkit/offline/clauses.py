@@ -53,7 +53,24 @@ def clauses(question: str) -> list[str]:
         while "\0" in part:
             part = part.replace("\0", quoted.pop(0), 1)
         restored.append(part.strip())
-    return _there([p for p in restored if re.search(r"\w", p)])
+    return _there(_means_joined([p for p in restored if re.search(r"\w", p)]))
+
+
+MEANS_ONLY = re.compile(r"(?:please\s+)?(?:(?:do it|do that)\s+)?(?:(?:use|using|with|via|through)\s+(?:the\s+|a\s+)?[\w-]+|"
+                        r"in\s+(?:the\s+|a\s+)?(?:shell|terminal|bash|python))(?:\s+(?:please|for (?:this|that|it)))?[.!?]?",
+                        re.IGNORECASE)
+
+
+def _means_joined(parts: list[str]) -> list[str]:
+    """ "how many lines are in notes.txt? use the shell": a part that only names the means is not a request of its
+    own; it says how to do the request before it."""
+    joined: list[str] = []
+    for part in parts:
+        if joined and MEANS_ONLY.fullmatch(part):
+            joined[-1] = f"{joined[-1].rstrip('?.!')} {part}"
+        else:
+            joined.append(part)
+    return joined
 
 
 def _there(parts: list[str]) -> list[str]:

@@ -32,10 +32,12 @@ EVERYDAY_COMMANDS = [
     (r"\b(?:count|number of|how many)\b.*\bwords?\b|\bwords?\b.*\bcount", "wc -w {file}"),
     (r"\bfirst\b.*\blines?\b|\bhead\b", "head -n {n} {file}"),
     (r"\blast\b.*\blines?\b|\btail\b", "tail -n {n} {file}"),
-    (r"\b(?:disk|space|size)\b", "du -sh {file}"),
+    (r"\b(?:disk|space|size)\b|\bhow (?:big|large)\b", "du -sh {file}"),
     (r"\b(?:which|what|current)\b.*\b(?:folder|directory)\b|\bwhere am i\b", "pwd"),
     (r"\b(?:list|show)\b.*\bfiles?\b|\bfiles?\b.*\b(?:here|there)\b", "ls {file}"),
     (r"\b(?:python|pip)\b.*\bversion\b|\bversion\b.*\bpython\b", "python --version"),
+    (r"\b(?:search|grep|look)\b.*?\bfor\s+[\"']?(?P<word>[\w-]+)|\bfind\s+[\"']?(?P<word2>[\w-]+)[\"']?\s+in\b",
+     "grep -n {word} {file}"),
     (r"\bgit\b.*\bstatus\b|\bstatus\b.*\bgit\b", "git status"),
 ]
 FILE_KINDS = {"python": "py", "py": "py", "text": "txt", "txt": "txt", "markdown": "md", "md": "md", "json": "json",
@@ -82,10 +84,12 @@ def command_for(text: str, file: str | None, number: float | None) -> str | None
     """The shell command an everyday request asks for ("count the lines of notes.txt" -> "wc -l notes.txt")."""
     lowered = text.lower()
     for pattern, template in EVERYDAY_COMMANDS:
-        if re.search(pattern, lowered) and (file or "{file}" not in template or template.startswith(("ls", "du"))):
+        found = re.search(pattern, lowered)
+        if found and (file or "{file}" not in template or template.startswith(("ls", "du"))):
             n = str(int(number)) if number else "10"
+            word = next((g for g in found.groups() if g), "")  # "search notes.txt for beta": what grep looks for
             return " ".join(template.replace("{file}", file or ("." if template.startswith("du") else ""))
-                            .replace("{n}", n).split())
+                            .replace("{n}", n).replace("{word}", word).split())
     return None
 
 

@@ -77,7 +77,8 @@ def with_earlier_file(question: str, messages: list[dict]) -> str:
 
 
 IT_FILE = re.compile(r"\b(?:that file|this file|the same file|its)\b|\b(read|open|edit|count|show|copy|check|delete|"
-                     r"search|print)\s+it\b", re.IGNORECASE)  # "count its lines", "open it"; not "what time is it"
+                     r"search|print|in|of|does|from|into)\s+it\b", re.IGNORECASE)
+"""'count its lines', 'open it', 'how many lines does it have', 'what's in it'; not 'what time is it'."""
 
 
 def _reads_as_follow_up(question: str) -> bool:

@@ -20,7 +20,8 @@ from text_to_num import text2num
 DAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 UNIT_SECONDS = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hour": 3600, "hr": 3600, "h": 3600,
                 "day": 86400, "week": 604800}
-_AMOUNT = r"\d+(?:\.\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|" \
+_AMOUNT = r"\d+(?:\.\d+)?|(?:twenty|thirty|forty|fifty)[\s-](?:one|two|three|four|five|six|seven|eight|nine)|" \
+          r"an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|" \
           r"forty-five|fifty|sixty|ninety|half an?|a half|a quarter of an?|quarter of an?"
 DURATION = re.compile(rf"\b({_AMOUNT})[\s-]*(seconds?|secs?|minutes?|mins?|hours?|hrs?|(?<=\d)h)\b(\s+and\s+a\s+half)?",
                       re.IGNORECASE)
@@ -29,6 +30,9 @@ CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}
                    re.IGNORECASE)
 RELATIVE = re.compile(r"\bin\s+(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(days?|weeks?|months?)\b|"
                       r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\bnext\s+(?:week|month)\b", re.IGNORECASE)
+
+
+EVENING = re.compile(r"\b(?:tonight|this (?:evening|afternoon)|in the (?:evening|afternoon))\b", re.IGNORECASE)
 
 
 def clock_times(text: str) -> list[tuple[int, int, str]]:
@@ -45,9 +49,32 @@ def clock_times(text: str) -> list[tuple[int, int, str]]:
             hour, minute = int(match.group(4)), int(match.group(5))
         else:
             hour, minute = int(match.group(6)), 0
+        if not match.group(3) and 1 <= hour < 12 and EVENING.search(text):  # "tonight at 7:30" is 19:30
+            hour += 12
         if hour < 24 and minute < 60:
             found.append((match.start(), match.end(), f"{hour:02d}:{minute:02d}"))
-    return found
+    for match in SPOKEN_CLOCK.finditer(text):  # "half past seven", "quarter to 8 pm", "at 7.30"
+        if match.group("dot"):
+            hour, minute = int(match.group("dot")), int(match.group("dotmin"))
+        else:
+            hour = int(_amount(match.group("hour").lower()))
+            minute = {"half": 30, "quarter": 15}[match.group("part").lower()]
+            hour, minute = (hour - 1, 60 - minute) if match.group("way").lower() == "to" else (hour, minute)
+        later = (match.group("pm") or "").lower()
+        hour = hour % 12 + 12 if later.startswith(("p", "in the evening", "in the afternoon", "tonight")) else hour
+        if 0 <= hour < 24 and minute < 60:  # read whole, it replaces what the plain pattern saw of it ("8 pm")
+            found = [f for f in found if not (f[0] < match.end() and match.start() < f[1])]
+            found.append((match.start(), match.end(), f"{hour:02d}:{minute:02d}"))
+    return sorted(found)
+
+
+_HOURS = r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_LATER = r"am|pm|a\.m\.|p\.m\.|in the (?:morning|evening|afternoon)|tonight"
+_NOT_A_CLOCK = r"(?![\d%]|\s*(?:percent|dollars?|euros?|pounds?|usd|eur|gbp)\b)"  # "at 6.25%", "at 7.30 dollars"
+SPOKEN_CLOCK = re.compile(rf"\b(?:(?P<part>half|quarter)\s+(?P<way>past|to)\s+(?P<hour>{_HOURS})\b|"
+                          rf"(?<=\bat\s)(?P<dot>\d{{1,2}})\.(?P<dotmin>[0-5]\d){_NOT_A_CLOCK})(?:\s*(?P<pm>{_LATER}))?",
+                          re.IGNORECASE)
+"""Clock times said in words or with a dot: "half past seven", "quarter to 8 pm", "at 7.30"."""
 
 
 def durations(text: str) -> list[tuple[int, int, float]]:
@@ -98,7 +125,31 @@ def as_iso(written: str, today: dt.date | None = None) -> str | None:
         return (today + dt.timedelta(days=int(count * step))).isoformat()
     if words in ("next week", "next month"):
         return (today + dt.timedelta(days=7 if words == "next week" else 30)).isoformat()
-    return None
+    return _month_day(words, today)
+
+
+MONTHS = "january february march april may june july august september october november december".split()
+_MONTH_DAY = re.compile(r"(?:(?P<m1>[a-z]+)\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+                        r"(?P<m2>[a-z]+))(?:,?\s+(?P<year>\d{4}))?")
+
+
+def _month_day(words: str, today: dt.date) -> str | None:
+    """ "march 3rd 2027", "12 may 2027", "1st of june": the day; without a year, the coming one (never a past one)."""
+    match = _MONTH_DAY.fullmatch(words)
+    if not match:
+        return None
+    month_word, day = (match.group("m1"), match.group("d1")) if match.group("m1") else (match.group("m2"), match.group("d2"))
+    month = next((i for i, name in enumerate(MONTHS, 1) if name.startswith(month_word[:3]) and len(month_word) >= 3), None)
+    if month is None:
+        return None
+    year = int(match.group("year") or today.year)
+    try:
+        day_asked = dt.date(year, month, int(day))
+        if not match.group("year") and day_asked < today:
+            day_asked = dt.date(year + 1, month, int(day))
+    except ValueError:  # "february 30"
+        return None
+    return day_asked.isoformat()
 
 
 def _amount(written: str) -> float:

@@ -13,7 +13,7 @@ import re
 import string
 from typing import Any
 
-from agentkit.offline import code, dates, numbers, reading
+from agentkit.offline import code, dates, lists, numbers, reading
 from agentkit.offline.phrases import LATER, example_named, key_phrase, without_values
 from agentkit.offline.places import COUNTRY_CODES, CURRENCY_CODES, currency_code, is_known_place
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
@@ -44,7 +44,10 @@ def needed_values_present(schema: dict, text: str) -> float:
             taken.update(id(s) for s in fitting[:1])
     # a pasted statement or command is as good as the tool's name; one unit alone says little ("70 kg")
     kinds = [s.kind for s in spans or [] if id(s) in taken]
-    return len(taken) + kinds.count("sql") + kinds.count("command") - (kinds.count("unit") == 1)
+    # so is a ticker for a symbol ("how's TSLA doing?"): capitals a tool takes as they are
+    symbol = any(role_of(name, properties.get(name) or {})[0] == "symbol" for name in schema.get("required") or []) and \
+        any(s.kind == "proper" and re.fullmatch(r"[A-Z]{2,5}", str(s.value)) for s in find(text))
+    return len(taken) + kinds.count("sql") + kinds.count("command") - (kinds.count("unit") == 1) + 2 * symbol
 
 
 def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exclude, guess) -> tuple[dict, list[str]]:
@@ -57,13 +60,14 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     must = [name for name in required if not nullable(properties[name])]
     placed = numbers.assign(numeric, {n: hint_of(n, properties[n]) for n in numeric}, properties, must, free)
     used.update(id(s) for s in placed.values())
-    values |= {n: numbers.as_json(s.value, json_type(properties[n])) for n, s in placed.items()}
+    values |= {n: numbers.value_for(n, properties[n], s) for n, s in placed.items()}
     later = []  # free text ("what the event is called") is read last, from what the other parameters left over
     for name, spec in properties.items():
         if name not in numeric:
             value = _labelled(name, properties, text) if json_type(spec) == "string" and "enum" not in spec else None
             if value is None:  # a nullable value is never guessed: null says "not given" (strict schemas)
-                value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess)
+                value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess,
+                               tuple(properties))
             if value is LATER:
                 later.append(name)
             elif value is not None:
@@ -78,7 +82,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     return ordered, [name for name in required if name not in ordered]
 
 
-def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], used: set[int], exclude, guess) -> Any:
+def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], used: set[int], exclude, guess,
+           siblings: tuple[str, ...] = ()) -> Any:
     kind, hint = json_type(spec), hint_of(name, spec)
     if "enum" in spec:
         return _choice(spec["enum"], hint, text, spec.get("default") if required and guess else None,
@@ -95,6 +100,9 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             role, kinds = role_of(name, spec)
             found = [_text_of(s, text) for s in spans if s.kind in (kinds if role != "body" else ("quoted",))
                      and id(s) not in used]
+            if not found and role not in STRICT:
+                others = frozenset(reading.stem(w) for p in siblings if p != name for w in reading.split_name(p))
+                found = _enumerated(name, text, spans, used, required, others)
         return found or None
     if kind == "object":
         inner, missing = _fill_object(spec, text, spans, used, exclude, guess)
@@ -104,13 +112,22 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     role, kinds = role_of(name, spec)
     candidates = [s for s in spans if s.kind in kinds and id(s) not in used]
     if role == "place":
-        candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or _after_preposition(s)]
+        coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
+        candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or _after_preposition(s)
+                      or coded and re.fullmatch(r"[A-Z]{2,4}", str(s.value))]
     if role in ("place", "unit", "language", "date", "time"):
         candidates = by_direction(hint, candidates)
     if candidates:
         chosen = min(candidates, key=lambda s: kinds.index(s.kind))
         used.add(id(chosen))
         return _as_asked(role, hint, chosen, text, spec.get("description", ""))
+    if role == "place" and side_of(hint):  # "from the airport to Hilton Downtown": a place no table knows
+        found = lists.phrase_after(text, {"from"} if side_of(hint) == "from" else {"to", "into"},
+                                   [(s.start, s.end) for s in spans if id(s) in used])
+        if found:
+            spans.append(Span(found[0], found[1], "named", found[2]))
+            used.add(id(spans[-1]))
+            return found[2]
     if required and role in ("command", "pattern"):  # "count the lines of notes.txt": the command it implies
         file = next((str(s.value) for s in spans if s.kind == "path" and id(s) not in used), None)
         number = next((s.value for s in spans if s.kind == "number" and id(s) not in used), None)
@@ -121,6 +138,17 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     return None
 
 
+def _enumerated(name: str, text: str, spans: list[Span], used: set[int], required: bool,
+                others: frozenset[str] = frozenset()) -> list[str]:
+    """The items a list parameter takes ("with eggs, spinach and feta"), kept as spans the other parameters skip."""
+    blocked = [(s.start, s.end) for s in spans if id(s) in used or s.kind not in ("proper", "unit", "language", "colon")]
+    start, items = lists.enumerated(text, name, blocked, required, others)
+    if items:
+        spans.append(Span(start, items[-1][1], "named", text[start: items[-1][1]]))
+        used.add(id(spans[-1]))
+    return [item for _, _, item in items]
+
+
 def _as_asked(role: str | None, hint: set[str], span: Span, text: str, description: str = "") -> str:
     """The value as the parameter wants it: a zone as an IANA name, a currency or a country as its code, a day
     as YYYY-MM-DD when the description asks for that format (otherwise as the learner wrote it)."""
@@ -129,11 +157,11 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, descripti
     written = _text_of(span, text)
     if role == "date" and span.kind == "date" and dates.wants_format(description):
         return dates.as_iso(written) or written
-    if role == "unit" and hint & {"currency", "ccy"}:
+    if role == "unit" and (hint & {"currency", "ccy"} or re.search(r"4217|currenc", description, re.I)):
         return currency_code(written, span.before)
     if role == "place" and hint & {"code", "iso"}:
         return COUNTRY_CODES.get(written.lower(), written)
-    if role == "place" and written.islower():  # "from porto to rome" -> "Porto", "Rome"
+    if role in ("place", "language") and written.islower():  # "from porto to rome" -> "Porto", "Rome"; "Italian"
         return string.capwords(written)
     return written
 

@@ -86,7 +86,9 @@ class OfflineModel:
         language = told.language or language_of(question)
         if offers and choice != "none":
             asked = with_earlier_file(question, messages) if len(messages) > 1 else question
-            planned = with_earlier_result(plan(asked, offers, choice), messages) or follow_up(messages, offers)
+            planned = with_earlier_result(plan(asked, offers, choice), messages)
+            if all(p.missing for p in planned):  # "and to yen?": what it lacks, the call before had
+                planned = follow_up(messages, offers) or planned
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
                 planned = [p for p in planned if fits_exactly(p.offer.name, question)]
             ready = [p for p in planned if not p.missing or choice != "auto"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentkit.offline import dates, reading
+from agentkit.offline import dates, quantities, reading
 from agentkit.offline.roles import hint_of, json_type
 from agentkit.offline.spans import MONEY_WORDS, UNITS, Span
 
@@ -23,19 +23,32 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
            numbers: list[Span]) -> dict[str, Span]:
     """Which number span each numeric parameter gets (a span at most once)."""
     pairs = []
+    units = {name: unit_of(name, properties[name]) for name in names}
     for i, name in enumerate(names):
         for j, span in enumerate(numbers):
-            if fits(span.value, properties[name]):
-                pairs.append((closeness(hints[name], span, name), -abs(i - j), name, j))
+            if fits(quantities.converted(span, units[name]), properties[name]):
+                closer = closeness(hints[name], span, name) + quantities.fits_kind(span, units[name])
+                pairs.append((closer, -abs(i - j), name, j))
     chosen: dict[str, int] = {}
     for score, _, name, j in sorted(pairs, reverse=True):
         if score > 0 and name not in chosen and j not in chosen.values():
             chosen[name] = j
     for name in names:  # what no word points at: in the order of the question, to required parameters only
-        free = [j for j in range(len(numbers)) if j not in chosen.values() and fits(numbers[j].value, properties[name])]
+        free = [j for j in range(len(numbers)) if j not in chosen.values()
+                and fits(quantities.converted(numbers[j], units[name]), properties[name])]
         if name not in chosen and name in required and free:
             chosen[name] = free[0]
     return {name: numbers[j] for name, j in chosen.items()}
+
+
+def unit_of(name: str, spec: dict) -> str | None:
+    """The unit a number parameter asks for ("volume_ml", "weight in grams"), if it names one."""
+    return quantities.wanted_unit(name, spec.get("description", ""))
+
+
+def value_for(name: str, spec: dict, span: Span) -> int | float:
+    """The number a parameter takes from a span: in the parameter's unit ("half a litre" -> 500 for millilitres)."""
+    return as_json(quantities.converted(span, unit_of(name, spec)), json_type(spec))
 
 
 def closeness(hint: set[str], span: Span, name: str = "") -> float:
@@ -68,7 +81,14 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
         return 2 if named & MONEY_PARAMS else (-2 if named & (SIZE_PARAMS | PEOPLE_WORDS) else 0)
     if size:
         return 2 if named & SIZE_PARAMS else (-2 if named & MONEY_PARAMS - {"amount"} else 0)
+    if span.after[:1] and span.after[0].isalpha() and span.after[0] not in NOT_COUNTED:  # "3 apples": how many
+        return 2 if named & COUNT_PARAMS else 0
     return 0
+
+
+COUNT_PARAMS = {"qty", "quantity", "count", "copies", "pieces", "items", "number"}
+"""Parameters for how many of a thing: "add 3 apples" gives qty=3 (the words before and after name no parameter)."""
+NOT_COUNTED = {"of", "to", "and", "or", "for", "in", "at", "on", "by", "times", "percent", "per", "x"}
 
 
 PEOPLE_WORDS = {"people", "persons", "person", "diners", "diner", "guests", "guest", "friends", "ways", "heads", "us",

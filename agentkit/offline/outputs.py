@@ -37,9 +37,25 @@ def command_output(command: str, result: str, language: Language, full: bool) ->
             return quoted(why, f"{shown} 执行失败（退出码 {code}）：", full) if why else f"{shown} 执行失败（退出码 {code}）。"
         return quoted(why, f"{shown} failed (exit code {code}):", full) if why else f"{shown} failed with exit code {code}."
     text = out if status else result
+    counted = _counted(command, text, zh)
+    if counted:
+        return counted
     if not text:
         return f"{shown} 已运行，没有输出。" if zh else f"{shown} ran and printed nothing."
     return quoted(text, f"{shown} 的输出：" if zh else f"{shown} printed:", full)
+
+
+COUNTS = {"l": ("line", "行"), "w": ("word", "个词"), "c": ("byte", "字节"), "m": ("character", "个字符")}
+
+
+def _counted(command: str, output: str, zh: bool) -> str | None:
+    """`wc -l notes.txt` printing "3 notes.txt" says "notes.txt has 3 lines.": the count, not the printout."""
+    asked = re.fullmatch(r"wc\s+-([lwcm])\s+(\S+)", command.strip())
+    said = re.fullmatch(r"\s*(\d+)\s+(\S+)\s*", output)
+    if not asked or not said:
+        return None
+    count, (unit, unit_zh) = int(said.group(1)), COUNTS[asked.group(1)]
+    return f"{said.group(2)} 共有 {count} {unit_zh}。" if zh else f"{said.group(2)} has {count} {unit}{'s' * (count != 1)}."
 
 
 def _file(result: str, language: Language, full: bool) -> str | None:

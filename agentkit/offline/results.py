@@ -31,7 +31,9 @@ CONVERTED = {"converted", "result", "value", "amount", "output", "answer"}
 CONVERTING = {"convert", "converter", "conversion"}
 ACTIONS = {"send", "write", "create", "add", "set", "save", "delete", "remove", "move", "edit", "book", "schedule",
            "update", "run", "execute", "post", "upload", "cancel", "make", "start", "stop", "play", "open", "close",
-           "reserve", "order", "buy", "log", "record", "register", "submit", "publish", "assign", "invite", "rename"}
+           "reserve", "order", "buy", "log", "record", "register", "submit", "publish", "assign", "invite", "rename",
+           "rent", "hire", "pay", "transfer", "renew", "remind", "notify", "mark", "pin", "archive", "install", "deploy",
+           "enable", "disable", "mute", "subscribe", "unsubscribe", "follow", "join", "lock", "unlock", "turn", "charge"}
 DOING = {"translate", "define", "summarize", "summarise", "roll", "generate", "solve", "reverse", "shorten", "spell",
          "format", "encode", "decode", "hash", "parse", "validate", "analyze", "analyse", "classify", "detect",
          "recommend", "suggest", "predict", "sort", "compare", "split", "flip", "pick", "draw", "multiply", "divide",
@@ -156,6 +158,7 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
 
 def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: Language) -> str:
     """A short result said with what the call was for: a conversion, a value looked up, or an action done."""
+    result = _without_brackets(result)
     if re.fullmatch(r"-?\d+(\.\d+)?", result) or MOMENT.fullmatch(result):
         result = value_text(_number(result) if not MOMENT.fullmatch(result) else result, language)
     low = result.lower()
@@ -192,6 +195,20 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
         given = [v for v in arguments.values() if isinstance(v, (str, int, float)) and len(str(v)) <= 40]
         return sentence_end(f"The result{f' for {given[0]}' if len(given) == 1 else ''} is {result}", "en")
     return sentence_end(f"The {subject}{context(arguments, 'en')} is {result}", "en")
+
+
+PAIR = re.compile(r"[\"']?([\w -]+?)[\"']?\s*:\s*[\"']?([^,\"']*)[\"']?")
+
+
+def _without_brackets(text: str) -> str:
+    """ "ok: kindle, {'amount': 90, 'currency': 'USD'}" -> "ok: kindle, amount 90, currency USD": a dict or a list
+    printed inside a text result is said in words, never pasted with its braces and quotes."""
+    def pairs(match: re.Match) -> str:
+        found = PAIR.findall(match.group(1))
+        return ", ".join(f"{key.strip()} {value.strip()}" for key, value in found) if found else match.group(1)
+
+    text = re.sub(r"\{([^{}]*)\}", pairs, text)
+    return re.sub(r"\[([^\[\]]*)\]", lambda m: re.sub(r"[\"']", "", m.group(1)), text)
 
 
 def _zh_known() -> set[str]:

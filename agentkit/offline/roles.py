@@ -16,7 +16,7 @@ from agentkit.offline.spans import Span, SpanKind
 from agentkit.offline.vocabulary import english
 
 Role = Literal["zone", "phone", "email", "url", "pattern", "tag", "path", "date", "time", "language", "unit", "place", "symbol",
-               "title", "body", "query", "sql", "command", "repo"]
+               "title", "body", "query", "sql", "command", "repo", "code"]
 """What a string parameter is for, as far as filling it goes."""
 Side = Literal["from", "to"]
 """The side of "from X to Y" a parameter stands on."""
@@ -43,13 +43,18 @@ ROLES: list[tuple[Role, set[str], tuple[SpanKind, ...]]] = [
     ("title", {"title", "subject", "name", "label", "heading", "headline"}, ("quoted", "named", "proper")),
     ("body", {"body", "content", "text", "message", "note", "description", "msg", "contents", "string", "sentence"},
      ("quoted", "said", "colon")),
+    ("code", {"plate", "tracking", "serial", "sku", "code", "id", "identifier", "reference", "ref", "confirmation", "vin",
+              "barcode", "isbn", "booking", "order"}, ("code", "quoted")),
     ("query", {"query", "keyword", "keywords", "term", "terms", "topic", "search", "q", "question", "prompt",
                "expression", "word", "phrase"}, ("quoted", "said", "colon", "named")),
 ]
 STRICT = {"zone", "phone", "email", "url", "pattern", "path", "date", "time", "language", "unit", "place", "sql", "command",
-          "repo"}
-FROM_WORDS = {"from", "source", "origin", "departure", "start", "base", "check_in", "src"}
-TO_WORDS = {"to", "target", "destination", "arrival", "into", "end", "dst", "dest"}
+          "repo", "code"}
+FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b"),
+          "unit": re.compile(r"\b(?:iso\s*)?4217\b|\bcurrency code\b")}
+"""A format written in a description says what the value is."""
+FROM_WORDS = {"from", "source", "origin", "departure", "start", "base", "check_in", "src", "pickup", "pick_up", "sender"}
+TO_WORDS = {"to", "target", "destination", "arrival", "into", "end", "dst", "dest", "dropoff", "drop_off", "drop"}
 
 
 def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
@@ -58,9 +63,11 @@ def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
     named = set(reading.split_name(name))
     if "sql" in named or re.search(r"\bsql\b", described):  # "query: the SQL statement to run" is code, not a search
         return ROLES[0][0], ROLES[0][2]
-    for words in (named, set(re.findall(r"[a-z]+", described)[:8])):
+    # "start: HH:MM" is a clock time and "on: YYYY-MM-DD" a day, whatever else the description says
+    formats = {role for role, pattern in FORMAT.items() if pattern.search(described)}
+    for words in (named, formats, set(re.findall(r"[a-z]+", described)[:8])):
         for role, names, kinds in ROLES:
-            if words & names:
+            if words & (names | {role}):
                 return role, kinds
     if side_of(named | {"_".join(reading.split_name(name))}):  # "start"/"end", "src"/"dst": two ends of a trip
         return "place", next(kinds for role, _, kinds in ROLES if role == "place")
@@ -85,7 +92,8 @@ def by_direction(hint: set[str], spans: list[Span]) -> list[Span]:
         return towards or [s for s in spans if not s.counted and s.before[-1:] != ("from",)] or spans[1:] or spans
     if side_of(hint) == "from":
         return [s for s in spans if s.before[-1:] and s.before[-1] in {"from", "since"}] or [
-            s for s in spans if s.counted] or spans
+            s for s in spans if s.counted] or [s for s in spans if s.after[:1] == ("to",)] or [  # "SFO to NRT"
+            s for s in spans if s.before[-1:] not in (("to",), ("into",))]  # "and to yen?" names no origin
     return spans
 
 

@@ -17,7 +17,7 @@ from agentkit.offline import code, dates
 from agentkit.offline.places import is_known_place, zones_in
 
 SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
-                   "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo"]
+                   "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code"]
 """What a value found in a question is: the patterns below, one a kind."""
 
 
@@ -45,10 +45,11 @@ NUMBER_WORDS_FOR_RUNS = [w for w in NUMBER_WORDS if w not in ("dozen", "half")] 
 UNITS = frozenset("""km kilometer kilometers kilometre kilometres m meter meters metre metres cm centimeters mm mi mile
     miles ft foot feet inch inches yd yard yards kg kilogram kilograms g gram grams lb lbs pound pounds oz ounce ounces
     l liter liters litre litres ml gallon gallons c celsius f fahrenheit k kelvin usd eur gbp jpy cny chf cad aud inr
-    dollars dollar euros euro yen yuan rupees mph kmh bytes kb mb gb tb seconds minutes hours days weeks months
+    dollars dollar euros euro yen yuan rupees rupee franc francs mph kmh bytes kb mb gb tb seconds minutes hours days weeks months
     years cup cups tbsp tsp kilo kilos pints pint quarts quart stone stones""".split())
 CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
-MONEY_WORDS = frozenset("usd eur gbp jpy cny chf cad aud inr dollars dollar euros euro yen yuan rupees bucks".split())
+MONEY_WORDS = frozenset("usd eur gbp jpy cny chf cad aud inr dollars dollar euros euro yen yuan rupees rupee franc francs "
+                        "bucks".split())
 LANGUAGES = frozenset("""english french spanish german italian japanese chinese mandarin portuguese russian arabic
     korean dutch hindi swedish greek turkish polish""".split())
 MONTHS = "january february march april may june july august september october november december".split()
@@ -72,7 +73,13 @@ _SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading|with th
                    r"with (?:text|message|body|content)|the message|with the note|the body)\s*:?\s+(.+)", re.IGNORECASE)
 _NAMED = re.compile(r"\b(?:called|named|titled|entitled|with the title|with title|with the subject|"
                     r"with subject|subject)\s*:?\s+(.+)", re.IGNORECASE)
-_NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?]|$")
+_NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?](?!\w)|$")
+_CHANGE = re.compile(r"\b(?:replace|change|swap|substitute)\s+(?:the\s+(?:word|text|line|value)\s+)?(?P<old>\S.*?)\s+"
+                     r"(?:with|to|by|into|for)\s+(?P<new>\S.*?)(?=\s+(?:in|on|inside|within|throughout)\s+(?:the\s+file\s+)?"
+                     r"[\w./-]+\.\w{1,5}\b|\s*[.?!]?\s*$)", re.IGNORECASE)
+"""An edit written without quotes, in a request that names a file: "in notes.txt replace beta with delta"."""
+_CODE = re.compile(r"(?<![\w./@-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]{4,}(?![\w./@-])")
+"""An identifier: five or more capitals and digits, with both in it."""
 _PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
 _HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
@@ -105,14 +112,22 @@ def _find(text: str) -> tuple[Span, ...]:
         add(start, end, kind, statement)
     for match in QUOTED.finditer(text):
         add(match.start(), match.end(), "quoted", next(g for g in match.groups() if g is not None))
+    change = None if found or not re.search(r"[\w-]\.[A-Za-z]\w{0,4}\b", text) else _CHANGE.search(text)
+    if change:  # "replace 8080 with 9090 in config.yaml": the two texts, as if quoted
+        old, new = change.group("old"), change.group("new")
+        if re.fullmatch(r"[\d.]+", new) and re.search(r"\s[\d.]+$", old):  # "the port 8080 to 9090": the number
+            old = old.rsplit(" ", 1)[1]
+        add(change.end("old") - len(old), change.end("old"), "quoted", old)
+        add(change.start("new"), change.end("new"), "quoted", new)
     for kind, pattern in (("said", _SAID), ("named", _NAMED)):
         for match in pattern.finditer(text):
             value = match.group(1)
             if kind == "named":
                 value = value[: _NAMED_END.search(value).start()]
             value = value.strip().rstrip(".?!").strip("\"'“”")
-            if value:
-                add(match.start(1), match.start(1) + len(value), kind, value)
+            file = kind == "named" and re.fullmatch(r"[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4}", value)
+            if value:  # "a file called ideas.md": a file name, whatever word introduced it
+                add(match.start(1), match.start(1) + len(value), "path" if file else kind, value)
     for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE)):
         for match in pattern.finditer(text):
             add(match.start(), match.end(), kind, match.group(0).rstrip(".,;:"))
@@ -121,6 +136,8 @@ def _find(text: str) -> tuple[Span, ...]:
                 at = match.start() + count.start()
                 found.append(Span(at, at + len(count.group(0)), "number", float(count.group(0)), _before(text, at),
                                   _after(text, at + len(count.group(0)))))
+    for match in _CODE.finditer(text):  # "AB123CD", "1Z999AA10123456784": a plate, a tracking number, an order id
+        add(match.start(), match.end(), "code", match.group(0))
     for start, end, clock in dates.clock_times(text):
         add(start, end, "time", clock)
     for start, end, seconds in dates.durations(text):
@@ -196,4 +213,5 @@ def _money(text: str, match: re.Match) -> bool:
 
 
 def _after_number(text: str, start: int) -> bool:
-    return bool(re.search(r"\d\s?$", text[:start]))
+    """ "30 pounds", "one dollar": a unit counted by a number, in digits or in words."""
+    return bool(re.search(r"\d\s?$", text[:start])) or text[:start].rstrip().lower().rsplit(" ", 1)[-1] in NUMBER_WORDS

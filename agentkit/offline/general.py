@@ -1,0 +1,44 @@
+"""Part of step 1: a question about the world is not a request for a tool, even when it shares the tool's words.
+
+"What is a stock split?", "why do planes fly so high?", "how does the stock market work?", "what makes a password
+strong?": a tool that quotes stocks, searches flights or makes passwords does not answer them, and a model that
+calls it anyway (or asks which ticker to use) has misread the question. Such a question has the form of a
+question about things in general (a definition, a reason, how something works, who made something, advice) and
+names no value a tool would work on: no number, date, place, file, quoted text, code or symbol. Then no tool
+is called, and the model answers in words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentkit.offline.places import is_known_place
+from agentkit.offline.spans import find
+
+GENERAL = re.compile(
+    r"^\s*(?:(?:so|and|but|ok|okay|hey|hi),?\s+)?(?:"
+    r"what(?:'s| is| are)\s+(?:a|an)\s|what(?:'s| is) the (?:difference|point|purpose|meaning|history|origin)\b|"
+    r"what does .+ (?:mean|do|stand for)\b|what do .+ (?:mean|do)\b|what (?:causes|makes|happens)\b|"
+    r"why\b|how (?:does|do|did) (?!i\b|you\b|we\b).+ work\b|how (?:does|do) (?:a|an|the)\s|"
+    r"who (?:invented|wrote|discovered|founded|painted|composed|made|created|built|was|is|were|sang)\b|"
+    r"(?:is|are|was) (?!it\b|there\b)[\w' -]+ (?:good|bad|healthy|safe|hard|easy|better|worse|italian|french|true)\b|"
+    r"how (?:many|much|long|often) .*\b(?:should|does|do|can|is|are)\b (?:i|you|we|a|an|the|people|one)\b)",
+    re.IGNORECASE)
+"""The forms of a question about the world: a definition, a reason, how it works, who did it, an opinion, advice."""
+CONCRETE = {"number", "quoted", "email", "phone", "url", "path", "pattern", "tag", "zone", "date", "time", "sql",
+            "command", "repo", "duration"}
+"""Values a tool works on: any of them in the question makes it a request, whatever its form."""
+SYMBOL = re.compile(r"(?<!\ba )(?<!\ban )(?<!\bthe )\b[A-Z]{2,5}\b")
+"""A code a tool takes as it is ("AAPL", "USD", "JFK"); after an article it is a word ("an API key")."""
+
+
+def is_general(question: str) -> bool:
+    """True for a question about the world that names no value a tool would take."""
+    if not GENERAL.search(question):
+        return False
+    if SYMBOL.search(question):
+        return False
+    for span in find(question):
+        if span.kind in CONCRETE or span.kind == "proper" and is_known_place(str(span.value)):
+            return False
+    return True

@@ -1,0 +1,62 @@
+"""Part of step 2: a quantity is given in the unit its parameter asks for.
+
+"half a litre" is 500 for `volume_ml`, "2.5 kg" is 2500 for `weight_grams`, "1.8 m" is 180 for `height_cm`:
+the parameter's name (or, failing that, its description) names one unit, the question writes the number with
+another unit of the same kind, and the number is converted. A number written with a unit of another kind
+("3 people", "20 minutes") is not a quantity for that parameter at all. Lengths of time are `dates.py`'s.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agentkit.offline import reading
+from agentkit.offline.spans import Span
+
+# unit word -> (kind, how many of the kind's base unit it is): grams, millilitres, metres
+UNITS: dict[str, tuple[str, float]] = {}
+for _kind, _table in {
+    "mass": {"mg milligram milligrams": 0.001, "g gram grams gramme grammes": 1, "kg kilo kilos kilogram kilograms": 1000,
+             "lb lbs pound pounds": 453.59237, "oz ounce ounces": 28.349523125, "t tonne tonnes": 1e6},
+    "volume": {"ml millilitre millilitres milliliter milliliters": 1, "cl centilitre centilitres": 10,
+               "dl decilitre decilitres": 100, "l litre litres liter liters": 1000},
+    "length": {"mm millimetre millimetres millimeter millimeters": 0.001, "cm centimetre centimetres centimeter "
+               "centimeters": 0.01, "m metre metres meter meters": 1, "km kilometre kilometres kilometer kilometers": 1000,
+               "in inch inches": 0.0254, "ft foot feet": 0.3048, "mi mile miles": 1609.344},
+}.items():
+    for _words, _factor in _table.items():
+        UNITS.update({word: (_kind, _factor) for word in _words.split()})
+
+
+def wanted_unit(name: str, description: str) -> str | None:
+    """The one unit a parameter asks for: by its name ("volume_ml", "weight_g") first, then its description ("in
+    grams"). A description's one-letter words and "in" are words, not units; two units ("kilograms for metric,
+    pounds for imperial") name none."""
+    named = [w for w in reading.split_name(name) if w in UNITS and w not in ("in", "t")]
+    described = [w for w in re.findall(r"[a-z]+", description.lower()) if w in UNITS and len(w) > 1 and w != "in"]
+    for found in (named, described):
+        if found:
+            return found[0] if len({UNITS[w] for w in found}) == 1 else None
+    return None
+
+
+def written_unit(span: Span) -> str | None:
+    """The unit a number is written with: "2.5 kg", "half a litre"."""
+    after = span.after[1:2] if span.after[:1] in (("a",), ("an",)) else span.after[:1]
+    return after[0] if after and after[0] in UNITS else None
+
+
+def converted(span: Span, unit: str | None) -> float:
+    """The span's number in `unit`, when it is written with another unit of the same kind; else as written."""
+    written = written_unit(span)
+    if unit is None or written is None or UNITS[written][0] != UNITS[unit][0]:
+        return float(span.value)  # type: ignore[arg-type]
+    return round(float(span.value) * UNITS[written][1] / UNITS[unit][1], 6)  # type: ignore[arg-type]
+
+
+def fits_kind(span: Span, unit: str | None) -> float:
+    """+3 when the number is written in a unit of the parameter's kind, -3 in a unit of another kind, else 0."""
+    written = written_unit(span)
+    if unit is None or written is None:
+        return 0.0
+    return 3.0 if UNITS[written][0] == UNITS[unit][0] else -3.0

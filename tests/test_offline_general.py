@@ -1,0 +1,39 @@
+"""A question about the world gets no call, even when it shares a tool's words; a request with a value does."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentkit.offline.general import is_general
+from agentkit.offline.results import _without_brackets
+
+
+@pytest.mark.parametrize("question", [
+    "what is a stock split?", "how does the stock market work?", "why do planes fly so high?",
+    "what makes a password strong?", "who invented the airplane?", "is french hard to learn?",
+    "how much water should I drink a day?", "what does an API key do?", "what's the difference between a lake and a sea?",
+])
+def test_a_question_about_the_world_is_general(question):
+    assert is_general(question)
+
+
+@pytest.mark.parametrize("question", [
+    "what is the weather in Paris?",  # a request, not of the general forms
+    "why is my build failing in build.log?",  # a file to look at
+    "what is a good price for AAPL?",  # a symbol a tool takes
+    "how many days until 2027-01-01?",  # a date
+    "how many words does 'hello there' have?",  # quoted text
+    "is it raining in Oslo?",  # "is it": about now, somewhere
+    "how do I get from porto to rome",  # "how do I" asks for directions
+])
+def test_a_request_with_a_value_is_not_general(question):
+    assert not is_general(question)
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("ok: kindle, {'amount': 90, 'currency': 'USD'}", "ok: kindle, amount 90, currency USD"),
+    ('saved {"id": 7}', "saved id 7"),
+    ("tags: ['a', 'b']", "tags: a, b"),
+])
+def test_a_printed_dict_or_list_is_said_in_words(text, said):
+    assert _without_brackets(text) == said

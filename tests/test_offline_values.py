@@ -1,0 +1,231 @@
+"""Values by class: lists from enumerations, quantities in the parameter's unit, clock times by a format."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentkit.offline.choose import Offer, plan
+from agentkit.offline.fill import fill
+from agentkit.offline.quantities import wanted_unit
+from agentkit.offline.roles import role_of
+
+
+def _offer(name, description, properties, required=()):
+    return Offer(name, description, {"type": "object", "properties": properties, "required": list(required)})
+
+
+def _list(description=""):
+    return {"type": "array", "items": {"type": "string"}, "description": description}
+
+
+COOK = _offer("find_dishes", "Find dishes that use some ingredients.", {
+    "ingredients": _list("what to use"), "max_minutes": {"type": "integer", "description": "cooking time in minutes"}},
+    ["ingredients"])
+TICKET = _offer("open_ticket", "Open a ticket in a repository.", {
+    "repo": {"type": "string", "description": "owner/name"}, "title": {"type": "string"}, "labels": _list()},
+    ["repo", "title"])
+GATHER = _offer("plan_gathering", "Plan a gathering.", {
+    "topic": {"type": "string", "description": "what it is about"}, "guests": _list("who comes")}, ["topic", "guests"])
+DRINK = _offer("log_fluid", "Log what you drank.", {"amount_ml": {"type": "integer"}}, ["amount_ml"])
+PARCEL = _offer("post_parcel", "Price of posting a parcel.", {
+    "weight": {"type": "integer", "description": "parcel weight in grams"},
+    "country": {"type": "string", "description": "destination country"}}, ["weight", "country"])
+BODY = _offer("body_index", "Body index.", {"mass_kg": {"type": "number"}, "height_cm": {"type": "number"}},
+              ["mass_kg", "height_cm"])
+WAKE = _offer("alarm_clock", "Set an alarm.", {"at": {"type": "string", "description": "HH:MM"}}, ["at"])
+MEET = _offer("book_slot", "Book a calendar slot.", {
+    "title": {"type": "string"}, "day": {"type": "string", "description": "YYYY-MM-DD"},
+    "begin": {"type": "string", "description": "HH:MM, 24 hours"}}, ["title", "day"])
+
+
+def _calls(question, *offers):
+    return [(p.offer.name, p.arguments) for p in plan(question, list(offers)) if not p.missing]
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    # lists: after "with", after the parameter's own word, or a run of items; never the next argument's words
+    ("what dishes can I make with rice, beans and corn in under 30 minutes", COOK,
+     {"ingredients": ["rice", "beans", "corn"], "max_minutes": 30}),
+    ("dishes with lentils", COOK, {"ingredients": ["lentils"]}),
+    ('open a ticket in acme/app titled "Login fails" with labels auth and backend', TICKET,
+     {"repo": "acme/app", "title": "Login fails", "labels": ["auth", "backend"]}),
+    ('open a ticket in acme/app titled "Login fails" with label auth', TICKET,
+     {"repo": "acme/app", "title": "Login fails", "labels": ["auth"]}),
+    ("plan a gathering about the launch with Ines and Karl", GATHER, {"topic": "launch", "guests": ["Ines", "Karl"]}),
+    # quantities: converted into the unit the parameter names, by its name or its description
+    ("log half a litre", DRINK, {"amount_ml": 500}),
+    ("log 1.5 l", DRINK, {"amount_ml": 1500}),
+    ("post 2.5 kg to Peru", PARCEL, {"weight": 2500, "country": "Peru"}),
+    ("post a 400 g parcel to Peru", PARCEL, {"weight": 400, "country": "Peru"}),
+    ("my index: 1.75 m and 70 kg", BODY, {"mass_kg": 70, "height_cm": 175}),
+    # clock times and days by the format a description writes
+    ("alarm at 6:05", WAKE, {"at": "06:05"}),
+    ("book a slot called Review on 2027-02-03 at 9:30", MEET, {"title": "Review", "day": "2027-02-03", "begin": "09:30"}),
+])
+def test_values_by_class(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
+def test_a_list_item_after_a_comma_is_not_another_call():
+    calls = _calls('open a ticket in acme/app titled "Crash" with labels bug, ui, p1', TICKET)
+    assert calls == [("open_ticket", {"repo": "acme/app", "title": "Crash", "labels": ["bug", "ui", "p1"]})]
+
+
+def test_a_clause_that_fits_the_current_tool_as_well_as_another_stays_in_its_call():
+    other = _offer("create_issue", "Open a new issue in a GitHub repository.",
+                   {"repository": {"type": "string", "description": "owner/name"}, "title": {"type": "string"}},
+                   ["repository", "title"])
+    labels = _offer("add_labels", "Adds labels to an issue in a GitHub repository.", {
+        "repo": {"type": "string", "description": "owner/name"}, "number": {"type": "integer"}, "labels": _list()},
+        ["repo", "number", "labels"])
+    assert _calls("add the labels bug and ui to issue 7 in acme/web", labels, other) == [
+        ("add_labels", {"repo": "acme/web", "number": 7, "labels": ["bug", "ui"]})]
+
+
+@pytest.mark.parametrize(("name", "description", "unit"), [
+    ("volume_ml", "", "ml"), ("weight", "Weight in grams.", "grams"), ("height_cm", "in metres", "cm"),
+    ("weight", "kilograms for metric, pounds for imperial", None),  # two units name none
+    ("count", "how many, in total", None),  # "in" is a word here, not inches
+])
+def test_the_unit_a_parameter_asks_for(name, description, unit):
+    assert wanted_unit(name, description) == unit
+
+
+def test_a_format_in_the_description_gives_the_role():
+    assert role_of("start", {"type": "string", "description": "HH:MM"})[0] == "time"
+    assert role_of("on", {"type": "string", "description": "YYYY-MM-DD"})[0] == "date"
+
+
+def test_a_list_never_takes_a_tool_word_or_a_verb():
+    schema = {"type": "object", "properties": {"title": {"type": "string"}, "tags": _list("tags for the note")},
+              "required": ["title"]}
+    values, _ = fill(schema, "Jot down a note called Ideas")
+    assert "tags" not in values
+
+
+@pytest.mark.parametrize(("written", "day"), [
+    ("march 3rd 2027", "2027-03-03"), ("12 may 2027", "2027-05-12"), ("1st of june", "2026-06-01"),
+    ("march 3", "2027-03-03"),  # without a year: the coming one
+    ("november 20", "2026-11-20"), ("february 30", None),
+])
+def test_a_day_by_its_month_name(written, day):
+    import datetime as dt
+
+    from agentkit.offline.dates import as_iso
+    assert as_iso(written, dt.date(2026, 3, 5)) == day
+
+
+@pytest.mark.parametrize(("text", "clock"), [
+    ("half past seven", "07:30"), ("quarter to 8 pm", "19:45"), ("at 7.30", "07:30"), ("at 12.45pm", "12:45"),
+    ("half past six in the evening", "18:30"),
+])
+def test_clock_times_as_people_say_them(text, clock):
+    from agentkit.offline.dates import clock_times
+    assert [c for *_, c in clock_times(text)] == [clock]
+
+
+@pytest.mark.parametrize("text", ["a loan at 6.25%", "sell at 7.30 dollars", "it costs 7.30"])
+def test_a_rate_or_a_price_is_no_clock_time(text):
+    from agentkit.offline.dates import clock_times
+    assert clock_times(text) == []
+
+
+FLIGHTS = _offer("find_flights", "Find flights between two airports.", {
+    "origin": {"type": "string", "description": "IATA code of departure airport"},
+    "destination": {"type": "string", "description": "IATA code of arrival airport"},
+    "date": {"type": "string", "description": "YYYY-MM-DD"}}, ["origin", "destination", "date"])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("flight SFO to NRT on 2027-03-03", {"origin": "SFO", "destination": "NRT", "date": "2027-03-03"}),
+    ("to NRT from SFO on 2027-03-03, find flights", {"origin": "SFO", "destination": "NRT", "date": "2027-03-03"}),
+])
+def test_codes_written_x_to_y(question, expected):
+    assert _calls(question, FLIGHTS) == [("find_flights", expected)]
+
+
+PARKING = _offer("pay_parking", "Pay for parking.", {
+    "plate": {"type": "string", "description": "licence plate"}, "hours": {"type": "number", "description": "in hours"}},
+    ["plate", "hours"])
+QUOTE = _offer("share_price", "Latest price of a share.", {"symbol": {"type": "string", "description": "ticker, e.g. MSFT"}},
+               ["symbol"])
+TIMER = _offer("countdown", "Start a countdown.", {"minutes": {"type": "integer", "description": "length in minutes"}},
+               ["minutes"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    ("pay parking for plate KX42ZZT for 90 minutes", PARKING, {"plate": "KX42ZZT", "hours": 1.5}),  # an identifier
+    ("how is NVDA doing today", QUOTE, {"symbol": "NVDA"}),  # a ticker is enough to choose the tool
+    ("countdown of thirty five minutes", TIMER, {"minutes": 35}),  # a number in two words
+])
+def test_identifiers_tickers_and_number_words(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
+RATE = _offer("fx_rate", "Exchange rate between two currencies.", {
+    "base": {"type": "string", "description": "ISO 4217 code to convert from"},
+    "quote": {"type": "string", "description": "ISO 4217 code to convert to"}}, ["base", "quote"])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("fx rate from gbp to chf", {"base": "GBP", "quote": "CHF"}),  # a format named in the description: ISO 4217
+    ("how many yen is one dollar, exchange rate", {"base": "USD", "quote": "JPY"}),
+])
+def test_currencies_by_their_iso_code(question, expected):
+    assert _calls(question, RATE) == [("fx_rate", expected)]
+
+
+def test_tonight_makes_a_clock_time_evening():
+    from agentkit.offline.dates import clock_times
+    assert [c for *_, c in clock_times("tonight at 7:30")] == ["19:30"]
+    assert [c for *_, c in clock_times("at 7:30")] == ["07:30"]
+
+
+def test_a_follow_up_that_changes_one_side_keeps_the_other():
+    import json
+
+    from agentkit.offline import OfflineModel
+    tool = {"type": "function", "function": {"name": "fx", "description": "Convert money.", "parameters": {
+        "type": "object", "required": ["amount", "from_ccy", "to_ccy"], "properties": {
+            "amount": {"type": "number"}, "from_ccy": {"type": "string", "description": "ISO code"},
+            "to_ccy": {"type": "string", "description": "ISO code"}}}}}
+    call = {"id": "c1", "type": "function", "function": {"name": "fx", "arguments": json.dumps(
+        {"amount": 10, "from_ccy": "USD", "to_ccy": "EUR"})}}
+    messages = [{"role": "user", "content": "convert 10 usd to eur"},
+                {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c1", "content": "9.2"},
+                {"role": "assistant", "content": "10 USD is 9.20 EUR."}, {"role": "user", "content": "and to yen?"}]
+    reply = OfflineModel().respond({"model": "m", "messages": messages, "tools": [tool]})
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"amount": 10, "from_ccy": "USD", "to_ccy": "JPY"}]
+
+
+CART = _offer("add_to_basket", "Add products to the basket.", {
+    "products": _list("product names"), "express": {"type": "boolean", "description": "express delivery"}}, ["products"])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("put pears, rice and green tea in my basket", {"products": ["pears", "rice", "green tea"]}),  # one call, a list
+    ("add soap and a towel to the basket with express delivery", {"products": ["soap", "towel"], "express": True}),
+])
+def test_items_for_a_tool_that_takes_a_list_are_one_call(question, expected):
+    assert _calls(question, CART) == [("add_to_basket", expected)]
+
+
+RIDE = _offer("call_cab", "Call a cab.", {"pickup": {"type": "string", "description": "where to collect"},
+                                          "dropoff": {"type": "string", "description": "where to go"}}, ["pickup", "dropoff"])
+SHOP = _offer("basket_add", "Add a product to the basket.", {"product": {"type": "string"}, "qty": {"type": "integer"}},
+              ["product"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    ("call a cab from the station to Grand Hotel Europa", RIDE, {"pickup": "station", "dropoff": "Grand Hotel Europa"}),
+    ("call a cab to the museum from Central Park", RIDE, {"pickup": "Central Park", "dropoff": "museum"}),
+    ("add 4 lemons to my basket", SHOP, {"product": "lemons", "qty": 4}),  # a number before a noun counts it
+])
+def test_places_no_table_knows_and_counts_of_things(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
+def test_francs_and_rupees_are_money():
+    from agentkit.offline.spans import find
+    assert [s.kind for s in find("200 swiss francs in rupees") if s.kind == "unit"] == ["unit", "unit"]
