@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from agentkit.tools.validation import ArgumentsValidator
+from agentkit.hardening.arguments import ArgumentsValidator
 
 
 class ToolError(Exception):
