@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import fastjsonschema
 
-from agentkit.hardening.echo import echo, echo_json, echo_names, json_value
+from agentkit.hardening.echo import echo, echo_json, echo_names, json_value, python_value
 
 
 def _import_jsonschema_without_the_iri_grammar() -> None:
@@ -74,6 +74,26 @@ class ArgumentsValidator:
             except fastjsonschema.JsonSchemaException:
                 pass  # jsonschema says what exactly is wrong (and has the last word on whether anything is)
         return sorted(self._reference.iter_errors(arguments), key=lambda error: len(error.absolute_path))
+
+
+def decode_arguments(raw_arguments: Any) -> tuple[dict[str, Any], str | None]:
+    """JSON text (or a dict a framework already parsed) as a dict, or what is wrong with it, to follow "arguments"."""
+    if isinstance(raw_arguments, Mapping):  # already parsed: checked exactly as its JSON text would be
+        try:
+            raw_arguments = json.dumps(dict(raw_arguments))
+        except (TypeError, ValueError, RecursionError) as error:
+            return {}, f"are a dict that is not JSON data ({echo(str(error))})"
+    if not isinstance(raw_arguments, str):
+        return {}, f"must be a JSON object, as text (str) or already parsed (dict), got {python_value(raw_arguments)}"
+    try:
+        arguments = json.loads(raw_arguments if raw_arguments.strip() else "{}")  # some models send "" for no arguments
+    except (ValueError, RecursionError) as error:
+        # The decoder's own message may end in "at" ("Unterminated string starting at"): its position follows a colon.
+        reason = f"{error.msg}: line {error.lineno} column {error.colno}" if hasattr(error, "msg") else str(error)
+        return {}, f"are not valid JSON ({reason}). Send them again as one JSON object with double-quoted keys"
+    if not isinstance(arguments, dict):
+        return {}, f"must be a JSON object like {{\"key\": value}}, got {json_value(arguments)}"
+    return arguments, None
 
 
 def problems_in_words(errors: Iterable[ValidationError]) -> list[str]:

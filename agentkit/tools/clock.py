@@ -9,8 +9,7 @@ from agentkit.hardening.zone_names import check_zone_name
 from agentkit.tools.contract import ToolDefinition, ToolError
 from agentkit.tools.schema import tool
 
-USE_A_ZONE_NAME = "use an IANA time zone name such as Europe/Paris, Asia/Tokyo, Pacific/Auckland, UTC."
-"""The end of every error: valid names, so the model can correct its call."""
+USE_A_ZONE_NAME = "use an IANA time zone name such as Europe/Paris, Asia/Tokyo, Pacific/Auckland, UTC."  # ends each error
 
 
 def get_current_time(timezone: str = "UTC") -> str:

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agentkit.hardening.arguments import expected_keys, problems_in_words
-from agentkit.hardening.echo import echo, json_value, python_value
+from agentkit.hardening.arguments import decode_arguments, expected_keys, problems_in_words
+from agentkit.hardening.echo import echo, json_value
 from agentkit.tools.contract import ToolDefinition, ToolError
 
 logger = logging.getLogger("agentkit.tools")
@@ -42,18 +42,13 @@ class ToolResult:
 def tool_message(tool_call_id: str, result: ToolResult) -> dict[str, Any]:
     """The `role="tool"` message that answers one tool call; the only place such messages are made.
 
-    A file name that is not UTF-8 reaches Python as lone surrogates, which no JSON encoder can send: each
-    becomes U+FFFD here, so one odd file cannot break every later request of a conversation.
-    """
-    content = re.sub("[\ud800-\udfff]", "\ufffd", result.content)
-    return {"role": "tool", "tool_call_id": tool_call_id, "content": content}
+    A file name that is not UTF-8 arrives as lone surrogates, which no JSON encoder can send: each becomes
+    U+FFFD, so one odd file cannot break every later request of a conversation."""
+    return {"role": "tool", "tool_call_id": tool_call_id, "content": re.sub("[\ud800-\udfff]", "\ufffd", result.content)}
 
 
 async def execute_tool(registry: Mapping[str, ToolDefinition], name: str, raw_arguments: str | Mapping) -> ToolResult:
-    """Run one tool call as the model sent it. Never raises for anything the model sends.
-
-    `raw_arguments` is the JSON text the API sends, or the same object already parsed (some frameworks pass a dict).
-    """
+    """Run one tool call as the model sent it (arguments as JSON text, or a dict). Never raises for what it sends."""
     definition = registry.get(name) if isinstance(name, str) else None
     if definition is None:
         called = f"'{echo(name)}'" if isinstance(name, str) else f"name {json_value(name)} (a tool name is a string)"
@@ -85,24 +80,10 @@ async def run_handler(definition: ToolDefinition, arguments: dict[str, Any]) -> 
 
 def parse_arguments(definition: ToolDefinition, raw_arguments: str | Mapping) -> tuple[dict[str, Any], str | None]:
     """The arguments as a dict, or the one message that lists everything wrong with them."""
-    these, expected = f"arguments for '{definition.name}'", f"expected keys: {expected_keys(definition.parameters)}"
-    if isinstance(raw_arguments, Mapping):  # already parsed: checked exactly as its JSON text would be
-        try:
-            raw_arguments = json.dumps(dict(raw_arguments))
-        except (TypeError, ValueError, RecursionError) as error:
-            return {}, f"{these} are a dict that is not JSON data ({echo(str(error))}); {expected}."
-    if not isinstance(raw_arguments, str):
-        return {}, (f"{these} must be a JSON object, as text (str) or already parsed (dict), "
-                    f"got {python_value(raw_arguments)}; {expected}.")
-    try:
-        arguments = json.loads(raw_arguments if raw_arguments.strip() else "{}")  # some models send "" for no arguments
-    except (ValueError, RecursionError) as error:
-        # The decoder's own message may end in "at" ("Unterminated string starting at"): its position follows a colon.
-        reason = f"{error.msg}: line {error.lineno} column {error.colno}" if hasattr(error, "msg") else str(error)
-        return {}, f"{these} are not valid JSON ({reason}). Send them again as one JSON object with double-quoted keys; " \
-                   f"{expected}."
-    if not isinstance(arguments, dict):
-        return {}, f"{these} must be a JSON object like {{\"key\": value}}, got {json_value(arguments)}; {expected}."
+    these = f"arguments for '{definition.name}'"
+    arguments, problem = decode_arguments(raw_arguments)  # not JSON, not an object: says what it got instead
+    if problem:
+        return {}, f"{these} {problem}; expected keys: {expected_keys(definition.parameters)}."
     problems = problems_in_words(definition.validator.problems(arguments))
     if not problems:
         return arguments, None

@@ -1,8 +1,7 @@
 """The registry (chapter 03): a dict of tools by name, checked once, when it is built.
 
 A tool exists for the model only when it is in the registry; `openai_tools` is what the model sees of it.
-Running a call (chapter 04) is the dispatcher's job: `agentkit.tools.dispatcher`.
-"""
+Running a call (chapter 04) is the dispatcher's job: `agentkit.tools.dispatcher`."""
 
 from __future__ import annotations
 

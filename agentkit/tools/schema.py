@@ -9,9 +9,8 @@
             unit: Temperature unit.
         '''
 
-The steps, one function each: the docstring gives the description and a text per argument; the signature gives
-each argument's type and default; pydantic makes a model of them, whose JSON Schema the model is shown; the
-handler converts the arguments dict with that model and calls the function.
+One function a step: the docstring gives the description and a text per argument, the signature each argument's
+type and default; pydantic makes a model of them, whose JSON Schema the model is shown, and converts the arguments.
 """
 
 from __future__ import annotations
@@ -51,9 +50,12 @@ def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, needs
     description, arg_docs = parse_docstring(fn, tool_name)
     model, parameters = arguments_model(tool_name, _fields(fn, tool_name, arg_docs))
     handler = _handler(fn, model, strict_from=parameters if strict else None)
-    if strict:
-        parameters = _strict(tool_name, parameters)
-    return ToolDefinition(tool_name, description, parameters, handler, needs_confirmation=needs_confirmation, strict=strict)
+    try:
+        shown = strict_schema(parameters) if strict else parameters
+    except NotStrictError as error:
+        raise ToolDefinitionError(f"Tool '{tool_name}' cannot have a strict schema: {error} "
+                                  "Or leave strict off for this tool.") from None
+    return ToolDefinition(tool_name, description, shown, handler, needs_confirmation=needs_confirmation, strict=strict)
 
 
 def parse_docstring(fn: Callable[..., Any], tool_name: str) -> tuple[str, dict[str, str]]:
@@ -131,14 +133,6 @@ def clean_schema(node: Any) -> Any:
         cleaned.setdefault("additionalProperties", False)
     first = [key for key in ("type", "description", "properties", "required", "additionalProperties") if key in cleaned]
     return {key: cleaned[key] for key in first} | cleaned
-
-
-def _strict(tool_name: str, parameters: dict[str, Any]) -> dict[str, Any]:
-    try:
-        return strict_schema(parameters)
-    except NotStrictError as error:
-        raise ToolDefinitionError(f"Tool '{tool_name}' cannot have a strict schema: {error} "
-                                  "Or leave strict off for this tool.") from None
 
 
 def _handler(fn: Callable[..., Any], model: type[BaseModel], strict_from: dict[str, Any] | None = None) -> Handler:

@@ -38,9 +38,8 @@ def _make_strict(node: dict[str, Any], where: str) -> None:
             if name in optional:
                 node["properties"][name] = _nullable(inner)
         return
-    for part in [node["items"]] if isinstance(node.get("items"), dict) else []:
-        _make_strict(part, where)
-    for part in node.get("anyOf") or []:
+    items = [node["items"]] if isinstance(node.get("items"), dict) else []
+    for part in items + list(node.get("anyOf") or []):
         _make_strict(part, where)
 
 
@@ -97,10 +96,8 @@ def allows_null(node: dict[str, Any]) -> bool:
 
 
 def without_unset(value: Any, original: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
-    """Arguments sent for a strict schema, without the nulls only the strict form allowed.
-
-    Such a null means "not given", so leaving it out lets the function's own default apply, at every depth.
-    """
+    """Arguments sent for a strict schema, without the nulls only the strict form allowed: such a null means
+    "not given", so leaving it out lets the function's own default apply, at every depth."""
     defs = original.get("$defs", {}) if defs is None else defs
     if isinstance(original.get("$ref"), str):
         original = defs.get(original["$ref"].rsplit("/", 1)[-1], {})
