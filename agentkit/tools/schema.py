@@ -9,8 +9,8 @@
             unit: Temperature unit.
         '''
 
-One function a step: the docstring gives the description and a text per argument, the signature each argument's
-type and default; pydantic makes a model of them, whose JSON Schema the model is shown, and converts the arguments.
+(1) The docstring gives the description and a text per argument, (2) the signature each argument's type and
+default; (3) pydantic makes a model of them, whose JSON Schema the model is shown; (4) the handler converts with it.
 """
 
 from __future__ import annotations
