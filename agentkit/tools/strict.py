@@ -48,11 +48,11 @@ def _no_strict_form(node: dict[str, Any]) -> str | None:
     if "prefixItems" in node:
         return ("is a tuple (positional items); a strict schema has no form for it: use list[...] of one type, "
                 "or a model with named fields.")
-    if (node.get("type") == "object" or "properties" in node) and (
-            "properties" not in node or node.get("additionalProperties") not in (None, False)):
-        return ("is an object of free keys (a dict); a strict schema lists every key: use a pydantic model or "
-                "a TypedDict with named fields.")
-    if not any(key in node for key in ("type", "anyOf", "$ref", "enum", "const")):
+    if node.get("type") == "object" or "properties" in node:
+        if "properties" not in node or node.get("additionalProperties") not in (None, False):
+            return ("is an object of free keys (a dict); a strict schema lists every key: use a pydantic model or "
+                    "a TypedDict with named fields.")
+    elif not any(key in node for key in ("type", "anyOf", "$ref", "enum", "const")):
         return "has no type (Any); a strict schema needs one for every value: give it a type such as str, int or a model."
     return None
 
