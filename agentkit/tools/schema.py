@@ -10,8 +10,7 @@
         '''
 
 (1) The docstring gives the description and a text per argument, (2) the signature each argument's type and
-default; (3) pydantic makes a model of them, whose JSON Schema the model is shown; (4) the handler converts with it.
-"""
+default; (3) pydantic makes a model of them, whose JSON Schema the model is shown; (4) the handler converts with it."""
 
 from __future__ import annotations
 
