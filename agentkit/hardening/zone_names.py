@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from agentkit.hardening.echo import python_value, quoted
+from agentkit.hardening.echo import echo, quoted
 from agentkit.tools.contract import ToolError
 
 MAX_ZONE_NAME = 64
@@ -24,7 +24,7 @@ ZONE_NAME = re.compile(r"[A-Za-z0-9_+-]+(/[A-Za-z0-9_+-]+)*")
 def check_zone_name(timezone: object, advice: str) -> None:
     """Raise a `ToolError` naming the problem (and then `advice`) if `timezone` cannot be a zone name."""
     if problem := zone_name_problem(timezone):
-        shown = quoted(timezone) if isinstance(timezone, str) else python_value(timezone)
+        shown = quoted(timezone) if isinstance(timezone, str) else echo(repr(timezone))
         raise ToolError(f"Invalid time zone {shown}: {problem}; {advice}")
 
 
