@@ -2,7 +2,7 @@
 
 The attack: a call's arguments are text a model wrote, so they are untrusted input: a wrong type, a missing or
 misspelled key, a value outside an enum, a lone surrogate ("\\ud800", half a character), a 15 kB value. Each is
-refused before the handler runs, as one message that says what is valid and repeats the model's text only as
+refused before the tool's function runs, as one message that says what is valid and repeats the model's text only as
 `echo` cuts it (hardening/echo.py). Proved by tests/test_validation.py (never more lenient than jsonschema, the
 reference), tests/test_dispatcher.py and tests/test_error_echo.py.
 
