@@ -24,7 +24,7 @@ exercises and the teacher's tools), and the front ends: cli, chat and terminal, 
     from agentkit import connect, load_settings, build_registry, clock_tool, run_task
 """
 
-import agentkit._jsonschema_import  # noqa: F401  (first: see its docstring)
+import agentkit.hardening.arguments  # noqa: F401  (first: it imports jsonschema without the IRI grammar)
 from agentkit.asking import Ask, TaskCancelled, scripted_answers, terminal_ask
 from agentkit.config import ConfigError, Settings, check_connection, connect, load_settings
 from agentkit.events import Event

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from agentkit.hardening.echo import ECHO_CHARS, echo, quoted  # noqa: F401  (moved there; kept here for one release)
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -30,21 +32,6 @@ DEFAULT_LIMITS = Limits()
 TOOL_THREADS = 64
 """Threads that blocking tool calls share in one process: they mostly wait (on a disk, a command), so there are
 many more than cores; Python's default pool (cores + 4) would run sixteen waiting calls on two cores in two rounds."""
-
-
-ECHO_CHARS = 60
-"""Most characters of the model's own text (a path, a pattern, a tool name, a key, a value) that an error message
-repeats back: a 1 MB path comes back as its first characters and its length, never as a 1 MB error."""
-
-
-def echo(text: str, limit: int = ECHO_CHARS) -> str:
-    """Model-supplied text as an error message repeats it: cut to `limit` characters, with its real length shown."""
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
-
-
-def quoted(text: str) -> str:
-    """Model-supplied text in quotes, as Python writes it (a NUL byte, a line break shown escaped), cut by `echo`."""
-    return repr(echo(text))
 
 
 def calls_phrase(count: int) -> str:

@@ -112,6 +112,14 @@ def test_an_impossible_zone_name_is_a_tool_error_naming_the_problem(bad, message
     assert str(caught.value) == f"{message}; {EXAMPLES}"
 
 
+@pytest.mark.parametrize(("bad", "shown"), [(5, "5"), (None, "None"), (["UTC"], "['UTC']")])
+def test_a_zone_that_is_not_a_string_is_a_tool_error_not_a_crash(bad, shown):
+    """Called directly (chapter 01's protocol passes what the model wrote), not through @tool's type check."""
+    with pytest.raises(ToolError) as caught:
+        get_current_time(bad)
+    assert str(caught.value) == f"Invalid time zone {shown}: a time zone is a string, got {type(bad).__name__}; {EXAMPLES}"
+
+
 CLOCK = build_registry([clock_tool()])
 
 

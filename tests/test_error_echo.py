@@ -1,4 +1,4 @@
-"""An `Error:` result quotes at most a bounded prefix of what the model sent (`agentkit.limits.ECHO_CHARS`).
+"""An `Error:` result quotes at most a bounded prefix of what the model sent (`agentkit.hardening.echo.ECHO_CHARS`).
 
 A 1 MB path or 1 MB of arguments must come back as its first characters and its length, not as a 1 MB error
 that fills the model's context (and the web page, and the transcript). Every tool, every way in.
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agentkit.limits import ECHO_CHARS, echo, quoted
+from agentkit.hardening.echo import ECHO_CHARS, echo, quoted
 from agentkit.policy import ToolExecutor, ToolPolicy, scripted_answers
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.dispatcher import execute_tool

@@ -15,7 +15,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "agentkit"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [  # lowest first
-    ("contract", ("_jsonschema_import", "limits", "asking", "tools.contract", "tools.validation")),
+    ("contract", ("limits", "asking", "tools.contract", "hardening.echo", "hardening.arguments")),
     ("hardening", ("hardening",)),
     ("tools", ("tools",)),
     ("recovery", ("function_line", "recovery")),

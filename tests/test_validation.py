@@ -7,11 +7,11 @@ import jsonschema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agentkit.tools import validation
+from agentkit.hardening import arguments as validation
+from agentkit.hardening.arguments import ArgumentsValidator
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import execute_tool
 from agentkit.tools.registry import build_registry
-from agentkit.tools.validation import ArgumentsValidator
 
 
 async def echo(arguments: dict) -> str:

@@ -12,10 +12,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from agentkit.hardening.echo import echo
 from agentkit.offline import structured
 from agentkit.offline.model import Reply
 from agentkit.offline.request import ApiError, parse_request
-from agentkit.tools.dispatcher import echo
 
 SERVED_MODEL = "offline"
 """The model id `GET /v1/models` lists; requests may name any model, the same offline model answers them all."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Literal, get_args
 
-from agentkit.tools.dispatcher import echo
+from agentkit.hardening.echo import echo
 from agentkit.tools.registry import TOOL_NAME
 
 MessageRole = Literal["system", "developer", "user", "assistant", "tool"]

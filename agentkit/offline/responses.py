@@ -24,11 +24,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from agentkit.hardening.echo import echo
 from agentkit.offline.protocol import HttpReply, Model, _completion
 from agentkit.offline.request import ApiError, parse_request
 from agentkit.offline.response_events import response_events
 from agentkit.offline.structured import answered
-from agentkit.tools.dispatcher import echo
 
 _TEXT_PARTS = ("input_text", "output_text", "text")
 

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from agentkit.hardening.echo import echo
 from agentkit.offline.model import OfflineModel
 from agentkit.offline.protocol import ApiError, Model, handle
-from agentkit.tools.dispatcher import echo
 
 MAX_BODY_BYTES = 16 * 1024 * 1024
 """Largest request body read; a larger Content-Length is answered 413 without reading it."""

@@ -1,7 +1,6 @@
 """The `ask_user` tool (chapter 07): the model asks the person a question, and their answer is the result.
 
-It reaches the person through the same `Ask` as the policy's confirmations (`agentkit.asking`), and reads
-`/cancel` or `/exit` the same way: the task stops.
+It asks through the same `Ask` as the policy's confirmations, and `/cancel` or `/exit` stops the task the same way.
 """
 
 from __future__ import annotations

@@ -1,14 +1,15 @@
 """The registry (chapter 03): a dict of tools by name, checked once, when it is built.
 
 A tool exists for the model only when it is in the registry; `openai_tools` is what the model sees of it.
-Running a call (chapter 04) is the dispatcher's job: `agentkit.tools.dispatcher`.
-"""
+Running a call (chapter 04) is the dispatcher's job: `agentkit.tools.dispatcher`."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from jsonschema import Draft202012Validator, SchemaError
 
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.strict import strict_problem
@@ -27,20 +28,14 @@ def build_registry(tools: Iterable[ToolDefinition]) -> dict[str, ToolDefinition]
     for definition in tools:
         if not isinstance(definition, ToolDefinition):
             named = f" {definition.__name__!r}" if hasattr(definition, "__name__") else ""
-            raise TypeError(
-                f"build_registry() takes ToolDefinition objects, got {type(definition).__name__}{named}; "
-                "decorate a function with @tool, or build a ToolDefinition, to make one."
-            )
+            raise TypeError(f"build_registry() takes ToolDefinition objects, got {type(definition).__name__}{named}; "
+                            "decorate a function with @tool, or build a ToolDefinition, to make one.")
         if not TOOL_NAME.fullmatch(definition.name):
-            raise ValueError(
-                f"Invalid tool name {definition.name!r}: use 1 to 64 letters, digits, '_' or '-' "
-                "(the name the model calls the tool by)."
-            )
+            raise ValueError(f"Invalid tool name {definition.name!r}: use 1 to 64 letters, digits, '_' or '-' "
+                             "(the name the model calls the tool by).")
         if definition.name in registry:
-            raise DuplicateToolError(
-                f"Duplicate tool name '{definition.name}': each tool needs its own name, "
-                "or the model could not say which one it means."
-            )
+            raise DuplicateToolError(f"Duplicate tool name '{definition.name}': each tool needs its own name, "
+                                     "or the model could not say which one it means.")
         _check_parameters(definition)
         _ = definition.validator  # built now, once, rather than on the first call
         registry[definition.name] = definition
@@ -48,19 +43,15 @@ def build_registry(tools: Iterable[ToolDefinition]) -> dict[str, ToolDefinition]
 
 
 def _check_parameters(definition: ToolDefinition) -> None:
-    from jsonschema import Draft202012Validator, SchemaError  # here: importing it takes most of a second
-
+    """A schema the API would refuse (HTTP 400 on every request that offers it) is refused here, once."""
     try:
         Draft202012Validator.check_schema(definition.parameters)
     except SchemaError as error:
         raise ValueError(f"Tool '{definition.name}': parameters is not a valid JSON Schema: {error.message}") from error
     if definition.parameters.get("type") != "object":
-        raise ValueError(
-            f"Tool '{definition.name}': parameters must describe an object (\"type\": \"object\"), "
-            "because the model always sends its arguments as one JSON object."
-        )
-    problem = strict_problem(definition.parameters) if definition.strict else None
-    if problem:  # the API would refuse every request that offers it (HTTP 400): refused here, once
+        raise ValueError(f"Tool '{definition.name}': parameters must describe an object (\"type\": \"object\"), "
+                         "because the model always sends its arguments as one JSON object.")
+    if definition.strict and (problem := strict_problem(definition.parameters)):
         raise ValueError(f"Tool '{definition.name}' is strict, but its parameters are not a strict schema: {problem} "
                          "Make it with @tool(strict=True), or use agentkit.tools.strict.strict_schema().")
 
