@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agentkit.hardening.echo import ECHO_CHARS, echo, quoted  # noqa: F401  (moved there; kept here for one release)
-
 
 @dataclass(frozen=True)
 class Limits:

@@ -28,6 +28,7 @@ from typing import Any
 # scripted_answers and TaskCancelled are imported from here too: chapter 07 introduces them with the policy.
 from agentkit.asking import NO_PERSON, YES_ANSWERS, Ask, TaskCancelled, is_cancel, scripted_answers  # noqa: F401
 from agentkit.decisions import Approved, Decision, Rule
+from agentkit.hardening.echo import echo
 from agentkit.limits import (
     DEFAULT_LIMITS,
     Limits,
@@ -38,7 +39,7 @@ from agentkit.limits import (
     turn_calls_refusal,
 )
 from agentkit.tools.contract import ToolDefinition
-from agentkit.tools.dispatcher import ToolResult, echo, parse_arguments, run_handler
+from agentkit.tools.dispatcher import ToolResult, parse_arguments, run_handler
 from agentkit.tools.registry import openai_tools
 
 

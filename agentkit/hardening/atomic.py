@@ -24,10 +24,11 @@ from contextlib import closing, contextmanager, suppress
 from functools import cache
 from pathlib import Path
 
+from agentkit.hardening.echo import quoted
 from agentkit.hardening.output import refuse_binary
 from agentkit.hardening.paths import open_parent, open_regular_file
 from agentkit.hardening.tree import TEMPORARY_SUFFIX, walk
-from agentkit.limits import Limits, quoted
+from agentkit.limits import Limits
 from agentkit.tools.contract import ToolError
 
 WRITE_CHUNK = 1 << 20

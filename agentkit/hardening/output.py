@@ -18,7 +18,7 @@ import signal
 from dataclasses import dataclass, field
 from typing import BinaryIO, TextIO
 
-from agentkit.limits import quoted
+from agentkit.hardening.echo import quoted
 from agentkit.tools.contract import ToolError
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 
-from agentkit.limits import echo, quoted
+from agentkit.hardening.echo import echo, quoted
 from agentkit.tools.contract import ToolError
 
 MAX_PATH_BYTES = 4096

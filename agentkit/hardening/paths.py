@@ -22,9 +22,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from agentkit.hardening.echo import quoted
 from agentkit.hardening.path_text import WorkspaceError
 from agentkit.hardening.tree import FOLDER_FLAGS, TEMPORARY_SUFFIX
-from agentkit.limits import quoted
 from agentkit.tools.contract import ToolError
 
 MAX_SYMLINK_HOPS = 40

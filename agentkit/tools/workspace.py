@@ -12,10 +12,10 @@ from contextlib import closing
 from pathlib import Path
 
 from agentkit.hardening.atomic import remove_stale_temporaries
+from agentkit.hardening.echo import quoted
 from agentkit.hardening.path_text import WorkspaceError, check_path_text, pattern_segments
 from agentkit.hardening.paths import follow_links
 from agentkit.hardening.tree import matching
-from agentkit.limits import quoted
 
 
 class Workspace:
