@@ -22,6 +22,7 @@ from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.request import ToolChoice
 from agentkit.offline.spans import without_literals
 from agentkit.offline.vocabulary import english
+from agentkit.offline.zh_values import in_learners_words
 
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
 
@@ -92,7 +93,7 @@ MEANS = re.compile(r"\b(?:with|using|via|through|use|in)\s+(?=(?:the\s+|a\s+)?([
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
-    question = each_item(english(question))  # Chinese read through the bilingual vocabulary; "add X and Y" twice
+    asked, question = question, each_item(english(question))  # Chinese read through the vocabulary; "add X and Y" twice
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
         offer = next(o for o in offers if o.name == choice["function"]["name"])
         return [_planned(offer, question)]
@@ -121,7 +122,8 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
                 current = (offer, f"{so_far} and {clause}")
     if current:
         calls.append(_planned(*current))
-    calls = _share_arguments(_unique(calls))
+    calls = [Planned(c.offer, in_learners_words(c.arguments, c.offer.schema, asked), c.missing)
+             for c in _share_arguments(_unique(calls))]  # a title or a note as the learner wrote it ("周会")
     if not calls and choice == "required":
         best, _ = _best(question, offers)
         calls = [_planned(best or offers[0], question)]
