@@ -1,0 +1,115 @@
+"""The offline model reads everyday Chinese requests: numbers with units and measure words, titles in the learner's
+own words, Chinese words for English options, and general questions that are not requests."""
+
+import json
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from agentkit.offline import OfflineModel
+from agentkit.offline.vocabulary import english
+from agentkit.offline.zh_general import asks_in_general
+from agentkit.offline.zh_numbers import as_digits, numeral
+from agentkit.offline.zh_values import as_written
+
+
+def tool(name, description, required, **properties):
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
+        "type": "object", "properties": properties, "required": required}}}
+
+
+def S(description="", **more):  # noqa: N802
+    return {"type": "string", "description": description, **more}
+
+
+def N(description=""):  # noqa: N802
+    return {"type": "number", "description": description}
+
+
+def I(description=""):  # noqa: N802, E743
+    return {"type": "integer", "description": description}
+
+
+SPENDING = tool("log_spending", "记一笔开销。", ["amount", "category"], amount=N("金额"),
+                category=S("类别", enum=["food", "transport", "shopping", "fun"]), note=S("备注"))
+HOTEL = tool("hotel_search", "Find hotels in a city.", ["city"], city=S("city name"), nights=I("number of nights"))
+EVENT = tool("drop_event", "Cancel a calendar event by its title.", ["title"], title=S("event title"))
+CLOCK = tool("clock", "查询某个时区的当前时间。", ["zone"], zone=S("IANA 时区名"))
+ROOM = tool("room_heat", "Set a room's target temperature.", ["room", "celsius"],
+            room=S("", enum=["bedroom", "kitchen", "living_room"]), celsius=N("degrees Celsius"))
+TIP = tool("tip", "Work out a tip.", ["bill", "percent"], bill=N("bill total"), percent=N("tip percent"),
+           people=I("people sharing"))
+WATER = tool("water_log", "Log water you drank.", ["ml"], ml=I("amount in millilitres"))
+
+
+def calls(question, *tools):
+    reply = OfflineModel().respond({"model": "m", "messages": [{"role": "user", "content": question}], "tools": list(tools)})
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls], reply.content
+
+
+@pytest.mark.parametrize(("written", "number"), [
+    ("三百六", 360), ("两千五", 2500), ("一万二", 12000), ("一百零五", 105), ("三十五", 35), ("十", 10), ("两", 2)])
+def test_a_chinese_numeral_is_read_as_people_say_prices(written, number):
+    assert numeral(written) == number
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("百分之十五", "15%"), ("二十点五度", "20.5 度"), ("三张票", "3 票"), ("租一辆车", "租 a 车"), ("九点五分", "9 点 5 分"),
+    ("一等座", "first class")])
+def test_percentages_decimals_and_measure_words(text, read):
+    assert " ".join(as_digits(text).split()) == read
+
+
+@settings(derandomize=True, max_examples=60)
+@given(st.integers(min_value=1, max_value=99))
+@example(20)
+@example(11)
+def test_every_number_below_a_hundred_said_with_a_unit_is_read_back(n):
+    tens, ones = divmod(n, 10)
+    digits = "零一二三四五六七八九"
+    written = (f"{digits[tens] if tens > 1 else ''}十" if tens else "") + (digits[ones] if ones else "")
+    assert f"{n} ml" in english(f"喝了{written}毫升水")
+
+
+def test_a_single_character_word_inside_an_unknown_word_is_left_whole():
+    assert "周会" in english("取消周会")  # the weekly meeting, not "weeks" and "会"
+    assert "next week" in english("下周开会") and "tomorrow" in english("明天的牙医")
+
+
+@pytest.mark.parametrize(("value", "question", "written"), [
+    ("cancel 周会", "取消周会", "取消周会"), ("周会", "取消周会", "周会"), ("取 package", "下午四点提醒我取快递", "取快递"),
+    ("Osaka", "在大阪租车", "大阪"), ("nothing here", "取消周会", "nothing here")])
+def test_a_value_goes_back_to_the_words_the_learner_wrote(value, question, written):
+    assert as_written(value, question) == written
+
+
+@pytest.mark.parametrize(("question", "general"), [
+    ("什么是股票代码？", True), ("多喝水有什么好处？", True), ("为什么天空是蓝色的？", True), ("复利是什么意思？", True),
+    ("纽约现在是什么时间？", False), ("notes.txt 里是什么？", False), ("上海天气怎么样", False), ("北京有什么酒店", False),
+    ("What is a ticker?", False)])
+def test_a_general_question_is_told_from_a_request(question, general):
+    assert asks_in_general(question) is general
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    ("我今天喝了三百毫升水", [WATER], [("water_log", {"ml": 300})]),
+    ("北京有什么酒店，住两晚", [HOTEL], [("hotel_search", {"city": "Beijing", "nights": 2})]),
+    ("午饭花了三十五块，记一笔餐饮支出", [SPENDING, HOTEL], [("log_spending", {"amount": 35, "category": "food"})]),
+    ("打车花了二十八块", [SPENDING], [("log_spending", {"amount": 28, "category": "transport"})]),
+    ("取消周会", [EVENT, CLOCK], [("drop_event", {"title": "周会"})]),
+    ("把卧室温度调到二十二度", [ROOM, CLOCK], [("room_heat", {"room": "bedroom", "celsius": 22})]),
+    ("账单一百二十元，给百分之十五的小费", [TIP, SPENDING], [("tip", {"bill": 120, "percent": 15})]),
+    ("首尔和悉尼现在几点", [CLOCK], [("clock", {"zone": "Asia/Seoul"}), ("clock", {"zone": "Australia/Sydney"})]),
+])
+def test_everyday_chinese_requests(question, tools, expected):
+    made, _ = calls(question, *tools)
+    assert [(name, {k: v for k, v in arguments.items() if k != "note"}) for name, arguments in made] == expected
+
+
+@pytest.mark.parametrize(("question", "tools"), [
+    ("什么是股票代码？", [tool("quote", "股票的最新价格。", ["ticker"], ticker=S("股票代码"))]),
+    ("多喝水有什么好处？", [WATER]), ("小费一般给多少比较合适？", [TIP])])
+def test_a_general_chinese_question_gets_words_in_chinese_not_a_call(question, tools):
+    made, said = calls(question, *tools)
+    assert made == [] and said and any("\u4e00" <= c <= "\u9fff" for c in said) and "MODEL_API_KEY" not in said
