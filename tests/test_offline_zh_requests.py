@@ -113,3 +113,44 @@ def test_everyday_chinese_requests(question, tools, expected):
 def test_a_general_chinese_question_gets_words_in_chinese_not_a_call(question, tools):
     made, said = calls(question, *tools)
     assert made == [] and said and any("\u4e00" <= c <= "\u9fff" for c in said) and "MODEL_API_KEY" not in said
+
+
+def answer_after(question, name, arguments, result, *tools):
+    messages = [{"role": "user", "content": question},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": result}]
+    return OfflineModel().respond({"model": "m", "messages": messages, "tools": list(tools)}).content
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("大阪的空气质量怎么样", "air", {"city": "Osaka"}, '{"aqi": 85}', "大阪"),  # the place as the learner named it
+    ("三十五摄氏度是多少华氏度", "convert_temperature", {"value": 35, "from_unit": "C", "to_unit": "F"}, '{"result": 95}',
+     "35 C 是 95 F。"),
+    ("取消周会", "drop_event", {"title": "周会"}, "Cancelled.", "已取消。"),
+    ("今晚七点订位", "reserve_table", {"time": "19:00"}, '{"confirmed": true, "table": 12}', "已确认，桌号为 12"),
+])
+def test_an_answer_in_chinese_says_the_values_in_chinese(question, name, arguments, result, said):
+    answer = answer_after(question, name, arguments, result)
+    assert said in answer and "{" not in answer and name not in answer
+
+
+def workspace_tools():
+    from pathlib import Path
+
+    import agentkit.evaluation  # the course's eval schemas: the same file tools `agentkit chat` offers
+    functions = json.loads((Path(agentkit.evaluation.__file__).parents[2] / "notebooks/data/eval/functions.json").read_text())
+    return [f for f in functions if f["function"]["name"] in ("read_file", "glob", "bash", "edit_file", "write_file")]
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ('把 todo.txt 里的 "buy milk" 改成 "buy oat milk"',
+     [("edit_file", {"path": "todo.txt", "old_text": "buy milk", "new_text": "buy oat milk"})]),
+    ("看看 report.md 里写了什么", [("read_file", {"path": "report.md"})]),
+    ("report.md 里有什么？", [("read_file", {"path": "report.md"})]),
+    ("把 hello 写进 hi.txt", [("write_file", {"path": "hi.txt", "content": "hello"})]),
+    ("用 shell 数一下 notes.txt 有几行", [("bash", {"command": "wc -l notes.txt"})]),
+])
+def test_everyday_workspace_requests_in_chinese(question, expected):
+    made, _ = calls(question, *workspace_tools())
+    assert made == expected

@@ -58,7 +58,10 @@ WORDS = {
     "读一下": "read", "读取": "read", "读": "read", "打开": "open", "查看": "show", "看看": "show", "显示": "show",
     "内容": "contents", "文件夹": "folder", "目录": "folder", "文件": "files", "列出": "list", "所有": "all",
     "写入": "write", "写到": "write to", "写": "write", "保存到": "save to", "保存": "save", "删除": "delete",
-    "改成": "to", "替换成": "with", "替换": "replace", "修改": "edit", "编辑": "edit", "行数": "lines", "行": "lines",
+    "改成": "change to", "改为": "change to", "替换成": "replace with", "写进": "write to", "存到": "save to",
+    "有几行": "how many lines", "有多少行": "how many lines", "几行": "how many lines", "数": "count", "几": "how many",
+    "里写了什么": "what does it say", "写了什么": "what does it say", "里有什么": "what is in",
+    "替换": "replace", "修改": "edit", "编辑": "edit", "行数": "lines", "行": "lines",
     "字数": "words", "单词": "words", "统计": "count", "数一下": "count", "多少": "how many", "几个": "how many",
     "运行": "run", "执行": "run", "命令": "command", "终端": "shell", "搜索": "search", "搜": "search", "查询": "query",
     "查一下": "look up", "查": "look up", "掷": "roll", "扔": "roll", "投": "roll", "骰子": "dice", "密码": "password",
@@ -115,7 +118,7 @@ WORDS = {
 }
 
 
-BA = re.compile(r"把\s*([^\s“”\"'，。][^“”\"'，。]*?)\s*(写到|写入|保存到|存到|追加到|加到)")
+BA = re.compile(r"把\s*([^\s“”\"'，。][^“”\"'，。]*?)\s*(写到|写入|写进|保存到|存到|追加到|加到)")
 """The 把 construction with an unquoted object: "把 X 写到 Y" is "write X to Y"."""
 
 
@@ -132,6 +135,7 @@ def english(text: str) -> str:
     text = re.sub(r"一下|一个(?=[零〇一二两三四五六七八九十百千])", " ", text)  # "生成一个十六位的密码": one password
     text = as_digits(text)  # "三百毫升" "300 ml", "百分之十五" "15%", "三张票" "3 票"
     text = _times_and_durations(text)
+    text = re.sub(r"第\s*(\d+)\s*行", r" line \1 ", text)  # "第二行" is line 2 of a file
     text = _vocabulary().sub(_read_word, text)
     text = text.replace("，", " , ").replace("。", " . ").replace("？", " ? ").replace("！", " ! ").replace("、", " , ")
     text = text.replace("：", ": ").replace("“", ' "').replace("”", '" ').replace("《", ' "').replace("》", '" ')
