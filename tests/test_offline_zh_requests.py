@@ -154,3 +154,11 @@ def workspace_tools():
 def test_everyday_workspace_requests_in_chinese(question, expected):
     made, _ = calls(question, *workspace_tools())
     assert made == expected
+
+
+def test_a_quoted_title_is_kept_as_written_and_everyday_words_are_read():
+    book = tool("borrow_book", "Borrow a book from the library.", ["title"], title=S("book title"), weeks=I("loan weeks"))
+    assert calls("帮我借《三体》这本书，借三周", book)[0] == [("borrow_book", {"title": "三体", "weeks": 3})]
+    coffee = tool("order_coffee", "点咖啡。", ["drink", "cups"], drink=S("饮品名称"), cups=I("杯数"),
+                  size=S("杯型", enum=["small", "medium", "large"]))
+    assert calls("来两杯大杯拿铁", coffee)[0] == [("order_coffee", {"drink": "拿铁", "cups": 2, "size": "large"})]

@@ -109,6 +109,20 @@ WORDS = {
     "到达": "arrival", "去": "to", "买": "buy", "最新": "latest", "版本": "version", "上": "",
     "取车": "pick up car", "好处": "benefits", "坏处": "harm", "影响": "effect", "合适": "appropriate",
     "发明": "invented", "空调": "air conditioner", "消耗": "burned", "燃烧": "burned",
+    # everyday life: food and drink, home, health, money, travel, study and work
+    "咖啡": "coffee", "拿铁": "latte", "美式": "americano", "奶茶": "milk tea", "茶": "tea", "果汁": "juice",
+    "大杯": "large", "中杯": "medium", "小杯": "small", "外卖": "takeout", "点": "order", "来": "", "这": "",
+    "借书": "borrow book", "还书": "return book", "借": "borrow", "书": "book", "图书馆": "library",
+    "订阅": "subscribe", "套餐": "plan", "高级": "premium", "标准": "standard", "基础": "basic", "会员": "membership",
+    "停车费": "parking fee", "车牌号": "licence plate", "车牌": "licence plate", "费": "fee", "交": "pay",
+    "灯": "lights", "亮度": "brightness", "音量": "volume", "电视": "TV", "窗帘": "curtains", "关掉": "turn off",
+    "关闭": "turn off", "清单": "list", "多远": "how far", "健身": "gym fitness", "课程": "course", "课": "class",
+    "瑜伽": "yoga", "体温": "body temperature", "血压": "blood pressure", "步数": "steps", "睡眠": "sleep",
+    "工资": "salary", "收入": "income", "存款": "savings", "转账": "transfer", "余额": "balance", "银行": "bank",
+    "信用卡": "credit card", "账户": "account", "预算": "budget", "房间": "room", "入住": "check in",
+    "退房": "check out", "护照": "passport", "签证": "visa", "行李": "luggage", "航班号": "flight number",
+    "高铁": "high-speed train", "飞机": "plane", "作业": "homework", "考试": "exam", "报告": "report",
+    "项目": "project", "截止": "deadline", "文档": "document", "打电话": "call", "电话": "phone", "联系人": "contact",
     # how it is asked
     "什么是": "what is", "是什么": "what is", "为什么": "why", "怎么样": "how is", "如何": "how", "谁": "who",
     "那": "and", "呢": "", "和": "and", "与": "and", "跟": "and", "还有": "and", "然后": "then", "再": "then",
@@ -118,6 +132,8 @@ WORDS = {
 }
 
 
+QUOTES = re.compile(r"“([^”]*)”|《([^》]*)》|\"([^\"]*)\"")
+"""Quoted text and titles: kept aside while the rest is read, put back as written."""
 BA = re.compile(r"把\s*([^\s“”\"'，。][^“”\"'，。]*?)\s*(写到|写入|写进|保存到|存到|追加到|加到)")
 """The 把 construction with an unquoted object: "把 X 写到 Y" is "write X to Y"."""
 
@@ -129,6 +145,9 @@ def english(text: str) -> str:
         return text
     # "把 你好 写到 hi.txt": the object comes before the verb; kept aside and quoted, it stays one value as written
     kept: list[str] = []
+    # a quoted text or a title in 《》 is a value as written: its numerals and words are not read ("《三体》")
+    text = QUOTES.sub(lambda m: kept.append(next(g for g in m.groups() if g is not None)) or f' "\x00{len(kept) - 1}\x00" ',
+                      text)
     text = BA.sub(lambda m: kept.append(m.group(1)) or f' {WORDS[m.group(2)].split()[0]} "\x00{len(kept) - 1}\x00" to ', text)
     text = re.sub(r"(?:下)(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" next {DAYS[m.group(1)]} ", text)
     text = re.sub(r"(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" {DAYS[m.group(1)]} ", text)
@@ -138,7 +157,7 @@ def english(text: str) -> str:
     text = re.sub(r"第\s*(\d+)\s*行", r" line \1 ", text)  # "第二行" is line 2 of a file
     text = _vocabulary().sub(_read_word, text)
     text = text.replace("，", " , ").replace("。", " . ").replace("？", " ? ").replace("！", " ! ").replace("、", " , ")
-    text = text.replace("：", ": ").replace("“", ' "').replace("”", '" ').replace("《", ' "').replace("》", '" ')
+    text = text.replace("：", ": ").replace("“", ' "').replace("”", '" ')
     text = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
     return re.sub(r"\s+", " ", text).strip()
 
