@@ -162,3 +162,10 @@ def test_a_quoted_title_is_kept_as_written_and_everyday_words_are_read():
     coffee = tool("order_coffee", "点咖啡。", ["drink", "cups"], drink=S("饮品名称"), cups=I("杯数"),
                   size=S("杯型", enum=["small", "medium", "large"]))
     assert calls("来两杯大杯拿铁", coffee)[0] == [("order_coffee", {"drink": "拿铁", "cups": 2, "size": "large"})]
+
+
+def test_a_missing_value_is_asked_for_in_chinese_by_its_chinese_description():
+    from agentkit.offline.answer import ask_for
+    schema = {"properties": {"from_unit": {"type": "string", "description": "原单位"}, "to_unit": {"type": "string"}}}
+    asked = ask_for("convert", ["from_unit", "to_unit"], "zh", schema)
+    assert asked.startswith("请问原单位和") and "fromunit" not in asked and "tounit" not in asked

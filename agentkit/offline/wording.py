@@ -43,7 +43,7 @@ LABELS_ZH = {
     "quote": "报价货币", "state": "状态", "event": "事件", "meaning": "意思", "translation": "译文", "answer": "答案",
     "timezone": "时区", "days": "逐日", "day": "日期", "high": "最高", "low": "最低",
     "when": "时间", "train": "车次", "departs": "出发时间", "confirmed": "已确认", "table": "桌号", "per": "每",
-    "person": "人", "aqi": "空气质量指数", "ends": "结束", "at": "时间", "created": "创建", "month": "本月",
+    "person": "人", "aqi": "空气质量指数", "ends": "结束时间", "at": "", "created": "创建", "month": "本月",
     "logged": "已记录", "saved": "已保存", "car": "车辆", "booking": "预订", "target": "目标", "current": "当前",
     "liter": "升", "tracking": "追踪", "carrier": "承运商", "eta": "预计送达", "delivered": "已送达", "uv": "紫外线",
     "index": "指数", "pollutant": "污染物", "main": "主要", "feels": "体感", "version": "版本", "latest": "最新",
@@ -77,7 +77,9 @@ def label(key: str, language: Language) -> tuple[str, str]:
     unit = UNITS[words[-1]] if len(words) > 1 and words[-1] in UNITS else ""
     words = words[:-1] if unit else words
     if language == "zh":
-        return "".join(LABELS_ZH.get(w, LABELS_ZH.get(EXPANDED.get(w, ""), w)) for w in words), unit
+        pieces = [LABELS_ZH.get(w, LABELS_ZH.get(EXPANDED.get(w, ""), w)) for w in words]
+        # Chinese words run together ("出发时间"); an English word the table lacks keeps its space ("from unit")
+        return re.sub(r"(?<![A-Za-z0-9]) +| +(?![A-Za-z0-9])", "", " ".join(pieces)), unit
     return " ".join(EXPANDED.get(w, w) for w in words), unit
 
 
