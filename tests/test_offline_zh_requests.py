@@ -169,3 +169,15 @@ def test_a_missing_value_is_asked_for_in_chinese_by_its_chinese_description():
     schema = {"properties": {"from_unit": {"type": "string", "description": "原单位"}, "to_unit": {"type": "string"}}}
     asked = ask_for("convert", ["from_unit", "to_unit"], "zh", schema)
     assert asked.startswith("请问原单位和") and "fromunit" not in asked and "tounit" not in asked
+
+
+def test_a_follow_up_that_changes_one_value_repeats_the_last_call():
+    fx = tool("fx", "Convert money.", ["amount", "from_ccy", "to_ccy"], amount=N(), from_ccy=S("ISO code"), to_ccy=S("ISO code"))
+    messages = [{"role": "user", "content": "把 100 美元换成欧元"},
+                {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+                    "name": "fx", "arguments": '{"amount": 100, "from_ccy": "USD", "to_ccy": "EUR"}'}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": "92.3"},
+                {"role": "assistant", "content": "100 USD 是 92.3 EUR。"},
+                {"role": "user", "content": "换成日元呢？"}]
+    reply = OfflineModel().respond({"model": "m", "messages": messages, "tools": [fx]})
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"amount": 100, "from_ccy": "USD", "to_ccy": "JPY"}]

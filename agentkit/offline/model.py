@@ -88,7 +88,9 @@ class OfflineModel:
         general = choice == "auto" and asks_in_general(question)  # "什么是股票代码？" asks about the world
         if offers and choice != "none" and not general:
             asked = with_earlier_file(question, messages) if len(messages) > 1 else question
-            planned = with_earlier_result(plan(asked, offers, choice), messages) or follow_up(messages, offers)
+            planned = with_earlier_result(plan(asked, offers, choice), messages)
+            if all(p.missing for p in planned):  # "换成日元呢？" lacks the amount: the last call, with the new currency
+                planned = follow_up(messages, offers) or planned
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
                 planned = [p for p in planned if fits_exactly(p.offer.name, question)]
             ready = [p for p in planned if not p.missing or choice != "auto"]

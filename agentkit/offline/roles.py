@@ -85,7 +85,7 @@ def by_direction(hint: set[str], spans: list[Span]) -> list[Span]:
         return towards or [s for s in spans if not s.counted and s.before[-1:] != ("from",)] or spans[1:] or spans
     if side_of(hint) == "from":
         return [s for s in spans if s.before[-1:] and s.before[-1] in {"from", "since"}] or [
-            s for s in spans if s.counted] or spans
+            s for s in spans if s.counted] or [s for s in spans if s.before[-1:] not in (("to",), ("into",))]
     return spans
 
 
