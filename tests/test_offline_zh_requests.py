@@ -181,3 +181,18 @@ def test_a_follow_up_that_changes_one_value_repeats_the_last_call():
                 {"role": "user", "content": "换成日元呢？"}]
     reply = OfflineModel().respond({"model": "m", "messages": messages, "tools": [fx]})
     assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"amount": 100, "from_ccy": "USD", "to_ccy": "JPY"}]
+
+
+@pytest.mark.parametrize(("said", "read"), [
+    ("12月25日", "December 25"), ("3月5号", "March 5"), ("三天后", "in 3 days"), ("两周以后", "in 2 weeks"),
+    ("这周五", "this Friday"), ("下个星期三", "next Wednesday"), ("下个星期", "next week"), ("大后天", "in 3 days")])
+def test_chinese_dates_read_as_english_a_date_parameter_understands(said, read):
+    assert english(said) == read
+
+
+def test_a_relative_chinese_date_becomes_a_date_when_the_schema_asks_for_one():
+    import datetime as dt
+    flight = tool("flights", "Search flights.", ["origin", "destination", "date"], origin=S("from city"),
+                  destination=S("to city"), date=S("YYYY-MM-DD"))
+    made, _ = calls("三天后从上海飞东京的航班", flight)
+    assert made[0][1]["date"] == (dt.date.today() + dt.timedelta(days=3)).isoformat()

@@ -149,8 +149,11 @@ def english(text: str) -> str:
     text = QUOTES.sub(lambda m: kept.append(next(g for g in m.groups() if g is not None)) or f' "\x00{len(kept) - 1}\x00" ',
                       text)
     text = BA.sub(lambda m: kept.append(m.group(1)) or f' {WORDS[m.group(2)].split()[0]} "\x00{len(kept) - 1}\x00" to ', text)
-    text = re.sub(r"(?:下)(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" next {DAYS[m.group(1)]} ", text)
-    text = re.sub(r"(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" {DAYS[m.group(1)]} ", text)
+    text = re.sub(r"下个?(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" next {DAYS[m.group(1)]} ", text)
+    text = re.sub(r"(这|本)?(?:周|星期|礼拜)([一二三四五六日天])",
+                  lambda m: f" {'this ' if m.group(1) else ''}{DAYS[m.group(2)]} ", text)
+    for said, meant in RELATIVE_DAYS.items():
+        text = text.replace(said, f" {meant} ")
     text = re.sub(r"一下|一个(?=[零〇一二两三四五六七八九十百千])", " ", text)  # "生成一个十六位的密码": one password
     text = as_digits(text)  # "三百毫升" "300 ml", "百分之十五" "15%", "三张票" "3 票"
     text = _times_and_durations(text)
@@ -176,7 +179,22 @@ def _times_and_durations(text: str) -> str:
     text = re.sub(r"半\s*个?\s*(?:小时|钟头)", " for 30 minutes ", text)
     text = re.sub(r"(\d+)\s*分钟", r" for \1 minutes ", text)
     text = re.sub(r"(\d+)\s*秒钟?", r" for \1 seconds ", text)
-    return re.sub(r"(\d+)\s*个?\s*(\d+)\s*面的?\s*骰子?", r" \1 dice with \2 sides ", text)
+    text = re.sub(r"(\d+)\s*个?\s*(\d+)\s*面的?\s*骰子?", r" \1 dice with \2 sides ", text)
+    return _days(text)
+
+
+MONTHS = "January February March April May June July August September October November December".split()
+RELATIVE_DAYS = {"大后天": "in 3 days", "下个月": "next month", "下个星期": "next week", "周末": "weekend"}
+"""Days said relative to today, read after the weekdays ("下个星期三" is next Wednesday, "下个星期" next week)."""
+
+
+def _days(text: str) -> str:
+    """ "12月25日" -> "December 25", "三天后" -> "in 3 days", "两周以后" -> "in 2 weeks"."""
+    text = re.sub(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", lambda m: f" {MONTHS[int(m.group(1)) - 1]} {int(m.group(2))} "
+                  if 1 <= int(m.group(1)) <= 12 else m.group(0), text)
+    units = {"天": "days", "周": "weeks", "星期": "weeks", "礼拜": "weeks", "月": "months"}
+    return re.sub(r"(\d+)\s*个?\s*(天|周|星期|礼拜|月)\s*(?:以后|之后|后)", lambda m: f" in {m.group(1)} {units[m.group(2)]} ",
+                  text)
 
 
 LINKING = {"", "in", "to", "from", "and", "is", "please", "then", "use", "what", "per"}
