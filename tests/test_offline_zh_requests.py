@@ -196,3 +196,9 @@ def test_a_relative_chinese_date_becomes_a_date_when_the_schema_asks_for_one():
                   destination=S("to city"), date=S("YYYY-MM-DD"))
     made, _ = calls("三天后从上海飞东京的航班", flight)
     assert made[0][1]["date"] == (dt.date.today() + dt.timedelta(days=3)).isoformat()
+
+
+def test_news_about_a_topic_takes_the_topic_in_chinese():
+    news = tool("search_news", "Search recent news about a topic.", ["topic"], topic=S("topic"))
+    assert calls("搜一下关于人工智能的新闻", news)[0] == [("search_news", {"topic": "人工智能"})]
+    assert calls("最近有什么 AI 新闻", news)[0] == [("search_news", {"topic": "AI"})]

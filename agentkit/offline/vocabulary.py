@@ -123,6 +123,7 @@ WORDS = {
     "退房": "check out", "护照": "passport", "签证": "visa", "行李": "luggage", "航班号": "flight number",
     "高铁": "high-speed train", "飞机": "plane", "作业": "homework", "考试": "exam", "报告": "report",
     "项目": "project", "截止": "deadline", "文档": "document", "打电话": "call", "电话": "phone", "联系人": "contact",
+    "关于": "about", "最近": "recent", "最新的": "latest",
     # how it is asked
     "什么是": "what is", "是什么": "what is", "为什么": "why", "怎么样": "how is", "如何": "how", "谁": "who",
     "那": "and", "呢": "", "和": "and", "与": "and", "跟": "and", "还有": "and", "然后": "then", "再": "then",
@@ -155,6 +156,8 @@ def english(text: str) -> str:
     for said, meant in RELATIVE_DAYS.items():
         text = text.replace(said, f" {meant} ")
     text = re.sub(r"一下|一个(?=[零〇一二两三四五六七八九十百千])", " ", text)  # "生成一个十六位的密码": one password
+    # "关于人工智能的新闻": the thing comes last in Chinese, "news about 人工智能" in English, where a topic is looked for
+    text = re.sub(r"关于([^，。？！\s的]+)的([^，。？！\s的]+)", r" \2 about \1 ", text)
     text = as_digits(text)  # "三百毫升" "300 ml", "百分之十五" "15%", "三张票" "3 票"
     text = _times_and_durations(text)
     text = re.sub(r"第\s*(\d+)\s*行", r" line \1 ", text)  # "第二行" is line 2 of a file
