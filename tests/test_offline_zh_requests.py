@@ -202,3 +202,12 @@ def test_news_about_a_topic_takes_the_topic_in_chinese():
     news = tool("search_news", "Search recent news about a topic.", ["topic"], topic=S("topic"))
     assert calls("搜一下关于人工智能的新闻", news)[0] == [("search_news", {"topic": "人工智能"})]
     assert calls("最近有什么 AI 新闻", news)[0] == [("search_news", {"topic": "AI"})]
+
+
+@pytest.mark.parametrize("question", ["查一下快递 1Z999AA10123456784，是 UPS 的", "where's my ups package 1Z999AA10123456784"])
+def test_an_identifier_of_letters_and_digits_goes_to_a_tracking_number(question):
+    parcel = tool("track_parcel", "Track a parcel by its tracking number.", ["tracking_number"],
+                  tracking_number=S("carrier tracking number"), carrier=S("", enum=["ups", "fedex", "dhl"]))
+    assert calls(question, parcel)[0] == [("track_parcel", {"tracking_number": "1Z999AA10123456784", "carrier": "ups"})]
+    made, asked = calls("track my parcel", parcel)
+    assert made == [] and "tracking number" in asked  # no identifier: asked for, not made up

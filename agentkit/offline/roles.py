@@ -15,8 +15,8 @@ from agentkit.offline import reading
 from agentkit.offline.spans import Span, SpanKind
 from agentkit.offline.vocabulary import english
 
-Role = Literal["zone", "phone", "email", "url", "pattern", "tag", "path", "date", "time", "language", "unit", "place", "symbol",
-               "title", "body", "query", "sql", "command", "repo"]
+Role = Literal["code", "zone", "phone", "email", "url", "pattern", "tag", "path", "date", "time", "language", "unit", "place",
+               "symbol", "title", "body", "query", "sql", "command", "repo"]
 """What a string parameter is for, as far as filling it goes."""
 Side = Literal["from", "to"]
 """The side of "from X to Y" a parameter stands on."""
@@ -33,6 +33,8 @@ ROLES: list[tuple[Role, set[str], tuple[SpanKind, ...]]] = [
     ("pattern", {"pattern", "glob"}, ("pattern", "quoted")),
     ("tag", {"channel", "hashtag", "tag", "tags"}, ("tag", "quoted")),
     ("path", {"path", "file", "filename", "directory", "folder", "dir", "filepath"}, ("path", "quoted", "repo")),
+    ("code", {"tracking", "reference", "ref", "serial", "confirmation", "plate", "licence", "license", "sku", "voucher",
+              "coupon", "pnr"}, ("code", "quoted")),
     ("date", {"date", "day", "deadline", "birthday", "when", "datetime", "check"}, ("date", "time")),
     ("time", {"time", "hour", "clock"}, ("time", "date")),
     ("language", {"language", "lang", "locale"}, ("language",)),
@@ -46,8 +48,8 @@ ROLES: list[tuple[Role, set[str], tuple[SpanKind, ...]]] = [
     ("query", {"query", "keyword", "keywords", "term", "terms", "topic", "search", "q", "question", "prompt",
                "expression", "word", "phrase"}, ("quoted", "said", "colon", "named")),
 ]
-STRICT = {"zone", "phone", "email", "url", "pattern", "path", "date", "time", "language", "unit", "place", "sql", "command",
-          "repo"}
+STRICT = {"code", "zone", "phone", "email", "url", "pattern", "path", "date", "time", "language", "unit", "place", "sql",
+          "command", "repo"}
 FROM_WORDS = {"from", "source", "origin", "departure", "start", "base", "check_in", "src"}
 TO_WORDS = {"to", "target", "destination", "arrival", "into", "end", "dst", "dest"}
 

@@ -17,7 +17,7 @@ from agentkit.offline import code, dates
 from agentkit.offline.places import is_known_place, zones_in
 
 SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
-                   "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo"]
+                   "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code"]
 """What a value found in a question is: the patterns below, one a kind."""
 
 
@@ -76,6 +76,7 @@ _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|conta
 _PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
 _HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
+_CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}(?![\w/@.-])")
 _COLON = re.compile(r":\s+(.+?)\s*$")
 _PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |du |des |da |do |dos |la |le |van |von |of |upon |on )?[A-Z][\w'-]*)*")
 
@@ -141,6 +142,8 @@ def _find(text: str) -> tuple[Span, ...]:
             add(match.start(group), match.end(group), "path", match.group(group))
     for start, end, zone in zones_in(text):
         add(start, end, "zone", zone)
+    for match in _CODE.finditer(text):  # "1Z999AA10123456784", "G7301": an identifier, not a number or a name
+        add(match.start(), match.end(), "code", match.group(0))
     for match in _NUMBER.finditer(text):
         number = float(match.group(1).replace(",", "").replace("$", ""))
         add(match.start(), match.end(1), "number", number, percent=bool(match.group(2)), money=_money(text, match))
