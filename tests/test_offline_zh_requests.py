@@ -211,3 +211,9 @@ def test_an_identifier_of_letters_and_digits_goes_to_a_tracking_number(question)
     assert calls(question, parcel)[0] == [("track_parcel", {"tracking_number": "1Z999AA10123456784", "carrier": "ups"})]
     made, asked = calls("track my parcel", parcel)
     assert made == [] and "tracking number" in asked  # no identifier: asked for, not made up
+
+
+@pytest.mark.parametrize("question", ["加了四十升油，花了三百二十元", "I put in 40 liters of fuel, and spent 320"])
+def test_a_clause_that_completes_the_call_before_is_not_a_call_of_another_tool(question):
+    fuel = tool("log_fuel", "记录一次加油。", ["liters", "cost"], liters=N("加油量（升）"), cost=N("花费金额（元）"))
+    assert calls(question, fuel, SPENDING)[0] == [("log_fuel", {"liters": 40, "cost": 320})]

@@ -102,6 +102,10 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
     for clause in clauses(question):
         best, best_score = _best(clause, offers)
+        if current and best is not None and best.name != current[0].name and _completes(*current, clause) and not (
+                _complete(best, clause)):  # "40 liters of fuel, it cost 320": the price the fuel call lacks, not a new call
+            current = (current[0], f"{current[1]} and {clause}")
+            continue
         if best is not None and best_score >= ENOUGH and (current is None or best.name != current[0].name):
             if current:
                 calls.append(_planned(*current))
@@ -156,6 +160,13 @@ def _complete(offer: Offer, text: str) -> bool:
     """The text alone has a value for every required parameter (none guessed)."""
     arguments, missing = fill(offer.schema, text, exclude=offer.words, guess=False)
     return bool(arguments) and not missing
+
+
+def _completes(offer: Offer, so_far: str, clause: str) -> bool:
+    """The clause brings a required value the call so far lacks."""
+    _, missing = fill(offer.schema, so_far, exclude=offer.words, guess=False)
+    _, still = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
+    return bool(missing) and len(still) < len(missing)
 
 
 def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
