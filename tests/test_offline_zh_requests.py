@@ -217,3 +217,10 @@ def test_an_identifier_of_letters_and_digits_goes_to_a_tracking_number(question)
 def test_a_clause_that_completes_the_call_before_is_not_a_call_of_another_tool(question):
     fuel = tool("log_fuel", "记录一次加油。", ["liters", "cost"], liters=N("加油量（升）"), cost=N("花费金额（元）"))
     assert calls(question, fuel, SPENDING)[0] == [("log_fuel", {"liters": 40, "cost": 320})]
+
+
+def test_a_parameter_described_as_hh_mm_takes_the_time():
+    movie = tool("buy_movie_tickets", "Buy cinema tickets for a film.", ["movie", "count"], movie=S("film title"),
+                 count=I("number of tickets"), showtime=S("HH:MM"))
+    assert calls("买两张《沙丘》的电影票，晚上八点那场", movie)[0] == [
+        ("buy_movie_tickets", {"movie": "沙丘", "count": 2, "showtime": "20:00"})]

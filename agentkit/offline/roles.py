@@ -60,6 +60,9 @@ def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
     named = set(reading.split_name(name))
     if "sql" in named or re.search(r"\bsql\b", described):  # "query: the SQL statement to run" is code, not a search
         return ROLES[0][0], ROLES[0][2]
+    for role, form in (("time", r"\bhh:mm\b"), ("date", r"\byyyy-mm-dd\b")):  # "showtime: HH:MM" is a time by its form
+        if re.search(form, described):
+            return role, next(kinds for r, _, kinds in ROLES if r == role)
     for words in (named, set(re.findall(r"[a-z]+", described)[:8])):
         for role, names, kinds in ROLES:
             if words & names:
