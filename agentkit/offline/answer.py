@@ -87,6 +87,8 @@ def _meaning(name: str, spec: dict[str, Any], language: Language) -> str:
     said, _ = label(name, language)
     vague = all(len(w) <= 2 or w in ("value", "input", "arg", "param", "data") for w in reading.split_name(name))
     description = re.split(r"[.,;(:]", spec.get("description") or "")[0].strip()
+    if language == "zh" and _chinese(description):  # "原单位": a Chinese description says it best
+        return description
     if (vague or language == "zh" and not _chinese(said)) and description and len(description.split()) <= 8:
         described = re.sub(r"^(?:the|a|an)\s+", "", description, flags=re.I)
         return f"{said}（{described}）" if language == "zh" and not vague else described[:1].lower() + described[1:]

@@ -24,6 +24,7 @@ from agentkit.offline.request import ToolChoice
 from agentkit.offline.roles import json_type, role_of
 from agentkit.offline.spans import without_literals
 from agentkit.offline.vocabulary import english
+from agentkit.offline.zh_values import in_learners_words
 
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
 
@@ -102,7 +103,7 @@ MEANS = re.compile(r"\b(?:with|using|via|through|use)\s+(?=(?:the\s+|a\s+)?([A-Z
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
-    question = _items_split(english(question), offers)  # Chinese read through the bilingual vocabulary
+    asked, question = question, _items_split(english(question), offers)  # Chinese read through the bilingual vocabulary
     if choice == "auto" and is_general(question):  # "what is a stock split?": a question about the world
         return []
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
@@ -115,6 +116,10 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         best, best_score = _best(clause, offers)
         if current is not None and best is not None and _goes_on(*current, clause, best_score):
             best = current[0]
+        elif current and best is not None and best.name != current[0].name and _completes(*current, clause) and not (
+                _complete(best, clause)):  # "40 liters of fuel, it cost 320": the price the fuel call lacks, not a new call
+            current = (current[0], f"{current[1]} and {clause}")
+            continue
         if best is not None and best_score >= ENOUGH and (current is None or best.name != current[0].name):
             if current:
                 calls.append(_planned(*current))
@@ -135,7 +140,8 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
                 current = (offer, f"{so_far} and {clause}")
     if current:
         calls.append(_planned(*current))
-    calls = _share_arguments(_unique(calls))
+    calls = [Planned(c.offer, in_learners_words(c.arguments, c.offer.schema, asked), c.missing)
+             for c in _share_arguments(_unique(calls))]  # a title or a note as the learner wrote it ("周会")
     if not calls and choice == "required":
         best, _ = _best(question, offers)
         calls = [_planned(best or offers[0], question)]
@@ -204,6 +210,11 @@ def _goes_on(offer: Offer, so_far: str, clause: str, best_score: float) -> bool:
     _, missing = fill(offer.schema, so_far, exclude=offer.words, guess=False)
     _, still = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
     return len(still) < len(missing)
+def _completes(offer: Offer, so_far: str, clause: str) -> bool:
+    """The clause brings a required value the call so far lacks."""
+    _, missing = fill(offer.schema, so_far, exclude=offer.words, guess=False)
+    _, still = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
+    return bool(missing) and len(still) < len(missing)
 
 
 def _another_call(offer: Offer, so_far: str, clause: str) -> bool:

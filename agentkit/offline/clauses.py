@@ -99,7 +99,9 @@ def with_context(so_far: str, clause: str, values: Iterable[Any] = ()) -> str:
         lead = parallel.group(1)
     else:
         lead = re.split(r"^(?=\d)|(?<=\s)(?=\S*\d|\"|“|[A-Z])", so_far, maxsplit=1)[0] if so_far else ""
-        found = [so_far.lower().find(v.lower()) for v in values if isinstance(v, str) and v]
-        lead = min((so_far[:at] for at in found if at > 0), key=len, default=lead) if lead == so_far else lead
+        # a zone is written as its city ("Tokyo" for Asia/Tokyo); a value that opens the call leaves no lead words
+        written = [w for v in values if isinstance(v, str) and v for w in {v, v.rsplit("/", 1)[-1].replace("_", " ")}]
+        found = [so_far.lower().find(w.lower()) for w in written]
+        lead = min((so_far[:at] for at in found if at >= 0), key=len, default=lead) if lead == so_far else lead
     lead = lead if lead.endswith(" ") or not lead else lead + " "
     return f"{lead}{clause}" if not lead.strip() or lead.strip().lower() not in clause.lower() else clause

@@ -47,6 +47,7 @@ from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
 from agentkit.offline.reading import message_text
 from agentkit.offline.reply import Reply, ToolCall
 from agentkit.offline.retry import corrected
+from agentkit.offline.zh_general import asks_in_general
 
 __all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "ToolCall", "plain_answer", "plan"]
 
@@ -84,7 +85,8 @@ class OfflineModel:
         confirmed = _confirmed(messages) if told.ask_first else None
         question = confirmed or message_text(messages[-1])
         language = told.language or language_of(question)
-        if offers and choice != "none":
+        general = choice == "auto" and asks_in_general(question)  # "什么是股票代码？" asks about the world
+        if offers and choice != "none" and not general:
             asked = with_earlier_file(question, messages) if len(messages) > 1 else question
             planned = with_earlier_result(plan(asked, offers, choice), messages)
             if all(p.missing for p in planned):  # "and to yen?": what it lacks, the call before had

@@ -21,7 +21,7 @@ def key_phrase(text: str, exclude: frozenset[str]) -> str | None:
     """What a search is about: the words after "for", "about", "on" or "to" (the first such phrase that is not
     just the tool's own words, as in "on my to-do list"), or else the words that are not the tool's."""
     item = ITEM.match(text)  # "add milk to my list", "put buy milk on my todo list": what is added
-    if item and any(not _is_tool_word(w, exclude) for w in reading.words(item.group(1))):
+    if item and any(not _is_tool_word(w, exclude) for w in _words(item.group(1))):
         return item.group(1).strip("\"'“”")
     for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(.+)"):
         for after in re.finditer(pattern, text, re.IGNORECASE):
@@ -29,9 +29,9 @@ def key_phrase(text: str, exclude: frozenset[str]) -> str | None:
             phrase = re.split(r"\s+-+\s+|[,;]\s", after.group(1).strip().rstrip("?.!"))[0]
             phrase = re.sub(r"(?:^|\s+)(?:at|on|by|before|in|tomorrow|today|under|below|over|above|less than|more than)\b[^,]*$",
                             "", phrase)
-            if any(not _is_tool_word(w, exclude) for w in reading.words(phrase)):
+            if any(not _is_tool_word(w, exclude) for w in _words(phrase)):
                 return phrase if phrase.lower() not in PRONOUNS else None
-    kept = [t for t in re.findall(r"[A-Za-z0-9'-]+", text)
+    kept = [t for t in re.findall(rf"[A-Za-z0-9'-]+|{HAN}{{2,}}", text)  # "周会": a word the vocabulary left as written
             if t.lower() not in reading.STOP_WORDS and not _is_tool_word(reading.stem(t.lower()), exclude)
             and not t[0].isdigit()]
     while kept and kept[0].lower() in COMMANDS:  # "Put buy milk on my list": the request's verb is not the item
@@ -43,6 +43,14 @@ ITEM = re.compile(r"\s*(?:please\s+)?(?:add|put|append|include|save|write down)\
                   r"(?:my|the|our|your)\b", re.IGNORECASE)
 PRONOUNS = {"it", "that", "this", "them", "those", "these", "one"}
 COMMANDS = {"put", "add", "please", "find", "search", "show", "tell", "give", "look", "get", "make", "define", "check"}
+
+
+HAN = r"[\u3400-\u4dbf\u4e00-\u9fff]"
+"""A Chinese word the vocabulary does not know stays in Chinese ("cancel 周会"): it is a word of the phrase too."""
+
+
+def _words(phrase: str) -> list[str]:
+    return reading.words(phrase) + re.findall(rf"{HAN}+", phrase)
 
 
 def _is_tool_word(word: str, exclude: frozenset[str]) -> bool:

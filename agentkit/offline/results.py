@@ -19,8 +19,19 @@ from typing import Any
 from agentkit.offline import reading
 from agentkit.offline.failures import failure
 from agentkit.offline.fields import fields, row
+from agentkit.offline.language import is_chinese
 from agentkit.offline.outputs import command_output, course_output, quoted
-from agentkit.offline.wording import MOMENT, Language, context, join, label, moment, sentence_end, value_text
+from agentkit.offline.wording import (
+    MOMENT,
+    Language,
+    context,
+    join,
+    label,
+    moment,
+    sentence_end,
+    status_zh,
+    value_text,
+)
 
 GETTING = {"get", "fetch", "calculate", "calc", "compute", "find", "lookup", "look", "check", "retrieve", "show",
            "query", "estimate", "measure", "count", "evaluate", "determine", "search", "current", "list"}
@@ -134,14 +145,16 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     acting = bool(words) and words[0] in ACTIONS  # what an action made: every field says something (its number, state)
     topic = "".join(label(w, "zh")[0] for w in words)  # "天气" asks about the weather as a whole, not one field
     chosen = fields(value, question, language, full or acting, given, topic)[: None if full else 5]
-    converted = next((said for name, said in chosen if not name or name.split()[0] in CONVERTED), None)
-    if set(words) & CONVERTING and converted and not zh:  # {"converted": 92.31}: "100 USD is 92.31 EUR"
+    converted_names = CONVERTED | {label(w, "zh")[0] for w in CONVERTED}  # the field's name as the sentence labels it
+    converted = next((said for name, said in chosen if not name or name.split()[0] in converted_names), None)
+    if set(words) & CONVERTING and converted:  # {"converted": 92.31}: "100 USD is 92.31 EUR" / "100 USD 是 92.31 EUR"
         target = next((str(v) for k, v in arguments.items() if set(reading.split_name(k)) & {"to", "target"}), "")
-        return sentence_end(f"{_conversion(words, arguments)} is {converted} {target}".rstrip(), "en")
+        return sentence_end(f"{_conversion(words, arguments)} {'是' if zh else 'is'} {converted} {target}".rstrip(), language)
     if not chosen:
         return ("已完成。" if acting else "没有找到结果。") if zh else ("Done." if acting else "I found nothing.")
     if zh:
-        parts = [f"{name}为 {said}" if name else said for name, said in chosen]
+        # "已确认" for {"confirmed": true}: a Chinese label that says a state needs no "为 是" after it
+        parts = [name if said == "是" and is_chinese(name) else f"{name}为 {said}" if name else said for name, said in chosen]
         lead = "已完成：" if acting else (where.strip() + "：" if where else "")
         return f"{lead}{'，'.join(parts)}。"
     plural = [name.endswith("s") and not name.endswith("ss") or "," in said or " and " in said for name, said in chosen]
@@ -180,6 +193,8 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
         found = f"I found {len(items)}{context(arguments, 'en')}: {join(items, 'en')}" if items else f"I found: {result}"
         return sentence_end(found, "en")
     if language == "zh":
+        if status_zh(result):  # "Cancelled." -> "已取消。"
+            return f"{status_zh(result)}。"
         if acting:
             return f"已完成：{sentence_end(result, 'zh')}"
         subject = "".join(label(w, "zh")[0] for w in subject_words if w in _zh_known()) or "结果"

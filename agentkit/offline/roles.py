@@ -44,7 +44,7 @@ ROLES: list[tuple[Role, set[str], tuple[SpanKind, ...]]] = [
     ("body", {"body", "content", "text", "message", "note", "description", "msg", "contents", "string", "sentence"},
      ("quoted", "said", "colon")),
     ("code", {"plate", "tracking", "serial", "sku", "code", "id", "identifier", "reference", "ref", "confirmation", "vin",
-              "barcode", "isbn", "booking", "order"}, ("code", "quoted")),
+              "barcode", "isbn", "booking", "order", "licence", "license", "voucher", "coupon", "pnr"}, ("code", "quoted")),
     ("query", {"query", "keyword", "keywords", "term", "terms", "topic", "search", "q", "question", "prompt",
                "expression", "word", "phrase"}, ("quoted", "said", "colon", "named")),
 ]
@@ -63,9 +63,9 @@ def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
     named = set(reading.split_name(name))
     if "sql" in named or re.search(r"\bsql\b", described):  # "query: the SQL statement to run" is code, not a search
         return ROLES[0][0], ROLES[0][2]
-    # "start: HH:MM" is a clock time and "on: YYYY-MM-DD" a day, whatever else the description says
+    # "start: HH:MM" is a clock time and "on: YYYY-MM-DD" a day, whatever else the name or description says
     formats = {role for role, pattern in FORMAT.items() if pattern.search(described)}
-    for words in (named, formats, set(re.findall(r"[a-z]+", described)[:8])):
+    for words in (formats, named, set(re.findall(r"[a-z]+", described)[:8])):
         for role, names, kinds in ROLES:
             if words & (names | {role}):
                 return role, kinds

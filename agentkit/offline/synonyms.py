@@ -101,4 +101,18 @@ SYNONYMS = [
     "bitcoin btc",
     "ethereum eth ether",
     "outdoor outdoors outside terrace",
+    "parcel parcels package packages delivery shipment",
+    "celsius c centigrade",  # a temperature scale is often its letter
+    "fahrenheit f",
+    "kelvin k",
+    "expense expenses spending spend spent",
+    "fuel gas gasoline petrol refuel",
+    "night nights stay",
+    "ticket tickets",
+    "rent rental hire",
+    "focus pomodoro concentrate",
+    "shopping shop clothes clothing",
+    "entertainment fun leisure",
+    "transport transportation taxi cab commute",
+    "health medical medicine doctor pharmacy",
 ]

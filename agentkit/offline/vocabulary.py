@@ -6,8 +6,7 @@ tool choice, values and places then work as they do in English. Numerals become 
 minutes"), and words outside the table stay as they are (a file name in Latin letters, a topic the table does
 not know). A tool described in Chinese is read the same way, so a question in either language meets it.
 
-Chinese numerals are read here, in twenty lines, rather than with cn2an: it costs 190 ms to import (measured),
-more than this whole table, for the numbers a learner writes in a question.
+Chinese numbers, measure words and percentages are read first, in `zh_numbers.py`.
 """
 
 from __future__ import annotations
@@ -16,9 +15,10 @@ import re
 from functools import cache
 
 from agentkit.offline.language import is_chinese
+from agentkit.offline.zh_numbers import as_digits, numeral
 
-DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-POWERS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+__all__ = ["WORDS", "english", "numeral"]
+
 DAYS = {"一": "Monday", "二": "Tuesday", "三": "Wednesday", "四": "Thursday", "五": "Friday", "六": "Saturday",
         "日": "Sunday", "天": "Sunday"}
 
@@ -58,7 +58,10 @@ WORDS = {
     "读一下": "read", "读取": "read", "读": "read", "打开": "open", "查看": "show", "看看": "show", "显示": "show",
     "内容": "contents", "文件夹": "folder", "目录": "folder", "文件": "files", "列出": "list", "所有": "all",
     "写入": "write", "写到": "write to", "写": "write", "保存到": "save to", "保存": "save", "删除": "delete",
-    "改成": "to", "替换成": "with", "替换": "replace", "修改": "edit", "编辑": "edit", "行数": "lines", "行": "lines",
+    "改成": "change to", "改为": "change to", "替换成": "replace with", "写进": "write to", "存到": "save to",
+    "有几行": "how many lines", "有多少行": "how many lines", "几行": "how many lines", "数": "count", "几": "how many",
+    "里写了什么": "what does it say", "写了什么": "what does it say", "里有什么": "what is in",
+    "替换": "replace", "修改": "edit", "编辑": "edit", "行数": "lines", "行": "lines",
     "字数": "words", "单词": "words", "统计": "count", "数一下": "count", "多少": "how many", "几个": "how many",
     "运行": "run", "执行": "run", "命令": "command", "终端": "shell", "搜索": "search", "搜": "search", "查询": "query",
     "查一下": "look up", "查": "look up", "掷": "roll", "扔": "roll", "投": "roll", "骰子": "dice", "密码": "password",
@@ -87,6 +90,40 @@ WORDS = {
     "百分比": "percent", "三角形": "triangle", "圆": "circle", "半径": "radius", "大号": "large", "中号": "medium",
     "小号": "small", "披萨": "pizza", "购物车": "cart", "叫我起床": "wake me up", "起床": "wake up", "记录": "log",
     "网页": "web", "网上": "web", "年": "years", "月": "months", "星期": "weeks",
+    # everyday requests: spending, home, travel, bookings
+    "花了": "spent", "花费": "spent", "支出": "expense", "开销": "expense", "开支": "expense", "消费": "spending",
+    "记一笔": "log", "记账": "log expense", "记下": "log", "记": "log", "餐饮": "food", "吃饭": "meal",
+    "午饭": "lunch", "午餐": "lunch", "晚饭": "dinner", "晚餐": "dinner", "早饭": "breakfast", "早餐": "breakfast",
+    "交通": "transport", "打车": "taxi", "出租车": "taxi", "地铁": "subway", "公交": "bus", "购物": "shopping",
+    "衣服": "clothes", "娱乐": "entertainment", "医疗": "health", "药": "medicine", "房租": "rent", "喝了": "drank",
+    "喝": "drink", "水": "water", "加油": "fuel", "汽油": "fuel", "油": "fuel", "调到": "set to", "调成": "set to",
+    "设成": "set to", "设到": "set to", "设置": "set", "度": "degrees", "卧室": "bedroom", "客厅": "living room",
+    "厨房": "kitchen", "书房": "study", "浴室": "bathroom", "后院": "back yard", "前院": "front yard",
+    "温室": "greenhouse", "租车": "rent car", "租": "rent", "车型": "car type", "车": "car", "取消掉": "cancel",
+    "取消": "cancel", "预约": "appointment", "晚上": "evening", "晚": "nights", "住": "stay", "电影票": "movie tickets",
+    "火车票": "train tickets", "票": "tickets", "场次": "showtime", "那场": "", "专注": "focus", "计时": "timer",
+    "番茄钟": "pomodoro timer", "开始": "start", "标签": "label", "订位": "book table", "订座": "book table",
+    "座位": "seat", "位子": "table", "就餐": "dining", "数值": "value", "时长": "duration", "分钟": "minutes",
+    "类别": "category", "类型": "type", "备注": "note", "量": "amount", "每人": "per person", "每": "per",
+    "股票代码": "ticker symbol", "快递单号": "tracking number", "单号": "number", "出发": "departure",
+    "到达": "arrival", "去": "to", "买": "buy", "最新": "latest", "版本": "version", "上": "",
+    "取车": "pick up car", "好处": "benefits", "坏处": "harm", "影响": "effect", "合适": "appropriate",
+    "发明": "invented", "空调": "air conditioner", "消耗": "burned", "燃烧": "burned",
+    # everyday life: food and drink, home, health, money, travel, study and work
+    "咖啡": "coffee", "拿铁": "latte", "美式": "americano", "奶茶": "milk tea", "茶": "tea", "果汁": "juice",
+    "大杯": "large", "中杯": "medium", "小杯": "small", "外卖": "takeout", "点": "order", "来": "", "这": "",
+    "借书": "borrow book", "还书": "return book", "借": "borrow", "书": "book", "图书馆": "library",
+    "订阅": "subscribe", "套餐": "plan", "高级": "premium", "标准": "standard", "基础": "basic", "会员": "membership",
+    "停车费": "parking fee", "车牌号": "licence plate", "车牌": "licence plate", "费": "fee", "交": "pay",
+    "灯": "lights", "亮度": "brightness", "音量": "volume", "电视": "TV", "窗帘": "curtains", "关掉": "turn off",
+    "关闭": "turn off", "清单": "list", "多远": "how far", "健身": "gym fitness", "课程": "course", "课": "class",
+    "瑜伽": "yoga", "体温": "body temperature", "血压": "blood pressure", "步数": "steps", "睡眠": "sleep",
+    "工资": "salary", "收入": "income", "存款": "savings", "转账": "transfer", "余额": "balance", "银行": "bank",
+    "信用卡": "credit card", "账户": "account", "预算": "budget", "房间": "room", "入住": "check in",
+    "退房": "check out", "护照": "passport", "签证": "visa", "行李": "luggage", "航班号": "flight number",
+    "高铁": "high-speed train", "飞机": "plane", "作业": "homework", "考试": "exam", "报告": "report",
+    "项目": "project", "截止": "deadline", "文档": "document", "打电话": "call", "电话": "phone", "联系人": "contact",
+    "关于": "about", "最近": "recent", "最新的": "latest",
     # how it is asked
     "什么是": "what is", "是什么": "what is", "为什么": "why", "怎么样": "how is", "如何": "how", "谁": "who",
     "那": "and", "呢": "", "和": "and", "与": "and", "跟": "and", "还有": "and", "然后": "then", "再": "then",
@@ -96,7 +133,9 @@ WORDS = {
 }
 
 
-BA = re.compile(r"把\s*([^\s“”\"'，。][^“”\"'，。]*?)\s*(写到|写入|保存到|存到|追加到|加到)")
+QUOTES = re.compile(r"“([^”]*)”|《([^》]*)》|\"([^\"]*)\"")
+"""Quoted text and titles: kept aside while the rest is read, put back as written."""
+BA = re.compile(r"把\s*([^\s“”\"'，。][^“”\"'，。]*?)\s*(写到|写入|写进|保存到|存到|追加到|加到)")
 """The 把 construction with an unquoted object: "把 X 写到 Y" is "write X to Y"."""
 
 
@@ -107,47 +146,72 @@ def english(text: str) -> str:
         return text
     # "把 你好 写到 hi.txt": the object comes before the verb; kept aside and quoted, it stays one value as written
     kept: list[str] = []
+    # a quoted text or a title in 《》 is a value as written: its numerals and words are not read ("《三体》")
+    text = QUOTES.sub(lambda m: kept.append(next(g for g in m.groups() if g is not None)) or f' "\x00{len(kept) - 1}\x00" ',
+                      text)
     text = BA.sub(lambda m: kept.append(m.group(1)) or f' {WORDS[m.group(2)].split()[0]} "\x00{len(kept) - 1}\x00" to ', text)
-    text = re.sub(r"(?:下)(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" next {DAYS[m.group(1)]} ", text)
-    text = re.sub(r"(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" {DAYS[m.group(1)]} ", text)
+    text = re.sub(r"下个?(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" next {DAYS[m.group(1)]} ", text)
+    text = re.sub(r"(这|本)?(?:周|星期|礼拜)([一二三四五六日天])",
+                  lambda m: f" {'this ' if m.group(1) else ''}{DAYS[m.group(2)]} ", text)
+    for said, meant in RELATIVE_DAYS.items():
+        text = text.replace(said, f" {meant} ")
     text = re.sub(r"一下|一个(?=[零〇一二两三四五六七八九十百千])", " ", text)  # "生成一个十六位的密码": one password
-    text = re.sub(r"[零〇一二两三四五六七八九十百千万]+", lambda m: f" {numeral(m.group(0))} ", text)
+    # "关于人工智能的新闻": the thing comes last in Chinese, "news about 人工智能" in English, where a topic is looked for
+    text = re.sub(r"关于([^，。？！\s的]+)的([^，。？！\s的]+)", r" \2 about \1 ", text)
+    text = as_digits(text)  # "三百毫升" "300 ml", "百分之十五" "15%", "三张票" "3 票"
     text = _times_and_durations(text)
-    text = _vocabulary().sub(lambda m: f" {WORDS[m.group(0)]} ", text)
+    text = re.sub(r"第\s*(\d+)\s*行", r" line \1 ", text)  # "第二行" is line 2 of a file
+    text = _vocabulary().sub(_read_word, text)
     text = text.replace("，", " , ").replace("。", " . ").replace("？", " ? ").replace("！", " ! ").replace("、", " , ")
     text = text.replace("：", ": ").replace("“", ' "').replace("”", '" ')
     text = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
     return re.sub(r"\s+", " ", text).strip()
 
 
-def numeral(written: str) -> int:
-    """A Chinese numeral as a number: "十二" 12, "两" 2, "一百零五" 105, "三万" 30000."""
-    total, section, digit = 0, 0, 0
-    for char in written:
-        if char in DIGITS:
-            digit = DIGITS[char]
-        elif char == "万":
-            total, section, digit = (total + section + digit) * 10000, 0, 0
-        else:
-            section += (digit or 1) * POWERS[char]  # "十二": a ten with no digit before it is one ten
-            digit = 0
-    return total + section + digit
-
-
 def _times_and_durations(text: str) -> str:
     """ "下午3点半" -> "at 15:30", "一个半小时" -> "for 90 minutes", "三个六面骰子" -> "3 dice with 6 sides"."""
     def clock(m: re.Match) -> str:
         hour, minute = int(m.group(2)), (30 if m.group(3) == "半" else int(m.group(4) or 0))
-        hour += 12 if m.group(1) in ("下午", "晚上", "傍晚") and hour < 12 else 0
-        return f" at {hour:02d}:{minute:02d} "
+        hour += 12 if m.group(1) in ("下午", "晚上", "傍晚", "今晚", "明晚") and hour < 12 else 0
+        day = {"今晚": " tonight", "明晚": " tomorrow"}.get(m.group(1) or "", "")
+        return f"{day} at {hour:02d}:{minute:02d} "
 
-    text = re.sub(r"(上午|早上|中午|下午|晚上|傍晚)?\s*(\d{1,2})\s*[点時时](?:(半)|(\d{1,2})分?)?", clock, text)
+    text = re.sub(r"(上午|早上|中午|下午|晚上|傍晚|今晚|明晚)?\s*(\d{1,2})\s*[点時时]\s*(?:(半)|(\d{1,2})\s*分?)?", clock, text)
     hours = r"(\d+)\s*个?(半)?\s*(?:小时|钟头)"
     text = re.sub(hours, lambda m: f" for {int(m.group(1)) * 60 + (30 if m.group(2) else 0)} minutes ", text)
     text = re.sub(r"半\s*个?\s*(?:小时|钟头)", " for 30 minutes ", text)
     text = re.sub(r"(\d+)\s*分钟", r" for \1 minutes ", text)
     text = re.sub(r"(\d+)\s*秒钟?", r" for \1 seconds ", text)
-    return re.sub(r"(\d+)\s*个?\s*(\d+)\s*面的?\s*骰子?", r" \1 dice with \2 sides ", text)
+    text = re.sub(r"(\d+)\s*个?\s*(\d+)\s*面的?\s*骰子?", r" \1 dice with \2 sides ", text)
+    return _days(text)
+
+
+MONTHS = "January February March April May June July August September October November December".split()
+RELATIVE_DAYS = {"大后天": "in 3 days", "下个月": "next month", "下个星期": "next week", "周末": "weekend"}
+"""Days said relative to today, read after the weekdays ("下个星期三" is next Wednesday, "下个星期" next week)."""
+
+
+def _days(text: str) -> str:
+    """ "12月25日" -> "December 25", "三天后" -> "in 3 days", "两周以后" -> "in 2 weeks"."""
+    text = re.sub(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", lambda m: f" {MONTHS[int(m.group(1)) - 1]} {int(m.group(2))} "
+                  if 1 <= int(m.group(1)) <= 12 else m.group(0), text)
+    units = {"天": "days", "周": "weeks", "星期": "weeks", "礼拜": "weeks", "月": "months"}
+    return re.sub(r"(\d+)\s*个?\s*(天|周|星期|礼拜|月)\s*(?:以后|之后|后)", lambda m: f" in {m.group(1)} {units[m.group(2)]} ",
+                  text)
+
+
+LINKING = {"", "in", "to", "from", "and", "is", "please", "then", "use", "what", "per"}
+"""What single characters such as 在, 到, 把, 的 read as: they link words, and never start a compound word."""
+
+
+def _read_word(match: re.Match[str]) -> str:
+    """A word of the table in English, unless it is one character that starts a word the table does not know:
+    "周会" (the weekly meeting) is not "weeks" and "会", "写论文" keeps 论文 with its verb; 在, 到, 的 always link."""
+    word, text, end = match.group(0), match.string, match.end()
+    unknown_next = end < len(text) and is_chinese(text[end]) and not _vocabulary().match(text, end)
+    if len(word) == 1 and WORDS[word] not in LINKING and unknown_next:
+        return word
+    return f" {WORDS[word]} "
 
 
 @cache

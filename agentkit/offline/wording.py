@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from agentkit.offline import reading
@@ -32,7 +33,7 @@ LABELS_ZH = {
     "height": "高度", "balance": "余额", "tax": "税", "tip": "小费", "area": "面积", "volume": "体积",
     "speed": "速度", "age": "年龄", "capital": "首都", "currency": "货币", "language": "语言", "summary": "摘要",
     "message": "消息", "author": "作者", "year": "年份", "rating": "评分", "location": "位置", "owner": "负责人",
-    "due": "截止", "quantity": "数量", "interest": "利息", "payment": "还款", "stock": "库存", "level": "水平",
+    "due": "截止", "quantity": "数量", "interest": "利息", "payment": "还款", "stock": "库存", "level": "等级",
     "percent": "百分比", "average": "平均值", "sunrise": "日出", "sunset": "日落", "file": "文件", "files": "文件",
     "lines": "行", "words": "词", "characters": "字符", "departure": "出发", "arrival": "到达", "seats": "座位",
     "definition": "释义", "repository": "仓库", "recipient": "收件人", "subject": "主题", "body": "正文",
@@ -41,6 +42,14 @@ LABELS_ZH = {
     "origin": "出发地", "number": "号码", "ticket": "工单", "issue": "问题单", "symbol": "代码", "base": "基准货币",
     "quote": "报价货币", "state": "状态", "event": "事件", "meaning": "意思", "translation": "译文", "answer": "答案",
     "timezone": "时区", "days": "逐日", "day": "日期", "high": "最高", "low": "最低",
+    "when": "时间", "train": "车次", "departs": "出发时间", "confirmed": "已确认", "table": "桌号", "per": "每",
+    "person": "人", "aqi": "空气质量指数", "ends": "结束时间", "at": "", "created": "创建", "month": "本月",
+    "logged": "已记录", "saved": "已保存", "car": "车辆", "booking": "预订", "target": "目标", "current": "当前",
+    "liter": "升", "tracking": "追踪", "carrier": "承运商", "eta": "预计送达", "delivered": "已送达", "uv": "紫外线",
+    "index": "指数", "pollutant": "污染物", "main": "主要", "feels": "体感", "version": "版本", "latest": "最新",
+    "calories": "卡路里", "burned": "消耗", "category": "类别", "note": "备注", "label": "标签", "remaining": "剩余",
+    "free": "空余", "spaces": "车位", "room": "房间", "mode": "模式", "reference": "编号", "confirmation": "确认",
+    "order": "订单", "progress": "进度", "tickets": "票", "seat": "座位", "showtime": "场次", "movie": "电影",
 }
 """Chinese for the words that name fields and tools most often; a word not here is written as it is."""
 
@@ -68,7 +77,9 @@ def label(key: str, language: Language) -> tuple[str, str]:
     unit = UNITS[words[-1]] if len(words) > 1 and words[-1] in UNITS else ""
     words = words[:-1] if unit else words
     if language == "zh":
-        return "".join(LABELS_ZH.get(w, LABELS_ZH.get(EXPANDED.get(w, ""), w)) for w in words), unit
+        pieces = [LABELS_ZH.get(w, LABELS_ZH.get(EXPANDED.get(w, ""), w)) for w in words]
+        # Chinese words run together ("出发时间"); an English word the table lacks keeps its space ("from unit")
+        return re.sub(r"(?<![A-Za-z0-9]) +| +(?![A-Za-z0-9])", "", " ".join(pieces)), unit
     return " ".join(EXPANDED.get(w, w) for w in words), unit
 
 
@@ -96,6 +107,8 @@ def join(items: list[str], language: Language = "en") -> str:
 
 def place(value: str, language: Language) -> str:
     """A place as a sentence says it: "Asia/Tokyo" -> "Tokyo" / "东京"; a city the zone database knows, in Chinese."""
+    if language == "zh" and value in _places_zh():  # "Osaka" -> "大阪": the name the learner wrote it by
+        return _places_zh()[value]
     zone = zone_names().get(value.lower().replace("_", " "))
     if zone is None:
         return value
@@ -133,6 +146,26 @@ def moment_text(text: str, language: Language) -> str | None:
     if not clock:
         return date
     return f"{clock}（{date}）" if language == "zh" else f"{clock} ({date})"
+
+
+@cache
+def _places_zh() -> dict[str, str]:
+    """English place name -> its Chinese name, from the bilingual vocabulary's places (read on first use)."""
+    from agentkit.offline.places import is_known_place
+    from agentkit.offline.vocabulary import WORDS
+
+    return {english: chinese for chinese, english in WORDS.items() if english[:1].isupper() and is_known_place(english)}
+
+
+STATUS_ZH = {"ok": "好了", "done": "已完成", "success": "成功", "cancelled": "已取消", "canceled": "已取消",
+             "deleted": "已删除", "removed": "已删除", "saved": "已保存", "sent": "已发送", "created": "已创建",
+             "booked": "已预订", "added": "已添加", "updated": "已更新", "scheduled": "已安排", "logged": "已记录"}
+"""A one-word status a tool answers with ("Cancelled."), said in Chinese."""
+
+
+def status_zh(text: str) -> str | None:
+    """ "Cancelled." -> "已取消", or None for a result that is more than a one-word status."""
+    return STATUS_ZH.get(text.strip().rstrip(".!").lower())
 
 
 def day_name(when: datetime, language: Language) -> str:

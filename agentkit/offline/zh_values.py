@@ -1,0 +1,67 @@
+"""Part of step 2, for Chinese: a free-text value is given in the learner's own words, not in the model's English.
+
+The model reads a Chinese question through its bilingual vocabulary ("取消周会" is read "cancel weeks 会"), so the
+title it finds for `cancel_event` is "weeks 会". A person wants "周会": the words they wrote that read as that value.
+Only free text goes back (a title, a message, a note, a search): a city stays the English name a tool expects
+("Osaka"), an option stays the schema's ("food"), a time stays "09:00".
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from agentkit.offline.language import is_chinese
+from agentkit.offline.roles import STRICT, json_type, role_of
+from agentkit.offline.vocabulary import WORDS, english
+
+EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
+"""What a phrase does not start or end with: particles and punctuation around the words of a value."""
+
+
+def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) -> dict[str, Any]:
+    """The call's free-text values as the learner wrote them, for a question written in Chinese."""
+    if not is_chinese(question):
+        return arguments
+    properties = schema.get("properties") or {}
+    written = dict(arguments)
+    for name, value in arguments.items():
+        spec = properties.get(name) or {}
+        if isinstance(value, str) and json_type(spec) == "string" and "enum" not in spec and role_of(name, spec)[0] not in STRICT:
+            written[name] = as_written(value, question)
+    return written
+
+
+def as_written(value: str, question: str) -> str:
+    """The shortest stretch of the question that reads as `value` ("周会" for "weeks 会"); `value` if none does."""
+    wanted = _plain(value)
+    if not wanted or value in question:
+        return value
+    first, last = wanted.split()[0], wanted.split()[-1]
+    starts = [i for i in range(len(question)) if _reads_from(question, i, first)]
+    ends = [j for j in range(1, len(question) + 1) if _reads_to(question, j, last)]
+    found = [(j - i, i, j) for i in starts for j in ends if j > i and _plain(english(question[i:j])) == wanted]
+    if not found:
+        return value
+    _, i, j = min(found)
+    return question[i:j].strip(EDGES) or value
+
+
+def _reads_from(question: str, at: int, word: str) -> bool:
+    """The question, from `at`, starts with `word` as written or with a Chinese word the vocabulary reads as it."""
+    return question.casefold().startswith(word, at) or any(question.startswith(c, at) for c in _chinese_for(word))
+
+
+def _reads_to(question: str, end: int, word: str) -> bool:
+    return question.casefold().endswith(word, 0, end) or any(question.endswith(c, 0, end) for c in _chinese_for(word))
+
+
+@cache
+def _chinese_for(word: str) -> tuple[str, ...]:
+    """The Chinese words the vocabulary reads as something that starts or ends with `word`."""
+    return tuple(c for c, e in WORDS.items() if e and word in (e.split()[0].casefold(), e.split()[-1].casefold()))
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip(" ,.?!\"'").casefold()

@@ -1,0 +1,226 @@
+"""The offline model reads everyday Chinese requests: numbers with units and measure words, titles in the learner's
+own words, Chinese words for English options, and general questions that are not requests."""
+
+import json
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from agentkit.offline import OfflineModel
+from agentkit.offline.vocabulary import english
+from agentkit.offline.zh_general import asks_in_general
+from agentkit.offline.zh_numbers import as_digits, numeral
+from agentkit.offline.zh_values import as_written
+
+
+def tool(name, description, required, **properties):
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
+        "type": "object", "properties": properties, "required": required}}}
+
+
+def S(description="", **more):  # noqa: N802
+    return {"type": "string", "description": description, **more}
+
+
+def N(description=""):  # noqa: N802
+    return {"type": "number", "description": description}
+
+
+def I(description=""):  # noqa: N802, E743
+    return {"type": "integer", "description": description}
+
+
+SPENDING = tool("log_spending", "记一笔开销。", ["amount", "category"], amount=N("金额"),
+                category=S("类别", enum=["food", "transport", "shopping", "fun"]), note=S("备注"))
+HOTEL = tool("hotel_search", "Find hotels in a city.", ["city"], city=S("city name"), nights=I("number of nights"))
+EVENT = tool("drop_event", "Cancel a calendar event by its title.", ["title"], title=S("event title"))
+CLOCK = tool("clock", "查询某个时区的当前时间。", ["zone"], zone=S("IANA 时区名"))
+ROOM = tool("room_heat", "Set a room's target temperature.", ["room", "celsius"],
+            room=S("", enum=["bedroom", "kitchen", "living_room"]), celsius=N("degrees Celsius"))
+TIP = tool("tip", "Work out a tip.", ["bill", "percent"], bill=N("bill total"), percent=N("tip percent"),
+           people=I("people sharing"))
+WATER = tool("water_log", "Log water you drank.", ["ml"], ml=I("amount in millilitres"))
+
+
+def calls(question, *tools):
+    reply = OfflineModel().respond({"model": "m", "messages": [{"role": "user", "content": question}], "tools": list(tools)})
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls], reply.content
+
+
+@pytest.mark.parametrize(("written", "number"), [
+    ("三百六", 360), ("两千五", 2500), ("一万二", 12000), ("一百零五", 105), ("三十五", 35), ("十", 10), ("两", 2)])
+def test_a_chinese_numeral_is_read_as_people_say_prices(written, number):
+    assert numeral(written) == number
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("百分之十五", "15%"), ("二十点五度", "20.5 度"), ("三张票", "3 票"), ("租一辆车", "租 a 车"), ("九点五分", "9 点 5 分"),
+    ("一等座", "first class")])
+def test_percentages_decimals_and_measure_words(text, read):
+    assert " ".join(as_digits(text).split()) == read
+
+
+@settings(derandomize=True, max_examples=60)
+@given(st.integers(min_value=1, max_value=99))
+@example(20)
+@example(11)
+def test_every_number_below_a_hundred_said_with_a_unit_is_read_back(n):
+    tens, ones = divmod(n, 10)
+    digits = "零一二三四五六七八九"
+    written = (f"{digits[tens] if tens > 1 else ''}十" if tens else "") + (digits[ones] if ones else "")
+    assert f"{n} ml" in english(f"喝了{written}毫升水")
+
+
+def test_a_single_character_word_inside_an_unknown_word_is_left_whole():
+    assert "周会" in english("取消周会")  # the weekly meeting, not "weeks" and "会"
+    assert "next week" in english("下周开会") and "tomorrow" in english("明天的牙医")
+
+
+@pytest.mark.parametrize(("value", "question", "written"), [
+    ("cancel 周会", "取消周会", "取消周会"), ("周会", "取消周会", "周会"), ("取 package", "下午四点提醒我取快递", "取快递"),
+    ("Osaka", "在大阪租车", "大阪"), ("nothing here", "取消周会", "nothing here")])
+def test_a_value_goes_back_to_the_words_the_learner_wrote(value, question, written):
+    assert as_written(value, question) == written
+
+
+@pytest.mark.parametrize(("question", "general"), [
+    ("什么是股票代码？", True), ("多喝水有什么好处？", True), ("为什么天空是蓝色的？", True), ("复利是什么意思？", True),
+    ("纽约现在是什么时间？", False), ("notes.txt 里是什么？", False), ("上海天气怎么样", False), ("北京有什么酒店", False),
+    ("What is a ticker?", False)])
+def test_a_general_question_is_told_from_a_request(question, general):
+    assert asks_in_general(question) is general
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    ("我今天喝了三百毫升水", [WATER], [("water_log", {"ml": 300})]),
+    ("北京有什么酒店，住两晚", [HOTEL], [("hotel_search", {"city": "Beijing", "nights": 2})]),
+    ("午饭花了三十五块，记一笔餐饮支出", [SPENDING, HOTEL], [("log_spending", {"amount": 35, "category": "food"})]),
+    ("打车花了二十八块", [SPENDING], [("log_spending", {"amount": 28, "category": "transport"})]),
+    ("取消周会", [EVENT, CLOCK], [("drop_event", {"title": "周会"})]),
+    ("把卧室温度调到二十二度", [ROOM, CLOCK], [("room_heat", {"room": "bedroom", "celsius": 22})]),
+    ("账单一百二十元，给百分之十五的小费", [TIP, SPENDING], [("tip", {"bill": 120, "percent": 15})]),
+    ("首尔和悉尼现在几点", [CLOCK], [("clock", {"zone": "Asia/Seoul"}), ("clock", {"zone": "Australia/Sydney"})]),
+])
+def test_everyday_chinese_requests(question, tools, expected):
+    made, _ = calls(question, *tools)
+    assert [(name, {k: v for k, v in arguments.items() if k != "note"}) for name, arguments in made] == expected
+
+
+@pytest.mark.parametrize(("question", "tools"), [
+    ("什么是股票代码？", [tool("quote", "股票的最新价格。", ["ticker"], ticker=S("股票代码"))]),
+    ("多喝水有什么好处？", [WATER]), ("小费一般给多少比较合适？", [TIP])])
+def test_a_general_chinese_question_gets_words_in_chinese_not_a_call(question, tools):
+    made, said = calls(question, *tools)
+    assert made == [] and said and any("\u4e00" <= c <= "\u9fff" for c in said) and "MODEL_API_KEY" not in said
+
+
+def answer_after(question, name, arguments, result, *tools):
+    messages = [{"role": "user", "content": question},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": result}]
+    return OfflineModel().respond({"model": "m", "messages": messages, "tools": list(tools)}).content
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("大阪的空气质量怎么样", "air", {"city": "Osaka"}, '{"aqi": 85}', "大阪"),  # the place as the learner named it
+    ("三十五摄氏度是多少华氏度", "convert_temperature", {"value": 35, "from_unit": "C", "to_unit": "F"}, '{"result": 95}',
+     "35 C 是 95 F。"),
+    ("取消周会", "drop_event", {"title": "周会"}, "Cancelled.", "已取消。"),
+    ("今晚七点订位", "reserve_table", {"time": "19:00"}, '{"confirmed": true, "table": 12}', "已确认，桌号为 12"),
+])
+def test_an_answer_in_chinese_says_the_values_in_chinese(question, name, arguments, result, said):
+    answer = answer_after(question, name, arguments, result)
+    assert said in answer and "{" not in answer and name not in answer
+
+
+def workspace_tools():
+    from pathlib import Path
+
+    import agentkit.evaluation  # the course's eval schemas: the same file tools `agentkit chat` offers
+    functions = json.loads((Path(agentkit.evaluation.__file__).parents[2] / "notebooks/data/eval/functions.json").read_text())
+    return [f for f in functions if f["function"]["name"] in ("read_file", "glob", "bash", "edit_file", "write_file")]
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ('把 todo.txt 里的 "buy milk" 改成 "buy oat milk"',
+     [("edit_file", {"path": "todo.txt", "old_text": "buy milk", "new_text": "buy oat milk"})]),
+    ("看看 report.md 里写了什么", [("read_file", {"path": "report.md"})]),
+    ("report.md 里有什么？", [("read_file", {"path": "report.md"})]),
+    ("把 hello 写进 hi.txt", [("write_file", {"path": "hi.txt", "content": "hello"})]),
+    ("用 shell 数一下 notes.txt 有几行", [("bash", {"command": "wc -l notes.txt"})]),
+])
+def test_everyday_workspace_requests_in_chinese(question, expected):
+    made, _ = calls(question, *workspace_tools())
+    assert made == expected
+
+
+def test_a_quoted_title_is_kept_as_written_and_everyday_words_are_read():
+    book = tool("borrow_book", "Borrow a book from the library.", ["title"], title=S("book title"), weeks=I("loan weeks"))
+    assert calls("帮我借《三体》这本书，借三周", book)[0] == [("borrow_book", {"title": "三体", "weeks": 3})]
+    coffee = tool("order_coffee", "点咖啡。", ["drink", "cups"], drink=S("饮品名称"), cups=I("杯数"),
+                  size=S("杯型", enum=["small", "medium", "large"]))
+    assert calls("来两杯大杯拿铁", coffee)[0] == [("order_coffee", {"drink": "拿铁", "cups": 2, "size": "large"})]
+
+
+def test_a_missing_value_is_asked_for_in_chinese_by_its_chinese_description():
+    from agentkit.offline.answer import ask_for
+    schema = {"properties": {"from_unit": {"type": "string", "description": "原单位"}, "to_unit": {"type": "string"}}}
+    asked = ask_for("convert", ["from_unit", "to_unit"], "zh", schema)
+    assert asked.startswith("请问原单位和") and "fromunit" not in asked and "tounit" not in asked
+
+
+def test_a_follow_up_that_changes_one_value_repeats_the_last_call():
+    fx = tool("fx", "Convert money.", ["amount", "from_ccy", "to_ccy"], amount=N(), from_ccy=S("ISO code"), to_ccy=S("ISO code"))
+    messages = [{"role": "user", "content": "把 100 美元换成欧元"},
+                {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+                    "name": "fx", "arguments": '{"amount": 100, "from_ccy": "USD", "to_ccy": "EUR"}'}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": "92.3"},
+                {"role": "assistant", "content": "100 USD 是 92.3 EUR。"},
+                {"role": "user", "content": "换成日元呢？"}]
+    reply = OfflineModel().respond({"model": "m", "messages": messages, "tools": [fx]})
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"amount": 100, "from_ccy": "USD", "to_ccy": "JPY"}]
+
+
+@pytest.mark.parametrize(("said", "read"), [
+    ("12月25日", "December 25"), ("3月5号", "March 5"), ("三天后", "in 3 days"), ("两周以后", "in 2 weeks"),
+    ("这周五", "this Friday"), ("下个星期三", "next Wednesday"), ("下个星期", "next week"), ("大后天", "in 3 days")])
+def test_chinese_dates_read_as_english_a_date_parameter_understands(said, read):
+    assert english(said) == read
+
+
+def test_a_relative_chinese_date_becomes_a_date_when_the_schema_asks_for_one():
+    import datetime as dt
+    flight = tool("flights", "Search flights.", ["origin", "destination", "date"], origin=S("from city"),
+                  destination=S("to city"), date=S("YYYY-MM-DD"))
+    made, _ = calls("三天后从上海飞东京的航班", flight)
+    assert made[0][1]["date"] == (dt.date.today() + dt.timedelta(days=3)).isoformat()
+
+
+def test_news_about_a_topic_takes_the_topic_in_chinese():
+    news = tool("search_news", "Search recent news about a topic.", ["topic"], topic=S("topic"))
+    assert calls("搜一下关于人工智能的新闻", news)[0] == [("search_news", {"topic": "人工智能"})]
+    assert calls("最近有什么 AI 新闻", news)[0] == [("search_news", {"topic": "AI"})]
+
+
+@pytest.mark.parametrize("question", ["查一下快递 1Z999AA10123456784，是 UPS 的", "where's my ups package 1Z999AA10123456784"])
+def test_an_identifier_of_letters_and_digits_goes_to_a_tracking_number(question):
+    parcel = tool("track_parcel", "Track a parcel by its tracking number.", ["tracking_number"],
+                  tracking_number=S("carrier tracking number"), carrier=S("", enum=["ups", "fedex", "dhl"]))
+    assert calls(question, parcel)[0] == [("track_parcel", {"tracking_number": "1Z999AA10123456784", "carrier": "ups"})]
+    made, asked = calls("track my parcel", parcel)
+    assert made == [] and "tracking number" in asked  # no identifier: asked for, not made up
+
+
+@pytest.mark.parametrize("question", ["加了四十升油，花了三百二十元", "I put in 40 liters of fuel, and spent 320"])
+def test_a_clause_that_completes_the_call_before_is_not_a_call_of_another_tool(question):
+    fuel = tool("log_fuel", "记录一次加油。", ["liters", "cost"], liters=N("加油量（升）"), cost=N("花费金额（元）"))
+    assert calls(question, fuel, SPENDING)[0] == [("log_fuel", {"liters": 40, "cost": 320})]
+
+
+def test_a_parameter_described_as_hh_mm_takes_the_time():
+    movie = tool("buy_movie_tickets", "Buy cinema tickets for a film.", ["movie", "count"], movie=S("film title"),
+                 count=I("number of tickets"), showtime=S("HH:MM"))
+    assert calls("买两张《沙丘》的电影票，晚上八点那场", movie)[0] == [
+        ("buy_movie_tickets", {"movie": "沙丘", "count": 2, "showtime": "20:00"})]
