@@ -1,9 +1,7 @@
 """Asking a person (chapter 07): a confirmation before a tool runs, or the model's own question.
 
-The library never assumes a terminal: a person is reached only through an `Ask` that the caller passes
-(`agentkit chat` passes one that reads the terminal, the web page one that waits for a button, a notebook
-`scripted_answers(...)`). Without one, a call that needs a yes is refused with `NO_PERSON`, which says how
-to give one.
+The library never assumes a terminal: a person is reached only through the `Ask` the caller passes (a terminal's
+input, a page's button, a notebook's `scripted_answers(...)`); without one, a call that needs a yes is refused.
 """
 
 from __future__ import annotations
@@ -15,10 +13,8 @@ Ask = Callable[[str], Awaitable[str]]
 """Asks a person a question and returns their answer: `input()` in a terminal, a button in a page, a script."""
 
 CANCEL, EXIT = "/cancel", "/exit"
-CANCEL_ANSWERS = (CANCEL, EXIT)
-"""Answers that stop the whole task, given to a confirmation or to `ask_user`."""
-YES_ANSWERS = ("y", "yes")
-"""Answers that confirm a call; anything else is a no, passed on to the model with the person's words."""
+CANCEL_ANSWERS = (CANCEL, EXIT)  # stop the whole task, given to a confirmation or to `ask_user`
+YES_ANSWERS = ("y", "yes")  # confirm a call; anything else is a no, passed on to the model in the person's words
 NO_PERSON = ("no person is connected to say yes to this call, so it did not run. (For the developer: pass "
              "`ask=` to run_task or ToolExecutor, for example `ask=terminal_ask` in a script or "
              "`ask=scripted_answers('y')` in a notebook; or leave the tool out of ToolPolicy(confirm=...).)")
@@ -26,11 +22,8 @@ NO_PERSON = ("no person is connected to say yes to this call, so it did not run.
 
 
 class TaskCancelled(BaseException):
-    """The person answered `/cancel` or `/exit`: the task stops, reported as cancelled, not failed.
-
-    Like `asyncio.CancelledError`, it derives from `BaseException`, so that no `except Exception` on its
-    way (the dispatcher's, which reports a tool's exceptions as bugs, or a tool's own) can swallow it.
-    """
+    """The person answered `/cancel` or `/exit`: the task stops as cancelled, not failed. A `BaseException`, as
+    `asyncio.CancelledError` is, so that no `except Exception` on its way (the dispatcher's, a tool's) swallows it."""
 
 
 def is_cancel(answer: str) -> bool:

@@ -1,16 +1,9 @@
 """History trimming (chapter 13): a long conversation cut to a token budget, and still valid to send.
 
-Every request sends the whole conversation again, so a long chat costs more on every turn and at last
-outgrows the model's context window. `trim_history` keeps what matters and drops the oldest of the rest:
-
-- the system prompt at the front always stays (the agent's role and rules);
-- the last user message and everything after it stays (the request being worked on);
-- what goes, goes in whole pieces, oldest first: an earlier exchange (a user message and the replies to it),
-  then, inside the current one, the oldest tool calls together with their results, because the API refuses
-  a tool result whose call is gone (HTTP 400) and a call left without its result.
-
-Tokens are estimated at about 4 characters each, as the offline model counts them; pass `count=` to count
-them with a provider's tokenizer instead.
+Every request sends the whole conversation again, so a long chat costs more each turn and at last outgrows the
+context window. The system prompt and the last user message (with what follows it) always stay; the rest goes in
+whole pieces, oldest first: earlier exchanges, then the current one's oldest tool calls with their results (the API
+refuses a result whose call is gone, HTTP 400). Tokens are estimated at 4 characters each; `count=` takes a tokenizer.
 """
 
 from __future__ import annotations
