@@ -7,12 +7,13 @@ cannot read (see `agentkit.hardening.replies`); either way the turn reports a fa
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
 import openai
 
-from agentkit.events import Event, OnEvent, emit
+from agentkit.events import Event
 from agentkit.hardening.replies import ModelMessage, check_reply
 from agentkit.hardening.secrets import without_key
 from agentkit.hardening.stream_chunks import UnusableChunk
@@ -31,13 +32,43 @@ class ModelTurn:
     failure: str | None = None
     """Why the reply cannot be used; then `message` is None."""
 
+    def take(self, other: ModelTurn) -> None:
+        self.message, self.usage, self.failure = other.message, other.usage, other.failure
 
-async def ask_model(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict]) -> ModelTurn:
-    """One request with `messages`: the reply's message, or why the task failed.
 
-    The raw response is parsed here rather than by `create`, so that a body the SDK cannot even decode
-    (empty, or not JSON) is reported like any other unusable reply instead of raising out of the loop.
+async def ask_model(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict], stream: bool,
+                    reply: ModelTurn) -> AsyncIterator[Event]:
+    """One request with `messages`: `reply` gets the model's message, or why the task failed.
+
+    Streamed, each piece of text is yielded as it comes. A stream can break where a whole reply cannot: a chunk
+    that is not JSON or not shaped as a chunk, no chunk at all (the body was an HTML page), or an end before the
+    model finished (no `finish_reason`). Each fails the turn with its reason; the text already shown stays shown,
+    but none of it is kept.
     """
+    if not stream:
+        reply.take(await _whole(client, model, messages, tools))
+        return
+    try:
+        chunks = await client.chat.completions.create(model=model, messages=messages, stream=True,
+                                                      stream_options={"include_usage": True},
+                                                      **({"tools": tools} if tools else {}))
+        async with chunks:  # closes the connection however the reading ends: a bad chunk, a cancel
+            async for item in read_stream(chunks):
+                if isinstance(item, TextDelta):
+                    yield Event("text", text=item.text)
+                elif isinstance(item, StreamedReply):
+                    whole = item
+    except openai.APIError as error:  # a stream can also break halfway: nothing of this turn is kept either
+        reply.take(_request_failed(client, error))
+    except (UnusableChunk, json.JSONDecodeError) as error:  # the SDK decodes each event's JSON as it comes
+        reply.take(_unusable(_named(error)))
+    else:
+        reply.take(_assembled(client, chunks, whole, messages, tools))
+
+
+async def _whole(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict]) -> ModelTurn:
+    """The reply in one piece. The raw response is parsed here rather than by `create`, so that a body the SDK
+    cannot even decode (empty, or not JSON) is reported like any other unusable reply instead of raising."""
     try:
         raw = await client.chat.completions.with_raw_response.create(
             model=model, messages=messages, **({"tools": tools} if tools else {}))
@@ -51,28 +82,9 @@ async def ask_model(client: openai.AsyncOpenAI, model: str, messages: list[dict]
     return _checked(response)
 
 
-async def ask_model_streaming(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict],
-                              on_event: OnEvent | None) -> ModelTurn:
-    """`ask_model`, streamed: each piece of text goes to `on_event` as it comes; the same message at the end.
-
-    A stream can break where a whole reply cannot: a chunk that is not JSON or not shaped as a chunk, no
-    chunk at all (the body was an HTML page), or an end before the model finished (no `finish_reason`).
-    Each fails the turn with its reason; the text already shown stays shown, but none of it is kept.
-    """
-    try:
-        chunks = await client.chat.completions.create(model=model, messages=messages, stream=True,
-                                                      stream_options={"include_usage": True},
-                                                      **({"tools": tools} if tools else {}))
-        async with chunks:  # closes the connection however the reading ends: a bad chunk, a cancel
-            async for item in read_stream(chunks):
-                if isinstance(item, TextDelta):
-                    await emit(on_event, Event("text", text=item.text))
-                elif isinstance(item, StreamedReply):
-                    reply = item
-    except openai.APIError as error:  # a stream can also break halfway: nothing of this turn is kept either
-        return _request_failed(client, error)
-    except (UnusableChunk, json.JSONDecodeError) as error:  # the SDK decodes each event's JSON as it comes
-        return _unusable(_named(error))
+def _assembled(client: openai.AsyncOpenAI, chunks: Any, reply: StreamedReply, messages: list[dict], tools: list[dict]
+               ) -> ModelTurn:
+    """The streamed reply, once the stream has ended, checked as a whole reply is."""
     if not reply.chunks:
         kind = chunks.response.headers.get("content-type", "no content-type")
         return _unusable(f"its body ({kind}) held no stream event")

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from agentkit.config import ConfigError, Settings, connect, load_settings
 from agentkit.frontends.terminal import describe
-from agentkit.loop import Event, run_task
+from agentkit.loop import Event, finish, run_task
 from agentkit.offline import OfflineServer, ScriptedModel
 from agentkit.offline.variants import variant
 from agentkit.recovery import RECOVERED, TextCall, recover_calls, recover_message, server_fix, split_thinking
@@ -154,8 +154,8 @@ async def agent_against(model, settings_overrides=None, goal="What time is it in
     with OfflineServer(model) as server:
         settings = Settings(api_key="sk-local", base_url=server.base_url, model="local-model", **(settings_overrides or {}))
         async with connect(settings) as client:
-            task = await run_task(client, settings.model, goal, build_registry([clock_tool()]), on_event=events.append,
-                                  stream=stream)
+            task = await finish(run_task(client, settings.model, goal, build_registry([clock_tool()]),
+                                  stream=stream), on_event=events.append)
     return task, events
 
 

@@ -5,9 +5,9 @@ import re
 import mistune
 import pytest
 
+from agentkit.frontends.transcript import SHOWN_CHARS, transcript
 from agentkit.loop import Task
 from agentkit.policy import Decision
-from agentkit.frontends.transcript import SHOWN_CHARS, transcript
 
 
 def call(call_id, name, arguments="{}"):
