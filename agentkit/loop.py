@@ -16,9 +16,9 @@ resumed with `run_task(..., task=task)`:
                  `agentkit.hardening.replies` and `agentkit.turn`); nothing of that turn is kept.
 
 `run_task` yields what happens as it happens (`agentkit.events.Event`): a terminal, a web page and a notebook
-read the same stream, and `task = await finish(run_task(...))` runs it to the end. The limits bound one run: resuming a task starts a fresh budget of turns and tool calls. The loop's two
-steps have modules of their own: `agentkit.turn` (one request to the model) and `agentkit.tool_calls`
-(one reply's calls answered).
+read the same stream, and `task = await finish(run_task(...))` runs it to the end. The limits bound one run:
+resuming a task starts a fresh budget of turns and tool calls. The loop's two steps have modules of their own:
+`agentkit.turn` (one request to the model) and `agentkit.tool_calls` (one reply's calls answered).
 """
 
 from __future__ import annotations

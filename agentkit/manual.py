@@ -17,10 +17,11 @@ from typing import Any
 from openai import AsyncOpenAI
 
 # parse_reply and FunctionCallError are read as manual.parse_reply, manual.FunctionCallError in chapter 01.
-from agentkit.function_line import PREFIX, RESULT_PREFIX, STOP, FunctionCall, FunctionCallError, call_line, parse_reply
+from agentkit.calls import ToolCall
+from agentkit.function_line import PREFIX, RESULT_PREFIX, STOP, FunctionCallError, call_line, parse_reply
 from agentkit.tools.contract import ToolError
 
-__all__ = ["FunctionCall", "FunctionCallError", "ManualResult", "build_system_prompt", "describe_function",
+__all__ = ["FunctionCallError", "ManualResult", "build_system_prompt", "describe_function",
            "manual_round_trip", "parse_reply", "run_call"]
 
 
@@ -57,16 +58,16 @@ class ManualResult:
     """The model's final reply to the user."""
     messages: list[dict[str, str]]
     """The whole conversation, system prompt first, so it can be printed or continued."""
-    call: FunctionCall | None = None
+    call: ToolCall | None = None
     """The function the model called, or None when it answered directly."""
 
 
-async def run_call(call: FunctionCall, functions: Sequence[Callable[..., Any]]) -> str:
+async def run_call(call: ToolCall, functions: Sequence[Callable[..., Any]]) -> str:
     """Run a parsed call; a `ToolError` (a value the model can correct) becomes an `Error: ...` result."""
     function = {function.__name__: function for function in functions}[call.name]
     try:
         # The functions are plain (blocking) Python: run them off the event loop.
-        return str(await asyncio.to_thread(function, *call.args, **call.kwargs))
+        return str(await asyncio.to_thread(function, **call.arguments))
     except ToolError as error:
         return f"Error: {error}"
 

@@ -10,10 +10,10 @@ import time
 import pexpect
 import pytest
 
+from agentkit.calls import ToolCall
 from agentkit.loop import finish, run_task
 from agentkit.offline import Faults, OfflineServer, offline_client
 from agentkit.offline.variants import VARIANTS
-from agentkit.calls import ToolCall
 from agentkit.streaming import StreamAssembler, StreamedReply, TextDelta, read_stream
 from agentkit.tools import build_registry, clock_tool
 
