@@ -15,12 +15,12 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "agentkit"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [  # lowest first
-    ("contract", ("_jsonschema_import", "limits", "asking", "tools.contract", "tools.validation")),
+    ("contract", ("_jsonschema_import", "limits", "asking", "calls", "tools.contract", "tools.validation")),
     ("hardening", ("hardening",)),
     ("tools", ("tools",)),
     ("recovery", ("function_line", "recovery")),
     ("offline model", ("offline",)),
-    ("teaching core", ("config", "manual", "calls", "streaming", "decisions", "policy", "events", "turn", "tool_calls",
+    ("teaching core", ("config", "manual", "streaming", "decisions", "policy", "events", "turn", "tool_calls",
                        "loop", "transcript", "agent", "history")),
     ("chapter extensions", ("evaluation", "mcp", "mcp_client", "frameworks")),
     ("classroom", ("checks", "classroom")),
