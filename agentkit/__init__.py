@@ -3,7 +3,7 @@
 The teaching core, in the order the chapters build it:
 
     00  config            settings from .env; connect(): a real client or the offline model
-    01  manual            the FUNCTION: text protocol; function_line: the line, parsed by our own code
+    01  manual            the FUNCTION: text protocol (recovery/function_line: the line, parsed by our own code)
     02  calls             ToolCall: one call, from any source (native, streamed, a FUNCTION: line, recovered, MCP)
     01  tools/clock       the first tool
     02  recovery          tool calls a local server left in the text, read by text_calls (going deeper)

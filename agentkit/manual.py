@@ -3,7 +3,7 @@
 A model only writes text. So we tell it, in the system prompt, to write `FUNCTION: name(args)` when it
 needs a tool; our code finds that line, runs the function and replies `RESULT: <value>`. This module
 writes the prompt and runs the round trip; the line's grammar (where it may stand, how it is read back,
-the mistakes a reply can make) is `agentkit.function_line`.
+the mistakes a reply can make) is `agentkit.recovery.function_line`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from openai import AsyncOpenAI
 
 # parse_reply and FunctionCallError are read as manual.parse_reply, manual.FunctionCallError in chapter 01.
 from agentkit.calls import ToolCall
-from agentkit.function_line import PREFIX, RESULT_PREFIX, STOP, FunctionCallError, call_line, parse_reply
+from agentkit.recovery.function_line import PREFIX, RESULT_PREFIX, STOP, FunctionCallError, call_line, parse_reply
 from agentkit.tools.contract import ToolError
 
 __all__ = ["FunctionCallError", "ManualResult", "build_system_prompt", "describe_function",

@@ -18,7 +18,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [  # lowest first
     ("contract", ("_jsonschema_import", "limits", "asking", "calls", "tools.contract", "tools.validation")),
     ("hardening", ("hardening",)),
     ("tools", ("tools",)),
-    ("recovery", ("function_line", "recovery")),
+    ("recovery", ("recovery",)),
     ("offline model", ("offline",)),
     ("teaching core", ("config", "manual", "streaming", "decisions", "policy", "events", "turn", "tool_calls",
                        "loop", "transcript", "agent", "history")),

@@ -7,7 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agentkit.function_line import (
+from agentkit.manual import build_system_prompt, describe_function, manual_round_trip, run_call
+from agentkit.offline import ScriptedModel, offline_client
+from agentkit.recovery.function_line import (
     STOP,
     CodeFenceError,
     FunctionCallError,
@@ -21,8 +23,6 @@ from agentkit.function_line import (
     format_call,
     parse_reply,
 )
-from agentkit.manual import build_system_prompt, describe_function, manual_round_trip, run_call
-from agentkit.offline import ScriptedModel, offline_client
 from agentkit.tools.clock import get_current_time
 
 

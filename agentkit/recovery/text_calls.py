@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from agentkit.calls import ToolCall
-from agentkit.function_line import FunctionCallError, parse_reply  # chapter 01's skill, the first way calls were written
+from agentkit.recovery.function_line import FunctionCallError, parse_reply  # chapter 01's skill, the first way calls were written
 
 _THINK = re.compile(r"^\s*<think>(.*?)</think>\s*", re.DOTALL)
 _TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|\Z)", re.DOTALL)

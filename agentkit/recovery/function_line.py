@@ -1,7 +1,8 @@
 """The `FUNCTION:` line itself: its format, writing one, reading one back out of a reply, and the mistakes a reply can make.
 
 `agentkit.manual` builds the prompt that asks for this line and runs the round trip; this module is the
-line's grammar. Where the line may stand, decided once: prose on lines *before* the FUNCTION line is
+line's grammar, the first way calls were read back out of text (chapter 01), kept with the other ways
+(`agentkit.recovery.text_calls`). Where the line may stand, decided once: prose on lines *before* the FUNCTION line is
 allowed (models often say what they are about to do), and so is a ``` fence around it, but the line must
 be a line of its own and nothing may follow it. Text after it means the model went on without the
 result, usually inventing one: pass `stop=STOP`.
