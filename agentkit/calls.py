@@ -35,6 +35,9 @@ class ToolCall:
                                                       "not an object")
         return cls(id, name, raw_arguments, arguments)
 
+    def __str__(self) -> str:  # as the model wrote it: get_current_time({"timezone": "Asia/Tokyo"})
+        return f"{self.name}({self.raw_arguments})"
+
     def as_message_part(self) -> dict[str, Any]:
         """The call as it goes into an assistant message of the history."""
         return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.raw_arguments}}
