@@ -264,3 +264,68 @@ def test_an_ask_raising_task_cancelled_cancels_the_task():
     task = go(client, "go", ask=stop_button)
     assert (task.status, task.error) == ("cancelled", "cancelled by the user: the page's cancel button")
     assert task.messages[-1]["content"] == CANCELLED.content
+
+
+@pytest.mark.parametrize("stop_at", ["tool_call", "confirm"])
+def test_a_consumer_that_stops_reading_closes_the_calls_still_open(stop_at):
+    """A front end's Stop or Ctrl-C closes the stream (`aclose`) wherever it is: no call is left without a result."""
+    model, client = scripted([call("note", text="a"), call("erase", path="x")], "unused")
+    task = Task("go")
+
+    async def read_until_stop() -> list[str]:
+        seen = []
+        events = run_task(client, "offline", "go", REGISTRY, ask=scripted_answers("y"), task=task)
+        async for event in events:
+            seen.append(event.kind)
+            if event.kind == stop_at:
+                await events.aclose()
+                break
+        return seen
+
+    seen = asyncio.run(read_until_stop())
+    assert seen[-1] == stop_at and "tool_result" not in seen
+    assert done == []  # nothing ran: the stream stopped before the calls were run
+    assert [m["content"] for m in task.messages[2:]] == [CANCELLED.content] * 2
+    accepted_by_the_api(task)
+
+
+def test_a_task_cancelled_from_outside_while_a_tool_runs_leaves_a_valid_history():
+    model, client = scripted(call("slow", text="a"), "unused")
+    task = Task("go")
+
+    async def cancel_while_running() -> None:
+        started = asyncio.Event()
+
+        @tool
+        async def slow(text: str) -> str:
+            """Wait until cancelled.
+
+            Args:
+                text: Anything.
+            """
+            started.set()
+            await asyncio.Event().wait()
+            return text
+
+        running = asyncio.ensure_future(finish(run_task(client, "offline", "go", build_registry([slow]), task=task)))
+        await started.wait()
+        running.cancel()  # as a front end's Ctrl-C or Stop does
+        with pytest.raises(asyncio.CancelledError):
+            await running
+
+    asyncio.run(cancel_while_running())
+    assert task.messages[-1]["content"] == CANCELLED.content
+    accepted_by_the_api(task)
+
+
+def test_the_confirm_event_comes_before_the_person_is_asked():
+    seen, seen_when_asked = [], []
+
+    async def person(question):
+        seen_when_asked.append(list(seen))
+        return "y"
+
+    go(scripted([call("note", text="a"), call("erase", path="x")], "done")[1], "go", ask=person,
+       on_event=lambda event: seen.append((event.kind, event.name)))
+    assert seen_when_asked == [[("usage", ""), ("tool_call", "note"), ("tool_call", "erase"), ("confirm", "erase")]]
+    assert ("confirm", "note") not in seen  # a call that needs no yes asks nobody
