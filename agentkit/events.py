@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from agentkit.decisions import Decision
@@ -48,7 +48,7 @@ class Event:
     """tool_result: the policy's decision on the call. A call that did not run has a line for the person
     (`frontends.messages.for_the_person`: "You declined: write_file notes.txt"), apart from `content`, which is
     written for the model ("... do not try it again"): two audiences, two texts."""
-    task: Task | None = None
+    task: Task | None = field(default=None, repr=False)
     """usage, status: the task (its `usage`, its end: status, answer, error, messages)."""
 
 
@@ -66,5 +66,6 @@ async def finish(events: AsyncGenerator[Event], on_event: OnEvent | None = None)
         async for last in events:
             if on_event is not None and isinstance(shown := on_event(last), Awaitable):
                 await shown
-    assert last is not None and last.task is not None, "run_task's last event is a status that carries the task"
+    if last is None or last.task is None:
+        raise ValueError(f"finish() reads run_task(...)'s events, the last a status that carries the task; got {last!r}")
     return last.task
