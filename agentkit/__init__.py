@@ -3,7 +3,8 @@
 The teaching core, in the order the chapters build it:
 
     00  config            settings from .env; connect(): a real client or the offline model
-    01  manual            the FUNCTION: text protocol; function_line: the line, parsed by our own code
+    01  manual            the FUNCTION: text protocol (recovery/function_line: the line, parsed by our own code)
+    02  calls             ToolCall: one call, from any source (native, streamed, a FUNCTION: line, recovered, MCP)
     01  tools/clock       the first tool
     02  recovery          tool calls a local server left in the text, read by text_calls (going deeper)
     03  tools/contract    ToolDefinition; tools/schema: @tool from a typed signature; tools/registry
@@ -11,7 +12,8 @@ The teaching core, in the order the chapters build it:
     05  tools/workspace   the path guard; tools/filesystem: read_file, write_file, edit_file, glob
     06  tools/shell       bash, with a timeout and an output cap
     07  policy, asking    ToolPolicy and the ToolExecutor that enforces it; asking a person; limits
-    08  loop              run_task, with events, turn (one model request) and tool_calls; agent (the course's agent)
+    08  loop              run_task: an async generator of events (finish drains it), with turn (one model
+                          request) and tool_calls; agent (the course's agent)
     09  evaluation/       an evaluation set and a scorer
     10  streaming         a streamed reply read as it comes
     11  mcp               a registry served over MCP; mcp_client: a server's tools imported
@@ -21,17 +23,18 @@ The teaching core, in the order the chapters build it:
 Apart from it, the machinery a learner may skip: offline/ (the offline model), checks/ and classroom/ (the
 exercises and the teacher's tools), and the front ends: cli, chat and terminal, web/ (docs/teaching.md draws the layers).
 
-    from agentkit import connect, load_settings, build_registry, clock_tool, run_task
+    from agentkit import connect, load_settings, build_registry, clock_tool, run_task, finish
 """
 
 import agentkit.hardening.arguments  # noqa: F401  (first: it imports jsonschema without the IRI grammar)
 from agentkit.asking import Ask, TaskCancelled, scripted_answers, terminal_ask
+from agentkit.calls import ToolCall
 from agentkit.config import ConfigError, Settings, check_connection, connect, load_settings
-from agentkit.events import Event
+from agentkit.events import Event, finish
 from agentkit.history import trim_history
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.loop import Task, Usage, run_task
-from agentkit.manual import FunctionCall, FunctionCallError, build_system_prompt, manual_round_trip, parse_reply
+from agentkit.manual import FunctionCallError, build_system_prompt, manual_round_trip, parse_reply
 from agentkit.policy import Decision, ToolExecutor, ToolPolicy
 from agentkit.tools import (
     DuplicateToolError,
@@ -54,10 +57,10 @@ from agentkit.tools import (
 )
 
 __all__ = [
-    "DEFAULT_LIMITS", "Ask", "ConfigError", "Decision", "DuplicateToolError", "Event", "FunctionCall",
-    "FunctionCallError", "Limits", "Settings", "Task", "TaskCancelled", "ToolDefinition", "ToolDefinitionError",
+    "DEFAULT_LIMITS", "Ask", "ConfigError", "Decision", "DuplicateToolError", "Event", "FunctionCallError",
+    "Limits", "Settings", "Task", "TaskCancelled", "ToolCall", "ToolDefinition", "ToolDefinitionError",
     "ToolError", "ToolExecutor", "ToolPolicy", "ToolResult", "Usage", "Workspace", "WorkspaceError",
     "ask_user_tool", "build_registry", "build_system_prompt", "check_connection", "clock_tool", "connect",
-    "execute_tool", "file_tools", "get_current_time", "load_settings", "manual_round_trip", "openai_tools",
+    "execute_tool", "file_tools", "finish", "get_current_time", "load_settings", "manual_round_trip", "openai_tools",
     "parse_reply", "run_task", "scripted_answers", "shell_tool", "terminal_ask", "tool", "tool_message", "trim_history",
 ]

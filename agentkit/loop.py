@@ -15,34 +15,34 @@ resumed with `run_task(..., task=task)`:
                  (no choices, a tool call without a name, neither text nor a call, a stream cut short: see
                  `agentkit.hardening.replies` and `agentkit.turn`); nothing of that turn is kept.
 
-The limits bound one run: resuming a task starts a fresh budget of turns and tool calls. The loop's two
-steps have modules of their own: `agentkit.turn` (one request to the model) and `agentkit.tool_calls`
-(one reply's calls answered).
+`run_task` yields what happens as it happens (`agentkit.events.Event`): a terminal, a web page and a notebook
+read the same stream, and `task = await finish(run_task(...))` runs it to the end. The limits bound one run:
+resuming a task starts a fresh budget of turns and tool calls. The loop's two steps have modules of their own:
+`agentkit.turn` (one request to the model) and `agentkit.tool_calls` (one reply's calls answered).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import openai
 
 from agentkit.asking import Ask
+from agentkit.calls import ToolCall
 from agentkit.decisions import Decision
-from agentkit.events import Event, OnEvent, Status, emit
-from agentkit.frontends.transcript import task_transcript  # TEMPORARY: loop26 removes this upward import
-from agentkit.hardening.replies import ModelMessage, ModelToolCall
+from agentkit.events import Event, Status, finish
 from agentkit.limits import Limits
 from agentkit.policy import ToolExecutor, ToolPolicy
 from agentkit.recovery import first_recovery_note
-from agentkit.tool_calls import CANCELLED, answer_calls, close_open_calls, run_tool_calls
+from agentkit.tool_calls import CANCELLED, answer_calls, close_open_calls
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import ToolResult
-from agentkit.turn import ModelTurn, ask_model, ask_model_streaming
+from agentkit.turn import ModelTurn, ask_model
 
-__all__ = ["CANCELLED", "Event", "Status", "Task", "Usage", "close_open_calls", "run_task", "run_tool_calls",
-           "stop_interrupted"]
+__all__ = ["CANCELLED", "Event", "Status", "Task", "Usage", "close_open_calls", "finish", "run_task", "stop_interrupted"]
+
 
 @dataclass
 class Usage:
@@ -81,40 +81,44 @@ class Task:
     decisions: list[Decision] = field(default_factory=list)
     """The tool policy's log: every allowed, refused, confirmed or denied call."""
 
-    def _repr_markdown_(self) -> str:  # Jupyter shows a task as its conversation: see agentkit.frontends.transcript
-        return task_transcript(self)._repr_markdown_()
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # the same, as text
-        printer.text(str(task_transcript(self)))
-
 
 async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: Mapping[str, ToolDefinition], *,
-                   policy: ToolPolicy = ToolPolicy(), ask: Ask | None = None, on_event: OnEvent | None = None,
-                   task: Task | None = None, system_prompt: str | None = None, stream: bool = False) -> Task:
+                   policy: ToolPolicy = ToolPolicy(), ask: Ask | None = None, task: Task | None = None,
+                   system_prompt: str | None = None, stream: bool = False) -> AsyncIterator[Event]:
     """Work on `goal` with the tools in `registry` until the model answers or something stops the task.
 
-    A `task` passed in is resumed: its messages are kept and `goal` is added as a new user message
-    (an empty goal adds nothing: that retries a failed task from where it stopped). With `stream=True`
-    each reply is streamed, and its text reaches `on_event` as `text` events while the model writes it.
-    `system_prompt` becomes the first message of a task that has none yet (a new one, or an empty `Task`
-    made ahead by a front end); a task already under way keeps the history it has. `ask` reaches a
-    person for confirmations; without one, a call that needs a yes is refused (`agentkit.asking`).
+    Yields what happens as it happens (`Event`); the last event is the task's status, carrying the task:
+    `task = await finish(run_task(...))` runs it to the end. A `task` passed in is resumed: `goal` is added
+    as a new user message (an empty goal adds nothing: that retries a failed task from where it stopped).
+    `stream=True` yields each reply's text while the model writes it. `system_prompt` starts a task that has
+    no messages yet. `ask` reaches a person for confirmations; without one, a call that needs a yes is refused.
     """
     task = _start(task, goal, system_prompt)
     executor = ToolExecutor(registry, policy, ask)
     executor.log = task.decisions  # one log for the whole task, across runs
     for turn in range(1, policy.limits.max_turns + 1):
-        reply = await _ask(client, model, task, executor.tools(), stream, on_event)
+        reply = ModelTurn()  # filled by the request: the model's message, or why there is none
+        async for text in ask_model(client, model, task.messages, executor.tools(), stream, reply):
+            yield text  # with stream=True, the reply's text as the model writes it
         if reply.failure:  # nothing of this turn was added: the messages are as they were, ready to send again
-            return await _stop(task, "failed", reply.failure, on_event)
-        calls = await _keep_reply(task, reply.message, str(client.base_url), on_event)
+            yield _stop(task, "failed", reply.failure)
+            return
+        calls = _keep_reply(task, reply)
+        for event in _reply_events(task, reply, str(client.base_url)):
+            yield event  # the tokens so far, the model's thinking, a note on calls read from its text
         if not calls:
-            return await _answered(task, reply.message, on_event)
+            task.answer = reply.message.content or ""
+            yield Event("answer", text=task.answer)
+            yield _stop(task, "completed", None)
+            return
         if turn == policy.limits.max_turns:  # no turn is left to read their results, so the calls do not run
-            return await _stop(task, "limit reached", _out_of_turns(task, policy.limits), on_event)
-        stopped = await answer_calls(task.messages, executor, calls, on_event)
-        if stopped:
-            return await _stop(task, *stopped, on_event)
+            yield _stop(task, "limit reached", _out_of_turns(task, policy.limits))
+            return
+        async for event in answer_calls(task.messages, executor, calls):
+            if event.kind == "status":  # cancelled, or a limit: every call has its result already
+                yield _stop(task, event.text, event.content)
+                return
+            yield event  # each call, each confirmation about to be asked, each result
     raise AssertionError("unreachable: the last turn returns")
 
 
@@ -129,38 +133,26 @@ def _start(task: Task | None, goal: str, system_prompt: str | None) -> Task:
     return task
 
 
-async def _ask(client: openai.AsyncOpenAI, model: str, task: Task, tools: list[dict], stream: bool,
-               on_event: OnEvent | None) -> ModelTurn:
-    """One model turn with the task's messages, streamed or not; a usable reply is counted, with its tokens."""
-    if stream:
-        reply = await ask_model_streaming(client, model, task.messages, tools, on_event)
-    else:
-        reply = await ask_model(client, model, task.messages, tools)
-    if not reply.failure:
-        task.turns += 1
-        _add_usage(task.usage, reply.usage)
-    return reply
-
-
-async def _keep_reply(task: Task, message: ModelMessage, base_url: str, on_event: OnEvent | None
-                      ) -> list[ModelToolCall]:
-    """Add the reply to the history, show its thinking and any recovered calls; its tool calls, maybe none."""
-    task.messages.append(assistant_message(message))
-    if message.reasoning_content:
-        await emit(on_event, Event("thinking", text=message.reasoning_content))
-    note = first_recovery_note(task.messages, base_url)  # the first time in a task calls were read from text
-    if note:
-        await emit(on_event, Event("note", text=note))
-    calls = message.tool_calls or []
-    task.tool_calls += len(calls)
+def _keep_reply(task: Task, reply: ModelTurn) -> list[ToolCall]:
+    """Add the reply to the history and count it, with its tokens; its tool calls, maybe none."""
+    calls = [ToolCall.parse(call.id, call.function.name, call.function.arguments)
+             for call in reply.message.tool_calls or []]
+    task.messages.append(assistant_message(reply.message.content, calls))
+    task.turns, task.tool_calls = task.turns + 1, task.tool_calls + len(calls)
+    if reply.usage is not None:  # some providers leave it out
+        task.usage.prompt_tokens += reply.usage.prompt_tokens or 0
+        task.usage.completion_tokens += reply.usage.completion_tokens or 0
     return calls
 
 
-async def _answered(task: Task, message: ModelMessage, on_event: OnEvent | None) -> Task:
-    """The model answered without calling a tool: the task is completed."""
-    task.answer = message.content or ""
-    await emit(on_event, Event("answer", text=task.answer))
-    return await _stop(task, "completed", None, on_event)
+def _reply_events(task: Task, reply: ModelTurn, base_url: str) -> list[Event]:
+    """What a person may want to see of a reply before its calls or its answer."""
+    events = [Event("usage", task=task)]
+    if reply.message.reasoning_content:
+        events.append(Event("thinking", text=reply.message.reasoning_content))
+    if note := first_recovery_note(task.messages, base_url):  # the first time in a task calls were read from text
+        events.append(Event("note", text=note))
+    return events
 
 
 def _out_of_turns(task: Task, limits: Limits) -> str:
@@ -170,14 +162,12 @@ def _out_of_turns(task: Task, limits: Limits) -> str:
     return f"the task reached {limits.max_turns} model turns (Limits.max_turns) without an answer"
 
 
-def assistant_message(message: Any) -> dict[str, Any]:
+def assistant_message(content: str | None, calls: list[ToolCall]) -> dict[str, Any]:
     """The model's reply as a plain dict to send back: its text and its tool calls, nothing provider-specific."""
-    kept: dict[str, Any] = {"role": "assistant", "content": message.content}
-    if message.tool_calls:
-        kept["tool_calls"] = [{"id": call.id, "type": "function",
-                               # "" (some servers' no-argument call) was read as {}, and goes back as {}: some reject ""
-                               "function": {"name": call.function.name, "arguments": call.function.arguments or "{}"}}
-                              for call in message.tool_calls]
+    kept: dict[str, Any] = {"role": "assistant", "content": content}
+    if calls:
+        # "" (some servers' no-argument call) was read as {}, and goes back as {}: some reject ""
+        kept["tool_calls"] = [replace(call, raw_arguments=call.raw_arguments or "{}").as_message_part() for call in calls]
     return kept
 
 
@@ -188,13 +178,7 @@ def stop_interrupted(task: Task, why: str) -> None:
     task.status, task.error = "cancelled", f"{why}: the task was stopped, and any command it was running killed"
 
 
-async def _stop(task: Task, status: Status, error: str | None, on_event: OnEvent | None) -> Task:
+def _stop(task: Task, status: Status, error: str | None) -> Event:
+    """End the task: the last event, which carries it."""
     task.status, task.error = status, error
-    await emit(on_event, Event("status", text=status, content=error or ""))
-    return task
-
-
-def _add_usage(total: Usage, usage: Any) -> None:
-    if usage is not None:  # some providers leave it out
-        total.prompt_tokens += usage.prompt_tokens or 0
-        total.completion_tokens += usage.completion_tokens or 0
+    return Event("status", text=status, content=error or "", task=task)

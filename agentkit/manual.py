@@ -3,7 +3,7 @@
 A model only writes text. So we tell it, in the system prompt, to write `FUNCTION: name(args)` when it
 needs a tool; our code finds that line, runs the function and replies `RESULT: <value>`. This module
 writes the prompt and runs the round trip; the line's grammar (where it may stand, how it is read back,
-the mistakes a reply can make) is `agentkit.function_line`.
+the mistakes a reply can make) is `agentkit.recovery.function_line`.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from typing import Any
 from openai import AsyncOpenAI
 
 # parse_reply and FunctionCallError are read as manual.parse_reply, manual.FunctionCallError in chapter 01.
-from agentkit.function_line import PREFIX, RESULT_PREFIX, STOP, FunctionCall, FunctionCallError, call_line, parse_reply
+from agentkit.calls import ToolCall
+from agentkit.recovery.function_line import PREFIX, RESULT_PREFIX, STOP, FunctionCallError, call_line, parse_reply
 from agentkit.tools.contract import ToolError
 
-__all__ = ["FunctionCall", "FunctionCallError", "ManualResult", "build_system_prompt", "describe_function",
+__all__ = ["FunctionCallError", "ManualResult", "build_system_prompt", "describe_function",
            "manual_round_trip", "parse_reply", "run_call"]
 
 
@@ -57,16 +58,16 @@ class ManualResult:
     """The model's final reply to the user."""
     messages: list[dict[str, str]]
     """The whole conversation, system prompt first, so it can be printed or continued."""
-    call: FunctionCall | None = None
+    call: ToolCall | None = None
     """The function the model called, or None when it answered directly."""
 
 
-async def run_call(call: FunctionCall, functions: Sequence[Callable[..., Any]]) -> str:
+async def run_call(call: ToolCall, functions: Sequence[Callable[..., Any]]) -> str:
     """Run a parsed call; a `ToolError` (a value the model can correct) becomes an `Error: ...` result."""
     function = {function.__name__: function for function in functions}[call.name]
     try:
         # The functions are plain (blocking) Python: run them off the event loop.
-        return str(await asyncio.to_thread(function, *call.args, **call.kwargs))
+        return str(await asyncio.to_thread(function, **call.arguments))
     except ToolError as error:
         return f"Error: {error}"
 

@@ -3,7 +3,8 @@
 - `mcp_server(registry, policy)`: an MCP server whose `tools/call` goes through the same `ToolExecutor` as the
   agent loop, so the workspace guard, the allowlist and the confirmations stay in force. A confirmation is
   asked of the MCP client's person as an elicitation; a client that cannot elicit gets an `Error:` result
-  that says how to allow the tool. `agentkit mcp` serves the course's tools this way over stdio.
+  that says how to allow the tool. `agentkit mcp` serves the course's tools this way over stdio
+  (`agentkit.frontends.mcp_stdio`).
 - `import_tools(client, allow=...)`, from `agentkit.mcp_client`: a server's tools as `ToolDefinition`s, so
   the dispatcher, the policy and the loop work unchanged on them; only the tools named in `allow` come in.
 
@@ -12,24 +13,15 @@ Needs the `mcp` extra: `pip install -e '.[mcp]'`.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import itertools
 import json
-import os
-import sys
-import threading
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
-import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
-from mcp.shared.message import SessionMessage
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from pydantic import ValidationError
 
 # The client side, read from here as well (chapter 11's `promoted.import_tools`, the tests).
+from agentkit.calls import ToolCall
 from agentkit.mcp_client import Imported, agentkit_server_command, import_tools, subprocess_transport
 from agentkit.policy import ToolExecutor, ToolPolicy
 from agentkit.tools.clock import clock_tool
@@ -39,14 +31,11 @@ from agentkit.tools.registry import build_registry
 from agentkit.tools.shell import shell_tool
 from agentkit.tools.workspace import Workspace
 
-__all__ = ["Imported", "agentkit_server_command", "course_server", "import_tools", "mcp_server", "protocol_error",
-           "serve_stdio", "subprocess_transport"]
-
+__all__ = ["Imported", "agentkit_server_command", "course_server", "import_tools", "mcp_server", "subprocess_transport"]
 
 YES_SCHEMA = {"type": "object", "properties": {"allow": {"type": "boolean", "title": "Allow this call?"}},
               "required": ["allow"]}
 """What an elicitation asks the MCP client's person: one yes/no."""
-
 
 CONFIRM_KEY = "confirm"
 """The key of the one input request a call that needs a yes sends (2026-07-28 protocol)."""
@@ -88,8 +77,9 @@ def mcp_server(registry: Mapping[str, ToolDefinition], policy: ToolPolicy | None
 
         # One executor a call: the server's policy (allowlist, confirmations, output cap) decides each call alone.
         executor = ToolExecutor(registry, policy, ask=ask)
+        call = ToolCall.parse(str(ctx.request_id), params.name, json.dumps(params.arguments or {}))
         try:
-            result = await executor.run(str(ctx.request_id), params.name, json.dumps(params.arguments or {}))
+            result = await executor.run(call.id, call.name, call.raw_arguments)
         except CannotAsk as error:
             return _text_result(f"Error: refused by rule 'confirmation': {error}", is_error=True)
         except NeedsAnswer as question:
@@ -122,49 +112,3 @@ def _yes_or_no(answer: types.ElicitResult) -> str:
 
 def _text_result(text: str, is_error: bool) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=is_error)
-
-
-async def serve_stdio(server: Server) -> None:
-    """Serve `server` on this process's stdin and stdout until the client closes them (or Ctrl-C: at once)."""
-    async with stdio_server(stdin=_stdin_lines()) as (read, write):
-        messages, relayed = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-
-        async def relay() -> None:
-            # The SDK drops a line it cannot read without a word; JSON-RPC says the sender gets an error.
-            async with messages:
-                async for item in read:
-                    if isinstance(item, Exception):
-                        await write.send(SessionMessage(protocol_error(item)))
-                    else:
-                        await messages.send(item)
-
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(relay)
-            await server.run(relayed, write, server.create_initialization_options())
-
-
-async def _stdin_lines() -> AsyncIterator[str]:
-    """Lines of stdin, read on a daemon thread. The SDK reads on a worker thread that the event loop waits for
-    when it stops, so Ctrl-C would wait for the client's next line; nothing waits for a daemon thread."""
-    loop, lines = asyncio.get_running_loop(), asyncio.Queue[str | None](maxsize=16)  # bounded: a flood waits
-
-    def read() -> None:
-        with open(os.dup(sys.stdin.fileno()), encoding="utf-8", errors="replace") as stdin:
-            for line in itertools.chain(stdin, [None]):  # None: the client closed stdin
-                try:
-                    asyncio.run_coroutine_threadsafe(lines.put(line), loop).result()
-                except (RuntimeError, concurrent.futures.CancelledError):  # the server has stopped: nobody reads
-                    return
-
-    threading.Thread(target=read, daemon=True).start()
-    while (line := await lines.get()) is not None:
-        yield line
-
-
-def protocol_error(error: Exception) -> types.JSONRPCError:
-    """The JSON-RPC error for a line that is not a message: -32700 for text that is not JSON, else -32600."""
-    not_json = isinstance(error, ValidationError) and any(e["type"] == "json_invalid" for e in error.errors())
-    code, what = (types.PARSE_ERROR, "Parse error: the line is not JSON") if not_json else \
-        (types.INVALID_REQUEST, "Invalid Request: the line is JSON but not a JSON-RPC 2.0 message")
-    detail = "one JSON-RPC 2.0 object per line, such as {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\"}"
-    return types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(code=code, message=f"{what}; send {detail}"))

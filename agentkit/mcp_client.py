@@ -37,10 +37,9 @@ def subprocess_transport(command: StdioServerParameters):
 
 def _is_file(stream) -> bool:
     try:
-        stream.fileno()
+        return stream.fileno() is not None
     except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both OSError and ValueError
         return False
-    return True
 
 
 def agentkit_server_command(*args: str) -> StdioServerParameters:
@@ -79,9 +78,9 @@ async def import_tools(client: Client, allow: Iterable[str], *, confirm: bool = 
     Each imported tool needs a person's yes (`confirm=True`) unless the caller decides otherwise, whatever the
     server says about it: the server's own annotations (read-only, harmless) are claims, not guarantees.
     """
-    allow = set(allow)
     if isinstance(allow, str):
         raise TypeError("import_tools(allow=...) takes tool names, not one string")
+    allow = set(allow)
     listed = (await client.list_tools()).tools
     definitions, review = [], []
     for tool in listed:

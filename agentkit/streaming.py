@@ -9,17 +9,17 @@ piece of a tool call. A tool call is spread over several deltas that share its `
 
 So the assembler keys calls by `index` (two parallel calls may be interleaved), takes the id and the name
 from the first delta that has them (later deltas usually carry neither), concatenates the argument
-fragments (none of them is valid JSON alone) and parses them once, at the end. The usage comes in a last
-chunk with no choices, when the request asked for it with `stream_options={"include_usage": True}`.
+fragments (none of them is valid JSON alone) and parses them once, at the end (`ToolCall.parse`). The usage
+comes in a last chunk with no choices, when the request asked for it with `stream_options={"include_usage": True}`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterable, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentkit.calls import ToolCall
 from agentkit.hardening.stream_chunks import checked_chunk
 
 
@@ -32,38 +32,13 @@ class TextDelta:
 
 
 @dataclass
-class StreamedToolCall:
-    """One tool call put together from its deltas."""
-
-    index: int
-    """Its position in the reply: every delta of this call carries it."""
-    id: str = ""
-    """From the first delta that has one."""
-    name: str = ""
-    """From the first delta that has one."""
-    arguments: str = ""
-    """Every fragment, concatenated: JSON text only once the stream is over."""
-
-    def parsed(self) -> Any:
-        """The arguments as JSON data, parsed once the call is whole (`""` is `{}`); None if they are not JSON."""
-        try:
-            return json.loads(self.arguments or "{}")
-        except ValueError:
-            return None  # the dispatcher will tell the model what is wrong with them
-
-    def as_message_part(self) -> dict[str, Any]:
-        """The call as it goes into an assistant message of the history."""
-        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
-
-
-@dataclass
 class StreamedReply:
     """The whole reply, once the stream has ended: the same message a non-streamed request returns."""
 
     content: str | None = None
     """All the text, or None when the model wrote none."""
-    tool_calls: list[StreamedToolCall] = field(default_factory=list)
-    """The calls in `index` order."""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    """The calls in `index` order, their arguments parsed."""
     finish_reason: str | None = None
     """stop, tool_calls, length... from the chunk that ended the choice."""
     usage: dict[str, Any] | None = None
@@ -88,7 +63,7 @@ class StreamAssembler:
 
     def __init__(self) -> None:
         self.reply = StreamedReply()
-        self._calls: dict[int, StreamedToolCall] = {}
+        self._calls: dict[int, dict[str, str]] = {}  # index -> its id, name and arguments so far
         self._text: list[str] = []
 
     def add(self, chunk: Any) -> str:
@@ -122,22 +97,22 @@ class StreamAssembler:
             # A few providers leave `index` out and send each call whole: a new id is a new call, and a
             # part without an id continues the last one.
             index = len(self._calls) if part.get("id") or not self._calls else max(self._calls)
-        call = self._calls.setdefault(index, StreamedToolCall(index))
+        call = self._calls.setdefault(index, {"id": "", "name": "", "raw_arguments": ""})
         function = part.get("function") or {}
-        call.id = call.id or part.get("id") or ""
-        call.name = call.name or function.get("name") or ""  # some providers repeat the name: it is not doubled
-        call.arguments += function.get("arguments") or ""
+        call["id"] = call["id"] or part.get("id") or ""
+        call["name"] = call["name"] or function.get("name") or ""  # some providers repeat the name: it is not doubled
+        call["raw_arguments"] += function.get("arguments") or ""
 
     def finish(self) -> StreamedReply:
         """The reply as it stands when the stream has ended."""
         text = "".join(self._text)
         self.reply.content = text or None
-        self.reply.tool_calls = [self._calls[index] for index in sorted(self._calls)]
+        self.reply.tool_calls = [ToolCall.parse(**self._calls[index]) for index in sorted(self._calls)]
         return self.reply
 
 
-async def read_stream(chunks: AsyncIterable[Any]) -> AsyncIterator[TextDelta | StreamedToolCall | StreamedReply]:
-    """Text as it comes (`TextDelta`), then each tool call (`StreamedToolCall`), then the `StreamedReply`.
+async def read_stream(chunks: AsyncIterable[Any]) -> AsyncIterator[TextDelta | ToolCall | StreamedReply]:
+    """Text as it comes (`TextDelta`), then each tool call (`ToolCall`), then the `StreamedReply`.
 
     The calls come at the end: a provider may interleave two calls, so no call is surely whole before then.
     """

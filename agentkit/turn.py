@@ -1,19 +1,20 @@
 """One model turn of the agent loop (chapter 08): send the messages, get back a reply the loop can use, or why not.
 
 A provider can fail (HTTP errors, timeouts, after the SDK's own retries) or answer with something the loop
-cannot read (see `agentkit.hardening.replies`); either way the turn reports a failure and adds nothing to the history.
+cannot read (`agentkit.hardening.replies`); either way the turn reports a failure and adds nothing to the history.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
 import openai
 
-from agentkit.events import Event, OnEvent, emit
-from agentkit.hardening.replies import ModelMessage, check_reply
+from agentkit.events import Event
+from agentkit.hardening.replies import ModelMessage, check_reply, stream_problem
 from agentkit.hardening.secrets import without_key
 from agentkit.hardening.stream_chunks import UnusableChunk
 from agentkit.recovery import recover_reply, recovers
@@ -32,92 +33,57 @@ class ModelTurn:
     """Why the reply cannot be used; then `message` is None."""
 
 
-async def ask_model(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict]) -> ModelTurn:
-    """One request with `messages`: the reply's message, or why the task failed.
+async def ask_model(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict], stream: bool,
+                    reply: ModelTurn) -> AsyncIterator[Event]:
+    """One request with `messages`: `reply` gets the model's message, or why the task failed.
 
-    The raw response is parsed here rather than by `create`, so that a body the SDK cannot even decode
-    (empty, or not JSON) is reported like any other unusable reply instead of raising out of the loop.
+    Streamed, each piece of text is yielded as it comes. A stream can also break: a chunk that is not JSON or
+    not shaped as a chunk, no chunk at all, an end before the model finished. The text already shown stays
+    shown, but none of it is kept.
     """
+    tools_sent = {"tools": tools} if tools else {}
     try:
-        raw = await client.chat.completions.with_raw_response.create(
-            model=model, messages=messages, **({"tools": tools} if tools else {}))
-    except openai.APIError as error:  # after the SDK's own retries: HTTP errors, connection errors, timeouts
-        return _request_failed(client, error)
-    try:
-        response = raw.parse()
-    except Exception as error:  # only the body's decoding runs here: it is the provider's fault, not ours
-        size, kind = len(raw.content), raw.headers.get("content-type", "no content-type")
-        return _unusable(f"its body ({size:,} bytes, {kind}) is not JSON: {type(error).__name__}: {error}")
-    return _checked(response)
-
-
-async def ask_model_streaming(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict],
-                              on_event: OnEvent | None) -> ModelTurn:
-    """`ask_model`, streamed: each piece of text goes to `on_event` as it comes; the same message at the end.
-
-    A stream can break where a whole reply cannot: a chunk that is not JSON or not shaped as a chunk, no
-    chunk at all (the body was an HTML page), or an end before the model finished (no `finish_reason`).
-    Each fails the turn with its reason; the text already shown stays shown, but none of it is kept.
-    """
-    try:
+        if not stream:
+            # Parsed here rather than by `create`: a body the SDK cannot decode is one more unusable reply.
+            raw = await client.chat.completions.with_raw_response.create(model=model, messages=messages, **tools_sent)
+            try:
+                response = raw.parse()
+            except Exception as error:  # only the body's decoding runs here: it is the provider's fault, not ours
+                size, kind = len(raw.content), raw.headers.get("content-type", "no content-type")
+                reply.failure = _unusable(f"its body ({size:,} bytes, {kind}) is not JSON: {type(error).__name__}: {error}")
+            else:
+                _checked(reply, response)
+            return
         chunks = await client.chat.completions.create(model=model, messages=messages, stream=True,
-                                                      stream_options={"include_usage": True},
-                                                      **({"tools": tools} if tools else {}))
+                                                      stream_options={"include_usage": True}, **tools_sent)
         async with chunks:  # closes the connection however the reading ends: a bad chunk, a cancel
             async for item in read_stream(chunks):
                 if isinstance(item, TextDelta):
-                    await emit(on_event, Event("text", text=item.text))
+                    yield Event("text", text=item.text)
                 elif isinstance(item, StreamedReply):
-                    reply = item
-    except openai.APIError as error:  # a stream can also break halfway: nothing of this turn is kept either
-        return _request_failed(client, error)
+                    whole = item
+    except openai.APIError as error:  # after the SDK's own retries; a stream can also break halfway
+        # The provider's message is shown to a person and kept in transcripts; some providers echo the key in it.
+        reply.failure = without_key(f"the model request failed: {type(error).__name__}: {error}", client.api_key)
+        return
     except (UnusableChunk, json.JSONDecodeError) as error:  # the SDK decodes each event's JSON as it comes
-        return _unusable(_named(error))
-    if not reply.chunks:
-        kind = chunks.response.headers.get("content-type", "no content-type")
-        return _unusable(f"its body ({kind}) held no stream event")
-    if reply.finish_reason is None:
-        return _unusable(f"the stream ended without a finish_reason (chunks received: {reply.chunks}): it was cut "
-                         "short before the reply was whole")
-    message = reply.message()
-    if recovers(client):
-        message = recover_reply(message, messages, tools)
-    return _checked({"choices": [{"message": message, "finish_reason": reply.finish_reason}], "usage": reply.usage})
+        reply.failure = _unusable(f"a stream event is not JSON: {error}: {error.doc[:80]!r}"
+                                  if isinstance(error, json.JSONDecodeError) else str(error))
+        return
+    if problem := stream_problem(whole, chunks.response.headers.get("content-type", "no content-type")):
+        reply.failure = _unusable(problem)
+        return
+    message = recover_reply(whole.message(), messages, tools) if recovers(client) else whole.message()
+    _checked(reply, {"choices": [{"message": message, "finish_reason": whole.finish_reason}], "usage": whole.usage})
 
 
-def _request_failed(client: openai.AsyncOpenAI, error: openai.APIError) -> ModelTurn:
-    # The provider's message is shown to a person and kept in transcripts; some providers echo the key in it.
-    return ModelTurn(failure=without_key(f"the model request failed: {type(error).__name__}: {error}", client.api_key))
-
-
-def _unusable(reason: str) -> ModelTurn:
-    return ModelTurn(failure=f"the model's reply could not be used: {reason}")
-
-
-def _named(error: ValueError) -> str:
-    if isinstance(error, json.JSONDecodeError):
-        return f"a stream event is not JSON: {error}: {error.doc[:80]!r}"
-    return str(error)
-
-
-def _checked(response: Any) -> ModelTurn:
-    reply, problem = check_reply(response)
+def _checked(reply: ModelTurn, response: Any) -> None:
+    checked, problem = check_reply(response)
     if problem:
-        return _unusable(problem)
-    choice = reply.choices[0]
-    if not choice.message.tool_calls and not (choice.message.content or "").strip():
-        return _unusable(_empty(choice.finish_reason, choice.message.reasoning_content))
-    return ModelTurn(choice.message, reply.usage)
+        reply.failure = _unusable(problem)
+    else:
+        reply.message, reply.usage = checked.choices[0].message, checked.usage
 
 
-def _empty(finish_reason: str | None, reasoning: str | None) -> str:
-    """Why a reply with no text and no call fails the turn instead of completing the task with an empty answer.
-
-    It is no answer: a model cut off (`length`, often by its own thinking), filtered (`content_filter`), or
-    simply silent. Kept, it would also break the history: an assistant message with neither text nor calls
-    is refused by several providers (OpenAI: content is required unless there are tool_calls). Failed, the
-    task is resumed as it stood, and the person sees why.
-    """
-    thought = f", after {len(reasoning):,} characters of thinking" if reasoning else ""
-    return (f"it holds neither text nor a tool call (finish_reason: {finish_reason or 'none given'}{thought}); "
-            "ask again, or allow the model more tokens if it was cut off")
+def _unusable(reason: str) -> str:
+    return f"the model's reply could not be used: {reason}"

@@ -2,7 +2,7 @@
 
 Run: python benchmarks/loop_overhead.py
 
-1. N slow tool calls in one reply: run concurrently (`run_tool_calls`, asyncio.gather) against one after
+1. N slow tool calls in one reply: run concurrently (`answer_calls`, asyncio.gather) against one after
    another (`await executor.run(...)` in a for loop). Each call waits `SLOW` seconds, half of them on the
    event loop (`asyncio.sleep`), half on a thread (`time.sleep` on the tools' thread pool, as every
    blocking tool does), so the thread pool is exercised too.
@@ -19,10 +19,12 @@ import statistics
 import time
 from types import SimpleNamespace
 
+from agentkit.calls import ToolCall
 from agentkit.limits import TOOL_THREADS, Limits
-from agentkit.loop import run_task, run_tool_calls
+from agentkit.loop import finish, run_task
 from agentkit.offline import ScriptedModel, call, offline_client
 from agentkit.policy import ToolExecutor, ToolPolicy
+from agentkit.tool_calls import answer_calls
 from agentkit.tools.registry import build_registry
 from agentkit.tools.schema import tool
 
@@ -64,11 +66,10 @@ def nothing(n: int) -> str:
     return "ok"
 
 
-def _calls(count: int) -> list[SimpleNamespace]:
-    """Tool calls shaped like the SDK's: half on the loop, half on threads."""
+def _calls(count: int) -> list[ToolCall]:
+    """Tool calls: half on the loop, half on threads."""
     names = ["wait_on_loop", "wait_on_thread"]
-    return [SimpleNamespace(id=f"call_{i}", function=SimpleNamespace(name=names[i % 2], arguments=f'{{"n": {i}}}'))
-            for i in range(count)]
+    return [ToolCall.parse(f"call_{i}", names[i % 2], f'{{"n": {i}}}') for i in range(count)]
 
 
 async def concurrent_vs_sequential(count: int) -> tuple[float, float]:
@@ -76,10 +77,12 @@ async def concurrent_vs_sequential(count: int) -> tuple[float, float]:
     policy = ToolPolicy(limits=Limits(max_tool_calls_per_turn=count, max_tool_calls_per_task=count))
     calls = _calls(count)
     start = time.perf_counter()
-    together = await run_tool_calls(ToolExecutor(registry, policy), calls)
+    messages = [{"role": "assistant", "content": None, "tool_calls": [call.as_message_part() for call in calls]}]
+    _ = [event async for event in answer_calls(messages, ToolExecutor(registry, policy), calls)]
+    together = [SimpleNamespace(content=m["content"]) for m in messages[1:]]
     concurrent = time.perf_counter() - start
     executor, start = ToolExecutor(registry, policy), time.perf_counter()
-    one_by_one = [await executor.run(c.id, c.function.name, c.function.arguments) for c in calls]
+    one_by_one = [await executor.run(c.id, c.name, c.raw_arguments) for c in calls]
     sequential = time.perf_counter() - start
     assert [r.content for r in together] == [r.content for r in one_by_one] == [f"{i} waited" for i in range(count)]
     return concurrent, sequential
@@ -97,7 +100,7 @@ async def loop_overhead() -> tuple[float, float]:
     for _ in range(REPEATS):
         client = offline_client(ScriptedModel(_replies()))
         start = time.perf_counter()
-        task = await run_task(client, "offline", "go", registry, ask=None)
+        task = await finish(run_task(client, "offline", "go", registry, ask=None))
         loop_times.append((time.perf_counter() - start) / task.turns)
         # The same two requests the loop made, without the loop: send, and nothing else.
         bare = offline_client(ScriptedModel(_replies()))

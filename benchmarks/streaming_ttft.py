@@ -18,7 +18,7 @@ import time
 
 import openai
 
-from agentkit.loop import run_task
+from agentkit.loop import finish, run_task
 from agentkit.offline import Faults, OfflineServer
 
 QUESTION = "Who are you?"
@@ -31,7 +31,7 @@ async def first_words(client: openai.AsyncOpenAI, stream: bool) -> float:
         if event.kind in ("text", "answer") and not seen:
             seen.append(time.perf_counter() - started)
 
-    await run_task(client, "offline", QUESTION, {}, on_event=on_event, stream=stream)
+    await finish(run_task(client, "offline", QUESTION, {}, stream=stream), on_event=on_event)
     return seen[0]
 
 

@@ -7,7 +7,7 @@ from recording_tools import recording_tools
 
 from agentkit.asking import NO_PERSON
 from agentkit.limits import Limits
-from agentkit.loop import run_task
+from agentkit.loop import finish, run_task
 from agentkit.offline import ScriptedModel, call, offline_client
 from agentkit.policy import ToolExecutor, ToolPolicy
 from agentkit.tools.registry import build_registry
@@ -44,7 +44,7 @@ def test_run_task_without_ask_gives_the_model_the_refusal_and_the_task_goes_on(m
     no_terminal(monkeypatch)
     ran.clear()
     model = ScriptedModel([call("erase", path="all"), "I could not erase it."])
-    task = asyncio.run(run_task(offline_client(model), "offline", "erase all", REGISTRY))
+    task = asyncio.run(finish(run_task(offline_client(model), "offline", "erase all", REGISTRY)))
     assert task.status == "completed" and ran == []
     sent_back = model.requests[1]["messages"][-1]
     assert sent_back["role"] == "tool" and sent_back["content"].startswith("Error: refused by rule 'confirmation'")

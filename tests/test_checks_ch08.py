@@ -3,30 +3,30 @@
 import asyncio
 
 from agentkit.checks.ch08 import check_exercise_8_1, check_exercise_8_2
-from agentkit.loop import run_task
+from agentkit.loop import finish, run_task
 
 
 async def resume_until_done(client, model, goal, registry, attempts=3):
-    task = await run_task(client, model, goal, registry)
+    task = await finish(run_task(client, model, goal, registry))
     for _ in range(attempts - 1):
         if task.status != "failed":
             break
-        task = await run_task(client, model, "", registry, task=task)
+        task = await finish(run_task(client, model, "", registry, task=task))
     return task
 
 
 async def resend_the_goal(client, model, goal, registry, attempts=3):
-    task = await run_task(client, model, goal, registry)
+    task = await finish(run_task(client, model, goal, registry))
     for _ in range(attempts - 1):
         if task.status == "failed":
-            task = await run_task(client, model, goal, registry, task=task)
+            task = await finish(run_task(client, model, goal, registry, task=task))
     return task
 
 
 async def never_stops(client, model, goal, registry, attempts=3):
-    task = await run_task(client, model, goal, registry)
+    task = await finish(run_task(client, model, goal, registry))
     while task.status == "failed":
-        task = await run_task(client, model, "", registry, task=task)
+        task = await finish(run_task(client, model, "", registry, task=task))
     return task
 
 

@@ -15,12 +15,12 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "agentkit"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [  # lowest first
-    ("contract", ("limits", "asking", "tools.contract", "hardening.echo", "hardening.arguments")),
+    ("contract", ("limits", "asking", "calls", "tools.contract", "hardening.echo", "hardening.arguments")),
     ("hardening", ("hardening",)),
     ("tools", ("tools",)),
-    ("recovery", ("function_line", "recovery")),
+    ("recovery", ("recovery",)),
     ("offline model", ("offline",)),
-    ("teaching core", ("config", "manual", "calls", "streaming", "decisions", "policy", "events", "turn", "tool_calls",
+    ("teaching core", ("config", "manual", "streaming", "decisions", "policy", "events", "turn", "tool_calls",
                        "loop", "transcript", "agent", "history")),
     ("chapter extensions", ("evaluation", "mcp", "mcp_client", "frameworks")),
     ("classroom", ("checks", "classroom")),

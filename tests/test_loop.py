@@ -8,7 +8,7 @@ import pytest
 from recording_tools import recording_tools
 
 from agentkit.limits import Limits
-from agentkit.loop import CANCELLED, Event, Task, close_open_calls, run_task
+from agentkit.loop import CANCELLED, Event, Task, close_open_calls, finish, run_task
 from agentkit.offline import Faults, OfflineServer, ScriptedModel, call, offline_client
 from agentkit.policy import TaskCancelled, ToolPolicy, scripted_answers
 from agentkit.tools.ask_user import ask_user_tool
@@ -39,7 +39,8 @@ def scripted(*replies):
 
 def go(client, goal, registry=REGISTRY, **options):
     options.setdefault("ask", nobody)
-    return asyncio.run(run_task(client, "offline", goal, registry, **options))
+    on_event = options.pop("on_event", None)
+    return asyncio.run(finish(run_task(client, "offline", goal, registry, **options), on_event))
 
 
 def accepted_by_the_api(task: Task) -> str:
@@ -58,10 +59,12 @@ def test_a_task_completes_with_the_offline_model_and_counts_everything():
     assert task.usage.prompt_tokens > 0 and task.usage.completion_tokens > 0
     assert task.usage.total_tokens == task.usage.prompt_tokens + task.usage.completion_tokens
     assert [m["role"] for m in task.messages] == ["user", "assistant", "tool", "assistant"]
-    assert [e.kind for e in events] == ["tool_call", "tool_result", "answer", "status"]
+    assert [e.kind for e in events] == ["usage", "tool_call", "tool_result", "usage", "answer", "status"]
+    assert events[-1].task is task and events[0].task is task  # the usage and the status carry the task
+    events = [e for e in events if e.kind != "usage"]
     assert events[0].name == "get_current_time" and json.loads(events[0].arguments) == {"timezone": "Asia/Tokyo"}
     assert events[1].call_id == events[0].call_id and not events[1].is_error
-    assert events[-1] == Event("status", text="completed")
+    assert events[-1] == Event("status", text="completed", task=task)
 
 
 def test_the_system_prompt_starts_a_new_task_and_only_tools_allowed_are_offered():
@@ -94,7 +97,7 @@ def test_an_async_event_handler_is_awaited():
         seen.append(event.kind)
 
     go(scripted(call("note", text="a"), "done")[1], "go", on_event=show)
-    assert seen == ["tool_call", "tool_result", "answer", "status"]
+    assert seen == ["usage", "tool_call", "tool_result", "usage", "answer", "status"]
 
 
 def test_tool_calls_run_concurrently_and_their_results_keep_the_calls_order():
@@ -171,7 +174,7 @@ def test_cancel_at_a_confirmation_cancels_every_call_of_that_reply_and_runs_none
     assert task.error == "cancelled by the user: the person answered /cancel when asked to allow erase"
     assert done == []
     assert [m["content"] for m in task.messages[2:]] == [CANCELLED.content] * 3
-    assert [e.kind for e in events] == ["tool_call"] * 3 + ["tool_result"] * 3 + ["status"]
+    assert [e.kind for e in events] == ["usage"] + ["tool_call"] * 3 + ["confirm"] + ["tool_result"] * 3 + ["status"]
     assert events[-1].text == "cancelled"
     assert len(model.requests) == 1
     accepted_by_the_api(task)
@@ -205,9 +208,9 @@ def test_a_model_failing_after_the_sdks_retries_over_http_fails_the_task():
 
     async def fail_then_resume(base_url):
         async with openai.AsyncOpenAI(api_key="k", base_url=base_url, max_retries=2) as client:
-            task = await run_task(client, "offline", "What time is it in Tokyo?", registry, ask=nobody)
+            task = await finish(run_task(client, "offline", "What time is it in Tokyo?", registry, ask=nobody))
             failed = (task.status, task.error)
-            await run_task(client, "offline", "", registry, ask=nobody, task=task)
+            await finish(run_task(client, "offline", "", registry, ask=nobody, task=task))
             return failed, task
 
     with OfflineServer(faults=Faults(status=500, times=3)) as server:
@@ -261,3 +264,68 @@ def test_an_ask_raising_task_cancelled_cancels_the_task():
     task = go(client, "go", ask=stop_button)
     assert (task.status, task.error) == ("cancelled", "cancelled by the user: the page's cancel button")
     assert task.messages[-1]["content"] == CANCELLED.content
+
+
+@pytest.mark.parametrize("stop_at", ["tool_call", "confirm"])
+def test_a_consumer_that_stops_reading_closes_the_calls_still_open(stop_at):
+    """A front end's Stop or Ctrl-C closes the stream (`aclose`) wherever it is: no call is left without a result."""
+    model, client = scripted([call("note", text="a"), call("erase", path="x")], "unused")
+    task = Task("go")
+
+    async def read_until_stop() -> list[str]:
+        seen = []
+        events = run_task(client, "offline", "go", REGISTRY, ask=scripted_answers("y"), task=task)
+        async for event in events:
+            seen.append(event.kind)
+            if event.kind == stop_at:
+                await events.aclose()
+                break
+        return seen
+
+    seen = asyncio.run(read_until_stop())
+    assert seen[-1] == stop_at and "tool_result" not in seen
+    assert done == []  # nothing ran: the stream stopped before the calls were run
+    assert [m["content"] for m in task.messages[2:]] == [CANCELLED.content] * 2
+    accepted_by_the_api(task)
+
+
+def test_a_task_cancelled_from_outside_while_a_tool_runs_leaves_a_valid_history():
+    model, client = scripted(call("slow", text="a"), "unused")
+    task = Task("go")
+
+    async def cancel_while_running() -> None:
+        started = asyncio.Event()
+
+        @tool
+        async def slow(text: str) -> str:
+            """Wait until cancelled.
+
+            Args:
+                text: Anything.
+            """
+            started.set()
+            await asyncio.Event().wait()
+            return text
+
+        running = asyncio.ensure_future(finish(run_task(client, "offline", "go", build_registry([slow]), task=task)))
+        await started.wait()
+        running.cancel()  # as a front end's Ctrl-C or Stop does
+        with pytest.raises(asyncio.CancelledError):
+            await running
+
+    asyncio.run(cancel_while_running())
+    assert task.messages[-1]["content"] == CANCELLED.content
+    accepted_by_the_api(task)
+
+
+def test_the_confirm_event_comes_before_the_person_is_asked():
+    seen, seen_when_asked = [], []
+
+    async def person(question):
+        seen_when_asked.append(list(seen))
+        return "y"
+
+    go(scripted([call("note", text="a"), call("erase", path="x")], "done")[1], "go", ask=person,
+       on_event=lambda event: seen.append((event.kind, event.name)))
+    assert seen_when_asked == [[("usage", ""), ("tool_call", "note"), ("tool_call", "erase"), ("confirm", "erase")]]
+    assert ("confirm", "note") not in seen  # a call that needs no yes asks nobody

@@ -9,7 +9,7 @@ import asyncio
 from recording_tools import recording_tools
 
 from agentkit.limits import Limits
-from agentkit.loop import Task, run_task
+from agentkit.loop import Task, finish, run_task
 from agentkit.offline import ScriptedModel, call, offline_client
 from agentkit.policy import ToolPolicy
 from agentkit.tools.registry import build_registry
@@ -36,8 +36,8 @@ class Person:
 def go(replies, person, limits=Limits()):
     erased.clear()
     model = ScriptedModel(replies)
-    task = asyncio.run(run_task(offline_client(model), "offline", "erase everything", REGISTRY,
-                                policy=ToolPolicy(limits=limits), ask=person))
+    task = asyncio.run(finish(run_task(offline_client(model), "offline", "erase everything", REGISTRY,
+                                policy=ToolPolicy(limits=limits), ask=person)))
     return task, model
 
 
@@ -46,8 +46,8 @@ def results(task: Task) -> list[str]:
 
 
 def assert_accepted_by_the_api(task: Task) -> None:
-    resumed = asyncio.run(run_task(offline_client(ScriptedModel(["ok"])), "offline", "", REGISTRY, task=task,
-                                   ask=Person("n")))
+    resumed = asyncio.run(finish(run_task(offline_client(ScriptedModel(["ok"])), "offline", "", REGISTRY, task=task,
+                                   ask=Person("n"))))
     assert resumed.status == "completed", resumed.error
 
 

@@ -11,7 +11,7 @@ import httpx2
 import openai
 import pytest
 
-from agentkit.loop import Event, run_task
+from agentkit.loop import Event, finish, run_task
 from agentkit.offline import Faults, OfflineServer, ScriptedModel, call
 from agentkit.offline.transport import OFFLINE_BASE_URL, offline_transport
 from agentkit.tools.registry import build_registry
@@ -147,11 +147,11 @@ async def fail_then_resume(planned, stream: bool = False):
     model = ScriptedModel([call("note", text="a"), "done at last"])
     client, requests = serving([None, planned], model)
     events = []
-    task = await run_task(client, "offline", "take a note", REGISTRY, ask=nobody, on_event=events.append,
-                          stream=stream)
+    task = await finish(run_task(client, "offline", "take a note", REGISTRY, ask=nobody,
+                          stream=stream), on_event=events.append)
     failed = (task.status, task.error, [m["role"] for m in task.messages], task.turns, events[-1])
     kept = json.loads(json.dumps(task.messages))
-    await run_task(client, "offline", "", REGISTRY, task=task, ask=nobody, stream=stream)
+    await finish(run_task(client, "offline", "", REGISTRY, task=task, ask=nobody, stream=stream))
     return failed, kept, task, requests
 
 
@@ -163,7 +163,7 @@ def test_an_unusable_reply_fails_the_task_naming_the_problem_and_the_task_resume
     assert status == "failed"
     assert error.startswith("the model's reply could not be used: ") and named in error, error
     assert len(error) < 400  # a huge body is quoted cut, not whole
-    assert last_event == Event("status", text="failed", content=error)
+    assert last_event == Event("status", text="failed", content=error, task=task)
     assert roles == ["user", "assistant", "tool"] and turns == 1  # nothing of the unusable reply was kept
     # Resumed: the same messages are sent again, unchanged, and the provider's good reply completes the task.
     assert requests[2]["messages"] == kept
@@ -271,7 +271,7 @@ def test_an_unusable_stream_fails_the_task_naming_the_problem_and_the_task_resum
         fail_then_resume((body, content_type), stream=True))
     assert status == "failed"
     assert error.startswith("the model's reply could not be used: ") and named in error, error
-    assert last_event == Event("status", text="failed", content=error)
+    assert last_event == Event("status", text="failed", content=error, task=task)
     assert roles == ["user", "assistant", "tool"] and turns == 1  # nothing of the unusable stream was kept
     assert requests[2]["messages"] == kept
     assert (task.status, task.answer) == ("completed", "done at last")
@@ -312,6 +312,6 @@ def test_a_stream_with_odd_but_valid_chunks_is_read(name, chunks):
 def test_a_stream_that_stalls_fails_by_the_clients_timeout_instead_of_hanging():
     with OfflineServer(faults=Faults(chunk_delay=2.0)) as server:  # a chunk every 2 s; the client waits 0.3 s
         client = openai.AsyncOpenAI(api_key="k", base_url=server.base_url, max_retries=0, timeout=0.3)
-        task = asyncio.run(run_task(client, "offline", "What can you do?", REGISTRY, ask=nobody, stream=True))
+        task = asyncio.run(finish(run_task(client, "offline", "What can you do?", REGISTRY, ask=nobody, stream=True)))
     assert (task.status, task.error) == ("failed", "the model request failed: APITimeoutError: Request timed out.")
     assert [m["role"] for m in task.messages] == ["user"]

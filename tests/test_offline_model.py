@@ -5,11 +5,11 @@ import json
 import openai
 import pytest
 
-from agentkit.function_line import STOP
 from agentkit.manual import build_system_prompt
 from agentkit.offline import MISTAKES, OfflineModel, offline_client
 from agentkit.offline.answer import DONT_KNOW
 from agentkit.offline.model import NOT_AN_LLM, PLAIN_ANSWERS
+from agentkit.recovery.function_line import STOP
 from agentkit.tools.clock import get_current_time
 
 pytestmark = pytest.mark.anyio

@@ -6,12 +6,13 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from agentkit.calls import ToolCall
 from agentkit.config import ConfigError, Settings, connect, load_settings
 from agentkit.frontends.terminal import describe
-from agentkit.loop import Event, run_task
+from agentkit.loop import Event, finish, run_task
 from agentkit.offline import OfflineServer, ScriptedModel
 from agentkit.offline.variants import variant
-from agentkit.recovery import RECOVERED, TextCall, recover_calls, recover_message, server_fix, split_thinking
+from agentkit.recovery import RECOVERED, recover_calls, recover_message, server_fix, split_thinking
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.registry import build_registry
 
@@ -19,8 +20,8 @@ TOOLS = {
     "get_current_time": {"type": "object", "properties": {"timezone": {"type": "string"}}},
     "add": {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}},
 }
-TOKYO = TextCall("get_current_time", '{"timezone": "Asia/Tokyo"}')
-ADD = TextCall("add", '{"a": 1, "b": 2.5}')
+TOKYO = ToolCall.parse("", "get_current_time", '{"timezone": "Asia/Tokyo"}')
+ADD = ToolCall.parse("", "add", '{"a": 1, "b": 2.5}')
 
 
 @pytest.mark.parametrize("text", [
@@ -80,7 +81,7 @@ FORMATS = {  # name -> (calls -> the text a model of that family writes for them
 @example(calls=[("add", {"x": "[ARGS]"})], form="mistral [TOOL_CALLS]name[ARGS]")
 def test_each_format_reads_back_exactly_the_calls_written(calls, form):
     assert recover_calls(FORMATS[form](calls), TOOLS) == [
-        TextCall(name, json.dumps(arguments, ensure_ascii=False)) for name, arguments in calls]
+        ToolCall.parse("", name, json.dumps(arguments, ensure_ascii=False)) for name, arguments in calls]
 
 
 @given(calls=CALLS, form=st.sampled_from(sorted(set(FORMATS) - {"hermes tags"})),
@@ -136,7 +137,7 @@ def test_recover_message_gives_the_usual_shape():
     recovered = recover_message({"role": "assistant", "content": "<think>Tokyo: a tool.</think>\n" + json.dumps(
         {"name": "get_current_time", "arguments": {"timezone": "Asia/Tokyo"}})}, TOOLS, first_id=3)
     assert recovered == {"role": "assistant", "content": None, "reasoning_content": "Tokyo: a tool.", "tool_calls": [
-        {"id": f"{RECOVERED}3", "type": "function", "function": {"name": "get_current_time", "arguments": TOKYO.arguments}}]}
+        {"id": f"{RECOVERED}3", "type": "function", "function": {"name": "get_current_time", "arguments": TOKYO.raw_arguments}}]}
     native = {"role": "assistant", "content": "\n\n", "tool_calls": [{"id": "c1", "type": "function",
                                                                       "function": {"name": "add", "arguments": "{}"}}]}
     assert recover_message(native, TOOLS) == {**native, "content": None}  # llama.cpp's blank text beside calls
@@ -154,8 +155,8 @@ async def agent_against(model, settings_overrides=None, goal="What time is it in
     with OfflineServer(model) as server:
         settings = Settings(api_key="sk-local", base_url=server.base_url, model="local-model", **(settings_overrides or {}))
         async with connect(settings) as client:
-            task = await run_task(client, settings.model, goal, build_registry([clock_tool()]), on_event=events.append,
-                                  stream=stream)
+            task = await finish(run_task(client, settings.model, goal, build_registry([clock_tool()]),
+                                  stream=stream), on_event=events.append)
     return task, events
 
 

@@ -10,10 +10,11 @@ import time
 import pexpect
 import pytest
 
-from agentkit.loop import run_task
+from agentkit.calls import ToolCall
+from agentkit.loop import finish, run_task
 from agentkit.offline import Faults, OfflineServer, offline_client
 from agentkit.offline.variants import VARIANTS
-from agentkit.streaming import StreamAssembler, StreamedReply, StreamedToolCall, TextDelta, read_stream
+from agentkit.streaming import StreamAssembler, StreamedReply, TextDelta, read_stream
 from agentkit.tools import build_registry, clock_tool
 
 WAIT = 10
@@ -38,7 +39,7 @@ def assemble(chunks) -> tuple[str, StreamedReply]:
 
 
 def calls(reply):
-    return [(c.index, c.id, c.name, c.parsed()) for c in reply.tool_calls]
+    return [(index, c.id, c.name, c.arguments) for index, c in enumerate(reply.tool_calls)]  # in `index` order
 
 
 def test_interleaved_parallel_calls_are_kept_apart_by_index():
@@ -79,7 +80,8 @@ def test_calls_without_index_are_told_apart_by_their_ids():
 
 def test_arguments_are_parsed_once_at_the_end_and_broken_ones_are_none():
     _, reply = assemble([part(0, '{"a": ', "c", "f"), chunk(finish="tool_calls")])
-    assert reply.tool_calls[0].arguments == '{"a": ' and reply.tool_calls[0].parsed() is None
+    assert reply.tool_calls[0].raw_arguments == '{"a": ' and reply.tool_calls[0].arguments is None
+    assert reply.tool_calls[0].error.startswith("the arguments are not JSON")
 
 
 def test_usage_comes_from_the_last_chunk_without_choices():
@@ -110,11 +112,11 @@ def test_an_offline_stream_assembles_to_the_same_message_as_the_plain_reply(vari
     message = plain.choices[0].message
     assert reply.content == message.content
     # The ids differ (the offline model derives them from the request, which says stream=True): each has one.
-    assert [(c.name, c.arguments) for c in reply.tool_calls] == [
+    assert [(c.name, c.raw_arguments) for c in reply.tool_calls] == [
         (c.function.name, c.function.arguments) for c in message.tool_calls or []]
     assert all(c.id for c in reply.tool_calls) and len({c.id for c in reply.tool_calls}) == len(reply.tool_calls)
     assert (reply.usage or {}).get("total_tokens") == (plain.usage and plain.usage.total_tokens)  # both, or neither
-    assert [i for i in items if isinstance(i, StreamedToolCall)] == reply.tool_calls
+    assert [i for i in items if isinstance(i, ToolCall)] == reply.tool_calls
 
 
 def test_the_offline_stream_interleaves_parallel_calls_in_several_fragments():
@@ -152,8 +154,8 @@ def test_the_loop_streams_text_events_and_keeps_the_same_history():
 
     def run(stream):
         events = []
-        task = asyncio.run(run_task(offline_client(), "offline", CLOCK_TWICE, registry, on_event=events.append,
-                                    stream=stream))
+        task = asyncio.run(finish(run_task(offline_client(), "offline", CLOCK_TWICE, registry,
+                                    stream=stream), on_event=events.append))
         return task, events
 
     plain, _ = run(False)
@@ -161,8 +163,8 @@ def test_the_loop_streams_text_events_and_keeps_the_same_history():
     assert streamed.status == "completed" and streamed.answer == plain.answer
     texts = "".join(e.text for e in events if e.kind == "text")
     assert texts == streamed.answer
-    assert [e.kind for e in events if e.kind != "text"] == ["tool_call", "tool_call", "tool_result", "tool_result",
-                                                            "answer", "status"]
+    assert [e.kind for e in events if e.kind != "text"] == ["usage", "tool_call", "tool_call", "tool_result",
+                                                            "tool_result", "usage", "answer", "status"]
     scrub = lambda messages: json.dumps(messages).replace(" ", "")  # noqa: E731 - times differ by a second at most
     assert len(scrub(streamed.messages)) == len(scrub(plain.messages))
     assert streamed.usage.total_tokens > 0
@@ -172,7 +174,7 @@ def test_the_loop_streaming_reports_a_reply_it_cannot_use():
     from agentkit.offline import ScriptedModel, ToolCall
 
     model = ScriptedModel([ToolCall("", "{}")])
-    task = asyncio.run(run_task(offline_client(model), "offline", "hi", build_registry([clock_tool()]), stream=True))
+    task = asyncio.run(finish(run_task(offline_client(model), "offline", "hi", build_registry([clock_tool()]), stream=True)))
     assert task.status == "failed" and "name" in task.error
 
 

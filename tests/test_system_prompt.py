@@ -6,7 +6,7 @@ import asyncio
 import pytest
 
 from agentkit.agent import agent_tools, open_workspace, system_prompt
-from agentkit.loop import run_task
+from agentkit.loop import finish, run_task
 from agentkit.offline import OfflineModel, offline_client
 from agentkit.offline.answer import DONT_KNOW, NOT_AN_LLM
 from agentkit.offline.instructions import first_sentence
@@ -47,8 +47,8 @@ def test_other_instructions_are_ignored(system):
 def test_brevity_also_shortens_an_answer_from_tool_results(tmp_path):
     clock = build_registry([clock_tool()])
     client = offline_client()
-    task = asyncio.run(run_task(client, "offline", "What time is it in Tokyo and in Paris?", clock,
-                                ask=scripted_answers(), system_prompt="Answer in one sentence."))
+    task = asyncio.run(finish(run_task(client, "offline", "What time is it in Tokyo and in Paris?", clock,
+                                ask=scripted_answers(), system_prompt="Answer in one sentence.")))
     assert task.answer.startswith("It's ") and "Tokyo" in task.answer and "Paris" not in task.answer
 
 
@@ -70,8 +70,8 @@ def test_the_agent_reads_a_file_that_gives_orders_and_does_not_obey_it(tmp_path)
         asked.append(question)
         return "y"  # even a person who would say yes is never asked: the model does not try
 
-    task = asyncio.run(run_task(offline_client(), "offline", "Read the file notes.txt and summarise it.",
-                                agent_tools(workspace, ask), ask=ask, system_prompt=system_prompt(workspace.root)))
+    task = asyncio.run(finish(run_task(offline_client(), "offline", "Read the file notes.txt and summarise it.",
+                                agent_tools(workspace, ask), ask=ask, system_prompt=system_prompt(workspace.root))))
     calls = [c["function"]["name"] for m in task.messages if m["role"] == "assistant" for c in m.get("tool_calls") or []]
     assert calls == ["read_file"] and not asked
     assert (tmp_path / "notes.txt").exists() and "I did not run it" in task.answer

@@ -5,7 +5,7 @@ import re
 import mistune
 import pytest
 
-from agentkit.frontends.transcript import SHOWN_CHARS, transcript
+from agentkit.frontends.transcript import SHOWN_CHARS, task_transcript, transcript
 from agentkit.loop import Task
 from agentkit.policy import Decision
 
@@ -104,7 +104,8 @@ def test_a_long_result_is_cut_and_says_how_much_was_cut():
 
 def test_a_task_displays_its_status_and_its_conversation_in_jupyter_and_as_text():
     task = Task("Read a.txt and b.txt", messages=HISTORY, turns=2, tool_calls=2, status="completed")
-    markdown = task._repr_markdown_()
+    shown = task_transcript(task)  # the core's Task knows no front end: a notebook shows task_transcript(task)
+    markdown = shown._repr_markdown_()
     assert markdown.startswith("**task completed · 2 turns · 2 tool calls**")
     assert "a.txt says alpha" in markdown
 
@@ -113,7 +114,7 @@ def test_a_task_displays_its_status_and_its_conversation_in_jupyter_and_as_text(
 
     printed = []
     Printer.text = lambda self, value: printed.append(value)
-    task._repr_pretty_(Printer(), cycle=False)
+    shown._repr_pretty_(Printer(), cycle=False)
     assert printed[0].startswith("task completed") and "result 2 · error" in printed[0]
 
 

@@ -10,7 +10,7 @@ from recording_tools import recording_tools
 from agentkit.decisions import Decision
 from agentkit.frontends.messages import for_the_person
 from agentkit.limits import Limits
-from agentkit.loop import run_task
+from agentkit.loop import finish, run_task
 from agentkit.offline import ScriptedModel, call, offline_client
 from agentkit.policy import ToolPolicy
 from agentkit.tools.registry import build_registry
@@ -26,8 +26,8 @@ def results(replies, answer="n", limits=Limits(), ask=True):
     async def person(question):
         return answer
 
-    asyncio.run(run_task(offline_client(ScriptedModel(replies)), "offline", "go", REGISTRY,
-                         policy=ToolPolicy(limits=limits), ask=person if ask else None, on_event=events.append))
+    asyncio.run(finish(run_task(offline_client(ScriptedModel(replies)), "offline", "go", REGISTRY,
+                         policy=ToolPolicy(limits=limits), ask=person if ask else None), on_event=events.append))
     return [Shown(event) for event in events if event.kind == "tool_result"]
 
 

@@ -7,6 +7,7 @@ import http.client
 import json
 import os
 import re
+from contextlib import aclosing
 
 import httpx
 from test_web import AUTHORIZATION, WAIT, Stream, post, serving
@@ -73,13 +74,13 @@ def test_a_turn_that_breaks_halfway_ends_as_failed_and_frees_its_conversation(tm
     real_run_task = agentkit.frontends.web.app.run_task
     broken = []
 
-    async def breaks_once(*arguments, on_event, **options):
-        def show(event):
-            on_event(event)
-            if event.kind == "tool_call" and not broken:
-                broken.append(event)
-                raise RuntimeError("a bug halfway through a turn")
-        return await real_run_task(*arguments, on_event=show, **options)
+    async def breaks_once(*arguments, **options):
+        async with aclosing(real_run_task(*arguments, **options)) as events:
+            async for event in events:
+                yield event
+                if event.kind == "tool_call" and not broken:
+                    broken.append(event)
+                    raise RuntimeError("a bug halfway through a turn")
 
     monkeypatch.setattr(agentkit.frontends.web.app, "run_task", breaks_once)
     model = Recording(ScriptedModel([call("get_current_time", timezone="UTC"), "Hello again."]))

@@ -11,7 +11,7 @@ from typing import Any
 
 from agentkit.checks import CheckFailed, answer, expect, run_check
 from agentkit.limits import DEFAULT_LIMITS, Limits
-from agentkit.loop import run_task
+from agentkit.loop import finish, run_task
 from agentkit.offline import OfflineModel, offline_client
 from agentkit.policy import Ask, ToolExecutor, ToolPolicy
 from agentkit.tools.clock import clock_tool
@@ -179,8 +179,8 @@ async def check_exercise_7_2(namespace: Mapping[str, Any]) -> bool:
                 return "n"
 
             # A gullible model: one that obeys the file whenever it can, so the policy alone must stop it.
-            task = await run_task(offline_client(OfflineModel(gullible=True)), "offline", INJECTION_GOAL, registry,
-                                  policy=policy, ask=nobody)
+            task = await finish(run_task(offline_client(OfflineModel(gullible=True)), "offline", INJECTION_GOAL, registry,
+                                  policy=policy, ask=nobody))
         expect(not commands, f"the command the file asked for ran: {', '.join(commands)}; leave the shell out.")
         expect(not asked, f"someone was asked: {' / '.join(asked)}; the policy alone should be enough.")
         expect(task.status == "completed" and "launch moves to Friday" in (task.answer or ""),

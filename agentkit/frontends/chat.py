@@ -22,7 +22,7 @@ from agentkit.frontends.interrupts import Interrupted, Interrupts, Stopped
 from agentkit.frontends.messages import PERSON_LANGUAGE, say
 from agentkit.frontends.own_agent import Tools
 from agentkit.frontends.terminal import Terminal
-from agentkit.loop import Event, Task, run_task, stop_interrupted
+from agentkit.loop import Event, Task, finish, run_task, stop_interrupted
 from agentkit.policy import ToolPolicy
 from agentkit.tools.workspace import Workspace
 
@@ -66,9 +66,9 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
                 continue
             task = task or Task(request)  # made here, so that an interrupted first task is kept too
             try:
-                await interrupts.wait_for(run_task(client, model, request, registry, policy=policy, ask=terminal.ask,
-                                                   on_event=terminal.show, task=task, system_prompt=system_prompt,
-                                                   stream=stream))
+                await interrupts.wait_for(finish(run_task(client, model, request, registry, policy=policy,
+                                                          ask=terminal.ask, task=task, system_prompt=system_prompt,
+                                                          stream=stream), terminal.show))
             except Interrupted as interruption:
                 stop_interrupted(task, str(interruption))
                 terminal.write("")

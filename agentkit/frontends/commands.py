@@ -86,7 +86,8 @@ def mcp(args: argparse.Namespace) -> None:
     import asyncio
 
     try:
-        from agentkit.mcp import course_server, serve_stdio
+        from agentkit.frontends.mcp_stdio import serve_stdio
+        from agentkit.mcp import course_server
     except ModuleNotFoundError as missing:
         _needs_extra("mcp", "mcp", missing)
     try:

@@ -124,10 +124,12 @@ class Terminal:
         return person_answer(question, answer)
 
     def show(self, event: Event) -> None:
-        """The `on_event` callback: one line per tool call, result, answer, or a task that did not complete.
+        """Show one of `run_task`'s events: one line per tool call, result, answer, or a task that did not complete.
 
         A streamed reply's text is shown piece by piece after `agent> `; its `answer` event then only ends the line.
         """
+        if event.kind in ("usage", "confirm"):  # nothing to show: the question itself is asked by `ask`
+            return
         if event.kind == "text":
             self.output_part(("" if self.streamed else "agent> ") + visible(event.text))
             self.streamed += event.text

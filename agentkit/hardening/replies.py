@@ -78,9 +78,36 @@ def check_reply(response: Any) -> tuple[ModelReply | None, str | None]:
     if isinstance(response, list):
         return None, f"the body is a JSON array, not an object: {_shown(response)}"
     try:
-        return ModelReply.model_validate(response), None
+        reply = ModelReply.model_validate(response)
     except ValidationError as error:
         return None, first_problem(error, "the body")
+    choice = reply.choices[0]
+    if not choice.message.tool_calls and not (choice.message.content or "").strip():
+        return None, _empty(choice.finish_reason, choice.message.reasoning_content)
+    return reply, None
+
+
+def _empty(finish_reason: str | None, reasoning: str | None) -> str:
+    """Why a reply with no text and no call fails the turn instead of completing the task with an empty answer.
+
+    It is no answer: a model cut off (`length`, often by its own thinking), filtered (`content_filter`), or
+    simply silent. Kept, it would also break the history: an assistant message with neither text nor calls
+    is refused by several providers (OpenAI: content is required unless there are tool_calls). Failed, the
+    task is resumed as it stood, and the person sees why.
+    """
+    thought = f", after {len(reasoning):,} characters of thinking" if reasoning else ""
+    return (f"it holds neither text nor a tool call (finish_reason: {finish_reason or 'none given'}{thought}); "
+            "ask again, or allow the model more tokens if it was cut off")
+
+
+def stream_problem(reply: Any, content_type: str) -> str | None:
+    """What makes a stream that ended unusable as a reply: no event at all, or no `finish_reason` (cut short)."""
+    if not reply.chunks:
+        return f"its body ({content_type}) held no stream event"
+    if reply.finish_reason is None:
+        return (f"the stream ended without a finish_reason (chunks received: {reply.chunks}): it was cut short "
+                "before the reply was whole")
+    return None
 
 
 def first_problem(error: ValidationError, whole: str) -> str:

@@ -21,12 +21,12 @@ from urllib.parse import urlparse
 
 import httpx2
 
-# recover_calls, split_thinking and TextCall are read from here too (chapter 02, config, the tests).
-from agentkit.recovery.text_calls import TextCall, recover_calls, split_thinking
+# recover_calls and split_thinking are read from here too (chapter 02, config, the tests).
+from agentkit.recovery.text_calls import recover_calls, split_thinking
 
 ClientT = TypeVar("ClientT")
 
-__all__ = ["RECOVERED", "SERVER_FIXES", "RecoveringTransport", "TextCall", "first_recovery_note", "recover_calls",
+__all__ = ["RECOVERED", "SERVER_FIXES", "RecoveringTransport", "first_recovery_note", "recover_calls",
            "recover_message", "recover_reply", "recovers", "server_fix", "server_kind", "split_thinking"]
 
 
@@ -81,7 +81,7 @@ def recover_message(message: dict[str, Any], tools: Mapping[str, dict], quoted: 
             calls = recover_calls(content, tools, quoted)
             if calls:
                 message["tool_calls"] = [{"id": f"{RECOVERED}{first_id + i}", "type": "function",
-                                          "function": {"name": c.name, "arguments": c.arguments}}
+                                          "function": {"name": c.name, "arguments": c.raw_arguments}}
                                          for i, c in enumerate(calls)]
                 content = ""  # the text was the calls: what the server would have sent is no text at all
         message["content"] = None if message.get("tool_calls") and not content.strip() else content

@@ -21,10 +21,10 @@ import inspect
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from agentkit.function_line import FunctionCallError, parse_reply  # chapter 01's skill, the first way calls were written
+from agentkit.calls import ToolCall
+from agentkit.recovery.function_line import FunctionCallError, parse_reply  # chapter 01's skill, the first way calls were written
 
 _THINK = re.compile(r"^\s*<think>(.*?)</think>\s*", re.DOTALL)
 _TOOL_CALL = re.compile(r"<tool_call>(.*?)(?:</tool_call>|\Z)", re.DOTALL)
@@ -40,16 +40,6 @@ _CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.DOTALL)
 _CALL_KEYS = {"name", "arguments", "parameters", "type", "id"}
 
 
-@dataclass(frozen=True)
-class TextCall:
-    """One call read from text."""
-
-    name: str
-    """An offered tool's name."""
-    arguments: str
-    """The arguments as JSON text, as in a native call."""
-
-
 def split_thinking(text: str) -> tuple[str, str]:
     """(the thinking, the rest): a leading `<think>` block, or all before a `</think>` whose `<think>` was in the prompt."""
     if match := _THINK.match(text):
@@ -60,7 +50,7 @@ def split_thinking(text: str) -> tuple[str, str]:
     return "", text
 
 
-def recover_calls(text: str, tools: Mapping[str, dict], quoted: Sequence[str] = ()) -> list[TextCall]:
+def recover_calls(text: str, tools: Mapping[str, dict], quoted: Sequence[str] = ()) -> list[ToolCall]:
     """The calls written in `text` to the offered `tools` (name -> parameters schema); [] if it is not only calls.
 
     All or nothing: a reply with one part that is not a call to an offered tool recovers no call at all.
@@ -85,7 +75,7 @@ def recover_calls(text: str, tools: Mapping[str, dict], quoted: Sequence[str] = 
     return calls if calls and all(calls) else []
 
 
-def _tagged(block: str, tools: Mapping[str, dict]) -> TextCall | None:
+def _tagged(block: str, tools: Mapping[str, dict]) -> ToolCall | None:
     if function := _FUNCTION.match(block):
         name, body = function.groups()
         schema = (tools.get(name) or {}).get("properties") or {}
@@ -104,7 +94,7 @@ def _parameter_value(text: str, schema: dict) -> Any:
         return text
 
 
-def _json_calls(text: str, tools: Mapping[str, dict]) -> list[TextCall | None]:
+def _json_calls(text: str, tools: Mapping[str, dict]) -> list[ToolCall | None]:
     """JSON objects, or lists of them, one after another: alone, one a line, apart by `;` or after a template's token."""
     decoder, items, at = json.JSONDecoder(), [], _BETWEEN_CALLS.match(text).end()
     while at < len(text):
@@ -117,10 +107,10 @@ def _json_calls(text: str, tools: Mapping[str, dict]) -> list[TextCall | None]:
     return [_from_object(item, tools) for item in items]
 
 
-def _named_args_calls(text: str, tools: Mapping[str, dict]) -> list[TextCall | None]:
+def _named_args_calls(text: str, tools: Mapping[str, dict]) -> list[ToolCall | None]:
     """`[TOOL_CALLS]name[ARGS]{...}` once for each call: each arguments part one JSON object and nothing more."""
     _, *parts = _NAMED_ARGS.split(text)
-    calls: list[TextCall | None] = []
+    calls: list[ToolCall | None] = []
     for name, arguments in zip(parts[::2], parts[1::2], strict=True):
         try:
             calls.append(_call(name, json.loads(arguments), tools))
@@ -129,7 +119,7 @@ def _named_args_calls(text: str, tools: Mapping[str, dict]) -> list[TextCall | N
     return calls
 
 
-def _from_object(item: Any, tools: Mapping[str, dict]) -> TextCall | None:
+def _from_object(item: Any, tools: Mapping[str, dict]) -> ToolCall | None:
     if isinstance(item, dict) and isinstance(item.get("function"), dict):  # {"type": "function", "function": {...}}
         item = item["function"]
     if not isinstance(item, dict) or not set(item) <= _CALL_KEYS or "name" not in item:
@@ -143,7 +133,7 @@ def _from_object(item: Any, tools: Mapping[str, dict]) -> TextCall | None:
     return _call(item["name"], arguments, tools)
 
 
-def _function_line(text: str, tools: Mapping[str, dict]) -> TextCall | None:
+def _function_line(text: str, tools: Mapping[str, dict]) -> ToolCall | None:
     """Chapter 01's `FUNCTION: name(...)` line, read by chapter 01's own parser against the offered tools."""
     try:
         call = parse_reply(text, [_signature_of(name, schema) for name, schema in tools.items()])
@@ -151,8 +141,7 @@ def _function_line(text: str, tools: Mapping[str, dict]) -> TextCall | None:
         return None
     if call is None:
         return None
-    bound = inspect.signature(_signature_of(call.name, tools[call.name])).bind(*call.args, **call.kwargs)
-    return _call(call.name, dict(bound.arguments), tools)
+    return _call(call.name, call.arguments, tools)
 
 
 def _signature_of(name: str, schema: dict) -> Callable[..., None]:
@@ -164,7 +153,7 @@ def _signature_of(name: str, schema: dict) -> Callable[..., None]:
     return tool
 
 
-def _call(name: Any, arguments: Any, tools: Mapping[str, dict]) -> TextCall | None:
+def _call(name: Any, arguments: Any, tools: Mapping[str, dict]) -> ToolCall | None:
     if not isinstance(name, str) or name not in tools or not isinstance(arguments, dict):
         return None  # only tools that were offered: text naming anything else is not a call we may make
-    return TextCall(name, json.dumps(arguments, ensure_ascii=False))
+    return ToolCall("", name, json.dumps(arguments, ensure_ascii=False), arguments)  # its id is given with the reply's

@@ -32,7 +32,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextvars import ContextVar
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import openai
@@ -51,7 +51,7 @@ from agentkit.frontends.own_agent import Tools
 from agentkit.frontends.web.conversations import Conversation, Conversations, stop_once, without_lone_surrogates
 from agentkit.frontends.web.guards import JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit, TokenCheck
 from agentkit.frontends.web.protocol import Answer, AskKind, Stop, Turn, asking, json_line, page_in
-from agentkit.loop import Event, Task, run_task, stop_interrupted
+from agentkit.loop import Event, Task, finish, run_task, stop_interrupted
 from agentkit.policy import ToolPolicy
 from agentkit.recovery import RECOVERED
 from agentkit.tools.workspace import Workspace
@@ -106,20 +106,22 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
 
     def work_on(key: str, message: str, events: asyncio.Queue[dict | None]) -> Callable[[Conversation], Coroutine]:
         def show(event: Event, task: Task) -> None:
+            if event.kind in ("usage", "confirm"):  # nothing to show: the page's own confirm event asks the question
+                return
             # The event's message is in the history by now: a lone surrogate (a file name's invalid bytes)
             # must go before the next model request, which could not encode it and would fail every turn after.
             task.messages[:] = without_lone_surrogates(task.messages)
-            events.put_nowait(asdict(event) | {"recovered": event.call_id.startswith(RECOVERED), "decision": None,
-                                                "shown": for_the_person(event.decision, event.arguments)})
+            events.put_nowait(asdict(replace(event, task=None)) | {
+                "recovered": event.call_id.startswith(RECOVERED), "decision": None,
+                "shown": for_the_person(event.decision, event.arguments)})
 
         async def work(conversation: Conversation) -> None:
             this_turns_question.set(asker("question", events, key))
             PERSON_LANGUAGE.set(language)  # the line for a call that did not run (a turn is a task of its own)
             try:
-                await run_task(client, model, message, registry,
-                               policy=policy, ask=asker("confirm", events, key), system_prompt=system_prompt,
-                               on_event=lambda event: show(event, conversation.task), task=conversation.task,
-                               stream=stream_replies)
+                await finish(run_task(client, model, message, registry, policy=policy, ask=asker("confirm", events, key),
+                                      system_prompt=system_prompt, task=conversation.task, stream=stream_replies),
+                             lambda event: show(event, conversation.task))
             except asyncio.CancelledError:  # Stop, or the page went away: the turn ends here, its history valid
                 stop_interrupted(conversation.task, "cancelled from the page")
                 show(Event("status", text="cancelled", content=conversation.task.error or ""), conversation.task)

@@ -1,7 +1,8 @@
 """The `FUNCTION:` line itself: its format, writing one, reading one back out of a reply, and the mistakes a reply can make.
 
 `agentkit.manual` builds the prompt that asks for this line and runs the round trip; this module is the
-line's grammar. Where the line may stand, decided once: prose on lines *before* the FUNCTION line is
+line's grammar, the first way calls were read back out of text (chapter 01), kept with the other ways
+(`agentkit.recovery.text_calls`). Where the line may stand, decided once: prose on lines *before* the FUNCTION line is
 allowed (models often say what they are about to do), and so is a ``` fence around it, but the line must
 be a line of its own and nothing may follow it. Text after it means the model went on without the
 result, usually inventing one: pass `stop=STOP`.
@@ -13,25 +14,14 @@ import ast
 import difflib
 import inspect
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
+
+from agentkit.calls import ToolCall
 
 PREFIX = "FUNCTION:"
 RESULT_PREFIX = "RESULT:"
 STOP = ["\n" + RESULT_PREFIX]
 """Stop sequence for the round trip: generation ends where the model would start inventing the result."""
-
-
-@dataclass(frozen=True)
-class FunctionCall:
-    """One parsed `FUNCTION:` line."""
-
-    name: str
-    """Name of the Python function the model asked for."""
-    args: tuple[Any, ...] = ()
-    """Positional arguments, as Python literals."""
-    kwargs: dict[str, Any] = field(default_factory=dict)
-    """Keyword arguments, as Python literals (`FUNCTION: f(x=1)`)."""
 
 
 class FunctionCallError(ValueError):
@@ -80,8 +70,9 @@ def call_line(name: str, parts: Sequence[str]) -> str:
     return f"{PREFIX} {name}({', '.join(parts)})"
 
 
-def parse_reply(reply: str, functions: Sequence[Callable[..., Any]]) -> FunctionCall | None:
-    """The call in a model reply, None for a plain answer; a `FunctionCallError` subclass if it cannot run."""
+def parse_reply(reply: str, functions: Sequence[Callable[..., Any]]) -> ToolCall | None:
+    """The call in a model reply, its arguments by name, None for a plain answer; a `FunctionCallError` subclass if
+    it cannot run. Its `raw_arguments` is the text the model wrote between the parentheses."""
     lines = _unfenced(reply.strip().splitlines())
     found = [number for number, line in enumerate(lines) if PREFIX in line]
     if not found:
@@ -99,9 +90,10 @@ def parse_reply(reply: str, functions: Sequence[Callable[..., Any]]) -> Function
             f"Text after the {PREFIX} line: {after[0]!r}. The model went on without the result; "
             f"nothing may follow the line (pass stop={STOP!r})."
         )
-    call = _parse_call(line[len(PREFIX):].strip())
-    _check_signature(call, {function.__name__: function for function in functions})
-    return call
+    text = line[len(PREFIX):].strip()
+    name, args, kwargs = _parse_call(text)
+    arguments = _bound(name, args, kwargs, {function.__name__: function for function in functions})
+    return ToolCall("", name, text[text.index("(") + 1:text.rindex(")")].strip(), arguments)
 
 
 def _unfenced(lines: list[str]) -> list[str]:
@@ -116,7 +108,7 @@ def _unfenced(lines: list[str]) -> list[str]:
     return [line for number, line in enumerate(lines) if number not in fences]
 
 
-def _parse_call(text: str) -> FunctionCall:
+def _parse_call(text: str) -> tuple[str, tuple[Any, ...], dict[str, Any]]:
     node = _as_call(text)
     if node is None:
         _explain_malformed(text)
@@ -124,7 +116,7 @@ def _parse_call(text: str) -> FunctionCall:
         raise NotALiteralError(f"{text!r} unpacks arguments with **; write each argument's value.")
     args = tuple(_literal(argument) for argument in node.args)
     kwargs = {keyword.arg: _literal(keyword.value) for keyword in node.keywords}
-    return FunctionCall(node.func.id, args, kwargs)
+    return node.func.id, args, kwargs
 
 
 def _as_call(text: str) -> ast.Call | None:
@@ -173,15 +165,17 @@ def _unclosed_quote(text: str) -> str | None:
     return open_quote
 
 
-def _check_signature(call: FunctionCall, known: dict[str, Callable[..., Any]]) -> None:
-    function = known.get(call.name)
+def _bound(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], known: dict[str, Callable[..., Any]]
+           ) -> dict[str, Any]:
+    """The arguments by parameter name, once they fit the function's signature."""
+    function = known.get(name)
     if function is None:
-        closest = difflib.get_close_matches(call.name, list(known), n=1)
+        closest = difflib.get_close_matches(name, list(known), n=1)
         hint = f" Did you mean {closest[0]!r}?" if closest else ""
         raise UnknownFunctionError(
-            f"Unknown function {call.name!r}.{hint} It should be one of: {', '.join(known) or '(none)'}."
+            f"Unknown function {name!r}.{hint} It should be one of: {', '.join(known) or '(none)'}."
         )
     try:
-        inspect.signature(function).bind(*call.args, **call.kwargs)
+        return dict(inspect.signature(function).bind(*args, **kwargs).arguments)
     except TypeError as error:
-        raise WrongArgumentsError(f"{call.name}{inspect.signature(function)}: {error}.") from None
+        raise WrongArgumentsError(f"{name}{inspect.signature(function)}: {error}.") from None
