@@ -13,8 +13,8 @@ pytest.importorskip("mcp")
 import mcp_types as types  # noqa: E402
 from mcp import Client  # noqa: E402
 
-from agentkit.mcp import mcp_server  # noqa: E402
-from agentkit.mcp_client import agentkit_server_command, import_tools, subprocess_transport  # noqa: E402
+from agentkit.mcp.client import agentkit_server_command, import_tools, subprocess_transport  # noqa: E402
+from agentkit.mcp.server import mcp_server  # noqa: E402
 from agentkit.policy import ToolExecutor, ToolPolicy, scripted_answers  # noqa: E402
 from agentkit.tools import Workspace, build_registry, clock_tool, file_tools  # noqa: E402
 from agentkit.tools.contract import ToolDefinition  # noqa: E402

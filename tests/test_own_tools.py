@@ -136,7 +136,7 @@ def test_agentkit_mcp_serves_the_learners_tools(project):
     pytest.importorskip("mcp")
     from mcp import Client, StdioServerParameters
 
-    from agentkit.mcp_client import subprocess_transport
+    from agentkit.mcp.client import subprocess_transport
 
     command = StdioServerParameters(command=str(AGENTKIT), args=["mcp", "--tools", "my_agent:tools", "--workspace", "ws"],
                                     cwd=str(project))

@@ -20,7 +20,7 @@ async def check_exercise_11_1(namespace: Mapping[str, Any]) -> bool:
         to_mcp_tool = answer(namespace, "to_mcp_tool")
         from mcp import Client
 
-        from agentkit.mcp import mcp_server
+        from agentkit.mcp.server import mcp_server
 
         async with Client(mcp_server(build_registry([clock_tool()]))) as client:
             wire = [tool.model_dump(by_alias=True, exclude_none=True) for tool in (await client.list_tools()).tools]

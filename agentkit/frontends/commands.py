@@ -87,7 +87,7 @@ def mcp(args: argparse.Namespace) -> None:
 
     try:
         from agentkit.frontends.mcp_stdio import serve_stdio
-        from agentkit.mcp import course_server
+        from agentkit.mcp.server import course_server
     except ModuleNotFoundError as missing:
         _needs_extra("mcp", "mcp", missing)
     try:

@@ -1,4 +1,4 @@
-"""`agentkit mcp`: an MCP server (`agentkit.mcp.mcp_server`) served on this process's stdin and stdout.
+"""`agentkit mcp`: an MCP server (`agentkit.mcp.server.mcp_server`) served on this process's stdin and stdout.
 
 The plumbing of a front end, not the idea of chapter 11: stdin read on a daemon thread (so that Ctrl-C stops at
 once), and a JSON-RPC error for a line that is no message (the SDK would drop it without a word).

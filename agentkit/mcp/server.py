@@ -5,7 +5,7 @@
   asked of the MCP client's person as an elicitation; a client that cannot elicit gets an `Error:` result
   that says how to allow the tool. `agentkit mcp` serves the course's tools this way over stdio
   (`agentkit.frontends.mcp_stdio`).
-- `import_tools(client, allow=...)`, from `agentkit.mcp_client`: a server's tools as `ToolDefinition`s, so
+- `import_tools(client, allow=...)`, from `agentkit.mcp.client`: a server's tools as `ToolDefinition`s, so
   the dispatcher, the policy and the loop work unchanged on them; only the tools named in `allow` come in.
 
 Needs the `mcp` extra: `pip install -e '.[mcp]'`.
@@ -22,7 +22,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 # The client side, read from here as well (chapter 11's `promoted.import_tools`, the tests).
 from agentkit.calls import ToolCall
-from agentkit.mcp_client import Imported, agentkit_server_command, import_tools, subprocess_transport
+from agentkit.mcp.client import Imported, agentkit_server_command, import_tools, subprocess_transport
 from agentkit.policy import ToolExecutor, ToolPolicy
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.contract import ToolDefinition, ToolError

@@ -3,7 +3,7 @@
 `import_tools(client, allow=...)` turns a server's tools into `ToolDefinition`s (schema from the server,
 handler that calls it), so the dispatcher, the policy and the loop work unchanged on them. A server is
 untrusted: only tools named in `allow` come in, each needs a person's yes, and descriptions are capped
-in length. `agentkit.mcp` is the other direction: serving our tools.
+in length. `agentkit.mcp.server` is the other direction: serving our tools.
 
 Needs the `mcp` extra: `pip install -e '.[mcp]'`.
 """
@@ -48,7 +48,7 @@ def agentkit_server_command(*args: str) -> StdioServerParameters:
     The SDK passes a server only a few safe variables (PATH, HOME, ...), never your keys; PYTHONPATH is added,
     so that the server imports the same `agentkit` as this process.
     """
-    package_root = str(Path(__file__).resolve().parent.parent)
+    package_root = str(Path(__file__).resolve().parents[2])  # the folder that holds agentkit/
     env = get_default_environment() | {"PYTHONPATH": package_root}
     return StdioServerParameters(command=sys.executable, args=["-m", "agentkit.frontends.cli", "mcp", *args], env=env)
 
