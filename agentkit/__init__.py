@@ -6,7 +6,7 @@ The teaching core, in the order the chapters build it:
     01  manual            the FUNCTION: text protocol (recovery/function_line: the line, parsed by our own code)
     02  calls             ToolCall: one call, from any source (native, streamed, a FUNCTION: line, recovered, MCP)
     01  tools/clock       the first tool
-    02  recovery          tool calls a local server left in the text, read by text_calls (going deeper)
+    02  recovery/         tool calls a local server left in the text, read by text_calls (going deeper)
     03  tools/contract    ToolDefinition; tools/schema: @tool from a typed signature; tools/registry
     04  tools/dispatcher  execute_tool: where bad model output becomes an `Error:` result
     05  tools/workspace   the path guard; tools/filesystem: read_file, write_file, edit_file, glob
@@ -16,12 +16,13 @@ The teaching core, in the order the chapters build it:
                           request) and tool_calls; agent (the course's agent)
     09  evaluation/       an evaluation set and a scorer
     10  streaming         a streamed reply read as it comes
-    11  mcp               a registry served over MCP; mcp_client: a server's tools imported
+    11  mcp/              server: a registry served over MCP; client: a server's tools imported
     12  frameworks        the same tools in other frameworks
     13  history           trim_history: a long conversation cut to a token budget, still valid to send
 
-Apart from it, the machinery a learner may skip: offline/ (the offline model), checks/ and classroom/ (the
-exercises and the teacher's tools), and the front ends: cli, chat and terminal, web/ (docs/teaching.md draws the layers).
+Underneath, what a learner may skip: hardening/ (the defences the chapters call by name, one module per attack),
+frontends/ (the agentkit command, the terminal chat, the web page), offline/ (the offline model), checks/ and
+classroom/ (the exercises and the teacher's tools). docs/teaching.md draws the layers.
 
     from agentkit import connect, load_settings, build_registry, clock_tool, run_task, finish
 """
