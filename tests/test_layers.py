@@ -188,3 +188,14 @@ def module_lines() -> dict[str, int]:
 def test_every_module_fits_in_one_sitting():
     over = {name: lines for name, lines in module_lines().items() if lines > MAX_MODULE_LINES}
     assert not over, f"modules over {MAX_MODULE_LINES} lines: {over}"
+
+
+PRIVATE_SDK = re.compile(r"\._client\b|\._transport\b|\bopenai\._\w+|\bhttpx2?\._\w+")
+"""A private attribute or module of the SDK or its HTTP client: it may change in any release (issue 26)."""
+
+
+def test_no_private_sdk_attribute_is_touched():
+    touched = [f"{path.relative_to(PACKAGE)}:{number}: {line.strip()}" for path in sorted(PACKAGE.rglob("*.py"))
+               for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if PRIVATE_SDK.search(line)]
+    assert touched == []
+    assert PRIVATE_SDK.search("client._client._transport"), "the check sees the probe recovery used to make"
