@@ -55,6 +55,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     required = [r for r in schema.get("required") or [] if r in properties]
     numeric = [n for n, p in properties.items() if json_type(p) in ("number", "integer") and "enum" not in p]
     values: dict[str, Any] = numbers.durations(numeric, properties, spans, used)  # "for an hour" -> 60 for duration_minutes
+    values |= numbers.line_counts([n for n in numeric if n not in values], properties, text, spans, used)  # "first line"
     numeric = [n for n in numeric if n not in values]
     free = [s for s in spans if s.kind == "number" and id(s) not in used]
     must = [name for name in required if not nullable(properties[name])]
