@@ -37,6 +37,13 @@ MEET = _offer("book_slot", "Book a calendar slot.", {
     "title": {"type": "string"}, "day": {"type": "string", "description": "YYYY-MM-DD"},
     "begin": {"type": "string", "description": "HH:MM, 24 hours"}}, ["title", "day"])
 
+SAY = _offer("say_in", "Translate a phrase.", {
+    "phrase": {"type": "string", "description": "the words to translate"},
+    "lang": {"type": "string", "description": "target language, ISO 639-1 code"}}, ["phrase", "lang"])
+GLOSS = _offer("gloss", "Dictionary meaning of a word.", {
+    "term": {"type": "string", "description": "the word"},
+    "language": {"type": "string", "description": "language code of the word"}}, ["term"])
+
 
 def _calls(question, *offers):
     return [(p.offer.name, p.arguments) for p in plan(question, list(offers)) if not p.missing]
@@ -61,6 +68,12 @@ def _calls(question, *offers):
     # clock times and days by the format a description writes
     ("alarm at 6:05", WAKE, {"at": "06:05"}),
     ("book a slot called Review on 2027-02-03 at 9:30", MEET, {"title": "Review", "day": "2027-02-03", "begin": "09:30"}),
+    # languages: as an ISO 639-1 code where the parameter asks for a code, the text to say as written
+    ("how do you say good luck in Japanese?", SAY, {"phrase": "good luck", "lang": "ja"}),
+    ("how would I write happy birthday in swedish", SAY, {"phrase": "happy birthday", "lang": "sv"}),
+    ("what's the Dutch word for bicycle?", SAY, {"phrase": "bicycle", "lang": "nl"}),
+    ("meaning of the Portuguese word coração", GLOSS, {"term": "coração", "language": "pt"}),
+    ("look up Straße, a German word", GLOSS, {"term": "Straße", "language": "de"}),
 ])
 def test_values_by_class(question, offer, expected):
     assert _calls(question, offer) == [(offer.name, expected)]

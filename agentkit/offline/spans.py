@@ -51,7 +51,12 @@ CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 MONEY_WORDS = frozenset("usd eur gbp jpy cny chf cad aud inr dollars dollar euros euro yen yuan rupees rupee franc francs "
                         "bucks".split())
 LANGUAGES = frozenset("""english french spanish german italian japanese chinese mandarin portuguese russian arabic
-    korean dutch hindi swedish greek turkish polish""".split())
+    korean dutch hindi swedish greek turkish polish vietnamese thai indonesian czech danish finnish norwegian hebrew
+    hungarian romanian ukrainian persian swahili malay bengali urdu catalan irish welsh latin""".split())
+SAY_IN = re.compile(r"\b(?:how\s+(?:do|would|should|can|could|to)\s+(?:you\s+|i\s+|we\s+|one\s+)?(?:say|write)|"
+                    r"what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?(?:word|phrase)\s+for)\s+(.+?)"
+                    r"(?:\s+(?:in|into)\s+(?=[a-z]+\b)|\s*\??$)", re.IGNORECASE)
+"""'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
 MONTHS = "january february march april may june july august september october november december".split()
 DAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 SENTENCE_STARTERS = frozenset("""what whats how who where when which why is are can could would will should please
@@ -119,6 +124,8 @@ def _find(text: str) -> tuple[Span, ...]:
             old = old.rsplit(" ", 1)[1]
         add(change.end("old") - len(old), change.end("old"), "quoted", old)
         add(change.start("new"), change.end("new"), "quoted", new)
+    for match in SAY_IN.finditer(text):  # the words to say, as if quoted (the language after them is its own span)
+        add(match.start(1), match.end(1), "said", match.group(1).strip("\"'“”"))
     for kind, pattern in (("said", _SAID), ("named", _NAMED)):
         for match in pattern.finditer(text):
             value = match.group(1)
