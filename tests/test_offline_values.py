@@ -44,6 +44,11 @@ GLOSS = _offer("gloss", "Dictionary meaning of a word.", {
     "term": {"type": "string", "description": "the word"},
     "language": {"type": "string", "description": "language code of the word"}}, ["term"])
 
+POST = _offer("postage", "Postage for a parcel.", {
+    "weight_kg": {"type": "number"}, "sender_country": {"type": "string", "description": "ISO code of the sender's country"},
+    "receiver_country": {"type": "string", "description": "ISO code of the receiver's country"}},
+    ["weight_kg", "sender_country", "receiver_country"])
+
 
 def _calls(question, *offers):
     return [(p.offer.name, p.arguments) for p in plan(question, list(offers)) if not p.missing]
@@ -74,6 +79,12 @@ def _calls(question, *offers):
     ("what's the Dutch word for bicycle?", SAY, {"phrase": "bicycle", "lang": "nl"}),
     ("meaning of the Portuguese word coração", GLOSS, {"term": "coração", "language": "pt"}),
     ("look up Straße, a German word", GLOSS, {"term": "Straße", "language": "de"}),
+    # a text after a colon ends where a comma brings another parameter's word
+    ("open a ticket in acme/app: login fails on mobile, labels auth and ui", TICKET,
+     {"repo": "acme/app", "title": "login fails on mobile", "labels": ["auth", "ui"]}),
+    # a direction read past an article: "to the US from the UK"
+    ("post 2 kg to the Netherlands from the UK", POST, {"weight_kg": 2, "sender_country": "GB", "receiver_country": "NL"}),
+    ("post 1 kg from the US to the UK", POST, {"weight_kg": 1, "sender_country": "US", "receiver_country": "GB"}),
 ])
 def test_values_by_class(question, offer, expected):
     assert _calls(question, offer) == [(offer.name, expected)]

@@ -131,8 +131,10 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             found = [numbers.as_json(s.value, json_type(items)) for s in spans if s.kind == "number" and id(s) not in used]
         else:
             role, kinds = role_of(name, spec)
+            own = "|".join(re.escape(w) for w in reading.split_name(name) if w not in reading.STOP_WORDS) or "$^"
+            # "…: Login fails, labels auth and ui": a colon's text that names this list holds the list, it is not it
             found = [_text_of(s, text) for s in spans if s.kind in (kinds if role != "body" else ("quoted",))
-                     and id(s) not in used]
+                     and id(s) not in used and not (s.kind == "colon" and re.search(rf"\b(?:{own})", _text_of(s, text), re.I))]
             if not found and (role not in STRICT or role == "email"):  # "with Priya and Tom" for the invitees' emails
                 others = frozenset(reading.stem(w) for p in siblings if p != name for w in reading.split_name(p))
                 found = _enumerated(name, text, spans, used, required, others)
@@ -167,7 +169,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         return code.command_for(text, file, number) if role == "command" else code.pattern_for(text)
     if required and role not in STRICT:
         rest = [s for s in spans if s.kind in ("quoted", "said", "named", "colon") and id(s) not in used]
-        return _text_of(rest[0], text) if rest else LATER
+        return _before_labels(_text_of(rest[0], text), siblings, name) if rest else LATER
     return None
 
 
@@ -200,6 +202,13 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, descripti
     if role in ("place", "language") and written.islower():  # "from porto to rome" -> "Porto", "Rome"; "Italian"
         return string.capwords(written)
     return written
+
+
+def _before_labels(value: str, siblings: tuple[str, ...], name: str) -> str:
+    """ "renew passport, due 2027-04-30, tags admin": a text ends where a comma brings another parameter's word."""
+    words = {w for p in siblings if p != name for w in reading.split_name(p) if w not in reading.STOP_WORDS}
+    cut = re.search(rf",\s*(?:{'|'.join(map(re.escape, sorted(words)))})s?\b", value, re.I) if words else None
+    return value[:cut.start()] if cut and cut.start() > 0 else value
 
 
 def _labelled(name: str, properties: dict, text: str) -> str | None:
