@@ -155,7 +155,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     if candidates:
         chosen = min(candidates, key=lambda s: kinds.index(s.kind))
         used.add(id(chosen))
-        return _as_asked(role, hint, chosen, text, spec.get("description", ""))
+        value = _as_asked(role, hint, chosen, text, spec.get("description", ""))
+        return _before_labels(value, siblings, name) if chosen.kind == "colon" else value
     if role == "place" and side_of(hint):  # "from the airport to Hilton Downtown": a place no table knows
         found = lists.phrase_after(text, {"from"} if side_of(hint) == "from" else {"to", "into"},
                                    [(s.start, s.end) for s in spans if id(s) in used])
