@@ -49,6 +49,11 @@ POST = _offer("postage", "Postage for a parcel.", {
     "receiver_country": {"type": "string", "description": "ISO code of the receiver's country"}},
     ["weight_kg", "sender_country", "receiver_country"])
 
+FX = _offer("exchange", "Exchange money.", {
+    "sum": {"type": "number", "description": "amount of money"},
+    "from_ccy": {"type": "string", "description": "ISO 4217 code"},
+    "to_ccy": {"type": "string", "description": "ISO 4217 code"}}, ["from_ccy", "to_ccy"])
+
 
 def _calls(question, *offers):
     return [(p.offer.name, p.arguments) for p in plan(question, list(offers)) if not p.missing]
@@ -82,6 +87,9 @@ def _calls(question, *offers):
     # a text after a colon ends where a comma brings another parameter's word
     ("open a ticket in acme/app: login fails on mobile, labels auth and ui", TICKET,
      {"repo": "acme/app", "title": "login fails on mobile", "labels": ["auth", "ui"]}),
+    # a currency named with its country ("swiss francs") is counted by the number before both words
+    ("how many pounds for 70 australian dollars", FX, {"sum": 70, "from_ccy": "AUD", "to_ccy": "GBP"}),
+    ("change 50 canadian dollars into euros", FX, {"sum": 50, "from_ccy": "CAD", "to_ccy": "EUR"}),
     # a direction read past an article: "to the US from the UK"
     ("post 2 kg to the Netherlands from the UK", POST, {"weight_kg": 2, "sender_country": "GB", "receiver_country": "NL"}),
     ("post 1 kg from the US to the UK", POST, {"weight_kg": 1, "sender_country": "US", "receiver_country": "GB"}),

@@ -14,7 +14,7 @@ from typing import Literal
 from text_to_num import text2num
 
 from agentkit.offline import code, dates
-from agentkit.offline.places import is_known_place, zones_in
+from agentkit.offline.places import CURRENCY_COUNTRIES, is_known_place, zones_in
 
 SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
                    "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code"]
@@ -213,12 +213,19 @@ def _after(text: str, end: int) -> tuple[str, ...]:
 
 def _money(text: str, match: re.Match) -> bool:
     """ "$84", "84 euros", "for 2.30": a sum of money, not a count or a size (a size has its unit after it)."""
-    after = _after(text, match.end(1))[:1]
+    after = _after(text, match.end(1))[:2]
+    if after[:1] and after[0] in CURRENCY_COUNTRIES:  # "200 swiss francs": the currency is the word after its country
+        after = after[1:]
+    after = after[:1]
     if re.search(r"[$€£¥]\s?-?$", text[: match.start(1) + 1]) or after and after[0] in MONEY_WORDS:
         return True
     return bool(re.fullmatch(r"\d+\.\d\d", match.group(1))) and not (after and after[0] in UNITS)
 
 
 def _after_number(text: str, start: int) -> bool:
-    """ "30 pounds", "one dollar": a unit counted by a number, in digits or in words."""
-    return bool(re.search(r"\d\s?$", text[:start])) or text[:start].rstrip().lower().rsplit(" ", 1)[-1] in NUMBER_WORDS
+    """ "30 pounds", "one dollar", "200 swiss francs": a unit counted by a number, in digits or in words (a
+    currency's country may stand between them)."""
+    head = text[:start].rstrip()
+    if head.lower().rsplit(" ", 1)[-1] in CURRENCY_COUNTRIES:
+        head = head[: head.rfind(" ") + 1] if " " in head else ""
+    return bool(re.search(r"\d\s?$", head)) or head.rstrip().lower().rsplit(" ", 1)[-1] in NUMBER_WORDS
