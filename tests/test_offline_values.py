@@ -54,6 +54,9 @@ FX = _offer("exchange", "Exchange money.", {
     "from_ccy": {"type": "string", "description": "ISO 4217 code"},
     "to_ccy": {"type": "string", "description": "ISO 4217 code"}}, ["from_ccy", "to_ccy"])
 
+HAZARD = _offer("hazard_alerts", "Active alerts for a region.", {"region": {"type": "string", "description": "region"}},
+                ["region"])
+
 
 def _calls(question, *offers):
     return [(p.offer.name, p.arguments) for p in plan(question, list(offers)) if not p.missing]
@@ -90,6 +93,9 @@ def _calls(question, *offers):
     # a currency named with its country ("swiss francs") is counted by the number before both words
     ("how many pounds for 70 australian dollars", FX, {"sum": 70, "from_ccy": "AUD", "to_ccy": "GBP"}),
     ("change 50 canadian dollars into euros", FX, {"sum": 50, "from_ccy": "CAD", "to_ccy": "EUR"}),
+    # a place no table knows, as people write it: lowercase, after its preposition
+    ("any flood warnings for kerala?", HAZARD, {"region": "Kerala"}),
+    ("hazard advisories in the lake district", HAZARD, {"region": "Lake District"}),
     # a direction read past an article: "to the US from the UK"
     ("post 2 kg to the Netherlands from the UK", POST, {"weight_kg": 2, "sender_country": "GB", "receiver_country": "NL"}),
     ("post 1 kg from the US to the UK", POST, {"weight_kg": 1, "sender_country": "US", "receiver_country": "GB"}),

@@ -164,6 +164,12 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             spans.append(Span(found[0], found[1], "named", found[2]))
             used.add(id(spans[-1]))
             return found[2]
+    if role == "place" and required:  # "any storm warnings for florida?": a place no table knows, after its preposition
+        found = lists.phrase_after(text, {"in", "for", "at", "near", "around"}, [(s.start, s.end) for s in spans])
+        if found and found[2].lower() not in reading.STOP_WORDS and not re.search(r"\d", found[2]):
+            spans.append(Span(found[0], found[1], "named", found[2]))
+            used.add(id(spans[-1]))
+            return string.capwords(found[2]) if found[2].islower() else found[2]
     if required and role in ("command", "pattern"):  # "count the lines of notes.txt": the command it implies
         file = next((str(s.value) for s in spans if s.kind == "path" and id(s) not in used), None)
         number = next((s.value for s in spans if s.kind == "number" and id(s) not in used), None)
