@@ -56,3 +56,13 @@ def test_a_fact_about_a_place_is_for_a_tool_that_takes_a_place(question, tools, 
               "country_facts": Offer("country_facts", "Facts about a country: capital, languages, currency.", {
                   "type": "object", "properties": {"country": {"type": "string"}}, "required": ["country"]})}
     assert [p.offer.name for p in plan(question, [offers[name] for name in tools])] == calls
+
+
+@pytest.mark.parametrize(("question", "about_the_clock"), [
+    ("what time is it?", True), ("what's the time in Rome?", True),
+    ("is the 8:15 train on time?", False), ("do I have any free time on Friday?", False),
+    ("is this the first time you run?", False),
+])
+def test_only_a_question_about_the_clock_gets_the_no_clock_answer(question, about_the_clock):
+    from agentkit.offline.answer import plain_answer
+    assert ("no clock" in plain_answer(question)) == about_the_clock
