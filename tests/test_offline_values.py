@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from agentkit.offline.choose import Offer, plan
@@ -267,3 +269,24 @@ def test_places_no_table_knows_and_counts_of_things(question, offer, expected):
 def test_francs_and_rupees_are_money():
     from agentkit.offline.spans import find
     assert [s.kind for s in find("200 swiss francs in rupees") if s.kind == "unit"] == ["unit", "unit"]
+
+
+def _after(question, name, arguments, correction, offer):
+    from agentkit.offline.conversation import follow_up
+    messages = [{"role": "user", "content": question},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": "ok"}, {"role": "assistant", "content": "Done."},
+                {"role": "user", "content": correction}]
+    return [(p.offer.name, p.arguments) for p in follow_up(messages, [offer])]
+
+
+@pytest.mark.parametrize(("correction", "expected"), [
+    ("make it 9:45 instead", {"title": "Review", "day": "2027-02-03", "begin": "09:45"}),
+    ("no, I meant 2027-02-04", {"title": "Review", "day": "2027-02-04", "begin": "09:30"}),
+    ("actually at 11:00", {"title": "Review", "day": "2027-02-03", "begin": "11:00"}),
+])
+def test_a_correction_repeats_the_last_call_with_the_value_changed(correction, expected):
+    before = {"title": "Review", "day": "2027-02-03", "begin": "09:30"}
+    assert _after("book a slot called Review on 2027-02-03 at 9:30", "book_slot", before, correction, MEET) == [
+        ("book_slot", expected)]

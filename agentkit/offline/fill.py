@@ -145,7 +145,9 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     if kind not in ("string", None):
         return None
     role, kinds = role_of(name, spec)
-    candidates = [s for s in spans if s.kind in kinds and id(s) not in used]
+    clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
+    candidates = [s for s in spans if s.kind in kinds and id(s) not in used
+                  and not (role == "date" and s.kind == "time" and clock.fullmatch(str(s.value)))]
     if role == "place":
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or _after_preposition(s)
