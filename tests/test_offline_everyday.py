@@ -37,6 +37,19 @@ def _calls(tools, *turns):
     ("make a new file called plan.md with the text hi", ("write_file", {"path": "plan.md", "content": "hi"})),
     ("what does todo.txt contain?", ("read_file", {"path": "todo.txt"})),
     ("search notes.txt for beta with grep", ("bash", {"command": "grep -n beta notes.txt"})),
+    # no "shell" in the request: a question a command answers picks the tool that runs commands
+    ("how big is report.pdf?", ("bash", {"command": "wc -c report.pdf"})),  # bytes, not du's disk blocks
+    ("what size is data.json", ("bash", {"command": "wc -c data.json"})),
+    ("search todo.txt for milk", ("bash", {"command": "grep -n milk todo.txt"})),
+    ("find the string TODO in app.py", ("bash", {"command": "grep -n TODO app.py"})),
+    ("which lines of notes.txt mention Alpha?", ("bash", {"command": "grep -n Alpha notes.txt"})),
+    ("rename a.md to b.md", ("bash", {"command": "mv a.md b.md"})),
+    ("move draft.txt into the old folder", ("bash", {"command": "mv draft.txt old/"})),
+    ("make a copy of config.yaml as config.bak", ("bash", {"command": "cp config.yaml config.bak"})),
+    # a part of a file is read with the file tool, as many lines as asked
+    ("what's the first line of todo.txt?", ("read_file", {"path": "todo.txt", "limit": 1})),
+    ("show me the first 3 lines of notes.md", ("read_file", {"path": "notes.md", "limit": 3})),
+    ("the top five lines in log.txt please", ("read_file", {"path": "log.txt", "limit": 5})),
 ])
 def test_everyday_requests(tools, request_, expected):
     assert _calls(tools, request_) == [expected]

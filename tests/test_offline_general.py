@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from agentkit.offline.choose import Offer, plan
 from agentkit.offline.general import is_general
 from agentkit.offline.results import _without_brackets
 
@@ -12,6 +13,7 @@ from agentkit.offline.results import _without_brackets
     "what is a stock split?", "how does the stock market work?", "why do planes fly so high?",
     "what makes a password strong?", "who invented the airplane?", "is french hard to learn?",
     "how much water should I drink a day?", "what does an API key do?", "what's the difference between a lake and a sea?",
+    "which languages are the hardest to learn?", "which sport is the most popular?",
 ])
 def test_a_question_about_the_world_is_general(question):
     assert is_general(question)
@@ -37,3 +39,30 @@ def test_a_request_with_a_value_is_not_general(question):
 ])
 def test_a_printed_dict_or_list_is_said_in_words(text, said):
     assert _without_brackets(text) == said
+
+
+@pytest.mark.parametrize(("question", "tools", "calls"), [
+    # a fact about a place is answered in words by a model whose tools take no place...
+    ("what language do they speak in Peru?", ["say_in"], []),
+    ("which currency is used in Denmark?", ["say_in"], []),
+    ("what is the capital of Kenya?", ["say_in"], []),
+    # ...and is a request for a tool that does take one
+    ("what is the capital of Kenya?", ["say_in", "country_facts"], ["country_facts"]),
+])
+def test_a_fact_about_a_place_is_for_a_tool_that_takes_a_place(question, tools, calls):
+    offers = {"say_in": Offer("say_in", "Translate a phrase into another language.", {"type": "object", "properties": {
+                  "phrase": {"type": "string"}, "lang": {"type": "string", "description": "target language"}},
+                  "required": ["phrase", "lang"]}),
+              "country_facts": Offer("country_facts", "Facts about a country: capital, languages, currency.", {
+                  "type": "object", "properties": {"country": {"type": "string"}}, "required": ["country"]})}
+    assert [p.offer.name for p in plan(question, [offers[name] for name in tools])] == calls
+
+
+@pytest.mark.parametrize(("question", "about_the_clock"), [
+    ("what time is it?", True), ("what's the time in Rome?", True),
+    ("is the 8:15 train on time?", False), ("do I have any free time on Friday?", False),
+    ("is this the first time you run?", False),
+])
+def test_only_a_question_about_the_clock_gets_the_no_clock_answer(question, about_the_clock):
+    from agentkit.offline.answer import plain_answer
+    assert ("no clock" in plain_answer(question)) == about_the_clock

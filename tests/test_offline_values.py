@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from agentkit.offline.choose import Offer, plan
@@ -37,6 +39,26 @@ MEET = _offer("book_slot", "Book a calendar slot.", {
     "title": {"type": "string"}, "day": {"type": "string", "description": "YYYY-MM-DD"},
     "begin": {"type": "string", "description": "HH:MM, 24 hours"}}, ["title", "day"])
 
+SAY = _offer("say_in", "Translate a phrase.", {
+    "phrase": {"type": "string", "description": "the words to translate"},
+    "lang": {"type": "string", "description": "target language, ISO 639-1 code"}}, ["phrase", "lang"])
+GLOSS = _offer("gloss", "Dictionary meaning of a word.", {
+    "term": {"type": "string", "description": "the word"},
+    "language": {"type": "string", "description": "language code of the word"}}, ["term"])
+
+POST = _offer("postage", "Postage for a parcel.", {
+    "weight_kg": {"type": "number"}, "sender_country": {"type": "string", "description": "ISO code of the sender's country"},
+    "receiver_country": {"type": "string", "description": "ISO code of the receiver's country"}},
+    ["weight_kg", "sender_country", "receiver_country"])
+
+FX = _offer("exchange", "Exchange money.", {
+    "sum": {"type": "number", "description": "amount of money"},
+    "from_ccy": {"type": "string", "description": "ISO 4217 code"},
+    "to_ccy": {"type": "string", "description": "ISO 4217 code"}}, ["from_ccy", "to_ccy"])
+
+HAZARD = _offer("hazard_alerts", "Active alerts for a region.", {"region": {"type": "string", "description": "region"}},
+                ["region"])
+
 
 def _calls(question, *offers):
     return [(p.offer.name, p.arguments) for p in plan(question, list(offers)) if not p.missing]
@@ -61,6 +83,24 @@ def _calls(question, *offers):
     # clock times and days by the format a description writes
     ("alarm at 6:05", WAKE, {"at": "06:05"}),
     ("book a slot called Review on 2027-02-03 at 9:30", MEET, {"title": "Review", "day": "2027-02-03", "begin": "09:30"}),
+    # languages: as an ISO 639-1 code where the parameter asks for a code, the text to say as written
+    ("how do you say good luck in Japanese?", SAY, {"phrase": "good luck", "lang": "ja"}),
+    ("how would I write happy birthday in swedish", SAY, {"phrase": "happy birthday", "lang": "sv"}),
+    ("what's the Dutch word for bicycle?", SAY, {"phrase": "bicycle", "lang": "nl"}),
+    ("meaning of the Portuguese word coração", GLOSS, {"term": "coração", "language": "pt"}),
+    ("look up Straße, a German word", GLOSS, {"term": "Straße", "language": "de"}),
+    # a text after a colon ends where a comma brings another parameter's word
+    ("open a ticket in acme/app: login fails on mobile, labels auth and ui", TICKET,
+     {"repo": "acme/app", "title": "login fails on mobile", "labels": ["auth", "ui"]}),
+    # a currency named with its country ("swiss francs") is counted by the number before both words
+    ("how many pounds for 70 australian dollars", FX, {"sum": 70, "from_ccy": "AUD", "to_ccy": "GBP"}),
+    ("change 50 canadian dollars into euros", FX, {"sum": 50, "from_ccy": "CAD", "to_ccy": "EUR"}),
+    # a place no table knows, as people write it: lowercase, after its preposition
+    ("any flood warnings for kerala?", HAZARD, {"region": "Kerala"}),
+    ("hazard advisories in the lake district", HAZARD, {"region": "Lake District"}),
+    # a direction read past an article: "to the US from the UK"
+    ("post 2 kg to the Netherlands from the UK", POST, {"weight_kg": 2, "sender_country": "GB", "receiver_country": "NL"}),
+    ("post 1 kg from the US to the UK", POST, {"weight_kg": 1, "sender_country": "US", "receiver_country": "GB"}),
 ])
 def test_values_by_class(question, offer, expected):
     assert _calls(question, offer) == [(offer.name, expected)]
@@ -229,3 +269,24 @@ def test_places_no_table_knows_and_counts_of_things(question, offer, expected):
 def test_francs_and_rupees_are_money():
     from agentkit.offline.spans import find
     assert [s.kind for s in find("200 swiss francs in rupees") if s.kind == "unit"] == ["unit", "unit"]
+
+
+def _after(question, name, arguments, correction, offer):
+    from agentkit.offline.conversation import follow_up
+    messages = [{"role": "user", "content": question},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": "ok"}, {"role": "assistant", "content": "Done."},
+                {"role": "user", "content": correction}]
+    return [(p.offer.name, p.arguments) for p in follow_up(messages, [offer])]
+
+
+@pytest.mark.parametrize(("correction", "expected"), [
+    ("make it 9:45 instead", {"title": "Review", "day": "2027-02-03", "begin": "09:45"}),
+    ("no, I meant 2027-02-04", {"title": "Review", "day": "2027-02-04", "begin": "09:30"}),
+    ("actually at 11:00", {"title": "Review", "day": "2027-02-03", "begin": "11:00"}),
+])
+def test_a_correction_repeats_the_last_call_with_the_value_changed(correction, expected):
+    before = {"title": "Review", "day": "2027-02-03", "begin": "09:30"}
+    assert _after("book a slot called Review on 2027-02-03 at 9:30", "book_slot", before, correction, MEET) == [
+        ("book_slot", expected)]

@@ -204,3 +204,25 @@ def test_parallel_tool_calls_false_gives_one_call_per_reply():
     one = client.chat.completions.create(model="offline", messages=[{"role": "user", "content": "x"}], tools=tools,
                                          parallel_tool_calls=False)
     assert len(both.choices[0].message.tool_calls) == 2 and len(one.choices[0].message.tool_calls) == 1
+
+
+class Meeting(BaseModel):
+    title: str
+    attendees: list[str]
+    day: str | None
+    room: str | None
+
+
+@pytest.mark.parametrize(("message", "expected"), [
+    # a list after "with" is the list's: its names are not the title
+    ("Plan a design sync with Priya and Tom on Friday",
+     Meeting(title="design sync", attendees=["Priya", "Tom"], day="Friday", room=None)),
+    # a field's own word before a code ("room B2") gives that field; what the message does not say stays null
+    ("Lunch with Sam in room B2", Meeting(title="Lunch", attendees=["Sam"], day=None, room="B2")),
+    # a list the message names nothing for is empty, not a reason to refuse
+    ("Retro on Monday", Meeting(title="Retro", attendees=[], day="Monday", room=None)),
+])
+def test_parse_fills_lists_and_leaves_unsaid_optionals_null(message, expected):
+    reply = asyncio.run(offline_client().chat.completions.parse(
+        model="offline", messages=[{"role": "user", "content": message}], response_format=Meeting))
+    assert (reply.choices[0].message.parsed, reply.choices[0].message.refusal) == (expected, None)

@@ -9,7 +9,7 @@ from agentkit.agent import agent_tools, open_workspace, system_prompt
 from agentkit.loop import finish, run_task
 from agentkit.offline import OfflineModel, offline_client
 from agentkit.offline.answer import DONT_KNOW, NOT_AN_LLM
-from agentkit.offline.instructions import first_sentence
+from agentkit.offline.instructions import first_sentence, read_instructions
 from agentkit.policy import scripted_answers
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.registry import build_registry
@@ -75,3 +75,25 @@ def test_the_agent_reads_a_file_that_gives_orders_and_does_not_obey_it(tmp_path)
     calls = [c["function"]["name"] for m in task.messages if m["role"] == "assistant" for c in m.get("tool_calls") or []]
     assert calls == ["read_file"] and not asked
     assert (tmp_path / "notes.txt").exists() and "I did not run it" in task.answer
+
+
+@pytest.mark.parametrize(("system", "language", "forbidden", "ask_first"), [
+    # the answer's language, however the sentence is built
+    ("Respond only in Chinese.", "zh", (), False),
+    ("Your answers must be in Chinese.", "zh", (), False),
+    ("Always respond in English, even to Chinese questions.", "en", (), False),
+    # a tool not to use: "avoid" and "stay away from" too, but "avoid jargon" names no tool
+    ("Avoid the bash tool.", None, ("bash tool",), False),
+    ("Avoid using delete_file.", None, ("delete_file",), False),
+    ("Stay away from the shell.", None, ("shell",), False),
+    ("Avoid jargon.", None, (), False),
+    # a yes before a change, asked for in other words
+    ("Always check with me before you modify any file.", None, (), True),
+    ("Get my OK before writing files.", None, (), True),
+    ("Before you write or edit anything, ask me.", None, (), True),
+    ("Before deleting files, confirm with the user.", None, (), True),
+    ("Ask me anything before you start.", None, (), False),
+])
+def test_instructions_in_other_words(system, language, forbidden, ask_first):
+    found = read_instructions([{"role": "system", "content": system}])
+    assert (found.language, found.forbidden, found.ask_first) == (language, forbidden, ask_first)

@@ -30,6 +30,9 @@ PLAIN_ANSWERS = [
      "你好！我是课程的离线模型。问我一个问题，或者给我一个工具。"),
 ]
 """(English words, Chinese words, English answer, Chinese answer): the few plain questions the course asks."""
+NOT_THE_CLOCK = re.compile(r"\b(?:on|in|any|free|spare|first|last|next|same|whole|long|some|no|full|part)[ -]time\b|"
+                           r"\btime (?:zone|limit|off|travel|management)\b", re.IGNORECASE)
+"""'on time', 'the first time', 'free time': the word 'time' in a question that does not ask what time it is."""
 NOT_AN_LLM = ("I am the course's offline model: a small deterministic stand-in for an LLM, used when no "
               "MODEL_API_KEY is set. I can answer a few fixed questions and call the tools you offer me when "
               "your question fits one; for anything else, set MODEL_API_KEY in .env and talk to a real model.")
@@ -59,6 +62,8 @@ def plain_answer(question: str, language: Language | None = None) -> str:
         if said.match(question) and not re.search(r"[?？]", question) and len(question.split()) <= 6:
             return reply[language]
     for keys, zh_keys, english, chinese in PLAIN_ANSWERS:
+        if keys == {"time"} and NOT_THE_CLOCK.search(question):  # "is the train on time?" asks no clock
+            continue
         if keys <= asked or (zh_keys != ("你好",) and all(k in question for k in zh_keys)) or (greeted and "hello" in keys):
             return chinese if language == "zh" else english
     every_word = set(re.findall(r"[a-z]+", question.lower()))  # "who" and "you" are stop words elsewhere

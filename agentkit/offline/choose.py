@@ -19,10 +19,10 @@ from typing import Any
 from agentkit.offline import code, reading
 from agentkit.offline.clauses import clauses, each_item, with_context
 from agentkit.offline.fill import fill, needed_values_present
-from agentkit.offline.general import is_general
+from agentkit.offline.general import is_general, is_place_fact
 from agentkit.offline.request import ToolChoice
 from agentkit.offline.roles import json_type, role_of
-from agentkit.offline.spans import without_literals
+from agentkit.offline.spans import SAY_IN, find, without_literals
 from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_values import in_learners_words
 
@@ -77,7 +77,9 @@ def score(offer: Offer, text: str) -> float:
     tool_words = offer.weighted_words()
     plain = without_literals(text)
     asked = reading.words(plain) + (["content"] if WHATS_IN.search(plain) else [])  # "what's in notes.txt?" asks to read
-    asked += ["read"] if SHOW_FILE.search(text) else []  # "show me config.yaml", "print notes.txt": show what it says
+    # "show me config.yaml", "print notes.txt", "the first line of a.txt": show what it says
+    asked += ["read"] if SHOW_FILE.search(text) or PART_OF_FILE.search(text) else []
+    asked += ["translate"] if SAY_IN.search(text) else []  # "how do you say thank you in Italian?"
     asked += [a + b for a, b in pairwise(asked)]
     total = 0.0
     for word in dict.fromkeys(asked):
@@ -90,12 +92,29 @@ def score(offer: Offer, text: str) -> float:
     program = any(m in code.COMMANDS for m in means) and any(
         role_of(p, spec)[0] == "command" for p, spec in (offer.schema.get("properties") or {}).items())
     total += 8.0 * (program or any(reading.related(m, w) for m in means for w in named))
-    return total + min(2.0, needed_values_present(offer.schema, text))
+    return total + min(2.0, needed_values_present(offer.schema, text)) + _everyday(offer, text, program)
+
+
+def _takes_a_place(offer: Offer) -> bool:
+    return any(role_of(p, spec)[0] in ("place", "zone") for p, spec in (offer.schema.get("properties") or {}).items())
+
+
+def _everyday(offer: Offer, text: str, program: bool) -> float:
+    """ "how big is notes.txt?", "rename a.md to b.md": a request about a file that a shell command answers counts
+    for a tool that runs commands as a name word does; reading a part of a file ("its first line") a little less,
+    since a tool that reads files does that without a shell."""
+    if program or not any(role_of(p, spec)[0] == "command" for p, spec in (offer.schema.get("properties") or {}).items()):
+        return 0.0
+    file = next((str(s.value) for s in find(text) if s.kind == "path"), None)
+    command = code.everyday_command(text, file)
+    return 0.0 if not command else 2.0 if command.startswith(("head", "tail")) else 4.0
 
 
 WHATS_IN = re.compile(r"\bwhat(?:'s|s| is| are)\s+(?:in|inside)\b|\bwhat does\b.*\b(?:say|contain|hold)\b", re.IGNORECASE)
 SHOW_FILE = re.compile(r"\b(?:show|display|print|view|cat|dump|see|open)\b(?:\s+me)?\s+(?:the\s+)?"
                        r"(?:(?:file|contents?\s+of|text\s+of)\s+)?[\w./-]+\.\w{1,5}\b", re.IGNORECASE)
+PART_OF_FILE = re.compile(r"\b(?:first|last|top|opening|final)\s+(?:\w+\s+)?lines?\s+(?:of|in|from)\b", re.IGNORECASE)
+"""'the first line of notes.txt', 'the last 5 lines in log.txt': a request to read (part of) a file."""
 MEANS = re.compile(r"\b(?:with|using|via|through|use)\s+(?=(?:the\s+|a\s+)?([A-Za-z]+))|"
                    r"\bin\s+(?:the\s+|a\s+)?(shell|terminal|bash|python)\b", re.IGNORECASE)
 """The means a request names: "with the shell", "using grep", "in bash" ("in euros" is not a means)."""
@@ -106,6 +125,8 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     asked, question = question, _items_split(english(question), offers)  # Chinese read through the bilingual vocabulary
     if choice == "auto" and is_general(question):  # "what is a stock split?": a question about the world
         return []
+    if choice == "auto" and is_place_fact(question) and not any(_takes_a_place(offer) for offer in offers):
+        return []  # "what language do they speak in Brazil?" is not for a tool that translates
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
         offer = next(o for o in offers if o.name == choice["function"]["name"])
         return [_planned(offer, question)]

@@ -32,12 +32,17 @@ EVERYDAY_COMMANDS = [
     (r"\b(?:count|number of|how many)\b.*\bwords?\b|\bwords?\b.*\bcount", "wc -w {file}"),
     (r"\bfirst\b.*\blines?\b|\bhead\b", "head -n {n} {file}"),
     (r"\blast\b.*\blines?\b|\btail\b", "tail -n {n} {file}"),
-    (r"\b(?:disk|space|size)\b|\bhow (?:big|large)\b", "du -sh {file}"),
+    (r"\b(?:size|bytes)\b|\bhow (?:big|large)\b", "wc -c {file}"),  # a file's size in bytes, not its disk blocks
+    (r"\b(?:disk|space|size)\b|\bhow (?:big|large)\b", "du -sh ."),
     (r"\b(?:which|what|current)\b.*\b(?:folder|directory)\b|\bwhere am i\b", "pwd"),
     (r"\b(?:list|show)\b.*\bfiles?\b|\bfiles?\b.*\b(?:here|there)\b", "ls {file}"),
     (r"\b(?:python|pip)\b.*\bversion\b|\bversion\b.*\bpython\b", "python --version"),
-    (r"\b(?:search|grep|look)\b.*?\bfor\s+[\"']?(?P<word>[\w-]+)|\bfind\s+[\"']?(?P<word2>[\w-]+)[\"']?\s+in\b",
+    (r"\b(?:search|grep|look)\b.*?\bfor\s+(?:the\s+)?(?:(?:word|string|text|term)\s+)?[\"']?(?P<word>[\w-]+)|"
+     r"\bfind\s+(?:the\s+)?(?:(?:word|string|text|term)\s+)?[\"']?(?P<word2>[\w-]+)[\"']?\s+in\b|"
+     r"\b(?:lines?|where)\b.*?\b(?:mention|mentions|contain|contains|with|say|says)\s+[\"']?(?P<word3>[\w-]+)[\"']?\s*\??$",
      "grep -n {word} {file}"),
+    (r"\b(?:rename|move|mv)\b", "mv {file} {target}"),
+    (r"\b(?:copy|cp|duplicate)\b", "cp {file} {target}"),
     (r"\bgit\b.*\bstatus\b|\bstatus\b.*\bgit\b", "git status"),
 ]
 FILE_KINDS = {"python": "py", "py": "py", "text": "txt", "txt": "txt", "markdown": "md", "md": "md", "json": "json",
@@ -80,17 +85,41 @@ def dice(text: str) -> list[tuple[int, int, float, tuple[str, ...], tuple[str, .
     return found
 
 
+TARGET = re.compile(r"\s+(?:to|into|as|in)\s+(?:the\s+|a\s+)?([\w./-]+)(\s+(?:folder|directory|dir)\b)?", re.IGNORECASE)
+"""Where "rename a.txt to b.txt" and "move old.txt into the archive folder" put the file: `b.txt`, `archive/`."""
+
+
+def _target(text: str, file: str | None) -> str | None:
+    """The second path of a move or a copy: the word after "to"/"into" that follows the file, a folder with a slash."""
+    at = text.find(file) if file else -1
+    found = TARGET.match(text, at + len(file)) if file and at >= 0 else None
+    if not found:
+        return None
+    return found.group(1).rstrip(".") + ("/" if found.group(2) and not found.group(1).endswith("/") else "")
+
+
 def command_for(text: str, file: str | None, number: float | None) -> str | None:
     """The shell command an everyday request asks for ("count the lines of notes.txt" -> "wc -l notes.txt")."""
     lowered = text.lower()
     for pattern, template in EVERYDAY_COMMANDS:
         found = re.search(pattern, lowered)
-        if found and (file or "{file}" not in template or template.startswith(("ls", "du"))):
+        if found and "{target}" in template:
+            target = _target(text, file)
+            if not target:
+                continue
+            template = template.replace("{target}", target)
+        if found and (file or "{file}" not in template or template.startswith("ls")):
             n = str(int(number)) if number else "10"
-            word = next((g for g in found.groups() if g), "")  # "search notes.txt for beta": what grep looks for
-            return " ".join(template.replace("{file}", file or ("." if template.startswith("du") else ""))
+            word = next((text[found.start(i):found.end(i)] for i, g in enumerate(found.groups(), 1) if g), "")  # as written
+            return " ".join(template.replace("{file}", file or "")
                             .replace("{n}", n).replace("{word}", word).split())
     return None
+
+
+def everyday_command(text: str, file: str | None) -> str | None:
+    """The command of a request about a named file that a shell answers ("how big is notes.txt?"), or None."""
+    command = command_for(text, file, None) if file else None
+    return command if command and file in command else None
 
 
 def pattern_for(text: str) -> str | None:

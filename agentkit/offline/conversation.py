@@ -32,6 +32,7 @@ def follow_up(messages: list[dict], offers: list[Offer]) -> list[Planned]:
     if last is None or not _reads_as_follow_up(question):
         return []
     offer, previous = last
+    question = CORRECTION.sub(" ", question).strip(" ,")  # "no, I meant Friday": the value, without the words around it
     found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
     found = {name: value for name, value in found.items() if value is not None} or _bare_value(offer, previous, question)
     if not found:
@@ -84,7 +85,12 @@ IT_FILE = re.compile(r"\b(?:that file|this file|the same file|its)\b|\b(read|ope
 def _reads_as_follow_up(question: str) -> bool:
     """ "and in Lima?", "what about rome", "same for b.txt", or a short question of a few words."""
     starts = re.match(r"\s*(?:and|what about|how about|same|do the same|also|now|then)\b", question, re.IGNORECASE)
-    return bool(starts) or len(re.findall(r"\w+", question)) <= 3
+    return bool(starts or CORRECTION.search(question)) or len(re.findall(r"\w+", question)) <= 3
+
+
+CORRECTION = re.compile(r"\b(?:instead|rather)\b|^\s*(?:(?:no|sorry|oops),?\s+)?(?:make it|change it to|switch (?:it )?to|"
+                        r"actually|i meant)\b", re.IGNORECASE)
+"""'make it 7:15 instead', 'actually, Porto', 'no, I meant Friday': the last call again, with this value changed."""
 
 
 def _last_call(messages: list[dict], offers: list[Offer]) -> tuple[Offer, dict] | None:

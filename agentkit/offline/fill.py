@@ -15,7 +15,7 @@ from typing import Any
 
 from agentkit.offline import code, dates, lists, numbers, reading
 from agentkit.offline.phrases import LATER, example_named, key_phrase, without_values
-from agentkit.offline.places import COUNTRY_CODES, CURRENCY_CODES, currency_code, is_known_place
+from agentkit.offline.places import COUNTRY_CODES, CURRENCY_CODES, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
 
@@ -47,7 +47,11 @@ def needed_values_present(schema: dict, text: str) -> float:
     # so is a ticker for a symbol ("how's TSLA doing?"): capitals a tool takes as they are
     symbol = any(role_of(name, properties.get(name) or {})[0] == "symbol" for name in schema.get("required") or []) and \
         any(s.kind == "proper" and re.fullmatch(r"[A-Z]{2,5}", str(s.value)) for s in find(text))
-    return len(taken) + kinds.count("sql") + kinds.count("command") - (kinds.count("unit") == 1) + 2 * symbol
+    # a day and a clock time for a tool that needs both ("put a review on 2027-05-04 at 14:00"): an appointment
+    roles = {role_of(name, properties.get(name) or {})[0] for name in schema.get("required") or []}
+    found = {s.kind for s in spans or find(text)} if {"date", "time"} <= roles else set()
+    when = 2 * ({"date", "time"} <= found)
+    return len(taken) + kinds.count("sql") + kinds.count("command") - (kinds.count("unit") == 1) + 2 * symbol + when
 
 
 def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exclude, guess) -> tuple[dict, list[str]]:
@@ -55,6 +59,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     required = [r for r in schema.get("required") or [] if r in properties]
     numeric = [n for n, p in properties.items() if json_type(p) in ("number", "integer") and "enum" not in p]
     values: dict[str, Any] = numbers.durations(numeric, properties, spans, used)  # "for an hour" -> 60 for duration_minutes
+    values |= numbers.line_counts([n for n in numeric if n not in values], properties, text, spans, used)  # "first line"
     numeric = [n for n in numeric if n not in values]
     free = [s for s in spans if s.kind == "number" and id(s) not in used]
     must = [name for name in required if not nullable(properties[name])]
@@ -62,9 +67,18 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     used.update(id(s) for s in placed.values())
     values |= {n: numbers.value_for(n, properties[n], s) for n, s in placed.items()}
     later = []  # free text ("what the event is called") is read last, from what the other parameters left over
+    labelled = {name: _labelled(name, properties, text) for name, spec in properties.items()
+                if name not in numeric and json_type(spec) == "string" and "enum" not in spec}
+    for name, value in labelled.items():  # "room B2": B2 is the room's, and "room B2" no other parameter's words
+        label = re.search(rf"\b{re.escape(name.replace('_', ' '))}\b\W*{re.escape(value)}", text, re.I) if value else None
+        if label:
+            used.update(id(s) for s in spans if label.start() <= s.start < label.end())
+            spans.append(Span(label.start(), label.end(), "named", value))
+            used.add(id(spans[-1]))
+    values |= _listed_first(properties, text, spans, used)
     for name, spec in properties.items():
-        if name not in numeric:
-            value = _labelled(name, properties, text) if json_type(spec) == "string" and "enum" not in spec else None
+        if name not in numeric and name not in values:
+            value = labelled.get(name)
             if value is None:  # a nullable value is never guessed: null says "not given" (strict schemas)
                 value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess,
                                tuple(properties))
@@ -80,6 +94,25 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
     ordered = {name: values[name] for name in properties if name in values}
     return ordered, [name for name in required if name not in ordered]
+
+
+def _listed_first(properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, list[str]]:
+    """ "put a review on Friday with Priya and Tom": a list of names after "with" (or the list's own word) is the
+    list's, read before a title or a topic could take one of its names; a list that has values of its own kind
+    (quoted, emails) is read in its turn."""
+    found = {}
+    for name, spec in properties.items():
+        items = spec.get("items") or {}
+        role, kinds = role_of(name, spec)
+        if json_type(spec) != "array" or json_type(items) != "string" or "enum" in items or \
+                role in STRICT and role != "email" or any(s.kind in kinds and s.kind != "proper" and id(s) not in used
+                                                          for s in spans):
+            continue
+        others = frozenset(reading.stem(w) for p in properties if p != name for w in reading.split_name(p))
+        listed = _enumerated(name, text, spans, used, False, others)
+        if listed:
+            found[name] = listed
+    return found
 
 
 def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], used: set[int], exclude, guess,
@@ -98,9 +131,11 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             found = [numbers.as_json(s.value, json_type(items)) for s in spans if s.kind == "number" and id(s) not in used]
         else:
             role, kinds = role_of(name, spec)
+            own = "|".join(re.escape(w) for w in reading.split_name(name) if w not in reading.STOP_WORDS) or "$^"
+            # "…: Login fails, labels auth and ui": a colon's text that names this list holds the list, it is not it
             found = [_text_of(s, text) for s in spans if s.kind in (kinds if role != "body" else ("quoted",))
-                     and id(s) not in used]
-            if not found and role not in STRICT:
+                     and id(s) not in used and not (s.kind == "colon" and re.search(rf"\b(?:{own})", _text_of(s, text), re.I))]
+            if not found and (role not in STRICT or role == "email"):  # "with Priya and Tom" for the invitees' emails
                 others = frozenset(reading.stem(w) for p in siblings if p != name for w in reading.split_name(p))
                 found = _enumerated(name, text, spans, used, required, others)
         return found or None
@@ -110,7 +145,9 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     if kind not in ("string", None):
         return None
     role, kinds = role_of(name, spec)
-    candidates = [s for s in spans if s.kind in kinds and id(s) not in used]
+    clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
+    candidates = [s for s in spans if s.kind in kinds and id(s) not in used
+                  and not (role == "date" and s.kind == "time" and clock.fullmatch(str(s.value)))]
     if role == "place":
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or _after_preposition(s)
@@ -120,7 +157,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     if candidates:
         chosen = min(candidates, key=lambda s: kinds.index(s.kind))
         used.add(id(chosen))
-        return _as_asked(role, hint, chosen, text, spec.get("description", ""))
+        value = _as_asked(role, hint, chosen, text, spec.get("description", ""))
+        return _before_labels(value, siblings, name) if chosen.kind == "colon" else value
     if role == "place" and side_of(hint):  # "from the airport to Hilton Downtown": a place no table knows
         found = lists.phrase_after(text, {"from"} if side_of(hint) == "from" else {"to", "into"},
                                    [(s.start, s.end) for s in spans if id(s) in used])
@@ -128,13 +166,19 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             spans.append(Span(found[0], found[1], "named", found[2]))
             used.add(id(spans[-1]))
             return found[2]
+    if role == "place" and required:  # "any storm warnings for florida?": a place no table knows, after its preposition
+        found = lists.phrase_after(text, {"in", "for", "at", "near", "around"}, [(s.start, s.end) for s in spans])
+        if found and found[2].lower() not in reading.STOP_WORDS and not re.search(r"\d", found[2]):
+            spans.append(Span(found[0], found[1], "named", found[2]))
+            used.add(id(spans[-1]))
+            return string.capwords(found[2]) if found[2].islower() else found[2]
     if required and role in ("command", "pattern"):  # "count the lines of notes.txt": the command it implies
         file = next((str(s.value) for s in spans if s.kind == "path" and id(s) not in used), None)
         number = next((s.value for s in spans if s.kind == "number" and id(s) not in used), None)
         return code.command_for(text, file, number) if role == "command" else code.pattern_for(text)
     if required and role not in STRICT:
         rest = [s for s in spans if s.kind in ("quoted", "said", "named", "colon") and id(s) not in used]
-        return _text_of(rest[0], text) if rest else LATER
+        return _before_labels(_text_of(rest[0], text), siblings, name) if rest else LATER
     return None
 
 
@@ -143,7 +187,8 @@ def _enumerated(name: str, text: str, spans: list[Span], used: set[int], require
     """The items a list parameter takes ("with eggs, spinach and feta"), kept as spans the other parameters skip."""
     blocked = [(s.start, s.end) for s in spans if id(s) in used or s.kind not in ("proper", "unit", "language", "colon")]
     start, items = lists.enumerated(text, name, blocked, required, others)
-    if items:
+    if items:  # the names in it ("Priya") are the list's now, not another parameter's
+        used.update(id(s) for s in spans if start <= s.start < items[-1][1])
         spans.append(Span(start, items[-1][1], "named", text[start: items[-1][1]]))
         used.add(id(spans[-1]))
     return [item for _, _, item in items]
@@ -161,16 +206,32 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, descripti
         return currency_code(written, span.before)
     if role == "place" and hint & {"code", "iso"}:
         return COUNTRY_CODES.get(written.lower(), written)
+    if role == "language" and (hint & {"code", "iso"} or re.search(r"\b639\b|\bcode\b", description, re.I)):
+        return language_code(written)  # "ISO 639-1 code like 'fr'": German -> de
     if role in ("place", "language") and written.islower():  # "from porto to rome" -> "Porto", "Rome"; "Italian"
         return string.capwords(written)
     return written
+
+
+def _before_labels(value: str, siblings: tuple[str, ...], name: str) -> str:
+    """ "renew passport, due 2027-04-30, tags admin": a text ends where a comma brings another parameter's word."""
+    words = {w for p in siblings if p != name for w in reading.split_name(p) if w not in reading.STOP_WORDS}
+    cut = re.search(rf",\s*(?:{'|'.join(map(re.escape, sorted(words)))})s?\b", value, re.I) if words else None
+    return value[:cut.start()] if cut and cut.start() > 0 else value
 
 
 def _labelled(name: str, properties: dict, text: str) -> str | None:
     """ "subject: Report, body: The Q3 report is attached." -> the text after this parameter's label."""
     labels = "|".join(re.escape(p.replace("_", " ")) for p in properties)
     match = re.search(rf"\b{re.escape(name.replace('_', ' '))}\s*[:=]\s*(.+?)(?=,?\s*\b(?:{labels})\s*[:=]|$)", text, re.I)
-    return match.group(1).strip().rstrip(",").strip("\"“”") if match else None
+    if match:
+        return match.group(1).strip().rstrip(",").strip("\"“”")
+    # "in room B2", "at gate 14", "table 4": the parameter's own word, then a code with a digit in it
+    if not set(reading.split_name(name)) - reading.STOP_WORDS:  # a parameter named "at" or "to" labels nothing
+        return None
+    coded = re.search(rf"\b{re.escape(name.replace('_', ' '))}\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}\d[\w-]*)\b",
+                      text, re.I)
+    return coded.group(1) if coded else None
 
 
 def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) -> Any:

@@ -19,6 +19,7 @@ GENERAL = re.compile(
     r"^\s*(?:(?:so|and|but|ok|okay|hey|hi),?\s+)?(?:"
     r"what(?:'s| is| are)\s+(?:a|an)\s|what(?:'s| is) the (?:difference|point|purpose|meaning|history|origin)\b|"
     r"what does .+ (?:mean|do|stand for)\b|what do .+ (?:mean|do)\b|what (?:causes|makes|happens)\b|"
+    r"(?:which|what) [\w ]+? (?:is|are) the (?:\w+est|best|worst|most \w+|least \w+)\b|"
     r"why\b|how (?:does|do|did) (?!i\b|you\b|we\b).+ work\b|how (?:does|do) (?:a|an|the)\s|"
     r"who (?:invented|wrote|discovered|founded|painted|composed|made|created|built|was|is|were|sang)\b|"
     r"(?:is|are|was) (?!it\b|there\b)[\w' -]+ (?:good|bad|healthy|safe|hard|easy|better|worse|italian|french|true)\b|"
@@ -30,6 +31,18 @@ CONCRETE = {"number", "quoted", "email", "phone", "url", "path", "pattern", "tag
 """Values a tool works on: any of them in the question makes it a request, whatever its form."""
 SYMBOL = re.compile(r"(?<!\ba )(?<!\ban )(?<!\bthe )\b[A-Z]{2,5}\b")
 """A code a tool takes as it is ("AAPL", "USD", "JFK"); after an article it is a word ("an API key")."""
+
+
+PLACE_FACT = re.compile(
+    r"\b(?:what|which)\s+(?:language|languages|currency|continent|religion)s?\b.*\b(?:speak|spoken|use|used|in|of)\b|"
+    r"\bwhat(?:'s| is| are)\s+the\s+(?:capital|official language|national \w+|currency|population)\s+of\b|"
+    r"\bhow many people (?:live|are there) in\b|\bwhere is\s+[A-Z]\w+\s*\??$", re.IGNORECASE)
+"""A fact about a place ("what language do they speak in Brazil?"): a request only for a tool that takes a place."""
+
+
+def is_place_fact(question: str) -> bool:
+    """True for a question about a place's language, currency, capital or people (see `PLACE_FACT`)."""
+    return bool(PLACE_FACT.search(question))
 
 
 def is_general(question: str) -> bool:

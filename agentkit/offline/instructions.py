@@ -39,13 +39,21 @@ DETAIL = re.compile(r"\b(?:in (?:full )?detail|be thorough|thoroughly|detailed|(
                     r"|explain (?:everything|fully))\b|详细|完整地?回答", re.IGNORECASE)
 BRIEF_ZH = re.compile(r"简短|简洁|简要|一句话")
 LANGUAGES = {"zh": r"chinese|mandarin|中文|汉语|简体", "en": r"english|英文|英语"}
-SPEAK = r"(?:answer|reply|respond|write|speak|talk)(?:\s+\w+){0,3}?\s+(?:only\s+)?in\s+|用|使用|以"
+SPEAK = (r"(?:(?:answer|reply|respond|write|speak|talk)(?:s|ing)?|replies|responses)(?:\s+\w+){0,3}?\s+(?:only\s+)?in\s+"
+         r"|用|使用|以")
 """An instruction about the answer's language: "Answer in Chinese", "Always reply to the user in English", "用中文回答"."""
-FORBID = re.compile(r"\b(?:never|do not|don't|must not|mustn't|may not|should not|shouldn't)\s+(?:use|call|run|touch|invoke)"
+FORBID = re.compile(r"\b(?:(?:never|do not|don't|must not|mustn't|may not|should not|shouldn't|cannot|can't)\s+"
+                    r"(?:use|call|run|touch|invoke)|avoid\s+(?:using|calling|running)|"
+                    r"avoid(?=\s+(?:the\s+)?[\w-]+\s+(?:tool|command|function))|"
+                    r"stay away from)"
                     r"\s+(?:the\s+|any\s+)?([\w-]+(?:\s+(?:tool|command|function)s?)?)(?![\w-]|\s+(?:to|for|when|if|unless|outside|except|on|in)\b)"
                     r"|(?:不要|不准|禁止|不许|不得)(?:使用|调用|用)\s*"
                     r"([\w-]+)", re.IGNORECASE)
-ASK_FIRST = re.compile(r"\bask\b[^.\n]{0,40}\bbefore\b[^.\n]{0,30}\b(?:writ|chang|edit|modif|delet|sav|creat|send)"
+ASK_FIRST = re.compile(r"\b(?:ask|check with|get (?:my|the user's|their|an?) (?:ok|okay|approval|permission|consent|yes)|"
+                       r"wait for (?:my|a|the user's) (?:ok|okay|yes|approval))\b[^.\n]{0,40}\bbefore\b[^.\n]{0,30}"
+                       r"\b(?:writ|chang|edit|modif|delet|sav|creat|send)"
+                       r"|\bbefore\b[^.\n]{0,30}\b(?:writ|chang|edit|modif|delet|sav|creat|send)\w*[^.\n]{0,40}"
+                       r"\b(?:ask|check with|confirm)\b"
                        r"|\bconfirm(?:ation)?\b[^.\n]{0,40}\bbefore\b|(?:写入?|修改|改动|删除|保存)[^。\n]{0,10}(?:前|之前)[^。\n]{0,6}(?:问|确认)",
                        re.IGNORECASE)
 CAUTIOUS = re.compile(r"\b(?:call|use) (?:a |any )?tools? only (?:when|if)\b|\bonly (?:call|use) (?:a |any )?tools? "

@@ -10,6 +10,7 @@ number's own form counts too ("$84" is money, "400 ml" a size, "3 of us" people)
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agentkit.offline import dates, quantities, reading
@@ -126,3 +127,26 @@ def durations(numeric: list[str], properties: dict, spans: list[Span], used: set
 
 DURATION_WORDS = {"second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs",
                   "duration", "time", "long", "timer", "countdown"}
+
+
+FIRST_LINES = re.compile(r"\b(?:first|top|opening)\s+(?:(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+)?"
+                         r"lines?\b", re.IGNORECASE)
+SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+         "twenty": 20}
+
+
+def line_counts(numeric: list[str], properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, Any]:
+    """ "the first line of notes.txt", "its top 5 lines": how many lines a parameter like read_file's `limit`
+    ("how many lines to read at most") takes; the place to start (`offset`, "first line to read") stays as it is."""
+    found = FIRST_LINES.search(text)
+    if not found:
+        return {}
+    for name in numeric:
+        hint = {reading.stem(w) for w in hint_of(name, properties[name])}
+        if "line" in hint and hint & {"limit", "many", "count", "number", "max", "most"} and \
+                not hint & {"first", "start", "offset", "from", "begin"}:
+            word = (found.group(1) or "one").lower()
+            count = int(word) if word.isdigit() else SMALL[word]
+            used.update(id(s) for s in spans if s.kind == "number" and found.start() <= s.start < found.end())
+            return {name: count}
+    return {}

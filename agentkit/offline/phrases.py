@@ -31,7 +31,7 @@ def key_phrase(text: str, exclude: frozenset[str]) -> str | None:
                             "", phrase)
             if any(not _is_tool_word(w, exclude) for w in _words(phrase)):
                 return phrase if phrase.lower() not in PRONOUNS else None
-    kept = [t for t in re.findall(rf"[A-Za-z0-9'-]+|{HAN}{{2,}}", text)  # "周会": a word the vocabulary left as written
+    kept = [t for t in re.findall(rf"{LATIN}|{HAN}{{2,}}", text)  # "flâneur" as written; "周会": a word the vocabulary kept
             if t.lower() not in reading.STOP_WORDS and not _is_tool_word(reading.stem(t.lower()), exclude)
             and not t[0].isdigit()]
     while kept and kept[0].lower() in COMMANDS:  # "Put buy milk on my list": the request's verb is not the item
@@ -42,11 +42,14 @@ def key_phrase(text: str, exclude: frozenset[str]) -> str | None:
 ITEM = re.compile(r"\s*(?:please\s+)?(?:add|put|append|include|save|write down)\s+(.+?)\s+(?:to|on|onto|in|into)\s+"
                   r"(?:my|the|our|your)\b", re.IGNORECASE)
 PRONOUNS = {"it", "that", "this", "them", "those", "these", "one"}
-COMMANDS = {"put", "add", "please", "find", "search", "show", "tell", "give", "look", "get", "make", "define", "check"}
+COMMANDS = {"put", "add", "please", "find", "search", "show", "tell", "give", "look", "up", "get", "make", "define", "check",
+            "plan", "schedule", "book", "create", "organise", "organize", "arrange", "set"}
 
 
 HAN = r"[\u3400-\u4dbf\u4e00-\u9fff]"
 """A Chinese word the vocabulary does not know stays in Chinese ("cancel 周会"): it is a word of the phrase too."""
+LATIN = r"[A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f'-]+"
+"""A word in a Latin script, accents included ("flâneur", "Müller", "São")."""
 
 
 def _words(phrase: str) -> list[str]:
@@ -79,6 +82,15 @@ def without_values(text: str, spans: list[Span], used: set[int], properties: dic
         if span.kind == "number" and unit and reading.stem(unit.group(1).lower()) in names:
             end += unit.end()
         cuts.append((span.start, end))
-    for start, end in sorted(cuts, reverse=True):
-        text = text[:start] + " " + text[end:]
-    return re.sub(r"\s+", " ", text).strip()
+    return re.sub(r"\s+", " ", _cut(text, cuts)).strip()
+
+
+def _cut(text: str, cuts: list[tuple[int, int]]) -> str:
+    """The text with each cut replaced by a space; cuts that overlap ("with Sam" and "Sam") are cut once."""
+    pieces, at = [], 0
+    for start, end in sorted(cuts):
+        if end <= at:
+            continue
+        pieces += [text[at:max(start, at)], " "]
+        at = max(at, end)
+    return "".join(pieces) + text[at:]

@@ -103,3 +103,12 @@ def is_known_place(name: str) -> bool:
 
 
 PREPOSITIONS = frozenset({"in", "from", "to", "at", "for", "near", "via", "of", "about"})
+
+
+def language_code(name: str) -> str:
+    """ "German" -> "de", "Mandarin" -> "zh": the ISO 639-1 code a parameter asks for, from CLDR's English names
+    (babel, loaded here on first use); a name it does not know stays as written."""
+    from babel import Locale
+
+    codes = {english.lower(): code for code, english in Locale("en").languages.items() if len(code) == 2}
+    return codes.get(name.lower()) or {"mandarin": "zh", "cantonese": "zh", "farsi": "fa"}.get(name.lower(), name)

@@ -14,7 +14,7 @@ from typing import Literal
 from text_to_num import text2num
 
 from agentkit.offline import code, dates
-from agentkit.offline.places import is_known_place, zones_in
+from agentkit.offline.places import CURRENCY_COUNTRIES, is_known_place, zones_in
 
 SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
                    "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code"]
@@ -51,7 +51,12 @@ CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 MONEY_WORDS = frozenset("usd eur gbp jpy cny chf cad aud inr dollars dollar euros euro yen yuan rupees rupee franc francs "
                         "bucks".split())
 LANGUAGES = frozenset("""english french spanish german italian japanese chinese mandarin portuguese russian arabic
-    korean dutch hindi swedish greek turkish polish""".split())
+    korean dutch hindi swedish greek turkish polish vietnamese thai indonesian czech danish finnish norwegian hebrew
+    hungarian romanian ukrainian persian swahili malay bengali urdu catalan irish welsh latin""".split())
+SAY_IN = re.compile(r"\b(?:how\s+(?:do|would|should|can|could|to)\s+(?:you\s+|i\s+|we\s+|one\s+)?(?:say|write)|"
+                    r"what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?(?:word|phrase)\s+for)\s+(.+?)"
+                    r"(?:\s+(?:in|into)\s+(?=[a-z]+\b)|\s*\??$)", re.IGNORECASE)
+"""'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
 MONTHS = "january february march april may june july august september october november december".split()
 DAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 SENTENCE_STARTERS = frozenset("""what whats how who where when which why is are can could would will should please
@@ -119,6 +124,8 @@ def _find(text: str) -> tuple[Span, ...]:
             old = old.rsplit(" ", 1)[1]
         add(change.end("old") - len(old), change.end("old"), "quoted", old)
         add(change.start("new"), change.end("new"), "quoted", new)
+    for match in SAY_IN.finditer(text):  # the words to say, as if quoted (the language after them is its own span)
+        add(match.start(1), match.end(1), "said", match.group(1).strip("\"'“”"))
     for kind, pattern in (("said", _SAID), ("named", _NAMED)):
         for match in pattern.finditer(text):
             value = match.group(1)
@@ -206,12 +213,19 @@ def _after(text: str, end: int) -> tuple[str, ...]:
 
 def _money(text: str, match: re.Match) -> bool:
     """ "$84", "84 euros", "for 2.30": a sum of money, not a count or a size (a size has its unit after it)."""
-    after = _after(text, match.end(1))[:1]
+    after = _after(text, match.end(1))[:2]
+    if after[:1] and after[0] in CURRENCY_COUNTRIES:  # "200 swiss francs": the currency is the word after its country
+        after = after[1:]
+    after = after[:1]
     if re.search(r"[$€£¥]\s?-?$", text[: match.start(1) + 1]) or after and after[0] in MONEY_WORDS:
         return True
     return bool(re.fullmatch(r"\d+\.\d\d", match.group(1))) and not (after and after[0] in UNITS)
 
 
 def _after_number(text: str, start: int) -> bool:
-    """ "30 pounds", "one dollar": a unit counted by a number, in digits or in words."""
-    return bool(re.search(r"\d\s?$", text[:start])) or text[:start].rstrip().lower().rsplit(" ", 1)[-1] in NUMBER_WORDS
+    """ "30 pounds", "one dollar", "200 swiss francs": a unit counted by a number, in digits or in words (a
+    currency's country may stand between them)."""
+    head = text[:start].rstrip()
+    if head.lower().rsplit(" ", 1)[-1] in CURRENCY_COUNTRIES:
+        head = head[: head.rfind(" ") + 1] if " " in head else ""
+    return bool(re.search(r"\d\s?$", head)) or head.rstrip().lower().rsplit(" ", 1)[-1] in NUMBER_WORDS

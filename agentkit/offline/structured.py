@@ -85,6 +85,11 @@ def constrained(request: dict[str, Any], reply: Reply) -> Reply:
     schema = plain(spec["schema"], spec["schema"].get("$defs") or {})
     values, missing = fill(schema, text)
     values, missing = _with_lists(schema, text, values, missing)
+    # a list the message names nothing for is empty, not missing: "new contact: Joe Bloggs" has no tags
+    empty = [name for name in missing if json_type((schema.get("properties") or {}).get(name) or {}) == "array"]
+    values = {name: [] if name in empty else values.get(name) for name in schema.get("properties") or {}
+              if name in values or name in empty}
+    missing = [name for name in missing if name not in empty]
     from jsonschema import Draft202012Validator  # here, not at import: importing jsonschema takes most of a second
 
     # A value of the wrong shape (a list of objects, say) is not one the model could give: treated as not found.

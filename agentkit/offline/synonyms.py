@@ -5,7 +5,8 @@ this table (read by `reading.related`), and nothing else. Each line is one group
 """
 
 SYNONYMS = [
-    "weather temperature forecast rain raining sunny snow wind humid humidity climate hot cold degrees",
+    "weather temperature forecast rain raining sunny snow wind humid humidity climate hot cold degrees storm storms",
+    "warning warnings advisory advisories alert alerts",
     "time clock hour hours timezone zone o'clock",
     "date day today tomorrow calendar",
     "convert conversion converter unit units",
