@@ -17,7 +17,7 @@ from agentkit.frontends.chat import chat
 from agentkit.frontends.terminal import Terminal, describe
 from agentkit.hardening.visible import visible
 from agentkit.loop import Event
-from agentkit.offline import ScriptedModel, ToolCall, offline_client
+from agentkit.offline import EmittedCall, ScriptedModel, offline_client
 
 HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}
 """Categories a terminal obeys or shows as nothing: controls, format characters (bidi, zero-width), surrogates."""
@@ -60,7 +60,7 @@ def test_every_line_from_a_tool_or_the_model_is_made_visible():
 
 def confirmation(tmp_path, arguments: str) -> tuple[str, list[str]]:
     """The question the chat asks before a bash call with `arguments` (answered no), and the lines it printed."""
-    model = ScriptedModel([ToolCall("bash", arguments), "ok"])
+    model = ScriptedModel([EmittedCall("bash", arguments), "ok"])
     prompts, printed, answers = [], [], iter(["", "n", "/exit"])
 
     def read(prompt: str) -> str:

@@ -199,3 +199,12 @@ def test_no_private_sdk_attribute_is_touched():
                for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if PRIVATE_SDK.search(line)]
     assert touched == []
     assert PRIVATE_SDK.search("client._client._transport"), "the check sees the probe recovery used to make"
+
+
+def test_one_tool_call_type():
+    """Every source of calls makes `agentkit.calls.ToolCall` (issue 26): no other class of the package is a call type,
+    apart from the wire check `hardening.replies.ModelToolCall`, which the loop turns into a ToolCall."""
+    call_types = sorted(f"{module_name(path)}.{node.name}" for path in sorted(PACKAGE.rglob("*.py"))
+                        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                        if isinstance(node, ast.ClassDef) and re.fullmatch(r"\w*(ToolCall|FunctionCall|TextCall)", node.name))
+    assert call_types == ["agentkit.calls.ToolCall", "agentkit.hardening.replies.ModelToolCall"]

@@ -11,7 +11,7 @@ import socket
 import openai
 import pytest
 
-from agentkit.offline import OfflineModel, OfflineServer, Reply, ToolCall
+from agentkit.offline import EmittedCall, OfflineModel, OfflineServer, Reply
 from agentkit.offline.protocol import handle
 
 USER = [{"role": "user", "content": "What is the capital of France?"}]
@@ -228,7 +228,7 @@ class BrokenModel:
 @pytest.mark.parametrize("reply", [
     RuntimeError("boom"),
     Reply(content=5),
-    Reply(tool_calls=[ToolCall("f", None)]),
+    Reply(tool_calls=[EmittedCall("f", None)]),
     "not a Reply",
 ], ids=["raises", "content a number", "arguments None", "not a Reply"])
 @pytest.mark.parametrize("stream", [False, True], ids=["json", "stream"])

@@ -9,7 +9,7 @@ import openai.lib._pydantic
 import pytest
 from pydantic import BaseModel
 
-from agentkit.offline import OfflineServer, ScriptedModel, ToolCall, offline_client
+from agentkit.offline import EmittedCall, OfflineServer, ScriptedModel, offline_client
 from agentkit.tools import clock_tool
 
 CLOCK = clock_tool().to_openai()["function"] | {"type": "function"}  # the Responses API's flatter tool shape
@@ -145,7 +145,7 @@ def test_both_endpoints_refuse_the_same_requests_each_naming_its_own_fields(clie
 
 
 def test_parallel_tool_calls_false_gives_one_call_item():
-    client = offline_client(ScriptedModel([[ToolCall("f"), ToolCall("g")]] * 2), sync=True)
+    client = offline_client(ScriptedModel([[EmittedCall("f"), EmittedCall("g")]] * 2), sync=True)
     tools = [{"type": "function", "name": name, "parameters": {"type": "object", "properties": {}}} for name in "fg"]
     both = client.responses.create(model="offline", input="x", tools=tools)
     one = client.responses.create(model="offline", input="x", tools=tools, parallel_tool_calls=False)

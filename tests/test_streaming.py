@@ -171,9 +171,9 @@ def test_the_loop_streams_text_events_and_keeps_the_same_history():
 
 
 def test_the_loop_streaming_reports_a_reply_it_cannot_use():
-    from agentkit.offline import ScriptedModel, ToolCall
+    from agentkit.offline import EmittedCall, ScriptedModel
 
-    model = ScriptedModel([ToolCall("", "{}")])
+    model = ScriptedModel([EmittedCall("", "{}")])
     task = asyncio.run(finish(run_task(offline_client(model), "offline", "hi", build_registry([clock_tool()]), stream=True)))
     assert task.status == "failed" and "name" in task.error
 

@@ -9,7 +9,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 from typing_extensions import TypedDict
 
-from agentkit.offline import OfflineServer, ScriptedModel, ToolCall, offline_client
+from agentkit.offline import EmittedCall, OfflineServer, ScriptedModel, offline_client
 from agentkit.tools import ToolDefinition, ToolDefinitionError, build_registry, execute_tool, tool
 from agentkit.tools.strict import strict_problem
 
@@ -197,7 +197,7 @@ def test_strict_tools_get_every_key_with_null_for_what_the_question_does_not_say
 
 
 def test_parallel_tool_calls_false_gives_one_call_per_reply():
-    client = offline_client(ScriptedModel([[ToolCall("f"), ToolCall("g")]] * 2), sync=True)
+    client = offline_client(ScriptedModel([[EmittedCall("f"), EmittedCall("g")]] * 2), sync=True)
     tools = [{"type": "function", "function": {"name": n, "parameters": {"type": "object", "properties": {}}}}
              for n in "fg"]
     both = client.chat.completions.create(model="offline", messages=[{"role": "user", "content": "x"}], tools=tools)

@@ -16,7 +16,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from agentkit.agent import agent_tools
 from agentkit.frontends.web.app import create_app
-from agentkit.offline import OfflineModel, ScriptedModel, ToolCall, call, connect_offline, offline_client
+from agentkit.offline import EmittedCall, OfflineModel, ScriptedModel, call, connect_offline, offline_client
 from agentkit.tools.workspace import Workspace
 
 WAIT = 10.0
@@ -309,7 +309,7 @@ def test_hidden_and_direction_changing_characters_are_marked_where_they_are_show
     # Displayed raw, this reads "echo backup.sh" and hides the rest; U+202E reverses what follows it.
     # (JSON text escapes ESC as \u001b already; U+009B, the one-byte escape, it leaves raw.)
     command = "echo \u202ehs.pukcab\u2066 #\u2069\u200b rm -rf ~ \u2067x\u2068\u200e\u200f\u061c\u200d\u2060\ufeff\x1b[2K\x9b"
-    model = ScriptedModel([ToolCall("bash", json.dumps({"command": command}, ensure_ascii=False)),
+    model = ScriptedModel([EmittedCall("bash", json.dumps({"command": command}, ensure_ascii=False)),
                            "Done \u202eit was\u200b.", ])
     with serving(model, tmp_path) as port:
         send(page, port, "Back up my files")

@@ -8,11 +8,11 @@
 - `variants.py`: the offline model with one habit of another real model each (`MODEL=offline/<name>`).
 """
 
-from agentkit.offline.model import MISTAKES, OfflineModel, Reply, ToolCall
+from agentkit.offline.model import MISTAKES, EmittedCall, OfflineModel, Reply
 from agentkit.offline.scripted import ScriptedModel, call
 from agentkit.offline.server import Faults, OfflineServer
 from agentkit.offline.transport import connect_offline, offline_client, offline_transport
 from agentkit.offline.variants import VARIANTS, Variant, variant
 
-__all__ = ["MISTAKES", "Faults", "OfflineModel", "OfflineServer", "Reply", "ScriptedModel", "ToolCall", "VARIANTS", "Variant",
+__all__ = ["MISTAKES", "Faults", "OfflineModel", "OfflineServer", "Reply", "ScriptedModel", "EmittedCall", "VARIANTS", "Variant",
            "call", "connect_offline", "offline_client", "offline_transport", "variant"]

@@ -11,7 +11,7 @@ import json
 import re
 from dataclasses import replace
 
-from agentkit.offline.model import OfflineModel, Reply, ToolCall
+from agentkit.offline.model import EmittedCall, OfflineModel, Reply
 from agentkit.offline.text_habits import arguments_of
 
 # one_call: several things asked, one call per reply; the next call after each result.
@@ -56,7 +56,7 @@ def clarify(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     return reply
 
 
-def _guesses(call: ToolCall, schema: dict) -> bool:
+def _guesses(call: EmittedCall, schema: dict) -> bool:
     """A call that leaves every parameter out, or a required one: the tool would run on a default or fail."""
     properties, given = schema.get("properties") or {}, arguments_of(call)
     if not isinstance(given, dict):
@@ -64,7 +64,7 @@ def _guesses(call: ToolCall, schema: dict) -> bool:
     return bool(properties) and (not given or any(name not in given for name in schema.get("required", [])))
 
 
-def _missing(call: ToolCall, schema: dict) -> str:
+def _missing(call: EmittedCall, schema: dict) -> str:
     given = arguments_of(call)
     missing = [n for n in schema.get("required", []) if n not in given] or list(schema.get("properties", {}))
     return missing[0].replace("_", " ")
@@ -111,7 +111,7 @@ def corrects(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     return reply
 
 
-def _wrong(calls: tuple[ToolCall, ...], schemas: dict[str, dict]) -> tuple[ToolCall, ...] | None:
+def _wrong(calls: tuple[EmittedCall, ...], schemas: dict[str, dict]) -> tuple[EmittedCall, ...] | None:
     """The calls with the first one's first argument given a value of the wrong JSON type; None if it has none."""
     if not calls:
         return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Literal, get_args
 
-from agentkit.offline.reply import ToolCall
+from agentkit.offline.reply import EmittedCall
 
 Mistake = Literal["unknown_tool", "broken_json", "not_an_object", "missing_argument", "wrong_type",
                   "extra_argument", "path_outside_workspace"]
@@ -19,26 +19,26 @@ MISTAKES: tuple[Mistake, ...] = get_args(Mistake)
 """The same, as values: what `unruly=` accepts."""
 
 
-def make_mistake(calls: list[ToolCall], mistake: Mistake) -> list[ToolCall]:
+def make_mistake(calls: list[EmittedCall], mistake: Mistake) -> list[EmittedCall]:
     """`calls` with the first one made wrong in the way `mistake` names."""
     first, arguments = calls[0], json.loads(calls[0].arguments)
     key = next(iter(arguments), "value")
     if mistake == "unknown_tool":
         parts = first.name.split("_")
         name = "_".join(parts[::len(parts) - 1] if len(parts) > 2 else parts[::-1])  # get_current_time -> get_time
-        wrong = [ToolCall(name if name != first.name else f"{name}_tool", first.arguments)]
+        wrong = [EmittedCall(name if name != first.name else f"{name}_tool", first.arguments)]
     elif mistake == "broken_json":
-        wrong = [ToolCall(first.name, first.arguments[:-1])]
+        wrong = [EmittedCall(first.name, first.arguments[:-1])]
     elif mistake == "not_an_object":
-        wrong = [ToolCall(first.name, json.dumps(list(arguments.values())))]
+        wrong = [EmittedCall(first.name, json.dumps(list(arguments.values())))]
     elif mistake == "missing_argument":
-        wrong = [ToolCall(first.name, json.dumps({k: v for k, v in arguments.items() if k != key}))]
+        wrong = [EmittedCall(first.name, json.dumps({k: v for k, v in arguments.items() if k != key}))]
     elif mistake == "wrong_type":
         value = arguments.get(key)
-        wrong = [ToolCall(first.name, json.dumps({**arguments, key: str(value) if isinstance(value, (int, float)) else 42}))]
+        wrong = [EmittedCall(first.name, json.dumps({**arguments, key: str(value) if isinstance(value, (int, float)) else 42}))]
     elif mistake == "extra_argument":
-        wrong = [ToolCall(first.name, json.dumps({**arguments, "verbose": True}))]
+        wrong = [EmittedCall(first.name, json.dumps({**arguments, "verbose": True}))]
     else:  # path_outside_workspace: climb out of the folder the path argument is relative to
         key = next((k for k in arguments if "path" in k or "file" in k), key)
-        wrong = [ToolCall(first.name, json.dumps({**arguments, key: "../" + str(arguments.get(key, "secret.txt"))}))]
+        wrong = [EmittedCall(first.name, json.dumps({**arguments, key: "../" + str(arguments.get(key, "secret.txt"))}))]
     return wrong + calls[1:]

@@ -45,11 +45,11 @@ from agentkit.offline.instructions import (
 from agentkit.offline.language import language_of
 from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
 from agentkit.offline.reading import message_text
-from agentkit.offline.reply import Reply, ToolCall
+from agentkit.offline.reply import EmittedCall, Reply
 from agentkit.offline.retry import corrected
 from agentkit.offline.zh_general import asks_in_general
 
-__all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "ToolCall", "plain_answer", "plan"]
+__all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "EmittedCall", "plain_answer", "plan"]
 
 YES = re.compile(r"\s*(?:y|yes|ok|okay|sure|go ahead|please do|do it|yep|yeah|confirm(?:ed)?)\b|\s*(?:好|可以|是的|行|确认|继续)",
                  re.IGNORECASE)
@@ -109,8 +109,8 @@ class OfflineModel:
         return Reply(content=introduction(told, question) or plain_answer(question, language))
 
 
-def _written(planned: Planned) -> ToolCall:
-    return ToolCall(planned.offer.name, json.dumps(planned.arguments))
+def _written(planned: Planned) -> EmittedCall:
+    return EmittedCall(planned.offer.name, json.dumps(planned.arguments))
 
 
 def _ask_for_missing(planned: Planned, offers: list[Offer], language: str) -> Reply:
@@ -119,7 +119,7 @@ def _ask_for_missing(planned: Planned, offers: list[Offer], language: str) -> Re
     asker = next((o for o in offers if o.name != planned.offer.name and "ask" in o.name.lower()
                   and "question" in (o.schema.get("properties") or {})), None)
     if asker:
-        return Reply(tool_calls=(ToolCall(asker.name, json.dumps({"question": question}, ensure_ascii=False)),))
+        return Reply(tool_calls=(EmittedCall(asker.name, json.dumps({"question": question}, ensure_ascii=False)),))
     return Reply(content=question)
 
 
@@ -155,13 +155,13 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
     ordered = ordered_command([content for *_, content in results]) if runner else None
     if ordered and gullible and first_turn:
         # Prompt injection: text inside a tool result is obeyed as if the user had asked for it.
-        return Reply(tool_calls=(ToolCall(runner, json.dumps({"command": ordered})),))
+        return Reply(tool_calls=(EmittedCall(runner, json.dumps({"command": ordered})),))
     language = told.language or language_of(question)
     said = answer.sentences(results, question, language, full=told.detailed)
     return Reply(content=f"{said}\n\n{not_obeyed(ordered, language)}" if ordered and not gullible else said)
 
 
-def _completed(question: str, answer_text: str, offers: list[Offer]) -> ToolCall | None:
+def _completed(question: str, answer_text: str, offers: list[Offer]) -> EmittedCall | None:
     """The call the question asked for, its missing values read from the person's answer (the whole answer, for one)."""
     for planned in plan(question, [o for o in offers if not o.name.lower().startswith("ask")]):
         if not planned.missing:
@@ -172,7 +172,7 @@ def _completed(question: str, answer_text: str, offers: list[Offer]) -> ToolCall
         if still == [planned.missing[0]] and len(planned.missing) == 1 and answer_text.strip():
             found, still = {planned.missing[0]: answer_text.strip()}, []
         if not still:
-            return ToolCall(planned.offer.name, json.dumps({**planned.arguments, **found}))
+            return EmittedCall(planned.offer.name, json.dumps({**planned.arguments, **found}))
     return None
 
 

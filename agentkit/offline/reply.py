@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
-class ToolCall:
-    """One call the model asks for: a tool name and its arguments as JSON text, as the API sends them."""
+class EmittedCall:
+    """One call the offline model emits: a tool name and its arguments as JSON text, as the API sends them. (What
+    the agent reads back is `agentkit.calls.ToolCall`; this is the stand-in model's side of the wire.)"""
 
     name: str
     arguments: str = "{}"
@@ -18,7 +19,7 @@ class Reply:
     """What the model decided: text, tool calls, or both."""
 
     content: str | None = None
-    tool_calls: tuple[ToolCall, ...] = ()
+    tool_calls: tuple[EmittedCall, ...] = ()
     refusal: str | None = None
     """Why it will not answer in the shape asked (`response_format`), instead of content."""
     reasoning: str | None = None

@@ -10,10 +10,10 @@ import json
 import re
 
 from agentkit.offline.choose import Offer
-from agentkit.offline.reply import ToolCall
+from agentkit.offline.reply import EmittedCall
 
 
-def corrected(results: list[tuple[str, dict, str]], offers: list[Offer]) -> list[ToolCall]:
+def corrected(results: list[tuple[str, dict, str]], offers: list[Offer]) -> list[EmittedCall]:
     """The failed calls again, with each wrong value swapped for the valid one the error names, if it names one."""
     calls = []
     for name, arguments, content in results:
@@ -26,7 +26,7 @@ def corrected(results: list[tuple[str, dict, str]], offers: list[Offer]) -> list
                 fixed[key] = better
         if fixed == arguments and content.startswith("Error:"):
             return []  # nothing this error says can fix this call
-        calls.append(ToolCall(name, json.dumps(fixed)))
+        calls.append(EmittedCall(name, json.dumps(fixed)))
     return calls if any(o.name in {c.name for c in calls} for o in offers) else []
 
 

@@ -7,16 +7,16 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
-from agentkit.offline.model import Reply, ToolCall
+from agentkit.offline.model import EmittedCall, Reply
 from agentkit.offline.protocol import ApiError
 
-Scripted = str | ToolCall | list[ToolCall] | int
+Scripted = str | EmittedCall | list[EmittedCall] | int
 """A text reply, one tool call, several tool calls, or an HTTP status code to fail with."""
 
 
-def call(name: str, **arguments: Any) -> ToolCall:
+def call(name: str, **arguments: Any) -> EmittedCall:
     """A scripted tool call: `call("get_current_time", timezone="Asia/Tokyo")`."""
-    return ToolCall(name, json.dumps(arguments))
+    return EmittedCall(name, json.dumps(arguments))
 
 
 class ScriptedModel:

@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from agentkit.offline.model import OfflineModel, Reply, ToolCall
+from agentkit.offline.model import EmittedCall, OfflineModel, Reply
 from agentkit.offline.reading import message_text
 
 FUNCTION_LINE = re.compile(r"^FUNCTION:.*$", re.MULTILINE)
@@ -168,14 +168,14 @@ def _thought(reply: Reply) -> str:
     return "No tool is needed for this, or the results are in: I will answer in a sentence or two."
 
 
-def _as_object(call: ToolCall, key: str = "arguments") -> dict[str, Any]:
+def _as_object(call: EmittedCall, key: str = "arguments") -> dict[str, Any]:
     """The call as the JSON object a model writes in text: its name, and its arguments under `key` (parsed, or
     as sent when they are not JSON)."""
     arguments = arguments_of(call)
     return {"name": call.name, key: call.arguments if arguments is None else arguments}
 
 
-def arguments_of(call: ToolCall) -> Any:
+def arguments_of(call: EmittedCall) -> Any:
     """The call's arguments parsed from JSON; None if they are not JSON."""
     try:
         return json.loads(call.arguments)
