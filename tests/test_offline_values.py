@@ -290,3 +290,18 @@ def test_a_correction_repeats_the_last_call_with_the_value_changed(correction, e
     before = {"title": "Review", "day": "2027-02-03", "begin": "09:30"}
     assert _after("book a slot called Review on 2027-02-03 at 9:30", "book_slot", before, correction, MEET) == [
         ("book_slot", expected)]
+
+
+TICKET_FIELDS = {"repo": {"type": "string", "description": "The repository, as owner/name"},
+          "title": {"type": "string", "description": "Issue title"}}
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Open an issue titled 'Crash on start'", ({"title": "Crash on start"}, ["repo"])),
+    ('file a bug called "Login loops" please', ({"title": "Login loops"}, ["repo"])),
+    ("开一个标题为 'Crash' 的 issue", ({"title": "Crash"}, ["repo"])),
+    ("Open an issue in psf/requests titled 'Timeout ignored'", ({"repo": "psf/requests", "title": "Timeout ignored"}, [])),
+])
+def test_a_quoted_title_is_no_repository(question, expected):
+    """A repository is owner/name: a quoted title must not fill it, so the model asks for the repository."""
+    assert fill({"type": "object", "properties": TICKET_FIELDS, "required": ["repo", "title"]}, question) == expected

@@ -152,6 +152,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or _after_preposition(s)
                       or coded and re.fullmatch(r"[A-Z]{2,4}", str(s.value))]
+    if role == "repo":  # a repository is owner/name: "Open an issue titled 'Crash on start'" names no repository
+        candidates = [s for s in candidates if s.kind == "repo" or re.fullmatch(r"[\w.-]+/[\w.-]+", str(s.value).strip())]
     if role in ("place", "unit", "language", "date", "time"):
         candidates = by_direction(hint, candidates)
     if candidates:
