@@ -228,9 +228,9 @@ def _goes_on(offer: Offer, so_far: str, clause: str, best_score: float) -> bool:
         return True
     if best_score - fits >= 3.0:
         return False
-    _, missing = fill(offer.schema, so_far, exclude=offer.words, guess=False)
-    _, still = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
-    return len(still) < len(missing)
+    return _completes(offer, so_far, clause)
+
+
 def _completes(offer: Offer, so_far: str, clause: str) -> bool:
     """The clause brings a required value the call so far lacks."""
     _, missing = fill(offer.schema, so_far, exclude=offer.words, guess=False)

@@ -53,8 +53,8 @@ def connect_offline(*, unruly: str | None = None, gullible: bool = False, varian
     model: Model = OfflineModel(unruly=unruly, gullible=gullible)
     if variant:
         model = dataclasses.replace(named_variant(variant), base=model)
-    transport = offline_transport(model)
     if not recover:
         return offline_client(model, max_retries=max_retries)
+    transport = RecoveringTransport(offline_transport(model))
     return remember_recovering(openai.AsyncOpenAI(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=max_retries,
-                                                  http_client=httpx2.AsyncClient(transport=RecoveringTransport(transport))))
+                                                  http_client=httpx2.AsyncClient(transport=transport)))

@@ -111,9 +111,8 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
             # The event's message is in the history by now: a lone surrogate (a file name's invalid bytes)
             # must go before the next model request, which could not encode it and would fail every turn after.
             task.messages[:] = without_lone_surrogates(task.messages)
-            events.put_nowait(asdict(replace(event, task=None)) | {
-                "recovered": event.call_id.startswith(RECOVERED), "decision": None,
-                "shown": for_the_person(event.decision, event.arguments)})
+            events.put_nowait(asdict(replace(event, task=None, decision=None)) | {
+                "recovered": event.call_id.startswith(RECOVERED), "shown": for_the_person(event.decision, event.arguments)})
 
         async def work(conversation: Conversation) -> None:
             this_turns_question.set(asker("question", events, key))
