@@ -1,9 +1,9 @@
 """The Chinese edition in one voice, as docs/zh_style.md sets it out: every Chinese text of the edition (each cell of
 translations/zh/*.json and each docs/zh_*.md page) is parsed as the site parses it (CommonMark plus tables, with
-markdown-it-py) and must have no soft line break inside a paragraph (a browser shows each as a stray space), no `**`
-left as literal text (a bold CommonMark cannot close), no glossary term in a form the glossary's "avoid" column names
-(code spans and code blocks aside), and exercise headings in one form. A failure names the chapter, the cell and the
-text around the fault."""
+markdown-it-py) and must have no line break inside a paragraph (a browser shows each as a stray space), no `**`
+left as literal text (a bold CommonMark cannot close) nor punctuation inside the end of a bold, no glossary term in a
+form the glossary's "avoid" column names (code spans and code blocks aside), and exercise headings in one form. A
+failure names the chapter, the cell and the text around the fault; each check is shown failing on a bad sample."""
 
 from __future__ import annotations
 
@@ -90,30 +90,48 @@ def around(text: str, start: int, end: int | None = None) -> str:
     return ("…" + text[max(0, start - AROUND):end + AROUND] + "…").replace("\n", "⏎").replace(CODE, "`…`")
 
 
+def line_breaks(inline: Token) -> list[str]:
+    """A paragraph on more than one line: a soft or hard break, or a code span broken across two lines."""
+    at = inline.content.find("\n")
+    return [] if at < 0 else [f"a line break inside a paragraph (join the lines): {around(inline.content, at)}"]
+
+
+def bold_faults(inline: Token) -> list[str]:
+    """A `**` the parser left as text (it could not close it), and punctuation inside the end of a bold."""
+    found, children = [], inline.children or []
+    for before, child in zip([None, *children], children, strict=False):
+        if child.type == "strong_close" and before is not None and before.type == "text" \
+                and before.content[-1:] in CLOSING_PUNCTUATION:
+            end = len(before.content)
+            found.append(f"punctuation inside the end of a bold (write `**词**：`): {around(before.content, end)}")
+        if child.type == "text" and "**" in child.content:
+            at = child.content.index("**")
+            found.append(f"a `**` CommonMark cannot close (write `**词**：`, punctuation outside the bold): "
+                         f"{around(child.content, at, at + 2)}")
+    return found
+
+
+def avoided_forms(text: str, avoid: dict[str, re.Pattern[str]]) -> list[str]:
+    """Each glossary term written in a form to avoid, in a paragraph's plain text (English glosses aside)."""
+    text = GLOSS.sub(lambda gloss: "（" + " " * (len(gloss[0]) - 2) + "）", text)
+    return [f"{form!r} is a form docs/glossary.md says to avoid: {around(text, match.start(), match.end())}"
+            for form, pattern in avoid.items() for match in pattern.finditer(text)]
+
+
+def exercise_heading(inline: Token, text: str) -> list[str]:
+    """A paragraph that opens with a bold exercise number must read `练习 1.1：`."""
+    first = next((child for child in inline.children or [] if child.type != "text" or child.content), None)
+    if first is None or first.type != "strong_open" or not EXERCISE.match(text) or EXERCISE_FORM.match(text):
+        return []
+    return [f"an exercise heading not in the form `练习 1.1：`: {around(text, 0)}"]
+
+
 def style_problems(markdown: str, avoid: dict[str, re.Pattern[str]]) -> list[str]:
     """What in one Chinese text breaks the guide, each with the text around it; `avoid` maps a form to its pattern."""
     found = []
     for inline in paragraphs(markdown):
-        if "\n" in inline.content:  # a soft or hard break, or a code span broken across two lines
-            at = inline.content.index("\n")
-            found.append(f"a line break inside a paragraph (join the lines): {around(inline.content, at)}")
-        children = inline.children or []
-        for before, child in zip([None, *children], children, strict=False):
-            if child.type == "strong_close" and before is not None and before.type == "text" \
-                    and before.content[-1:] in CLOSING_PUNCTUATION:
-                end = len(before.content)
-                found.append(f"punctuation inside the end of a bold (write `**词**：`): {around(before.content, end)}")
-            if child.type == "text" and "**" in child.content:
-                at = child.content.index("**")
-                found.append(f"a `**` CommonMark cannot close (write `**词**：`, punctuation outside the bold): "
-                             f"{around(child.content, at, at + 2)}")
-        text = GLOSS.sub(lambda gloss: "（" + " " * (len(gloss[0]) - 2) + "）", plain_text(inline))
-        for form, pattern in avoid.items():
-            for match in pattern.finditer(text):
-                found.append(f"{form!r} is a form docs/glossary.md says to avoid: {around(text, match.start(), match.end())}")
-        first = next((child for child in children if child.type != "text" or child.content), None)  # skips an empty text
-        if first is not None and first.type == "strong_open" and EXERCISE.match(text) and not EXERCISE_FORM.match(text):
-            found.append(f"an exercise heading not in the form `练习 1.1：`: {around(text, 0)}")
+        text = plain_text(inline)
+        found += line_breaks(inline) + bold_faults(inline) + avoided_forms(text, avoid) + exercise_heading(inline, text)
     return found
 
 
