@@ -151,6 +151,16 @@ def chinese_texts() -> list[ChineseText]:
     return texts
 
 
+def unused_terms(terms: list[Term], edition: str) -> list[str]:
+    """The forms the glossary prescribes that no chapter writes: a term to use, or to drop from the glossary."""
+    return [f"{term.english}: {form}" for term in terms for form in term.chinese if form not in edition]
+
+
+def located_problems(texts: list[ChineseText], avoid: dict[str, re.Pattern[str]]) -> list[str]:
+    """Every fault in these texts, each prefixed by where it is: the chapter and cell, or the docs page."""
+    return [f"{text.where}: {problem}" for text in texts for problem in style_problems(text.markdown, avoid)]
+
+
 TERMS = glossary_terms(GLOSSARY.read_text(encoding="utf-8"))
 AVOID = {form: avoid_pattern(form) for term in TERMS for form in term.avoid}
 SOURCES = [path.stem for path in TRANSLATIONS] + [f"docs/{path.name}" for path in ZH_DOCS]
@@ -160,14 +170,14 @@ SOURCES = [path.stem for path in TRANSLATIONS] + [f"docs/{path.name}" for path i
 def test_zh_every_text_follows_the_style_guide(source: str) -> None:
     texts = [text for text in chinese_texts() if text.where == source or text.where.startswith(f"{source} cell ")]
     assert texts, f"{source}: no Chinese text found"
-    found = [f"{text.where}: {problem}" for text in texts for problem in style_problems(text.markdown, AVOID)]
+    found = located_problems(texts, AVOID)
     assert not found, f"{len(found)} places break docs/zh_style.md:\n" + "\n".join(found)
 
 
 def test_zh_the_glossary_has_an_avoid_column_and_every_term_it_prescribes_is_used() -> None:
     assert len(TERMS) >= 40 and sum(bool(term.avoid) for term in TERMS) >= 8, "the glossary lists few forms to avoid"
     edition = "\n".join(text.markdown for text in chinese_texts() if not text.where.startswith("docs/"))
-    unused = [f"{term.english}: {form}" for term in TERMS for form in term.chinese if form not in edition]
+    unused = unused_terms(TERMS, edition)
     assert not unused, f"glossary terms no chapter uses (use them or drop them): {unused}"
     clashing = [f"{term.english}: {form}" for term in TERMS for form in term.chinese
                 if any(AVOID[bad].search(form) for bad in AVOID)]
@@ -213,9 +223,13 @@ def test_zh_text_written_to_the_guide_passes(sample: str) -> None:
     assert style_problems(sample, SAMPLE_AVOID) == []
 
 
+def test_zh_a_glossary_term_no_chapter_uses_is_named() -> None:
+    terms = [Term("dispatcher", ("分发器",), ()), Term("hallucinated tool", ("幻觉工具",), ())]
+    assert unused_terms(terms, "本章讲分发器。") == ["hallucinated tool: 幻觉工具"]
+
+
 def test_zh_a_fault_is_reported_with_its_chapter_and_cell() -> None:
-    text = ChineseText("07_tool_policy cell 3981b050", "**深入一步：**这些防御")
-    found = [f"{text.where}: {problem}" for problem in style_problems(text.markdown, AVOID)]
+    found = located_problems([ChineseText("07_tool_policy cell 3981b050", "**深入一步：**这些防御")], AVOID)
     assert found and found[0].startswith("07_tool_policy cell 3981b050: ") and "深入一步" in found[0]
 
 
