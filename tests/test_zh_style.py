@@ -48,7 +48,10 @@ def glossary_terms(text: str) -> list[Term]:
     terms separated by 、, a parenthesis explaining the one before it), `avoid` the forms not to write (— for none)."""
     rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
             for line in text.splitlines() if line.startswith("|")]
-    header, body = rows[0], [row for row in rows[2:] if len(row) == len(rows[0])]
+    header, body = rows[0], rows[2:]
+    malformed = [row[0] for row in body if len(row) != len(header)]
+    if malformed:
+        raise ValueError(f"glossary rows without the table's {len(header)} columns: {malformed}")
     chinese, avoid = header.index("中文"), next(i for i, name in enumerate(header) if name.startswith("avoid"))
     terms = []
     for row in body:
@@ -221,6 +224,11 @@ def test_zh_each_check_fails_on_a_bad_sample(sample: str, reported: str) -> None
 ])
 def test_zh_text_written_to_the_guide_passes(sample: str) -> None:
     assert style_problems(sample, SAMPLE_AVOID) == []
+
+
+def test_zh_a_glossary_row_without_every_column_is_refused() -> None:
+    with pytest.raises(ValueError, match="token"):
+        glossary_terms("| English | 中文 | avoid | chapter |\n|---|---|---|---|\n| token | 词元 | 00 |\n")
 
 
 def test_zh_a_glossary_term_no_chapter_uses_is_named() -> None:
