@@ -4,7 +4,8 @@ Run: /work/venv/bin/python benchmarks/offline_latency.py [N]
 
 Both paths use the real `openai.AsyncOpenAI` client and the same request (a tool offered, two calls back),
 measured side by side in one run. The decision procedure alone (`OfflineModel().respond`) is timed too,
-to show how much of a completion is the model and how much is the SDK and the transport; and the HTTP
+to show how much of a completion is the model and how much is the SDK and the transport; so are the request
+checks alone (`contract.check_chat`, the provider's contract, once its validator is built); and the HTTP
 server once more with Nagle's algorithm left on, to show why the server sets TCP_NODELAY.
 """
 
@@ -18,6 +19,7 @@ import time
 import openai
 
 from agentkit.offline import OfflineModel, OfflineServer, offline_client
+from agentkit.offline.contract import check_chat
 
 REQUEST = {
     "model": "offline",
@@ -56,7 +58,20 @@ def time_model(n: int) -> list[float]:
     return samples
 
 
+def time_checks(n: int) -> tuple[float, list[float]]:
+    """The first check (it builds the validator from the SDK's types), then `n` more."""
+    start = time.perf_counter()
+    check_chat(REQUEST)
+    first, samples = time.perf_counter() - start, []
+    for _ in range(n):
+        start = time.perf_counter()
+        check_chat(REQUEST)
+        samples.append(time.perf_counter() - start)
+    return first, samples
+
+
 async def main(n: int) -> None:
+    first_check, checks = time_checks(n)
     decision = time_model(n)
     async with offline_client() as client:
         in_process = await time_client(client, n)
@@ -65,12 +80,13 @@ async def main(n: int) -> None:
     # client's delayed ACK (about 40 ms on Linux). This row shows the server without its TCP_NODELAY.
     with_nagle = await time_server(n, no_delay=False)
     print(f"offline completion latency, {n} requests each (after {WARMUP} warm-up), real AsyncOpenAI client")
-    rows = [("decision procedure only", decision), ("in-process transport", in_process),
+    print(f"  the first request's checks build the validator once: {first_check * 1000:.0f} ms")
+    rows = [("request checks only", checks), ("decision procedure only", decision), ("in-process transport", in_process),
             ("HTTP server 127.0.0.1", over_http), ("HTTP, Nagle left on", with_nagle)]
     for name, samples in rows:
         median, p90 = summary(samples)
         print(f"  {name:<24} median {median:7.3f} ms   p90 {p90:7.3f} ms")
-    for name, samples in rows[2:]:
+    for name, samples in rows[3:]:
         ratio_median, ratio_p90 = (summary(samples)[i] / summary(in_process)[i] for i in (0, 1))
         print(f"  {name} / in-process: {ratio_median:.2f}x at the median, {ratio_p90:.2f}x at p90")
 

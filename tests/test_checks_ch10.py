@@ -51,6 +51,11 @@ def parses_each_fragment(chunks):
     return message
 
 
+def empty_list_for_text(chunks):
+    """Always writes the key: a text-only reply gets `"tool_calls": []`, which the API refuses when sent back."""
+    return {"tool_calls": []} | sound(chunks)
+
+
 def test_the_reference_and_a_sound_assembler_pass(capsys):
     assert asyncio.run(check_exercise_10_1({"assemble_stream": sound}))
     assert asyncio.run(check_exercise_10_1({"assemble_stream": reference}))
@@ -63,6 +68,8 @@ def test_the_reference_and_a_sound_assembler_pass(capsys):
     (last_call_wins, "append each fragment to the call its `index` names"),
     (overwrites_id, "keep the first id and name"),
     (parses_each_fragment, "your code raised JSONDecodeError"),
+    (empty_list_for_text, "only text: the API would refuse this message when it is sent back: Invalid "
+                          "'messages[1].tool_calls': empty array."),
     (lambda chunks: "text", "return the message as a dict"),
 ])
 def test_the_usual_mistakes_get_a_hint(capsys, function, hint):

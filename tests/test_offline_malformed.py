@@ -68,18 +68,19 @@ BAD_REQUESTS = {
     "model a number": (request_with(model=5), "model"),
     "messages a string": (request_with(messages="hi"), "messages"),
     "messages empty": (request_with(messages=[]), "messages"),
-    "message a number": (request_with(messages=[1]), "messages.[0]"),
-    "message without role": (request_with(messages=[{"content": "hi"}]), "messages.[0].role"),
-    "content a number": (request_with(messages=[{"role": "user", "content": 5}]), "messages.[0].content"),
-    "content part a string": (request_with(messages=[{"role": "user", "content": ["hi"]}]), "messages.[0].content.[0]"),
+    "message a number": (request_with(messages=[1]), "messages[0]"),
+    "message without role": (request_with(messages=[{"content": "hi"}]), "messages[0].role"),
+    "content a number": (request_with(messages=[{"role": "user", "content": 5}]), "messages[0].content"),
+    "content part a string": (request_with(messages=[{"role": "user", "content": ["hi"]}]), "messages[0].content[0]"),
     "tool call without id": (request_with(messages=[*USER, {"role": "assistant", "tool_calls": [{"function": {}}]}]),
-                             "messages.[1].tool_calls.[0]"),
+                             "messages[1].tool_calls[0].type"),
     "tool call arguments an object": (request_with(messages=[*USER, {"role": "assistant", "tool_calls": [
-        {"id": "c", "function": {"name": "f", "arguments": {}}}]}]), "messages.[1].tool_calls.[0].function.arguments"),
+        {"id": "c", "type": "function", "function": {"name": "f", "arguments": {}}}]}]),
+        "messages[1].tool_calls[0].function.arguments"),
     "tool_calls an object": (request_with(messages=[*USER, {"role": "assistant", "tool_calls": {}}]),
-                             "messages.[1].tool_calls"),
+                             "messages[1].tool_calls"),
     "tool answer without id": (request_with(messages=[*USER, CALLED, {"role": "tool", "content": "x"}]),
-                               "messages.[2].tool_call_id"),
+                               "messages[2].tool_call_id"),
     "tools a string": (request_with(tools="get_current_time"), "tools"),
     "tools item a string": (request_with(tools=["get_current_time"]), "tools[0]"),
     "tool without function": (request_with(tools=[{"type": "function"}]), "tools[0].function"),
@@ -91,10 +92,10 @@ BAD_REQUESTS = {
                                  "tools[0].function.parameters"),
     "tool type missing": (request_with(tools=[{"function": {"name": "f"}}]), "tools[0].type"),
     "tool_choice function a string": (request_with(tools=[TOOL], tool_choice={"type": "function", "function": "f"}),
-                                      "tool_choice"),
+                                      "tool_choice.function"),
     "tool_choice a list": (request_with(tool_choice=[]), "tool_choice"),
     "stop a number": (request_with(stop=5), "stop"),
-    "stop a list of numbers": (request_with(stop=[5]), "stop"),
+    "stop a list of numbers": (request_with(stop=[5]), "stop[0]"),
     "max_tokens a string": (request_with(max_tokens="10"), "max_tokens"),
     "max_tokens zero": (request_with(max_tokens=0), "max_tokens"),
     "max_completion_tokens true": (request_with(max_completion_tokens=True), "max_completion_tokens"),
@@ -123,11 +124,11 @@ def test_messages_say_what_is_valid():
         response = handle(OfflineModel(), "POST", "/v1/chat/completions", request_with(**changes))
         return json.loads(response.chunks)["error"]["message"]
 
-    assert message(model=5) == "Invalid type for 'model': expected a string, but got an integer (5) instead."
-    assert message(tools="x" * 1000) == (
-        f"Invalid type for 'tools': expected an array, but got a string (\"{'x' * 59}… (1002 characters)) instead.")
+    assert message(model=5) == "Invalid type for 'model': expected a string, but got an integer instead."
+    assert message(tools="x" * 1000) == "Invalid type for 'tools': expected an array, but got a string instead."
     assert message(messages=[{"role": "robot"}]) == (
-        "Invalid value for 'messages.[0].role': \"robot\"; should be one of: system, developer, user, assistant, tool.")
+        "Invalid value: 'robot'. Supported values are: 'developer', 'system', 'user', 'assistant', 'tool', and "
+        "'function'.")
 
 
 # Byte-level: what only a raw socket can send

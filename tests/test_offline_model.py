@@ -128,7 +128,8 @@ TABLE = [
      calls(("get_current_time", TOKYO), ("get_current_time", PARIS_ZONE))),
     ("tool_choice named, whatever the words",
      dict(messages=user("How much caffeine is in green tea in Japan?"), tools=[READ, CLOCK],
-          tool_choice=named("get_current_time")), calls(("get_current_time", TOKYO))),
+          tool_choice=named("get_current_time")),  # a forced call is the answer asked for: "stop", as OpenAI says
+     (None, [("get_current_time", TOKYO)], "stop")),
     ("read_file, not write_file", dict(messages=user("Read the file notes/todo.txt"), tools=[WRITE, READ]),
      calls(("read_file", '{"path": "notes/todo.txt"}'))),
     ("write_file, with a quoted string", dict(messages=user('Write "hello world" to the file notes/hi.txt'), tools=[READ, WRITE]),
@@ -325,8 +326,8 @@ def test_unknown_mistake_lists_the_valid_ones():
 
 @pytest.mark.parametrize(("request_", "message", "param"), [
     (dict(messages=[*user("hi"), {"role": "tool", "tool_call_id": "call_x", "content": "10:00"}]),
-     "messages with role 'tool' must be a response to a preceding message with 'tool_calls'; "
-     "tool_call_id 'call_x' answers no call (open calls: none).", "messages.[1].tool_call_id"),
+     "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+     "messages.[1].role"),
     (dict(messages=[*answered("What time is it in Tokyo and in Paris?",
                               [("get_current_time", TOKYO), ("get_current_time", PARIS_ZONE)], ["10:00"])]),
      "The following tool_call_ids did not have response messages: call_1", "messages.[3].role"),
@@ -334,11 +335,10 @@ def test_unknown_mistake_lists_the_valid_ones():
         {"id": "call_a", "type": "function", "function": {"name": "get_current_time", "arguments": "{}"}}]}]),
      "The following tool_call_ids did not have response messages: call_a", "messages.[2].role"),
     (dict(messages=user("What time is it?"), tools=[CLOCK], tool_choice=named("read_file")),
-     "Invalid value for 'tool_choice': no function named 'read_file' was specified in the 'tools' parameter "
-     "(offered: get_current_time).", "tool_choice"),
+     "Tool choice 'read_file' not found in 'tools' parameter.", "tool_choice"),
     (dict(messages=user("What time is it?"), tools=[CLOCK], tool_choice="always"),
-     "Invalid value for 'tool_choice': 'always'; should be one of: auto, none, required", "tool_choice"),
-    (dict(messages=[]), "'messages' must be a non-empty array of message objects", "messages"),
+     "Invalid value: 'always'. Supported values are: 'none', 'auto', and 'required'.", "tool_choice"),
+    (dict(messages=[]), "Invalid 'messages': empty array. Expected an array with minimum length 1", "messages"),
 ])
 async def test_invalid_requests_are_400_errors(request_, message, param):
     with pytest.raises(openai.BadRequestError) as raised:

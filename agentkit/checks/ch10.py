@@ -1,7 +1,8 @@
 """Checks for chapter 10's exercise: a stream assembler of your own, against the streams that trip most of them.
 
 Your `assemble_stream(chunks)` takes a list of chunks as plain dicts (`chunk.model_dump()` of the SDK's
-objects) and returns the assistant message: `{"role": "assistant", "content": ..., "tool_calls": [...]}`.
+objects) and returns the assistant message: `{"role": "assistant", "content": ..., "tool_calls": [...]}`, one the
+API accepts when it is sent back (no `"tool_calls": []`, which it refuses with `empty_array`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,21 @@ def reference(chunks: list[dict[str, Any]]) -> dict[str, Any]:
     return assembler.finish().message()
 
 
+def refused(message: dict[str, Any]) -> str | None:
+    """Why the API would refuse `message` sent back as the assistant's turn (each call answered), or None."""
+    from agentkit.offline.contract import check_chat
+    from agentkit.offline.request import ApiError
+
+    calls = message.get("tool_calls") if isinstance(message.get("tool_calls"), list) else []
+    answers = [{"role": "tool", "tool_call_id": call.get("id"), "content": "done"} for call in calls
+               if isinstance(call, dict)]
+    try:
+        check_chat({"model": "any", "messages": [{"role": "user", "content": "go"}, message, *answers]})
+    except ApiError as error:
+        return error.message
+    return None
+
+
 def _comparable(message: Any) -> tuple[Any, list[tuple[Any, Any, Any]]]:
     """Content and each call's (id, name, arguments as data): "" and "{}" are the same empty arguments."""
     calls = []
@@ -85,5 +101,7 @@ async def check_exercise_10_1(namespace: Mapping[str, Any]) -> bool:
                 expect(arguments == want_arguments,
                        f"{name}: call {want_id} has arguments {arguments!r}, expected {want_arguments!r}: append each "
                        "fragment to the call its `index` names, and parse only when the stream is over.")
+            problem = refused(got)
+            expect(problem is None, f"{name}: the API would refuse this message when it is sent back: {problem}")
 
     return await run_check("Exercise 10.1: a stream assembler", test)

@@ -9,14 +9,17 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from agentkit.checks import answer, expect, run_check
+from agentkit.checks import CheckFailed, answer, expect, run_check
 from agentkit.frameworks import anthropic_messages
+from agentkit.offline.contract import check_responses
+from agentkit.offline.request import ApiError
 from agentkit.offline.responses import to_chat_request
 from agentkit.tools import Workspace, clock_tool, file_tools
 
 
 async def check_exercise_12_1(namespace: Mapping[str, Any]) -> bool:
-    """`to_responses_tool(definition)`: the `tools=` entry of the Responses API, one level flatter than Chat's."""
+    """`to_responses_tool(definition)`: the `tools=` entry of the Responses API, one level flatter than Chat's, and
+    strict unless it says `"strict": false`."""
 
     async def test() -> None:
         to_responses_tool = answer(namespace, "to_responses_tool")
@@ -26,7 +29,14 @@ async def check_exercise_12_1(namespace: Mapping[str, Any]) -> bool:
                    'the Responses API tool is a dict with "type": "function" at its top level.')
             expect("function" not in mine, 'there is no nested "function" object in the Responses API: name, '
                                            "description and parameters sit beside type.")
-            chat = to_chat_request({"model": "m", "input": "hi", "tools": [mine]})["tools"][0]
+            request = {"model": "m", "input": "hi", "tools": [mine]}
+            try:
+                check_responses(request)
+            except ApiError as refused:  # what the Responses API answers, e.g. a tool strict by default
+                hint = ' (a tool without "strict" is strict here: say "strict": false when it is not)'
+                raise CheckFailed(f"for {definition.name}, the API refuses your tool with HTTP 400: {refused.message}"
+                                  + (hint if "strict" not in mine else "")) from None
+            chat = to_chat_request(request)["tools"][0]
             expect(chat == definition.to_openai(), f"for {definition.name}, the server reads your tool as {chat}, "
                                                    f"not as the Chat Completions tool {definition.to_openai()}.")
 

@@ -14,8 +14,9 @@ from typing import Any, Protocol
 
 from agentkit.hardening.echo import echo
 from agentkit.offline import structured
+from agentkit.offline.contract import parse_request
 from agentkit.offline.model import Reply
-from agentkit.offline.request import ApiError, parse_request
+from agentkit.offline.request import ApiError
 
 SERVED_MODEL = "offline"
 """The model id `GET /v1/models` lists; requests may name any model, the same offline model answers them all."""
@@ -97,7 +98,9 @@ def _json(content: dict[str, Any]) -> HttpReply:
 def _completion(request: dict[str, Any], reply: Reply) -> dict[str, Any]:
     # Ids are derived from the request, so the same request always gets the same reply, byte for byte.
     digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
-    content, finish = reply.content, "tool_calls" if reply.tool_calls else "stop"
+    # Only a choice the model made gives "tool_calls": a call forced by name is the answer asked for, so "stop".
+    forced = isinstance(request.get("tool_choice"), dict)
+    content, finish = reply.content, "tool_calls" if reply.tool_calls and not forced else "stop"
     for stop in [request["stop"]] if isinstance(request.get("stop"), str) else request.get("stop") or []:
         if content and stop in content:
             content = content[: content.index(stop)]

@@ -14,9 +14,11 @@ The Responses API carries what Chat Completions does, in other shapes (chapter 1
     response_format={"type": "json_schema",   text={"format": {"type": "json_schema",
                      "json_schema": {...}}}                     "name": ..., "schema": ..., "strict": ...}}
 
-So a request is converted to a Chat Completions request, checked by the same rules (`request.py`, and the
-strict schemas and response formats of `structured.py`), answered by the same model, and its completion
-converted back: one decision procedure, two wire formats.
+One default differs: a Responses function tool is strict unless it says `"strict": false` (in Chat Completions,
+only with `"strict": true`), so its schema must be closed with every property required, or the request is refused.
+
+So a request is checked against its own types and rules (`contract.py`), converted to a Chat Completions request,
+answered by the same model, and its completion converted back: one decision procedure, two wire formats.
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ import json
 from typing import Any
 
 from agentkit.hardening.echo import echo
+from agentkit.offline.contract import check_responses
 from agentkit.offline.protocol import HttpReply, Model, _completion
-from agentkit.offline.request import ApiError, parse_request
+from agentkit.offline.request import ApiError, read_json
 from agentkit.offline.response_events import response_events
 from agentkit.offline.structured import answered
 
@@ -35,19 +38,10 @@ _TEXT_PARTS = ("input_text", "output_text", "text")
 
 def respond(model: Model, body: bytes) -> HttpReply:
     """Answer one `POST /v1/responses`: the Response object as JSON, or its stream of events."""
-    try:
-        request = json.loads(body)
-    except (ValueError, RecursionError) as error:
-        raise ApiError(400, f"We could not parse the JSON body of your request: {echo(str(error), 200)}") from None
-    if not isinstance(request, dict):
-        raise ApiError(400, "The request body must be a JSON object.")
-    chat = parse_request(json.dumps(to_chat_request(request)).encode())
-    try:  # the same strict-schema and response_format checks and constraints as /v1/chat/completions
-        reply = answered(model, chat)
-    except ApiError as error:  # named as this endpoint names the fields
-        error.message, error.param = _renamed(error.message), _renamed(error.param)
-        raise
-    response = to_response(request, _completion(chat, reply))
+    request = read_json(body)
+    check_responses(request)  # refused in this endpoint's own names, before it is converted
+    chat = to_chat_request(request)
+    response = to_response(request, _completion(chat, answered(model, chat)))
     if request.get("stream"):
         return HttpReply(200, "text/event-stream", list(response_events(response)))
     return HttpReply(200, "application/json", json.dumps(response).encode())
@@ -81,17 +75,6 @@ def to_chat_request(request: dict[str, Any]) -> dict[str, Any]:
     if (text := request.get("text")) is not None:
         chat["response_format"] = _response_format(text)
     return chat
-
-
-_RENAMED = (("response_format.json_schema.schema", "text.format.schema"), ("response_format.json_schema", "text.format"),
-            ("response_format", "text.format"), (".function.parameters", ".parameters"), ("messages", "input"))
-"""Chat Completions' names of the fields `structured.check` names, and what this endpoint calls them."""
-
-
-def _renamed(text: str | None) -> str | None:
-    for chat, responses in _RENAMED:
-        text = text and text.replace(chat, responses)
-    return text
 
 
 def _response_format(text: Any) -> dict[str, Any]:
@@ -146,7 +129,9 @@ def _chat_tool(tool: Any, where: str) -> dict[str, Any]:
         kind = tool.get("type") if isinstance(tool, dict) else tool
         raise ApiError(400, f"Invalid value for '{where}.type': {echo(json.dumps(kind))}; this server has only "
                             "function tools.", f"{where}.type")
-    function = {key: tool[key] for key in ("name", "description", "parameters", "strict") if tool.get(key) is not None}
+    function = {key: tool[key] for key in ("name", "description", "parameters") if tool.get(key) is not None}
+    if tool.get("strict") is not False:  # strict unless it says otherwise: Chat Completions' default is the opposite
+        function["strict"] = True
     return {"type": "function", "function": function}
 
 

@@ -1,11 +1,9 @@
 """Structured outputs (chapter 10): `response_format`, `strict` schemas and `parallel_tool_calls`, as the API does them.
 
-Three things a real server does around the model, so they are done here around any model (the offline one,
-a variant, a scripted one) by `check` before it answers and `constrained` after (`answered` does both, for
-`/v1/chat/completions` and `/v1/responses` alike):
+What a real server does around the model, done here around any model (the offline one, a variant, a scripted
+one) by `constrained` after it answers, for `/v1/chat/completions` and `/v1/responses` alike (a schema `strict`
+cannot enforce was refused before, by `contract_rules.py`):
 
-- a `strict: true` schema must be one the API can enforce: every object closed (`additionalProperties:
-  false`) and every property required (optional ones are nullable). Anything else is a 400, like the real API;
 - with `response_format={"type": "json_schema", ...}` the answer is JSON filled from the question the way
   tool arguments are (`fill.py`). A required value the question does not give is a refusal when the schema
   is strict (the model says so in `message.refusal`), and is left out when it is not (the client's check fails);
@@ -23,52 +21,17 @@ from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
 from agentkit.offline.model import Reply
 from agentkit.offline.reading import message_text, split_name, stem
-from agentkit.offline.request import ApiError
 from agentkit.offline.roles import json_type
 from agentkit.offline.spans import find
-from agentkit.tools.strict import strict_problem
 
 if TYPE_CHECKING:
     from agentkit.offline.protocol import Model
 
 
 def answered(model: Model, request: dict[str, Any]) -> Reply:
-    """The model's reply to a parsed Chat Completions request, checked before and constrained after, as the API
-    does: the one path of both endpoints (`/v1/responses` converts its request to this shape first)."""
-    check(request)
+    """The model's reply to a Chat Completions request that passed `contract.py`, constrained as the API does:
+    the one path of both endpoints (`/v1/responses` converts its request to this shape first)."""
     return constrained(request, model.respond(request))
-
-
-def check(request: dict[str, Any]) -> None:
-    """The 400 the real API sends for a strict schema it cannot enforce, or a response_format it does not know."""
-    for i, tool in enumerate(request.get("tools") or []):
-        function = tool["function"]
-        if function.get("strict"):
-            _check_strict(function.get("parameters") or {}, f"function '{function['name']}'", f"tools[{i}].function.parameters")
-    response_format = request.get("response_format")
-    if response_format is None:
-        return
-    kind = response_format.get("type") if isinstance(response_format, dict) else None
-    if kind == "json_schema":
-        spec = response_format.get("json_schema")
-        if not isinstance(spec, dict) or not isinstance(spec.get("name"), str) or not isinstance(spec.get("schema"), dict):
-            raise ApiError(400, "Invalid 'response_format.json_schema': expected an object with a 'name' (string) and "
-                                "a 'schema' (a JSON Schema object).", "response_format.json_schema")
-        if spec.get("strict"):
-            _check_strict(spec["schema"], f"response_format '{spec['name']}'", "response_format.json_schema.schema")
-    elif kind == "json_object":
-        if "json" not in json.dumps(request["messages"]).lower():  # the real API's rule, against endless whitespace
-            raise ApiError(400, "'messages' must contain the word 'json' in some form, to use 'response_format' of "
-                                "type 'json_object'.", "messages")
-    elif kind != "text":
-        raise ApiError(400, f"Invalid value for 'response_format.type': {json.dumps(kind)}; should be one of: text, "
-                            "json_object, json_schema.", "response_format.type")
-
-
-def _check_strict(schema: dict[str, Any], owner: str, param: str) -> None:
-    problem = strict_problem(schema)
-    if problem:
-        raise ApiError(400, f"Invalid schema for {owner}: {problem}", param, code="invalid_function_parameters")
 
 
 def constrained(request: dict[str, Any], reply: Reply) -> Reply:

@@ -150,8 +150,9 @@ class RecoveringTransport(httpx2.AsyncBaseTransport):
             return httpx2.Response(200, headers=headers, content=raw, request=request)
         for choice in body.get("choices") or []:
             if isinstance(choice, dict) and isinstance(choice.get("message"), dict):
+                native = bool(choice["message"].get("tool_calls"))  # a forced named call says "stop": left as sent
                 choice["message"] = recover_reply(choice["message"], sent.get("messages") or [], sent.get("tools") or [])
-                if choice["message"].get("tool_calls") and choice.get("finish_reason") == "stop":
+                if not native and choice["message"].get("tool_calls") and choice.get("finish_reason") == "stop":
                     choice["finish_reason"] = "tool_calls"
         return httpx2.Response(200, headers=headers, content=json.dumps(body).encode(), request=request)
 

@@ -1,0 +1,245 @@
+"""The provider's rules that the request types cannot say, in one place, each refused in the provider's words.
+
+`contract.py` checks a request's shape against the SDK's types; what is left is what holds *between* fields or
+across messages: every tool call answered before the next turn, names the API accepts, no empty arrays, at most
+128 tools, numbers in range, `tool_choice` only with tools, and the schemas `strict` can enforce.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from agentkit.offline.request import ApiError
+from agentkit.tools.strict import strict_problem
+
+MAX_TOOLS = 128
+MAX_NAME = 64
+NAME_PATTERN = "^[a-zA-Z0-9_-]+$"
+"""A function's name, as the API states the rule (and 1 to 64 characters)."""
+
+CHAT_RANGES = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0), "frequency_penalty": (-2.0, 2.0),
+               "presence_penalty": (-2.0, 2.0), "n": (1, 128), "max_tokens": (1, None), "max_completion_tokens": (1, None),
+               "top_logprobs": (0, 20)}
+RESPONSES_RANGES = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0), "max_output_tokens": (16, None),
+                    "top_logprobs": (0, 20)}
+"""field -> (lowest, highest) allowed value, None for no bound; a float bound for a number, an int for an integer."""
+
+NOT_PERMITTED_IN_STRICT = ("allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas",
+                           "patternProperties", "unevaluatedProperties", "propertyNames", "minProperties",
+                           "maxProperties", "unevaluatedItems", "contains", "minContains", "maxContains", "uniqueItems")
+"""JSON Schema keywords a strict schema cannot use: the model's output cannot be constrained to them as it is written."""
+
+
+def chat_rules(request: dict[str, Any]) -> None:
+    """The rules of `POST /v1/chat/completions` beyond its types."""
+    messages = request["messages"]
+    _not_empty(messages, "messages")
+    for i, message in enumerate(messages):
+        if message["role"] != "assistant":
+            continue
+        if message.get("tool_calls") is not None:
+            _not_empty(message["tool_calls"], f"messages[{i}].tool_calls")
+        elif message.get("content") is None and not message.get("function_call"):
+            raise ApiError(400, "Invalid value for 'content': expected a string, got null.", f"messages[{i}].content")
+        for j, call in enumerate(message.get("tool_calls") or []):
+            if call["type"] == "function":
+                _name(call["function"]["name"], f"messages[{i}].tool_calls[{j}].function.name")
+    _answered(messages)
+    tools = request.get("tools")
+    functions = _tools(tools, "tools", lambda tool: tool.get("function"), ".function")
+    _with_tools(request, ("tool_choice", "parallel_tool_calls"), tools)
+    choice = request.get("tool_choice")
+    if isinstance(choice, dict) and choice.get("type") == "function":
+        _chosen(choice["function"]["name"], functions, "tool_choice.function.name")
+    _ranges(request, CHAT_RANGES)
+    _logprobs(request)
+    if len(stop := request.get("stop") or []) > 4 and isinstance(stop, list):
+        _array_too_long("stop", 4, len(stop))
+    if request.get("stream_options") is not None and not request.get("stream"):
+        raise ApiError(400, "The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options")
+    response_format = request.get("response_format") or {}
+    if response_format.get("type") == "json_schema":
+        _format(response_format["json_schema"], "response_format.json_schema")
+    _json_named(response_format, messages, "messages", "response_format")
+
+
+def responses_rules(request: dict[str, Any]) -> None:
+    """The rules of `POST /v1/responses` beyond its types. A function tool is strict unless it says `"strict": false`."""
+    items = request["input"] if isinstance(request.get("input"), list) else []
+    calls, answered = {}, set()
+    for i, item in enumerate(items):
+        if item.get("type") == "function_call":
+            _name(item["name"], f"input[{i}].name")
+            calls[item["call_id"]] = i
+        elif item.get("type") == "function_call_output":
+            if item["call_id"] not in calls:
+                raise ApiError(400, f"No tool call found for function call output with call_id {item['call_id']}.",
+                               "input")
+            answered.add(item["call_id"])
+    for call_id in calls.keys() - answered:
+        raise ApiError(400, f"No tool output found for function call {call_id}.", "input")
+    functions = _tools(request.get("tools"), "tools", lambda tool: tool if tool.get("type") == "function" else None,
+                       "", strict_by_default=True)
+    choice = request.get("tool_choice")
+    if isinstance(choice, dict) and choice.get("type") == "function":
+        _chosen(choice["name"], functions, "tool_choice.name")
+    _ranges(request, RESPONSES_RANGES)
+    text_format = (request.get("text") or {}).get("format") or {}
+    if text_format.get("type") == "json_schema":
+        _format(text_format, "text.format")
+    _json_named(text_format, [request.get("instructions"), request.get("input")], "input", "text.format")
+
+
+def _answered(messages: list[dict[str, Any]]) -> None:
+    """Every tool message answers a call of the assistant message before it; every call is answered before the
+    conversation goes on. (The API writes these params as `messages.[i].role`, with a dot, unlike the others.)"""
+    opened: list[str] = []  # the calls of the last assistant message
+    pending: list[str] = []  # those not answered yet
+    for i, message in enumerate([*messages, {"role": "end of messages"}]):
+        if message["role"] == "tool":
+            if not opened:
+                raise ApiError(400, "Invalid parameter: messages with role 'tool' must be a response to a preceeding "
+                                    "message with 'tool_calls'.", f"messages.[{i}].role")
+            if message["tool_call_id"] not in pending:
+                raise ApiError(400, f"Invalid parameter: 'tool_call_id' of '{message['tool_call_id']}' not found in "
+                                    "'tool_calls' of previous message.", f"messages.[{i}].tool_call_id")
+            pending.remove(message["tool_call_id"])
+            continue
+        if pending:
+            raise ApiError(400, "An assistant message with 'tool_calls' must be followed by tool messages responding "
+                                "to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+                                f"{', '.join(pending)}", f"messages.[{i}].role")
+        opened = [call["id"] for call in message.get("tool_calls") or []]
+        pending = list(opened)
+
+
+def _tools(tools: list[dict[str, Any]] | None, where: str, function_of: Any, inner: str,
+           strict_by_default: bool = False) -> set[str]:
+    """The names of the offered functions, each name and each strict schema checked; at most 128 tools."""
+    if tools is None:
+        return set()
+    if not strict_by_default:  # the Responses API takes `tools: []` as no tools
+        _not_empty(tools, where)
+    if len(tools) > MAX_TOOLS:
+        _array_too_long(where, MAX_TOOLS, len(tools))
+    names = set()
+    for i, tool in enumerate(tools):
+        function = function_of(tool)
+        if function is None:
+            raise ApiError(400, f"Invalid value for '{where}[{i}].type': {json.dumps(tool.get('type'))}; the offline "
+                                "model answers only function tools.", f"{where}[{i}].type")
+        _name(function["name"], f"{where}[{i}]{inner}.name")
+        names.add(function["name"])
+        parameters = function.get("parameters")
+        strict = function.get("strict")
+        if strict or strict is None and strict_by_default:
+            _strict(parameters or {"type": "object", "properties": {}, "additionalProperties": False, "required": []},
+                    f"function '{function['name']}'", f"{where}[{i}]{inner}.parameters", "invalid_function_parameters")
+        elif isinstance(parameters, dict) and parameters.get("type", "object") != "object":
+            _strict(parameters, f"function '{function['name']}'", f"{where}[{i}]{inner}.parameters",
+                    "invalid_function_parameters")
+    return names
+
+
+def _with_tools(request: dict[str, Any], fields: Iterable[str], tools: list | None) -> None:
+    for field in fields:
+        if request.get(field) is not None and not tools:
+            raise ApiError(400, f"Invalid value for '{field}': '{field}' is only allowed when 'tools' are specified.",
+                           field)
+
+
+def _chosen(name: str, offered: set[str], where: str) -> None:
+    _name(name, where)
+    if name not in offered:
+        raise ApiError(400, f"Tool choice '{name}' not found in 'tools' parameter.", "tool_choice")
+
+
+def _format(spec: dict[str, Any], where: str) -> None:
+    """A json_schema response format: a name the API accepts, a schema, and one `strict` can enforce if strict."""
+    _name(spec["name"], f"{where}.name")
+    if spec.get("schema") is None:  # the model needs a shape to fill
+        raise ApiError(400, f"Missing required parameter: '{where}.schema'.", f"{where}.schema",
+                       "missing_required_parameter")
+    if spec.get("strict"):
+        _strict(spec["schema"], f"response_format '{spec['name']}'", f"{where}.schema", "invalid_json_schema")
+
+
+def _json_named(response_format: dict[str, Any], conversation: Any, where: str, field: str) -> None:
+    """JSON mode without a schema needs the word "json" in the conversation: else a model may write whitespace
+    until it runs out of tokens."""
+    if response_format.get("type") == "json_object" and "json" not in json.dumps(conversation).lower():
+        raise ApiError(400, f"'{where}' must contain the word 'json' in some form, to use '{field}' of type "
+                            "'json_object'.", where)
+
+
+def _strict(schema: dict[str, Any], owner: str, param: str, code: str) -> None:
+    """A schema the API can enforce as the model writes: an object at the top, closed, every property required,
+    only the keywords it supports."""
+    if schema.get("type") != "object":
+        raise ApiError(400, f"Invalid schema for {owner}: schema must be a JSON Schema of 'type: \"object\"', got "
+                            f"'type: \"{schema.get('type')}\"'.", param, code)
+    problem = strict_problem(schema) or _not_permitted(schema, ())
+    if problem:
+        raise ApiError(400, f"Invalid schema for {owner}: {problem}", param, code)
+
+
+def _not_permitted(schema: Any, context: tuple[str, ...]) -> str | None:
+    if isinstance(schema, list):
+        return next((found for i, part in enumerate(schema) if (found := _not_permitted(part, (*context, str(i))))), None)
+    if not isinstance(schema, dict):
+        return None
+    for keyword, value in schema.items():
+        if keyword in NOT_PERMITTED_IN_STRICT and context[-1:] != ("properties",):
+            return f"In context={context}, '{keyword}' is not permitted."
+        if isinstance(value, (dict, list)) and keyword not in ("enum", "const", "default", "required", "examples"):
+            if found := _not_permitted(value, (*context, keyword)):
+                return found
+    return None
+
+
+def _name(name: str, where: str) -> None:
+    """A function's name: 1 to 64 letters, digits, `_` or `-`."""
+    if name == "":
+        raise ApiError(400, f"Invalid '{where}': empty string. Expected a string with minimum length 1, but got an "
+                            "empty string instead.", where, "empty_string")
+    if len(name) > MAX_NAME:
+        raise ApiError(400, f"Invalid '{where}': string too long. Expected a string with maximum length {MAX_NAME}, "
+                            f"but got a string with length {len(name)} instead.", where, "string_above_max_length")
+    if not re.fullmatch(NAME_PATTERN, name):
+        raise ApiError(400, f"Invalid '{where}': string does not match pattern. Expected a string that matches the "
+                            f"pattern '{NAME_PATTERN}'.", where, "invalid_value")
+
+
+def _not_empty(array: list[Any], where: str) -> None:
+    if not array:
+        raise ApiError(400, f"Invalid '{where}': empty array. Expected an array with minimum length 1, but got an "
+                            "empty array instead.", where, "empty_array")
+
+
+def _array_too_long(where: str, most: int, length: int) -> None:
+    raise ApiError(400, f"Invalid '{where}': array too long. Expected an array with maximum length {most}, but got an "
+                        f"array with length {length} instead.", where, "array_above_max_length")
+
+
+def _ranges(request: dict[str, Any], ranges: dict[str, tuple[float | None, float | None]]) -> None:
+    for field, (lowest, highest) in ranges.items():
+        value = request.get(field)
+        if value is None:
+            continue
+        kind = "decimal" if isinstance(lowest, float) else "integer"
+        if lowest is not None and value < lowest:
+            raise ApiError(400, f"Invalid '{field}': {kind} below minimum value. Expected a value >= {lowest:g}, but "
+                                f"got {json.dumps(value)} instead.", field, f"{kind}_below_min_value")
+        if highest is not None and value > highest:
+            raise ApiError(400, f"Invalid '{field}': {kind} above maximum value. Expected a value <= {highest:g}, but "
+                                f"got {json.dumps(value)} instead.", field, f"{kind}_above_max_value")
+
+
+def _logprobs(request: dict[str, Any]) -> None:
+    # The wording is ours (the API's own was not found); the rule is the API reference's: top_logprobs needs logprobs.
+    if request.get("top_logprobs") is not None and not request.get("logprobs"):
+        raise ApiError(400, "Invalid value for 'top_logprobs': 'logprobs' must be set to true to use 'top_logprobs'.",
+                       "top_logprobs")
