@@ -87,7 +87,7 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
     return 0
 
 
-COUNT_PARAMS = {"qty", "quantity", "count", "copies", "pieces", "items", "number"}
+COUNT_PARAMS = {"qty", "quantity", "count", "copies", "pieces", "items", "number", "limit", "max", "top", "results"}
 """Parameters for how many of a thing: "add 3 apples" gives qty=3 (the words before and after name no parameter)."""
 NOT_COUNTED = {"of", "to", "and", "or", "for", "in", "at", "on", "by", "times", "percent", "per", "x"}
 

@@ -14,6 +14,7 @@ from typing import Literal
 from text_to_num import text2num
 
 from agentkit.offline import code, dates
+from agentkit.offline.dates import MONTHS, WEEKDAYS
 from agentkit.offline.places import CURRENCY_COUNTRIES, is_known_place, zones_in
 
 SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
@@ -57,8 +58,6 @@ SAY_IN = re.compile(r"\b(?:how\s+(?:do|would|should|can|could|to)\s+(?:you\s+|i\
                     r"what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?(?:word|phrase)\s+for)\s+(.+?)"
                     r"(?:\s+(?:in|into)\s+(?=[a-z]+\b)|\s*\??$)", re.IGNORECASE)
 """'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
-MONTHS = "january february march april may june july august september october november december".split()
-DAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 SENTENCE_STARTERS = frozenset("""what whats how who where when which why is are can could would will should please
     tell give find get show send set create make convert calculate compute search look book add remind write
     read list check i my the a an and then also do does translate schedule play open delete run""".split())
@@ -71,7 +70,7 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s\"']+|\bwww\.[^\s\"']+")
 _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|"
                    r"\b(?:today|tomorrow|tonight|yesterday)\b|"
-                   rf"\b(?:next |this )?(?:{'|'.join(DAYS)})\b|"
+                   rf"\b(?:next |this )?(?:{'|'.join(WEEKDAYS)})\b|"
                    rf"\b(?:{'|'.join(MONTHS)})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{'|'.join(MONTHS)})(?:\s+\d{{4}})?\b", re.IGNORECASE)
 _SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading|with the (?:text|message|body|content)|"
@@ -191,7 +190,7 @@ def _find(text: str) -> tuple[Span, ...]:
         name = match.group(0)
         first = name.split()[0].lower()
         sentence_start = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".?!:"
-        if first in SENTENCE_STARTERS or first in MONTHS or first in DAYS or name == "I" or (
+        if first in SENTENCE_STARTERS or first in MONTHS or first in WEEKDAYS or name == "I" or (
                 sentence_start and not is_known_place(name.split()[0])):
             name = name.partition(" ")[2]  # a capitalised first word of a sentence is not a name
         if name:

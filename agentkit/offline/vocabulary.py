@@ -14,13 +14,14 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from agentkit.offline.dates import MONTHS, WEEKDAYS
 from agentkit.offline.language import is_chinese
 from agentkit.offline.zh_numbers import as_digits, numeral
 
 __all__ = ["WORDS", "english", "numeral"]
 
-DAYS = {"一": "Monday", "二": "Tuesday", "三": "Wednesday", "四": "Thursday", "五": "Friday", "六": "Saturday",
-        "日": "Sunday", "天": "Sunday"}
+DAYS = dict(zip("一二三四五六日天", [d.capitalize() for d in WEEKDAYS + ["sunday"]], strict=True))
+"""星期一 ... 星期日 (or 星期天): the weekday's English name."""
 
 # Chinese word -> English words, longest first when read. Places are the English names the zone table knows.
 WORDS = {
@@ -156,6 +157,8 @@ def english(text: str) -> str:
     for said, meant in RELATIVE_DAYS.items():
         text = text.replace(said, f" {meant} ")
     text = re.sub(r"一下|一个(?=[零〇一二两三四五六七八九十百千])", " ", text)  # "生成一个十六位的密码": one password
+    # "A 和 B 都记上": "都" before a verb is "all", not a word of B
+    text = re.sub(r"(?<=\S)都(?=\s*(?:加|记|放|写|添|存|设|提醒|发|买|订|查))", " ", text)
     # "关于人工智能的新闻": the thing comes last in Chinese, "news about 人工智能" in English, where a topic is looked for
     text = re.sub(r"关于([^，。？！\s的]+)的([^，。？！\s的]+)", r" \2 about \1 ", text)
     text = as_digits(text)  # "三百毫升" "300 ml", "百分之十五" "15%", "三张票" "3 票"
@@ -186,15 +189,14 @@ def _times_and_durations(text: str) -> str:
     return _days(text)
 
 
-MONTHS = "January February March April May June July August September October November December".split()
 RELATIVE_DAYS = {"大后天": "in 3 days", "下个月": "next month", "下个星期": "next week", "周末": "weekend"}
 """Days said relative to today, read after the weekdays ("下个星期三" is next Wednesday, "下个星期" next week)."""
 
 
 def _days(text: str) -> str:
     """ "12月25日" -> "December 25", "三天后" -> "in 3 days", "两周以后" -> "in 2 weeks"."""
-    text = re.sub(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", lambda m: f" {MONTHS[int(m.group(1)) - 1]} {int(m.group(2))} "
-                  if 1 <= int(m.group(1)) <= 12 else m.group(0), text)
+    text = re.sub(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", lambda m: f" {MONTHS[int(m.group(1)) - 1].capitalize()} "
+                  f"{int(m.group(2))} " if 1 <= int(m.group(1)) <= 12 else m.group(0), text)
     units = {"天": "days", "周": "weeks", "星期": "weeks", "礼拜": "weeks", "月": "months"}
     return re.sub(r"(\d+)\s*个?\s*(天|周|星期|礼拜|月)\s*(?:以后|之后|后)", lambda m: f" in {m.group(1)} {units[m.group(2)]} ",
                   text)
