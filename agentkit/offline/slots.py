@@ -59,14 +59,16 @@ class Offer:
 
     def weight_of(self, word: str) -> float:
         """The weight of the tool's word that best means `word` (`reading.related`), 0 when none does."""
-        exact, groups, long = self._index
-        best = max([exact.get(word, 0.0), *(groups.get(g, 0.0) for g in reading.synonym_groups(word))])
-        if len(word) >= 4:  # "calc" and "calculate": one the start of the other
-            best = max([best, *(weight for w, weight in long if w.startswith(word) or word.startswith(w))])
-        return best
+        exact, groups, long, known = self._index
+        if word not in known:  # the same words come back clause after clause: each is looked up once per tool
+            best = max([exact.get(word, 0.0), *(groups.get(g, 0.0) for g in reading.synonym_groups(word))])
+            if len(word) >= 4:  # "calc" and "calculate": one the start of the other
+                best = max([best, *(weight for w, weight in long if w.startswith(word) or word.startswith(w))])
+            known[word] = best
+        return known[word]
 
     @cached_property
-    def _index(self) -> tuple[dict[str, float], dict[int, float], list[tuple[str, float]]]:
+    def _index(self) -> tuple[dict[str, float], dict[int, float], list[tuple[str, float]], dict[str, float]]:
         """The tool's words by spelling, by synonym line and (four letters or more) for prefixes, best weight each."""
         exact: dict[str, float] = {}
         groups: dict[int, float] = {}
@@ -74,7 +76,7 @@ class Offer:
             exact[w] = max(weight, exact.get(w, 0.0))
             for group in reading.synonym_groups(w):
                 groups[group] = max(weight, groups.get(group, 0.0))
-        return exact, groups, [(w, weight) for w, weight in exact.items() if len(w) >= 4]
+        return exact, groups, [(w, weight) for w, weight in exact.items() if len(w) >= 4], {}
 
     @cached_property
     def slots(self) -> tuple[Slot, ...]:

@@ -16,6 +16,7 @@ from text_to_num import text2num
 from agentkit.offline import code, dates
 from agentkit.offline.dates import MONTHS, WEEKDAYS
 from agentkit.offline.places import CURRENCY_COUNTRIES, is_known_place, zones_in
+from agentkit.offline.quantities import UNITS as MEASURES
 
 SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
                    "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code"]
@@ -43,14 +44,13 @@ NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
                 "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
                 "dozen": 12, "half": 0.5}
 NUMBER_WORDS_FOR_RUNS = [w for w in NUMBER_WORDS if w not in ("dozen", "half")] + ["thousand", "million"]
-UNITS = frozenset("""km kilometer kilometers kilometre kilometres m meter meters metre metres cm centimeters mm mi mile
-    miles ft foot feet inch inches yd yard yards kg kilogram kilograms g gram grams lb lbs pound pounds oz ounce ounces
-    l liter liters litre litres ml gallon gallons c celsius f fahrenheit k kelvin usd eur gbp jpy cny chf cad aud inr
-    dollars dollar euros euro yen yuan rupees rupee franc francs mph kmh bytes kb mb gb tb seconds minutes hours days weeks months
-    years cup cups tbsp tsp kilo kilos pints pint quarts quart stone stones""".split())
 CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 MONEY_WORDS = frozenset("usd eur gbp jpy cny chf cad aud inr dollars dollar euros euro yen yuan rupees rupee franc francs "
                         "bucks".split())
+UNITS = (frozenset(MEASURES) - {"in", "t", "cl", "dl"}) | (MONEY_WORDS - {"bucks"}) | frozenset(
+    "c celsius f fahrenheit k kelvin mph kmh bytes kb mb gb tb seconds minutes hours days weeks months years".split())
+"""The words a unit is written with: the measures `quantities.py` converts (but "in" and "t" are words), currencies,
+temperatures, speeds, sizes of data and lengths of time."""
 LANGUAGES = frozenset("""english french spanish german italian japanese chinese mandarin portuguese russian arabic
     korean dutch hindi swedish greek turkish polish vietnamese thai indonesian czech danish finnish norwegian hebrew
     hungarian romanian ukrainian persian swahili malay bengali urdu catalan irish welsh latin""".split())
@@ -87,6 +87,8 @@ _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|dire
 _HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 _CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}(?![\w/@.-])")
 """An identifier ("AB123CD", "1Z999AA10123456784", "G7301"): five or more letters and digits, with both in it."""
+_ONE_UNIT = re.compile(rf"\b(an?)\s+(?=(?:{'|'.join(sorted((u for u in MEASURES if len(u) > 2), key=len, reverse=True))})\b)",
+                       re.IGNORECASE)
 _COLON = re.compile(r":\s+(.+?)\s*$")
 _PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |du |des |da |do |dos |la |le |van |von |of |upon |on )?[A-Z][\w'-]*)*")
 
@@ -181,6 +183,9 @@ def _find(text: str) -> tuple[Span, ...]:
         elif word in UNITS and (len(word) > 1 or _after_number(text, match.start())) and word != "m" or word in LANGUAGES:
             add(match.start(), match.end(), "language" if word in LANGUAGES else "unit", match.group(0),
                 counted=_after_number(text, match.start()))
+    for match in _ONE_UNIT.finditer(text):  # "a pint of water", "an ounce": one of that unit ("half a litre" is half)
+        if not re.search(r"(?:\d|\bhalf|\bquarter|\band)\s+$", text[: match.start()], re.IGNORECASE):
+            add(match.start(), match.end(1), "number", 1.0)
     for match in re.finditer(r"[°º]\s?[CFK]\b", text):  # "100 °F to °C"
         add(match.start(), match.end(), "unit", match.group(0).replace(" ", ""), counted=_after_number(text, match.start()))
     for match in re.finditer(r"[$€£¥]", text):  # "€50 to $": a currency by its sign (it may sit inside "$84")
