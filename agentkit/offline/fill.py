@@ -236,7 +236,13 @@ def _labelled(name: str, properties: dict, text: str) -> str | None:
     thing = re.sub(r"[ _](?:id|number|no|code|ref|identifier)$", "", name.replace("_", " ")) if "_" in name else name
     labels = "|".join(re.escape(label) for label in dict.fromkeys((name.replace("_", " "), thing)))
     coded = re.search(rf"\b(?:{labels})\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}\d[\w-]*)\b", text, re.I)
-    return coded.group(1) if coded else None
+    if coded:
+        return coded.group(1)
+    # "the bedroom", "in the living room" for `room`: a phrase that ends in a role-less parameter's word is its value
+    if "_" in name or len(name) < 4 or role_of(name, properties[name])[0] is not None:
+        return None
+    head = re.search(rf"\b(?:the|my|our)\s+((?:[a-z]+\s+)?[a-z]*{re.escape(name)})\b", text, re.I)
+    return head.group(1) if head and head.group(1).lower() != name.lower() else None
 
 
 def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) -> Any:

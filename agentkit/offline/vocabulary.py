@@ -98,7 +98,7 @@ WORDS = {
     "交通": "transport", "打车": "taxi", "出租车": "taxi", "地铁": "subway", "公交": "bus", "购物": "shopping",
     "衣服": "clothes", "娱乐": "entertainment", "医疗": "health", "药": "medicine", "房租": "rent", "喝了": "drank",
     "喝": "drink", "水": "water", "加油": "fuel", "汽油": "fuel", "油": "fuel", "调到": "set to", "调成": "set to",
-    "设成": "set to", "设到": "set to", "设置": "set", "度": "degrees", "卧室": "bedroom", "客厅": "living room",
+    "设成": "set to", "设到": "set to", "设置": "set", "度": "degrees", "卧室": "bedroom", "客厅": "living room", "桌子": "table",
     "厨房": "kitchen", "书房": "study", "浴室": "bathroom", "后院": "back yard", "前院": "front yard",
     "温室": "greenhouse", "租车": "rent car", "租": "rent", "车型": "car type", "车": "car", "取消掉": "cancel",
     "取消": "cancel", "预约": "appointment", "晚上": "evening", "晚": "nights", "住": "stay", "电影票": "movie tickets",
@@ -156,7 +156,8 @@ def english(text: str) -> str:
                   lambda m: f" {'this ' if m.group(1) else ''}{DAYS[m.group(2)]} ", text)
     for said, meant in RELATIVE_DAYS.items():
         text = text.replace(said, f" {meant} ")
-    text = re.sub(r"一下|一个(?=[零〇一二两三四五六七八九十百千])", " ", text)  # "生成一个十六位的密码": one password
+    # "生成一个十六位的密码": one password; "订一张4个人的桌子": one table, for 4
+    text = re.sub(r"一下|一[个张份间](?=\s*[零〇一二两三四五六七八九十百千\d])", " ", text)
     # "A 和 B 都记上": "都" before a verb is "all", not a word of B
     text = re.sub(r"(?<=\S)都(?=\s*(?:加|记|放|写|添|存|设|提醒|发|买|订|查))", " ", text)
     # "关于人工智能的新闻": the thing comes last in Chinese, "news about 人工智能" in English, where a topic is looked for
