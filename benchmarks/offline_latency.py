@@ -3,7 +3,9 @@
 Run: /work/venv/bin/python benchmarks/offline_latency.py [N]
 
 Both paths use the real `openai.AsyncOpenAI` client and the same request (a tool offered, two calls back),
-measured side by side in one run. The decision procedure alone (`OfflineModel().respond`) is timed too,
+measured side by side in one run. A learner's request is rarely that small, so the decision procedure is also timed
+on such requests: twenty tools offered and a few turns of history before the question, for the evaluation set's
+questions in turn. The decision procedure alone (`OfflineModel().respond`) is timed too,
 to show how much of a completion is the model and how much is the SDK and the transport; so are the request
 checks alone (`contract.check_chat`, the provider's contract, once its validator is built); and the HTTP
 server once more with Nagle's algorithm left on, to show why the server sets TCP_NODELAY.
@@ -18,6 +20,7 @@ import time
 
 import openai
 
+from agentkit.evaluation.dataset import load_cases, load_functions
 from agentkit.offline import OfflineModel, OfflineServer, offline_client
 from agentkit.offline.contract import check_chat
 
@@ -29,6 +32,36 @@ REQUEST = {
         "parameters": {"type": "object", "properties": {"timezone": {"type": "string"}}, "required": ["timezone"]}}}],
 }
 WARMUP = 20
+
+
+def crowded_requests() -> list[dict]:
+    """Each evaluation question with its own tools among twenty, after three earlier turns (one with a tool call)."""
+    functions = load_functions()
+    history = [
+        {"role": "user", "content": "What time is it in Lisbon?"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function", "function": {
+            "name": "get_current_time", "arguments": '{"timezone": "Europe/Lisbon"}'}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "14:05"},
+        {"role": "assistant", "content": "It is 14:05 in Lisbon."},
+        {"role": "user", "content": "Thanks. Something else now."},
+        {"role": "assistant", "content": "Sure, what is it?"},
+    ]
+    requests = []
+    for case in load_cases():
+        others = [name for name in functions if name not in case.tools]
+        names = list(case.tools) + others[: max(0, 20 - len(case.tools))]
+        requests.append({"model": "offline", "messages": [*history, {"role": "user", "content": case.question}],
+                         "tools": [functions[name] for name in names]})
+    return requests
+
+
+def time_crowded(requests: list[dict]) -> list[float]:
+    model, samples = OfflineModel(), []
+    for request in requests:
+        start = time.perf_counter()
+        model.respond(request)
+        samples.append(time.perf_counter() - start)
+    return samples
 
 
 def summary(samples: list[float]) -> tuple[float, float]:
@@ -73,6 +106,9 @@ def time_checks(n: int) -> tuple[float, list[float]]:
 async def main(n: int) -> None:
     first_check, checks = time_checks(n)
     decision = time_model(n)
+    crowded = crowded_requests()
+    time_crowded(crowded[:WARMUP])
+    twenty = time_crowded(crowded)
     async with offline_client() as client:
         in_process = await time_client(client, n)
     over_http = await time_server(n, no_delay=True)
@@ -81,12 +117,14 @@ async def main(n: int) -> None:
     with_nagle = await time_server(n, no_delay=False)
     print(f"offline completion latency, {n} requests each (after {WARMUP} warm-up), real AsyncOpenAI client")
     print(f"  the first request's checks build the validator once: {first_check * 1000:.0f} ms")
-    rows = [("request checks only", checks), ("decision procedure only", decision), ("in-process transport", in_process),
+    rows = [("request checks only", checks), ("decision procedure only", decision), ("twenty tools + history", twenty),
+            ("in-process transport", in_process),
             ("HTTP server 127.0.0.1", over_http), ("HTTP, Nagle left on", with_nagle)]
     for name, samples in rows:
         median, p90 = summary(samples)
         print(f"  {name:<24} median {median:7.3f} ms   p90 {p90:7.3f} ms")
-    for name, samples in rows[3:]:
+    print(f"  (twenty tools + history: the decision procedure alone, {len(twenty)} evaluation questions)")
+    for name, samples in rows[rows.index(("in-process transport", in_process)) + 1:]:
         ratio_median, ratio_p90 = (summary(samples)[i] / summary(in_process)[i] for i in (0, 1))
         print(f"  {name} / in-process: {ratio_median:.2f}x at the median, {ratio_p90:.2f}x at p90")
 

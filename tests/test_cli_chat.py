@@ -125,3 +125,16 @@ def test_describe_prints_one_line_per_event_and_shortens_results():
     assert describe(Event("status", text="failed", content="the model request failed")) == \
         "[task failed: the model request failed]"
     assert shorten("word " * 100, 30) == "word word word word word ... (500 characters)"
+
+
+def test_explain_shows_how_the_offline_model_read_the_last_request(tmp_path):
+    lines, printed = iter(["/explain", "What time is it in Tokyo?", "/explain", "/exit"]), []
+
+    def read(prompt: str) -> str:
+        printed.append(prompt)
+        return next(lines)
+
+    asyncio.run(chat(offline_client(), "offline", open_workspace(tmp_path), Terminal(read, printed.append)))
+    assert "Nothing to explain yet: type a request first, then /explain." in printed
+    trace = next(line for line in printed if line.startswith("question: What time is it in Tokyo?"))
+    assert "zone 'Tokyo'" in trace and "call get_current_time, from " in trace and "-> 'Asia/Tokyo'" in trace

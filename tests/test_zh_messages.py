@@ -164,7 +164,8 @@ def test_zh_chat_follows_lang_zh_cn_without_the_flag_and_answers_shi_to_allow(tm
 def test_zh_chat_with_lang_en_stays_english_under_a_chinese_locale(tmp_path):
     child = pexpect.spawn(str(SCRIPT), ["chat", "--lang", "en"], cwd=str(tmp_path), encoding="utf-8", timeout=60,
                           env=environment(tmp_path, TERM="xterm", LANG="zh_CN.UTF-8"), dimensions=(50, 200))
-    child.expect_exact("Type a request. /cancel (when asked a question) stops the task; /exit ends the chat.")
+    child.expect_exact("Type a request. /cancel (when asked a question) stops the task; /explain shows how the offline "
+                       "model read your last request; /exit ends the chat.")
     child.sendline("/exit")
     child.expect_exact("bye")
     child.expect(pexpect.EOF)

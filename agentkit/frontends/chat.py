@@ -7,11 +7,15 @@
 
 Each tool call and a shortened result are printed as they happen (`agentkit.frontends.terminal` prints them, made
 visible). A tool that needs confirmation asks `[y/N]` first. `/cancel` (or `/exit`) as an answer stops the
-task; `/exit`, Ctrl-D or Ctrl-C at the prompt ends the chat. Ctrl-C during a task stops the task (and a
+task; `/explain` prints how the offline model read the last request (`agentkit.offline.explain`: the values
+it found, each tool's score, each argument's candidates and pick); `/exit`, Ctrl-D or Ctrl-C at the prompt ends
+the chat. Ctrl-C during a task stops the task (and a
 command it runs) and comes back here.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import openai
 
@@ -24,9 +28,21 @@ from agentkit.frontends.own_agent import Tools
 from agentkit.frontends.terminal import Terminal
 from agentkit.loop import Event, Task, finish, run_task, stop_interrupted
 from agentkit.policy import ToolPolicy
+from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.workspace import Workspace
 
 HELP = say("chat help", "en")
+EXPLAIN = "/explain"
+
+
+def _explained(request: str | None, registry: Mapping[str, ToolDefinition], language: str) -> str:
+    """How the offline model reads the last request with these tools (loaded only when asked: it is not the agent)."""
+    if not request:
+        return say("nothing to explain", language)
+    from agentkit.offline import explain
+    from agentkit.tools.registry import openai_tools
+
+    return str(explain(request, openai_tools(registry)))
 
 
 async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, terminal: Terminal | None = None, *,
@@ -49,6 +65,7 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
     PERSON_LANGUAGE.set(language)
     terminal.write(f"{say('chat start', language, model=model, workspace=workspace.root)}\n{say('chat help', language)}")
     task: Task | None = None
+    last_request: str | None = None
     stopped_by = None
     with Interrupts() as interrupts:
         while not (terminal.leaving or interrupts.ending):
@@ -64,6 +81,10 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
             if request == CANCEL:
                 terminal.write(say("no task", language))
                 continue
+            if request == EXPLAIN:
+                terminal.write(_explained(last_request, registry, language))
+                continue
+            last_request = request
             task = task or Task(request)  # made here, so that an interrupted first task is kept too
             try:
                 await interrupts.wait_for(finish(run_task(client, model, request, registry, policy=policy,

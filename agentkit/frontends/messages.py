@@ -22,7 +22,9 @@ LANGUAGES = ("en", "zh")
 
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
-        "chat help": "Type a request. /cancel (when asked a question) stops the task; /exit ends the chat.",
+        "chat help": "Type a request. /cancel (when asked a question) stops the task; /explain shows how the offline "
+                     "model read your last request; /exit ends the chat.",
+        "nothing to explain": "Nothing to explain yet: type a request first, then /explain.",
         "chat start": "agentkit chat: model {model}, workspace {workspace}",
         "bye": "bye",
         "no task": "No task is running: /cancel stops a task when it asks you something. /exit ends the chat.",
@@ -55,7 +57,9 @@ MESSAGES: dict[str, dict[str, str]] = {
         "page hidden many": "{count} hidden characters are marked ⟨U+…⟩: they are part of what would run.",
     },
     "zh": {
-        "chat help": "输入你的请求。/cancel（在被提问时）停止当前任务；/exit 结束对话。",
+        "chat help": "输入你的请求。/cancel（在被提问时）停止当前任务；/explain 显示离线模型如何理解你上一个请求；"
+                     "/exit 结束对话。",
+        "nothing to explain": "还没有可以解释的请求：先输入一个请求，再输入 /explain。",
         "chat start": "agentkit chat：模型 {model}，工作区 {workspace}",
         "bye": "再见",
         "no task": "当前没有正在运行的任务：/cancel 用于在任务向你提问时停止它。/exit 结束对话。",

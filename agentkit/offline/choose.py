@@ -11,8 +11,8 @@ parameter already filled ("in Tokyo and in Paris") starts another call of the sa
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
@@ -21,41 +21,13 @@ from agentkit.offline.clauses import clauses, each_item, with_context
 from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.general import is_general, is_place_fact
 from agentkit.offline.request import ToolChoice
-from agentkit.offline.roles import json_type, role_of
+from agentkit.offline.roles import json_type
+from agentkit.offline.slots import Offer, named_only
 from agentkit.offline.spans import SAY_IN, find, without_literals
 from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_values import in_learners_words
 
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
-
-
-@dataclass(frozen=True)
-class Offer:
-    """A tool as the model sees it, from `tools=` or from a `FUNCTION:` system prompt."""
-
-    name: str
-    description: str = ""
-    schema: dict[str, Any] = field(default_factory=dict)
-
-    def weighted_words(self) -> list[tuple[str, float]]:
-        """(stemmed word, weight) for the tool's name, description and parameters."""
-        return self._weighted
-
-    @cached_property
-    def _weighted(self) -> list[tuple[str, float]]:  # read once per tool, not once per clause
-        name_words = [reading.stem(w) for w in reading.split_name(self.name) if w not in reading.STOP_WORDS]
-        found = [(w, 3.0) for w in name_words] + [(a, 3.0) for a in reading.acronyms(name_words)]
-        found += [(w, 2.0) for w in reading.words(english(self.description))]
-        for param, spec in (self.schema.get("properties") or {}).items():
-            found += [(reading.stem(w), 1.0) for w in reading.split_name(param) if w not in reading.STOP_WORDS]
-            found += [(w, 1.0) for w in reading.words(english(spec.get("description", "")))]
-            enum = spec.get("enum") or (spec.get("items") or {}).get("enum") or []
-            found += [(reading.stem(w), 1.0) for value in enum for w in reading.split_name(str(value))]
-        return found
-
-    @cached_property
-    def words(self) -> frozenset[str]:
-        return frozenset(w for w, _ in self.weighted_words())
 
 
 @dataclass(frozen=True)
@@ -65,6 +37,7 @@ class Planned:
     offer: Offer
     arguments: dict[str, Any]
     missing: tuple[str, ...] = ()
+    clause: str = ""  # the part of the question its arguments were read from
 
 
 def score(offer: Offer, text: str) -> float:
@@ -74,36 +47,41 @@ def score(offer: Offer, text: str) -> float:
     path or a place, adds one point: not enough alone, enough with one more word in common; two such values
     ("from porto to rome") are enough alone.
     """
-    tool_words = offer.weighted_words()
+    asked, means = _asked(text)
+    total = 0.0
+    for word in asked:
+        best = offer.weight_of(word)
+        total += best / 3 if reading.is_weak(word) else best
+    # "with the shell", "using bash": a tool named as the means decides, whatever else the words point at
+    named = [w for w, weight in offer.weighted_words() if weight == 3.0]
+    # "count the lines with wc": a program named as the means is a tool's that runs commands
+    program = any(m in code.COMMANDS for m in means) and any(slot.role == "command" for slot in offer.slots)
+    total += 8.0 * (program or any(reading.related(m, w) for m in means for w in named))
+    return total + min(2.0, needed_values_present(offer.schema, text)) + _everyday(offer, text, program)
+
+
+@lru_cache(maxsize=256)  # a clause is scored against every tool: read its words once
+def _asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words a piece of the question asks with (and each two in a row joined), and the means it names."""
     plain = without_literals(text)
     asked = reading.words(plain) + (["content"] if WHATS_IN.search(plain) else [])  # "what's in notes.txt?" asks to read
     # "show me config.yaml", "print notes.txt", "the first line of a.txt": show what it says
     asked += ["read"] if SHOW_FILE.search(text) or PART_OF_FILE.search(text) else []
     asked += ["translate"] if SAY_IN.search(text) else []  # "how do you say thank you in Italian?"
     asked += [a + b for a, b in pairwise(asked)]
-    total = 0.0
-    for word in dict.fromkeys(asked):
-        best = max((weight for w, weight in tool_words if reading.related(word, w)), default=0.0)
-        total += best / 3 if reading.is_weak(word) else best
-    # "with the shell", "using bash": a tool named as the means decides, whatever else the words point at
     means = [reading.stem((a or b).lower()) for a, b in MEANS.findall(plain)]
-    named = [w for w, weight in tool_words if weight == 3.0]
-    # "count the lines with wc": a program named as the means is a tool's that runs commands
-    program = any(m in code.COMMANDS for m in means) and any(
-        role_of(p, spec)[0] == "command" for p, spec in (offer.schema.get("properties") or {}).items())
-    total += 8.0 * (program or any(reading.related(m, w) for m in means for w in named))
-    return total + min(2.0, needed_values_present(offer.schema, text)) + _everyday(offer, text, program)
+    return tuple(dict.fromkeys(asked)), tuple(means)
 
 
 def _takes_a_place(offer: Offer) -> bool:
-    return any(role_of(p, spec)[0] in ("place", "zone") for p, spec in (offer.schema.get("properties") or {}).items())
+    return any(slot.role in ("place", "zone") for slot in offer.slots)
 
 
 def _everyday(offer: Offer, text: str, program: bool) -> float:
     """ "how big is notes.txt?", "rename a.md to b.md": a request about a file that a shell command answers counts
     for a tool that runs commands as a name word does; reading a part of a file ("its first line") a little less,
     since a tool that reads files does that without a shell."""
-    if program or not any(role_of(p, spec)[0] == "command" for p, spec in (offer.schema.get("properties") or {}).items()):
+    if program or not any(slot.role == "command" for slot in offer.slots):
         return 0.0
     file = next((str(s.value) for s in find(text) if s.kind == "path"), None)
     command = code.everyday_command(text, file)
@@ -155,13 +133,13 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
             if _another_call(offer, so_far, clause):
                 calls.append(_planned(offer, so_far))
                 # "add eggs to my list" names the tool again and needs no words of the call before; "Paris" does
-                alone = score(Offer(offer.name), clause) >= ENOUGH
+                alone = score(named_only(offer.name), clause) >= ENOUGH
                 current = (offer, clause if alone else with_context(so_far, clause, calls[-1].arguments.values()))
             else:
                 current = (offer, f"{so_far} and {clause}")
     if current:
         calls.append(_planned(*current))
-    calls = [Planned(c.offer, in_learners_words(c.arguments, c.offer.schema, asked), c.missing)
+    calls = [Planned(c.offer, in_learners_words(c.arguments, c.offer.schema, asked), c.missing, c.clause)
              for c in _share_arguments(_unique(calls))]  # a title or a note as the learner wrote it ("周会")
     if not calls and choice == "required":
         best, _ = _best(question, offers)
@@ -185,7 +163,7 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     # On a tie, the words of the tool's name decide; then the order the tools were offered in. A tool that asks the
     # person a question is for what only they know, not for a request whose words merely touch "question" or "search".
     asking = ASK_ME.search(text)
-    scored = [(score(o, text), score(Offer(o.name), text), -i, o) for i, o in enumerate(offers)
+    scored = [(score(o, text), score(named_only(o.name), text), -i, o) for i, o in enumerate(offers)
               if asking or not _asks_the_person(o)]
     if not scored:
         return None, 0.0
@@ -211,7 +189,7 @@ def _asks_the_person(offer: Offer) -> bool:
 
 def _planned(offer: Offer, text: str) -> Planned:
     arguments, missing = fill(offer.schema, text, exclude=offer.words)
-    return Planned(offer, arguments, tuple(missing))
+    return Planned(offer, arguments, tuple(missing), text)
 
 
 def _complete(offer: Offer, text: str) -> bool:
@@ -279,5 +257,5 @@ def _share_arguments(calls: list[Planned]) -> list[Planned]:
                 if name not in arguments and name in call.missing:
                     arguments[name] = value
         missing = tuple(m for m in call.missing if m not in arguments)
-        shared.append(Planned(call.offer, arguments, missing))
+        shared.append(Planned(call.offer, arguments, missing, call.clause))
     return shared

@@ -17,10 +17,16 @@ from agentkit.offline.spans import QUOTED
 
 ITEMS = re.compile(r"^(?P<verb>\s*(?:please\s+)?(?:add|put|append|include|save|write down)\s+)(?P<items>.+?)\s+"
                    r"(?P<rest>(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b[^,;]*)$", re.IGNORECASE)
+ITEMS_FIRST = re.compile(r"^(?P<items>[^,;]+?\s+and\s+[^,;]+?)\s+(?P<verb>add|put|log|save|write down)\s+"
+                         r"(?:(?:to|on|onto|in|into)\s+)?(?:(?:my|the|our|your)\s+)?(?P<list>[^,;]+)$", re.IGNORECASE)
+"""The items named before the verb, as Chinese puts them ("牛奶和鸡蛋都加到待办里": milk and eggs, add to the to-do list)."""
 
 
 def each_item(question: str) -> str:
     """ "add milk and eggs to my list" -> "add milk to my list and add eggs to my list": one request per item."""
+    first = ITEMS_FIRST.match(question.rstrip(".!?"))
+    if first:
+        question = f"add {first.group('items')} to my {first.group('list')}"  # each verb of ITEMS_FIRST adds to a list
     match = ITEMS.match(question.rstrip(".!?"))
     if not match:
         return question

@@ -17,7 +17,9 @@ import re
 
 from text_to_num import text2num
 
-DAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+MONTHS = "january february march april may june july august september october november december".split()
+"""The names of days and months, the one copy every stage reads (Chinese ones are read as these)."""
 UNIT_SECONDS = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hour": 3600, "hr": 3600, "h": 3600,
                 "day": 86400, "week": 604800}
 _AMOUNT = r"\d+(?:\.\d+)?|(?:twenty|thirty|forty|fifty)[\s-](?:one|two|three|four|five|six|seven|eight|nine)|" \
@@ -115,8 +117,8 @@ def as_iso(written: str, today: dt.date | None = None) -> str | None:
     if words in days:
         return (today + dt.timedelta(days=days[words])).isoformat()
     named = re.fullmatch(r"(next |this |on )?(\w+)", words)
-    if named and named.group(2) in DAYS:
-        ahead = (DAYS.index(named.group(2)) - today.weekday()) % 7 or 7  # the coming one, never today
+    if named and named.group(2) in WEEKDAYS:
+        ahead = (WEEKDAYS.index(named.group(2)) - today.weekday()) % 7 or 7  # the coming one, never today
         return (today + dt.timedelta(days=ahead)).isoformat()
     relative = re.fullmatch(r"in (\w+) (day|week|month)s?", words)
     if relative:
@@ -128,7 +130,6 @@ def as_iso(written: str, today: dt.date | None = None) -> str | None:
     return _month_day(words, today)
 
 
-MONTHS = "january february march april may june july august september october november december".split()
 _MONTH_DAY = re.compile(r"(?:(?P<m1>[a-z]+)\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
                         r"(?P<m2>[a-z]+))(?:,?\s+(?P<year>\d{4}))?")
 

@@ -146,8 +146,9 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         return None
     role, kinds = role_of(name, spec)
     clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
+    day = role == "date" and hint & {"date", "day", "deadline", "birthday", "due"}  # "when" may be a clock time alone
     candidates = [s for s in spans if s.kind in kinds and id(s) not in used
-                  and not (role == "date" and s.kind == "time" and clock.fullmatch(str(s.value)))]
+                  and not (day and s.kind == "time" and clock.fullmatch(str(s.value)))]
     if role == "place":
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or _after_preposition(s)
@@ -231,9 +232,17 @@ def _labelled(name: str, properties: dict, text: str) -> str | None:
     # "in room B2", "at gate 14", "table 4": the parameter's own word, then a code with a digit in it
     if not set(reading.split_name(name)) - reading.STOP_WORDS:  # a parameter named "at" or "to" labels nothing
         return None
-    coded = re.search(rf"\b{re.escape(name.replace('_', ' '))}\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}\d[\w-]*)\b",
-                      text, re.I)
-    return coded.group(1) if coded else None
+    # "stop 4521" for stop_id, "order 55102" for order_number: the thing's word labels its identifier too
+    thing = re.sub(r"[ _](?:id|number|no|code|ref|identifier)$", "", name.replace("_", " ")) if "_" in name else name
+    labels = "|".join(re.escape(label) for label in dict.fromkeys((name.replace("_", " "), thing)))
+    coded = re.search(rf"\b(?:{labels})\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}\d[\w-]*)\b", text, re.I)
+    if coded:
+        return coded.group(1)
+    # "the bedroom", "in the living room" for `room`: a phrase that ends in a role-less parameter's word is its value
+    if "_" in name or len(name) < 4 or role_of(name, properties[name])[0] is not None:
+        return None
+    head = re.search(rf"\b(?:the|my|our)\s+((?:[a-z]+\s+)?[a-z]*{re.escape(name)})\b", text, re.I)
+    return head.group(1) if head and head.group(1).lower() != name.lower() else None
 
 
 def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) -> Any:

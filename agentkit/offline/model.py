@@ -185,5 +185,14 @@ def _arguments(text: str) -> dict[str, Any]:
 
 
 def _offer_from_tool(tool: dict) -> Offer:
-    function = tool["function"]
-    return Offer(function["name"], function.get("description") or "", function.get("parameters") or {})
+    """The same tool is offered on every turn: its words and slots are read once, not once per request."""
+    key = json.dumps(tool, sort_keys=True)
+    if key not in _OFFERS:
+        function = tool["function"]
+        if len(_OFFERS) >= 1024:
+            _OFFERS.clear()
+        _OFFERS[key] = Offer(function["name"], function.get("description") or "", function.get("parameters") or {})
+    return _OFFERS[key]
+
+
+_OFFERS: dict[str, Offer] = {}

@@ -27,7 +27,7 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
     units = {name: unit_of(name, properties[name]) for name in names}
     for i, name in enumerate(names):
         for j, span in enumerate(numbers):
-            if fits(quantities.converted(span, units[name]), properties[name]):
+            if fits(quantities.converted(span, units[name], _whole(properties[name])), properties[name]):
                 closer = closeness(hints[name], span, name) + quantities.fits_kind(span, units[name])
                 pairs.append((closer, -abs(i - j), name, j))
     chosen: dict[str, int] = {}
@@ -36,10 +36,14 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
             chosen[name] = j
     for name in names:  # what no word points at: in the order of the question, to required parameters only
         free = [j for j in range(len(numbers)) if j not in chosen.values()
-                and fits(quantities.converted(numbers[j], units[name]), properties[name])]
+                and fits(quantities.converted(numbers[j], units[name], _whole(properties[name])), properties[name])]
         if name not in chosen and name in required and free:
             chosen[name] = free[0]
     return {name: numbers[j] for name, j in chosen.items()}
+
+
+def _whole(spec: dict) -> bool:
+    return json_type(spec) == "integer"
 
 
 def unit_of(name: str, spec: dict) -> str | None:
@@ -49,7 +53,7 @@ def unit_of(name: str, spec: dict) -> str | None:
 
 def value_for(name: str, spec: dict, span: Span) -> int | float:
     """The number a parameter takes from a span: in the parameter's unit ("half a litre" -> 500 for millilitres)."""
-    return as_json(quantities.converted(span, unit_of(name, spec)), json_type(spec))
+    return as_json(quantities.converted(span, unit_of(name, spec), _whole(spec)), json_type(spec))
 
 
 def closeness(hint: set[str], span: Span, name: str = "") -> float:
@@ -87,7 +91,7 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
     return 0
 
 
-COUNT_PARAMS = {"qty", "quantity", "count", "copies", "pieces", "items", "number"}
+COUNT_PARAMS = {"qty", "quantity", "count", "copies", "pieces", "items", "number", "limit", "max", "top", "results"}
 """Parameters for how many of a thing: "add 3 apples" gives qty=3 (the words before and after name no parameter)."""
 NOT_COUNTED = {"of", "to", "and", "or", "for", "in", "at", "on", "by", "times", "percent", "per", "x"}
 

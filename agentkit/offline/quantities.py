@@ -9,20 +9,25 @@ another unit of the same kind, and the number is converted. A number written wit
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from agentkit.offline import reading
-from agentkit.offline.spans import Span
+
+if TYPE_CHECKING:  # spans.py reads its unit words from this table
+    from agentkit.offline.spans import Span
 
 # unit word -> (kind, how many of the kind's base unit it is): grams, millilitres, metres
 UNITS: dict[str, tuple[str, float]] = {}
 for _kind, _table in {
     "mass": {"mg milligram milligrams": 0.001, "g gram grams gramme grammes": 1, "kg kilo kilos kilogram kilograms": 1000,
-             "lb lbs pound pounds": 453.59237, "oz ounce ounces": 28.349523125, "t tonne tonnes": 1e6},
+             "lb lbs pound pounds": 453.59237, "oz ounce ounces": 28.349523125, "t tonne tonnes": 1e6,
+             "stone stones": 6350.29318},
     "volume": {"ml millilitre millilitres milliliter milliliters": 1, "cl centilitre centilitres": 10,
-               "dl decilitre decilitres": 100, "l litre litres liter liters": 1000},
+               "dl decilitre decilitres": 100, "l litre litres liter liters": 1000, "tsp": 5, "tbsp": 15,
+               "cup cups": 240, "pint pints": 473.176, "quart quarts": 946.353, "gallon gallons": 3785.41},
     "length": {"mm millimetre millimetres millimeter millimeters": 0.001, "cm centimetre centimetres centimeter "
                "centimeters": 0.01, "m metre metres meter meters": 1, "km kilometre kilometres kilometer kilometers": 1000,
-               "in inch inches": 0.0254, "ft foot feet": 0.3048, "mi mile miles": 1609.344},
+               "in inch inches": 0.0254, "ft foot feet": 0.3048, "yd yard yards": 0.9144, "mi mile miles": 1609.344},
 }.items():
     for _words, _factor in _table.items():
         UNITS.update({word: (_kind, _factor) for word in _words.split()})
@@ -46,12 +51,16 @@ def written_unit(span: Span) -> str | None:
     return after[0] if after and after[0] in UNITS else None
 
 
-def converted(span: Span, unit: str | None) -> float:
-    """The span's number in `unit`, when it is written with another unit of the same kind; else as written."""
+def converted(span: Span, unit: str | None, whole: bool = False) -> float:
+    """The span's number in `unit`, when it is written with another unit of the same kind; else as written.
+
+    `whole` rounds a converted number for an integer parameter: "2 stone" is 12701 grams, the fraction is the
+    conversion's, not the learner's."""
     written = written_unit(span)
     if unit is None or written is None or UNITS[written][0] != UNITS[unit][0]:
         return float(span.value)  # type: ignore[arg-type]
-    return round(float(span.value) * UNITS[written][1] / UNITS[unit][1], 6)  # type: ignore[arg-type]
+    amount = round(float(span.value) * UNITS[written][1] / UNITS[unit][1], 6)  # type: ignore[arg-type]
+    return float(round(amount)) if whole and written != unit else amount
 
 
 def fits_kind(span: Span, unit: str | None) -> float:

@@ -96,6 +96,11 @@ def related(a: str, b: str) -> bool:
     return synonyms(a, b)
 
 
+def synonym_groups(word: str) -> frozenset[int]:
+    """The lines of SYNONYMS a stemmed word is in."""
+    return _synonym_groups().get(word, frozenset())
+
+
 def synonyms(a: str, b: str) -> bool:
     """Two stemmed words in one line of SYNONYMS (not merely spelled alike)."""
     groups = _synonym_groups()

@@ -9,6 +9,7 @@ side of "from X to Y".
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from agentkit.offline import reading
@@ -59,7 +60,12 @@ TO_WORDS = {"to", "target", "destination", "arrival", "into", "end", "dst", "des
 
 def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
     """A parameter's role: by the words of its name first, then by its description."""
-    described = english(spec.get("description", "")).lower()
+    return _role(name, spec.get("description") or "")
+
+
+@lru_cache(maxsize=4096)  # a tool's parameters are read for every clause and every tool of every request: read each once
+def _role(name: str, description: str) -> tuple[Role | None, tuple[SpanKind, ...]]:
+    described = english(description).lower()
     named = set(reading.split_name(name))
     if "sql" in named or re.search(r"\bsql\b", described):  # "query: the SQL statement to run" is code, not a search
         return ROLES[0][0], ROLES[0][2]
@@ -74,11 +80,16 @@ def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
     return None, ("quoted", "said", "named", "colon")
 
 
-def hint_of(name: str, spec: dict) -> set[str]:
+def hint_of(name: str, spec: dict) -> frozenset[str]:
     """The words that say what a parameter is: its name's words, then its description's first ones."""
+    return _hint(name, spec.get("description") or "")
+
+
+@lru_cache(maxsize=4096)
+def _hint(name: str, description: str) -> frozenset[str]:
     parts = reading.split_name(name)
-    described = reading.words(english(spec.get("description", "")))[:6]
-    return set(parts) | {reading.stem(p) for p in parts} | {"_".join(parts)} | set(described)
+    described = reading.words(english(description))[:6]
+    return frozenset(parts) | {reading.stem(p) for p in parts} | {"_".join(parts)} | frozenset(described)
 
 
 def by_direction(hint: set[str], spans: list[Span]) -> list[Span]:

@@ -14,7 +14,9 @@ from typing import Literal
 from text_to_num import text2num
 
 from agentkit.offline import code, dates
+from agentkit.offline.dates import MONTHS, WEEKDAYS
 from agentkit.offline.places import CURRENCY_COUNTRIES, is_known_place, zones_in
+from agentkit.offline.quantities import UNITS as MEASURES
 
 SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
                    "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code"]
@@ -42,14 +44,13 @@ NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
                 "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
                 "dozen": 12, "half": 0.5}
 NUMBER_WORDS_FOR_RUNS = [w for w in NUMBER_WORDS if w not in ("dozen", "half")] + ["thousand", "million"]
-UNITS = frozenset("""km kilometer kilometers kilometre kilometres m meter meters metre metres cm centimeters mm mi mile
-    miles ft foot feet inch inches yd yard yards kg kilogram kilograms g gram grams lb lbs pound pounds oz ounce ounces
-    l liter liters litre litres ml gallon gallons c celsius f fahrenheit k kelvin usd eur gbp jpy cny chf cad aud inr
-    dollars dollar euros euro yen yuan rupees rupee franc francs mph kmh bytes kb mb gb tb seconds minutes hours days weeks months
-    years cup cups tbsp tsp kilo kilos pints pint quarts quart stone stones""".split())
 CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 MONEY_WORDS = frozenset("usd eur gbp jpy cny chf cad aud inr dollars dollar euros euro yen yuan rupees rupee franc francs "
                         "bucks".split())
+UNITS = (frozenset(MEASURES) - {"in", "t", "cl", "dl"}) | (MONEY_WORDS - {"bucks"}) | frozenset(
+    "c celsius f fahrenheit k kelvin mph kmh bytes kb mb gb tb seconds minutes hours days weeks months years".split())
+"""The words a unit is written with: the measures `quantities.py` converts (but "in" and "t" are words), currencies,
+temperatures, speeds, sizes of data and lengths of time."""
 LANGUAGES = frozenset("""english french spanish german italian japanese chinese mandarin portuguese russian arabic
     korean dutch hindi swedish greek turkish polish vietnamese thai indonesian czech danish finnish norwegian hebrew
     hungarian romanian ukrainian persian swahili malay bengali urdu catalan irish welsh latin""".split())
@@ -57,8 +58,6 @@ SAY_IN = re.compile(r"\b(?:how\s+(?:do|would|should|can|could|to)\s+(?:you\s+|i\
                     r"what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?(?:word|phrase)\s+for)\s+(.+?)"
                     r"(?:\s+(?:in|into)\s+(?=[a-z]+\b)|\s*\??$)", re.IGNORECASE)
 """'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
-MONTHS = "january february march april may june july august september october november december".split()
-DAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
 SENTENCE_STARTERS = frozenset("""what whats how who where when which why is are can could would will should please
     tell give find get show send set create make convert calculate compute search look book add remind write
     read list check i my the a an and then also do does translate schedule play open delete run""".split())
@@ -71,7 +70,7 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s\"']+|\bwww\.[^\s\"']+")
 _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|"
                    r"\b(?:today|tomorrow|tonight|yesterday)\b|"
-                   rf"\b(?:next |this )?(?:{'|'.join(DAYS)})\b|"
+                   rf"\b(?:next |this )?(?:{'|'.join(WEEKDAYS)})\b|"
                    rf"\b(?:{'|'.join(MONTHS)})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{'|'.join(MONTHS)})(?:\s+\d{{4}})?\b", re.IGNORECASE)
 _SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading|with the (?:text|message|body|content)|"
@@ -88,6 +87,8 @@ _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|dire
 _HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 _CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}(?![\w/@.-])")
 """An identifier ("AB123CD", "1Z999AA10123456784", "G7301"): five or more letters and digits, with both in it."""
+_ONE_UNIT = re.compile(rf"\b(an?)\s+(?=(?:{'|'.join(sorted((u for u in MEASURES if len(u) > 2), key=len, reverse=True))})\b)",
+                       re.IGNORECASE)
 _COLON = re.compile(r":\s+(.+?)\s*$")
 _PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |du |des |da |do |dos |la |le |van |von |of |upon |on )?[A-Z][\w'-]*)*")
 
@@ -182,6 +183,9 @@ def _find(text: str) -> tuple[Span, ...]:
         elif word in UNITS and (len(word) > 1 or _after_number(text, match.start())) and word != "m" or word in LANGUAGES:
             add(match.start(), match.end(), "language" if word in LANGUAGES else "unit", match.group(0),
                 counted=_after_number(text, match.start()))
+    for match in _ONE_UNIT.finditer(text):  # "a pint of water", "an ounce": one of that unit ("half a litre" is half)
+        if not re.search(r"(?:\d|\bhalf|\bquarter|\band)\s+$", text[: match.start()], re.IGNORECASE):
+            add(match.start(), match.end(1), "number", 1.0)
     for match in re.finditer(r"[°º]\s?[CFK]\b", text):  # "100 °F to °C"
         add(match.start(), match.end(), "unit", match.group(0).replace(" ", ""), counted=_after_number(text, match.start()))
     for match in re.finditer(r"[$€£¥]", text):  # "€50 to $": a currency by its sign (it may sit inside "$84")
@@ -191,7 +195,7 @@ def _find(text: str) -> tuple[Span, ...]:
         name = match.group(0)
         first = name.split()[0].lower()
         sentence_start = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".?!:"
-        if first in SENTENCE_STARTERS or first in MONTHS or first in DAYS or name == "I" or (
+        if first in SENTENCE_STARTERS or first in MONTHS or first in WEEKDAYS or name == "I" or (
                 sentence_start and not is_known_place(name.split()[0])):
             name = name.partition(" ")[2]  # a capitalised first word of a sentence is not a name
         if name:

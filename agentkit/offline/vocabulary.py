@@ -14,13 +14,14 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from agentkit.offline.dates import MONTHS, WEEKDAYS
 from agentkit.offline.language import is_chinese
 from agentkit.offline.zh_numbers import as_digits, numeral
 
 __all__ = ["WORDS", "english", "numeral"]
 
-DAYS = {"一": "Monday", "二": "Tuesday", "三": "Wednesday", "四": "Thursday", "五": "Friday", "六": "Saturday",
-        "日": "Sunday", "天": "Sunday"}
+DAYS = dict(zip("一二三四五六日天", [d.capitalize() for d in WEEKDAYS + ["sunday"]], strict=True))
+"""星期一 ... 星期日 (or 星期天): the weekday's English name."""
 
 # Chinese word -> English words, longest first when read. Places are the English names the zone table knows.
 WORDS = {
@@ -97,7 +98,7 @@ WORDS = {
     "交通": "transport", "打车": "taxi", "出租车": "taxi", "地铁": "subway", "公交": "bus", "购物": "shopping",
     "衣服": "clothes", "娱乐": "entertainment", "医疗": "health", "药": "medicine", "房租": "rent", "喝了": "drank",
     "喝": "drink", "水": "water", "加油": "fuel", "汽油": "fuel", "油": "fuel", "调到": "set to", "调成": "set to",
-    "设成": "set to", "设到": "set to", "设置": "set", "度": "degrees", "卧室": "bedroom", "客厅": "living room",
+    "设成": "set to", "设到": "set to", "设置": "set", "度": "degrees", "卧室": "bedroom", "客厅": "living room", "桌子": "table",
     "厨房": "kitchen", "书房": "study", "浴室": "bathroom", "后院": "back yard", "前院": "front yard",
     "温室": "greenhouse", "租车": "rent car", "租": "rent", "车型": "car type", "车": "car", "取消掉": "cancel",
     "取消": "cancel", "预约": "appointment", "晚上": "evening", "晚": "nights", "住": "stay", "电影票": "movie tickets",
@@ -155,7 +156,10 @@ def english(text: str) -> str:
                   lambda m: f" {'this ' if m.group(1) else ''}{DAYS[m.group(2)]} ", text)
     for said, meant in RELATIVE_DAYS.items():
         text = text.replace(said, f" {meant} ")
-    text = re.sub(r"一下|一个(?=[零〇一二两三四五六七八九十百千])", " ", text)  # "生成一个十六位的密码": one password
+    # "生成一个十六位的密码": one password; "订一张4个人的桌子": one table, for 4
+    text = re.sub(r"一下|一[个张份间](?=\s*[零〇一二两三四五六七八九十百千\d])", " ", text)
+    # "A 和 B 都记上": "都" before a verb is "all", not a word of B
+    text = re.sub(r"(?<=\S)都(?=\s*(?:加|记|放|写|添|存|设|提醒|发|买|订|查))", " ", text)
     # "关于人工智能的新闻": the thing comes last in Chinese, "news about 人工智能" in English, where a topic is looked for
     text = re.sub(r"关于([^，。？！\s的]+)的([^，。？！\s的]+)", r" \2 about \1 ", text)
     text = as_digits(text)  # "三百毫升" "300 ml", "百分之十五" "15%", "三张票" "3 票"
@@ -186,15 +190,14 @@ def _times_and_durations(text: str) -> str:
     return _days(text)
 
 
-MONTHS = "January February March April May June July August September October November December".split()
 RELATIVE_DAYS = {"大后天": "in 3 days", "下个月": "next month", "下个星期": "next week", "周末": "weekend"}
 """Days said relative to today, read after the weekdays ("下个星期三" is next Wednesday, "下个星期" next week)."""
 
 
 def _days(text: str) -> str:
     """ "12月25日" -> "December 25", "三天后" -> "in 3 days", "两周以后" -> "in 2 weeks"."""
-    text = re.sub(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", lambda m: f" {MONTHS[int(m.group(1)) - 1]} {int(m.group(2))} "
-                  if 1 <= int(m.group(1)) <= 12 else m.group(0), text)
+    text = re.sub(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", lambda m: f" {MONTHS[int(m.group(1)) - 1].capitalize()} "
+                  f"{int(m.group(2))} " if 1 <= int(m.group(1)) <= 12 else m.group(0), text)
     units = {"天": "days", "周": "weeks", "星期": "weeks", "礼拜": "weeks", "月": "months"}
     return re.sub(r"(\d+)\s*个?\s*(天|周|星期|礼拜|月)\s*(?:以后|之后|后)", lambda m: f" in {m.group(1)} {units[m.group(2)]} ",
                   text)

@@ -1,0 +1,92 @@
+"""Stage 3, slots: a tool as the model reads it, once: its weighted words, and what each parameter accepts.
+
+A tool is offered again on every turn and scored against every clause, so what its schema says is read once
+per tool and kept: the words of its name (weight 3), description (2) and parameters (1), indexed for the
+question's words; and for each parameter a `Slot`: its role (a place, a date, a body...), the span kinds that
+can fill it, best first (`roles.py`), its JSON type and whether it is required.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Any
+
+from agentkit.offline import reading
+from agentkit.offline.roles import Role, json_type, role_of
+from agentkit.offline.spans import SpanKind
+from agentkit.offline.vocabulary import english
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One parameter, as far as filling it goes."""
+
+    name: str
+    role: Role | None  # what it is for ("place", "date", "body"...), None for a plain value
+    kinds: tuple[SpanKind, ...]  # the kinds of span that can fill it, best first
+    type: str | None  # its JSON type, null aside
+    required: bool
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A tool as the model sees it, from `tools=` or from a `FUNCTION:` system prompt."""
+
+    name: str
+    description: str = ""
+    schema: dict[str, Any] = field(default_factory=dict)
+
+    def weighted_words(self) -> list[tuple[str, float]]:
+        """(stemmed word, weight) for the tool's name, description and parameters."""
+        return self._weighted
+
+    @cached_property
+    def _weighted(self) -> list[tuple[str, float]]:  # read once per tool, not once per clause
+        name_words = [reading.stem(w) for w in reading.split_name(self.name) if w not in reading.STOP_WORDS]
+        found = [(w, 3.0) for w in name_words] + [(a, 3.0) for a in reading.acronyms(name_words)]
+        found += [(w, 2.0) for w in reading.words(english(self.description))]
+        for param, spec in (self.schema.get("properties") or {}).items():
+            found += [(reading.stem(w), 1.0) for w in reading.split_name(param) if w not in reading.STOP_WORDS]
+            found += [(w, 1.0) for w in reading.words(english(spec.get("description", "")))]
+            enum = spec.get("enum") or (spec.get("items") or {}).get("enum") or []
+            found += [(reading.stem(w), 1.0) for value in enum for w in reading.split_name(str(value))]
+        return found
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        return frozenset(w for w, _ in self.weighted_words())
+
+    def weight_of(self, word: str) -> float:
+        """The weight of the tool's word that best means `word` (`reading.related`), 0 when none does."""
+        exact, groups, long, known = self._index
+        if word not in known:  # the same words come back clause after clause: each is looked up once per tool
+            best = max([exact.get(word, 0.0), *(groups.get(g, 0.0) for g in reading.synonym_groups(word))])
+            if len(word) >= 4:  # "calc" and "calculate": one the start of the other
+                best = max([best, *(weight for w, weight in long if w.startswith(word) or word.startswith(w))])
+            known[word] = best
+        return known[word]
+
+    @cached_property
+    def _index(self) -> tuple[dict[str, float], dict[int, float], list[tuple[str, float]], dict[str, float]]:
+        """The tool's words by spelling, by synonym line and (four letters or more) for prefixes, best weight each."""
+        exact: dict[str, float] = {}
+        groups: dict[int, float] = {}
+        for w, weight in self._weighted:
+            exact[w] = max(weight, exact.get(w, 0.0))
+            for group in reading.synonym_groups(w):
+                groups[group] = max(weight, groups.get(group, 0.0))
+        return exact, groups, [(w, weight) for w, weight in exact.items() if len(w) >= 4], {}
+
+    @cached_property
+    def slots(self) -> tuple[Slot, ...]:
+        """What each parameter accepts, in the schema's order."""
+        required = set(self.schema.get("required") or [])
+        return tuple(Slot(name, *role_of(name, spec), json_type(spec), name in required)
+                     for name, spec in (self.schema.get("properties") or {}).items())
+
+
+@lru_cache(maxsize=1024)
+def named_only(name: str) -> Offer:
+    """A tool known by its name alone: what the name's words say, whatever the description adds."""
+    return Offer(name)
