@@ -28,7 +28,7 @@ from typing import Any
 from agentkit.offline import answer
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
 from agentkit.offline.choose import Offer, Planned, plan
-from agentkit.offline.conversation import follow_up, with_earlier_file, with_earlier_result
+from agentkit.offline.conversation import Conversation, follow_up, with_earlier_file, with_earlier_result
 from agentkit.offline.fill import fill
 from agentkit.offline.function_protocol import function_protocol, protocol_reply
 from agentkit.offline.instructions import (
@@ -91,6 +91,8 @@ class OfflineModel:
             planned = with_earlier_result(plan(asked, offers, choice), messages)
             if all(p.missing for p in planned):  # "and to yen?": what it lacks, the call before had
                 planned = follow_up(messages, offers) or planned
+            elif len(messages) > 1 and {p.offer.name for p in planned} == {c.name for c in Conversation.of(messages).calls}:
+                planned = follow_up(messages, offers, strong_only=True) or planned  # "no, for 3 people": a correction
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
                 planned = [p for p in planned if fits_exactly(p.offer.name, question)]
             ready = [p for p in planned if not p.missing or choice != "auto"]
