@@ -64,7 +64,7 @@ WRITING = {"write", "edit", "delete", "remove", "create", "save", "move", "renam
 CALLING_VERBS = {"get", "fetch", "calc", "calculate", "compute", "find", "lookup", "look", "check", "retrieve",
                  "show", "query", "search", "run", "do", "make", "tool", "convert"}
 """Words of a tool's name that say only that it is called, not what it is about."""
-WHO_ASKED = ({"who", "you"}, {"your", "name"}, {"introduce", "yourself"}, {"what", "are", "you"})
+WHO_ASKED = ({"who", "you"}, {"your", "name"}, {"introduce", "yourself"}, {"what", "are", "you"}, {"what", "can", "you", "do"})
 """Word sets of a question that asks the model who it is (any one of them, all its words)."""
 
 

@@ -85,7 +85,8 @@ class OfflineModel:
         confirmed = _confirmed(messages) if told.ask_first else None
         question = confirmed or message_text(messages[-1])
         language = told.language or language_of(question)
-        general = choice == "auto" and asks_in_general(question)  # "什么是股票代码？" asks about the world
+        # "什么是股票代码？" asks about the world, and "thanks!" asks nothing: answered in words, with no call
+        general = choice == "auto" and (asks_in_general(question) or answer.small_talk(question) is not None)
         if offers and choice != "none" and not general:
             asked = with_earlier_file(question, messages) if len(messages) > 1 else question
             planned = with_earlier_result(plan(asked, offers, choice), messages)

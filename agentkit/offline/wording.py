@@ -50,12 +50,16 @@ LABELS_ZH = {
     "calories": "卡路里", "burned": "消耗", "category": "类别", "note": "备注", "label": "标签", "remaining": "剩余",
     "free": "空余", "spaces": "车位", "room": "房间", "mode": "模式", "reference": "编号", "confirmation": "确认",
     "order": "订单", "progress": "进度", "tickets": "票", "seat": "座位", "showtime": "场次", "movie": "电影",
+    "in": "", "is": "", "has": "", "unread": "未读", "tide": "潮", "restock": "补货", "flights": "航班", "flight": "航班",
+    "meetings": "会议", "meeting": "会议", "recipes": "菜谱", "recipe": "菜谱", "rooms": "房间", "books": "书",
+    "items": "条目", "results": "结果", "events": "活动", "opens": "开门", "closes": "关门", "steps": "步数",
 }
 """Chinese for the words that name fields and tools most often; a word not here is written as it is."""
 
 EXPANDED = {"temp": "temperature", "qty": "quantity", "desc": "description", "addr": "address", "num": "number",
             "avg": "average", "pct": "percent", "tz": "time zone", "repo": "repository", "dir": "folder",
-            "msg": "message", "img": "image", "dob": "date of birth", "max": "maximum", "min": "minimum"}
+            "msg": "message", "eta": "expected arrival", "img": "image", "dob": "date of birth", "max": "maximum",
+            "min": "minimum"}
 """Short forms in field and parameter names, written out for a sentence."""
 
 UNITS = {"c": "°C", "celsius": "°C", "f": "°F", "fahrenheit": "°F", "pct": "%", "percent": "%", "km": "km",
