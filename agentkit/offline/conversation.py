@@ -50,7 +50,7 @@ class Conversation:
             made = messages[at].get("tool_calls") or []
             if made:
                 results = {m.get("tool_call_id"): message_text(m) for m in messages[at + 1:-1] if m["role"] == "tool"}
-                return cls(tuple(PastCall(c["function"]["name"], _arguments(c["function"].get("arguments")),
+                return cls(tuple(PastCall(c["function"]["name"], arguments_of(c["function"].get("arguments")),
                                           results.get(c.get("id"), "")) for c in made))
         return cls()
 
@@ -152,15 +152,15 @@ def _as_before(value: Any, before: Any) -> Any:
 
 def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Planned]:
     """A text to write that the question calls "that" or "it" is the last tool result of the conversation."""
-    question = message_text(messages[-1])
-    earlier = next((message_text(m) for m in reversed(messages[:-1]) if m["role"] == "tool"), None)
+    question, earlier = message_text(messages[-1]), Conversation.of(messages).last_result
     if earlier is None or not BACK.search(QUOTED.sub(" ", question)):
         return planned
     changed = []
     for call in planned:
         properties = call.offer.schema.get("properties") or {}
-        body = [n for n, spec in properties.items()
-                if role_of(n, spec)[0] == "body" and not _quoted(call.arguments.get(n), question)]
+        quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
+        body = [n for n, spec in properties.items() if role_of(n, spec)[0] == "body"
+                and not (isinstance(call.arguments.get(n), str) and call.arguments[n] in quoted)]
         if not body:
             changed.append(call)
             continue
@@ -182,7 +182,7 @@ def with_earlier_file(question: str, messages: list[dict]) -> str:
         return question
     for message in reversed(messages[:-1]):
         for call in reversed(message.get("tool_calls") or []):
-            arguments = _arguments(call["function"].get("arguments"))
+            arguments = arguments_of(call["function"].get("arguments"))
             path = next((v for k, v in arguments.items() if isinstance(v, str) and role_of(k, {})[0] == "path"), None)
             if path:
                 return IT_FILE.sub(lambda m, path=path: f"{m.group(1)} {path}" if m.group(1) else path, question, count=1)
@@ -207,13 +207,11 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
     return {}
 
 
-def _arguments(text: str | None) -> dict[str, Any]:
+def arguments_of(text: str | None) -> dict[str, Any]:
+    """A call's arguments as a dict, from the JSON text a message carries ({} when it is not an object)."""
     try:
         value = json.loads(text or "{}")
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
 
-
-def _quoted(value: object, question: str) -> bool:
-    return isinstance(value, str) and any(value in (m.group(0)) for m in QUOTED.finditer(question))

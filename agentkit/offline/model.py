@@ -28,9 +28,10 @@ from typing import Any
 from agentkit.offline import answer
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
 from agentkit.offline.choose import Offer, Planned, plan
-from agentkit.offline.conversation import Conversation, follow_up, with_earlier_file, with_earlier_result
+from agentkit.offline.conversation import Conversation, arguments_of, follow_up, with_earlier_file, with_earlier_result
 from agentkit.offline.fill import fill
 from agentkit.offline.function_protocol import function_protocol, protocol_reply
+from agentkit.offline.general import asks_in_general
 from agentkit.offline.instructions import (
     Instructions,
     changes_something,
@@ -47,7 +48,6 @@ from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
 from agentkit.offline.reading import message_text
 from agentkit.offline.reply import EmittedCall, Reply
 from agentkit.offline.retry import corrected
-from agentkit.offline.zh_general import asks_in_general
 
 __all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "EmittedCall", "plain_answer", "plan"]
 
@@ -138,7 +138,7 @@ def _confirmed(messages: list[dict]) -> str | None:
 def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instructions, gullible: bool = False) -> Reply:
     turn_start = max(i for i, m in enumerate(messages) if m["role"] == "assistant")
     asked = messages[turn_start].get("tool_calls") or []
-    made = {c["id"]: (c["function"]["name"], _arguments(c["function"]["arguments"])) for c in asked}
+    made = {c["id"]: (c["function"]["name"], arguments_of(c["function"]["arguments"])) for c in asked}
     results = [(*made.get(m.get("tool_call_id"), ("tool", {})), message_text(m)) for m in messages[turn_start + 1:]]
     question_at = max(i for i, m in enumerate(messages) if m["role"] == "user")
     question, earlier = message_text(messages[question_at]), messages[question_at + 1: turn_start]
@@ -177,14 +177,6 @@ def _completed(question: str, answer_text: str, offers: list[Offer]) -> EmittedC
         if not still:
             return EmittedCall(planned.offer.name, json.dumps({**planned.arguments, **found}))
     return None
-
-
-def _arguments(text: str) -> dict[str, Any]:
-    try:
-        value = json.loads(text or "{}")
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _offer_from_tool(tool: dict) -> Offer:

@@ -21,6 +21,7 @@ from agentkit.offline.failures import failure
 from agentkit.offline.fields import fields, how_many, row, sentence
 from agentkit.offline.outputs import command_output, course_output, quoted
 from agentkit.offline.wording import (
+    LABELS_ZH,
     MOMENT,
     Language,
     context,
@@ -49,6 +50,8 @@ DOING = {"translate", "define", "summarize", "summarise", "roll", "generate", "s
          "recommend", "suggest", "predict", "sort", "compare", "split", "flip", "pick", "draw", "multiply", "divide",
          "subtract", "sum", "round", "evaluate", "estimate"}
 """First words of a tool that does something to its input: its result is said as "the result"."""
+NOTHING = {"en": ("I found nothing.", "Done."), "zh": ("没有找到结果。", "已完成。")}
+"""What an empty result says: nothing found by a lookup, or an action done."""
 LOOKUPS = {"status", "state", "info", "details", "history", "list", "lookup"}
 """Last words of a tool that reads a thing's state, whatever its first word: order_status, booking_details."""
 READING = {"read", "open", "view", "cat", "load", "download"}
@@ -143,7 +146,7 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
         return _scalar(words, arguments, value_text(value, language), language, question)
     acting = _acts(words)  # what an action made: every field says something (its number, state)
     if not value:
-        return ("已完成。" if acting else "没有找到结果。") if zh else ("Done." if acting else "I found nothing.")
+        return NOTHING[language][acting]
     where = context(arguments, language, places_only=True)
     given = tuple(v for v in arguments.values() if isinstance(v, (str, int, float)))
     topic = "".join(label(w, "zh")[0] for w in words)  # "天气" asks about the weather as a whole, not one field
@@ -154,7 +157,7 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
         target = next((str(v) for k, v in arguments.items() if set(reading.split_name(k)) & {"to", "target"}), "")
         return sentence_end(f"{_conversion(words, arguments)} {'是' if zh else 'is'} {converted} {target}".rstrip(), language)
     if not chosen:
-        return ("已完成。" if acting else "没有找到结果。") if zh else ("Done." if acting else "I found nothing.")
+        return NOTHING[language][acting]
     return sentence(chosen, question, where, language, acting)
 
 
@@ -180,14 +183,13 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
     """A short result said with what the call was for: a conversion, a value looked up, or an action done."""
     result = _without_brackets(result)
     if re.fullmatch(r"-?\d+(\.\d+)?", result) or MOMENT.fullmatch(result):
-        result = value_text(_number(result) if not MOMENT.fullmatch(result) else result, language)
+        result = value_text(result if MOMENT.fullmatch(result) else (float if "." in result else int)(result), language)
     low = result.lower()
     counted = how_many(question, result, language) if re.fullmatch(r"-?[\d,]+(\.\d+)?", result) else None
     if counted and not (_acts(words) or words[:1] and words[0] in DOING):
         return counted
     if low in ("", "null", "none"):
-        return ("已完成。" if _acts(words) else "没有找到结果。") if language == "zh" else (
-            "Done." if _acts(words) else "I found nothing.")
+        return NOTHING[language][_acts(words)]
     if language == "en" and low in ("true", "yes", "false", "no"):
         return "Yes." if low in ("true", "yes") else "No."
     if language == "zh" and low in ("true", "yes", "false", "no"):
@@ -207,7 +209,7 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
             return f"{status_zh(result)}。"
         if acting:
             return f"已完成：{sentence_end(result, 'zh')}"
-        subject = "".join(label(w, "zh")[0] for w in subject_words if w in _zh_known()) or "结果"
+        subject = "".join(label(w, "zh")[0] for w in subject_words if w in LABELS_ZH) or "结果"
         where = context(arguments, "zh", places_only=True) if subject_words != ["result"] else ""
         where = f"{where}{' ' if re.search(r'[A-Za-z0-9]$', where) else ''}的" if where else ""
         return f"{where}{subject}是 {sentence_end(result, 'zh')}"
@@ -234,16 +236,6 @@ def _without_brackets(text: str) -> str:
 
     text = re.sub(r"\{([^{}]*)\}", pairs, text)
     return re.sub(r"\[([^\[\]]*)\]", lambda m: re.sub(r"[\"']", "", m.group(1)), text)
-
-
-def _zh_known() -> set[str]:
-    from agentkit.offline.wording import LABELS_ZH
-
-    return set(LABELS_ZH)
-
-
-def _number(text: str) -> float | int:
-    return float(text) if "." in text else int(text)
 
 
 def _conversion(words: list[str], arguments: dict[str, Any]) -> str:

@@ -136,20 +136,9 @@ def moment(text: str, language: Language) -> tuple[str | None, str] | None:
         when = datetime.fromisoformat(found.group(1) + (f"T{found.group(2)}" if found.group(2) else ""))
     except ValueError:
         return None
-    day = day_name(when, language)
-    date = f"{when.year}年{when.month}月{when.day}日{day}" if language == "zh" else f"{day}, {when.day} {when:%B} {when.year}"
-    return found.group(2), date
-
-
-def moment_text(text: str, language: Language) -> str | None:
-    """The same in one piece: "22:53 (Friday, 4 December 2026)" / "22:53（2026年12月4日星期五）"."""
-    found = moment(text, language)
-    if found is None:
-        return None
-    clock, date = found
-    if not clock:
-        return date
-    return f"{clock}（{date}）" if language == "zh" else f"{clock} ({date})"
+    if language == "zh":
+        return found.group(2), f"{when.year}年{when.month}月{when.day}日星期{'一二三四五六日'[when.weekday()]}"
+    return found.group(2), f"{when:%A}, {when.day} {when:%B} {when.year}"
 
 
 @cache
@@ -172,12 +161,6 @@ def status_zh(text: str) -> str | None:
     return STATUS_ZH.get(text.strip().rstrip(".!").lower())
 
 
-def day_name(when: datetime, language: Language) -> str:
-    if language == "zh":
-        return "星期" + "一二三四五六日"[when.weekday()]
-    return f"{when:%A}"
-
-
 def value_text(value: Any, language: Language, unit: str = "") -> str:
     """One JSON value for a sentence: numbers grouped, booleans as yes/no, lists joined, dates in words."""
     if isinstance(value, bool):
@@ -190,8 +173,9 @@ def value_text(value: Any, language: Language, unit: str = "") -> str:
     if value is None:
         return "无" if language == "zh" else "none"
     text = str(value).strip()
-    if MOMENT.fullmatch(text):
-        return moment_text(text, language) or text
+    when = moment(text, language) if MOMENT.fullmatch(text) else None
+    if when:  # "22:53 (Friday, 4 December 2026)" / "22:53（2026年12月4日星期五）"
+        return (f"{when[0]}（{when[1]}）" if language == "zh" else f"{when[0]} ({when[1]})") if when[0] else when[1]
     return f"{text} {unit}".rstrip() if unit and unit not in text else text
 
 
