@@ -65,3 +65,9 @@ def test_small_talk_calls_no_tool_even_when_one_is_offered():
         "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
     reply = OfflineModel().respond({"messages": [{"role": "user", "content": "thanks!"}], "tools": [tool]})
     assert reply.tool_calls == () and reply.content == "You're welcome."
+
+
+@pytest.mark.parametrize("greeting", ["Hello!", "Say hello.", "hi there"])
+def test_a_greeting_is_answered_with_what_the_model_is(greeting):
+    reply = OfflineModel().respond({"messages": [{"role": "user", "content": greeting}]})
+    assert reply.content.startswith("Hello! I am the course's offline model")

@@ -43,7 +43,7 @@ NOT_AN_LLM_ZH = ("我是本课程的离线模型：在没有设置 MODEL_API_KEY
 DONT_KNOW = {"en": "I don't know that one, and none of the tools I have can look it up.",
              "zh": "这个问题我答不上来，我手头的工具也查不到。"}
 GREETING = re.compile(r"\s*(?:(?:please\s+)?say\s+)?(?:hello|hi|hey|hiya|good (?:morning|afternoon|evening))\b"
-                      r"|\s*(?:你好|您好|嗨)")
+                      r"|\s*(?:你好|您好|嗨)", re.IGNORECASE)
 SMALL_TALK = (  # (a short message that is only this, what a person answers in English, in Chinese)
     (r"(?:(?:ok|okay|great|cool|perfect|nice|awesome)\W+)?(?:many\s+)?(?:thanks|thank\s+you|thx|cheers|ty)\b[\w\s,!.]*"
      r"|(?:好的?\W*)?(?:谢谢|多谢|感谢)\w*", "You're welcome.", "不客气。"),
