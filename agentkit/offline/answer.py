@@ -15,7 +15,7 @@ from typing import Any
 
 from agentkit.offline import reading
 from agentkit.offline.instructions import WHO_ASKED
-from agentkit.offline.language import language_of
+from agentkit.offline.language import is_chinese, language_of
 from agentkit.offline.results import ACTIONS, TOOLISH, tell
 from agentkit.offline.wording import Language, join, label
 
@@ -104,16 +104,12 @@ def _meaning(name: str, spec: dict[str, Any], language: Language) -> str:
     said, _ = label(name, language)
     vague = all(len(w) <= 2 or w in ("value", "input", "arg", "param", "data") for w in reading.split_name(name))
     description = re.split(r"[.,;(:]", spec.get("description") or "")[0].strip()
-    if language == "zh" and _chinese(description):  # "原单位": a Chinese description says it best
+    if language == "zh" and is_chinese(description):  # "原单位": a Chinese description says it best
         return description
-    if (vague or language == "zh" and not _chinese(said)) and description and len(description.split()) <= 8:
+    if (vague or language == "zh" and not is_chinese(said)) and description and len(description.split()) <= 8:
         described = re.sub(r"^(?:the|a|an)\s+", "", description, flags=re.I)
         return f"{said}（{described}）" if language == "zh" and not vague else described[:1].lower() + described[1:]
     return said
-
-
-def _chinese(text: str) -> bool:
-    return language_of(text) == "zh"
 
 
 def sentences(results: list[tuple[str, dict[str, Any], str]], question: str = "", language: Language | None = None,

@@ -23,13 +23,13 @@ from agentkit.offline.outputs import command_output, course_output, quoted
 from agentkit.offline.wording import (
     LABELS_ZH,
     MOMENT,
+    STATUS_ZH,
     Language,
     context,
     join,
     label,
     moment,
     sentence_end,
-    status_zh,
     value_text,
 )
 
@@ -205,8 +205,8 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
         found = f"I found {len(items)}{context(arguments, 'en')}: {join(items, 'en')}" if items else f"I found: {result}"
         return sentence_end(found, "en")
     if language == "zh":
-        if status_zh(result):  # "Cancelled." -> "已取消。"
-            return f"{status_zh(result)}。"
+        if result.strip().rstrip(".!").lower() in STATUS_ZH:  # "Cancelled." -> "已取消。"
+            return f"{STATUS_ZH[result.strip().rstrip('.!').lower()]}。"
         if acting:
             return f"已完成：{sentence_end(result, 'zh')}"
         subject = "".join(label(w, "zh")[0] for w in subject_words if w in LABELS_ZH) or "结果"

@@ -156,11 +156,6 @@ STATUS_ZH = {"ok": "好了", "done": "已完成", "success": "成功", "cancelle
 """A one-word status a tool answers with ("Cancelled."), said in Chinese."""
 
 
-def status_zh(text: str) -> str | None:
-    """ "Cancelled." -> "已取消", or None for a result that is more than a one-word status."""
-    return STATUS_ZH.get(text.strip().rstrip(".!").lower())
-
-
 def value_text(value: Any, language: Language, unit: str = "") -> str:
     """One JSON value for a sentence: numbers grouped, booleans as yes/no, lists joined, dates in words."""
     if isinstance(value, bool):
