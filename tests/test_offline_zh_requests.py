@@ -8,8 +8,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from agentkit.offline import OfflineModel
+from agentkit.offline.general import asks_in_general
 from agentkit.offline.vocabulary import english
-from agentkit.offline.zh_general import asks_in_general
 from agentkit.offline.zh_numbers import as_digits, numeral
 from agentkit.offline.zh_values import as_written
 

@@ -14,7 +14,8 @@ import re
 from typing import Any
 
 from agentkit.offline import reading
-from agentkit.offline.language import language_of
+from agentkit.offline.instructions import WHO_ASKED
+from agentkit.offline.language import is_chinese, language_of
 from agentkit.offline.results import ACTIONS, TOOLISH, tell
 from agentkit.offline.wording import Language, join, label
 
@@ -41,35 +42,46 @@ NOT_AN_LLM_ZH = ("我是本课程的离线模型：在没有设置 MODEL_API_KEY
                  "其他问题请在 .env 里设置 MODEL_API_KEY，使用真正的模型。")
 DONT_KNOW = {"en": "I don't know that one, and none of the tools I have can look it up.",
              "zh": "这个问题我答不上来，我手头的工具也查不到。"}
-SMALL_TALK = (
-    (re.compile(r"\s*(?:thanks|thank\s+you|thx|cheers)\b|\s*(?:谢谢|多谢|感谢)", re.IGNORECASE),
-     {"en": "You're welcome.", "zh": "不客气。"}),
-    (re.compile(r"\s*(?:ok|okay|great|cool|nice|got\s+it|好的?|明白了?|知道了)\s*[.!。！]*\s*$", re.IGNORECASE),
-     {"en": "Good. What would you like to do next?", "zh": "好的。接下来想做什么？"}),
+GREETING = re.compile(r"\s*(?:(?:please\s+)?say\s+)?(?:hello|hi|hey|hiya|good (?:morning|afternoon|evening))\b"
+                      r"|\s*(?:你好|您好|嗨)", re.IGNORECASE)
+SMALL_TALK = (  # (a short message that is only this, what a person answers in English, in Chinese)
+    (r"(?:(?:ok|okay|great|cool|perfect|nice|awesome)\W+)?(?:many\s+)?(?:thanks|thank\s+you|thx|cheers|ty)\b[\w\s,!.]*"
+     r"|(?:好的?\W*)?(?:谢谢|多谢|感谢)\w*", "You're welcome.", "不客气。"),
+    (r"(?:bye|goodbye|see you|good night)\b[\w\s,!.]*|再见|拜拜", "Goodbye!", "再见！"),
+    (r"(?:hi|hey|hello|hiya|good (?:morning|afternoon|evening))(?:\s+there)?|你好|您好|嗨|早上好|晚上好",
+     "Hello! What can I do for you?", "你好！有什么可以帮你？"),
+    (r"ok|okay|great|cool|nice|perfect|got it|fine|alright|sounds good|好的?|明白了?|知道了|行|嗯",
+     "Good. What would you like to do next?", "好的。接下来想做什么？"),
 )
-"""A thank-you or an "ok" on its own (short, no question in it): answered as a person would, not with "I don't know"."""
-ASKED_WHO = ({"who", "you"}, {"what", "are", "you"}, {"introduce", "yourself"}, {"your", "name"}, {"what", "can", "you", "do"})
-"""Word sets of a question about the model itself: it answers those with what it really is."""
+"""A thank-you, a goodbye, a greeting, an "ok" on its own: answered as a person would, never with a tool or "I don't know"."""
+
+
+def small_talk(message: str, language: Language | None = None) -> str | None:
+    """What a person answers to a short message that is only small talk; None for anything else."""
+    language = language or language_of(message)
+    if len(message.split()) > 8 or len(message) > 40:
+        return None
+    for said, english, chinese in SMALL_TALK:
+        if re.fullmatch(rf"\s*(?:{said})\s*[.!。！~]*\s*", message, re.IGNORECASE):
+            return chinese if language == "zh" else english
+    return None
 
 
 def plain_answer(question: str, language: Language | None = None) -> str:
-    """The answer to a question no tool is used for: a plain answer it knows, what it is, or a short "I don't know"."""
+    """The answer to a question no tool is used for: small talk, a plain answer it knows, what it is, or "I don't know"."""
     language = language or language_of(question)
     # a greeting answers a greeting ("Hello!", "hi there", "Say hello."), not "Translate hello into Spanish"
-    greeted = re.match(r"\s*(?:(?:please\s+)?say\s+)?(?:hello|hi|hey)\b|\s*你好", question, re.IGNORECASE)
+    greeted = GREETING.match(question)
     asked = set(reading.words(question)) - {"hello"} | ({"hello"} if greeted else set())
-    for said, reply in SMALL_TALK:
-        if said.match(question) and not re.search(r"[?？]", question) and len(question.split()) <= 6:
-            return reply[language]
     for keys, zh_keys, english, chinese in PLAIN_ANSWERS:
         if keys == {"time"} and NOT_THE_CLOCK.search(question):  # "is the train on time?" asks no clock
             continue
         if keys <= asked or (zh_keys != ("你好",) and all(k in question for k in zh_keys)) or (greeted and "hello" in keys):
             return chinese if language == "zh" else english
     every_word = set(re.findall(r"[a-z]+", question.lower()))  # "who" and "you" are stop words elsewhere
-    if any(words <= every_word for words in ASKED_WHO) or re.search(r"你是谁|你是什么|你能做什么", question):
+    if any(words <= every_word for words in WHO_ASKED) or re.search(r"你是谁|你是什么|你能做什么", question):
         return NOT_AN_LLM_ZH if language == "zh" else NOT_AN_LLM
-    return DONT_KNOW[language]
+    return small_talk(question, language) or DONT_KNOW[language]
 
 
 def ask_for(tool: str, missing: list[str], language: Language = "en", schema: dict | None = None) -> str:
@@ -92,16 +104,12 @@ def _meaning(name: str, spec: dict[str, Any], language: Language) -> str:
     said, _ = label(name, language)
     vague = all(len(w) <= 2 or w in ("value", "input", "arg", "param", "data") for w in reading.split_name(name))
     description = re.split(r"[.,;(:]", spec.get("description") or "")[0].strip()
-    if language == "zh" and _chinese(description):  # "原单位": a Chinese description says it best
+    if language == "zh" and is_chinese(description):  # "原单位": a Chinese description says it best
         return description
-    if (vague or language == "zh" and not _chinese(said)) and description and len(description.split()) <= 8:
+    if (vague or language == "zh" and not is_chinese(said)) and description and len(description.split()) <= 8:
         described = re.sub(r"^(?:the|a|an)\s+", "", description, flags=re.I)
         return f"{said}（{described}）" if language == "zh" and not vague else described[:1].lower() + described[1:]
     return said
-
-
-def _chinese(text: str) -> bool:
-    return language_of(text) == "zh"
 
 
 def sentences(results: list[tuple[str, dict[str, Any], str]], question: str = "", language: Language | None = None,

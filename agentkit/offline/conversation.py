@@ -1,7 +1,10 @@
-"""Part of step 2: what the conversation so far adds to the question, as a person reads a chat.
+"""Step 6, *converse*: what the conversation so far adds to the question, as a person reads a chat.
 
-- A follow-up ("and in Montevideo?", "what about madrid?", "same for b.txt", "那巴黎呢？") repeats the call made
-  last, with the values the new question changes.
+The state is a `Conversation`: the calls made last (one turn may make several), their arguments and their results.
+
+- A follow-up or a correction ("and in Montevideo?", "actually make it 20", "the same, but on Monday", "no, for
+  3 people", "改到周五", "那上海呢？", "换成 20 个") repeats the last call with only the values it names changed:
+  each new value goes to the parameter whose kind it fits (a count to a count, a date to a date), the rest stays.
 - "that", "it", "the result" in a request to write ("now save that to summary.md") is the result the tools
   gave before: the content to write, not the words of the request.
 """
@@ -10,49 +13,154 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
+from typing import Any
 
 from agentkit.offline.choose import Offer, Planned
+from agentkit.offline.dates import as_iso
 from agentkit.offline.fill import fill
 from agentkit.offline.places import is_known_place, zone_names
-from agentkit.offline.reading import message_text
-from agentkit.offline.roles import role_of
+from agentkit.offline.reading import message_text, split_name
+from agentkit.offline.roles import FROM_WORDS, role_of
 from agentkit.offline.spans import QUOTED, find
 from agentkit.offline.vocabulary import english
 
-LEAD = re.compile(r"^\s*(?:and|but|also|now|ok|okay|then)?\s*(?:what about|how about|same for|same with|the same for|"
-                  r"do the same for|and for|for|in|at|with)?\s*(?:the|my)?\s*", re.IGNORECASE)
-BACK = re.compile(r"\b(?:that|it|this|those|them|the (?:result|results|output|answer|text|list))\b|上面|这个|那个|它|结果",
-                  re.IGNORECASE)
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def follow_up(messages: list[dict], offers: list[Offer]) -> list[Planned]:
-    """ "And in Paris?" after a call: the tool used last, its arguments, with the values this question changes."""
-    question = english(message_text(messages[-1]))
-    last = _last_call(messages, offers)
-    if last is None or not _reads_as_follow_up(question):
+@dataclass(frozen=True)
+class PastCall:
+    """One call of the last turn that made calls: the tool, its arguments, what it returned ('' before a result)."""
+
+    name: str
+    arguments: dict[str, Any]
+    result: str = ""
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """What the conversation before the last message holds for it: the last turn's calls and their results."""
+
+    calls: tuple[PastCall, ...] = ()
+
+    @classmethod
+    def of(cls, messages: list[dict]) -> Conversation:
+        """The state before `messages[-1]`: the calls of the latest assistant message that made any."""
+        for at in range(len(messages) - 2, -1, -1):
+            made = messages[at].get("tool_calls") or []
+            if made:
+                results = {m.get("tool_call_id"): message_text(m) for m in messages[at + 1:-1] if m["role"] == "tool"}
+                return cls(tuple(PastCall(c["function"]["name"], arguments_of(c["function"].get("arguments")),
+                                          results.get(c.get("id"), "")) for c in made))
+        return cls()
+
+    @property
+    def last_result(self) -> str | None:
+        """The last result the tools gave, if any."""
+        return next((c.result for c in reversed(self.calls) if c.result), None)
+
+    def last_call_to(self, offers: list[Offer]) -> tuple[Offer, dict[str, Any]] | None:
+        """The last call of a tool still offered, with its arguments."""
+        for call in reversed(self.calls):
+            offer = next((o for o in offers if o.name == call.name), None)
+            if offer:
+                return offer, call.arguments
+        return None
+
+
+FOLLOWS = re.compile(r"^\s*(?:and|but|also|then|now|same|the same|do the same|what about|how about|instead)\b|^\s*(?:那|还有|再)"
+                     r"|呢\s*[?？]?\s*$", re.IGNORECASE)
+"""'and in Lima?', 'what about rome', 'the same, but on Monday', '那上海呢？': the last request again, for another value."""
+CORRECTION = re.compile(r"\b(?:instead|rather)\b|^\s*(?:(?:no|nope|sorry|oops|wait)\b[,.!]?\s*)?(?:make (?:it|that|them)|"
+                        r"change (?:it|that) to|switch (?:it )?to|actually|i meant)\b|^\s*(?:no|nope)\b[,.!]"
+                        r"|改到|改成|改为|换成|换到|不对|不是|错了", re.IGNORECASE)
+"""'make it 7:15 instead', 'actually, Porto', 'no, for 3 people', '改到周五', '不对，要 4 张': this value, not the last one."""
+SAID_AROUND = re.compile(r"^\s*(?:(?:and|but|also|then|now|ok|okay|no|nope|sorry|oops|wait|actually|instead)\b[,.!]?\s*)*"
+                         r"(?:(?:do )?(?:the )?same(?: thing)?(?: for| with)?|what about|how about|make (?:it|that|them)|"
+                         r"change (?:it|that) to|switch (?:it )?to|i meant)?\s*[,.]?\s*(?:but\s+)?(?:(?:the|my)\s+)?"
+                         r"|\s*\b(?:instead|rather|please)\b|^\s*(?:那|还有|再)|呢|改到|改成|改为|换成|换到|不对|不是|错了|要|[,，。?？!！]",
+                         re.IGNORECASE)
+"""The words around the value in a follow-up or a correction: what is left is the value."""
+LEAD = re.compile(r"^\s*(?:for|in|at|on|to|with)\s+", re.IGNORECASE)
+
+
+def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = False) -> list[Planned]:
+    """The last call again, with the values this message changes (none: not a follow-up). `strong_only`: only
+    when the message says it follows on ("and…", "actually…", "那…呢"), not merely because it is short."""
+    asked = message_text(messages[-1])
+    last = Conversation.of(messages).last_call_to(offers)
+    if last is None or not _reads_as_follow_up(asked, strong_only):
         return []
     offer, previous = last
-    question = CORRECTION.sub(" ", question).strip(" ,")  # "no, I meant Friday": the value, without the words around it
+    value = SAID_AROUND.sub(" ", asked).strip()  # "the same, but on Monday" -> "on Monday"
+    question = english(value)
     found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
-    found = {name: value for name, value in found.items() if value is not None} or _bare_value(offer, previous, question)
-    if not found:
+    bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,"))
+    changed = _kept(offer, {n: v for n, v in found.items() if v is not None and v != previous.get(n)}, question, bare)
+    changed = _to_the_side_named(offer, changed or bare, previous, question)
+    if not changed:
         return []
-    arguments = {**previous, **found}
+    arguments = {**previous, **{n: _as_before(v, previous.get(n)) for n, v in changed.items()}}
     missing = [name for name in offer.schema.get("required") or [] if name not in arguments]
     return [Planned(offer, arguments, tuple(missing))] if not missing else []
 
 
+def _reads_as_follow_up(question: str, strong_only: bool) -> bool:
+    """ "and in Lima?", "actually 20:30", "改到周五", or (unless `strong_only`) a question of a few words."""
+    if FOLLOWS.search(question) or CORRECTION.search(question):
+        return True
+    return not strong_only and (len(re.findall(r"\w+", question)) <= 3 and len(question) <= 24)
+
+
+def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, Any]) -> dict[str, Any]:
+    """The values fill found that the message really names: a typed value (a number, a date, a place...), or free
+    text only when it is the message's whole value ("no, for 3 people" names a count, not a restaurant "people")."""
+    properties = offer.schema.get("properties") or {}
+    named = {str(s.value) for s in find(question) if s.kind in ("quoted", "proper", "zone")} | set(bare.values())
+    return {name: value for name, value in found.items()
+            if not isinstance(value, str) or "enum" in (properties.get(name) or {}) or value in named
+            or is_known_place(value) or role_of(name, properties.get(name) or {})[0] not in FREE}
+
+
+FREE = (None, "title", "query", "body", "place")
+"""Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
+
+
+def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: str) -> dict:
+    """ "what about GBP?" after USD -> EUR: of two parameters of one kind, a new value changes the target unless
+    the message says "from"; "and from Leeds?" changes the start."""
+    properties = offer.schema.get("properties") or {}
+    said_from = bool(set(re.findall(r"[a-z]+", question.lower())) & {"from", "since"})
+    moved = {}
+    for name, value in changed.items():
+        role = role_of(name, properties.get(name) or {})[0]
+        pair = [n for n in previous if n != name and role and role_of(n, properties.get(n) or {})[0] == role
+                and isinstance(previous[n], str)]
+        if role and pair and len(changed) == 1:
+            ends = sorted([name, *pair], key=list(properties).index)
+            name = next((n for n in ends if set(split_name(n)) & FROM_WORDS), ends[0]) if said_from else ends[-1]
+        moved[name] = value
+    return moved
+
+
+def _as_before(value: Any, before: Any) -> Any:
+    """A new value written as the old one was: "Monday" for a date the last call gave as 2026-12-04 is a date too."""
+    if isinstance(before, str) and ISO_DATE.fullmatch(before) and isinstance(value, str) and not ISO_DATE.fullmatch(value):
+        return as_iso(value) or value
+    return value
+
+
 def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Planned]:
     """A text to write that the question calls "that" or "it" is the last tool result of the conversation."""
-    question = message_text(messages[-1])
-    earlier = next((message_text(m) for m in reversed(messages[:-1]) if m["role"] == "tool"), None)
+    question, earlier = message_text(messages[-1]), Conversation.of(messages).last_result
     if earlier is None or not BACK.search(QUOTED.sub(" ", question)):
         return planned
     changed = []
     for call in planned:
         properties = call.offer.schema.get("properties") or {}
-        body = [n for n, spec in properties.items()
-                if role_of(n, spec)[0] == "body" and not _quoted(call.arguments.get(n), question)]
+        quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
+        body = [n for n, spec in properties.items() if role_of(n, spec)[0] == "body"
+                and not (isinstance(call.arguments.get(n), str) and call.arguments[n] in quoted)]
         if not body:
             changed.append(call)
             continue
@@ -61,55 +169,29 @@ def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Pl
     return changed
 
 
+BACK = re.compile(r"\b(?:that|it|this|those|them|the (?:result|results|output|answer|text|list))\b|上面|这个|那个|它|结果",
+                  re.IGNORECASE)
+IT_FILE = re.compile(r"\b(?:that file|this file|the same file|its)\b|\b(read|open|edit|count|show|copy|check|delete|"
+                     r"search|print|in|of|does|from|into)\s+it\b", re.IGNORECASE)
+"""'count its lines', 'open it', 'how many lines does it have', 'what's in it'; not 'what time is it'."""
+
+
 def with_earlier_file(question: str, messages: list[dict]) -> str:
     """ "count its lines", "edit that file": "it" is the file the last call worked on, when the question names none."""
     if any(s.kind == "path" for s in find(question)):
         return question
     for message in reversed(messages[:-1]):
         for call in reversed(message.get("tool_calls") or []):
-            try:
-                arguments = json.loads(call["function"].get("arguments") or "{}")
-            except ValueError:
-                continue
+            arguments = arguments_of(call["function"].get("arguments"))
             path = next((v for k, v in arguments.items() if isinstance(v, str) and role_of(k, {})[0] == "path"), None)
             if path:
                 return IT_FILE.sub(lambda m, path=path: f"{m.group(1)} {path}" if m.group(1) else path, question, count=1)
     return question
 
 
-IT_FILE = re.compile(r"\b(?:that file|this file|the same file|its)\b|\b(read|open|edit|count|show|copy|check|delete|"
-                     r"search|print|in|of|does|from|into)\s+it\b", re.IGNORECASE)
-"""'count its lines', 'open it', 'how many lines does it have', 'what's in it'; not 'what time is it'."""
-
-
-def _reads_as_follow_up(question: str) -> bool:
-    """ "and in Lima?", "what about rome", "same for b.txt", or a short question of a few words."""
-    starts = re.match(r"\s*(?:and|what about|how about|same|do the same|also|now|then)\b", question, re.IGNORECASE)
-    return bool(starts or CORRECTION.search(question)) or len(re.findall(r"\w+", question)) <= 3
-
-
-CORRECTION = re.compile(r"\b(?:instead|rather)\b|^\s*(?:(?:no|sorry|oops),?\s+)?(?:make it|change it to|switch (?:it )?to|"
-                        r"actually|i meant)\b", re.IGNORECASE)
-"""'make it 7:15 instead', 'actually, Porto', 'no, I meant Friday': the last call again, with this value changed."""
-
-
-def _last_call(messages: list[dict], offers: list[Offer]) -> tuple[Offer, dict] | None:
-    for message in reversed(messages[:-1]):
-        for call in reversed(message.get("tool_calls") or []):
-            offer = next((o for o in offers if o.name == call["function"]["name"]), None)
-            if offer:
-                try:
-                    previous = json.loads(call["function"].get("arguments") or "{}")
-                except ValueError:
-                    previous = {}
-                return offer, previous if isinstance(previous, dict) else {}
-    return None
-
-
-def _bare_value(offer: Offer, previous: dict, question: str) -> dict:
-    """ "what about bergen?": the words left after the lead, for the text parameter the last call was about."""
-    rest = LEAD.sub("", question, count=1).strip(" ?.!,")
-    if not rest or len(rest.split()) > 3:
+def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
+    """ "what about bergen?": the words left, for the text parameter the last call was about."""
+    if not rest or len(rest.split()) > 3 or re.fullmatch(r"[\d\s.,:-]+", rest):
         return {}
     properties = offer.schema.get("properties") or {}
     for name, value in previous.items():
@@ -125,5 +207,11 @@ def _bare_value(offer: Offer, previous: dict, question: str) -> dict:
     return {}
 
 
-def _quoted(value: object, question: str) -> bool:
-    return isinstance(value, str) and any(value in (m.group(0)) for m in QUOTED.finditer(question))
+def arguments_of(text: str | None) -> dict[str, Any]:
+    """A call's arguments as a dict, from the JSON text a message carries ({} when it is not an object)."""
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+

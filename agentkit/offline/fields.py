@@ -8,10 +8,21 @@ field that only says back the call's own input is left out.
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, NamedTuple
 
 from agentkit.offline import reading
-from agentkit.offline.wording import Language, label, value_text
+from agentkit.offline.language import is_chinese
+from agentkit.offline.wording import PLACES, STATUS_ZH, Language, join, label, place, value_text
+
+
+class Fact(NamedTuple):
+    """One field for a sentence: its name as words, its value as words, and the value itself."""
+
+    name: str
+    said: str
+    value: Any = None
+    key: str = ""
 
 NAMING = ("name", "title", "label", "city", "symbol", "day", "date", "id")
 """Fields that say which item of a list a row is, in this order of preference."""
@@ -23,7 +34,7 @@ def _close(a: str, b: str) -> bool:
 
 
 def fields(value: dict, question: str, language: Language, full: bool, given: tuple = (),
-           topic: str = "") -> list[tuple[str, str]]:
+           topic: str = "") -> list[Fact]:
     """(label, value as words) for the fields a person asked about: those whose name or value the question names,
     else the first few; every field when the system prompt asks for detail. Fields that only say back the call's
     own input (`given`) are left out; `topic`, the tool's subject in Chinese, names no field in particular."""
@@ -53,7 +64,8 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     shown = []
     for key in chosen:
         name, unit = label(key, language)
-        shown.append((name, value_text(flat[key], language, unit)))
+        said = place(flat[key], language) if set(reading.split_name(key)) & PLACES and isinstance(flat[key], str) else None
+        shown.append(Fact(name, said or value_text(flat[key], language, unit), flat[key], key))
     return shown
 
 
@@ -63,6 +75,86 @@ def row(item: Any, question: str, language: Language) -> str:
         return value_text(item, language)
     key = next((k for n in NAMING for k in item if reading.split_name(k)[-1:] == [n]), None)
     if key is None:
-        return ", ".join(f"{label(k, language)[0]} {v}" for k, v in fields(item, question, language, False))
-    rest = [v for k, v in fields({k: v for k, v in item.items() if k != key}, question, language, False)][:1]
-    return f"{item[key]} ({rest[0]})" if rest else str(item[key])
+        return ", ".join(f"{fact.name} {fact.said}".strip() for fact in fields(item, question, language, False))
+    rest = [fact.said for fact in fields({k: v for k, v in item.items() if k != key}, question, language, False)][:1]
+    return (f"{item[key]}, {rest[0]}" if "(" in rest[0] else f"{item[key]} ({rest[0]})") if rest else str(item[key])
+
+
+STATES = {"status", "state", "condition", "conditions"}
+"""Fields whose word is what the thing is ("in transit", "shipped"): said as "it is in transit"."""
+YES_NO = ("is", "are", "does", "do", "did", "can", "has", "have", "was", "will", "should")
+
+
+def sentence(facts: list[Fact], question: str, where: str, language: Language, acting: bool) -> str:
+    """Facts as a sentence a person says: states and yes/no fields as what it is ("it is in stock"), a place as where
+    it is, fields named after a verb as what it does ("it opens at 09:00"), the rest "with" their values."""
+    states, places, doing, nouns = [], [], [], []
+    for fact in facts:
+        words, key = fact.name.split(), set(reading.split_name(fact.key))
+        if isinstance(fact.value, bool):
+            states.append(_yes_no(fact.name, fact.value, language))
+        elif key & STATES and isinstance(fact.value, str) and len(fact.said) <= 30:
+            states.append(STATUS_ZH.get(fact.said.lower(), fact.said) if language == "zh" else fact.said.lower())
+        elif key & {"name", "title"} and not states and isinstance(fact.value, str):  # "who is on call?": it is Priya
+            states.append(f"是{fact.said}" if language == "zh" else fact.said)
+        elif key & PLACES and isinstance(fact.value, str):
+            places.append(fact.said)
+        elif len(words) > 1 and words[-1] in ("at", "on", "in", "by", "until", "from", "to") and language == "en":
+            doing.append(f"it {fact.name} {fact.said}")
+        else:
+            nouns.append((fact.name, fact.said))
+    counted = how_many(question, facts[0].said, language) if len(facts) == 1 and isinstance(facts[0].value, int | float) else None
+    if counted:
+        return counted
+    if language == "zh":
+        # a name the table could not put in Chinese is left out: the value alone, never an English key
+        parts = states + [f"在{p}" for p in places] + [v if re.search("[A-Za-z]", n) or not n else f"{n}为 {v}" for n, v in nouns]
+        lead = "已完成：" if acting else (where.strip() + "：" if where.strip() else "")
+        lead = lead or ("" if is_chinese("".join(parts)) else "结果是 ")  # "7" alone is not yet a Chinese sentence
+        return f"{lead}{'，'.join(parts)}。"
+    said = f"it is {join(states, 'en')}" if states else ""
+    said += f"{' ' if said else 'it is '}in {join(places, 'en')}" if places else where if said else ""
+    if not said and nouns:
+        name, value = nouns.pop(0)
+        said = f"the {name}{where} {'are' if _plural(name) else 'is'} {value}" if name else value
+    said += f", with {join([f'{n} {v}'.strip() for n, v in nouns], 'en')}" if nouns else ""
+    said = "; ".join(part for part in (said, *doing) if part)
+    if acting:
+        return f"Done: {said}."
+    first = facts[0].value if facts else None
+    if isinstance(first, bool) and question.split()[:1] and question.split()[0].lower() in YES_NO:
+        said = f"{'Yes' if first else 'No'}, {said}"
+    return f"{said[:1].upper()}{said[1:]}."
+
+
+def _yes_no(name: str, value: bool, language: Language) -> str:
+    """ "in stock" / "not in stock", "已确认" / "未确认", "有库存" / "没有库存"."""
+    name = " ".join(w for w in name.split() if w not in ("is", "has", "in")) if language == "zh" else name
+    if language == "zh":
+        name = name.replace(" ", "")
+        if name.startswith("已"):
+            return name if value else "未" + name[1:]
+        return ("有" if value else "没有") + name
+    name = name.removeprefix("is ")
+    return name if value else f"not {name}"
+
+
+def _plural(name: str) -> bool:
+    """ "the temperatures are", "the status is": a plural English name, not one that only ends in s."""
+    return name.endswith("s") and not name.endswith(("ss", "us", "is"))
+
+
+HOW_MANY = re.compile(r"\bhow many ([a-z][a-z ]*?)(?= (?:do|does|did|are|is|were|was|have|has|had|will|can|in|on|at|for|"
+                      r"of|left|there)\b|\s*[?.!]|$)|几([个条张次天本位件人辆间])|多少([\u4e00-\u9fff]{0,4}?)(?:[?？]|$)",
+                      re.IGNORECASE)
+"""'how many unread messages do I have?', '我有几条未读消息？', '还剩多少钱？': a count asked for, and what it counts."""
+
+
+def how_many(question: str, number: str, language: Language) -> str | None:
+    """A count said as the answer to "how many": "That's 7 unread messages." / "一共 7 条。"; None for other questions."""
+    asked = HOW_MANY.search(question)
+    if asked is None:
+        return None
+    if language == "zh":
+        return f"一共 {number} {asked.group(2) or asked.group(3) or ''}".rstrip() + "。"
+    return f"That's {number} {asked.group(1) or ''}".rstrip() + "."

@@ -1,19 +1,21 @@
 """Part of step 1: a question about the world is not a request for a tool, even when it shares the tool's words.
 
-"What is a stock split?", "why do planes fly so high?", "how does the stock market work?", "what makes a password
-strong?": a tool that quotes stocks, searches flights or makes passwords does not answer them, and a model that
-calls it anyway (or asks which ticker to use) has misread the question. Such a question has the form of a
-question about things in general (a definition, a reason, how something works, who made something, advice) and
-names no value a tool would work on: no number, date, place, file, quoted text, code or symbol. Then no tool
-is called, and the model answers in words.
+"What is a stock split?", "why do planes fly so high?", "什么是股票代码？", "为什么天空是蓝色的？": a tool that quotes
+stocks, searches flights or makes passwords does not answer them, and a model that calls it anyway (or asks which
+ticker to use) has misread the question. Such a question has the form of a question about things in general (a
+definition, a reason, how something works, who made something, advice) and names no value a tool would work on:
+no number, date, place, file, quoted text, code or symbol ("纽约现在是什么时间？" names a place: a clock tool answers
+it). Then no tool is called, and the model answers in words.
 """
 
 from __future__ import annotations
 
 import re
 
+from agentkit.offline.language import is_chinese
 from agentkit.offline.places import is_known_place
 from agentkit.offline.spans import find
+from agentkit.offline.vocabulary import english
 
 GENERAL = re.compile(
     r"^\s*(?:(?:so|and|but|ok|okay|hey|hi),?\s+)?(?:"
@@ -26,6 +28,10 @@ GENERAL = re.compile(
     r"how (?:many|much|long|often) .*\b(?:should|does|do|can|is|are)\b (?:i|you|we|a|an|the|people|one)\b)",
     re.IGNORECASE)
 """The forms of a question about the world: a definition, a reason, how it works, who did it, an opinion, advice."""
+GENERAL_ZH = re.compile(r"什么是|是什么(?!时候)|什么意思|什么叫|为什么|为何|"
+                        r"有什么(?:好处|坏处|影响|区别|作用|用处|意义|优点|缺点|危害)|有哪些(?:好处|坏处|影响|区别)|"
+                        r"是谁|谁(?:发明|发现|写|创造|建立)|怎么回事|原理|(?:一般|通常).*合适")
+"""The same forms in Chinese: what is, what does it mean, why, what good is it, who invented."""
 CONCRETE = {"number", "quoted", "email", "phone", "url", "path", "pattern", "tag", "zone", "date", "time", "sql",
             "command", "repo", "duration"}
 """Values a tool works on: any of them in the question makes it a request, whatever its form."""
@@ -55,3 +61,11 @@ def is_general(question: str) -> bool:
         if span.kind in CONCRETE or span.kind == "proper" and is_known_place(str(span.value)):
             return False
     return True
+
+
+def asks_in_general(question: str) -> bool:
+    """A Chinese question about the world, naming no value a tool could act on: answered in words, not with a call."""
+    if not is_chinese(question) or not GENERAL_ZH.search(question):
+        return False
+    return not any(s.kind in CONCRETE or s.kind == "proper" and (is_known_place(s.value) or re.search(r"[A-Z]{2}", s.value))
+                   for s in find(english(question)))

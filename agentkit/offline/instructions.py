@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 from agentkit.offline import reading
+from agentkit.offline.results import GETTING
 
 ROLE = re.compile(r"\byou are\s+([^.!?\n]*[^.!?\n\s])", re.IGNORECASE)
 BRIEF = re.compile(r"\b(?:(?:one|a single|1) sentence|be (?:brief|concise|terse)|(?:briefly|concisely)\b"
@@ -61,10 +62,9 @@ CAUTIOUS = re.compile(r"\b(?:call|use) (?:a |any )?tools? only (?:when|if)\b|\bo
 WRITING = {"write", "edit", "delete", "remove", "create", "save", "move", "rename", "append", "update", "send",
            "post", "upload", "insert", "drop", "overwrite", "replace", "set", "add", "bash", "shell", "run", "execute"}
 """Words of a tool's name that say it changes something: "ask before writing" holds its calls for a yes."""
-CALLING_VERBS = {"get", "fetch", "calc", "calculate", "compute", "find", "lookup", "look", "check", "retrieve",
-                 "show", "query", "search", "run", "do", "make", "tool", "convert"}
+CALLING_VERBS = GETTING | {"run", "do", "make", "tool", "convert"}
 """Words of a tool's name that say only that it is called, not what it is about."""
-WHO_ASKED = ({"who", "you"}, {"your", "name"}, {"introduce", "yourself"}, {"what", "are", "you"})
+WHO_ASKED = ({"who", "you"}, {"your", "name"}, {"introduce", "yourself"}, {"what", "are", "you"}, {"what", "can", "you", "do"})
 """Word sets of a question that asks the model who it is (any one of them, all its words)."""
 
 

@@ -28,9 +28,10 @@ from typing import Any
 from agentkit.offline import answer
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
 from agentkit.offline.choose import Offer, Planned, plan
-from agentkit.offline.conversation import follow_up, with_earlier_file, with_earlier_result
+from agentkit.offline.conversation import Conversation, arguments_of, follow_up, with_earlier_file, with_earlier_result
 from agentkit.offline.fill import fill
 from agentkit.offline.function_protocol import function_protocol, protocol_reply
+from agentkit.offline.general import asks_in_general
 from agentkit.offline.instructions import (
     Instructions,
     changes_something,
@@ -47,7 +48,6 @@ from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
 from agentkit.offline.reading import message_text
 from agentkit.offline.reply import EmittedCall, Reply
 from agentkit.offline.retry import corrected
-from agentkit.offline.zh_general import asks_in_general
 
 __all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "EmittedCall", "plain_answer", "plan"]
 
@@ -85,12 +85,15 @@ class OfflineModel:
         confirmed = _confirmed(messages) if told.ask_first else None
         question = confirmed or message_text(messages[-1])
         language = told.language or language_of(question)
-        general = choice == "auto" and asks_in_general(question)  # "什么是股票代码？" asks about the world
+        # "什么是股票代码？" asks about the world, and "thanks!" asks nothing: answered in words, with no call
+        general = choice == "auto" and (asks_in_general(question) or answer.small_talk(question) is not None)
         if offers and choice != "none" and not general:
             asked = with_earlier_file(question, messages) if len(messages) > 1 else question
             planned = with_earlier_result(plan(asked, offers, choice), messages)
             if all(p.missing for p in planned):  # "and to yen?": what it lacks, the call before had
                 planned = follow_up(messages, offers) or planned
+            elif len(messages) > 1 and {p.offer.name for p in planned} == {c.name for c in Conversation.of(messages).calls}:
+                planned = follow_up(messages, offers, strong_only=True) or planned  # "no, for 3 people": a correction
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
                 planned = [p for p in planned if fits_exactly(p.offer.name, question)]
             ready = [p for p in planned if not p.missing or choice != "auto"]
@@ -135,7 +138,7 @@ def _confirmed(messages: list[dict]) -> str | None:
 def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instructions, gullible: bool = False) -> Reply:
     turn_start = max(i for i, m in enumerate(messages) if m["role"] == "assistant")
     asked = messages[turn_start].get("tool_calls") or []
-    made = {c["id"]: (c["function"]["name"], _arguments(c["function"]["arguments"])) for c in asked}
+    made = {c["id"]: (c["function"]["name"], arguments_of(c["function"]["arguments"])) for c in asked}
     results = [(*made.get(m.get("tool_call_id"), ("tool", {})), message_text(m)) for m in messages[turn_start + 1:]]
     question_at = max(i for i, m in enumerate(messages) if m["role"] == "user")
     question, earlier = message_text(messages[question_at]), messages[question_at + 1: turn_start]
@@ -174,14 +177,6 @@ def _completed(question: str, answer_text: str, offers: list[Offer]) -> EmittedC
         if not still:
             return EmittedCall(planned.offer.name, json.dumps({**planned.arguments, **found}))
     return None
-
-
-def _arguments(text: str) -> dict[str, Any]:
-    try:
-        value = json.loads(text or "{}")
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _offer_from_tool(tool: dict) -> Offer:

@@ -18,18 +18,18 @@ from typing import Any
 
 from agentkit.offline import reading
 from agentkit.offline.failures import failure
-from agentkit.offline.fields import fields, row
-from agentkit.offline.language import is_chinese
+from agentkit.offline.fields import fields, how_many, row, sentence
 from agentkit.offline.outputs import command_output, course_output, quoted
 from agentkit.offline.wording import (
+    LABELS_ZH,
     MOMENT,
+    STATUS_ZH,
     Language,
     context,
     join,
     label,
     moment,
     sentence_end,
-    status_zh,
     value_text,
 )
 
@@ -50,6 +50,10 @@ DOING = {"translate", "define", "summarize", "summarise", "roll", "generate", "s
          "recommend", "suggest", "predict", "sort", "compare", "split", "flip", "pick", "draw", "multiply", "divide",
          "subtract", "sum", "round", "evaluate", "estimate"}
 """First words of a tool that does something to its input: its result is said as "the result"."""
+NOTHING = {"en": ("I found nothing.", "Done."), "zh": ("没有找到结果。", "已完成。")}
+"""What an empty result says: nothing found by a lookup, or an action done."""
+LOOKUPS = {"status", "state", "info", "details", "history", "list", "lookup"}
+"""Last words of a tool that reads a thing's state, whatever its first word: order_status, booking_details."""
 READING = {"read", "open", "view", "cat", "load", "download"}
 """First words of a tool that hands back a text as it is: its answer quotes the text."""
 CLOCK = {"time", "clock", "now", "date", "today", "day", "datetime"}
@@ -88,9 +92,14 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
         return _now(when, context(arguments, language, places_only=True), language)
     if "\n" in result or len(result) > 200:
         return quoted(result, "结果如下：" if zh else "Here is what I found:", full)
-    said = _scalar(words, arguments, _without_echo(result, arguments), language)
+    said = _scalar(words, arguments, _without_echo(result, arguments), language, question)
     return said if all(v.casefold() in said.casefold() for v in _echoed(result, arguments)) else _scalar(
         words, arguments, result, language)
+
+
+def _acts(words: list[str]) -> bool:
+    """A tool that does something ("book_table", "order_pizza"), not one that looks up its state ("order_status")."""
+    return bool(words) and words[0] in ACTIONS and words[-1] not in LOOKUPS
 
 
 def _echoed(result: str, arguments: dict[str, Any]) -> list[str]:
@@ -125,67 +134,70 @@ def _json(result: str) -> Any:
 def _structured(value: Any, words: list[str], arguments: dict, question: str, language: Language, full: bool) -> str:
     """A JSON result as words: an object by the fields asked about, a list by its items."""
     zh = language == "zh"
-    where = context(arguments, language)
-    if isinstance(value, dict) and len(value) == 1 and isinstance(next(iter(value.values())), (list, dict)):
-        value = next(iter(value.values()))  # {"results": [...]}: the list is the answer
+    lists = [k for k, v in value.items() if isinstance(v, list)] if isinstance(value, dict) else []
+    counts = all(isinstance(v, (int, float)) for k, v in value.items() if k not in lists) if lists else False
+    if len(lists) == 1 and counts:
+        words, value = [*words, lists[0]], value[lists[0]]  # {"count": 3, "recipes": [...]}: the list is the answer
+    elif isinstance(value, dict) and len(value) == 1 and isinstance(next(iter(value.values())), dict):
+        value = next(iter(value.values()))  # {"person": {...}}: the object inside is the answer
     if isinstance(value, list):
-        if not value:
-            return "没有找到结果。" if zh else "I found nothing."
-        items = [row(v, question, language) for v in value[: 12 if not full else len(value)]]
-        items += [f"另外 {len(value) - len(items)} 个" if zh else f"{len(value) - len(items)} more"] * (len(value) > len(items))
-        if zh:
-            return f"找到 {len(value)} 个结果：{join(items, 'zh')}。"
-        return f"I found {len(value)}{where}: {join(items, 'en')}." if len(value) > 1 else f"I found one{where}: {items[0]}."
+        return _items(value, words, arguments, question, language, full)
     if not isinstance(value, dict):
-        return _scalar(words, arguments, value_text(value, language), language)
+        return _scalar(words, arguments, value_text(value, language), language, question)
+    acting = _acts(words)  # what an action made: every field says something (its number, state)
     if not value:
-        return "没有找到结果。" if zh else "I found nothing."
+        return NOTHING[language][acting]
     where = context(arguments, language, places_only=True)
     given = tuple(v for v in arguments.values() if isinstance(v, (str, int, float)))
-    acting = bool(words) and words[0] in ACTIONS  # what an action made: every field says something (its number, state)
     topic = "".join(label(w, "zh")[0] for w in words)  # "天气" asks about the weather as a whole, not one field
     chosen = fields(value, question, language, full or acting, given, topic)[: None if full else 5]
     converted_names = CONVERTED | {label(w, "zh")[0] for w in CONVERTED}  # the field's name as the sentence labels it
-    converted = next((said for name, said in chosen if not name or name.split()[0] in converted_names), None)
+    converted = next((f.said for f in chosen if not f.name or f.name.split()[0] in converted_names), None)
     if set(words) & CONVERTING and converted:  # {"converted": 92.31}: "100 USD is 92.31 EUR" / "100 USD 是 92.31 EUR"
         target = next((str(v) for k, v in arguments.items() if set(reading.split_name(k)) & {"to", "target"}), "")
         return sentence_end(f"{_conversion(words, arguments)} {'是' if zh else 'is'} {converted} {target}".rstrip(), language)
     if not chosen:
-        return ("已完成。" if acting else "没有找到结果。") if zh else ("Done." if acting else "I found nothing.")
+        return NOTHING[language][acting]
+    return sentence(chosen, question, where, language, acting)
+
+
+def _items(value: list, words: list[str], arguments: dict, question: str, language: Language, full: bool) -> str:
+    """ "I found 2 books for Le Guin: A (1974) and B (1971).", "I found no flights from Oslo to Rome." """
+    zh, where = language == "zh", context(arguments, language)
+    thing = next((w for w in reversed(words) if w not in GETTING | TOOLISH and len(w) > 2), "")
+    thing_zh = label(thing, "zh")[0] if thing else ""
+    thing_zh = thing_zh if thing_zh and not re.search("[A-Za-z]", thing_zh) else "结果"
+    many = thing if thing.endswith("s") else f"{thing}s" if thing else "results"
+    if not value:
+        return f"没有找到{thing_zh}。" if zh else f"I found no {many}{where}."
+    items = [row(v, question, language) for v in value[: 12 if not full else len(value)]]
+    items += [f"另外 {len(value) - len(items)} 个" if zh else f"{len(value) - len(items)} more"] * (len(value) > len(items))
     if zh:
-        # "已确认" for {"confirmed": true}: a Chinese label that says a state needs no "为 是" after it
-        parts = [name if said == "是" and is_chinese(name) else f"{name}为 {said}" if name else said for name, said in chosen]
-        lead = "已完成：" if acting else (where.strip() + "：" if where else "")
-        return f"{lead}{'，'.join(parts)}。"
-    plural = [name.endswith("s") and not name.endswith("ss") or "," in said or " and " in said for name, said in chosen]
-    said = join([f"the {name} {'are' if many else 'is'} {value}" if name else value
-                 for (name, value), many in zip(chosen, plural, strict=True)], "en")
-    if not said.strip():
-        return "Done." if acting else "I found nothing."
-    if acting:
-        return f"Done: {said}."
-    if where.strip():
-        return f"{where.strip()[0].upper()}{where.strip()[1:]}{':' if not chosen[0][0] else ','} {said}."
-    return sentence_end(said[:1].upper() + said[1:], "en")
+        return f"找到 {len(value)} 个{thing_zh}：{join(items, 'zh')}。"
+    if len(value) == 1:
+        return f"I found one{' ' + many.removesuffix('s') if thing else ''}{where}: {items[0]}."
+    return f"I found {len(value)} {many}{where}: {join(items, 'en')}."
 
 
-def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: Language) -> str:
+def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: Language, question: str = "") -> str:
     """A short result said with what the call was for: a conversion, a value looked up, or an action done."""
     result = _without_brackets(result)
     if re.fullmatch(r"-?\d+(\.\d+)?", result) or MOMENT.fullmatch(result):
-        result = value_text(_number(result) if not MOMENT.fullmatch(result) else result, language)
+        result = value_text(result if MOMENT.fullmatch(result) else (float if "." in result else int)(result), language)
     low = result.lower()
+    counted = how_many(question, result, language) if re.fullmatch(r"-?[\d,]+(\.\d+)?", result) else None
+    if counted and not (_acts(words) or words[:1] and words[0] in DOING):
+        return counted
     if low in ("", "null", "none"):
-        return ("已完成。" if words and words[0] in ACTIONS else "没有找到结果。") if language == "zh" else (
-            "Done." if words and words[0] in ACTIONS else "I found nothing.")
+        return NOTHING[language][_acts(words)]
     if language == "en" and low in ("true", "yes", "false", "no"):
         return "Yes." if low in ("true", "yes") else "No."
     if language == "zh" and low in ("true", "yes", "false", "no"):
         return "是的。" if low in ("true", "yes") else "不是。"
     subject_words = [w for w in words[1 if words and words[0] in GETTING else 0:] if w not in TOOLISH]
-    if words and words[0] in DOING or re.fullmatch(r"-?[\d,]+(\.\d+)?", result) and words and words[0] in ACTIONS:
+    if words and words[0] in DOING or re.fullmatch(r"-?[\d,]+(\.\d+)?", result) and _acts(words):
         subject_words = ["result"]  # translate_text, add_numbers: the name says what is done, not what comes out
-    acting = bool(words) and words[0] in ACTIONS and subject_words != ["result"]
+    acting = _acts(words) and subject_words != ["result"]
     if words and words[0] in SEARCHING:  # what a search or a query found: "I found 3: A, B and C."
         items = [i.strip() for i in result.split("; ")] if "; " in result else []
         if language == "zh":
@@ -193,11 +205,11 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
         found = f"I found {len(items)}{context(arguments, 'en')}: {join(items, 'en')}" if items else f"I found: {result}"
         return sentence_end(found, "en")
     if language == "zh":
-        if status_zh(result):  # "Cancelled." -> "已取消。"
-            return f"{status_zh(result)}。"
+        if result.strip().rstrip(".!").lower() in STATUS_ZH:  # "Cancelled." -> "已取消。"
+            return f"{STATUS_ZH[result.strip().rstrip('.!').lower()]}。"
         if acting:
             return f"已完成：{sentence_end(result, 'zh')}"
-        subject = "".join(label(w, "zh")[0] for w in subject_words if w in _zh_known()) or "结果"
+        subject = "".join(label(w, "zh")[0] for w in subject_words if w in LABELS_ZH) or "结果"
         where = context(arguments, "zh", places_only=True) if subject_words != ["result"] else ""
         where = f"{where}{' ' if re.search(r'[A-Za-z0-9]$', where) else ''}的" if where else ""
         return f"{where}{subject}是 {sentence_end(result, 'zh')}"
@@ -224,16 +236,6 @@ def _without_brackets(text: str) -> str:
 
     text = re.sub(r"\{([^{}]*)\}", pairs, text)
     return re.sub(r"\[([^\[\]]*)\]", lambda m: re.sub(r"[\"']", "", m.group(1)), text)
-
-
-def _zh_known() -> set[str]:
-    from agentkit.offline.wording import LABELS_ZH
-
-    return set(LABELS_ZH)
-
-
-def _number(text: str) -> float | int:
-    return float(text) if "." in text else int(text)
 
 
 def _conversion(words: list[str], arguments: dict[str, Any]) -> str:

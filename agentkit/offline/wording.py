@@ -50,12 +50,16 @@ LABELS_ZH = {
     "calories": "卡路里", "burned": "消耗", "category": "类别", "note": "备注", "label": "标签", "remaining": "剩余",
     "free": "空余", "spaces": "车位", "room": "房间", "mode": "模式", "reference": "编号", "confirmation": "确认",
     "order": "订单", "progress": "进度", "tickets": "票", "seat": "座位", "showtime": "场次", "movie": "电影",
+    "in": "", "is": "", "has": "", "unread": "未读", "tide": "潮", "restock": "补货", "flights": "航班", "flight": "航班",
+    "meetings": "会议", "meeting": "会议", "recipes": "菜谱", "recipe": "菜谱", "rooms": "房间", "books": "书",
+    "items": "条目", "results": "结果", "events": "活动", "opens": "开门", "closes": "关门", "steps": "步数",
 }
 """Chinese for the words that name fields and tools most often; a word not here is written as it is."""
 
 EXPANDED = {"temp": "temperature", "qty": "quantity", "desc": "description", "addr": "address", "num": "number",
             "avg": "average", "pct": "percent", "tz": "time zone", "repo": "repository", "dir": "folder",
-            "msg": "message", "img": "image", "dob": "date of birth", "max": "maximum", "min": "minimum"}
+            "msg": "message", "eta": "expected arrival", "img": "image", "dob": "date of birth", "max": "maximum",
+            "min": "minimum"}
 """Short forms in field and parameter names, written out for a sentence."""
 
 UNITS = {"c": "°C", "celsius": "°C", "f": "°F", "fahrenheit": "°F", "pct": "%", "percent": "%", "km": "km",
@@ -132,20 +136,9 @@ def moment(text: str, language: Language) -> tuple[str | None, str] | None:
         when = datetime.fromisoformat(found.group(1) + (f"T{found.group(2)}" if found.group(2) else ""))
     except ValueError:
         return None
-    day = day_name(when, language)
-    date = f"{when.year}年{when.month}月{when.day}日{day}" if language == "zh" else f"{day}, {when.day} {when:%B} {when.year}"
-    return found.group(2), date
-
-
-def moment_text(text: str, language: Language) -> str | None:
-    """The same in one piece: "22:53 (Friday, 4 December 2026)" / "22:53（2026年12月4日星期五）"."""
-    found = moment(text, language)
-    if found is None:
-        return None
-    clock, date = found
-    if not clock:
-        return date
-    return f"{clock}（{date}）" if language == "zh" else f"{clock} ({date})"
+    if language == "zh":
+        return found.group(2), f"{when.year}年{when.month}月{when.day}日星期{'一二三四五六日'[when.weekday()]}"
+    return found.group(2), f"{when:%A}, {when.day} {when:%B} {when.year}"
 
 
 @cache
@@ -163,17 +156,6 @@ STATUS_ZH = {"ok": "好了", "done": "已完成", "success": "成功", "cancelle
 """A one-word status a tool answers with ("Cancelled."), said in Chinese."""
 
 
-def status_zh(text: str) -> str | None:
-    """ "Cancelled." -> "已取消", or None for a result that is more than a one-word status."""
-    return STATUS_ZH.get(text.strip().rstrip(".!").lower())
-
-
-def day_name(when: datetime, language: Language) -> str:
-    if language == "zh":
-        return "星期" + "一二三四五六日"[when.weekday()]
-    return f"{when:%A}"
-
-
 def value_text(value: Any, language: Language, unit: str = "") -> str:
     """One JSON value for a sentence: numbers grouped, booleans as yes/no, lists joined, dates in words."""
     if isinstance(value, bool):
@@ -186,8 +168,9 @@ def value_text(value: Any, language: Language, unit: str = "") -> str:
     if value is None:
         return "无" if language == "zh" else "none"
     text = str(value).strip()
-    if MOMENT.fullmatch(text):
-        return moment_text(text, language) or text
+    when = moment(text, language) if MOMENT.fullmatch(text) else None
+    if when:  # "22:53 (Friday, 4 December 2026)" / "22:53（2026年12月4日星期五）"
+        return (f"{when[0]}（{when[1]}）" if language == "zh" else f"{when[0]} ({when[1]})") if when[0] else when[1]
     return f"{text} {unit}".rstrip() if unit and unit not in text else text
 
 

@@ -1,0 +1,93 @@
+"""The offline model's *converse* stage: the conversation's state, and follow-ups and corrections that change one value."""
+
+import datetime as dt
+import json
+
+import pytest
+
+from agentkit.offline import OfflineModel
+from agentkit.offline.conversation import Conversation, PastCall
+
+
+def _tool(name, description, properties, required):
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
+        "type": "object", "properties": properties, "required": required}}}
+
+
+LOCKER = _tool("rent_locker", "Rent a luggage locker at a station", {
+    "station": {"type": "string"}, "size": {"type": "string", "enum": ["S", "M", "L"]},
+    "hours": {"type": "integer", "description": "how many hours"}, "day": {"type": "string", "format": "date"}},
+    ["station", "hours"])
+FERRY = _tool("ferry_times", "Ferry departures between two ports", {
+    "from_port": {"type": "string"}, "to_port": {"type": "string"}}, ["from_port", "to_port"])
+SEEDS = _tool("order_seeds", "Order packets of seeds", {"variety": {"type": "string"}, "packets": {"type": "integer"}},
+              ["variety", "packets"])
+QUIET = _tool("noise_level", "Noise level in a district", {"district": {"type": "string"}}, ["district"])
+
+
+def _turn(name, *arguments, results=None):
+    calls = [{"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(a)}}
+             for i, a in enumerate(arguments)]
+    results = results or ["ok"] * len(arguments)
+    return [{"role": "user", "content": "first request"}, {"role": "assistant", "content": None, "tool_calls": calls},
+            *({"role": "tool", "tool_call_id": f"c{i}", "content": r} for i, r in enumerate(results)),
+            {"role": "assistant", "content": "Done."}]
+
+
+def _calls(tools, history, message):
+    reply = OfflineModel().respond({"messages": [*history, {"role": "user", "content": message}], "tools": tools})
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
+
+
+def test_the_state_is_the_last_turns_calls_with_their_results():
+    history = _turn("noise_level", {"district": "Mitte"}, {"district": "Pankow"}, results=["52 dB", "47 dB"])
+    state = Conversation.of([*history, {"role": "user", "content": "and Wedding?"}])
+    assert state.calls == (PastCall("noise_level", {"district": "Mitte"}, "52 dB"),
+                           PastCall("noise_level", {"district": "Pankow"}, "47 dB"))
+    assert state.last_result == "47 dB"
+    assert Conversation.of([{"role": "user", "content": "hi"}]) == Conversation()
+
+
+@pytest.mark.parametrize(("message", "changed"), [
+    ("actually make it 6 hours", {"hours": 6}),
+    ("no, for 5 hours", {"hours": 5}),
+    ("make it L instead", {"size": "L"}),
+    ("and at Ostbahnhof?", {"station": "Ostbahnhof"}),
+    ("换成 8 个小时", {"hours": 8}),
+])
+def test_a_correction_changes_only_the_value_it_names(message, changed):
+    before = {"station": "Hauptbahnhof", "size": "M", "hours": 3}
+    assert _calls([LOCKER], _turn("rent_locker", before), message) == [("rent_locker", {**before, **changed})]
+
+
+@pytest.mark.parametrize("message", ["the same, but on Tuesday", "改到周二"])
+def test_a_new_day_is_written_as_the_last_day_was(message):
+    before = {"station": "Hauptbahnhof", "hours": 3, "day": "2026-12-04"}
+    [(name, arguments)] = _calls([LOCKER], _turn("rent_locker", before), message)
+    assert {k: v for k, v in arguments.items() if k != "day"} == {"station": "Hauptbahnhof", "hours": 3}
+    assert dt.date.fromisoformat(arguments["day"]).weekday() == 1
+
+
+@pytest.mark.parametrize(("message", "expected"), [
+    ("what about Naxos?", {"from_port": "Piraeus", "to_port": "Naxos"}),  # a new end is where it goes...
+    ("and from Rafina?", {"from_port": "Rafina", "to_port": "Paros"}),  # ...unless it says "from"
+])
+def test_one_value_of_a_pair_changes_the_side_it_fits(message, expected):
+    history = _turn("ferry_times", {"from_port": "Piraeus", "to_port": "Paros"})
+    assert _calls([FERRY], history, message) == [("ferry_times", expected)]
+
+
+def test_a_follow_up_after_two_calls_repeats_the_tool_once():
+    history = _turn("noise_level", {"district": "Mitte"}, {"district": "Pankow"})
+    assert _calls([QUIET, SEEDS], history, "what about Kreuzberg?") == [("noise_level", {"district": "Kreuzberg"})]
+
+
+def test_a_word_of_the_correction_is_not_taken_for_a_value():
+    history = _turn("order_seeds", {"variety": "basil", "packets": 2})
+    assert _calls([SEEDS], history, "不对，要 4 包") == [("order_seeds", {"variety": "basil", "packets": 4})]
+    assert _calls([SEEDS], history, "no, 3 packets") == [("order_seeds", {"variety": "basil", "packets": 3})]
+
+
+def test_a_new_request_for_another_tool_is_not_a_follow_up():
+    history = _turn("order_seeds", {"variety": "basil", "packets": 2})
+    assert _calls([SEEDS, QUIET], history, "also, what is the noise level in Mitte?") == [("noise_level", {"district": "Mitte"})]

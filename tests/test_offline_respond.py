@@ -1,0 +1,73 @@
+"""The offline model's *respond* stage: a tool's result said as a person says it, by its shape, in the learner's language."""
+
+import json
+import re
+
+import pytest
+
+from agentkit.offline import OfflineModel
+from agentkit.offline.answer import small_talk
+
+
+def _answer(question, name, arguments, result):
+    schema = {"type": "object", "properties": {k: {"type": "string"} for k in arguments}, "required": list(arguments)}
+    messages = [{"role": "user", "content": question},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": json.dumps(result, ensure_ascii=False)}]
+    tools = [{"type": "function", "function": {"name": name, "description": name.replace("_", " "), "parameters": schema}}]
+    return OfflineModel().respond({"messages": messages, "tools": tools}).content
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("any ferries from Split to Hvar?", "list_ferries", {"origin": "Split", "destination": "Hvar"}, {"ferries": []},
+     "I found no ferries from Split to Hvar."),
+    ("which plays are on?", "find_plays", {}, {"total": 2, "plays": ["Hamlet", "Medea"]}, "I found 2 plays: Hamlet and Medea."),
+    ("is the ramp clear?", "ramp_status", {"ramp": "B"}, {"blocked": False, "reopens_at": "14:00"},
+     "No, it is not blocked; it reopens at 14:00."),
+    ("where is crate 7?", "locate_crate", {"crate": "7"}, {"state": "Loading", "dock": "D4"}, "It is loading, with dock D4."),
+    ("how many pallets are left?", "count_pallets", {}, {"pallets": 14}, "That's 14 pallets."),
+    ("who reviews it?", "reviewer", {}, {"reviewer": {"name": "Ines Duarte", "team": "infra"}},
+     "It is Ines Duarte, with team infra."),
+])
+def test_an_answer_is_a_sentence_that_says_what_was_asked(question, name, arguments, result, said):
+    assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "result", "said"), [
+    ("货架 7 上有货吗？", {"in_stock": False, "restock_date": "2026-12-10"}, "没有库存，补货日期为 2026年12月10日星期四。"),
+    ("还有几个托盘？", {"pallets": 14}, "一共 14 个。"),
+    ("有哪些航班？", {"flights": []}, "没有找到航班。"),
+])
+def test_a_chinese_answer_has_no_english_field_names(question, result, said):
+    answer = _answer(question, "warehouse_lookup", {}, result)
+    assert answer == said and not re.search(r"[A-Za-z]{3,}", answer)
+
+
+def test_no_answer_is_a_field_list_or_json():
+    answer = _answer("status of order 12?", "order_status", {"order": "12"},
+                     {"status": "shipped", "carrier": "DHL", "date": "2026-12-03", "weight_kg": 2.5})
+    assert not re.search(r"\bthe \w+ (?:is|are) [^,]+, the \w+ (?:is|are)\b|[{}\"]|order_status", answer)
+    assert answer.startswith("It is shipped")
+
+
+@pytest.mark.parametrize(("message", "reply"), [
+    ("thanks!", "You're welcome."), ("great, thank you so much", "You're welcome."), ("谢谢！", "不客气。"),
+    ("ok", "Good. What would you like to do next?"), ("好的", "好的。接下来想做什么？"), ("bye", "Goodbye!"),
+    ("thanks, what is the capital of Peru?", None), ("ok, book it for Monday", None),
+])
+def test_small_talk_is_answered_as_a_person_would(message, reply):
+    assert small_talk(message) == reply
+
+
+def test_small_talk_calls_no_tool_even_when_one_is_offered():
+    tool = {"type": "function", "function": {"name": "pollen", "description": "Pollen in a city", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
+    reply = OfflineModel().respond({"messages": [{"role": "user", "content": "thanks!"}], "tools": [tool]})
+    assert reply.tool_calls == () and reply.content == "You're welcome."
+
+
+@pytest.mark.parametrize("greeting", ["Hello!", "Say hello.", "hi there"])
+def test_a_greeting_is_answered_with_what_the_model_is(greeting):
+    reply = OfflineModel().respond({"messages": [{"role": "user", "content": greeting}]})
+    assert reply.content.startswith("Hello! I am the course's offline model")
