@@ -49,9 +49,9 @@ def _tools(folder: Path, name: str) -> dict[str, ToolDefinition]:
             expect(callable(make), f"{name}.py has no function tools(workspace): keep the one `agentkit new` wrote, "
                                    "and list your tools in it.")
             made = make(Workspace(workspace))
+        except AssertionError:
+            raise
         except Exception as error:
-            if isinstance(error, AssertionError):
-                raise
             raise AssertionError(f"making your tools, {name}.py raised {type(error).__name__}: {error}") from None
     try:
         return build_registry(made.values() if isinstance(made, Mapping) else made)
