@@ -63,8 +63,10 @@ class Running:
         self.lines: queue.Queue[str] = queue.Queue()
         self.stdout: list[str] = []
         self.stderr: list[str] = []
-        for stream, kept in ((self.process.stdout, self.stdout), (self.process.stderr, self.stderr)):
-            threading.Thread(target=self._read, args=(stream, kept), daemon=True).start()
+        self.readers = [threading.Thread(target=self._read, args=(stream, kept), daemon=True)
+                        for stream, kept in ((self.process.stdout, self.stdout), (self.process.stderr, self.stderr))]
+        for reader in self.readers:
+            reader.start()
 
     def _read(self, stream, kept: list[str]) -> None:
         for line in stream:
@@ -96,7 +98,8 @@ class Running:
             self.process.kill()
             self.process.wait()
             raise AssertionError(f"still running {timeout} s after signal {number}") from None
-        time.sleep(0.1)  # the reading threads catch up with the last lines
+        for reader in self.readers:  # each ends at its stream's end: every last line is read, however busy the machine
+            reader.join(WAIT)
         return status, "".join(self.stderr)
 
 

@@ -26,13 +26,15 @@ MY_CASES = [
          (bmi(55, 1.62),)),
     Case("bmi_4", "train", "no_tool", "What is a healthy breakfast?", ("bmi",), ()),
 ]
+HARDER = [Case("bmi_5", "train", "choose", "My body mass index, please: 1.75 m, 70 kg", ("bmi", "get_current_time"),
+                (bmi(70, 1.75),))]
 BETTER = {"type": "function", "function": {**MY_TOOL["function"], "description": "Body mass index (BMI) from weight and height.",
                                            "parameters": MY_TOOL["function"]["parameters"]}}
 
 
 def test_sound_answers_pass(capsys):
     assert asyncio.run(check_exercise_9_1({"my_tool": MY_TOOL, "my_cases": MY_CASES}))
-    assert asyncio.run(check_exercise_9_2({"my_tool": MY_TOOL, "better_tool": BETTER}))
+    assert asyncio.run(check_exercise_9_2({"my_tool": MY_TOOL, "better_tool": BETTER, "harder_cases": HARDER}))
     assert capsys.readouterr().out.count("[pass]") == 2
 
 
@@ -71,7 +73,7 @@ def _with(**function):
                                            "required": ["weight", "height"]}), "changes the parameters"),
 ])
 def test_exercise_9_2_says_what_is_wrong(better, hint, capsys):
-    assert not asyncio.run(check_exercise_9_2({"my_tool": MY_TOOL, "better_tool": better}))
+    assert not asyncio.run(check_exercise_9_2({"my_tool": MY_TOOL, "better_tool": better, "harder_cases": HARDER}))
     assert hint in capsys.readouterr().out
 
 
@@ -79,4 +81,19 @@ def test_a_parameter_description_alone_is_a_better_description(capsys):
     parameters = {**MY_TOOL["function"]["parameters"],
                   "properties": {**MY_TOOL["function"]["parameters"]["properties"],
                                  "weight": {"type": "number", "description": "Body weight in kilograms."}}}
-    assert asyncio.run(check_exercise_9_2({"my_tool": MY_TOOL, "better_tool": _with(parameters=parameters)}))
+    assert asyncio.run(check_exercise_9_2({"my_tool": MY_TOOL, "better_tool": _with(parameters=parameters),
+                                           "harder_cases": HARDER}))
+
+
+@pytest.mark.parametrize(("harder", "hint"), [
+    ([], "harder_cases must be a list of at least 1 Case"),
+    ("bmi_5", "harder_cases must be a list of at least 1 Case"),
+    ([replace(HARDER[0], id="bmi_1")], "my_cases uses that id already"),
+    ([replace(HARDER[0], tools=("get_current_time",))], "does not offer bmi"),
+    ([replace(HARDER[0], expected=(bmi(70, "tall"),))], "is not a valid 'height'"),
+    ([replace(HARDER[0], category="no_tool", expected=())], "should expect a call to bmi"),
+])
+def test_harder_cases_must_be_sound_cases_for_the_tool(harder, hint, capsys):
+    answers = {"my_tool": MY_TOOL, "my_cases": MY_CASES, "better_tool": BETTER, "harder_cases": harder}
+    assert not asyncio.run(check_exercise_9_2(answers))
+    assert hint in capsys.readouterr().out

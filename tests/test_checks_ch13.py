@@ -1,175 +1,164 @@
-"""Chapter 13's checks pass any working tool and sound cases, and say what is wrong with the others."""
+"""Chapter 13's checks pass any project with two working tools, a passing test of one and five sound cases; they say
+"todo" for the project as `agentkit new` wrote it, and what is wrong with the others."""
 
 import asyncio
-import tempfile
-from dataclasses import replace
-from pathlib import Path
-from types import SimpleNamespace
-from typing import Literal
+import json
 
 import pytest
 
-from agentkit.checks.ch13 import check_exercise_13_1, check_exercise_13_2
-from agentkit.evaluation import Case, ExpectedCall
-from agentkit.tools import ToolDefinition, ToolError, build_registry, tool
+from agentkit.checks.ch13 import check_exercise_13_1, check_exercise_13_2, check_exercise_13_3
+from agentkit.classroom.new_project import new_project
+
+NAME = "plants"
+
+TOOLS = '''
+import json
+from pathlib import Path
+
+from agentkit import Limits, ToolError, ToolPolicy, build_registry, tool
+
+SYSTEM_PROMPT = Path(__file__).with_name("system_prompt.txt").read_text()
+POLICY = ToolPolicy(limits=Limits(max_tool_calls_per_task=4))
 
 
-def agent_tools(workspace):
-    """A stand-in for the notebook's expenses_agent.tools: a ledger file, and add_expense to fill it."""
-    ledger = workspace.root / "ledger.txt"
-    ledger.touch()
+def tools(workspace):
+    log = workspace.root / "log.json"
 
-    @tool
-    def add_expense(amount: float, category: str, item: str, day: str) -> str:
-        """Record a new expense.
-
-        Args:
-            amount: Euros.
-            category: Its kind.
-            item: What it was.
-            day: YYYY-MM-DD.
-        """
-        with ledger.open("a") as file:
-            file.write(f"{item.replace(' ', '_')} {amount:.2f}\n")
-        return "Recorded."
+    def entries():
+        return json.loads(log.read_text()) if log.exists() else {}
 
     @tool
-    def spending_total(month: str | None = None) -> str:
-        """The total spent, in all or in one month.
+    def water_plant(plant: str, day: str) -> str:
+        """Record that a plant was watered on a given day.
 
         Args:
-            month: Only this month, YYYY-MM.
+            plant: Which plant, e.g. "fern".
+            day: The date, YYYY-MM-DD.
         """
-        return "12.50 euros"
+        if len(day) != 10:
+            raise ToolError(f"day must be YYYY-MM-DD, got {day!r}")
+        log.write_text(json.dumps({**entries(), plant: day}))
+        return f"Watered the {plant} on {day}."
 
-    return build_registry([add_expense, spending_total])
-
-
-AGENT = SimpleNamespace(tools=agent_tools)
-
-
-def biggest(workspace):
-    """A working tool with no required argument, reading what the agent recorded."""
     @tool
-    def biggest_expense(category: Literal["food", "transport"] | None = None) -> str:
-        """The single biggest expense recorded so far.
+    def last_watered(plant: str) -> str:
+        """When a plant was last watered.
 
         Args:
-            category: Only this kind of spending.
+            plant: Which plant, e.g. "fern".
         """
-        lines = (workspace.root / "ledger.txt").read_text().splitlines()
-        return max(lines, key=lambda line: float(line.split()[1])) if lines else "none"
+        return entries().get(plant, "never")
 
-    return biggest_expense
+    return build_registry([water_plant, last_watered])
+'''
 
-
-def delete(workspace):
-    """A working tool with a required argument, that changes what the agent recorded."""
-    @tool(needs_confirmation=True)
-    def delete_expense(item: str) -> str:
-        """Delete the expense recorded for one item.
-
-        Args:
-            item: The item to delete, e.g. "lunch".
-        """
-        ledger = workspace.root / "ledger.txt"
-        lines = ledger.read_text().splitlines()
-        if not any(line.split()[0] == item for line in lines):
-            raise ToolError(f"no expense for {item!r}; recorded: {', '.join(line.split()[0] for line in lines)}")
-        ledger.write_text("".join(f"{line}\n" for line in lines if line.split()[0] != item))
-        return f"Deleted the expense for {item}."
-
-    return delete_expense
+TEST = '''
 
 
-def biggest_cases(name="biggest_expense"):
-    offered = ("spending_total", name)
-    return [Case("mine_1", "train", "choose", "What was my biggest expense?", offered,
-                 (ExpectedCall(name, {"category": [None]}),)),
-            Case("mine_2", "train", "choose", "My biggest food expense?", offered, (ExpectedCall(name, {"category": ["food"]}),)),
-            Case("mine_3", "heldout", "no_tool", "Which bank has the lowest fees?", offered, ())]
+def test_a_watering_is_read_back(tmp_path):
+    run(tmp_path, "I watered the fern", [call("water_plant", plant="fern", day="2026-03-02"), "Noted."])
+    task, model = run(tmp_path, "When?", [call("last_watered", plant="fern"), "On 2 March."])
+    assert model.requests[1]["messages"][-1]["content"] == "2026-03-02"
+'''
 
 
-def run(check, answers):
-    """Run a check with the notebook's names: the agent module, its registry, and the answers."""
-    with tempfile.TemporaryDirectory() as folder:
-        registry = agent_tools(SimpleNamespace(root=Path(folder)))
-    return asyncio.run(check({"registry": registry, "agent": AGENT, **answers}))
+def case(id, question, *calls, split="train"):
+    return {"id": id, "split": split, "category": "choose" if calls else "no_tool", "question": question,
+            "expected": [{"name": name, "arguments": arguments} for name, arguments in calls]}
 
 
-def test_any_working_tool_passes_in_a_workspace_of_the_checks_own(capsys):
-    assert run(check_exercise_13_1, {"my_tool": biggest, "my_tool_arguments": {"category": "food"}})
-    # "lunch" exists only because the check recorded it through the agent's add_expense before calling the tool
-    assert run(check_exercise_13_1, {"my_tool": delete, "my_tool_arguments": {"item": "lunch"}})
-    assert capsys.readouterr().out.count("[pass]") == 2
+CASES = [case("w1", "I watered the fern on 2026-03-02", ("water_plant", {"plant": ["fern"], "day": ["2026-03-02"]})),
+         case("w2", "Basil watered 2026-03-05", ("water_plant", {"plant": ["basil"], "day": ["2026-03-05"]}), split="heldout"),
+         case("l1", "When did I last water the fern?", ("last_watered", {"plant": ["fern"]})),
+         case("l2", "Last watering of the basil?", ("last_watered", {"plant": ["basil"]}), split="heldout"),
+         case("n1", "What is the capital of Portugal?")]
 
 
-def broken(description="The biggest expense recorded so far.", parameters=None):
-    async def crash(arguments):
-        return {}["no such key"]
-
-    return lambda workspace: ToolDefinition("biggest", description, parameters or {"type": "object", "properties": {}}, crash)
-
-
-@tool
-def spending_total(month: str | None = None) -> str:
-    """The total spent, in all or in one month, again.
-
-    Args:
-        month: Only this month, YYYY-MM.
-    """
-    return "0"
+@pytest.fixture
+def project(tmp_path):
+    new_project(NAME, tmp_path)
+    return tmp_path / NAME
 
 
-@pytest.mark.parametrize(("answers", "hint"), [
-    ({}, "[todo]"),
-    ({"my_tool": biggest(SimpleNamespace(root=None)), "my_tool_arguments": {}}, "must be a function that takes the workspace"),
-    ({"my_tool": lambda workspace: "42", "my_tool_arguments": {}}, "returned a str, not a tool"),
-    ({"my_tool": lambda workspace: spending_total, "my_tool_arguments": {}}, "like one of the agent's tools"),
-    ({"my_tool": broken(), "my_tool_arguments": {}}, "hit a bug in the tool: KeyError"),
-    ({"my_tool": broken(description="Biggest."), "my_tool_arguments": {}}, "say in a sentence what it does"),
-    ({"my_tool": broken(parameters={"type": "object", "properties": {"n": {"type": "integer"}}}), "my_tool_arguments": {}},
-     "parameter 'n' has no description"),
-    ({"my_tool": delete, "my_tool_arguments": {"item": "cinema"}}, "should be a call that works"),
-    ({"my_tool": delete, "my_tool_arguments": "lunch"}, "must be a dict of arguments"),
+def finished(project):
+    """The project with the reference answers: two tools, a test of them, five cases (the example's dropped)."""
+    (project / f"{NAME}.py").write_text(TOOLS)
+    tests = project / f"test_{NAME}.py"
+    tests.write_text(tests.read_text().split("\n\n\ndef test_")[0] + TEST)
+    (project / "cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in CASES))
+    return project
+
+
+def run(check, project, capsys):
+    passed = asyncio.run(check({"project": project, "NAME": NAME}))
+    return passed, capsys.readouterr().out
+
+
+def test_the_reference_answers_pass(project, capsys):
+    for check in (check_exercise_13_1, check_exercise_13_2, check_exercise_13_3):
+        passed, printed = run(check, finished(project), capsys)
+        assert passed, printed
+
+
+def test_the_project_as_agentkit_new_wrote_it_is_todo(project, capsys):
+    for check in (check_exercise_13_1, check_exercise_13_2, check_exercise_13_3):
+        passed, printed = run(check, project, capsys)
+        assert not passed and printed.startswith("[todo]"), printed
+
+
+def replace(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+@pytest.mark.parametrize(("change", "hint"), [
+    (lambda p: replace(p / f"{NAME}.py", "[water_plant, last_watered]", "[water_plant]"),
+     "1 tool of yours (water_plant); write two"),
+    (lambda p: replace(p / f"{NAME}.py", '"""When a plant was last watered.', '"""Last.'),
+     "last_watered's description is 'Last.'"),
+    (lambda p: replace(p / f"{NAME}.py", 'plant: Which plant, e.g. "fern".\n        """\n        return',
+                       '"""\n        return'),
+     "raised ToolDefinitionError: Tool 'last_watered': argument 'plant' is not described"),
+    (lambda p: replace(p / f"{NAME}.py", "return build_registry([water_plant, last_watered])", "return 'water_plant'"),
+     "must return build_registry"),
 ])
-def test_exercise_13_1_says_what_is_wrong(answers, hint, capsys):
-    assert not run(check_exercise_13_1, answers)
-    assert hint in capsys.readouterr().out
+def test_exercise_13_1_says_what_is_wrong(project, capsys, change, hint):
+    change(finished(project))
+    passed, printed = run(check_exercise_13_1, project, capsys)
+    assert not passed and hint in printed, printed
 
 
-def test_a_wrong_call_must_be_refused_when_the_schema_can_refuse_one(capsys):
-    async def anything(arguments):
-        return "ok"
-
-    strict = ToolDefinition("count", "Count the expenses of one item.",
-                            {"type": "object", "properties": {"item": {"type": "string", "description": "An item."}},
-                             "required": ["item"]}, anything)
-    assert run(check_exercise_13_1, {"my_tool": lambda workspace: strict, "my_tool_arguments": {"item": "x"}})
-    untyped = replace(strict, parameters={"type": "object", "properties": {"item": {"description": "An item."}}})
-    assert run(check_exercise_13_1, {"my_tool": lambda workspace: untyped, "my_tool_arguments": {"item": "x"}})
-
-
-def test_sound_cases_pass(capsys):
-    assert run(check_exercise_13_2, {"my_tool": biggest, "my_cases": biggest_cases()})
-    assert "[pass]" in capsys.readouterr().out
+def test_exercise_13_2_fails_a_test_that_fails_or_names_no_tool_of_yours(project, capsys):
+    finished(project)
+    replace(project / f"test_{NAME}.py", '== "2026-03-02"', '== "2026-03-03"')
+    passed, printed = run(check_exercise_13_2, project, capsys)
+    assert not passed and "python -m pytest in plants/ does not pass: 1 failed" in printed, printed
+    replace(project / f"test_{NAME}.py", TEST.replace('== "2026-03-02"', '== "2026-03-03"'),
+            "\n\n\ndef test_nothing():\n    assert True\n")
+    passed, printed = run(check_exercise_13_2, project, capsys)
+    assert not passed and "name none of your tools (last_watered, water_plant)" in printed, printed
 
 
 @pytest.mark.parametrize(("cases", "hint"), [
-    (biggest_cases()[:2], "write at least 3"),
-    ([*biggest_cases()[:2], replace(biggest_cases()[2], id="mine_1")], "share an id"),
-    ([*biggest_cases(), replace(biggest_cases()[0], id="total_1")], "the notebook's cases use that id already"),
-    ([*biggest_cases(), replace(biggest_cases()[0], id="x", tools=("spending_total", "delete_all"))], "delete_all"),
-    ([*biggest_cases(), replace(biggest_cases()[1], id="x", expected=(ExpectedCall("biggest_expense", {}),))],
-     "list every declared parameter"),
-    ([*biggest_cases(), replace(biggest_cases()[1], id="x", expected=(ExpectedCall("biggest_expense", {"category": ["rent"]}),))],
-     "is not a valid 'category'"),
-    ([biggest_cases()[2], replace(biggest_cases()[2], id="b"), replace(biggest_cases()[2], id="c")], "no case expects a call"),
-    ([biggest_cases()[0], replace(biggest_cases()[0], id="b"), replace(biggest_cases()[1], id="c")], "add a no_tool case"),
-    ("three cases", "must be a list of Case"),
+    (CASES[:4], "4 case(s) of yours; write at least 5"),
+    ([*CASES, CASES[0]], "share an id"),
+    ([*CASES, case("x", "Water it", ("water_plant", {"plant": ["fern"]}))], "list every declared parameter"),
+    ([*CASES, case("x", "Water it", ("water_plant", {"plant": ["fern"], "day": [12]}))], "is not a valid 'day'"),
+    ([*CASES, case("x", "Prune it", ("prune", {}))], "prune is expected but not offered"),
+    ([c for c in CASES if c["id"] != "l1" and c["id"] != "l2"] + [case("n2", "Hi?"), case("n3", "Hello?")],
+     "no case of yours expects a call to last_watered"),
+    ([c for c in CASES if c["id"] != "n1"] + [case("w3", "Water the fig on 2026-01-01",
+                                                   ("water_plant", {"plant": ["fig"], "day": ["2026-01-01"]}))],
+     "no case of yours checks abstention"),
 ])
-def test_exercise_13_2_says_what_is_wrong(cases, hint, capsys):
-    notebook_cases = [Case("total_1", "train", "choose", "Total?", ("spending_total",),
-                           (ExpectedCall("spending_total", {"month": [None]}),))]
-    assert not run(check_exercise_13_2, {"my_tool": biggest, "my_cases": cases, "cases": notebook_cases})
-    assert hint in capsys.readouterr().out
+def test_exercise_13_3_says_what_is_wrong(project, capsys, cases, hint):
+    finished(project)
+    (project / "cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases))
+    passed, printed = run(check_exercise_13_3, project, capsys)
+    assert not passed and hint in printed, printed
+
+
+def test_a_missing_project_says_to_run_agentkit_new_again(tmp_path, capsys):
+    passed, printed = run(check_exercise_13_1, tmp_path / NAME, capsys)
+    assert not passed and "run the cell with `agentkit new` again" in printed

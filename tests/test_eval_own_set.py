@@ -1,4 +1,5 @@
-"""`agentkit eval --cases PATH --functions PATH` scores a learner's own set, and says what is wrong with a broken one."""
+"""`agentkit eval --cases PATH --functions PATH` (or `--tools MODULE:FUNCTION`) scores a learner's own set, and says
+what is wrong with a broken one."""
 
 import json
 import os
@@ -59,3 +60,36 @@ def test_a_broken_set_is_refused_with_what_to_fix(tmp_path):
     assert done.returncode != 0 and "line 2: not a case" in done.stderr and "Traceback" not in done.stderr
     done = agentkit_eval(tmp_path, "--cases", "missing.jsonl", "--functions", "functions.json")
     assert done.returncode != 0 and "missing.jsonl" in done.stderr and "Traceback" not in done.stderr
+
+
+AGENT = '''
+from agentkit import build_registry, tool
+
+
+def tools(workspace):
+    @tool
+    def add_expense(amount: float, category: str) -> str:
+        """Record an expense: how much was spent, in euros, and on what.
+
+        Args:
+            amount: Euros spent, e.g. 12.5
+            category: What it was spent on
+        """
+        return "Recorded."
+
+    return build_registry([add_expense])
+'''
+
+
+@pytest.mark.skipif(not AGENTKIT.exists(), reason="agentkit is not installed as a script in this environment")
+def test_tools_give_the_schemas_and_a_case_without_tools_is_offered_them_all(tmp_path):
+    (tmp_path / "my_agent.py").write_text(AGENT)
+    (tmp_path / "cases.jsonl").write_text("".join(json.dumps({k: v for k, v in case.items() if k != "tools"}) + "\n"
+                                                  for case in CASES))
+    done = agentkit_eval(tmp_path, "--cases", "cases.jsonl", "--tools", "my_agent:tools", "--show-failures")
+    assert done.returncode == 0, done.stderr
+    assert "2 cases:" in done.stdout and "| all | 1/1 (100%) | 1/1 (100%) |" in done.stdout, done.stdout
+    both = agentkit_eval(tmp_path, "--cases", "cases.jsonl", "--tools", "my_agent:tools", "--functions", "x.json")
+    assert both.returncode != 0 and "give --tools or --functions, not both" in both.stderr
+    broken = agentkit_eval(tmp_path, "--cases", "cases.jsonl", "--tools", "my_agent:registry")
+    assert broken.returncode != 0 and "has no function 'registry'" in broken.stderr and "Traceback" not in broken.stderr

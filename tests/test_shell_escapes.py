@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.hardening.output import CommandResult
 from agentkit.tools.shell import run_command, shell_tool
 from agentkit.tools.workspace import Workspace
 
@@ -40,6 +41,14 @@ def processes_with(mark: str) -> list[int]:
         if mark.encode() in words and not zombie:
             found.append(int(name))
     return found
+
+
+async def until(condition, within: float = 60) -> None:
+    """Wait until `condition()` holds (the test fails after `within` seconds instead of hanging)."""
+    deadline = time.monotonic() + within
+    while not condition():
+        assert time.monotonic() < deadline, "the command never got there"
+        await asyncio.sleep(0.01)
 
 
 @pytest.fixture
@@ -99,30 +108,42 @@ def test_a_double_fork_inside_the_group_is_killed_with_it(tmp_path: Path, cleanu
     assert (result.exit_code, processes_with(mark)) == (0, [])
 
 
+def timed_out_after_the_escape(escape: str, tmp_path: Path, cleanup: list[str]) -> tuple[CommandResult, str]:
+    """`escape`, then `sleep 300`, killed at its timeout once its escapee runs (the file `escaped` says so). A busy
+    machine may reach the timeout before the escape: then again, with a longer one, so the test never races."""
+    for timeout in (1.5, 6.0, 24.0):
+        mark = marker()
+        cleanup.append(mark)
+        (tmp_path / "escaped").unlink(missing_ok=True)
+        result = run_command(started(escape, mark) + "\ntouch escaped\nsleep 300", tmp_path, timeout=timeout, keep=1000)
+        if (tmp_path / "escaped").exists():
+            return result, mark
+    raise AssertionError(f"the escapee of {escape!r} never ran")
+
+
+TIMED_OUT = r"exit code: timed out after [\d.]+ s; "
+
+
 @pytest.mark.parametrize("how", ["setsid -f", "double fork and setsid", "os.setpgid"])
 def test_an_escaped_process_is_killed_at_the_timeout(how: str, tmp_path: Path, cleanup: list[str]) -> None:
-    mark = marker()
-    cleanup.append(mark)
-    result = run_command(started(ESCAPES[how], mark) + "\nsleep 300", tmp_path, timeout=1.5, keep=1000)
+    result, mark = timed_out_after_the_escape(ESCAPES[how], tmp_path, cleanup)
     assert result.exit_code is None
     assert processes_with(mark) == []
     text = result.for_model(8000)
-    assert text.startswith("exit code: timed out after 1.5 s; the command and every process it started were killed")
+    assert re.match(TIMED_OUT + "the command and every process it started were killed", text), text
     assert f"sleep {mark}" in text
 
 
 @pytest.mark.parametrize("how", UNTRACEABLE)
 def test_an_untraceable_orphan_is_reported_not_claimed(how: str, tmp_path: Path, cleanup: list[str]) -> None:
-    mark = marker()
-    cleanup.append(mark)
-    result = run_command(started(UNTRACEABLE[how], mark) + "\nsleep 300", tmp_path, timeout=1.5, keep=1000)
+    result, mark = timed_out_after_the_escape(UNTRACEABLE[how], tmp_path, cleanup)
     text = result.for_model(8000)
     if any(mark in line for line in result.killed):
         # Looked at while its parent still led back to the command: then it is the command's, killed, and said so.
         assert processes_with(mark) == []
-        assert text.startswith("exit code: timed out after 1.5 s; the command and every process it started were killed")
+        assert re.match(TIMED_OUT + "the command and every process it started were killed", text), text
     else:  # its parent was gone before any look: found, but not claimed, and not killed
-        assert text.startswith("exit code: timed out after 1.5 s; its process group was killed")
+        assert re.match(TIMED_OUT + "its process group was killed", text), text
         assert re.search(rf"were not stopped: .*\d+ sleep {re.escape(mark)}", text)
 
 
@@ -133,11 +154,14 @@ def test_concurrent_commands_do_not_kill_each_other(tmp_path: Path, cleanup: lis
     tool = shell_tool(Workspace(tmp_path))
 
     async def scenario() -> tuple[str, str]:
+        # The long command's escapee runs before the short command starts, and the long one looks for it only once
+        # the short one has ended (the file `done`): conditions, not times, so a busy machine changes nothing.
         long = asyncio.create_task(tool.handler({
-            "command": f"setsid -f sleep {second}; sleep 1.5; pgrep -fx 'sleep {second}' >/dev/null && echo alive",
-            "timeout": 20}))
-        await asyncio.sleep(0.5)
-        short = await tool.handler({"command": f"setsid -f sleep {first}; sleep 0.2", "timeout": 20})
+            "command": f"setsid -f sleep {second}; until [ -f done ]; do sleep 0.01; done; "
+                       f"pgrep -fx 'sleep {second}' >/dev/null && echo alive", "timeout": 20}))
+        await until(lambda: processes_with(second))
+        short = await tool.handler({"command": started(f"setsid -f sleep {first}", first), "timeout": 20})
+        (tmp_path / "done").touch()
         return short, await long
 
     short, long = asyncio.run(scenario())
@@ -153,8 +177,7 @@ def test_cancelling_the_call_kills_the_command_and_its_escapees(tmp_path: Path, 
 
     async def scenario() -> float:
         task = asyncio.create_task(tool.handler({"command": f"setsid -f sleep {outside}; sleep {inside}"}))
-        await asyncio.sleep(0.5)
-        assert processes_with(inside) and processes_with(outside)
+        await until(lambda: processes_with(inside) and processes_with(outside))
         task.cancel()
         started = time.monotonic()
         with pytest.raises(asyncio.CancelledError):

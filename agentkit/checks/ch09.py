@@ -40,6 +40,17 @@ def _perfect_calls(case: Case) -> list[tuple[str, str]]:
             for call in case.expected]
 
 
+def _check_cases(cases: list[Case], name: str, functions: dict[str, Any]) -> None:
+    """Each case offers the tool `name`, is sound against `functions`, and a perfect answer to it scores right."""
+    for case in cases:
+        expect(name in case.tools, f"case {case.id!r} does not offer {name}: put it in tools.")
+        problems = case_problems(case, functions)
+        expect(not problems, f"case {case.id!r}: {problems[0] if problems else ''}.")
+        expect(score(case, _perfect_calls(case), functions).right,
+               f"case {case.id!r}: a perfect answer (each argument's first acceptable value) is scored wrong; "
+               "check its expected calls.")
+
+
 async def check_exercise_9_1(namespace: Mapping[str, Any]) -> bool:
     """Exercise 9.1: `my_tool` (a tool object) and `my_cases` (at least 4 sound `Case`s that offer it)."""
 
@@ -50,14 +61,7 @@ async def check_exercise_9_1(namespace: Mapping[str, Any]) -> bool:
                "my_cases must be a list of Case(...) objects.")
         expect(len(cases) >= 4, f"my_cases has {len(cases)} cases; write at least 4.")
         expect(len({c.id for c in cases}) == len(cases), "two cases share an id; give each its own.")
-        functions = {**load_functions(), name: tool}
-        for case in cases:
-            expect(name in case.tools, f"case {case.id!r} does not offer {name}: put it in tools.")
-            problems = case_problems(case, functions)
-            expect(not problems, f"case {case.id!r}: {problems[0] if problems else ''}.")
-            expect(score(case, _perfect_calls(case), functions).right,
-                   f"case {case.id!r}: a perfect answer (each argument's first acceptable value) is scored wrong; "
-                   "check its expected calls.")
+        _check_cases(cases, name, {**load_functions(), name: tool})
         calling = [c for c in cases if any(call.name == name for call in c.expected)]
         expect(len(calling) >= 3, f"{len(calling)} cases expect a call to {name}; write at least 3, asked in different ways.")
         expect(any(c.category == "no_tool" for c in cases),
@@ -67,7 +71,8 @@ async def check_exercise_9_1(namespace: Mapping[str, Any]) -> bool:
 
 
 async def check_exercise_9_2(namespace: Mapping[str, Any]) -> bool:
-    """Exercise 9.2: `better_tool` is `my_tool` with better descriptions, and the same contract."""
+    """Exercise 9.2: `better_tool` is `my_tool` with better descriptions, and the same contract; `harder_cases`, at
+    least one sound case expecting a call to it, the kind a vague description gets wrong."""
 
     async def test() -> None:
         old, new = answer(namespace, "my_tool"), answer(namespace, "better_tool")
@@ -89,5 +94,13 @@ async def check_exercise_9_2(namespace: Mapping[str, Any]) -> bool:
 
         expect(descriptions(new) != descriptions(old), "better_tool has the same descriptions as my_tool; "
                                                        "rewrite the tool's or a parameter's description.")
+        harder = answer(namespace, "harder_cases")
+        expect(isinstance(harder, list) and all(isinstance(c, Case) for c in harder) and harder,
+               "harder_cases must be a list of at least 1 Case(...): a request my_tool's descriptions get wrong.")
+        taken = {c.id for c in namespace.get("my_cases") or [] if isinstance(c, Case)} & {c.id for c in harder}
+        expect(not taken, f"{', '.join(sorted(taken))}: my_cases uses that id already; give each case its own.")
+        _check_cases(harder, name, {**load_functions(), name: new})
+        expect(all(any(call.name == name for call in c.expected) for c in harder),
+               f"every case in harder_cases should expect a call to {name}: that is what the description changes.")
 
     return await run_check("Exercise 9.2: a better description", test)

@@ -1,21 +1,27 @@
-"""Checks for chapter 13's exercises: a tool of your own for the agent, and evaluation cases for it. Each takes `globals()`.
+"""Checks for chapter 13's exercises, on the project `agentkit new` made: your tools, test and cases. Each takes `globals()`.
 
-Any working answer passes: the checks run your tool through the dispatcher and your cases through the scorer's
-rules, and never ask a model anything (whether a model gets your cases right is yours to read in the notebook).
-Your tool is made afresh, by your `my_tool(workspace)`, in a workspace of the check's own where the agent's
-`tools(workspace)` has made its database, so a check does not depend on what the notebook's cells left behind.
+Together they are the chapter's definition of done. They read the project's files (`project`, the folder, and
+`NAME`, its module), load your tools the way `agentkit chat --tools NAME:tools` does, run your tests with pytest,
+and check your cases against your tools' schemas; they never ask a model anything (whether a model gets your
+cases right is `agentkit eval`'s to say). An exercise is "todo" while the project has only what `agentkit new` wrote.
 """
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 import json
+import os
+import subprocess
+import sys
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from agentkit.checks import answer, expect, run_check
-from agentkit.evaluation import Case, score
+from agentkit.classroom.new_project import EXAMPLE_TOOL, TEMPLATES
+from agentkit.evaluation import Case, load_cases, score
 from agentkit.evaluation.dataset import case_problems
 from agentkit.tools import ToolDefinition, ToolError, Workspace, build_registry, execute_tool, openai_tools
 
@@ -23,80 +29,111 @@ WRONG_VALUE = {"string": 12345, "integer": "twelve", "number": "twelve", "boolea
 """A value of the wrong JSON type for each type a parameter may declare: the dispatcher must refuse it."""
 
 
-def _agent_tools(namespace: Mapping[str, Any]) -> dict[str, ToolDefinition]:
-    """The agent's registry as the notebook built it (`registry`), or none if it is not there."""
-    registry = namespace.get("registry")
-    return dict(registry) if isinstance(registry, Mapping) else {}
+def _project(namespace: Mapping[str, Any]) -> tuple[Path, str]:
+    """The project folder and its module's name, as the notebook's `agentkit new` cell set them."""
+    folder, name = Path(answer(namespace, "project")), answer(namespace, "NAME")
+    expect((folder / f"{name}.py").is_file(), f"{folder / (name + '.py')} does not exist: run the cell with "
+                                              "`agentkit new` again.")
+    return folder, name
 
 
-SAMPLE = [{"amount": 12.5, "category": "food", "item": "lunch", "day": "2026-03-02"},
-          {"amount": 30, "category": "transport", "item": "train ticket", "day": "2026-03-03"}]
-"""Expenses the check records, through the agent's own add_expense, before it calls your tool."""
+def _tools(folder: Path, name: str) -> dict[str, ToolDefinition]:
+    """The project's registry as `--tools NAME:tools` makes it: its module read afresh, `tools(workspace)` called in
+    a workspace of the check's own, and the result checked as a registry."""
+    found = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
+    module = importlib.util.module_from_spec(found)
+    with tempfile.TemporaryDirectory(prefix="check-13-") as workspace:
+        try:  # a mistake in your module is what this check reports, with the error's own words
+            found.loader.exec_module(module)
+            make = getattr(module, "tools", None)
+            expect(callable(make), f"{name}.py has no function tools(workspace): keep the one `agentkit new` wrote, "
+                                   "and list your tools in it.")
+            made = make(Workspace(workspace))
+        except AssertionError:
+            raise
+        except Exception as error:
+            raise AssertionError(f"making your tools, {name}.py raised {type(error).__name__}: {error}") from None
+    try:
+        return build_registry(made.values() if isinstance(made, Mapping) else made)
+    except (TypeError, ValueError) as error:
+        raise AssertionError(f"tools(workspace) must return build_registry([...]) of your tools: {error}") from None
 
 
-async def _tool(namespace: Mapping[str, Any], folder: Path) -> ToolDefinition:
-    """Your tool, made by `my_tool(workspace)` in `folder`, after the agent's tools made (and filled) its database there."""
-    make = answer(namespace, "my_tool")
-    expect(callable(make) and not isinstance(make, ToolDefinition),
-           "my_tool must be a function that takes the workspace and returns your tool, as tools(workspace) does in "
-           "expenses_agent.py: define the @tool function inside it and return it.")
-    workspace = Workspace(folder)
-    agent_tools = getattr(namespace.get("agent"), "tools", None)
-    if callable(agent_tools):  # the agent's database, with two expenses in it, as the notebook's would have
-        registry = agent_tools(workspace)
-        for arguments in SAMPLE if "add_expense" in registry else []:
-            await execute_tool(registry, "add_expense", json.dumps(arguments))
-    tool = make(workspace)
-    expect(isinstance(tool, ToolDefinition), f"my_tool(workspace) returned a {type(tool).__name__}, not a tool: "
-                                             "decorate a typed, documented function with @tool and return it.")
-    return tool
+def _yours(registry: Mapping[str, ToolDefinition]) -> list[ToolDefinition]:
+    """The tools beside the template's example; none yet means the exercise is not started."""
+    mine = [tool for name, tool in registry.items() if name != EXAMPLE_TOOL]
+    if not mine:
+        raise NotImplementedError("your tools")
+    return mine
 
 
-def _wrong_call(tool: ToolDefinition, arguments: dict[str, Any]) -> dict[str, Any] | None:
-    """`arguments` made wrong in a way any schema refuses: a required argument left out, or a value of the wrong type."""
-    required = tool.parameters.get("required") or []
+def _wrong_call(tool: ToolDefinition) -> dict[str, Any] | None:
+    """Arguments any schema refuses: a required one left out, or a value of the wrong type (None: the schema takes anything)."""
+    properties, required = tool.parameters.get("properties") or {}, tool.parameters.get("required") or []
     if required:
-        return {name: value for name, value in arguments.items() if name != required[0]}
-    for name, spec in (tool.parameters.get("properties") or {}).items():
+        return {}
+    for name, spec in properties.items():
         if isinstance(spec.get("type"), str) and spec["type"] in WRONG_VALUE:
-            return {**arguments, name: WRONG_VALUE[spec["type"]]}
+            return {name: WRONG_VALUE[spec["type"]]}
     return None
 
 
 async def check_exercise_13_1(namespace: Mapping[str, Any]) -> bool:
-    """Exercise 13.1: `my_tool(workspace)`, which makes a working new tool, and `my_tool_arguments`, a call that works."""
+    """Exercise 13.1: two tools of your own in the project, described, that refuse a wrong call."""
 
     async def test() -> None:
-        with tempfile.TemporaryDirectory(prefix="check-13-1-") as folder:
-            await check_tool(await _tool(namespace, Path(folder)), answer(namespace, "my_tool_arguments"))
+        folder, name = _project(namespace)
+        registry = _tools(folder, name)
+        mine = _yours(registry)
+        expect(len(mine) >= 2, f"the project has 1 tool of yours ({mine[0].name}); write two, and list both in "
+                               "build_registry.")
+        for tool in mine:
+            expect(len(tool.description.split()) >= 4, f"{tool.name}'s description is {tool.description!r}: say in a "
+                                                        "sentence what it does, in the words people use.")
+            for parameter, spec in (tool.parameters.get("properties") or {}).items():
+                expect(spec.get("description"), f"{tool.name}: parameter {parameter!r} has no description (an Args: "
+                                                "line): the model reads it to fill the value.")
+            wrong = _wrong_call(tool)
+            if wrong is not None:
+                refused = await execute_tool(registry, tool.name, json.dumps(wrong))
+                expect(refused.is_error and isinstance(refused.error, ToolError | None),
+                       f"{tool.name} called with wrong arguments {json.dumps(wrong)} gave {refused.content[:120]!r}, "
+                       "not an Error: result: give every parameter a type hint.")
 
-    async def check_tool(tool: ToolDefinition, arguments: Any) -> None:
-        expect(tool.name not in _agent_tools(namespace),
-               f"my_tool is named {tool.name!r}, like one of the agent's tools; give it a name of its own.")
-        try:
-            registry = build_registry([tool])
-        except (TypeError, ValueError) as error:
-            raise AssertionError(f"my_tool cannot go in a registry: {error}") from None
-        expect(len(tool.description.split()) >= 4,
-               f"my_tool's description is {tool.description!r}: say in a sentence what it does and when to use it.")
-        for name, spec in (tool.parameters.get("properties") or {}).items():
-            expect(spec.get("description"), f"parameter {name!r} has no description: the model reads it to fill the value.")
-        expect(isinstance(arguments, dict), "my_tool_arguments must be a dict of arguments, e.g. {\"category\": \"food\"}.")
-        result = await execute_tool(registry, tool.name, json.dumps(arguments))
-        if result.error is not None and not isinstance(result.error, ToolError):
-            raise AssertionError(f"calling {tool.name} with {json.dumps(arguments)} hit a bug in the tool: "
-                                 f"{type(result.error).__name__}: {result.error}")
-        expect(not result.is_error, f"calling {tool.name} with {json.dumps(arguments)} gave {result.content!r}: "
-                                    "my_tool_arguments should be a call that works.")
-        expect(result.content.strip(), f"{tool.name} returned an empty text: say what it found or did, for the model.")
-        wrong = _wrong_call(tool, arguments)
-        if wrong is not None:
-            refused = await execute_tool(registry, tool.name, json.dumps(wrong))
-            expect(refused.is_error and isinstance(refused.error, ToolError | None),
-                   f"calling {tool.name} with wrong arguments {json.dumps(wrong)} did not give an Error: result "
-                   f"(got {refused.content[:120]!r}); give every parameter a type hint.")
+    return await run_check("Exercise 13.1: two tools of your own", test)
 
-    return await run_check("Exercise 13.1: a tool of your own", test)
+
+def _test_names(path: Path) -> set[str]:
+    """The test functions a test file (or its template, whose {{name}} is no Python yet) defines."""
+    tree = ast.parse(path.read_text(encoding="utf-8").replace("{{name}}", "agent"))
+    return {node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test")}
+
+
+def run_tests(folder: Path) -> subprocess.CompletedProcess[str]:
+    """`python -m pytest` in the project folder, as a learner runs it, with only the project's own settings."""
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "--color=no"], cwd=folder, capture_output=True,
+                          text=True, timeout=300, env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+
+
+async def check_exercise_13_2(namespace: Mapping[str, Any]) -> bool:
+    """Exercise 13.2: a test of yours, about one of your tools, and every test of the project passing."""
+
+    async def test() -> None:
+        folder, name = _project(namespace)
+        given = _test_names(TEMPLATES / "test_agent.py.tmpl")
+        files = sorted(folder.glob("test_*.py"))
+        added = {test: path for path in files for test in _test_names(path) - given}
+        if not added:
+            raise NotImplementedError("your test")
+        mine = {tool.name for tool in _yours(_tools(folder, name))}
+        about = [test for test, path in added.items() if any(tool in path.read_text(encoding="utf-8") for tool in mine)]
+        expect(about, f"your tests ({', '.join(sorted(added))}) name none of your tools ({', '.join(sorted(mine))}): "
+                      "script a call to one with call(...).")
+        ran = run_tests(folder)
+        last = (ran.stdout or ran.stderr).strip().splitlines()[-1:] or ["no output"]
+        expect(ran.returncode == 0, f"python -m pytest in {folder.name}/ does not pass: {last[0]}")
+
+    return await run_check("Exercise 13.2: a test of yours", test)
 
 
 def _perfect_calls(case: Case) -> list[tuple[str, str]]:
@@ -105,30 +142,35 @@ def _perfect_calls(case: Case) -> list[tuple[str, str]]:
             for call in case.expected]
 
 
-async def check_exercise_13_2(namespace: Mapping[str, Any]) -> bool:
-    """Exercise 13.2: `my_cases`, at least 3 sound cases for the agent's tools and `my_tool`."""
+async def check_exercise_13_3(namespace: Mapping[str, Any]) -> bool:
+    """Exercise 13.3: at least five cases of yours in cases.jsonl, sound for your tools' schemas."""
 
     async def test() -> None:
-        with tempfile.TemporaryDirectory(prefix="check-13-2-") as folder:
-            tool = await _tool(namespace, Path(folder))
-        cases = answer(namespace, "my_cases")
-        expect(isinstance(cases, list) and all(isinstance(c, Case) for c in cases),
-               "my_cases must be a list of Case(...) objects.")
-        expect(len(cases) >= 3, f"my_cases has {len(cases)} cases; write at least 3.")
-        ids = [c.id for c in cases]
-        expect(len(set(ids)) == len(ids), "two of your cases share an id; give each its own.")
-        taken = {c.id for c in namespace.get("cases") or [] if isinstance(c, Case)} & set(ids)
-        expect(not taken, f"{', '.join(sorted(taken))}: the notebook's cases use that id already; pick your own.")
-        functions = {t["function"]["name"]: t for t in openai_tools({**_agent_tools(namespace), tool.name: tool})}
+        folder, name = _project(namespace)
+        try:
+            cases = load_cases(folder / "cases.jsonl")
+        except (OSError, ValueError) as error:
+            raise AssertionError(str(error)) from None
+        given = {case.id for case in load_cases(TEMPLATES / "cases.jsonl")}
+        added = [case for case in cases if case.id not in given]
+        if not added:
+            raise NotImplementedError("your cases")
+        expect(len(added) >= 5, f"cases.jsonl has {len(added)} case(s) of yours; write at least 5.")
+        ids = [case.id for case in cases]
+        expect(len(set(ids)) == len(ids), "two cases share an id; give each its own.")
+        registry = _tools(folder, name)
+        functions = {tool["function"]["name"]: tool for tool in openai_tools(registry)}
         for case in cases:
-            problems = case_problems(case, functions)
+            offered = case if case.tools else Case(**{**vars(case), "tools": tuple(functions)})
+            problems = case_problems(offered, functions)
             expect(not problems, f"case {case.id!r}: {problems[0] if problems else ''}.")
-            expect(score(case, _perfect_calls(case), functions).right,
+            expect(score(offered, _perfect_calls(offered), functions).right,
                    f"case {case.id!r}: a perfect answer (each argument's first acceptable value) is scored wrong; "
                    "check its expected calls.")
-        expect(any(call.name == tool.name for c in cases for call in c.expected),
-               f"no case expects a call to {tool.name}: add one that asks for what your tool does.")
-        expect(any(c.category == "no_tool" for c in cases),
-               "no case checks abstention: add a no_tool case, a request no offered tool fits (expected=()).")
+        expected = {call.name for case in added for call in case.expected}
+        missing = sorted(tool.name for tool in _yours(registry) if tool.name not in expected)
+        expect(not missing, f"no case of yours expects a call to {', '.join(missing)}: add one that asks for it.")
+        expect(any(case.category == "no_tool" for case in added),
+               'no case of yours checks abstention: add a "no_tool" case, a request none of the tools fits.')
 
-    return await run_check("Exercise 13.2: evaluation cases for your tool", test)
+    return await run_check("Exercise 13.3: five evaluation cases", test)

@@ -7,7 +7,8 @@
   (`agentkit classroom grade`); `sandbox` confines the kernel; `reports` writes grades.csv and feedback;
 - `nbgrader`: the course as nbgrader source notebooks (`agentkit classroom nbgrader`);
 - `site`: the course as a static web site for readers (`agentkit site`);
-- `hub`, `local_hub`: a class on JupyterHub, driven as its people would, and a local hub to try it on.
+- `hub`, `local_hub`: a class on JupyterHub, driven as its people would, and a local hub to try it on;
+- `new_project`: a learner's own agent project, from `project_template/` (`agentkit new NAME`, chapter 13).
 """
 
 from agentkit.classroom.refresh import KERNEL, execute, offline_environment, refresh, sanitizers, stabilise

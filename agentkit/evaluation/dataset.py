@@ -40,7 +40,7 @@ class Case:
     question: str
     """The user's message."""
     tools: tuple[str, ...]
-    """The names of the functions offered with the question."""
+    """The names of the functions offered with the question; empty (no `tools` in the file): every one `evaluate` has."""
     expected: tuple[ExpectedCall, ...]
     """The calls a right answer makes, in any order; empty when no offered tool fits."""
     kind: str | None = None
@@ -67,7 +67,8 @@ def load_functions(folder: Path | str = DATA) -> dict[str, dict[str, Any]]:
 def load_cases(folder: Path | str = DATA, *, split: SplitOrAll = "all", category: Category | None = None) -> list[Case]:
     """The cases of one split (`train`, `heldout` or `all`), optionally of one category.
 
-    `folder` holds a `cases.jsonl`, or is such a file: one case a line, as JSON with the fields of `Case`.
+    `folder` holds a `cases.jsonl`, or is such a file: one case a line, as JSON with the fields of `Case`
+    (`tools` may be left out: the case is then offered every tool of the set it is run with).
     """
     if split not in (*SPLITS, "all"):
         raise ValueError(f"split {split!r} is not valid: use one of {', '.join((*SPLITS, 'all'))}")
@@ -79,12 +80,12 @@ def load_cases(folder: Path | str = DATA, *, split: SplitOrAll = "all", category
             try:
                 raw = json.loads(line)
                 expected = tuple(ExpectedCall(call["name"], call["arguments"]) for call in raw["expected"])
-                cases.append(Case(raw["id"], raw["split"], raw["category"], raw["question"], tuple(raw["tools"]), expected,
-                                  raw.get("class"), tuple(raw.get("history") or ())))
+                cases.append(Case(raw["id"], raw["split"], raw["category"], raw["question"], tuple(raw.get("tools") or ()),
+                                  expected, raw.get("class"), tuple(raw.get("history") or ())))
             except (ValueError, KeyError, TypeError) as error:
                 raise ValueError(f"{path}, line {number}: not a case ({type(error).__name__}: {error}); write one JSON "
-                                 "object a line with id, split, category, question, tools and expected "
-                                 "(a list of {\"name\", \"arguments\"})") from None
+                                 "object a line with id, split, category, question, expected "
+                                 "(a list of {\"name\", \"arguments\"}) and, optionally, tools") from None
     return [case for case in cases
             if split in ("all", case.split) and category in (None, case.category)]
 

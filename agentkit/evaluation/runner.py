@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -68,14 +68,16 @@ async def run_cases(client: openai.AsyncOpenAI, model: str, cases: Sequence[Case
 
 async def evaluate(client: openai.AsyncOpenAI, model: str, *, split: SplitOrAll = "all", category: Category | None = None,
                    system_prompt: str | None = None, concurrency: int = 4,
-                   cases: Path | str = DATA, functions: Path | str = DATA) -> list[Outcome]:
+                   cases: Path | str = DATA, functions: Path | str | Mapping[str, Any] = DATA) -> list[Outcome]:
     """Run an evaluation set (one split, optionally one category) against `client`: the course's, or your own.
 
-    `cases` is a `cases.jsonl` (or a folder with one), `functions` the `functions.json` its cases offer; each case
-    is checked against those schemas first, and a ValueError lists what is wrong, since a broken case scores nothing.
+    `cases` is a `cases.jsonl` (or a folder with one), `functions` the `functions.json` its cases offer (or those
+    tool objects by name); a case that names no tools is offered them all. Each case is checked against the
+    schemas first, and a ValueError lists what is wrong, since a broken case scores nothing.
     """
-    schemas = load_functions(functions)
-    chosen = load_cases(cases, split=split, category=category)
+    schemas = dict(functions) if isinstance(functions, Mapping) else load_functions(functions)
+    chosen = [case if case.tools else replace(case, tools=tuple(schemas))
+              for case in load_cases(cases, split=split, category=category)]
     problems = [f"{case.id}: {problem}" for case in chosen for problem in case_problems(case, schemas)]
     if problems:
         raise ValueError(f"{len(problems)} problem(s) in the cases, fix them first:\n  " + "\n  ".join(problems[:10]))

@@ -58,6 +58,11 @@ def _main(argv: Sequence[str] | None) -> None:
                              help="your own agent's tools: a function (in a module or a file.py) that takes the "
                                   "workspace and returns your registry, instead of the course's tools")
 
+    new = commands.add_parser("new", help="start a project for your own agent in ./NAME: its tools, system prompt, "
+                                          "policy, a test and evaluation cases, and a README with the commands")
+    new.add_argument("name", help="the project's name, which is also its module's: letters, digits and underscores, "
+                                  "e.g. reading_list")
+
     evaluation = commands.add_parser("eval", help="score the model's tool calls on the evaluation set "
                                                   "(offline unless .env names a model)")
     add_eval_arguments(evaluation)
@@ -119,6 +124,8 @@ def _run(args: argparse.Namespace, restart_with: list[str] | None) -> None:
         commands.web(args, restart_with)
     elif args.command == "mcp":
         commands.mcp(args)
+    elif args.command == "new":
+        commands.new(args)
     elif args.command == "eval":
         from agentkit.frontends.eval_command import run_eval
 

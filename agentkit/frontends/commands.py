@@ -48,6 +48,19 @@ def serve(args: argparse.Namespace) -> None:
         refuse("serve", str(error))
 
 
+def new(args: argparse.Namespace) -> None:
+    from agentkit.classroom.new_project import new_project
+
+    try:
+        written = new_project(args.name)
+    except (OSError, ValueError) as error:
+        refuse("new", str(error))
+    print(f"created {args.name}/:")
+    for path, purpose in written:
+        print(f"  {path.name:22} {purpose}")
+    print(f"next: cd {args.name}, then python -m pytest; README.md lists the commands that evaluate and serve it")
+
+
 def _settings(restart_with: list[str] | None) -> Settings:
     """The model settings; first, given arguments, restart with them and no secret in the environment."""
     from agentkit.config import load_settings

@@ -20,6 +20,9 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
                         help="your own cases: a cases.jsonl, or a folder with one (default: the course's set)")
     parser.add_argument("--functions", default=None, metavar="PATH",
                         help="the tool schemas your cases offer: a functions.json, or a folder with one")
+    parser.add_argument("--tools", default=None, metavar="MODULE:FUNCTION",
+                        help="or your agent's tools, as chat takes them (agentkit new's README names yours): their "
+                             "schemas are offered, and a case without \"tools\" is offered them all")
     parser.add_argument("--system-prompt", default=None, metavar="FILE", help="send this file's text before each question")
 
 
@@ -34,9 +37,12 @@ def run_eval(args: argparse.Namespace) -> None:
 
     settings = load_settings()
     try:
+        if args.tools and args.functions:
+            raise ValueError("give --tools or --functions, not both: both say which tools the cases offer")
         prompt = read_system_prompt(args.system_prompt) if args.system_prompt else None
+        functions = _schemas(args.tools) if args.tools else args.functions or DATA
         outcomes = asyncio.run(evaluate(connect(settings), settings.model, split=args.split, category=args.category,
-                                        system_prompt=prompt, cases=args.cases or DATA, functions=args.functions or DATA))
+                                        system_prompt=prompt, cases=args.cases or DATA, functions=functions))
     except (OSError, ValueError) as error:  # your own file: missing, not JSON, or cases that do not fit their schemas
         sys.exit(f"agentkit eval: {error}")
     by_class = class_table(outcomes)
@@ -44,3 +50,15 @@ def run_eval(args: argparse.Namespace) -> None:
           + (f"{by_class}\n\n" if by_class else "") + cost(outcomes))
     if args.show_failures:
         print(f"\n{failures(outcomes)}")
+
+
+def _schemas(spec: str) -> dict:
+    """The tool objects of `--tools module:function`, by name: made in a throwaway workspace, since no tool runs."""
+    import tempfile
+
+    from agentkit.frontends.own_agent import load_tools
+    from agentkit.tools import Workspace, openai_tools
+
+    with tempfile.TemporaryDirectory(prefix="agentkit-eval-") as folder:
+        registry = load_tools(spec)(Workspace(folder))
+    return {schema["function"]["name"]: schema for schema in openai_tools(registry)}
