@@ -117,6 +117,9 @@ def test_the_chinese_edition_has_a_page_per_chapter_in_chinese_linked_from_its_i
         assert HAN.search(title) and title.replace("`", "") in text(page), stem
         assert len(HAN.findall(text(page))) > 500, f"{stem}: the page is not the Chinese chapter"
     assert 'lang="zh-CN"' in (site / "zh" / "index.html").read_text(encoding="utf-8")
+    guides = [link for link in index.links if link.startswith("docs/") and link != "docs/glossary.html"]
+    chinese = [f"docs/{page.stem}.html" for page in sorted(DOCS.glob("zh_*.md"))]
+    assert chinese and guides[:len(chinese)] == chinese, "the Chinese index does not list the Chinese docs pages first"
 
 
 def test_each_index_switches_to_the_other_edition(site: Path) -> None:

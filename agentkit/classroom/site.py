@@ -49,13 +49,14 @@ class Edition:
 _ENGLISH_INTRO = ("A notebook course on how an LLM agent uses tools, one mechanism a chapter. Each page shows a notebook\n"
                   "as committed, with the outputs of the offline model (a deterministic stand-in, not an LLM); to run it\n"
                   "yourself, see the repository's README.")
-_CHINESE_INTRO = ("一门讲 LLM 智能体如何使用工具的笔记本课程，每章一个机制。每页展示提交时的笔记本及离线模型\n"
-                  "（确定性的替身，不是真正的 LLM）的输出；想自己运行，请看仓库的 README。指南页面为英文，术语表中英对照。")
+_CHINESE_INTRO = ("一门讲 LLM 智能体如何使用工具的 notebook 课程，每章一个机制。每页展示提交时的 notebook 及离线模型"
+                  "（确定性的替身，不是真正的 LLM）的输出；想自己运行，请看仓库的 README。指南中的中文页面排在前面，"
+                  "其余为英文；术语表中英对照。")
 EDITIONS = {
     "en": Edition("notebooks", "docs", "Tool Use, from zero", "en", "English", _ENGLISH_INTRO),
     # zh_CN, not zh: Sphinx has its labels ("搜索", "上一页") under zh_CN, and both codes index with its Chinese word
     # splitter, which segments Chinese when jieba is installed (without it only the Latin words are searchable).
-    # The docs pages stay English: the glossary is already bilingual.
+    # The docs pages are shared; the Chinese index lists the Chinese ones (docs/zh_*.md) first.
     "zh": Edition("notebooks/zh", "docs", "工具调用，从零开始", "zh_CN", "中文版", _CHINESE_INTRO,
                   ("课程地图", "指南", "术语表")),
 }
@@ -198,7 +199,9 @@ def _index(edition: Edition, course: list[tuple[str, str]], docs: list[str], swi
     chapter, in order), the docs pages, and the tables of contents."""
     chapter_map, guides_caption, glossary_caption = edition.captions
     glossary = [name for name in docs if name == "glossary"]
-    guides = [name for name in docs if name != "glossary"]
+    # This edition's own pages first (zh_*.md on the Chinese index); sorted() is stable, so the rest keep their order.
+    own = f"{edition.language[:2]}_"
+    guides = sorted((name for name in docs if name != "glossary"), key=lambda name: not name.startswith(own))
     lines = [f"# {edition.title}", ""]
     if switch:  # raw HTML: the other edition is another Sphinx project, which a Markdown link would check in this one
         links = " · ".join(f'<a href="{html.escape(href)}" hreflang="{code}">{html.escape(EDITIONS[code].name)}</a>'
