@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from agentkit.calls import ToolCall
 from agentkit.checks import answer, expect, run_check
 from agentkit.evaluation import Case, score
 from agentkit.evaluation.dataset import case_problems
@@ -45,7 +46,7 @@ async def _tool(namespace: Mapping[str, Any], folder: Path) -> ToolDefinition:
     if callable(agent_tools):  # the agent's database, with two expenses in it, as the notebook's would have
         registry = agent_tools(workspace)
         for arguments in SAMPLE if "add_expense" in registry else []:
-            await execute_tool(registry, "add_expense", json.dumps(arguments))
+            await execute_tool(registry, ToolCall.parse("", "add_expense", json.dumps(arguments)))
     tool = make(workspace)
     expect(isinstance(tool, ToolDefinition), f"my_tool(workspace) returned a {type(tool).__name__}, not a tool: "
                                              "decorate a typed, documented function with @tool and return it.")
@@ -82,7 +83,7 @@ async def check_exercise_13_1(namespace: Mapping[str, Any]) -> bool:
         for name, spec in (tool.parameters.get("properties") or {}).items():
             expect(spec.get("description"), f"parameter {name!r} has no description: the model reads it to fill the value.")
         expect(isinstance(arguments, dict), "my_tool_arguments must be a dict of arguments, e.g. {\"category\": \"food\"}.")
-        result = await execute_tool(registry, tool.name, json.dumps(arguments))
+        result = await execute_tool(registry, ToolCall.parse("", tool.name, json.dumps(arguments)))
         if result.error is not None and not isinstance(result.error, ToolError):
             raise AssertionError(f"calling {tool.name} with {json.dumps(arguments)} hit a bug in the tool: "
                                  f"{type(result.error).__name__}: {result.error}")
@@ -91,7 +92,7 @@ async def check_exercise_13_1(namespace: Mapping[str, Any]) -> bool:
         expect(result.content.strip(), f"{tool.name} returned an empty text: say what it found or did, for the model.")
         wrong = _wrong_call(tool, arguments)
         if wrong is not None:
-            refused = await execute_tool(registry, tool.name, json.dumps(wrong))
+            refused = await execute_tool(registry, ToolCall.parse("", tool.name, json.dumps(wrong)))
             expect(refused.is_error and isinstance(refused.error, ToolError | None),
                    f"calling {tool.name} with wrong arguments {json.dumps(wrong)} did not give an Error: result "
                    f"(got {refused.content[:120]!r}); give every parameter a type hint.")

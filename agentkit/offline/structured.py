@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
@@ -28,11 +28,15 @@ from agentkit.offline.roles import json_type
 from agentkit.offline.spans import find
 from agentkit.tools.strict import strict_problem
 
-if TYPE_CHECKING:
-    from agentkit.offline.protocol import Model
+
+class Responder(Protocol):
+    """What answers a request: the offline model, a variant, a scripted model (protocol.py's `Model`, named here
+    without importing protocol.py, which imports this module)."""
+
+    def respond(self, request: dict[str, Any]) -> Reply: ...
 
 
-def answered(model: Model, request: dict[str, Any]) -> Reply:
+def answered(model: Responder, request: dict[str, Any]) -> Reply:
     """The model's reply to a parsed Chat Completions request, checked before and constrained after, as the API
     does: the one path of both endpoints (`/v1/responses` converts its request to this shape first)."""
     check(request)
