@@ -64,15 +64,8 @@ __all__ = [
     "DEFAULT_LIMITS", "Ask", "ConfigError", "Decision", "DuplicateToolError", "Event", "FunctionCallError",
     "Limits", "Question", "Settings", "Task", "TaskCancelled", "ToolCall", "ToolDefinition", "ToolDefinitionError",
     "ToolError", "ToolExecutor", "ToolPolicy", "ToolResult", "Usage", "Workspace", "WorkspaceError",
-    "ask_user_tool", "build_registry", "build_system_prompt", "check_connection", "clock_tool", "connect",
+    "ask_user_tool", "build_registry", "build_system_prompt", "clock_tool", "connect",
     "execute_tool", "file_tools", "finish", "get_current_time", "load_settings", "manual_round_trip", "openai_tools",
     "parse_reply", "run_task", "scripted_answers", "shell_tool", "terminal_ask", "tool", "tool_message", "trim_history",
 ]
 
-
-def __getattr__(name: str) -> object:
-    """`agentkit.check_connection` lives with the front ends (frontends/connection.py), loaded only when asked for."""
-    if name == "check_connection":
-        from agentkit.frontends.connection import check_connection
-        return check_connection
-    raise AttributeError(f"module 'agentkit' has no attribute {name!r}")
