@@ -2,14 +2,39 @@
 
 The library never assumes a terminal: a person is reached only through the `Ask` the caller passes (a terminal's
 input, a page's button, a notebook's `scripted_answers(...)`); without one, a call that needs a yes is refused.
+An `Ask` is given a `Question`, not a sentence: a confirmation carries the call, so each front end words it in
+its person's language (`agentkit.frontends.messages`), and `str(question)` is the library's English.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 
-Ask = Callable[[str], Awaitable[str]]
+from agentkit.calls import ToolCall
+from agentkit.errors import TaskCancelled
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a person is asked: may `call` run (a confirmation), or the model's own question (`ask_user`)."""
+
+    text: str
+    """The question in the library's English: "Allow bash {"command": "ls"}? [y/N]", or the model's words."""
+    call: ToolCall | None = None
+    """For a confirmation, the call it asks about, its arguments parsed; None for the model's own question."""
+
+    @classmethod
+    def confirm(cls, call: ToolCall) -> Question:
+        return cls(f"Allow {call.name} {json.dumps(call.arguments, ensure_ascii=False)}? [y/N]", call)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+Ask = Callable[[Question], Awaitable[str]]
 """Asks a person a question and returns their answer: `input()` in a terminal, a button in a page, a script."""
 
 CANCEL, EXIT = "/cancel", "/exit"
@@ -20,10 +45,8 @@ NO_PERSON = ("no person is connected to say yes to this call, so it did not run.
              "`ask=scripted_answers('y')` in a notebook; or leave the tool out of ToolPolicy(confirm=...).)")
 """What the model is told when a call needs a yes and the task was given no `ask`."""
 
-
-class TaskCancelled(BaseException):
-    """The person answered `/cancel` or `/exit`: the task stops as cancelled, not failed. A `BaseException`, as
-    `asyncio.CancelledError` is, so that no `except Exception` on its way (the dispatcher's, a tool's) swallows it."""
+__all__ = ["CANCEL", "EXIT", "NO_PERSON", "YES_ANSWERS", "Ask", "Question", "TaskCancelled", "is_cancel",
+           "scripted_answers", "terminal_ask"]
 
 
 def is_cancel(answer: str) -> bool:
@@ -35,9 +58,9 @@ def scripted_answers(*answers: str) -> Ask:
     """An `Ask` that gives `answers` in order and prints each question and answer, for notebooks and tests."""
     remaining = list(answers)
 
-    async def ask(question: str) -> str:
+    async def ask(question: Question) -> str:
         if not remaining:
-            raise RuntimeError(f"scripted_answers() has no answer left for the question {question!r}; add one")
+            raise RuntimeError(f"scripted_answers() has no answer left for the question {str(question)!r}; add one")
         answer = remaining.pop(0)
         print(f"[asked] {question}\n[answer] {answer}")
         return answer
@@ -45,7 +68,7 @@ def scripted_answers(*answers: str) -> Ask:
     return ask
 
 
-async def terminal_ask(question: str) -> str:
+async def terminal_ask(question: Question) -> str:
     """Ask on the terminal; `input()` blocks, so it waits on a thread. End of input (Ctrl-D) means `/exit`."""
     try:
         return await asyncio.to_thread(input, f"{question} ")

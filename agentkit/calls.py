@@ -1,13 +1,16 @@
 """One tool call (chapter 02), however it reached us: a model's native reply, a stream, a `FUNCTION:` line, text
-read back by recovery, an MCP request. Every source makes a `ToolCall`; the loop, the policy and the front ends
-read only this.
+read back by recovery, an MCP request. Every source makes a `ToolCall`, its arguments parsed once, here; the policy,
+the dispatcher, the loop and the front ends read only this.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from agentkit.hardening.arguments import decode_arguments
 
 
 @dataclass(frozen=True)
@@ -22,18 +25,16 @@ class ToolCall:
     arguments: dict[str, Any] | None
     """The arguments parsed; None when they could not be (then `error` says why)."""
     error: str | None = None
+    """What is wrong with the arguments, to follow "the arguments": "are not valid JSON (...)"."""
 
     @classmethod
-    def parse(cls, id: str, name: str, raw_arguments: str) -> ToolCall:
-        """The call with its JSON arguments parsed: `""` (some servers' call without arguments) is `{}`."""
-        try:
-            arguments = json.loads(raw_arguments or "{}")
-        except (ValueError, RecursionError) as error:
-            return cls(id, name, raw_arguments, None, f"the arguments are not JSON: {error}")
-        if not isinstance(arguments, dict):
-            return cls(id, name, raw_arguments, None, f"the arguments are a JSON {type(arguments).__name__}, "
-                                                      "not an object")
-        return cls(id, name, raw_arguments, arguments)
+    def parse(cls, id: str, name: str, raw_arguments: str | Mapping) -> ToolCall:
+        """The call with its arguments parsed: JSON text (`""`, some servers' call without arguments, is `{}`), or
+        a dict a framework or an MCP client already parsed, checked as its JSON text would be."""
+        arguments, problem = decode_arguments(raw_arguments)
+        if not isinstance(raw_arguments, str):
+            raw_arguments = json.dumps(arguments, ensure_ascii=False) if not problem else repr(raw_arguments)
+        return cls(id, name, raw_arguments, None if problem else arguments, problem)
 
     def __str__(self) -> str:  # as the model wrote it: get_current_time({"timezone": "Asia/Tokyo"})
         return f"{self.name}({self.raw_arguments})"

@@ -1,16 +1,57 @@
-"""The tool policy's log (chapter 07): one `Decision` for each tool call, naming the rule that decided it; and
-a call `Approved` to run, with its arguments parsed once."""
+"""What the tool policy decides (chapter 07): before a call runs, a verdict the loop acts on (`Allow`, `Refuse`
+naming its rule, or `AskPerson` with the question); and its log, one `Decision` for each call.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, NamedTuple
+from typing import Literal
 
-Outcome = Literal["allowed", "refused", "confirmed", "denied", "cancelled"]
-"""What happened to one tool call."""
+from agentkit.asking import Question
+from agentkit.calls import ToolCall
+from agentkit.tools.dispatcher import ToolResult
+
 Rule = Literal["tool exists", "allowed tools", "valid arguments", "confirmation", "every check",
                "max_tool_calls_per_task", "max_tool_calls_per_turn", "max_denials_per_task"]
 """The check that decided (`every check` when a call passed them all); the last three are `Limits` fields."""
+
+
+@dataclass(frozen=True)
+class Allow:
+    """Run `call`: it passed every check (and a person said yes, if it needed one)."""
+
+    call: ToolCall
+
+
+@dataclass(frozen=True)
+class Refuse:
+    """Do not run `call`: `rule` refused it, and `reason` tells the model why and what to do instead."""
+
+    call: ToolCall
+    rule: Rule
+    reason: str
+
+    def result(self) -> ToolResult:
+        """What the model reads instead of the tool's output: the rule by name, then the reason."""
+        return ToolResult.failure(f"refused by rule '{self.rule}': {self.reason}", refused_by=self.rule)
+
+
+@dataclass(frozen=True)
+class AskPerson:
+    """Ask a person first: `question` carries the call; their answer makes it an `Allow` or a `Refuse`."""
+
+    question: Question
+
+    @property
+    def call(self) -> ToolCall:
+        return self.question.call  # type: ignore[return-value]  # a confirmation always carries its call
+
+
+Verdict = Allow | Refuse | AskPerson
+"""What `ToolExecutor.check` says about one call."""
+
+Outcome = Literal["allowed", "refused", "confirmed", "denied", "cancelled"]
+"""What happened to one tool call, as the log records it."""
 
 
 @dataclass(frozen=True)
@@ -30,11 +71,3 @@ class Decision:
 
     def __str__(self) -> str:
         return f"{self.outcome:<9} {self.tool:<14} [{self.rule}] {self.detail}".rstrip()
-
-
-class Approved(NamedTuple):
-    """A call that passed every check: `ToolExecutor.execute` runs the tool `name` with the `arguments` that
-    `ToolExecutor.check` parsed and checked against its schema, once."""
-
-    name: str
-    arguments: dict[str, Any]

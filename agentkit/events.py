@@ -1,6 +1,6 @@
-"""What the agent loop reports as a task runs (chapter 08): one `Event` for each thing a person may want to see.
-
-`run_task` yields them, in the order they happen; its last event is always a `status`, which carries the task.
+"""What the agent loop reports as a task runs (chapter 08): one small record for each kind of thing a person may
+want to see, each with its `kind`, so a front end is one `for` over them (a `match` on the class, or on `kind`).
+`run_task` yields them in the order they happen; the last is always a `Status`, which carries the task.
 """
 
 from __future__ import annotations
@@ -8,50 +8,88 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, ClassVar
 
+from agentkit.asking import Question
+from agentkit.calls import ToolCall
 from agentkit.decisions import Decision
-
-if TYPE_CHECKING:
-    from agentkit.loop import Task
-
-EventKind = Literal["text", "thinking", "note", "usage", "tool_call", "confirm", "tool_result", "answer", "status"]
-
-Status = Literal["running", "completed", "cancelled", "limit reached", "failed"]
-"""Where a task is: running, or one of the four ways it ends (a status event's text)."""
+from agentkit.streaming import TextDelta  # a piece of a streamed reply (`stream=True`), kind "text"
+from agentkit.task import Status as TaskStatus
+from agentkit.task import Task, Usage
+from agentkit.tools.dispatcher import ToolResult
 
 
-@dataclass
-class Event:
-    """Something that happened during a task, for a terminal, a web page or a notebook to show as it happens.
+@dataclass(frozen=True)
+class Thinking:
+    """The model's reasoning, apart from its answer (from providers that send it)."""
+    text: str
+    kind: ClassVar[str] = "thinking"
 
-    text: a piece of the reply as it streams. thinking: the model's reasoning. note: a remark for the person, not
-    from the model. usage: a reply came; the task's tokens so far. tool_call: a call the model asked for. confirm:
-    a call that needs a person's yes is about to be checked (asked, unless a limit refuses it first).
-    tool_result: a call's result. answer: the model's final answer. status: the task ended (always last).
-    """
 
-    kind: EventKind
-    name: str = ""
-    """tool_call, confirm, tool_result: the tool's name."""
-    arguments: str = ""
-    """tool_call, confirm, tool_result: the arguments as the model sent them."""
-    content: str = ""
-    """tool_result: the text the model reads. status: the task's error text, if any."""
-    is_error: bool = False
-    """tool_result: True when the call failed or was refused."""
-    text: str = ""
-    """text, thinking, note, answer: the text. status: the final status (completed, cancelled, limit reached, failed)."""
-    call_id: str = ""
-    """tool_call, confirm, tool_result: the call's id, to pair a result with its call."""
+@dataclass(frozen=True)
+class Note:
+    """A remark for the person that is not from the model (how a call was read back from text)."""
+    text: str
+    kind: ClassVar[str] = "note"
+
+
+@dataclass(frozen=True)
+class UsageSoFar:
+    """A reply came: the task's tokens so far."""
+    usage: Usage
+    kind: ClassVar[str] = "usage"
+
+
+@dataclass(frozen=True)
+class CallEvent:
+    """Something about one tool call; `name`, `arguments` (as the model wrote them) and `call_id` are the call's."""
+    call: ToolCall
+    name = property(lambda self: self.call.name)
+    arguments = property(lambda self: self.call.raw_arguments)
+    call_id = property(lambda self: self.call.id)
+
+
+@dataclass(frozen=True)
+class CallRequested(CallEvent):
+    """A call the model asked for, before the policy decides about it."""
+    kind: ClassVar[str] = "tool_call"
+
+
+@dataclass(frozen=True)
+class Confirm(CallEvent):
+    """A person is asked whether the call may run: yielded when, and only when, the policy asks one."""
+    question: Question
+    kind: ClassVar[str] = "confirm"
+
+
+@dataclass(frozen=True)
+class CallAnswered(CallEvent):
+    """A call's result, and the policy's decision on it. The person reads a call that did not run in their own words
+    (`frontends.messages.for_the_person`: "You declined: ..."); `content` is written for the model."""
+    result: ToolResult
     decision: Decision | None = None
-    """tool_result: the policy's decision on the call. A call that did not run has a line for the person
-    (`frontends.messages.for_the_person`: "You declined: write_file notes.txt"), apart from `content`, which is
-    written for the model ("... do not try it again"): two audiences, two texts."""
+    content = property(lambda self: self.result.content)
+    is_error = property(lambda self: self.result.is_error)
+    kind: ClassVar[str] = "tool_result"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The model's final answer."""
+    text: str
+    kind: ClassVar[str] = "answer"
+
+
+@dataclass(frozen=True)
+class Status:
+    """The task ended (always the last event): how, why if it did not complete, and the task itself."""
+    status: TaskStatus
+    error: str | None = None
     task: Task | None = field(default=None, repr=False)
-    """usage, status: the task (its `usage`, its end: status, answer, error, messages)."""
+    kind: ClassVar[str] = "status"
 
 
+Event = TextDelta | Thinking | Note | UsageSoFar | CallRequested | Confirm | CallAnswered | Answer | Status
 OnEvent = Callable[[Event], Awaitable[None] | Any]
 """A function `finish` gives each event to: a plain function or a coroutine function."""
 
@@ -66,6 +104,6 @@ async def finish(events: AsyncGenerator[Event], on_event: OnEvent | None = None)
         async for last in events:
             if on_event is not None and isinstance(shown := on_event(last), Awaitable):
                 await shown
-    if last is None or last.task is None:
+    if not isinstance(last, Status) or last.task is None:
         raise ValueError(f"finish() reads run_task(...)'s events, the last a status that carries the task; got {last!r}")
     return last.task

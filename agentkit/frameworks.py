@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from agentkit.calls import ToolCall
 from agentkit.config import Settings, load_settings
 from agentkit.policy import ToolExecutor
 from agentkit.tools.contract import ToolDefinition
@@ -66,15 +67,19 @@ def anthropic_messages(messages: list[dict[str, Any]]) -> tuple[str, list[dict[s
 
 
 def langchain_tools(executor: ToolExecutor) -> list[Any]:
-    """The executor's allowed tools as LangChain `StructuredTool`s; each call runs through `executor`."""
+    """The executor's allowed tools as LangChain `StructuredTool`s; each call runs through `executor`, with its id."""
     from langchain_core.tools import StructuredTool
 
-    def make(tool: ToolDefinition) -> Any:
-        async def call(**arguments: Any) -> str:
-            return (await executor.run("langchain", tool.name, json.dumps(arguments))).content
+    class CallTool(StructuredTool):  # hands the coroutine the model's call id along with the arguments
+        def _to_args_and_kwargs(self, tool_input: Any, tool_call_id: str | None) -> tuple[tuple, dict[str, Any]]:
+            return (), {"arguments": super()._to_args_and_kwargs(tool_input, tool_call_id)[1], "call_id": tool_call_id}
 
-        return StructuredTool.from_function(coroutine=call, name=tool.name, description=tool.description,
-                                            args_schema=tool.parameters)
+    def make(tool: ToolDefinition) -> Any:
+        async def call(arguments: dict[str, Any], call_id: str | None) -> str:
+            return (await executor.run(ToolCall.parse(call_id or "", tool.name, arguments))).content
+
+        return CallTool.from_function(coroutine=call, name=tool.name, description=tool.description,
+                                      args_schema=tool.parameters)
 
     return [make(tool) for tool in executor.allowed.values()]
 
@@ -85,7 +90,8 @@ def agents_tools(executor: ToolExecutor) -> list[Any]:
 
     def make(tool: ToolDefinition) -> Any:
         async def invoke(context: Any, raw_arguments: str) -> str:
-            return (await executor.run(getattr(context, "tool_call_id", "agents"), tool.name, raw_arguments)).content
+            call = ToolCall.parse(getattr(context, "tool_call_id", ""), tool.name, raw_arguments)
+            return (await executor.run(call)).content
 
         # strict_json_schema=False: our schemas are checked by the dispatcher, not rewritten for strict mode.
         return FunctionTool(name=tool.name, description=tool.description, params_json_schema=tool.parameters,

@@ -24,62 +24,24 @@ resuming a task starts a fresh budget of turns and tool calls. The loop's two st
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import openai
 
 from agentkit.asking import Ask
 from agentkit.calls import ToolCall
-from agentkit.decisions import Decision
-from agentkit.events import Event, Status, finish
+from agentkit.events import Answer, Event, Note, Status, Thinking, UsageSoFar, finish
 from agentkit.limits import Limits
 from agentkit.policy import ToolExecutor, ToolPolicy
 from agentkit.recovery import first_recovery_note
+from agentkit.task import Task
 from agentkit.tool_calls import CANCELLED, answer_calls, close_open_calls
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import ToolResult
-from agentkit.turn import ModelTurn, ask_model
+from agentkit.turn import ModelTurn, plain_turn, streamed_turn
 
-__all__ = ["CANCELLED", "Event", "Status", "Task", "Usage", "close_open_calls", "finish", "run_task", "stop_interrupted"]
-
-
-@dataclass
-class Usage:
-    """Tokens, summed over every model response of a task (as each provider counts them)."""
-
-    prompt_tokens: int = 0
-    """Tokens of everything sent: the whole conversation so far and the tool schemas, on every turn."""
-    completion_tokens: int = 0
-    """Tokens the model wrote: answers and tool calls."""
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-
-@dataclass
-class Task:
-    """One conversation with its goal and everything needed to show it, measure it and resume it."""
-
-    goal: str
-    """What the person asked for last."""
-    messages: list[dict[str, Any]] = field(default_factory=list)
-    """The whole conversation as sent to the model; always valid to send again."""
-    turns: int = 0
-    """Model responses received, over every run of the task."""
-    tool_calls: int = 0
-    """Tool calls the model asked for, refused ones included, over every run."""
-    usage: Usage = field(default_factory=Usage)
-    """Tokens summed over every response."""
-    status: Status = "running"
-    """running, completed, cancelled, limit reached or failed."""
-    answer: str | None = None
-    """The model's final answer, when the status is completed."""
-    error: str | None = None
-    """Why the task stopped, when it was not completed."""
-    decisions: list[Decision] = field(default_factory=list)
-    """The tool policy's log: every allowed, refused, confirmed or denied call."""
+__all__ = ["Event", "Task", "finish", "run_task", "stop_interrupted"]  # chapter 08's names, in one place
 
 
 async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: Mapping[str, ToolDefinition], *,
@@ -94,12 +56,14 @@ async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: 
     no messages yet. `ask` reaches a person for confirmations; without one, a call that needs a yes is refused.
     """
     task = _start(task, goal, system_prompt)
-    executor = ToolExecutor(registry, policy, ask)
-    executor.log = task.decisions  # one log for the whole task, across runs
+    executor = ToolExecutor(registry, policy, ask, log=task.decisions)  # one log for the whole task, across runs
     for turn in range(1, policy.limits.max_turns + 1):
-        reply = ModelTurn()  # filled by the request: the model's message, or why there is none
-        async for text in ask_model(client, model, task.messages, executor.tools(), stream, reply):
-            yield text  # with stream=True, the reply's text as the model writes it
+        if stream:  # the reply's text as the model writes it, then the whole reply
+            async for reply in streamed_turn(client, model, task.messages, executor.tools()):
+                if not isinstance(reply, ModelTurn):
+                    yield reply
+        else:
+            reply = await plain_turn(client, model, task.messages, executor.tools())
         if reply.failure:  # nothing of this turn was added: the messages are as they were, ready to send again
             yield _stop(task, "failed", reply.failure)
             return
@@ -108,15 +72,15 @@ async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: 
             yield event  # the tokens so far, the model's thinking, a note on calls read from its text
         if not calls:
             task.answer = reply.message.content or ""
-            yield Event("answer", text=task.answer)
+            yield Answer(task.answer)
             yield _stop(task, "completed", None)
             return
         if turn == policy.limits.max_turns:  # no turn is left to read their results, so the calls do not run
             yield _stop(task, "limit reached", _out_of_turns(task, policy.limits))
             return
         async for event in answer_calls(task.messages, executor, calls):
-            if event.kind == "status":  # cancelled, or a limit: every call has its result already
-                yield _stop(task, event.text, event.content)
+            if isinstance(event, Status):  # cancelled, or a limit: every call has its result already
+                yield _stop(task, event.status, event.error)
                 return
             yield event  # each call, each confirmation about to be asked, each result
     raise AssertionError("unreachable: the last turn returns")
@@ -147,11 +111,11 @@ def _keep_reply(task: Task, reply: ModelTurn) -> list[ToolCall]:
 
 def _reply_events(task: Task, reply: ModelTurn, base_url: str) -> list[Event]:
     """What a person may want to see of a reply before its calls or its answer."""
-    events = [Event("usage", task=task)]
+    events: list[Event] = [UsageSoFar(task.usage)]
     if reply.message.reasoning_content:
-        events.append(Event("thinking", text=reply.message.reasoning_content))
+        events.append(Thinking(reply.message.reasoning_content))
     if note := first_recovery_note(task.messages, base_url):  # the first time in a task calls were read from text
-        events.append(Event("note", text=note))
+        events.append(Note(note))
     return events
 
 
@@ -178,7 +142,7 @@ def stop_interrupted(task: Task, why: str) -> None:
     task.status, task.error = "cancelled", f"{why}: the task was stopped, and any command it was running killed"
 
 
-def _stop(task: Task, status: Status, error: str | None) -> Event:
+def _stop(task: Task, status: str, error: str | None) -> Status:
     """End the task: the last event, which carries it."""
-    task.status, task.error = status, error
-    return Event("status", text=status, content=error or "", task=task)
+    task.status, task.error = status, error  # type: ignore[assignment]
+    return Status(task.status, error, task)

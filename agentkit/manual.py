@@ -18,8 +18,8 @@ from openai import AsyncOpenAI
 
 # parse_reply and FunctionCallError are read as manual.parse_reply, manual.FunctionCallError in chapter 01.
 from agentkit.calls import ToolCall
+from agentkit.errors import ToolError
 from agentkit.recovery.function_line import PREFIX, RESULT_PREFIX, STOP, FunctionCallError, call_line, parse_reply
-from agentkit.tools.contract import ToolError
 
 __all__ = ["FunctionCallError", "ManualResult", "build_system_prompt", "describe_function",
            "manual_round_trip", "parse_reply", "run_call"]

@@ -1,7 +1,8 @@
 """The tool policy (chapter 07): which tools may run, which need a person's yes, how many, and how much output.
 
-`ToolExecutor.run(call_id, name, raw_arguments)` decides about one tool call the model asked for, with
-checks in this order; the first that fails refuses the call with an `Error:` result naming its rule:
+`ToolExecutor.check(call)` decides about one `ToolCall` the model asked for, with checks in this order; the first
+that fails refuses the call (`Refuse`, naming its rule), and a call that needs a yes is put to a person
+(`AskPerson`, with the question); `ToolExecutor.run(call)` does the whole of it and returns the result:
 
 1. the tool exists;                        rule "tool exists"
 2. the policy allows it;                   rule "allowed tools"
@@ -10,7 +11,7 @@ checks in this order; the first that fails refuses the call with an `Error:` res
                                                  "max_denials_per_task" (for a call that needs a yes)
 5. a person said yes, if it needs that;    rule "confirmation"     (a no goes back to the model; with no
                                                  `ask` given, nobody can say yes: refused, see `agentkit.asking`)
-6. it runs through the dispatcher, and its result is cut to `Limits.max_output_chars`, with a note.
+6. it runs through chapter 04's `execute_tool`, and its result is cut to `Limits.max_output_chars`, with a note.
 
 Every decision goes to `ToolExecutor.log`. Limits are checked before anyone is asked, and a call put to a
 person uses the budget even if they say no: one reply of 100 calls asks at most `max_tool_calls_per_turn`
@@ -20,15 +21,13 @@ questions, and after `max_denials_per_task` noes the task stops. Calls refused b
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 # scripted_answers and TaskCancelled are imported from here too: chapter 07 introduces them with the policy.
-from agentkit.asking import NO_PERSON, YES_ANSWERS, Ask, TaskCancelled, is_cancel, scripted_answers  # noqa: F401
-from agentkit.decisions import Approved, Decision, Rule
-from agentkit.hardening.echo import echo
+from agentkit.asking import NO_PERSON, YES_ANSWERS, Ask, Question, TaskCancelled, is_cancel, scripted_answers  # noqa: F401
+from agentkit.calls import ToolCall
+from agentkit.decisions import Allow, AskPerson, Decision, Refuse, Rule, Verdict
 from agentkit.limits import (
     DEFAULT_LIMITS,
     Limits,
@@ -39,7 +38,7 @@ from agentkit.limits import (
     turn_calls_refusal,
 )
 from agentkit.tools.contract import ToolDefinition
-from agentkit.tools.dispatcher import ToolResult, parse_arguments, run_handler
+from agentkit.tools.dispatcher import ToolResult, check_arguments, execute_tool, unknown_tool
 from agentkit.tools.registry import openai_tools
 
 
@@ -66,7 +65,7 @@ class ToolExecutor:
     registry: Mapping[str, ToolDefinition]  # every tool that exists for this task (from `build_registry`)
     policy: ToolPolicy = field(default_factory=ToolPolicy)
     ask: Ask | None = None  # None: nobody can be asked, so a call that needs a yes is refused
-    log: list[Decision] = field(default_factory=list, init=False)  # every decision, in order
+    log: list[Decision] = field(default_factory=list)  # every decision, in order (a task passes its own, to keep)
     calls_this_task: int = field(default=0, init=False)  # calls that passed checks 1-4: they ran, or a person was asked
     calls_this_turn: int = field(default=0, init=False)  # the same, since the last `new_turn()`
     denials: int = field(default=0, init=False)  # calls a person said no to
@@ -98,80 +97,93 @@ class ToolExecutor:
         """The model sent a new reply: its calls start a fresh per-turn count."""
         self.calls_this_turn = 0
 
-    async def run(self, call_id: str, name: str, raw_arguments: str) -> ToolResult:
-        """Decide about one call and run it if every check passes. Raises `TaskCancelled` on `/cancel`."""
-        decided = await self.check(call_id, name, raw_arguments)
-        return decided if isinstance(decided, ToolResult) else await self.execute(decided)
+    async def run(self, call: ToolCall) -> ToolResult:
+        """Decide about one call, ask a person if it needs a yes, and run it if allowed. Raises `TaskCancelled`."""
+        async with self._deciding:  # one decision at a time: a person is never asked two questions at once
+            verdict = self.check(call)
+            if isinstance(verdict, AskPerson):
+                verdict = await self.confirm(verdict)
+        return await self.execute(verdict)
 
-    async def check(self, call_id: str, name: str, raw_arguments: str) -> ToolResult | Approved:
-        """Checks 1-5: the call, `Approved` to run (and counted), or the refusal the model reads."""
-        # One decision at a time: a person is never asked two questions at once, and calls are counted in order.
-        async with self._deciding:
-            refusal, arguments = self._refusal_before_asking(name, raw_arguments)
-            if refusal:
-                rule, message = refusal
-                self.log.append(Decision(call_id, name, "refused", rule, message.replace("\n", " ")))
-                return ToolResult.failure(f"refused by rule '{rule}': {message}")
-            self.calls_this_task += 1  # counted before asking: a no uses the budget too, so questions are bounded
-            self.calls_this_turn += 1
-            if self.needs_confirmation(name):
-                denial = await self._confirm(call_id, name, arguments)
-                if denial:
-                    return ToolResult.failure(f"refused by rule 'confirmation': {denial}")
-            self.log.append(Decision(call_id, name, "allowed", "every check",
-                                     f"call {self.calls_this_turn} of this turn, {self.calls_this_task} of this task"))
-            return Approved(name, arguments)
+    def check(self, call: ToolCall) -> Verdict:
+        """Checks 1-4, in order: `Refuse` (naming the rule), `AskPerson` (check 5 is theirs), or `Allow`."""
+        verdict = self._refusal(call) or (AskPerson(Question.confirm(call)) if self.needs_confirmation(call.name)
+                                          else Allow(call))
+        if isinstance(verdict, Refuse):
+            self._record(call, "refused", verdict.rule, verdict.reason.replace("\n", " "))
+            self.stop_reason = self._why_the_task_stops(verdict.rule) or self.stop_reason
+            return verdict
+        self.calls_this_task += 1  # counted before asking: a no uses the budget too, so questions are bounded
+        self.calls_this_turn += 1
+        if isinstance(verdict, Allow):
+            self._record(call, "allowed", "every check", self._count())
+        return verdict
 
-    async def execute(self, call: Approved) -> ToolResult:
-        """Step 6: run a call that passed `check`, with the arguments it checked, and cut its result to size."""
-        result = await run_handler(self.registry[call.name], call.arguments)
-        return truncate(result, self.policy.limits.max_output_chars)
-
-    def _refusal_before_asking(self, name: str, raw_arguments: str) -> tuple[tuple[Rule, str] | None, dict[str, Any]]:
-        """The first of checks 1-4 that refuses the call (rule, message), or None; and its arguments, parsed once."""
-        allowed = ", ".join(sorted(self.allowed)) or "(none)"
-        if name not in self.registry:
-            return ("tool exists", f"unknown tool '{echo(name)}'; available tools: {allowed}"), {}
-        if name not in self.allowed:
-            return ("allowed tools", f"'{name}' is not allowed in this task; allowed tools: {allowed}"), {}
-        arguments, problem = parse_arguments(self.registry[name], raw_arguments)
-        if problem:
-            return ("valid arguments", problem), {}
-        if self.ask is None and self.needs_confirmation(name):  # nobody could say yes, so nobody is counted as asked
-            return ("confirmation", NO_PERSON), arguments
-        return self._over_limit(name), arguments
-
-    async def _confirm(self, call_id: str, name: str, arguments: dict[str, Any]) -> str | None:
-        """Ask the person; None if they said yes, else what the model is told. Raises `TaskCancelled` on /cancel."""
+    async def confirm(self, asking: AskPerson) -> Allow | Refuse:
+        """Check 5: put the question to the person. Raises `TaskCancelled` on /cancel or /exit."""
         assert self.ask is not None, "checked before: a call that needs a yes and has no ask is refused"
+        call = asking.call
         try:
-            answer = (await self.ask(f"Allow {name} {json.dumps(arguments, ensure_ascii=False)}? [y/N]")).strip()
+            answer = (await self.ask(asking.question)).strip()
         except TaskCancelled:  # an Ask may stop the task itself (a terminal's Ctrl-D, a page's cancel button)
-            self.log.append(Decision(call_id, name, "cancelled", "confirmation", "the person stopped the task"))
+            self._record(call, "cancelled", "confirmation", "the person stopped the task")
             raise
         outcome = "cancelled" if is_cancel(answer) else "confirmed" if answer.lower() in YES_ANSWERS else "denied"
-        self.log.append(Decision(call_id, name, outcome, "confirmation", f"the person answered {answer!r}"))
+        self._record(call, outcome, "confirmation", f"the person answered {answer!r}")
         if outcome == "cancelled":
-            raise TaskCancelled(f"the person answered {answer} when asked to allow {name}")
-        if outcome == "denied":
-            self.denials += 1
-            if self.denials >= self.policy.limits.max_denials_per_task:
-                self.stop_reason = denials_used_up(self.denials)
-            return (f"the user did not allow this call of '{name}' (they answered {answer!r}). It did not run. "
-                    "Do not try it again; ask the user what they want instead, or answer without it.")
-        return None
+            raise TaskCancelled(f"the person answered {answer} when asked to allow {call.name}")
+        if outcome == "confirmed":
+            self._record(call, "allowed", "every check", self._count())
+            return Allow(call)
+        self.denials += 1
+        if self.denials >= self.policy.limits.max_denials_per_task:
+            self.stop_reason = denials_used_up(self.denials)
+        return Refuse(call, "confirmation", f"the user did not allow this call of '{call.name}' (they answered "
+                      f"{answer!r}). It did not run. Do not try it again; ask the user what they want instead, or "
+                      "answer without it.")
 
-    def _over_limit(self, name: str) -> tuple[Rule, str] | None:
+    async def execute(self, verdict: Allow | Refuse) -> ToolResult:
+        """Step 6: run an allowed call through the dispatcher and cut its result to size; a refusal is its result."""
+        if isinstance(verdict, Refuse):
+            return verdict.result()
+        result = await execute_tool(self.allowed, verdict.call, checked=True)  # by check 3
+        return truncate(result, self.policy.limits.max_output_chars)
+
+    def _refusal(self, call: ToolCall) -> Refuse | None:
+        """The first of checks 1-4 that refuses `call`, or None."""
+        name, allowed = call.name, ", ".join(sorted(self.allowed)) or "(none)"
+        if name not in self.registry:
+            return Refuse(call, "tool exists", unknown_tool(name, self.allowed))
+        if name not in self.allowed:
+            return Refuse(call, "allowed tools", f"'{name}' is not allowed in this task; allowed tools: {allowed}")
+        if problem := check_arguments(self.registry[name], call)[1]:
+            return Refuse(call, "valid arguments", problem)
+        if self.ask is None and self.needs_confirmation(name):  # nobody could say yes, so nobody is counted as asked
+            return Refuse(call, "confirmation", NO_PERSON)
+        return self._limit_refusal(call)
+
+    def _limit_refusal(self, call: ToolCall) -> Refuse | None:
+        """Check 4: the refusal of the first limit `call` would go past, or None."""
         limits = self.policy.limits
         if self.calls_this_task >= limits.max_tool_calls_per_task:
-            self.stop_reason = task_calls_used_up(limits.max_tool_calls_per_task)
-            return "max_tool_calls_per_task", task_calls_refusal(limits.max_tool_calls_per_task)
+            return Refuse(call, "max_tool_calls_per_task", task_calls_refusal(limits.max_tool_calls_per_task))
         if self.calls_this_turn >= limits.max_tool_calls_per_turn:
-            return "max_tool_calls_per_turn", turn_calls_refusal(limits.max_tool_calls_per_turn)
-        if self.denials >= limits.max_denials_per_task and self.needs_confirmation(name):
-            self.stop_reason = denials_used_up(self.denials)
-            return "max_denials_per_task", denials_refusal(self.denials)
+            return Refuse(call, "max_tool_calls_per_turn", turn_calls_refusal(limits.max_tool_calls_per_turn))
+        if self.denials >= limits.max_denials_per_task and self.needs_confirmation(call.name):
+            return Refuse(call, "max_denials_per_task", denials_refusal(self.denials))
         return None
+
+    def _why_the_task_stops(self, rule: Rule) -> str | None:
+        """For a limit that no later call could pass either, why the task stops; None for any other rule."""
+        if rule == "max_tool_calls_per_task":
+            return task_calls_used_up(self.policy.limits.max_tool_calls_per_task)
+        return denials_used_up(self.denials) if rule == "max_denials_per_task" else None
+
+    def _count(self) -> str:
+        return f"call {self.calls_this_turn} of this turn, {self.calls_this_task} of this task"
+
+    def _record(self, call: ToolCall, outcome: str, rule: Rule, detail: str) -> None:
+        self.log.append(Decision(call.id, call.name, outcome, rule, detail))  # type: ignore[arg-type]
 
 
 def truncate(result: ToolResult, max_chars: int) -> ToolResult:
@@ -181,4 +193,4 @@ def truncate(result: ToolResult, max_chars: int) -> ToolResult:
     cut = len(result.content) - max_chars
     note = (f"\n[... {cut:,} more characters cut: a tool result shows at most {max_chars:,} characters "
             "(Limits.max_output_chars, set in the task's ToolPolicy). Ask for a smaller part to see the rest.]")
-    return ToolResult(result.content[:max_chars] + note, result.is_error, result.error)
+    return replace(result, content=result.content[:max_chars] + note)

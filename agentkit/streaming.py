@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from agentkit.calls import ToolCall
 from agentkit.hardening.stream_chunks import checked_chunk
@@ -25,10 +25,11 @@ from agentkit.hardening.stream_chunks import checked_chunk
 
 @dataclass(frozen=True)
 class TextDelta:
-    """A piece of the reply's text, to show at once."""
+    """A piece of the reply's text, to show at once (and the loop's event for it)."""
 
     text: str
     """The new characters."""
+    kind: ClassVar[str] = "text"
 
 
 @dataclass

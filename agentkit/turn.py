@@ -1,7 +1,9 @@
 """One model turn of the agent loop (chapter 08): send the messages, get back a reply the loop can use, or why not.
 
-A provider can fail (HTTP errors, timeouts, after the SDK's own retries) or answer with something the loop
-cannot read (`agentkit.hardening.replies`); either way the turn reports a failure and adds nothing to the history.
+Two small functions, one for each way of asking: `plain_turn` gets the whole reply at once, `streamed_turn`
+yields its text as the model writes it. A provider can fail (HTTP errors, timeouts, after the SDK's own retries)
+or answer with something the loop cannot read (`agentkit.hardening.replies`); either way the turn reports a
+failure and adds nothing to the history.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from typing import Any
 
 import openai
 
-from agentkit.events import Event
 from agentkit.hardening.replies import ModelMessage, check_reply, stream_problem
 from agentkit.hardening.secrets import without_key
 from agentkit.hardening.stream_chunks import UnusableChunk
@@ -21,7 +22,7 @@ from agentkit.recovery import recover_reply, recovers
 from agentkit.streaming import StreamedReply, TextDelta, read_stream
 
 
-@dataclass
+@dataclass(frozen=True)
 class ModelTurn:
     """What one request to the model gave: the reply's message and its token counts, or why the task failed."""
 
@@ -33,56 +34,61 @@ class ModelTurn:
     """Why the reply cannot be used; then `message` is None."""
 
 
-async def ask_model(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict], stream: bool,
-                    reply: ModelTurn) -> AsyncIterator[Event]:
-    """One request with `messages`: `reply` gets the model's message, or why the task failed.
-
-    Streamed, each piece of text is yielded as it comes. A stream can also break: a chunk that is not JSON or
-    not shaped as a chunk, no chunk at all, an end before the model finished. The text already shown stays
-    shown, but none of it is kept.
-    """
-    tools_sent = {"tools": tools} if tools else {}
+async def plain_turn(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict]) -> ModelTurn:
+    """One request with `messages`; the whole reply at once (calls a local server left in its text are read back
+    by the client's transport: `agentkit.recovery`)."""
     try:
-        if not stream:
-            # Parsed here rather than by `create`: a body the SDK cannot decode is one more unusable reply.
-            raw = await client.chat.completions.with_raw_response.create(model=model, messages=messages, **tools_sent)
-            try:
-                response = raw.parse()
-            except Exception as error:  # only the body's decoding runs here: it is the provider's fault, not ours
-                size, kind = len(raw.content), raw.headers.get("content-type", "no content-type")
-                reply.failure = _unusable(f"its body ({size:,} bytes, {kind}) is not JSON: {type(error).__name__}: {error}")
-            else:
-                _checked(reply, response)
-            return
+        raw = await client.chat.completions.with_raw_response.create(model=model, messages=messages,
+                                                                     **({"tools": tools} if tools else {}))
+    except openai.APIError as error:
+        return _failed(client, error)
+    try:  # parsed here rather than by `create`: a body the SDK cannot decode is one more unusable reply
+        response = raw.parse()
+    except Exception as error:  # only the body's decoding runs here: it is the provider's fault, not ours
+        size, kind = len(raw.content), raw.headers.get("content-type", "no content-type")
+        return ModelTurn(failure=_unusable(f"its body ({size:,} bytes, {kind}) is not JSON: {type(error).__name__}: {error}"))
+    return _checked(response)
+
+
+async def streamed_turn(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict]
+                        ) -> AsyncIterator[TextDelta | ModelTurn]:
+    """One streamed request: each piece of text as it comes, then the `ModelTurn`, last.
+
+    A stream can break: a chunk that is not JSON or not shaped as a chunk, no chunk at all, an end before the
+    model finished. The text already shown stays shown, but none of it is kept."""
+    try:
         chunks = await client.chat.completions.create(model=model, messages=messages, stream=True,
-                                                      stream_options={"include_usage": True}, **tools_sent)
+                                                      stream_options={"include_usage": True},
+                                                      **({"tools": tools} if tools else {}))
         async with chunks:  # closes the connection however the reading ends: a bad chunk, a cancel
             async for item in read_stream(chunks):
                 if isinstance(item, TextDelta):
-                    yield Event("text", text=item.text)
+                    yield item
                 elif isinstance(item, StreamedReply):
                     whole = item
-    except openai.APIError as error:  # after the SDK's own retries; a stream can also break halfway
-        # The provider's message is shown to a person and kept in transcripts; some providers echo the key in it.
-        reply.failure = without_key(f"the model request failed: {type(error).__name__}: {error}", client.api_key)
+    except openai.APIError as error:  # a stream can also break halfway
+        yield _failed(client, error)
         return
     except (UnusableChunk, json.JSONDecodeError) as error:  # the SDK decodes each event's JSON as it comes
-        reply.failure = _unusable(f"a stream event is not JSON: {error}: {error.doc[:80]!r}"
-                                  if isinstance(error, json.JSONDecodeError) else str(error))
+        yield ModelTurn(failure=_unusable(f"a stream event is not JSON: {error}: {error.doc[:80]!r}"
+                                          if isinstance(error, json.JSONDecodeError) else str(error)))
         return
     if problem := stream_problem(whole, chunks.response.headers.get("content-type", "no content-type")):
-        reply.failure = _unusable(problem)
+        yield ModelTurn(failure=_unusable(problem))
         return
+    # The transport passes a stream untouched, so a streamed reply's calls are read from its text here, once whole.
     message = recover_reply(whole.message(), messages, tools) if recovers(client) else whole.message()
-    _checked(reply, {"choices": [{"message": message, "finish_reason": whole.finish_reason}], "usage": whole.usage})
+    yield _checked({"choices": [{"message": message, "finish_reason": whole.finish_reason}], "usage": whole.usage})
 
 
-def _checked(reply: ModelTurn, response: Any) -> None:
+def _checked(response: Any) -> ModelTurn:
     checked, problem = check_reply(response)
-    if problem:
-        reply.failure = _unusable(problem)
-    else:
-        reply.message, reply.usage = checked.choices[0].message, checked.usage
+    return ModelTurn(failure=_unusable(problem)) if problem else ModelTurn(checked.choices[0].message, checked.usage)
+
+
+def _failed(client: openai.AsyncOpenAI, error: openai.APIError) -> ModelTurn:
+    # The provider's message is shown to a person and kept in transcripts; some providers echo the key in it.
+    return ModelTurn(failure=without_key(f"the model request failed: {type(error).__name__}: {error}", client.api_key))
 
 
 def _unusable(reason: str) -> str:

@@ -6,6 +6,7 @@ import builtins
 from recording_tools import recording_tools
 
 from agentkit.asking import NO_PERSON
+from agentkit.calls import ToolCall
 from agentkit.limits import Limits
 from agentkit.loop import finish, run_task
 from agentkit.offline import ScriptedModel, call, offline_client
@@ -31,12 +32,12 @@ def test_an_executor_without_ask_refuses_a_call_that_needs_a_yes_and_says_how_to
     no_terminal(monkeypatch)
     ran.clear()
     executor = ToolExecutor(REGISTRY, ToolPolicy(limits=Limits(max_tool_calls_per_task=1)))
-    result = asyncio.run(executor.run("call_1", "erase", '{"path": "a.txt"}'))
+    result = asyncio.run(executor.run(ToolCall.parse("call_1", "erase", '{"path": "a.txt"}')))
     assert result.is_error and result.content == f"Error: refused by rule 'confirmation': {NO_PERSON}"
     assert "no person is connected" in result.content and "ask=" in result.content
     assert ran == [] and [(d.outcome, d.rule) for d in executor.log] == [("refused", "confirmation")]
     # nobody was asked, so the refusal used none of the task's budget: a call that needs no yes still runs
-    assert asyncio.run(executor.run("call_2", "note", '{"text": "hi"}')).content == "noted hi"
+    assert asyncio.run(executor.run(ToolCall.parse("call_2", "note", '{"text": "hi"}'))).content == "noted hi"
     assert executor.stop_reason is None and executor.denials == 0
 
 
@@ -55,4 +56,4 @@ def test_a_policy_that_confirms_nothing_needs_no_ask(monkeypatch):
     no_terminal(monkeypatch)
     ran.clear()
     executor = ToolExecutor(REGISTRY, ToolPolicy(confirm=frozenset()))
-    assert asyncio.run(executor.run("call_1", "erase", '{"path": "a"}')).content == "erased a"
+    assert asyncio.run(executor.run(ToolCall.parse("call_1", "erase", '{"path": "a"}'))).content == "erased a"

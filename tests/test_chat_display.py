@@ -13,11 +13,13 @@ from hypothesis import strategies as st
 from test_cli_chat import ask, start_chat
 
 from agentkit.agent import open_workspace
+from agentkit.calls import ToolCall
+from agentkit.events import Answer, CallAnswered, CallRequested, Status
 from agentkit.frontends.chat import chat
 from agentkit.frontends.terminal import Terminal, describe
 from agentkit.hardening.visible import visible
-from agentkit.loop import Event
 from agentkit.offline import EmittedCall, ScriptedModel, offline_client
+from agentkit.tools.dispatcher import ToolResult
 
 HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}
 """Categories a terminal obeys or shows as nothing: controls, format characters (bidi, zero-width), surrogates."""
@@ -48,10 +50,10 @@ def test_visible_marks_each_kind_and_leaves_plain_text_alone():
 
 
 def test_every_line_from_a_tool_or_the_model_is_made_visible():
-    lines = [describe(Event("tool_call", name="bash\x1b[2K", arguments='{"command": "rm \u202e-rf\x9b2K"}')),
-             describe(Event("tool_result", name="read_file", content=ATTACK)),
-             describe(Event("answer", text=f"Done.\n{ATTACK}")),
-             describe(Event("status", text="failed", content=ATTACK))]
+    lines = [describe(CallRequested(ToolCall("", "bash\x1b[2K", '{"command": "rm \u202e-rf\x9b2K"}', None))),
+             describe(CallAnswered(ToolCall("", "read_file", "{}", {}), ToolResult(ATTACK))),
+             describe(Answer(f"Done.\n{ATTACK}")),
+             describe(Status("failed", ATTACK))]
     for line in lines:
         assert not hidden_characters(line), line
     assert lines[0] == '  -> bash\\x1b[2K {"command": "rm <U+202E>-rf\\u009b2K"}'
@@ -86,8 +88,8 @@ def test_a_tool_result_or_answer_that_is_not_valid_unicode_is_marked_and_the_cha
         printed.append(text.encode("utf-8").decode())  # as a UTF-8 terminal does: a lone surrogate would raise
 
     terminal = Terminal(write=terminal_that_only_takes_utf8)
-    terminal.show(Event("tool_result", name="glob", content="1 path: bad\udcff.txt"))
-    terminal.show(Event("answer", text="The file is bad\udcff.txt"))
+    terminal.show(CallAnswered(ToolCall("", "glob", "{}", {}), ToolResult("1 path: bad\udcff.txt")))
+    terminal.show(Answer("The file is bad\udcff.txt"))
     assert printed == ["  <- 1 path: bad<U+DCFF>.txt", "agent> The file is bad<U+DCFF>.txt"]
 
 

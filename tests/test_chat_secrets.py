@@ -9,8 +9,9 @@ import openai
 import pytest
 
 from agentkit.agent import open_workspace
-from agentkit.config import ConfigError, Settings, check_connection
+from agentkit.config import ConfigError, Settings
 from agentkit.frontends.chat import chat
+from agentkit.frontends.connection import check_connection
 from agentkit.frontends.terminal import Terminal
 from agentkit.hardening.secrets import HIDDEN_KEY, without_key
 

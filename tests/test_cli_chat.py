@@ -8,10 +8,12 @@ import sys
 import pexpect
 
 from agentkit.agent import open_workspace
+from agentkit.calls import ToolCall
+from agentkit.events import Answer, CallAnswered, CallRequested, Status
 from agentkit.frontends.chat import chat
 from agentkit.frontends.terminal import Terminal, describe, shorten
-from agentkit.loop import Event
 from agentkit.offline import ScriptedModel, call, offline_client
+from agentkit.tools.dispatcher import ToolResult
 
 WAIT = 10
 """Seconds to wait for any expected output before the test fails instead of hanging."""
@@ -118,11 +120,11 @@ def test_each_request_continues_the_conversation(tmp_path):
 
 
 def test_describe_prints_one_line_per_event_and_shortens_results():
-    assert describe(Event("tool_call", name="glob", arguments='{"pattern": "*.py"}')) == '  -> glob {"pattern": "*.py"}'
-    assert describe(Event("tool_result", name="glob", content="2 paths:\na.py\nb.py")) == "  <- 2 paths: a.py b.py"
-    assert describe(Event("answer", text="Done.")) == "agent> Done."
-    assert describe(Event("status", text="completed")) is None
-    assert describe(Event("status", text="failed", content="the model request failed")) == \
+    assert describe(CallRequested(ToolCall("", "glob", '{"pattern": "*.py"}', None))) == '  -> glob {"pattern": "*.py"}'
+    assert describe(CallAnswered(ToolCall("", "glob", "{}", {}), ToolResult("2 paths:\na.py\nb.py"))) == "  <- 2 paths: a.py b.py"
+    assert describe(Answer("Done.")) == "agent> Done."
+    assert describe(Status("completed")) is None
+    assert describe(Status("failed", "the model request failed")) == \
         "[task failed: the model request failed]"
     assert shorten("word " * 100, 30) == "word word word word word ... (500 characters)"
 

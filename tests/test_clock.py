@@ -7,6 +7,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from agentkit.calls import ToolCall
 from agentkit.tools.clock import clock_tool, format_time, get_current_time
 from agentkit.tools.contract import ToolError
 from agentkit.tools.dispatcher import execute_tool
@@ -134,5 +135,5 @@ def test_any_string_gives_a_time_or_an_error_never_an_exception(zone):
         assert str(error).endswith(EXAMPLES)
     else:
         assert SHAPE.match(text)
-    result = asyncio.run(execute_tool(CLOCK, "get_current_time", {"timezone": zone}))
+    result = asyncio.run(execute_tool(CLOCK, ToolCall.parse("", "get_current_time", {"timezone": zone})))
     assert result.error is None or isinstance(result.error, ToolError)  # never reported as a bug in the tool

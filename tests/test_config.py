@@ -8,7 +8,8 @@ import sys
 import openai
 import pytest
 
-from agentkit.config import VARIABLES, ConfigError, Settings, check_connection, connect, load_settings
+from agentkit.config import VARIABLES, ConfigError, Settings, connect, load_settings
+from agentkit.frontends.connection import check_connection
 from agentkit.offline import OfflineModel, OfflineServer, ScriptedModel, connect_offline
 from agentkit.offline.protocol import ApiError
 from agentkit.offline.transport import OFFLINE_BASE_URL

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import Field
 
+from agentkit.calls import ToolCall
 from agentkit.tools.contract import ToolDefinition, ToolError
 from agentkit.tools.dispatcher import ToolResult, execute_tool, tool_message
 from agentkit.tools.registry import build_registry
@@ -53,7 +54,7 @@ REGISTRY = build_registry([get_time, read_note, divide])
 
 
 def call(name: str, raw_arguments: str, registry=REGISTRY) -> ToolResult:
-    return asyncio.run(execute_tool(registry, name, raw_arguments))
+    return asyncio.run(execute_tool(registry, ToolCall.parse("", name, raw_arguments)))
 
 
 def test_a_good_call_returns_the_handler_text():
@@ -141,7 +142,7 @@ def page(limit: Annotated[int, Field(ge=1)] | None = None, unit: Literal["lines"
 ])
 def test_an_optional_value_of_the_right_type_is_told_what_is_wrong_with_it_not_its_type(arguments, problem):
     # `int | None` is a choice of types: a 0 is an integer, so the message is about the minimum, not the type.
-    result = asyncio.run(execute_tool(build_registry([page]), "page", json.dumps(arguments)))
+    result = asyncio.run(execute_tool(build_registry([page]), ToolCall.parse("", "page", json.dumps(arguments))))
     assert result.content == f"Error: arguments for 'page' do not match its parameters (1 problem):\n- {problem}"
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.calls import ToolCall
 from agentkit.hardening.echo import ECHO_CHARS, echo, quoted
 from agentkit.policy import ToolExecutor, ToolPolicy, scripted_answers
 from agentkit.tools.clock import clock_tool
@@ -61,10 +62,10 @@ def registry(tmp_path_factory: pytest.TempPathFactory) -> dict:
 def test_an_error_quotes_a_bounded_prefix_of_the_models_input(registry: dict, name: str) -> None:
     tool, arguments = CASES[name]
     raw = arguments if isinstance(arguments, str) else json.dumps(arguments)
-    direct = asyncio.run(execute_tool(registry, tool, raw))
+    direct = asyncio.run(execute_tool(registry, ToolCall.parse("", tool, raw)))
     # Through the policy too (as the loop, MCP and the frameworks run calls), every confirmation answered yes.
     executor = ToolExecutor(registry, ToolPolicy(), scripted_answers(*["y"] * 3))
-    checked = asyncio.run(executor.run("call_1", tool, raw))
+    checked = asyncio.run(executor.run(ToolCall.parse("call_1", tool, raw)))
     for result in (direct, checked):
         assert result.is_error and result.content.startswith("Error: "), result.content[:200]
         assert len(result.content) < BOUND, f"{len(result.content):,} characters: {result.content[:300]!r}"
@@ -78,5 +79,5 @@ def test_a_long_quote_keeps_its_start_and_says_how_long_it_was() -> None:
 
 
 def test_a_short_path_is_still_quoted_whole(registry: dict, tmp_path: Path) -> None:
-    result = asyncio.run(execute_tool(registry, "read_file", json.dumps({"path": "missing/notes.txt"})))
+    result = asyncio.run(execute_tool(registry, ToolCall.parse("", "read_file", json.dumps({"path": "missing/notes.txt"}))))
     assert result.content == "Error: 'missing/notes.txt' does not exist; use glob to see which files there are"

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.calls import ToolCall
 from agentkit.hardening.tree import TEMPORARY_SUFFIX
 from agentkit.limits import Limits
 from agentkit.tools.contract import ToolError
@@ -368,7 +369,7 @@ def test_glob_never_lists_a_path_that_read_file_refuses_and_says_why_one_is_left
                         "UTF-8 text; the user, or a shell command, can rename it]")
     registry = build_registry(file_tools(workspace))
     for path in shown[1:3]:  # everything listed reads
-        assert not asyncio.run(execute_tool(registry, "read_file", json.dumps({"path": path}))).is_error
+        assert not asyncio.run(execute_tool(registry, ToolCall.parse("", "read_file", json.dumps({"path": path})))).is_error
     left_out: list[tuple[str, str]] = []
     assert list(workspace.glob("**/*.txt", left_out=left_out)) == ["ok.txt", "sub/ok.txt"]
     # Each path left out is one read_file refuses: the folder named b'\xff' is not entered, its file not listed.
@@ -426,7 +427,7 @@ def test_a_bound_broken_is_named_to_the_model(workspace: Workspace, name: str, a
 
 
 def run(registry: dict, name: str, **arguments: object):  # type: ignore[no-untyped-def]
-    return asyncio.run(execute_tool(registry, name, json.dumps(arguments)))
+    return asyncio.run(execute_tool(registry, ToolCall.parse("", name, json.dumps(arguments))))
 
 
 def test_tools_through_the_dispatcher(workspace: Workspace) -> None:

@@ -15,12 +15,12 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "agentkit"
 
 LAYERS: list[tuple[str, tuple[str, ...]]] = [  # lowest first
-    ("contract", ("limits", "asking", "calls", "tools.contract", "hardening.echo", "hardening.arguments")),
+    ("contract", ("errors", "limits", "asking", "calls", "hardening.echo", "hardening.arguments")),
     ("hardening", ("hardening",)),
     ("tools", ("tools",)),
     ("recovery", ("recovery",)),
     ("offline model", ("offline",)),
-    ("teaching core", ("config", "manual", "streaming", "decisions", "policy", "events", "turn", "tool_calls",
+    ("teaching core", ("config", "manual", "streaming", "decisions", "policy", "task", "events", "turn", "tool_calls",
                        "loop", "transcript", "agent", "history")),
     ("chapter extensions", ("evaluation", "mcp", "frameworks")),
     ("classroom", ("checks", "classroom")),
@@ -102,7 +102,7 @@ def test_the_front_ends_do_not_import_each_other():
     assert arrows == []
 
 
-CORE_BUDGET = 2_500
+CORE_BUDGET = 2_590
 """Lines of the teaching core, `agentkit/*.py` and `agentkit/tools/`: what a learner reads to follow the chapters
 (COURSE_DESIGN section 2). The defences (hardening/), the front ends, the offline model and the classroom are
 apart from it."""

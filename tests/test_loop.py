@@ -7,8 +7,9 @@ import openai
 import pytest
 from recording_tools import recording_tools
 
+from agentkit.events import Status
 from agentkit.limits import Limits
-from agentkit.loop import CANCELLED, Event, Task, close_open_calls, finish, run_task
+from agentkit.loop import CANCELLED, Task, close_open_calls, finish, run_task
 from agentkit.offline import Faults, OfflineServer, ScriptedModel, call, offline_client
 from agentkit.policy import TaskCancelled, ToolPolicy, scripted_answers
 from agentkit.tools.ask_user import ask_user_tool
@@ -60,11 +61,11 @@ def test_a_task_completes_with_the_offline_model_and_counts_everything():
     assert task.usage.total_tokens == task.usage.prompt_tokens + task.usage.completion_tokens
     assert [m["role"] for m in task.messages] == ["user", "assistant", "tool", "assistant"]
     assert [e.kind for e in events] == ["usage", "tool_call", "tool_result", "usage", "answer", "status"]
-    assert events[-1].task is task and events[0].task is task  # the usage and the status carry the task
+    assert events[-1].task is task and events[0].usage is task.usage  # the status carries the task
     events = [e for e in events if e.kind != "usage"]
     assert events[0].name == "get_current_time" and json.loads(events[0].arguments) == {"timezone": "Asia/Tokyo"}
     assert events[1].call_id == events[0].call_id and not events[1].is_error
-    assert events[-1] == Event("status", text="completed", task=task)
+    assert events[-1] == Status("completed", None, task)
 
 
 def test_the_system_prompt_starts_a_new_task_and_only_tools_allowed_are_offered():
@@ -175,7 +176,7 @@ def test_cancel_at_a_confirmation_cancels_every_call_of_that_reply_and_runs_none
     assert done == []
     assert [m["content"] for m in task.messages[2:]] == [CANCELLED.content] * 3
     assert [e.kind for e in events] == ["usage"] + ["tool_call"] * 3 + ["confirm"] + ["tool_result"] * 3 + ["status"]
-    assert events[-1].text == "cancelled"
+    assert events[-1].status == "cancelled"
     assert len(model.requests) == 1
     accepted_by_the_api(task)
 
@@ -326,6 +327,34 @@ def test_the_confirm_event_comes_before_the_person_is_asked():
         return "y"
 
     go(scripted([call("note", text="a"), call("erase", path="x")], "done")[1], "go", ask=person,
-       on_event=lambda event: seen.append((event.kind, event.name)))
+       on_event=lambda event: seen.append((event.kind, getattr(event, "name", ""))))
     assert seen_when_asked == [[("usage", ""), ("tool_call", "note"), ("tool_call", "erase"), ("confirm", "erase")]]
     assert ("confirm", "note") not in seen  # a call that needs no yes asks nobody
+
+
+@pytest.mark.parametrize("arguments, limits, rule", [
+    ({"path": 5}, Limits(), "valid arguments"),  # the policy refuses the arguments before anyone is asked
+    ({"path": "x"}, Limits(max_tool_calls_per_task=0), "max_tool_calls_per_task"),
+    ({"path": "x"}, Limits(max_denials_per_task=0), "max_denials_per_task"),
+])
+def test_a_call_the_policy_refuses_yields_no_confirm_event_and_asks_nobody(arguments, limits, rule):
+    events = []
+    task = go(scripted([call("erase", **arguments)], "done")[1], "go", policy=ToolPolicy(limits=limits),
+              ask=nobody, on_event=events.append)
+    assert [event.kind for event in events if event.kind in ("tool_call", "confirm", "tool_result")] == \
+        ["tool_call", "tool_result"]
+    result = next(event for event in events if event.kind == "tool_result")
+    assert result.result.refused_by == rule and result.decision.rule == rule and done == []
+    assert task.decisions[-1].outcome == "refused"
+
+
+def test_a_confirm_event_carries_the_question_the_person_is_asked():
+    asked, confirms = [], []
+
+    async def person(question):
+        asked.append(question)
+        return "n"
+
+    go(scripted([call("erase", path="x")], "done")[1], "go", ask=person,
+       on_event=lambda event: confirms.append(event) if event.kind == "confirm" else None)
+    assert [event.question for event in confirms] == asked and asked[0].call.arguments == {"path": "x"}

@@ -11,7 +11,8 @@ import httpx2
 import openai
 import pytest
 
-from agentkit.loop import Event, finish, run_task
+from agentkit.events import Status
+from agentkit.loop import finish, run_task
 from agentkit.offline import Faults, OfflineServer, ScriptedModel, call
 from agentkit.offline.transport import OFFLINE_BASE_URL, offline_transport
 from agentkit.tools.registry import build_registry
@@ -163,7 +164,7 @@ def test_an_unusable_reply_fails_the_task_naming_the_problem_and_the_task_resume
     assert status == "failed"
     assert error.startswith("the model's reply could not be used: ") and named in error, error
     assert len(error) < 400  # a huge body is quoted cut, not whole
-    assert last_event == Event("status", text="failed", content=error, task=task)
+    assert last_event == Status("failed", error, task)
     assert roles == ["user", "assistant", "tool"] and turns == 1  # nothing of the unusable reply was kept
     # Resumed: the same messages are sent again, unchanged, and the provider's good reply completes the task.
     assert requests[2]["messages"] == kept
@@ -271,7 +272,7 @@ def test_an_unusable_stream_fails_the_task_naming_the_problem_and_the_task_resum
         fail_then_resume((body, content_type), stream=True))
     assert status == "failed"
     assert error.startswith("the model's reply could not be used: ") and named in error, error
-    assert last_event == Event("status", text="failed", content=error, task=task)
+    assert last_event == Status("failed", error, task)
     assert roles == ["user", "assistant", "tool"] and turns == 1  # nothing of the unusable stream was kept
     assert requests[2]["messages"] == kept
     assert (task.status, task.answer) == ("completed", "done at last")

@@ -13,6 +13,7 @@ pytest.importorskip("mcp")
 import mcp_types as types  # noqa: E402
 from mcp import Client  # noqa: E402
 
+from agentkit.calls import ToolCall
 from agentkit.mcp.client import agentkit_server_command, import_tools, subprocess_transport  # noqa: E402
 from agentkit.mcp.server import mcp_server  # noqa: E402
 from agentkit.policy import ToolExecutor, ToolPolicy, scripted_answers  # noqa: E402
@@ -93,7 +94,7 @@ def test_import_takes_only_allowlisted_tools_with_confirmation_on_and_descriptio
         async with Client(poisoned_server()) as client:
             tools, review = await import_tools(client, allow=["weather"], max_description=100)
             executor = ToolExecutor(build_registry(tools), ask=scripted_answers("y"))
-            return tools, review, await executor.run("c1", "weather", '{"city": "Oslo"}'), executor.log
+            return tools, review, await executor.run(ToolCall.parse("c1", "weather", '{"city": "Oslo"}')), executor.log
 
     tools, review, result, log = asyncio.run(run())
     [weather] = tools

@@ -8,6 +8,7 @@ import logging
 import pytest
 
 from agentkit.asking import terminal_ask
+from agentkit.calls import ToolCall
 from agentkit.limits import Limits
 from agentkit.policy import (
     Decision,
@@ -18,7 +19,7 @@ from agentkit.policy import (
     truncate,
 )
 from agentkit.tools.ask_user import ask_user_tool
-from agentkit.tools.dispatcher import ToolResult, parse_arguments
+from agentkit.tools.dispatcher import ToolResult, check_arguments
 from agentkit.tools.registry import build_registry
 from agentkit.tools.schema import tool
 
@@ -70,7 +71,7 @@ def never_asked(question: str):
 
 
 def run(executor: ToolExecutor, name: str, arguments: str, call_id: str = "call_1") -> ToolResult:
-    return asyncio.run(executor.run(call_id, name, arguments))
+    return asyncio.run(executor.run(ToolCall.parse(call_id, name, arguments)))
 
 
 def test_a_policy_takes_any_set_of_names_and_refuses_a_string():
@@ -96,7 +97,7 @@ def test_check_1_an_unknown_tool_lists_only_the_allowed_ones():
     executor = ToolExecutor(REGISTRY, ToolPolicy(allowed={"read_note"}), never_asked)
     result = run(executor, "rm_rf", "{}")
     assert result.is_error
-    assert result.content == "Error: refused by rule 'tool exists': unknown tool 'rm_rf'; available tools: read_note"
+    assert result.content == "Error: refused by rule 'tool exists': Unknown tool 'rm_rf'; available tools: read_note"
     assert executor.log[-1].outcome == "refused" and executor.log[-1].rule == "tool exists"
 
 
@@ -119,7 +120,7 @@ def test_check_2_a_registered_tool_outside_the_allowlist_is_refused_and_not_offe
 def test_check_3_bad_arguments_get_the_dispatchers_own_message():
     executor = ToolExecutor(REGISTRY, ToolPolicy(), never_asked)
     for raw in ['{"path": 3}', '{"path": ', '["a.txt"]', '{}']:
-        _, problem = parse_arguments(read_note, raw)
+        _, problem = check_arguments(read_note, ToolCall.parse("", "read_note", raw))
         assert run(executor, "read_note", raw).content == f"Error: refused by rule 'valid arguments': {problem}"
     assert ran == []
 
@@ -136,7 +137,7 @@ def test_check_4_a_denied_call_does_not_run_and_the_model_reads_why(capsys):
     assert result == ToolResult(
         "Error: refused by rule 'confirmation': the user did not allow this call of 'delete_note' (they answered "
         "'no, keep it'). It did not run. Do not try it again; ask the user what they want instead, or answer "
-        "without it.", is_error=True)
+        "without it.", is_error=True, refused_by="confirmation")
     assert ran == []
     assert capsys.readouterr().out == '[asked] Allow delete_note {"path": "a.txt"}? [y/N]\n[answer] no, keep it\n'
     assert [(d.outcome, d.rule, d.detail) for d in executor.log] == [
@@ -221,17 +222,18 @@ def test_truncate_keeps_the_error_flag():
 def test_concurrent_confirmations_are_asked_one_at_a_time_in_call_order():
     asked, open_questions = [], []
 
-    async def slow_person(question: str) -> str:
+    async def slow_person(question) -> str:
         open_questions.append(question)
         assert len(open_questions) == 1, "two questions were open at once"
         await asyncio.sleep(0)  # let the other calls try to ask meanwhile
-        asked.append(question)
+        asked.append(str(question))
         open_questions.pop()
         return "y"
 
     async def three_calls():
         executor = ToolExecutor(REGISTRY, ToolPolicy(), slow_person)
-        return await asyncio.gather(*(executor.run(f"c{n}", "delete_note", f'{{"path": "{n}"}}') for n in range(3)))
+        return await asyncio.gather(*(executor.run(
+            ToolCall.parse(f"c{n}", "delete_note", f'{{"path": "{n}"}}')) for n in range(3)))
 
     results = asyncio.run(three_calls())
     assert [r.content for r in results] == ["deleted 0", "deleted 1", "deleted 2"]
@@ -314,8 +316,9 @@ def test_no_denials_allowed_means_nobody_is_ever_asked():
 def test_refusals_are_made_by_the_dispatchers_failure_constructor(monkeypatch):
     made = []
     original = ToolResult.failure.__func__
-    monkeypatch.setattr(ToolResult, "failure", classmethod(lambda cls, *args: made.append(args[0]) or original(cls, *args)))
-    result = asyncio.run(ToolExecutor(build_registry([]), ToolPolicy()).run("call_1", "nope", "{}"))
+    monkeypatch.setattr(ToolResult, "failure",
+                        classmethod(lambda cls, *args, **kw: made.append(args[0]) or original(cls, *args, **kw)))
+    result = asyncio.run(ToolExecutor(build_registry([]), ToolPolicy()).run(ToolCall.parse("call_1", "nope", "{}")))
     assert result.is_error and made == [result.content.removeprefix("Error: ")]
 
 

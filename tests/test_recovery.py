@@ -8,8 +8,9 @@ from hypothesis import strategies as st
 
 from agentkit.calls import ToolCall
 from agentkit.config import ConfigError, Settings, connect, load_settings
+from agentkit.events import Note, Thinking
 from agentkit.frontends.terminal import describe
-from agentkit.loop import Event, finish, run_task
+from agentkit.loop import finish, run_task
 from agentkit.offline import OfflineServer, ScriptedModel
 from agentkit.offline.variants import variant
 from agentkit.recovery import RECOVERED, recover_calls, recover_message, server_fix, split_thinking
@@ -197,8 +198,8 @@ async def test_over_http_a_call_to_a_tool_not_offered_stays_text():
 
 
 def test_the_chat_shows_thinking_folded_and_the_note():
-    assert describe(Event("thinking", text="First\nI think.\x1b[2J")) == "  (thinking) First I think.\\x1b[2J"
-    assert describe(Event("note", text="read back from text")) == "[note: read back from text]"
+    assert describe(Thinking("First\nI think.\x1b[2J")) == "  (thinking) First I think.\\x1b[2J"
+    assert describe(Note("read back from text")) == "[note: read back from text]"
 
 
 # The setting

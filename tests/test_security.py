@@ -26,6 +26,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from agentkit.calls import ToolCall
 from agentkit.hardening.tree import TEMPORARY_SUFFIX
 from agentkit.limits import Limits
 from agentkit.tools.dispatcher import execute_tool
@@ -129,7 +130,7 @@ def test_a_lookalike_stays_inside(path: str, workspace: Workspace) -> None:
 
 
 def call(registry: dict, name: str, arguments: dict) -> tuple[bool, str]:  # type: ignore[type-arg]
-    result = asyncio.run(execute_tool(registry, name, json.dumps(arguments)))
+    result = asyncio.run(execute_tool(registry, ToolCall.parse("", name, json.dumps(arguments))))
     return result.is_error, result.content
 
 

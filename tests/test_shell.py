@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.calls import ToolCall
 from agentkit.hardening.output import HeadTail
 from agentkit.limits import Limits
 from agentkit.tools.dispatcher import execute_tool
@@ -65,7 +66,7 @@ def test_timeout_is_bounded_by_the_limit(workspace: Workspace, timeout: float, p
     timeout_schema = tool.parameters["properties"]["timeout"]  # the model is shown the bound and the default
     assert (timeout_schema["maximum"], timeout_schema["default"], timeout_schema["exclusiveMinimum"]) == (2.0, 2.0, 0)
     arguments = json.dumps({"command": "true", "timeout": timeout})
-    assert asyncio.run(execute_tool(build_registry([tool]), "bash", arguments)).content == (
+    assert asyncio.run(execute_tool(build_registry([tool]), ToolCall.parse("", "bash", arguments))).content == (
         f"Error: arguments for 'bash' do not match its parameters (1 problem):\n- argument 'timeout': {problem}")
 
 
@@ -146,9 +147,9 @@ def test_definition_and_dispatch(workspace: Workspace) -> None:
     assert tool.parameters["additionalProperties"] is False
     assert tool.parameters["properties"]["timeout"]["maximum"] == 10.0
     registry = build_registry([tool])
-    ok = asyncio.run(execute_tool(registry, "bash", json.dumps({"command": "echo hi"})))
+    ok = asyncio.run(execute_tool(registry, ToolCall.parse("", "bash", json.dumps({"command": "echo hi"}))))
     assert (ok.is_error, ok.content) == (False, "exit code: 0\nstdout:\nhi\nstderr: (empty)")
-    too_long = asyncio.run(execute_tool(registry, "bash", json.dumps({"command": "true", "timeout": 99})))
+    too_long = asyncio.run(execute_tool(registry, ToolCall.parse("", "bash", json.dumps({"command": "true", "timeout": 99}))))
     assert too_long.is_error and "timeout" in too_long.content
 
 

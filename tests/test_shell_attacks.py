@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.calls import ToolCall
 from agentkit.hardening.output import CommandResult, HeadTail
 from agentkit.limits import Limits
 from agentkit.tools.dispatcher import execute_tool
@@ -22,7 +23,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ne
 
 def dispatch(root: Path, command: str, **limits: float):
     registry = build_registry([shell_tool(Workspace(root), Limits(**limits))])
-    return asyncio.run(execute_tool(registry, "bash", json.dumps({"command": command})))
+    return asyncio.run(execute_tool(registry, ToolCall.parse("", "bash", json.dumps({"command": command}))))
 
 
 def running(pids: list[int]) -> list[int]:
@@ -63,9 +64,9 @@ def test_a_deleted_workspace_is_an_error_result_not_a_crash(tmp_path: Path, remo
     root = tmp_path / "work"
     root.mkdir()
     registry = build_registry([shell_tool(Workspace(root))])
-    removed = asyncio.run(execute_tool(registry, "bash", json.dumps({"command": f"{remove}; pwd"})))
+    removed = asyncio.run(execute_tool(registry, ToolCall.parse("", "bash", json.dumps({"command": f"{remove}; pwd"}))))
     assert removed.content.startswith("exit code: 0"), "the running command goes on"
-    result = asyncio.run(execute_tool(registry, "bash", '{"command": "echo hi"}'))
+    result = asyncio.run(execute_tool(registry, ToolCall.parse("", "bash", '{"command": "echo hi"}')))
     assert result.is_error and result.content.startswith(f"Error: no command can run in the workspace folder {root}: ")
     assert "tell the user" in result.content
 

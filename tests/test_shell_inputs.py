@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.calls import ToolCall
 from agentkit.limits import Limits
 from agentkit.tools.dispatcher import execute_tool
 from agentkit.tools.registry import build_registry
@@ -44,7 +45,7 @@ def test_the_caller_can_pass_more_names(tmp_path: Path, monkeypatch: pytest.Monk
 
 def dispatch(tmp_path: Path, command: str, limits: Limits = Limits()):
     registry = build_registry([shell_tool(Workspace(tmp_path), limits)])
-    return asyncio.run(execute_tool(registry, "bash", json.dumps({"command": command})))
+    return asyncio.run(execute_tool(registry, ToolCall.parse("", "bash", json.dumps({"command": command}))))
 
 
 @pytest.mark.parametrize("size", [131_072, 200_000, 100_001])
@@ -68,5 +69,5 @@ def test_a_nul_byte_is_the_models_error(tmp_path: Path, command: str) -> None:
 
 def test_a_lone_surrogate_is_the_models_error(tmp_path: Path) -> None:
     registry = build_registry([shell_tool(Workspace(tmp_path))])
-    result = asyncio.run(execute_tool(registry, "bash", '{"command": "echo \\ud800"}'))
+    result = asyncio.run(execute_tool(registry, ToolCall.parse("", "bash", '{"command": "echo \\ud800"}')))
     assert result.is_error and "lone surrogate" in result.content

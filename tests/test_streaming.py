@@ -81,7 +81,7 @@ def test_calls_without_index_are_told_apart_by_their_ids():
 def test_arguments_are_parsed_once_at_the_end_and_broken_ones_are_none():
     _, reply = assemble([part(0, '{"a": ', "c", "f"), chunk(finish="tool_calls")])
     assert reply.tool_calls[0].raw_arguments == '{"a": ' and reply.tool_calls[0].arguments is None
-    assert reply.tool_calls[0].error.startswith("the arguments are not JSON")
+    assert reply.tool_calls[0].error.startswith("are not valid JSON")
 
 
 def test_usage_comes_from_the_last_chunk_without_choices():

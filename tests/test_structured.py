@@ -9,6 +9,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 from typing_extensions import TypedDict
 
+from agentkit.calls import ToolCall
 from agentkit.offline import EmittedCall, OfflineServer, ScriptedModel, offline_client
 from agentkit.tools import ToolDefinition, ToolDefinitionError, build_registry, execute_tool, tool
 from agentkit.tools.strict import strict_problem
@@ -68,13 +69,14 @@ def test_the_dispatcher_checks_a_strict_call_the_way_the_api_does_and_null_means
     registry = build_registry([every_type])
     full = {"text": "t", "count": 1, "ratio": 0.5, "flag": True, "unit": "C", "tags": [], "point": {"x": 1, "label": None},
             "span": {"start": 0, "end": 1}, "maybe": None, "scale": None, "mode": None, "points": [{"x": 2, "label": None}]}
-    result = asyncio.run(execute_tool(registry, "every_type", json.dumps(full)))
+    result = asyncio.run(execute_tool(registry, ToolCall.parse("", "every_type", json.dumps(full))))
     assert json.loads(result.content) == {"maybe": None, "scale": 1.5, "mode": "a", "point": {"x": 1, "label": "here"},
                                           "points": [{"x": 2, "label": "here"}]}
     left_out = {k: v for k, v in full.items() if k != "scale"}
-    result = asyncio.run(execute_tool(registry, "every_type", json.dumps(left_out)))
+    result = asyncio.run(execute_tool(registry, ToolCall.parse("", "every_type", json.dumps(left_out))))
     assert result.is_error and "missing required argument: 'scale'" in result.content
-    extra = asyncio.run(execute_tool(registry, "every_type", json.dumps({**full, "point": {"x": 1, "label": None, "y": 2}})))
+    extra = asyncio.run(execute_tool(registry,
+        ToolCall.parse("", "every_type", json.dumps({**full, "point": {"x": 1, "label": None, "y": 2}}))))
     assert extra.is_error and "unexpected argument: 'point.y'" in extra.content
 
 

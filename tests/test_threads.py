@@ -6,6 +6,7 @@ import subprocess
 import sys
 import threading
 
+from agentkit.calls import ToolCall
 from agentkit.limits import TOOL_THREADS, Limits
 from agentkit.tools import file_reading, filesystem
 from agentkit.tools.contract import ToolDefinition
@@ -21,7 +22,7 @@ CALLS = 16
 
 async def _all_at_once(definition: ToolDefinition, arguments: list[str]) -> list[str]:
     registry = build_registry([definition])
-    results = await asyncio.gather(*(execute_tool(registry, definition.name, raw) for raw in arguments))
+    results = await asyncio.gather(*(execute_tool(registry, ToolCall.parse("", definition.name, raw)) for raw in arguments))
     return [result.content for result in results]
 
 

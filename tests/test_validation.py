@@ -7,6 +7,7 @@ import jsonschema
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agentkit.calls import ToolCall
 from agentkit.hardening import arguments as validation
 from agentkit.hardening.arguments import ArgumentsValidator
 from agentkit.tools.contract import ToolDefinition
@@ -61,14 +62,14 @@ def test_the_validator_is_built_once_at_registration_not_on_every_call(monkeypat
     registry = build_registry([ToolDefinition("bench", "A tool.", SCHEMA, echo)])
     assert built == [1]
     for _ in range(3):
-        assert not asyncio.run(execute_tool(registry, "bench", '{"items": [{"id": 1}]}')).is_error
-        assert asyncio.run(execute_tool(registry, "bench", '{"items": 1}')).is_error
+        assert not asyncio.run(execute_tool(registry, ToolCall.parse("", "bench", '{"items": [{"id": 1}]}'))).is_error
+        assert asyncio.run(execute_tool(registry, ToolCall.parse("", "bench", '{"items": 1}'))).is_error
     assert built == [1]
 
 
 def test_no_default_is_written_into_the_arguments():
     registry = build_registry([ToolDefinition("bench", "A tool.", SCHEMA, echo)])
-    assert asyncio.run(execute_tool(registry, "bench", '{"items": []}')).content == '{"items": []}'
+    assert asyncio.run(execute_tool(registry, ToolCall.parse("", "bench", '{"items": []}'))).content == '{"items": []}'
 
 
 def test_keywords_read_differently_by_draft_7_are_checked_by_the_reference_alone():

@@ -189,3 +189,30 @@ def test_a_turn_is_cancelled_once_however_many_ask_so_its_clean_up_runs_to_the_e
         return cleaned
 
     assert asyncio.run(both_stop()) == ["done"]
+
+
+HIDDEN = "\u202e\u2066\u200b\ufeff\u00a0"
+"""A bidi override, an isolate, a zero-width space, a BOM and a no-break space: each shows as something else."""
+
+
+def test_every_text_a_person_reads_in_an_event_has_its_hidden_characters_marked():
+    """The page's JSON events carry the model's words marked as a confirmation's are: the tool's name, its
+    arguments, a result, an answer, a status's reason. Nothing a person reads carries a hidden character raw."""
+    from agentkit.calls import ToolCall
+    from agentkit.events import Answer, CallAnswered, CallRequested, Note, Status, Thinking
+    from agentkit.frontends.web.protocol import event_fields
+    from agentkit.streaming import TextDelta
+    from agentkit.tools.dispatcher import ToolResult
+
+    call = ToolCall.parse("c1", f"bash{HIDDEN}", json.dumps({"command": f"echo {HIDDEN} rm -rf ~"}, ensure_ascii=False))
+    events = [CallRequested(call), CallAnswered(call, ToolResult(f"out{HIDDEN}")), Answer(f"done{HIDDEN}"),
+              TextDelta(f"a{HIDDEN}"), Thinking(f"t{HIDDEN}"), Note(f"n{HIDDEN}"), Status("failed", f"why{HIDDEN}")]
+    for event in events:
+        fields = event_fields(event, shown=f"line{HIDDEN}" if isinstance(event, CallAnswered) else "")
+        texts = [value for value in fields.values() if isinstance(value, str)]
+        assert not [text for text in texts if any(character in text for character in HIDDEN[:4])], fields
+        assert fields["hidden"] >= 4, fields
+    # A no-break space shows as a space; it is marked where it would run: in the call's name and arguments.
+    tool_call = event_fields(CallRequested(call))
+    assert tool_call["arguments"] == '{"command": "echo <U+202E><U+2066><U+200B><U+FEFF><U+00A0> rm -rf ~"}'
+    assert tool_call["hidden"] == 10

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.calls import ToolCall
 from agentkit.hardening.tree import MAX_WALK_DEPTH, TEMPORARY_SUFFIX
 from agentkit.limits import Limits
 from agentkit.tools import file_writing
@@ -43,7 +44,7 @@ def workspace(tmp_path: Path) -> Workspace:
 
 def call(workspace: Workspace, name: str, limits: Limits | None = None, **arguments: object) -> ToolResult:
     registry = build_registry(file_tools(workspace, limits or Limits()))
-    return asyncio.run(execute_tool(registry, name, json.dumps(arguments)))
+    return asyncio.run(execute_tool(registry, ToolCall.parse("", name, json.dumps(arguments))))
 
 
 def outside(base: Path) -> str:
@@ -98,7 +99,8 @@ def test_read_write_and_edit_never_reach_outside_while_a_symlink_is_swapped_in(
              ("edit_file", {"path": "notes/todo.txt", "old_text": "x", "new_text": "x"})]
 
     async def attack() -> list[ToolResult]:
-        return [await execute_tool(registry, name, json.dumps(arguments)) for _ in range(300) for name, arguments in calls]
+        return [await execute_tool(registry,
+            ToolCall.parse("", name, json.dumps(arguments))) for _ in range(300) for name, arguments in calls]
 
     try:
         assert swapper.stdout is not None and swapper.stdout.readline() == "ready\n"
@@ -181,8 +183,8 @@ def test_concurrent_edits_of_one_file_all_land(workspace: Workspace) -> None:
 
     async def edit_all() -> list[ToolResult]:
         return await asyncio.gather(*[
-            execute_tool(registry, "edit_file", json.dumps({"path": "settings.txt", "old_text": f"key{n} = 0",
-                                                            "new_text": f"key{n} = 1"}))
+            execute_tool(registry, ToolCall.parse("", "edit_file", json.dumps({"path": "settings.txt", "old_text": f"key{n} = 0",
+                                                            "new_text": f"key{n} = 1"})))
             for n in range(30)])
 
     results = asyncio.run(edit_all())
@@ -196,7 +198,8 @@ def test_concurrent_whole_writes_end_as_one_whole_version(workspace: Workspace) 
 
     async def write_all() -> list[ToolResult]:
         return await asyncio.gather(*[
-            execute_tool(registry, "write_file", json.dumps({"path": "data.txt", "content": str(n) * 200_000}))
+            execute_tool(registry,
+                ToolCall.parse("", "write_file", json.dumps({"path": "data.txt", "content": str(n) * 200_000})))
             for n in range(10)])
 
     assert not [result for result in asyncio.run(write_all()) if result.is_error]
@@ -236,7 +239,8 @@ def test_glob_shows_names_with_line_breaks_or_invisible_characters_as_json_strin
     # The model copies the JSON string into its JSON arguments as it stands, and names the file exactly.
     arguments = '{"path": ' + listed[2] + '}'
     registry = build_registry(file_tools(workspace))
-    assert asyncio.run(execute_tool(registry, "read_file", arguments)).content == "a.txt\nsecret.txt is empty (0 lines)"
+    assert asyncio.run(execute_tool(registry,
+        ToolCall.parse("", "read_file", arguments))).content == "a.txt\nsecret.txt is empty (0 lines)"
 
 
 def test_names_of_write_file_temporaries_are_refused(workspace: Workspace) -> None:

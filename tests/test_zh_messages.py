@@ -19,8 +19,10 @@ from front_door import (
     no_process_left,  # noqa: F401 (a fixture: nothing left running)
 )
 
+from agentkit.asking import Question
+from agentkit.calls import ToolCall
 from agentkit.decisions import Decision
-from agentkit.events import Event
+from agentkit.events import Status
 from agentkit.frontends.messages import (
     LANGUAGES,
     MESSAGES,
@@ -98,14 +100,14 @@ def test_zh_a_call_that_did_not_run_is_told_in_the_persons_language_and_english_
 
 
 def test_zh_a_confirmation_and_a_status_are_said_in_chinese_with_the_call_unchanged():
-    question = 'Allow write_file {"path": "notes.txt", "content": "hi"}? [y/N]'
-    assert person_question(question, "en") == question
+    question = Question.confirm(ToolCall.parse("c1", "write_file", '{"path": "notes.txt", "content": "hi"}'))
+    assert person_question(question, "en") == 'Allow write_file {"path": "notes.txt", "content": "hi"}? [y/N]'
     assert person_question(question, "zh") == '允许运行 write_file {"path": "notes.txt", "content": "hi"} 吗？[y/N]'
-    assert person_question("Which file?", "zh") == "Which file?", "the model's own question is its own"
+    assert person_question(Question("Which file?"), "zh") == "Which file?", "the model's own question is its own"
     event = asking("confirm", "k1", question, "zh")
-    assert event["text"].startswith("允许运行 write_file") and event["raw"] == question
-    assert event["tool"] == "write_file", "the page still reads the call out of the policy's question"
-    status = Event("status", text="cancelled", content="cancelled by the user")
+    assert event["text"].startswith("允许运行 write_file") and event["raw"] == question.text
+    assert event["tool"] == "write_file", "the page reads the call the question carries, not its English"
+    status = Status("cancelled", "cancelled by the user")
     assert describe(status) == "[task cancelled: cancelled by the user]"
     assert describe(status, "zh") == "[任务已取消：cancelled by the user]"
 

@@ -6,8 +6,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from agentkit.calls import ToolCall
 from agentkit.checks import answer, expect, run_check
-from agentkit.tools.contract import ToolDefinition, ToolError
+from agentkit.errors import ToolError
+from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import execute_tool
 from agentkit.tools.registry import build_registry
 
@@ -31,11 +33,11 @@ async def check_exercise_4_1(namespace: Mapping[str, Any]) -> bool:
                f"`volume_tool` is a {type(volume_tool).__name__}; make it a ToolDefinition (or use @tool).")
         expect(volume_tool.name == "set_volume", f"the tool is named {volume_tool.name!r}; name it set_volume.")
         registry = build_registry([volume_tool])
-        good = await execute_tool(registry, "set_volume", '{"level": 7, "mode": "headphones"}')
+        good = await execute_tool(registry, ToolCall.parse("", "set_volume", '{"level": 7, "mode": "headphones"}'))
         expect(good.content == "volume 7 on headphones",
                f"a good call returned {good.content!r}; the handler should return 'volume 7 on headphones'.")
         for raw, what in BAD_VOLUME_CALLS.items():
-            result = await execute_tool(registry, "set_volume", raw)
+            result = await execute_tool(registry, ToolCall.parse("", "set_volume", raw))
             expect(result.is_error and result.error is None,
                    f"{what} ({raw}) got through to the handler, which returned {result.content!r}; "
                    "the schema should refuse it before the handler runs.")
@@ -52,11 +54,11 @@ async def check_exercise_4_2(namespace: Mapping[str, Any]) -> bool:
                f"`fixed_initials` is a {type(initials).__name__}; define it with @tool.")
         registry = {initials.name: initials}
         for name, expected in [("Ada  Lovelace", "A.L."), (" grace\thopper ", "G.H."), ("Alan Mathison Turing", "A.M.T.")]:
-            result = await execute_tool(registry, initials.name, json.dumps({"name": name}))
+            result = await execute_tool(registry, ToolCall.parse("", initials.name, json.dumps({"name": name})))
             expect(result.error is None or isinstance(result.error, ToolError),
                    f"for {name!r} the tool still crashes ({type(result.error).__name__}): split on any whitespace.")
             expect(result.content == expected, f"for {name!r} the tool returned {result.content!r}; expected {expected!r}.")
-        empty = await execute_tool(registry, initials.name, '{"name": "   "}')
+        empty = await execute_tool(registry, ToolCall.parse("", initials.name, '{"name": "   "}'))
         expect(empty.is_error, f"a name with no words returned {empty.content!r} as a success; raise ToolError.")
         expect(isinstance(empty.error, ToolError),
                f"a name with no words raised {type(empty.error).__name__}, which the dispatcher reports as a bug in "

@@ -18,8 +18,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from agentkit.calls import ToolCall
 from agentkit.checks import answer, expect, run_check
-from agentkit.tools.contract import ToolDefinition, ToolError
+from agentkit.errors import ToolError
+from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import execute_tool
 from agentkit.tools.registry import build_registry
 from agentkit.tools.workspace import Workspace, WorkspaceError
@@ -126,15 +128,15 @@ async def check_exercise_5_2(namespace: Mapping[str, Any]) -> bool:
                    'its parameters should say "additionalProperties": False, so that no unknown argument gets in.')
             registry = build_registry([definition])
             for path, expected in LISTINGS.items():
-                result = await execute_tool(registry, "list_dir", json.dumps({"path": path}))
+                result = await execute_tool(registry, ToolCall.parse("", "list_dir", json.dumps({"path": path})))
                 expect(result.content == expected, f"list_dir({path!r}) gave {result.content!r}; expected "
                                                    f"{expected!r} (sorted names, one a line, folders with '/').")
             for path in ("..", "link", "../workspace-private", "/etc"):
-                result = await execute_tool(registry, "list_dir", json.dumps({"path": path}))
+                result = await execute_tool(registry, ToolCall.parse("", "list_dir", json.dumps({"path": path})))
                 expect(result.is_error and isinstance(result.error, WorkspaceError),
                        f"list_dir({path!r}) gave {result.content[:80]!r}; it leads outside the workspace: pass the "
                        "path through workspace.resolve(path), which raises WorkspaceError.")
-            result = await execute_tool(registry, "list_dir", '{"path": "a.txt"}')
+            result = await execute_tool(registry, ToolCall.parse("", "list_dir", '{"path": "a.txt"}'))
             expect(result.is_error and isinstance(result.error, ToolError),
                    f"list_dir('a.txt') gave {result.content[:80]!r}; a file is not a folder: "
                    "raise ToolError saying so.")

@@ -9,14 +9,16 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
+from agentkit.asking import Ask, Question
+from agentkit.calls import ToolCall
 from agentkit.checks import CheckFailed, answer, expect, run_check
+from agentkit.decisions import AskPerson, Refuse
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.loop import finish, run_task
 from agentkit.offline import OfflineModel, offline_client
-from agentkit.policy import Ask, ToolExecutor, ToolPolicy
+from agentkit.policy import ToolExecutor, ToolPolicy
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.contract import ToolDefinition
-from agentkit.tools.dispatcher import ToolResult
 from agentkit.tools.filesystem import file_tools
 from agentkit.tools.registry import build_registry
 from agentkit.tools.shell import shell_tool
@@ -89,7 +91,7 @@ class _ScriptedAsk:
     asked: bool = False
     """Whether anyone was asked about the current call."""
 
-    async def __call__(self, question: str) -> str:
+    async def __call__(self, question: Question) -> str:
         self.asked = True
         return self.answer
 
@@ -101,8 +103,10 @@ class _ExecutorGate:
         self.executor = ToolExecutor(registry, policy, ask)
 
     async def decide(self, name: str) -> str | None:
-        refused = await self.executor.check(f"call_{len(self.executor.log)}", name, "{}")
-        return self.executor.log[-1].rule if isinstance(refused, ToolResult) else None
+        verdict = self.executor.check(ToolCall.parse(f"call_{len(self.executor.log)}", name, "{}"))
+        if isinstance(verdict, AskPerson):
+            verdict = await self.executor.confirm(verdict)
+        return verdict.rule if isinstance(verdict, Refuse) else None
 
 
 class _Raised(Exception):
@@ -174,8 +178,8 @@ async def check_exercise_7_2(namespace: Mapping[str, Any]) -> bool:
             registry = build_registry([*file_tools(Workspace(root)), _recording_shell(root, commands), clock_tool()])
             asked: list[str] = []
 
-            async def nobody(question: str) -> str:
-                asked.append(question)
+            async def nobody(question: Question) -> str:
+                asked.append(str(question))
                 return "n"
 
             # A gullible model: one that obeys the file whenever it can, so the policy alone must stop it.

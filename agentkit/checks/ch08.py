@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from agentkit.checks import answer, expect, run_check
-from agentkit.loop import Task
 from agentkit.offline import ScriptedModel, offline_client
+from agentkit.task import Task
 
 
 async def check_exercise_8_1(namespace: Mapping[str, Any]) -> bool:

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from agentkit.calls import ToolCall
 from agentkit.checks import answer, expect, run_check
 from agentkit.classroom.new_project import EXAMPLE_TOOL, TEMPLATES
 from agentkit.evaluation import Case, load_cases, score
@@ -95,7 +96,7 @@ async def check_exercise_13_1(namespace: Mapping[str, Any]) -> bool:
                                                 "line): the model reads it to fill the value.")
             wrong = _wrong_call(tool)
             if wrong is not None:
-                refused = await execute_tool(registry, tool.name, json.dumps(wrong))
+                refused = await execute_tool(registry, ToolCall.parse("", tool.name, json.dumps(wrong)))
                 expect(refused.is_error and isinstance(refused.error, ToolError | None),
                        f"{tool.name} called with wrong arguments {json.dumps(wrong)} gave {refused.content[:120]!r}, "
                        "not an Error: result: give every parameter a type hint.")

@@ -22,12 +22,14 @@ import openai
 from agentkit.agent import POLICY, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import CANCEL, EXIT
+from agentkit.events import Status, finish
 from agentkit.frontends.interrupts import Interrupted, Interrupts, Stopped
 from agentkit.frontends.messages import PERSON_LANGUAGE, say
 from agentkit.frontends.own_agent import Tools
 from agentkit.frontends.terminal import Terminal
-from agentkit.loop import Event, Task, finish, run_task, stop_interrupted
+from agentkit.loop import run_task, stop_interrupted
 from agentkit.policy import ToolPolicy
+from agentkit.task import Task
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.workspace import Workspace
 
@@ -93,7 +95,7 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
             except Interrupted as interruption:
                 stop_interrupted(task, str(interruption))
                 terminal.write("")
-                terminal.show(Event("status", text=task.status, content=task.error or ""))
+                terminal.show(Status(task.status, task.error, task))
         stopped_by = interrupts.last if interrupts.ending else stopped_by
     terminal.write(say("bye", language))
     if stopped_by is not None:  # the command ends with the signal's status (130 for Ctrl-C); "bye" said it all

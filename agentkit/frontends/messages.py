@@ -10,11 +10,11 @@ model reads (tool results, the system prompt) stays English, and so do tool name
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from contextvars import ContextVar
 from typing import get_args
 
+from agentkit.asking import Question
 from agentkit.decisions import Decision, Rule
 
 LANGUAGES = ("en", "zh")
@@ -103,21 +103,22 @@ def say(key: str, language: str, **values: object) -> str:
     return MESSAGES[language][key].format(**values)
 
 
-CONFIRMATION = re.compile(r"Allow (?P<tool>\S+) (?P<arguments>\{.*\})\? \[y/N\]", re.S)
-"""How the policy asks about a call (`ToolExecutor._confirm`, in English: the library's question), read back out."""
 YES_TOO = ("是", "是的", "好", "允许")
 """Besides y and yes (`asking.YES_ANSWERS`): what a person answering in Chinese types to allow a call."""
 
 
-def person_question(question: str, language: str) -> str:
-    """`question` as the person reads it: a call's confirmation said in `language`, any other question as it is."""
-    call = CONFIRMATION.fullmatch(question)
-    return say("confirm", language, tool=call["tool"], arguments=call["arguments"]) if call else question
+def person_question(question: Question, language: str) -> str:
+    """`question` as the person reads it: a call's confirmation worded in `language` from the call it carries; the
+    model's own question as the model wrote it."""
+    if question.call is None:
+        return question.text
+    arguments = json.dumps(question.call.arguments, ensure_ascii=False)
+    return say("confirm", language, tool=question.call.name, arguments=arguments)
 
 
-def person_answer(question: str, answer: str) -> str:
+def person_answer(question: Question, answer: str) -> str:
     """The answer to `question` as the policy reads it: "是" to a confirmation is "y"; the rest as typed."""
-    return "y" if CONFIRMATION.fullmatch(question) and answer.strip() in YES_TOO else answer
+    return "y" if question.call is not None and answer.strip() in YES_TOO else answer
 
 
 def person_language(flag: str | None, environ: Mapping[str, str]) -> str:

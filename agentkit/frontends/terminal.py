@@ -12,7 +12,7 @@ import textwrap
 import threading
 from collections.abc import Callable
 
-from agentkit.asking import EXIT
+from agentkit.asking import EXIT, Question
 from agentkit.events import Event
 from agentkit.frontends.messages import for_the_person, person_answer, person_question, say
 from agentkit.hardening.visible import visible
@@ -42,9 +42,9 @@ def describe(event: Event, language: str = "en") -> str | None:
         line = f"  (thinking) {shorten(visible(event.text))}"
     elif event.kind == "note":
         line = f"[note: {event.text}]"
-    elif event.kind == "status" and event.text != "completed":
-        status = say(f"status {event.text}", language)
-        line = (say("task status because", language, status=status, reason=event.content) if event.content
+    elif event.kind == "status" and event.status != "completed":
+        status = say(f"status {event.status}", language)
+        line = (say("task status because", language, status=status, reason=event.error) if event.error
                 else say("task status", language, status=status))
     else:
         return None
@@ -118,7 +118,7 @@ class Terminal:
         self.leaving |= line.lower() == EXIT  # as the policy reads it: "/EXIT" leaves too
         return line
 
-    async def ask(self, question: str) -> str:
+    async def ask(self, question: Question) -> str:
         """The `Ask` for confirmations and `ask_user`; the policy turns /cancel and /exit into `TaskCancelled`."""
         answer = await self.line(f"{person_question(question, self.language)} ", fresh=True)
         return person_answer(question, answer)

@@ -28,8 +28,8 @@ from agentkit.hardening.echo import echo, echo_json, echo_names, json_value, pyt
 def _import_jsonschema_without_the_iri_grammar() -> None:
     """jsonschema imports rfc3987_syntax where it is installed (Jupyter installs it), which compiles a grammar for
     IRIs at import: a second of CPU in every kernel. No tool schema checks the "iri" format, so it is left out
-    (jsonschema then skips that one format, as wherever rfc3987_syntax is not installed). `agentkit/__init__.py`
-    imports this module first; if jsonschema was imported before agentkit, nothing changes."""
+    (jsonschema then skips that one format, as wherever rfc3987_syntax is not installed). agentkit reaches
+    jsonschema only through this module (the registry too); if jsonschema was imported before, nothing changes."""
     if "jsonschema" in sys.modules or "rfc3987_syntax" in sys.modules:
         return
     sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # None in sys.modules makes its import fail
@@ -41,7 +41,10 @@ def _import_jsonschema_without_the_iri_grammar() -> None:
 
 _import_jsonschema_without_the_iri_grammar()
 
-from jsonschema import Draft202012Validator, ValidationError  # noqa: E402  (after the workaround above)
+from jsonschema import Draft202012Validator, SchemaError, ValidationError  # noqa: E402  (after the workaround above)
+
+__all__ = ["ArgumentsValidator", "Draft202012Validator", "SchemaError", "decode_arguments", "expected_keys",
+           "problems_in_words", "pydantic_problems"]  # the registry checks a schema with jsonschema from here
 
 _ANNOTATIONS = {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly",
                 "format"}

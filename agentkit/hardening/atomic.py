@@ -24,12 +24,12 @@ from contextlib import closing, contextmanager, suppress
 from functools import cache
 from pathlib import Path
 
+from agentkit.errors import ToolError
 from agentkit.hardening.echo import quoted
 from agentkit.hardening.output import refuse_binary
 from agentkit.hardening.paths import open_parent, open_regular_file
 from agentkit.hardening.tree import TEMPORARY_SUFFIX, walk
 from agentkit.limits import Limits
-from agentkit.tools.contract import ToolError
 
 WRITE_CHUNK = 1 << 20
 RAISE_IT = "(Limits.max_file_bytes; only the user can raise it)"

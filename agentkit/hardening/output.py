@@ -18,8 +18,8 @@ import signal
 from dataclasses import dataclass, field
 from typing import BinaryIO, TextIO
 
+from agentkit.errors import ToolError
 from agentkit.hardening.echo import quoted
-from agentkit.tools.contract import ToolError
 
 
 @dataclass

@@ -13,17 +13,13 @@ from __future__ import annotations
 import json
 import os
 
+from agentkit.errors import WorkspaceError
 from agentkit.hardening.echo import echo, quoted
-from agentkit.tools.contract import ToolError
 
 MAX_PATH_BYTES = 4096
 """Linux's PATH_MAX: a longer path cannot be opened anyway, so it is refused with a clear message first."""
 MAX_NAME_BYTES = 255
 """Linux's NAME_MAX: the longest single file or folder name."""
-
-class WorkspaceError(ToolError):
-    """A path the model proposed is outside the workspace or is not a usable path."""
-
 
 _EXAMPLES = {"path": "'notes.txt'", "pattern": "'*.txt' or '**/*.py'"}
 

@@ -22,10 +22,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from agentkit.errors import ToolError, WorkspaceError
 from agentkit.hardening.echo import quoted
-from agentkit.hardening.path_text import WorkspaceError
 from agentkit.hardening.tree import FOLDER_FLAGS, TEMPORARY_SUFFIX
-from agentkit.tools.contract import ToolError
 
 MAX_SYMLINK_HOPS = 40
 """Linux's own limit on symlinks followed for one path: more than that is a loop (or a chain as bad as one)."""

@@ -39,6 +39,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from agentkit.errors import ToolError
 from agentkit.hardening.output import HeadTail
 from agentkit.hardening.process_cap import capped_command
 from agentkit.hardening.process_table import (
@@ -50,7 +51,6 @@ from agentkit.hardening.process_table import (
     has_marker,
     read_process,
 )
-from agentkit.tools.contract import ToolError
 
 RUN_MARKER = "AGENTKIT_RUN"
 """The environment variable that tags every process of one command with that command's token."""

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
+from agentkit.errors import ToolError
 from agentkit.hardening.echo import echo, quoted
-from agentkit.tools.contract import ToolError
 
 MAX_ZONE_NAME = 64
 """Longest zone name looked up; the longest IANA name has 32 characters (America/Argentina/ComodRivadavia)."""

@@ -19,7 +19,8 @@ import mcp_types as types
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import get_default_environment, stdio_client
 
-from agentkit.tools.contract import ToolDefinition, ToolError
+from agentkit.errors import ToolError
+from agentkit.tools.contract import ToolDefinition
 
 MAX_DESCRIPTION_CHARS = 300
 """Longest description of an imported tool the model sees; a longer one is cut, and the person is shown that."""

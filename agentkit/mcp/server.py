@@ -13,7 +13,6 @@ Needs the `mcp` extra: `pip install -e '.[mcp]'`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping
 
 import mcp_types as types
@@ -21,11 +20,14 @@ from mcp.server.lowlevel import Server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 # The client side, read from here as well (chapter 11's `promoted.import_tools`, the tests).
+from agentkit.asking import Question
 from agentkit.calls import ToolCall
+from agentkit.decisions import Refuse
+from agentkit.errors import ToolError
 from agentkit.mcp.client import Imported, agentkit_server_command, import_tools, subprocess_transport
 from agentkit.policy import ToolExecutor, ToolPolicy
 from agentkit.tools.clock import clock_tool
-from agentkit.tools.contract import ToolDefinition, ToolError
+from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.filesystem import file_tools
 from agentkit.tools.registry import build_registry
 from agentkit.tools.shell import shell_tool
@@ -63,7 +65,7 @@ def mcp_server(registry: Mapping[str, ToolDefinition], policy: ToolPolicy | None
     async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult | types.InputRequiredResult:
         answered = (params.input_responses or {}).get(CONFIRM_KEY)
 
-        async def ask(question: str) -> str:
+        async def ask(question: Question) -> str:
             if answered is not None:  # the client's second try, carrying its person's answer (2026-07-28)
                 return _yes_or_no(answered)
             elicitation = (ctx.session.client_capabilities or types.ClientCapabilities()).elicitation
@@ -72,16 +74,17 @@ def mcp_server(registry: Mapping[str, ToolDefinition], policy: ToolPolicy | None
                                 "offers no elicitation). To let it run without asking, start the server with "
                                 f"`agentkit mcp --no-confirm {params.name}`")
             if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-                raise NeedsAnswer(question)  # answered by returning InputRequiredResult; the client calls again
-            return _yes_or_no(await ctx.session.elicit_form(question, YES_SCHEMA, ctx.request_id))
+                raise NeedsAnswer(str(question))  # answered by returning InputRequiredResult; the client calls again
+            return _yes_or_no(await ctx.session.elicit_form(str(question), YES_SCHEMA, ctx.request_id))
 
         # One executor a call: the server's policy (allowlist, confirmations, output cap) decides each call alone.
         executor = ToolExecutor(registry, policy, ask=ask)
-        call = ToolCall.parse(str(ctx.request_id), params.name, json.dumps(params.arguments or {}))
+        call = ToolCall.parse(str(ctx.request_id), params.name, params.arguments or {})
         try:
-            result = await executor.run(call.id, call.name, call.raw_arguments)
+            result = await executor.run(call)
         except CannotAsk as error:
-            return _text_result(f"Error: refused by rule 'confirmation': {error}", is_error=True)
+            refused = Refuse(call, "confirmation", str(error)).result()
+            return _text_result(refused.content, refused.is_error)
         except NeedsAnswer as question:
             request = types.ElicitRequest(params=types.ElicitRequestFormParams(message=str(question),
                                                                                requested_schema=YES_SCHEMA))

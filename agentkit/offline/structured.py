@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
@@ -24,11 +24,15 @@ from agentkit.offline.reading import message_text, split_name, stem
 from agentkit.offline.roles import json_type
 from agentkit.offline.spans import find
 
-if TYPE_CHECKING:
-    from agentkit.offline.protocol import Model
+
+class Responder(Protocol):
+    """What answers a request: the offline model, a variant, a scripted model (protocol.py's `Model`, named here
+    without importing protocol.py, which imports this module)."""
+
+    def respond(self, request: dict[str, Any]) -> Reply: ...
 
 
-def answered(model: Model, request: dict[str, Any]) -> Reply:
+def answered(model: Responder, request: dict[str, Any]) -> Reply:
     """The model's reply to a Chat Completions request that passed `contract.py`, constrained as the API does:
     the one path of both endpoints (`/v1/responses` converts its request to this shape first)."""
     return constrained(request, model.respond(request))

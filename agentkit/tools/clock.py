@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from agentkit.errors import ToolError
 from agentkit.hardening.zone_names import check_zone_name
-from agentkit.tools.contract import ToolDefinition, ToolError
+from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.schema import tool
 
 USE_A_ZONE_NAME = "use an IANA time zone name such as Europe/Paris, Asia/Tokyo, Pacific/Auckland, UTC."  # ends each error

@@ -7,14 +7,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from agentkit.errors import ToolError
 from agentkit.hardening.arguments import ArgumentsValidator
 
-
-class ToolError(Exception):
-    """A mistake the model can fix (a missing file, a bad value): the dispatcher sends its message back as `Error: ...`.
-
-    Any other exception from a handler is a bug in our code, and the dispatcher treats it as one."""
-
+__all__ = ["Handler", "ToolDefinition", "ToolError"]  # ToolError: what a handler raises for the model to read
 
 Handler = Callable[[dict[str, Any]], Awaitable[str]]
 

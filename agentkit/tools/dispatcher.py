@@ -16,9 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agentkit.hardening.arguments import decode_arguments, expected_keys, problems_in_words
+from agentkit.calls import ToolCall
+from agentkit.errors import ToolError
+from agentkit.hardening.arguments import expected_keys, problems_in_words
 from agentkit.hardening.echo import echo, json_value
-from agentkit.tools.contract import ToolDefinition, ToolError
+from agentkit.tools.contract import ToolDefinition
 
 logger = logging.getLogger("agentkit.tools")
 
@@ -32,11 +34,13 @@ class ToolResult:
     is_error: bool = False
     error: BaseException | None = None
     """The exception behind a failure, kept for humans (logs, tests); never shown to the model as such."""
+    refused_by: str | None = None
+    """The policy's rule that refused the call (chapter 07), for a reader who needs it without parsing `content`."""
 
     @classmethod
-    def failure(cls, message: str, error: BaseException | None = None) -> ToolResult:
+    def failure(cls, message: str, error: BaseException | None = None, refused_by: str | None = None) -> ToolResult:
         """A failed call, as the model reads every failure: `Error: ` and then what went wrong and what is valid."""
-        return cls(f"Error: {message}", is_error=True, error=error)
+        return cls(f"Error: {message}", is_error=True, error=error, refused_by=refused_by)
 
 
 def tool_message(tool_call_id: str, result: ToolResult) -> dict[str, Any]:
@@ -47,20 +51,29 @@ def tool_message(tool_call_id: str, result: ToolResult) -> dict[str, Any]:
     return {"role": "tool", "tool_call_id": tool_call_id, "content": re.sub("[\ud800-\udfff]", "\ufffd", result.content)}
 
 
-async def execute_tool(registry: Mapping[str, ToolDefinition], name: str, raw_arguments: str | Mapping) -> ToolResult:
-    """Run one tool call as the model sent it (arguments as JSON text, or a dict). Never raises for what it sends."""
-    definition = registry.get(name) if isinstance(name, str) else None
+async def execute_tool(registry: Mapping[str, ToolDefinition], call: ToolCall, *, checked: bool = False) -> ToolResult:
+    """Run one tool call the model made (`ToolCall.parse(id, name, arguments)`). Never raises for what it sent.
+
+    `checked=True`: the caller has already checked the arguments against this tool's schema (the policy of
+    chapter 07 does, before it asks a person), so they are not checked twice."""
+    definition = registry.get(call.name) if isinstance(call.name, str) else None
     if definition is None:
-        called = f"'{echo(name)}'" if isinstance(name, str) else f"name {json_value(name)} (a tool name is a string)"
-        return ToolResult.failure(f"Unknown tool {called}; available tools: {', '.join(sorted(registry)) or '(none)'}")
-    arguments, problem = parse_arguments(definition, raw_arguments)
+        return ToolResult.failure(unknown_tool(call.name, registry))
+    arguments, problem = (call.arguments, None) if checked and call.arguments is not None else \
+        check_arguments(definition, call)
     if problem:
         return ToolResult.failure(problem)
     return await run_handler(definition, arguments)
 
 
+def unknown_tool(name: object, registry: Mapping[str, ToolDefinition]) -> str:
+    """What the model is told when it calls a tool that is not there, with the tools that are."""
+    called = f"'{echo(name)}'" if isinstance(name, str) else f"name {json_value(name)} (a tool name is a string)"
+    return f"Unknown tool {called}; available tools: {', '.join(sorted(registry)) or '(none)'}"
+
+
 async def run_handler(definition: ToolDefinition, arguments: dict[str, Any]) -> ToolResult:
-    """Call the tool's handler with arguments `parse_arguments` has already checked; sort what it raises."""
+    """Call the tool's handler with arguments `check_arguments` has already checked; sort what it raises."""
     try:
         content = await definition.handler(arguments)
         if not isinstance(content, str):
@@ -78,14 +91,13 @@ async def run_handler(definition: ToolDefinition, arguments: dict[str, Any]) -> 
     return ToolResult(content)
 
 
-def parse_arguments(definition: ToolDefinition, raw_arguments: str | Mapping) -> tuple[dict[str, Any], str | None]:
-    """The arguments as a dict, or the one message that lists everything wrong with them."""
+def check_arguments(definition: ToolDefinition, call: ToolCall) -> tuple[dict[str, Any], str | None]:
+    """The call's parsed arguments checked against the tool's schema, or the one message that lists what is wrong."""
     these = f"arguments for '{definition.name}'"
-    arguments, problem = decode_arguments(raw_arguments)  # not JSON, not an object: says what it got instead
-    if problem:
-        return {}, f"{these} {problem}; expected keys: {expected_keys(definition.parameters)}."
-    problems = problems_in_words(definition.validator.problems(arguments))
+    if call.arguments is None:  # not JSON, not an object: `ToolCall.parse` said what it got instead
+        return {}, f"{these} {call.error}; expected keys: {expected_keys(definition.parameters)}."
+    problems = problems_in_words(definition.validator.problems(call.arguments))
     if not problems:
-        return arguments, None
+        return call.arguments, None
     listed = "".join(f"\n- {problem}" for problem in problems)
     return {}, f"{these} do not match its parameters ({len(problems)} problem{'s' * (len(problems) > 1)}):{listed}"

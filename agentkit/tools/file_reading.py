@@ -9,13 +9,13 @@ import io
 from itertools import islice
 from pathlib import Path
 
+from agentkit.errors import ToolError
 from agentkit.hardening.echo import quoted
 from agentkit.hardening.output import numbered_lines, seek_to_line
 from agentkit.hardening.path_text import listed_path
 from agentkit.hardening.paths import check_file_path, open_regular_file, refuse_temporary_name
 from agentkit.hardening.tree import SKIPPED_FOLDERS, unsearched
 from agentkit.limits import DEFAULT_LIMITS, Limits
-from agentkit.tools.contract import ToolError
 from agentkit.tools.workspace import Workspace
 
 

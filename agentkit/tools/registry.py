@@ -9,8 +9,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator, SchemaError
-
+from agentkit.hardening.arguments import Draft202012Validator, SchemaError  # jsonschema, imported the light way
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.strict import strict_problem
 

@@ -22,8 +22,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
+from agentkit.errors import ToolError
 from agentkit.hardening.arguments import pydantic_problems
-from agentkit.tools.contract import Handler, ToolDefinition, ToolError
+from agentkit.tools.contract import Handler, ToolDefinition
 from agentkit.tools.strict import NotStrictError, strict_schema, without_unset
 from agentkit.tools.threads import run_blocking
 

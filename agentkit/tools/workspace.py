@@ -11,9 +11,10 @@ from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
+from agentkit.errors import WorkspaceError
 from agentkit.hardening.atomic import remove_stale_temporaries
 from agentkit.hardening.echo import quoted
-from agentkit.hardening.path_text import WorkspaceError, check_path_text, pattern_segments
+from agentkit.hardening.path_text import check_path_text, pattern_segments
 from agentkit.hardening.paths import follow_links
 from agentkit.hardening.tree import matching
 

@@ -32,7 +32,6 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextvars import ContextVar
-from dataclasses import asdict, replace
 from pathlib import Path
 
 import openai
@@ -45,15 +44,17 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from agentkit.agent import POLICY, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
-from agentkit.asking import Ask
+from agentkit.asking import Ask, Question
+from agentkit.events import CallAnswered, CallEvent, Event, Status, finish
 from agentkit.frontends.messages import PERSON_LANGUAGE, for_the_person
 from agentkit.frontends.own_agent import Tools
 from agentkit.frontends.web.conversations import Conversation, Conversations, stop_once, without_lone_surrogates
 from agentkit.frontends.web.guards import JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit, TokenCheck
-from agentkit.frontends.web.protocol import Answer, AskKind, Stop, Turn, asking, json_line, page_in
-from agentkit.loop import Event, Task, finish, run_task, stop_interrupted
+from agentkit.frontends.web.protocol import Answer, AskKind, Stop, Turn, asking, event_fields, json_line, page_in
+from agentkit.loop import run_task, stop_interrupted
 from agentkit.policy import ToolPolicy
 from agentkit.recovery import RECOVERED
+from agentkit.task import Task
 from agentkit.tools.workspace import Workspace
 
 PAGE = Path(__file__).with_name("page.html")
@@ -93,7 +94,7 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
     registry = tools(workspace) if tools else agent_tools(workspace, lambda question: this_turns_question.get()(question))
 
     def asker(kind: AskKind, events: asyncio.Queue, conversation: str) -> Ask:
-        async def ask(question: str) -> str:
+        async def ask(question: Question) -> str:
             key = conversation, secrets.token_urlsafe(12)  # unguessable: only the page that got the event can answer
             waiting[key] = asyncio.get_running_loop().create_future()
             events.put_nowait(asking(kind, key[1], question, language))
@@ -111,8 +112,9 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
             # The event's message is in the history by now: a lone surrogate (a file name's invalid bytes)
             # must go before the next model request, which could not encode it and would fail every turn after.
             task.messages[:] = without_lone_surrogates(task.messages)
-            events.put_nowait(asdict(replace(event, task=None, decision=None)) | {
-                "recovered": event.call_id.startswith(RECOVERED), "shown": for_the_person(event.decision, event.arguments)})
+            shown = for_the_person(event.decision, event.arguments) if isinstance(event, CallAnswered) else ""
+            recovered = isinstance(event, CallEvent) and event.call_id.startswith(RECOVERED)
+            events.put_nowait(event_fields(event, shown) | {"recovered": recovered})
 
         async def work(conversation: Conversation) -> None:
             this_turns_question.set(asker("question", events, key))
@@ -123,7 +125,7 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
                              lambda event: show(event, conversation.task))
             except asyncio.CancelledError:  # Stop, or the page went away: the turn ends here, its history valid
                 stop_interrupted(conversation.task, "cancelled from the page")
-                show(Event("status", text="cancelled", content=conversation.task.error or ""), conversation.task)
+                show(Status("cancelled", conversation.task.error, conversation.task), conversation.task)
 
         return work
 

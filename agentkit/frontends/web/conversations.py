@@ -17,7 +17,7 @@ from typing import Any
 
 from fastapi import HTTPException
 
-from agentkit.loop import Task
+from agentkit.task import Task
 
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 """Half of a UTF-16 pair on its own: what Python makes of a file name's invalid bytes. UTF-8 cannot encode it."""

@@ -9,9 +9,13 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from agentkit.frontends.messages import CONFIRMATION, MESSAGES, person_question, say
+from agentkit import events
+from agentkit.asking import Question
+from agentkit.events import CallAnswered, CallEvent, Event, Note, Status, Thinking
+from agentkit.frontends.messages import MESSAGES, person_question, say
 from agentkit.frontends.web.conversations import without_lone_surrogates
 from agentkit.hardening.visible import marked
+from agentkit.streaming import TextDelta
 
 AskKind = Literal["confirm", "question"]
 """The two events that wait for the person: a tool's confirmation (Approve/Deny), and the model's `ask_user`."""
@@ -55,16 +59,38 @@ def page_in(template: str, language: str) -> str:
     return PLACE.sub(lambda place: as_json if place[1] == "labels" else html.escape(say(place[1], language)), template)
 
 
-def asking(kind: AskKind, key: str, question: str, language: str = "en") -> dict:
+def asking(kind: AskKind, key: str, question: Question, language: str = "en") -> dict:
     """The event that puts `question` to the person: `text` is what to show, with every control, bidi and
     invisible character marked (`<U+202E>`) where the event is made, so that any client shows what will run;
-    `hidden` counts them; `raw` is the question as asked, and a confirmation's `tool` and `arguments` (JSON text)
-    the call it asks about: data for a program, never to be shown as they are. `text` is in `language`."""
+    `hidden` counts them; `raw` is the question in the library's English, and a confirmation's `tool` and
+    `arguments` (JSON text) the call it asks about: data for a program, never to be shown as they are. `text` is
+    in `language`."""
     # A call's confirmation: unusual spaces marked too.
-    text, hidden = marked(person_question(question, language), exact=kind == "confirm")
-    event = {"kind": kind, "id": key, "text": text, "hidden": hidden, "raw": question}
-    call = CONFIRMATION.fullmatch(question) if kind == "confirm" else None
-    return event | ({"tool": call["tool"], "arguments": call["arguments"]} if call else {})
+    text, hidden = marked(person_question(question, language), exact=question.call is not None)
+    event = {"kind": kind, "id": key, "text": text, "hidden": hidden, "raw": question.text}
+    call = question.call
+    return event | ({"tool": call.name, "arguments": json.dumps(call.arguments, ensure_ascii=False)} if call else {})
+
+
+def event_fields(event: Event, shown: str = "") -> dict:
+    """One of the loop's events as the page reads it: the same keys for every kind, and every text a person reads
+    (the tool's name, the model's arguments, a result, an answer, the line for a call that did not run) with its
+    control, bidi and invisible characters marked `<U+202E>`, as a confirmation's are; `hidden` counts them."""
+    fields: dict = {"kind": event.kind, "name": "", "arguments": "", "content": "", "is_error": False, "text": "",
+                    "call_id": "", "shown": shown}
+    if isinstance(event, CallEvent):
+        fields |= {"name": event.name, "arguments": event.arguments, "call_id": event.call_id}
+    if isinstance(event, CallAnswered):
+        fields |= {"content": event.content, "is_error": event.is_error}
+    elif isinstance(event, Status):
+        fields |= {"text": event.status, "content": event.error or ""}
+    elif isinstance(event, (TextDelta, Thinking, Note, events.Answer)):
+        fields["text"] = event.text
+    hidden = 0
+    for key in ("name", "arguments", "content", "text", "shown"):
+        fields[key], count = marked(fields[key], exact=key in ("name", "arguments"))  # what would run: exactly
+        hidden += count
+    return fields | {"hidden": hidden}
 
 
 def json_line(event: dict) -> str:
