@@ -1,6 +1,7 @@
 """`agentkit site DIR`: the course as a static web site for readers, rendered from the notebooks' stored outputs.
 
-Sphinx with myst-nb renders it. It is pure Python (the `site` extra), builds with no network at all, and
+Sphinx with myst-nb renders it. It is pure Python (the `site` extra) but for Mermaid, which the site ships so that
+its diagrams render with no network (`site_mermaid`: fetched once from npm, then the build needs no network), and
 `nb_execution_mode = "off"` shows each notebook exactly as committed: the outputs nbval checks, never a new run.
 (Jupyter Book 2's `mystmd` was the other candidate: it fetches its HTML theme from the web at build time, which
 neither this machine nor CI can do.) The site is: an index with the course map, one page per chapter with its
@@ -25,6 +26,8 @@ from argparse import Namespace
 from dataclasses import dataclass
 from pathlib import Path
 
+from agentkit.classroom.site_mermaid import MERMAID_VERSION, SCRIPT, MermaidMissing, classic_script, mermaid_folder
+
 
 @dataclass(frozen=True)
 class Edition:
@@ -44,6 +47,12 @@ class Edition:
     """the index page's opening paragraph"""
     captions: tuple[str, str, str] = ("Course map", "Guides", "Glossary")
     """the index page's headings: the chapters, the docs pages, the glossary"""
+    code_toggle: tuple[str, str] = ("Show code cell {type}", "Hide code cell {type}")
+    """the labels of the bar that stands for a collapsed cell on the site (myst-nb's; {type} is "source")"""
+    notebook_hint: str = 'click the "..." that stands in its place (or the blue bar left of it)'
+    """how a chapter tells a reader to open a collapsed solution: JupyterLab's control, written so in every chapter"""
+    site_hint: str = 'click the "Show code cell source" bar that stands in its place'
+    """what the site says instead: its own control"""
 
 
 _ENGLISH_INTRO = ("A notebook course on how an LLM agent uses tools, one mechanism a chapter. Each page shows a notebook\n"
@@ -57,7 +66,8 @@ EDITIONS = {
     # splitter, which segments Chinese when jieba is installed (without it only the Latin words are searchable).
     # The docs pages stay English: the glossary is already bilingual.
     "zh": Edition("notebooks/zh", "docs", "工具调用，从零开始", "zh_CN", "中文版", _CHINESE_INTRO,
-                  ("课程地图", "指南", "术语表")),
+                  ("课程地图", "指南", "术语表"), ("显示代码", "隐藏代码"), "点击它所在位置的“...”（或它左侧的蓝色竖条）",
+                  "点击它所在位置的“显示代码”横条"),
 }
 """Every language the site can be built in; the first is the default, built at the site's root."""
 DEFAULT_LANGUAGE = next(iter(EDITIONS))
@@ -102,17 +112,25 @@ def editions_to_build(root: str | Path | None = None) -> list[str]:
             if code == DEFAULT_LANGUAGE or any((root / edition.notebooks).glob("[0-9][0-9]_*.ipynb"))]
 
 
-def build_sites(out: str | Path, root: str | Path | None = None, languages: list[str] | None = None) -> list[Path]:
+def build_sites(out: str | Path, root: str | Path | None = None, languages: list[str] | None = None,
+                mermaid: str | Path | None = None) -> list[Path]:
     """Build several editions into `out` (all of this course's, by default), each index linking the others; returns
-    the index pages, the default language's first when it is built."""
+    the index pages, the default language's first when it is built. `mermaid`: a mermaid.min.js to ship (see
+    `site_mermaid`; the cached npm release by default)."""
     languages = editions_to_build(root) if languages is None else languages
-    return [build_site(out, root, code, alongside=[other for other in languages if other != code]) for code in languages]
+    with mermaid_folder(mermaid) as static:
+        return [build_site(out, root, code, alongside=[other for other in languages if other != code], static=static)
+                for code in languages]
 
 
 def build_site(out: str | Path, root: str | Path | None = None, language: str = DEFAULT_LANGUAGE,
-               alongside: list[str] = ()) -> Path:
+               alongside: list[str] = (), static: Path | None = None) -> Path:
     """Render one edition of the course in `root` (a checkout: notebooks/ and docs/) to HTML in `out` (the default
-    language) or out/<code>; its index links the `alongside` editions, built into the same `out`. Returns the index."""
+    language) or out/<code>; its index links the `alongside` editions, built into the same `out`. Returns the index.
+    `static`: a folder copied into the site's `_static/`, Mermaid's files (`site_mermaid.mermaid_folder`'s by default)."""
+    if static is None:
+        with mermaid_folder() as static:
+            return build_site(out, root, language, alongside, static)
     for code in (language, *alongside):
         if code not in EDITIONS:
             raise ValueError(f"no edition of the course in {code!r}: should be one of {', '.join(EDITIONS)}")
@@ -131,7 +149,7 @@ def build_site(out: str | Path, root: str | Path | None = None, language: str = 
         chapter_folder = source / edition.notebooks
         chapter_folder.mkdir(parents=True)
         for stem, _ in course:
-            _copy_chapter(notebooks / f"{stem}.ipynb", chapter_folder)
+            _copy_chapter(notebooks / f"{stem}.ipynb", chapter_folder, edition)
         pages = sorted(docs.glob("*.md")) if docs.is_dir() else []
         if pages:
             (source / edition.docs).mkdir(parents=True, exist_ok=True)
@@ -139,7 +157,8 @@ def build_site(out: str | Path, root: str | Path | None = None, language: str = 
                 shutil.copy(page, source / edition.docs)
         index = _index(edition, course, [page.stem for page in pages], switch)
         (source / "index.md").write_text(index, encoding="utf-8")
-        (source / "conf.py").write_text("".join(f"{name} = {value!r}\n" for name, value in _configuration(edition).items()))
+        settings = _configuration(edition, static)
+        (source / "conf.py").write_text("".join(f"{name} = {value!r}\n" for name, value in settings.items()))
         # Sphinx runs in a process of its own: it registers its nodes in docutils' globals, once a process, and is
         # imported nowhere else, so `import agentkit` stays light and a second build in one process is clean.
         warnings = Path(scratch) / "warnings.txt"
@@ -158,9 +177,9 @@ def build_site(out: str | Path, root: str | Path | None = None, language: str = 
     return target / "index.html"
 
 
-def _copy_chapter(notebook: Path, folder: Path) -> None:
+def _copy_chapter(notebook: Path, folder: Path, edition: Edition) -> None:
     """Copy a chapter for Sphinx; an exercise's solution (and any cell collapsed in Jupyter) is collapsed on its page,
-    so a reader meets the exercise before its answer, one click away."""
+    so a reader meets the exercise before its answer, one click away, and the hint names the site's control."""
     import nbformat
 
     from agentkit.classroom.student import SOLUTION
@@ -169,10 +188,12 @@ def _copy_chapter(notebook: Path, folder: Path) -> None:
     for cell in chapter.cells:
         if SOLUTION in cell.metadata.get("tags", []) or cell.metadata.get("jupyter", {}).get("source_hidden"):
             cell.metadata["tags"] = [*cell.metadata.get("tags", []), "hide-input"]  # myst-nb's toggle
+        if cell.cell_type == "markdown":
+            cell.source = cell.source.replace(edition.notebook_hint, edition.site_hint)
     nbformat.write(chapter, folder / notebook.name)
 
 
-def _configuration(edition: Edition) -> dict:
+def _configuration(edition: Edition, static: Path) -> dict:
     """Sphinx's settings: the conf.py written beside the pages (plain values only)."""
     return {
         "project": edition.title,
@@ -188,6 +209,12 @@ def _configuration(edition: Edition) -> dict:
         "html_show_sourcelink": False,
         "exclude_patterns": [],
         "nb_merge_streams": True,  # one block for what a cell printed, as Jupyter shows it
+        "nb_code_prompt_show": edition.code_toggle[0],  # the bar of a collapsed solution, as `site_hint` names it
+        "nb_code_prompt_hide": edition.code_toggle[1],
+        # Mermaid from the site's own _static/ (see site_mermaid): diagrams render offline and from file://.
+        "html_static_path": [str(static)],
+        "mermaid_use_local": SCRIPT,
+        "mermaid_version": MERMAID_VERSION,
         # A page whose headings skip a level reads fine; every other warning (a broken link first) fails the build.
         "suppress_warnings": ["myst.header"],
     }
@@ -253,6 +280,7 @@ def setup(app) -> dict:  # app: Sphinx's application (conf.py lists this module 
             return super().word_filter(word) or bool(re.fullmatch(f"[{_HAN}]", word))
 
     app.add_search_language(SearchChineseGrams)
+    app.connect("html-page-context", classic_script, priority=900)  # after sphinxcontrib-mermaid's handler (500)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
@@ -261,10 +289,10 @@ def run_site_command(args: Namespace) -> None:
     an unknown language or a broken link exits with the reason."""
     languages = editions_to_build(args.root) if args.language is None else [args.language]
     try:
-        indexes = build_sites(args.out, args.root, languages)
+        indexes = build_sites(args.out, args.root, languages, args.mermaid)
     except ModuleNotFoundError as missing:
         sys.exit(f"agentkit site needs {missing.name}, which comes with the site extra: pip install -e '.[site]'")
-    except (ValueError, SiteError) as error:
+    except (ValueError, SiteError, MermaidMissing) as error:
         sys.exit(f"agentkit site: {error}")
     for code, index in zip(languages, indexes, strict=True):
         print(f"wrote the site ({EDITIONS[code].name}): open {index}")
