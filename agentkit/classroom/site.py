@@ -1,8 +1,7 @@
 """`agentkit site DIR`: the course as a static web site for readers, rendered from the notebooks' stored outputs.
 
-Sphinx with myst-nb renders it. It is pure Python (the `site` extra) but for Mermaid, which the site ships so that
-its diagrams render with no network (`site_mermaid`: fetched once from npm, then the build needs no network), and
-`nb_execution_mode = "off"` shows each notebook exactly as committed: the outputs nbval checks, never a new run.
+Sphinx with myst-nb renders it (the `site` extra), with Mermaid shipped in the site so diagrams need no network
+(`site_mermaid`); `nb_execution_mode = "off"` shows each notebook as committed: the outputs nbval checks, never a new run.
 (Jupyter Book 2's `mystmd` was the other candidate: it fetches its HTML theme from the web at build time, which
 neither this machine nor CI can do.) The site is: an index with the course map, one page per chapter with its
 outputs and Mermaid diagrams, every `docs/*.md` page (the glossary among them when it exists), and Sphinx's search.
@@ -23,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 from argparse import Namespace
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,10 +49,9 @@ class Edition:
     """the index page's headings: the chapters, the docs pages, the glossary"""
     code_toggle: tuple[str, str] = ("Show code cell {type}", "Hide code cell {type}")
     """the labels of the bar that stands for a collapsed cell on the site (myst-nb's; {type} is "source")"""
-    notebook_hint: str = 'click the "..." that stands in its place (or the blue bar left of it)'
-    """how a chapter tells a reader to open a collapsed solution: JupyterLab's control, written so in every chapter"""
-    site_hint: str = 'click the "Show code cell source" bar that stands in its place'
-    """what the site says instead: its own control"""
+    hint: tuple[str, str] = ('click the "..." that stands in its place (or the blue bar left of it)',
+                             'click the "Show code cell source" bar that stands in its place')
+    """how every chapter tells a reader to open a collapsed solution (JupyterLab's control), and what the site says"""
 
 
 _ENGLISH_INTRO = ("A notebook course on how an LLM agent uses tools, one mechanism a chapter. Each page shows a notebook\n"
@@ -66,8 +65,8 @@ EDITIONS = {
     # splitter, which segments Chinese when jieba is installed (without it only the Latin words are searchable).
     # The docs pages stay English: the glossary is already bilingual.
     "zh": Edition("notebooks/zh", "docs", "工具调用，从零开始", "zh_CN", "中文版", _CHINESE_INTRO,
-                  ("课程地图", "指南", "术语表"), ("显示代码", "隐藏代码"), "点击它所在位置的“...”（或它左侧的蓝色竖条）",
-                  "点击它所在位置的“显示代码”横条"),
+                  ("课程地图", "指南", "术语表"), ("显示代码", "隐藏代码"), ("点击它所在位置的“...”（或它左侧的蓝色竖条）",
+                  "点击它所在位置的“显示代码”横条")),
 }
 """Every language the site can be built in; the first is the default, built at the site's root."""
 DEFAULT_LANGUAGE = next(iter(EDITIONS))
@@ -116,9 +115,9 @@ def build_sites(out: str | Path, root: str | Path | None = None, languages: list
                 mermaid: str | Path | None = None) -> list[Path]:
     """Build several editions into `out` (all of this course's, by default), each index linking the others; returns
     the index pages, the default language's first when it is built. `mermaid`: a mermaid.min.js to ship (see
-    `site_mermaid`; the cached npm release by default)."""
+    `site_mermaid`); by default the cached npm release, which build_site looks for once its arguments are checked."""
     languages = editions_to_build(root) if languages is None else languages
-    with mermaid_folder(mermaid) as static:
+    with mermaid_folder(mermaid) if mermaid is not None else nullcontext() as static:
         return [build_site(out, root, code, alongside=[other for other in languages if other != code], static=static)
                 for code in languages]
 
@@ -128,17 +127,15 @@ def build_site(out: str | Path, root: str | Path | None = None, language: str = 
     """Render one edition of the course in `root` (a checkout: notebooks/ and docs/) to HTML in `out` (the default
     language) or out/<code>; its index links the `alongside` editions, built into the same `out`. Returns the index.
     `static`: a folder copied into the site's `_static/`, Mermaid's files (`site_mermaid.mermaid_folder`'s by default)."""
-    if static is None:
-        with mermaid_folder() as static:
-            return build_site(out, root, language, alongside, static)
-    for code in (language, *alongside):
-        if code not in EDITIONS:
-            raise ValueError(f"no edition of the course in {code!r}: should be one of {', '.join(EDITIONS)}")
+    _known([language, *alongside])
     edition, root = EDITIONS[language], course_root(root)
     notebooks, docs = root / edition.notebooks, root / edition.docs
     course = chapters(notebooks)
     if not course:
         raise ValueError(f"no chapters (NN_name.ipynb) in {notebooks}: run this from the course's folder or pass --root")
+    if static is None:  # checked first: a mistyped language or folder costs no download
+        with mermaid_folder() as static:
+            return build_site(out, root, language, alongside, static)
     target = site_folder(out, language)
     switch = [(code, Path(os.path.relpath(site_folder(out, code), target), "index.html").as_posix())
               for code in alongside]
@@ -177,6 +174,11 @@ def build_site(out: str | Path, root: str | Path | None = None, language: str = 
     return target / "index.html"
 
 
+def _known(languages: list[str]) -> None:
+    if unknown := [code for code in languages if code not in EDITIONS]:
+        raise ValueError(f"no edition of the course in {unknown[0]!r}: should be one of {', '.join(EDITIONS)}")
+
+
 def _copy_chapter(notebook: Path, folder: Path, edition: Edition) -> None:
     """Copy a chapter for Sphinx; an exercise's solution (and any cell collapsed in Jupyter) is collapsed on its page,
     so a reader meets the exercise before its answer, one click away, and the hint names the site's control."""
@@ -189,7 +191,7 @@ def _copy_chapter(notebook: Path, folder: Path, edition: Edition) -> None:
         if SOLUTION in cell.metadata.get("tags", []) or cell.metadata.get("jupyter", {}).get("source_hidden"):
             cell.metadata["tags"] = [*cell.metadata.get("tags", []), "hide-input"]  # myst-nb's toggle
         if cell.cell_type == "markdown":
-            cell.source = cell.source.replace(edition.notebook_hint, edition.site_hint)
+            cell.source = cell.source.replace(*edition.hint)
     nbformat.write(chapter, folder / notebook.name)
 
 
@@ -209,7 +211,7 @@ def _configuration(edition: Edition, static: Path) -> dict:
         "html_show_sourcelink": False,
         "exclude_patterns": [],
         "nb_merge_streams": True,  # one block for what a cell printed, as Jupyter shows it
-        "nb_code_prompt_show": edition.code_toggle[0],  # the bar of a collapsed solution, as `site_hint` names it
+        "nb_code_prompt_show": edition.code_toggle[0],  # the bar of a collapsed solution, as `hint` names it
         "nb_code_prompt_hide": edition.code_toggle[1],
         # Mermaid from the site's own _static/ (see site_mermaid): diagrams render offline and from file://.
         "html_static_path": [str(static)],
