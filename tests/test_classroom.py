@@ -2,13 +2,15 @@
 
 import json
 import os
+import re
 import sys
+from pathlib import Path
 
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from agentkit.classroom import KERNEL, refresh
+from agentkit.classroom import KERNEL_NAME, refresh
 from agentkit.frontends import cli
 
 refresh_module = sys.modules["agentkit.classroom.refresh"]  # the module: agentkit.classroom.refresh is the function
@@ -59,14 +61,31 @@ def test_refresh_twice_gives_a_byte_identical_file(tmp_path, capsys):
     assert outputs(path) == ["offline: True\n", "The capital of France is Paris.\n", '{"timezone": "Asia/Tokyo"} True\n']
 
 
-def test_refresh_leaves_only_stable_metadata(tmp_path):
-    path = notebook(tmp_path, CONNECT, CHAT)
+@pytest.fixture(scope="module")
+def kernel_reports() -> dict:
+    """What a real kernel of this environment says of itself (kernel_info), as JupyterLab hears it when it opens a
+    notebook: the kernelspec it was started from, and its language_info."""
+    from jupyter_client.manager import start_new_kernel
+
+    manager, client = start_new_kernel(kernel_name=KERNEL_NAME)
+    try:
+        reply = client.kernel_info(reply=True, timeout=60)["content"]
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    spec = manager.kernel_spec
+    return {"kernelspec": {"display_name": spec.display_name, "language": spec.language, "name": KERNEL_NAME},
+            "language_info": reply["language_info"]}
+
+
+def test_refresh_leaves_only_the_metadata_the_kernel_reports_and_keeps_a_stored_python_version(tmp_path, kernel_reports):
+    path = notebook(tmp_path, CONNECT, CHAT)  # a foreign kernelspec, widget state, a stored Python version 3.11.7
     refresh(path)
     book = json.loads(path.read_text())
-    assert book["metadata"] == {"kernelspec": KERNEL, "language_info": {"name": "python"}}
-    assert KERNEL["name"] == "python3"
+    assert book["metadata"] == {"kernelspec": kernel_reports["kernelspec"],
+                                "language_info": {**kernel_reports["language_info"], "version": "3.11.7"}}
     assert all(cell["metadata"] == {} for cell in book["cells"])
-    assert '"execution":' not in path.read_text() and "iopub" not in path.read_text() and "3.11.7" not in path.read_text()
+    assert '"execution":' not in path.read_text() and "iopub" not in path.read_text()
     assert [cell.get("execution_count") for cell in book["cells"]] == [None, 1, 2]
     nbformat.validate(nbformat.read(path, as_version=4))
 
@@ -150,3 +169,29 @@ def test_a_kernel_passed_in_is_restarted_before_the_second_try(monkeypatch):
     monkeypatch.setattr(_FlakyClient, "attempts", 0)
     refresh_module.execute(nbformat.v4.new_notebook(), ".", kernel=Kernel())
     assert (_FlakyClient.attempts, Kernel.restarts) == (2, 1)
+
+
+def test_refresh_writes_the_kernels_python_version_where_none_was_stored(tmp_path, kernel_reports):
+    path = notebook(tmp_path, CONNECT)
+    book = nbformat.read(path, as_version=4)
+    del book.metadata["language_info"]["version"]
+    nbformat.write(book, path)
+    refresh(path)
+    assert nbformat.read(path, as_version=4).metadata.language_info == kernel_reports["language_info"]
+
+
+@pytest.mark.parametrize("edition", ["notebooks", "notebooks/zh"])
+def test_every_notebook_stores_what_jupyterlab_writes_when_its_kernel_starts(edition, kernel_reports):
+    """JupyterLab replaces kernelspec and language_info with the kernel's and marks the notebook changed unless they
+    are equal: so an untouched notebook opens clean. Python's version is the one field that differs between machines;
+    one version is stored for the whole course (refresh keeps it), so a learner on that Python opens every notebook clean."""
+    root = Path(__file__).resolve().parent.parent
+    versions = set()
+    for path in sorted((root / edition).glob("[0-9][0-9]_*.ipynb")):
+        metadata = nbformat.read(path, as_version=4).metadata
+        assert metadata.kernelspec == kernel_reports["kernelspec"], path.name
+        stored = dict(metadata.language_info)
+        versions.add(stored.pop("version", None))
+        assert stored == {key: value for key, value in kernel_reports["language_info"].items() if key != "version"}, path.name
+    (version,) = versions
+    assert re.fullmatch(r"3\.\d+\.\d+", version), version

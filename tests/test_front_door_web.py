@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import re
 import signal
+from pathlib import Path
 
 import httpx
+import pytest
 from front_door import (
     Running,
     exercises,
@@ -95,3 +97,36 @@ def test_the_page_is_sent_a_line_for_the_person_and_marked_hidden_characters(tmp
     assert result["shown"] == "You declined: write_file notes.txt", result
     assert "did not allow" in result["content"], "the model still reads the sentence written for it"
     assert web.end(signal.SIGINT)[0] == 130
+
+
+def test_the_page_says_the_connection_is_lost_when_the_server_stops_mid_turn(tmp_path):
+    """Ctrl-C on `agentkit web` while the page waits for Approve: the page says the connection was lost (not that it
+    cancelled anything), its header stops saying "ready", and neither button claims a decision."""
+    from playwright.sync_api import expect, sync_playwright
+    from test_web import BROWSER_ARGS, CHROMIUM, WAIT
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium); .ci/run installs it")
+    web, address, token = start_web(tmp_path)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS, timeout=WAIT * 1000)
+        page = browser.new_page()
+        page.set_default_timeout(WAIT * 3000)
+        page.goto(f"{address}/?token={token}")
+        page.fill("#message", 'Run the bash command "touch never.txt"')
+        page.press("#message", "Enter")
+        expect(page.locator(".ask.confirm button.approve")).to_be_enabled()
+        assert web.end(signal.SIGINT) == (130, "agentkit web: stopped (Ctrl-C)\n")
+        lost = page.locator(".status.error")
+        expect(lost).to_contain_text("connection lost")
+        expect(lost).to_contain_text("start `agentkit web` again")
+        expect(page.locator("#state")).to_have_text("disconnected")
+        expect(page.locator(".ask.confirm .note")).to_have_text("the turn has ended")
+        expect(page.locator(".ask.confirm button.chosen")).to_have_count(0)
+        assert "cancelled" not in page.locator("#log").inner_text()
+        page.fill("#message", "Are you there?")  # the server is gone: a new turn cannot reach it either
+        page.press("#message", "Enter")
+        expect(lost.nth(1)).to_contain_text("connection lost")
+        expect(page.locator("#state")).to_have_text("disconnected")
+        browser.close()
+    assert not (tmp_path / "workspace" / "never.txt").exists()

@@ -7,9 +7,14 @@ and that a single-edition build has no language switch.
 
 from __future__ import annotations
 
+import functools
 import html
+import http.server
 import json
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -18,7 +23,17 @@ import nbformat
 import pytest
 
 from agentkit.classroom import SOLUTION
-from agentkit.classroom.site import EDITIONS, SiteError, build_site, build_sites, chapters, course_root, han_grams
+from agentkit.classroom.site import (
+    EDITIONS,
+    SiteError,
+    build_site,
+    build_sites,
+    chapters,
+    course_root,
+    han_grams,
+    site_folder,
+)
+from agentkit.classroom.site_mermaid import LICENCE, SCRIPT
 from agentkit.frontends import cli
 
 pytest.importorskip("myst_nb", reason="agentkit site needs the site extra")
@@ -160,6 +175,22 @@ def test_solutions_are_collapsed_on_the_site(site: Path) -> None:
     assert solutions > 0
 
 
+def test_a_collapsed_solutions_hint_names_the_control_of_where_it_is_read(site: Path) -> None:
+    """The notebooks tell a reader to click JupyterLab's "..." (or its blue bar); the site has a bar of its own."""
+    for code, edition in EDITIONS.items():
+        for path in sorted((ROOT / edition.notebooks).glob("[0-9][0-9]_*.ipynb")):
+            cells = nbformat.read(path, as_version=4).cells
+            if not any(SOLUTION in cell.metadata.get("tags", []) for cell in cells):
+                continue
+            markdown = "\n".join(cell.source for cell in cells if cell.cell_type == "markdown")
+            assert edition.hint[0] in markdown, f"{path.name}: its hint is not worded as the site expects"
+            page = text(site_folder(site, code) / edition.notebooks / f"{path.stem}.html")
+            page = page.translate(str.maketrans("“”", '""')) if code == "en" else page  # Sphinx's smart quotes
+            assert edition.hint[1] in page, path.name
+            assert edition.code_toggle[0].format(type="source") in page, path.name
+            assert not re.search(r"blue bar|蓝色竖条|\.\.\.[\"”] that stands", page), path.name
+
+
 def test_the_site_has_search(site: Path) -> None:
     assert (site / "search.html").is_file()
     assert "dispatcher" in (site / "searchindex.js").read_text(encoding="utf-8").lower()
@@ -221,11 +252,15 @@ def test_a_broken_link_fails_the_build_and_says_where(tmp_path: Path) -> None:
         build_site(tmp_path / "out", made_up_course(tmp_path / "course", "[gone](../docs/missing.md)"))
 
 
-def test_an_unknown_language_or_an_empty_folder_is_refused_with_what_is_valid(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="should be one of en"):
-        build_site(tmp_path / "out", ROOT, language="xx")
+def test_an_unknown_language_or_an_empty_folder_is_refused_with_what_is_valid(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # refused before Mermaid is looked for
+    for build in (build_site, build_sites):
+        with pytest.raises(ValueError, match="should be one of en"):
+            build(tmp_path / "out", ROOT, **({"language": "xx"} if build is build_site else {"languages": ["en", "xx"]}))
     with pytest.raises(ValueError, match="no chapters"):
         build_site(tmp_path / "out", tmp_path)
+    assert not (tmp_path / "cache").exists()
 
 
 def test_without_a_root_the_course_is_this_folder_or_else_this_clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -233,3 +268,88 @@ def test_without_a_root_the_course_is_this_folder_or_else_this_clone(tmp_path: P
     assert course_root() == ROOT  # run from elsewhere: the clone the package was installed from
     (tmp_path / "notebooks").mkdir()
     assert course_root() == tmp_path and course_root("given") == Path("given")
+
+
+# ---- the diagrams, in a browser with no network -------------------------------------------------------------
+
+
+def test_no_page_loads_from_the_network_and_every_diagram_page_loads_mermaid_from_the_site(site: Path) -> None:
+    remote = re.compile(r"""<script[^>]*\ssrc="(?:https?:)?//|<link[^>]*\shref="(?:https?:)?//[^"]*\.css|"""
+                        r"""\bimport\b[^;]*?\bfrom\s*["'](?:https?:)?//""")
+    assert [str(page.relative_to(site)) for page in site.rglob("*.html") if remote.search(page.read_text("utf-8"))] == []
+    diagrams = [page for page in site.rglob("*.html") if 'class="mermaid"' in page.read_text("utf-8")]
+    assert len(diagrams) >= 2 * len(chapters(NOTEBOOKS)) - 2  # nearly every chapter has one, in both editions
+    for page in diagrams:
+        scripts = parse(page).links
+        assert any(link.split("?")[0].endswith(f"_static/{SCRIPT}") for link in scripts), page.relative_to(site)
+    for static in (site / "_static", site / "zh" / "_static"):
+        assert (static / SCRIPT).is_file() and "MIT" in (static / LICENCE).read_text("utf-8")
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:  # a plain static server, minus its line a request
+        pass
+
+
+@contextmanager
+def static_server(folder: Path) -> Iterator[str]:
+    """A plain static file server for `folder` on 127.0.0.1 (as `python -m http.server` is); its address."""
+    handler = functools.partial(QuietHandler, directory=str(folder))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}"
+        finally:
+            server.shutdown()
+
+
+def test_diagrams_render_as_svg_with_the_network_off_from_disk_and_from_a_static_server(site: Path) -> None:
+    """A chapter opened from disk (English) and one served by a plain static server (Chinese), every request that is
+    not to this machine refused: each diagram is drawn (an SVG), none is left as its source text. Every diagram page
+    loads the same script (the test above), so two pages stand for all of them and keep the test quick."""
+    from test_web import BROWSER_ARGS, CHROMIUM, WAIT
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium); .ci/run installs it")
+    from playwright.sync_api import sync_playwright
+
+    refused: list[str] = []
+
+    def offline(route) -> None:  # the network is off: only this machine's files and servers answer
+        if urlsplit(route.request.url).hostname in (None, "", "127.0.0.1", "localhost"):
+            return route.continue_()
+        refused.append(route.request.url)
+        return route.abort("internetdisconnected")
+
+    with sync_playwright() as playwright, static_server(site) as served:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS, timeout=WAIT * 1000)
+        context = browser.new_context()
+        context.route("**/*", offline)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        for address in ((site / "notebooks" / "08_agent_loop.html").as_uri(), f"{served}/zh/notebooks/zh/04_dispatcher.html"):
+            page.goto(address)
+            diagrams = page.locator("pre.mermaid")
+            assert diagrams.count() >= 1, address
+            page.wait_for_function("n => document.querySelectorAll('pre.mermaid svg').length === n",
+                                   arg=diagrams.count(), timeout=WAIT * 3000)
+            assert "flowchart" not in diagrams.first.inner_text(), f"{address}: a diagram shows as its source text"
+        browser.close()
+    assert errors == [] and refused == [], (errors, refused)
+
+
+def test_without_npm_or_a_cached_copy_the_build_says_what_is_missing_and_how_to_get_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    course = made_up_course(tmp_path / "course")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # nothing fetched yet
+    monkeypatch.setenv("PATH", str(tmp_path / "no-tools"))  # and no npm to fetch it with
+    with pytest.raises(SystemExit, match=r"agentkit site: .*Mermaid .*npm is not installed.*apt-get install npm.*--mermaid"):
+        cli.main(["site", str(tmp_path / "out"), "--root", str(course)])
+    assert not (tmp_path / "out").exists()
+
+    given = tmp_path / "mermaid.min.js"
+    given.write_text("/* Mermaid, got another way */")
+    cli.main(["site", str(tmp_path / "out"), "--root", str(course), "--mermaid", str(given)])
+    assert (tmp_path / "out" / "_static" / SCRIPT).read_text() == given.read_text()
+    assert "MIT" in (tmp_path / "out" / "_static" / LICENCE).read_text()

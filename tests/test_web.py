@@ -382,3 +382,56 @@ def test_the_page_folds_a_recovered_text_call_and_shows_a_declined_call_in_the_p
         expect(page.locator("#state")).to_have_text("ready")
         assert page.locator(".thinking summary").first.inner_text() == "a tool call the model wrote as text"
         assert '"name": "write_file"' not in " ".join(page.locator(".answer").all_inner_texts())
+
+
+# ---- what the page shows of a decision, its icon ------------------------------------------------------------
+
+GREEN = "rgb(26, 127, 55)"
+"""--ok, the Approve button's colour: after a decision only the button chosen keeps a colour."""
+
+
+def colours(box) -> dict[str, str]:
+    return {name: box.locator(f"button.{name}").evaluate("b => getComputedStyle(b).backgroundColor")
+            for name in ("approve", "deny", "cancel")}
+
+
+def test_a_settled_confirmation_shows_which_button_decided_it(tmp_path, page):
+    model = ScriptedModel([call("bash", command="ls"), "Listed.", call("bash", command="ls"), "Not listed.",
+                           call("bash", command="ls")])
+    with serving(model, tmp_path) as port:
+        send(page, port, "List the files")
+        approved = page.locator(".ask.confirm").nth(0)
+        approved.locator("button.approve").click()
+        expect(page.locator("#state")).to_have_text("ready")
+        send(page, port, "List them again")
+        denied = page.locator(".ask.confirm").nth(1)
+        denied.locator("button.deny").click()
+        expect(page.locator("#state")).to_have_text("ready")
+        send(page, port, "And once more")
+        ended = page.locator(".ask.confirm").nth(2)
+        expect(ended.locator("button.approve")).to_be_enabled()
+        page.click("#stop")  # the turn ends with the question unanswered
+        expect(ended.locator(".note")).to_have_text("the turn has ended")
+
+        expect(approved.locator("button.chosen")).to_have_text("Approve")
+        expect(approved.locator("button.approve")).to_have_attribute("aria-pressed", "true")
+        expect(denied.locator("button.chosen")).to_have_text("Deny")
+        expect(ended.locator("button.chosen")).to_have_count(0)
+        approved_colours, denied_colours, ended_colours = colours(approved), colours(denied), colours(ended)
+    assert approved_colours["approve"] == GREEN and approved_colours["deny"] != "rgb(180, 35, 24)"
+    assert denied_colours["deny"] == "rgb(180, 35, 24)" and denied_colours["approve"] != GREEN
+    assert GREEN not in ended_colours.values() and len(set(ended_colours.values())) == 1, ended_colours
+
+
+def test_the_favicon_answers_without_the_token_and_the_page_loads_with_no_console_error(tmp_path, page):
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    with serving(OfflineModel(), tmp_path) as port:
+        for path, status in (("/favicon.ico", 204), ("/system-prompt", 401)):  # everything else still needs the token
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
+            connection.request("GET", path)
+            assert connection.getresponse().status == status, path
+        page.goto(f"http://127.0.0.1:{port}/?token={TOKEN}")
+        send(page, port, "What time is it in Tokyo?")
+        expect(page.locator(".answer")).to_contain_text("in Tokyo (")
+    assert errors == []

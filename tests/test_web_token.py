@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from test_web import AUTHORIZATION, TOKEN, Stream, browser, page, post, send, serving  # noqa: F401 - fixtures
 
 from agentkit.frontends.web.app import create_app
+from agentkit.frontends.web.guards import PUBLIC
 from agentkit.offline import OfflineModel, ScriptedModel, offline_client
 from agentkit.tools.workspace import Workspace
 
@@ -53,7 +54,16 @@ def test_the_routes_found_are_the_apps_routes():
 
 REFUSED_REQUESTS = [(method, path, place) for method, path in [*ROUTES, ("GET", "/no-such-route"), ("POST", "/x")]
                     for place in WRONG_PLACES  # the page's own address is where the query token belongs:
-                    if (method, path, place) != ("GET", "/", "the query of an API route")]
+                    if (method, path, place) != ("GET", "/", "the query of an API route") and (method, path) not in PUBLIC]
+
+
+def test_only_what_a_browser_asks_for_by_itself_answers_without_the_token_and_it_reveals_nothing(tmp_path):
+    assert PUBLIC == {("GET", "/favicon.ico")}
+    with TestClient(built(tmp_path), base_url="http://127.0.0.1") as client:
+        for method, path in PUBLIC:
+            reply = client.request(method, path)
+            assert (reply.status_code, reply.content) == (204, b"")
+        assert client.post("/favicon.ico").status_code == 401, "another method on the same path still needs the token"
 
 
 @pytest.mark.parametrize("method, path, place", REFUSED_REQUESTS)

@@ -1,4 +1,12 @@
-"""Refresh: re-execute a notebook in place, offline, with stable metadata, so its diff shows only what changed."""
+"""Refresh: re-execute a notebook in place, offline, with stable metadata, so its diff shows only what changed.
+
+The notebook's metadata is what JupyterLab itself writes once the kernel starts, so a notebook a learner opens
+untouched is not marked changed (nor asks to be saved on closing): `kernelspec` as the kernel's spec says it
+(name, display_name, language) and `language_info` exactly as the kernel reports it. JupyterLab replaces each
+whole with its own and marks the notebook changed unless they are equal, Python's `version` included: that one
+differs between machines, so the version a notebook stores is kept (the first refresh writes this machine's) and
+a learner on another Python version sees JupyterLab update that one field.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +19,18 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import nbformat
+from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
-KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}
+KERNEL_NAME = "python3"
+"""The kernel every notebook runs in: ipykernel's, in this environment."""
+
+
+def kernelspec() -> dict[str, str]:
+    """The notebook's `kernelspec` as JupyterLab writes it: the installed spec's display name and language."""
+    spec = KernelSpecManager().get_kernel_spec(KERNEL_NAME)
+    return {"display_name": spec.display_name, "language": spec.language, "name": KERNEL_NAME}
 
 
 def refresh(path: str | os.PathLike[str], timeout: int = 300) -> None:
@@ -26,9 +42,10 @@ def refresh(path: str | os.PathLike[str], timeout: int = 300) -> None:
     path = Path(path)
     notebook = nbformat.read(path, as_version=4)
     before = {cell.get("id"): cell.get("outputs") for cell in notebook.cells}
+    stored_version = notebook.metadata.get("language_info", {}).get("version")
     with offline_environment():
         execute(notebook, path.parent, timeout)
-    stabilise(notebook)
+    stabilise(notebook, stored_version)
     rules = sanitizers(path.parent / "sanitize.cfg")
     for cell in notebook.cells:
         old = before.get(cell.get("id"))
@@ -58,7 +75,7 @@ def execute(notebook: nbformat.NotebookNode, folder: str | os.PathLike[str], tim
     """
     for attempt in (1, 2):
         try:
-            NotebookClient(notebook, km=kernel, timeout=timeout, kernel_name="python3", record_timing=False,
+            NotebookClient(notebook, km=kernel, timeout=timeout, kernel_name=KERNEL_NAME, record_timing=False,
                            resources={"metadata": {"path": str(folder)}}).execute()
             return
         except Exception as error:
@@ -68,9 +85,14 @@ def execute(notebook: nbformat.NotebookNode, folder: str | os.PathLike[str], tim
                 kernel.restart_kernel(now=True)
 
 
-def stabilise(notebook: nbformat.NotebookNode) -> None:
-    """Drop what changes from run to run or machine to machine: timings, kernel versions, how prints were split."""
-    notebook.metadata = nbformat.from_dict({"kernelspec": KERNEL, "language_info": {"name": "python"}})
+def stabilise(notebook: nbformat.NotebookNode, version: str | None = None) -> None:
+    """Drop what changes from run to run or machine to machine: timings, how prints were split, and Python's `version`
+    when one was stored before (`version`). The metadata left is the kernel's, as JupyterLab would write it: its spec,
+    and the `language_info` that executing the notebook (nbclient) put there."""
+    language_info = dict(notebook.metadata.get("language_info") or {"name": "python"})
+    if version:
+        language_info["version"] = version
+    notebook.metadata = nbformat.from_dict({"kernelspec": kernelspec(), "language_info": language_info})
     for cell in notebook.cells:
         for key in ("execution", "collapsed", "scrolled", "ExecuteTime"):
             cell.metadata.pop(key, None)

@@ -1,7 +1,7 @@
 """`agentkit site DIR`: the course as a static web site for readers, rendered from the notebooks' stored outputs.
 
-Sphinx with myst-nb renders it. It is pure Python (the `site` extra), builds with no network at all, and
-`nb_execution_mode = "off"` shows each notebook exactly as committed: the outputs nbval checks, never a new run.
+Sphinx with myst-nb renders it (the `site` extra), with Mermaid shipped in the site so diagrams need no network
+(`site_mermaid`); `nb_execution_mode = "off"` shows each notebook as committed: the outputs nbval checks, never a new run.
 (Jupyter Book 2's `mystmd` was the other candidate: it fetches its HTML theme from the web at build time, which
 neither this machine nor CI can do.) The site is: an index with the course map, one page per chapter with its
 outputs and Mermaid diagrams, every `docs/*.md` page (the glossary among them when it exists), and Sphinx's search.
@@ -22,8 +22,11 @@ import subprocess
 import sys
 import tempfile
 from argparse import Namespace
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
+
+from agentkit.classroom.site_mermaid import MERMAID_VERSION, SCRIPT, MermaidMissing, classic_script, mermaid_folder
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,11 @@ class Edition:
     """the index page's opening paragraph"""
     captions: tuple[str, str, str] = ("Course map", "Guides", "Glossary")
     """the index page's headings: the chapters, the docs pages, the glossary"""
+    code_toggle: tuple[str, str] = ("Show code cell {type}", "Hide code cell {type}")
+    """the labels of the bar that stands for a collapsed cell on the site (myst-nb's; {type} is "source")"""
+    hint: tuple[str, str] = ('click the "..." that stands in its place (or the blue bar left of it)',
+                             'click the "Show code cell source" bar that stands in its place')
+    """how every chapter tells a reader to open a collapsed solution (JupyterLab's control), and what the site says"""
 
 
 _ENGLISH_INTRO = ("A notebook course on how an LLM agent uses tools, one mechanism a chapter. Each page shows a notebook\n"
@@ -58,7 +66,8 @@ EDITIONS = {
     # splitter, which segments Chinese when jieba is installed (without it only the Latin words are searchable).
     # The docs pages are shared; the Chinese index lists the Chinese ones (docs/zh_*.md) first.
     "zh": Edition("notebooks/zh", "docs", "工具调用，从零开始", "zh_CN", "中文版", _CHINESE_INTRO,
-                  ("课程地图", "指南", "术语表")),
+                  ("课程地图", "指南", "术语表"), ("显示代码", "隐藏代码"), ("点击它所在位置的“...”（或它左侧的蓝色竖条）",
+                  "点击它所在位置的“显示代码”横条")),
 }
 """Every language the site can be built in; the first is the default, built at the site's root."""
 DEFAULT_LANGUAGE = next(iter(EDITIONS))
@@ -103,25 +112,31 @@ def editions_to_build(root: str | Path | None = None) -> list[str]:
             if code == DEFAULT_LANGUAGE or any((root / edition.notebooks).glob("[0-9][0-9]_*.ipynb"))]
 
 
-def build_sites(out: str | Path, root: str | Path | None = None, languages: list[str] | None = None) -> list[Path]:
+def build_sites(out: str | Path, root: str | Path | None = None, languages: list[str] | None = None,
+                mermaid: str | Path | None = None) -> list[Path]:
     """Build several editions into `out` (all of this course's, by default), each index linking the others; returns
-    the index pages, the default language's first when it is built."""
+    the index pages, the default language's first when it is built. `mermaid`: a mermaid.min.js to ship (see
+    `site_mermaid`); by default the cached npm release, which build_site looks for once its arguments are checked."""
     languages = editions_to_build(root) if languages is None else languages
-    return [build_site(out, root, code, alongside=[other for other in languages if other != code]) for code in languages]
+    with mermaid_folder(mermaid) if mermaid is not None else nullcontext() as static:
+        return [build_site(out, root, code, alongside=[other for other in languages if other != code], static=static)
+                for code in languages]
 
 
 def build_site(out: str | Path, root: str | Path | None = None, language: str = DEFAULT_LANGUAGE,
-               alongside: list[str] = ()) -> Path:
+               alongside: list[str] = (), static: Path | None = None) -> Path:
     """Render one edition of the course in `root` (a checkout: notebooks/ and docs/) to HTML in `out` (the default
-    language) or out/<code>; its index links the `alongside` editions, built into the same `out`. Returns the index."""
-    for code in (language, *alongside):
-        if code not in EDITIONS:
-            raise ValueError(f"no edition of the course in {code!r}: should be one of {', '.join(EDITIONS)}")
+    language) or out/<code>; its index links the `alongside` editions, built into the same `out`. Returns the index.
+    `static`: a folder copied into the site's `_static/`, Mermaid's files (`site_mermaid.mermaid_folder`'s by default)."""
+    _known([language, *alongside])
     edition, root = EDITIONS[language], course_root(root)
     notebooks, docs = root / edition.notebooks, root / edition.docs
     course = chapters(notebooks)
     if not course:
         raise ValueError(f"no chapters (NN_name.ipynb) in {notebooks}: run this from the course's folder or pass --root")
+    if static is None:  # checked first: a mistyped language or folder costs no download
+        with mermaid_folder() as static:
+            return build_site(out, root, language, alongside, static)
     target = site_folder(out, language)
     switch = [(code, Path(os.path.relpath(site_folder(out, code), target), "index.html").as_posix())
               for code in alongside]
@@ -132,7 +147,7 @@ def build_site(out: str | Path, root: str | Path | None = None, language: str = 
         chapter_folder = source / edition.notebooks
         chapter_folder.mkdir(parents=True)
         for stem, _ in course:
-            _copy_chapter(notebooks / f"{stem}.ipynb", chapter_folder)
+            _copy_chapter(notebooks / f"{stem}.ipynb", chapter_folder, edition)
         pages = sorted(docs.glob("*.md")) if docs.is_dir() else []
         if pages:
             (source / edition.docs).mkdir(parents=True, exist_ok=True)
@@ -140,7 +155,8 @@ def build_site(out: str | Path, root: str | Path | None = None, language: str = 
                 shutil.copy(page, source / edition.docs)
         index = _index(edition, course, [page.stem for page in pages], switch)
         (source / "index.md").write_text(index, encoding="utf-8")
-        (source / "conf.py").write_text("".join(f"{name} = {value!r}\n" for name, value in _configuration(edition).items()))
+        settings = _configuration(edition, static)
+        (source / "conf.py").write_text("".join(f"{name} = {value!r}\n" for name, value in settings.items()))
         # Sphinx runs in a process of its own: it registers its nodes in docutils' globals, once a process, and is
         # imported nowhere else, so `import agentkit` stays light and a second build in one process is clean.
         warnings = Path(scratch) / "warnings.txt"
@@ -159,9 +175,14 @@ def build_site(out: str | Path, root: str | Path | None = None, language: str = 
     return target / "index.html"
 
 
-def _copy_chapter(notebook: Path, folder: Path) -> None:
+def _known(languages: list[str]) -> None:
+    if unknown := [code for code in languages if code not in EDITIONS]:
+        raise ValueError(f"no edition of the course in {unknown[0]!r}: should be one of {', '.join(EDITIONS)}")
+
+
+def _copy_chapter(notebook: Path, folder: Path, edition: Edition) -> None:
     """Copy a chapter for Sphinx; an exercise's solution (and any cell collapsed in Jupyter) is collapsed on its page,
-    so a reader meets the exercise before its answer, one click away."""
+    so a reader meets the exercise before its answer, one click away, and the hint names the site's control."""
     import nbformat
 
     from agentkit.classroom.student import SOLUTION
@@ -170,10 +191,12 @@ def _copy_chapter(notebook: Path, folder: Path) -> None:
     for cell in chapter.cells:
         if SOLUTION in cell.metadata.get("tags", []) or cell.metadata.get("jupyter", {}).get("source_hidden"):
             cell.metadata["tags"] = [*cell.metadata.get("tags", []), "hide-input"]  # myst-nb's toggle
+        if cell.cell_type == "markdown":
+            cell.source = cell.source.replace(*edition.hint)
     nbformat.write(chapter, folder / notebook.name)
 
 
-def _configuration(edition: Edition) -> dict:
+def _configuration(edition: Edition, static: Path) -> dict:
     """Sphinx's settings: the conf.py written beside the pages (plain values only)."""
     return {
         "project": edition.title,
@@ -189,6 +212,12 @@ def _configuration(edition: Edition) -> dict:
         "html_show_sourcelink": False,
         "exclude_patterns": [],
         "nb_merge_streams": True,  # one block for what a cell printed, as Jupyter shows it
+        "nb_code_prompt_show": edition.code_toggle[0],  # the bar of a collapsed solution, as `hint` names it
+        "nb_code_prompt_hide": edition.code_toggle[1],
+        # Mermaid from the site's own _static/ (see site_mermaid): diagrams render offline and from file://.
+        "html_static_path": [str(static)],
+        "mermaid_use_local": SCRIPT,
+        "mermaid_version": MERMAID_VERSION,
         # A page whose headings skip a level reads fine; every other warning (a broken link first) fails the build.
         "suppress_warnings": ["myst.header"],
     }
@@ -256,6 +285,7 @@ def setup(app) -> dict:  # app: Sphinx's application (conf.py lists this module 
             return super().word_filter(word) or bool(re.fullmatch(f"[{_HAN}]", word))
 
     app.add_search_language(SearchChineseGrams)
+    app.connect("html-page-context", classic_script, priority=900)  # after sphinxcontrib-mermaid's handler (500)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
@@ -264,10 +294,10 @@ def run_site_command(args: Namespace) -> None:
     an unknown language or a broken link exits with the reason."""
     languages = editions_to_build(args.root) if args.language is None else [args.language]
     try:
-        indexes = build_sites(args.out, args.root, languages)
+        indexes = build_sites(args.out, args.root, languages, args.mermaid)
     except ModuleNotFoundError as missing:
         sys.exit(f"agentkit site needs {missing.name}, which comes with the site extra: pip install -e '.[site]'")
-    except (ValueError, SiteError) as error:
+    except (ValueError, SiteError, MermaidMissing) as error:
         sys.exit(f"agentkit site: {error}")
     for code, index in zip(languages, indexes, strict=True):
         print(f"wrote the site ({EDITIONS[code].name}): open {index}")

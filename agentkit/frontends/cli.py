@@ -93,6 +93,8 @@ def _main(argv: Sequence[str] | None) -> None:
     site.add_argument("out", help="the folder to write the site to (index.html at its top)")
     site.add_argument("--root", default=None, help="the course's folder, with notebooks/ and docs/ (default: this clone)")
     site.add_argument("--language", default=None, help="one edition only (default: every edition: en at OUT, zh at OUT/zh)")
+    site.add_argument("--mermaid", default=None, metavar="FILE",
+                      help="the mermaid.min.js to ship with the site (default: npm's mermaid package, fetched once with npm)")
 
     edition = commands.add_parser("edition", help="build notebooks/LANG/, the course in another language, from the English "
                                                  "notebooks and translations/LANG/ (names every cell left to translate)")

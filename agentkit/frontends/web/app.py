@@ -6,6 +6,7 @@
                   tool_call, tool_result, confirm, question, answer, status, and text (a streamed piece)
     POST /answer  {"conversation", "question", "answer"}: the reply to a confirm or question event
     POST /cancel  {"conversation"}: stop its turn now, even while a tool runs (a command is killed)
+    GET  /favicon.ico  204, the one answer without the token (the browser asks for it on its own)
 
 A tool that needs confirmation, or the model's `ask_user`, makes this turn's `Ask` send a `confirm` or
 `question` event with a fresh id and wait until the page posts the answer for that id. The page answers
@@ -16,7 +17,8 @@ that task valid to go on.
 
 Each line of the stream is a `loop.Event` with all its fields (a tool_call's `recovered`: read back out
 of the text the model streamed), or a confirm or question (`protocol.asking`: its text marked for display); a turn that
-breaks on a bug ends with a `failed` status, and its conversation goes on.
+breaks on a bug ends with a `failed` status, and its conversation goes on. When the server stops (Ctrl-C),
+each turn is stopped and its stream ends with no status: the page says the connection is lost.
 A conversation runs one turn at a time (another turn posted meanwhile gets 409); messages longer than
 `Limits.max_message_chars` get 413; the app keeps at most `Limits.max_conversations` conversations.
 
@@ -38,7 +40,7 @@ import openai
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.background import BackgroundTask
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
@@ -123,7 +125,10 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
                 await finish(run_task(client, model, message, registry, policy=policy, ask=asker("confirm", events, key),
                                       system_prompt=system_prompt, task=conversation.task, stream=stream_replies),
                              lambda event: show(event, conversation.task))
-            except asyncio.CancelledError:  # Stop, or the page went away: the turn ends here, its history valid
+            except asyncio.CancelledError:  # Stop, the page went away, or the server is stopping: its history stays valid
+                if conversations.server_stopping:  # no status: the stream just ends, and the page says the connection is lost
+                    stop_interrupted(conversation.task, "the server was stopped")
+                    return
                 stop_interrupted(conversation.task, "cancelled from the page")
                 show(Status("cancelled", conversation.task.error, conversation.task), conversation.task)
 
@@ -150,6 +155,10 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
     @app.get("/")
     async def page() -> HTMLResponse:
         return HTMLResponse(page_in(PAGE.read_text(encoding="utf-8"), language))
+
+    @app.get("/favicon.ico")
+    async def no_icon() -> Response:  # asked for by the browser itself, without the token (guards.PUBLIC)
+        return Response(status_code=204)
 
     @app.get("/system-prompt")
     async def shown_system_prompt() -> dict[str, str]:

@@ -60,6 +60,8 @@ class Conversations:
 
     def __init__(self, max_kept: int) -> None:
         self.max_kept = max_kept
+        self.server_stopping = False
+        """Set by `stop_all`: a turn stopped now was stopped by the server, not from its page."""
         self._kept: OrderedDict[str, Conversation] = OrderedDict()  # least recently used first
 
     def start_turn(self, key: str, message: str, work: Callable[[Conversation], Coroutine]) -> Conversation:
@@ -86,7 +88,9 @@ class Conversations:
         stop_once(conversation.turn)
 
     def stop_all(self) -> None:
-        """Cancel every running turn (the server is stopping): each ends its stream with a cancelled status."""
+        """Cancel every running turn (the server is stopping): each ends its stream without a status, which its
+        page reads as the connection lost."""
+        self.server_stopping = True
         for conversation in self._kept.values():
             if conversation.busy:
                 stop_once(conversation.turn)

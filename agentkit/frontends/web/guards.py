@@ -24,6 +24,9 @@ JSON_BYTES_PER_CHAR = 12
 """The most bytes one character of a message can take in a JSON body: an escaped pair, "\\ud83d\\ude00"."""
 MIN_TOKEN_CHARS = 16
 """A shorter token could be guessed by trying; `secrets.token_urlsafe()` gives 43 characters."""
+PUBLIC = {("GET", "/favicon.ico")}
+"""What a browser asks for on its own, without the page's header: answered without the token (it reveals nothing),
+instead of a 401 that the browser's console shows as an error on every load."""
 
 
 class TokenCheck:
@@ -46,7 +49,8 @@ class TokenCheck:
                              "so that it cannot be guessed: use secrets.token_urlsafe()")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "lifespan" or self._carries_token(scope):  # lifespan: the server starting, no request
+        # lifespan: the server starting, no request
+        if scope["type"] == "lifespan" or (scope.get("method"), scope.get("path")) in PUBLIC or self._carries_token(scope):
             return await self.app(scope, receive, send)
         if scope["type"] == "websocket":  # none today; one added later is refused all the same
             return await WebSocketClose(status.WS_1008_POLICY_VIOLATION)(scope, receive, send)

@@ -48,8 +48,8 @@ def serve(sock: socket.socket | int = 8001, workspace: Workspace | str | None = 
 
 
 class _StoppingTurns(uvicorn.Server):
-    """uvicorn's server, which at Ctrl-C or SIGTERM first stops every running turn: each ends its stream with a
-    cancelled status (a command it runs is killed), so the open requests finish and nothing is cut off mid-answer
+    """uvicorn's server, which at Ctrl-C or SIGTERM first stops every running turn (a command it runs is killed): each
+    ends its stream with no status, which its page reads as the connection lost, so the open requests finish at once
     (uvicorn would cancel them after its graceful timeout, and log each as an error with a traceback)."""
 
     def handle_exit(self, sig: int, frame: object) -> None:

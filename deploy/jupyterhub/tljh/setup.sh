@@ -19,7 +19,7 @@ CONFIG_D=/opt/tljh/config/jupyterhub_config.d
 #    nbgrader comes with the classroom extra; its JupyterLab extensions are enabled as it installs.
 wheels="$(mktemp -d)"
 "$USER_ENV/bin/pip" wheel --no-deps "$COURSE" -w "$wheels"
-"$USER_ENV/bin/pip" install "$(ls "$wheels"/agentkit-*.whl)[classroom]"
+"$USER_ENV/bin/pip" install "$(ls "$wheels"/agentkit-*.whl)[course,classroom]"
 install -D -m 0644 "$DEPLOY/nbgrader_config.py" "$USER_ENV/etc/jupyter/nbgrader_config.py"
 install -d -m 1777 /srv/nbgrader/exchange    # everyone writes, no one deletes another's files (sticky)
 
