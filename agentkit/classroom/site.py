@@ -1,15 +1,13 @@
 """`agentkit site DIR`: the course as a static web site for readers, rendered from the notebooks' stored outputs.
 
-Sphinx with myst-nb renders it (the `site` extra), with Mermaid shipped in the site so diagrams need no network
-(`site_mermaid`); `nb_execution_mode = "off"` shows each notebook as committed: the outputs nbval checks, never a new run.
-(Jupyter Book 2's `mystmd` was the other candidate: it fetches its HTML theme from the web at build time, which
-neither this machine nor CI can do.) The site is: an index with the course map, one page per chapter with its
-outputs and Mermaid diagrams, every `docs/*.md` page (the glossary among them when it exists), and Sphinx's search.
+Sphinx with myst-nb renders it (the `site` extra; Jupyter Book 2's `mystmd` fetches its theme at build time), with
+Mermaid shipped in the site so diagrams need no network (`site_mermaid`); `nb_execution_mode = "off"` shows each
+notebook as committed, the outputs nbval checks. The site is: an index with the course map, one page per chapter,
+every `docs/*.md` page (the glossary among them when it exists), and Sphinx's search.
 
 A language is an `Edition`: a notebooks folder, a docs folder, a title and the index page's words. The default
 language is built into DIR, any other into DIR/<code>; `agentkit site DIR` builds every edition whose chapters exist,
-and each index links the others built in the same run (its language switch). Sphinx runs in a process of its own,
-so `import agentkit` never loads it.
+and each index links the others built in the same run (its language switch).
 """
 
 from __future__ import annotations
@@ -207,9 +205,7 @@ def _configuration(edition: Edition, static: Path) -> dict:
         "myst_heading_anchors": 3,  # links to a section (page.md#a-heading) resolve and are checked
         "html_theme": "furo",
         "html_title": edition.title,
-        "html_copy_source": False,
-        "html_show_copyright": False,
-        "html_show_sourcelink": False,
+        "html_copy_source": False, "html_show_copyright": False, "html_show_sourcelink": False,
         "exclude_patterns": [],
         "nb_merge_streams": True,  # one block for what a cell printed, as Jupyter shows it
         "nb_code_prompt_show": edition.code_toggle[0],  # the bar of a collapsed solution, as `hint` names it
