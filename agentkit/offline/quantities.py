@@ -9,12 +9,16 @@ another unit of the same kind, and the number is converted. A number written wit
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from agentkit.offline import reading
 
-if TYPE_CHECKING:  # spans.py reads its unit words from this table
-    from agentkit.offline.spans import Span
+
+class Span(Protocol):
+    """What this module reads of a span (spans.py's, which reads its unit words from this table: no import back)."""
+
+    value: object
+    after: tuple[str, ...]
 
 # unit word -> (kind, how many of the kind's base unit it is): grams, millilitres, metres
 UNITS: dict[str, tuple[str, float]] = {}
