@@ -226,6 +226,10 @@ RESPONSES_RULES = {
                    {"type": "function_call_output", "call_id": "call_1", "output": "10:00"}]},
         ("Invalid 'input[1].name': empty string. Expected a string with minimum length 1, but got an empty string "
          "instead.", "input[1].name", "empty_string")),
+    "an empty input array (it used to reach the model, which failed with a 500)": (
+        {"input": []}, {"input": [ASKED]},
+        ("Invalid 'input': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+         "input", "empty_array")),
 }
 
 ENDPOINTS = {"chat": ("/v1/chat/completions", {"model": "offline", "messages": USER}, CHAT_RULES),

@@ -69,6 +69,8 @@ def chat_rules(request: dict[str, Any]) -> None:
 def responses_rules(request: dict[str, Any]) -> None:
     """The rules of `POST /v1/responses` beyond its types. A function tool is strict unless it says `"strict": false`."""
     items = request["input"] if isinstance(request.get("input"), list) else []
+    if isinstance(request.get("input"), list):
+        _not_empty(items, "input")
     calls, answered = {}, set()
     for i, item in enumerate(items):
         if item.get("type") == "function_call":
