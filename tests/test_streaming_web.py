@@ -37,11 +37,11 @@ def test_the_page_shows_the_answer_growing_then_once(tmp_path, page, monkeypatch
     paced = Paced(monkeypatch, 0.1)
     try:
         with serving(None, tmp_path, stream=True) as port:
-            send(page, port, "What can you do?")
+            send(page, port, "How much caffeine is in green tea?")
             growing = page.locator(".answer.streaming")
-            expect(growing).to_contain_text("I am the course's")
-            assert "real model." not in growing.text_content(), "the rest is still being written"
-            expect(page.locator(".answer")).to_contain_text("talk to a real model.")
+            expect(growing).to_contain_text("A cup of green tea")
+            assert "coffee." not in growing.text_content(), "the rest is still being written"
+            expect(page.locator(".answer")).to_contain_text("a third of a cup of coffee.")
             expect(page.locator(".answer.streaming")).to_have_count(0)
             expect(page.locator(".answer")).to_have_count(1)
             expect(page.locator("#state")).to_have_text("ready")
