@@ -17,6 +17,8 @@ from agentkit.tools.dispatcher import ToolResult
 
 WAIT = 10
 """Seconds to wait for any expected output before the test fails instead of hanging."""
+STARTING = 60
+"""Seconds a new chat may take to print its banner: it imports openai and the tools, slow on a loaded machine."""
 TOKYO = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\+09:00 \(Asia/Tokyo\)"
 
 
@@ -26,7 +28,7 @@ def start_chat(tmp_path, *options: str, **variables: str):
            "HOME": str(tmp_path), **variables}  # the chat's history goes to this home, not the person's
     child = pexpect.spawn(sys.executable, ["-m", "agentkit.frontends.cli", "chat", *options], cwd=str(tmp_path), env=env,
                           encoding="utf-8", codec_errors="replace", timeout=WAIT, dimensions=(50, 250))
-    child.expect_exact("/exit ends the chat.")
+    child.expect_exact("/exit ends the chat.", timeout=STARTING)
     child.expect_exact("you> ")
     return child
 
