@@ -101,7 +101,7 @@ def _keep_reply(task: Task, reply: ModelTurn) -> list[ToolCall]:
     """Add the reply to the history and count it, with its tokens; its tool calls, maybe none."""
     calls = [ToolCall.parse(call.id, call.function.name, call.function.arguments)
              for call in reply.message.tool_calls or []]
-    task.messages.append(assistant_message(reply.message.content, calls))
+    task.messages.append(assistant_message(reply.message.content, calls, reply.message.reasoning_content))
     task.turns, task.tool_calls = task.turns + 1, task.tool_calls + len(calls)
     if reply.usage is not None:  # some providers leave it out
         task.usage.prompt_tokens += reply.usage.prompt_tokens or 0
@@ -126,12 +126,15 @@ def _out_of_turns(task: Task, limits: Limits) -> str:
     return f"the task reached {limits.max_turns} model turns (Limits.max_turns) without an answer"
 
 
-def assistant_message(content: str | None, calls: list[ToolCall]) -> dict[str, Any]:
-    """The model's reply as a plain dict to send back: its text and its tool calls, nothing provider-specific."""
+def assistant_message(content: str | None, calls: list[ToolCall], reasoning: str | None = None) -> dict[str, Any]:
+    """The model's reply as a plain dict to send back: its text and its tool calls, and the thinking that led to
+    the calls when the provider sent some (DeepSeek's thinking mode requires it back after a tool call)."""
     kept: dict[str, Any] = {"role": "assistant", "content": content}
     if calls:
         # "" (some servers' no-argument call) was read as {}, and goes back as {}: some reject ""
         kept["tool_calls"] = [replace(call, raw_arguments=call.raw_arguments or "{}").as_message_part() for call in calls]
+        if reasoning:
+            kept["reasoning_content"] = reasoning
     return kept
 
 

@@ -172,7 +172,11 @@ async def test_the_agent_completes_a_tool_task_against_a_server_that_leaves_call
     for leftover in ("<tool_call>", "<think>", '"name"', "FUNCTION:"):
         assert leftover not in task.answer
     sent_back = json.dumps(task.messages)
-    assert "<think>" not in sent_back and "reasoning_content" not in sent_back
+    assert "<think>" not in sent_back
+    # the thinking goes back beside the calls it led to (DeepSeek's thinking mode requires it), never elsewhere
+    thought = [m for m in task.messages if "reasoning_content" in m]
+    assert all(m["role"] == "assistant" and m.get("tool_calls") for m in thought)
+    assert len(thought) == (1 if form in THINKING else 0)
     notes = [event.text for event in events if event.kind == "note"]
     if form in TEXT_FORMS:  # said once, visibly, with the fix; the history records the calls' origin in their ids
         assert len(notes) == 1 and "--tool-call-parser" in notes[0] and "--jinja" in notes[0]

@@ -41,7 +41,7 @@ class ModelMessage(Checked):
     tool_calls: list[ModelToolCall] | None = None
     """The calls it asks for; none means the text is its answer."""
     reasoning_content: str | None = None
-    """Thinking some servers send apart from the answer; shown on request, never sent back."""
+    """Thinking some servers send apart from the answer; shown on request, sent back only beside tool calls."""
 
     @field_validator("tool_calls")
     @classmethod
