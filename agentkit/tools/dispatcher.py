@@ -29,8 +29,7 @@ logger = logging.getLogger("agentkit.tools")
 class ToolResult:
     """What one tool call produced: the text the model reads, and what a developer needs when it failed."""
 
-    content: str
-    """The text sent back to the model; starts with `Error: ` when the call failed."""
+    content: str  # the text sent back to the model; starts with `Error: ` when the call failed
     is_error: bool = False
     error: BaseException | None = None
     """The exception behind a failure, kept for humans (logs, tests); never shown to the model as such."""
