@@ -15,7 +15,7 @@ import openai
 from agentkit.hardening.replies import ModelMessage, check_reply, stream_problem
 from agentkit.hardening.secrets import without_key
 from agentkit.hardening.stream_chunks import UnusableChunk
-from agentkit.recovery import recover_reply, recovers
+from agentkit.recovery import RecoveringClient, recover_reply
 from agentkit.streaming import StreamedReply, TextDelta, read_stream
 
 
@@ -70,8 +70,8 @@ async def streamed_turn(client: openai.AsyncOpenAI, model: str, messages: list[d
     if problem := stream_problem(whole, chunks.response.headers.get("content-type", "no content-type")):
         yield ModelTurn(failure=_unusable(problem))
         return
-    # The transport passes a stream untouched, so a streamed reply's calls are read from its text here, once whole.
-    message = recover_reply(whole.message(), messages, tools) if recovers(client) else whole.message()
+    # A stream passes the transport as it comes, so a streamed reply's calls are read from its text here, once whole.
+    message = recover_reply(whole.message(), messages, tools) if isinstance(client, RecoveringClient) else whole.message()
     yield _checked({"choices": [{"message": message, "finish_reason": whole.finish_reason}], "usage": whole.usage})
 
 
