@@ -28,6 +28,16 @@ class ModelTurn:
     failure: str | None = None  # why the reply cannot be used; then `message` is None
 
 
+async def model_turn(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict], *,
+                     stream: bool) -> AsyncIterator[TextDelta | ModelTurn]:
+    """One turn, plain or streamed as `stream` says: a streamed reply's text as it comes, then the `ModelTurn`."""
+    if not stream:
+        yield await plain_turn(client, model, messages, tools)
+        return
+    async for item in streamed_turn(client, model, messages, tools):
+        yield item
+
+
 async def plain_turn(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict]) -> ModelTurn:
     """One request with `messages`; the whole reply at once (calls a local server left in its text are read back
     by the client's transport: `agentkit.recovery`)."""
