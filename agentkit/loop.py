@@ -5,19 +5,14 @@
                   |                              v
                   +-- tool results <-- ToolExecutor (policy: check one at a time, run together)
 
-A task ends in one of four ways, and its messages are always left valid to send again, so any task can be
-resumed with `run_task(..., task=task)`:
-- completed:     the model answered without calling a tool;
-- cancelled:     the person answered /cancel or /exit; calls not run get a "cancelled" result;
-- limit reached: a limit from `Limits` stopped it (turns, tool calls, denials); calls not run get a result
-                 naming the limit;
-- failed:        the model could not be reached (after the SDK's own retries), or its reply could not be used
-                 (no choices, a tool call without a name, neither text nor a call, a stream cut short: see
-                 `agentkit.hardening.replies` and `agentkit.turn`); nothing of that turn is kept.
+A task ends completed (the model answered without calling a tool), cancelled (the person answered /cancel or
+/exit), limit reached (a `Limits` bound: turns, tool calls, denials) or failed (the model could not be reached
+after the SDK's own retries, or its reply could not be used: `agentkit.hardening.replies`; nothing of that turn
+is kept). Every call has its result either way ("cancelled", or one naming the limit), so the messages are valid
+to send again: `run_task(..., task=task)` resumes the task, with a fresh budget of turns and tool calls.
 
-`run_task` yields what happens as it happens (`agentkit.events.Event`): a terminal, a web page and a notebook
-read the same stream, and `task = await finish(run_task(...))` runs it to the end. The limits bound one run:
-resuming a task starts a fresh budget of turns and tool calls. The loop's two steps have modules of their own:
+`run_task` yields what happens (`agentkit.events.Event`): a terminal, a web page and a notebook read the same
+stream, and `task = await finish(run_task(...))` runs it to the end. Its two steps have modules of their own:
 `agentkit.turn` (one request to the model, plain or streamed) and `agentkit.tool_calls` (one reply's calls answered).
 """
 
