@@ -20,8 +20,7 @@ from agentkit.tools.registry import build_registry
 from agentkit.tools.shell import shell_tool
 from agentkit.tools.workspace import Workspace
 
-POLICY = ToolPolicy()
-"""Every tool offered; the ones whose definition asks for it (bash, the file writers) need a person's yes."""
+POLICY = ToolPolicy()  # every tool offered; the ones whose definition asks for it (bash, the file writers) need a person's yes
 
 SYSTEM_PROMPT = """\
 You are a coding agent. You work in the folder {workspace}: every path you give a tool is relative to it. \

@@ -21,8 +21,7 @@ from agentkit.errors import TaskCancelled
 class Question:
     """What a person is asked: may `call` run (a confirmation), or the model's own question (`ask_user`)."""
 
-    text: str
-    """The question in the library's English: "Allow bash {"command": "ls"}? [y/N]", or the model's words."""
+    text: str  # the question in the library's English: "Allow bash {"command": "ls"}? [y/N]", or the model's words
     call: ToolCall | None = None
     """For a confirmation, the call it asks about, its arguments parsed; None for the model's own question."""
 

@@ -17,15 +17,11 @@ from agentkit.hardening.arguments import decode_arguments
 class ToolCall:
     """A call the model asked for: its arguments as sent, and as parsed, or why they could not be."""
 
-    id: str
-    """Pairs the call with its result in the history ("" where a protocol has no ids)."""
+    id: str  # pairs the call with its result in the history ("" where a protocol has no ids)
     name: str
-    raw_arguments: str
-    """The arguments exactly as the model wrote them (JSON text, for every source but the `FUNCTION:` line)."""
-    arguments: dict[str, Any] | None
-    """The arguments parsed; None when they could not be (then `error` says why)."""
-    error: str | None = None
-    """What is wrong with the arguments, to follow "the arguments": "are not valid JSON (...)"."""
+    raw_arguments: str  # the arguments exactly as the model wrote them (JSON text, for every source but the `FUNCTION:` line)
+    arguments: dict[str, Any] | None  # the arguments parsed; None when they could not be (then `error` says why)
+    error: str | None = None  # what is wrong with the arguments, to follow "the arguments": "are not valid JSON (...)"
 
     @classmethod
     def parse(cls, id: str, name: str, raw_arguments: str | Mapping) -> ToolCall:

@@ -14,7 +14,7 @@ import httpx2
 import openai
 from dotenv import dotenv_values, find_dotenv
 
-from agentkit.recovery import RecoveringTransport, remember_recovering
+from agentkit.recovery import RecoveringClient
 
 VARIABLES = ("MODEL_API_KEY", "BASE_URL", "MODEL", "RECOVER_TEXT_CALLS")
 OFFLINE_MODEL_NAME = "offline"
@@ -103,5 +103,4 @@ def connect(settings: Settings | None = None, *, offline: bool | None = None) ->
                    max_retries=settings.max_retries)
     if not settings.recovers_text_calls:  # the SDK's own client: nothing of ours between it and the provider
         return openai.AsyncOpenAI(**options)
-    transport = RecoveringTransport(httpx2.AsyncHTTPTransport())
-    return remember_recovering(openai.AsyncOpenAI(**options, http_client=openai.DefaultAsyncHttpxClient(transport=transport)))
+    return RecoveringClient(**options, transport=httpx2.AsyncHTTPTransport())

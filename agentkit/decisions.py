@@ -47,8 +47,7 @@ class AskPerson:
         return self.question.call  # type: ignore[return-value]  # a confirmation always carries its call
 
 
-Verdict = Allow | Refuse | AskPerson
-"""What `ToolExecutor.check` says about one call."""
+Verdict = Allow | Refuse | AskPerson  # what `ToolExecutor.check` says about one call
 
 Outcome = Literal["allowed", "refused", "confirmed", "denied", "cancelled"]
 """What happened to one tool call, as the log records it."""
@@ -58,16 +57,11 @@ Outcome = Literal["allowed", "refused", "confirmed", "denied", "cancelled"]
 class Decision:
     """One line of the executor's log: what happened to a tool call, and which rule decided it."""
 
-    call_id: str
-    """The id of the tool call, as the model sent it."""
-    tool: str
-    """The tool the model asked for."""
-    outcome: Outcome
-    """allowed, refused, confirmed, denied or cancelled."""
-    rule: Rule
-    """The check that decided: tool exists, allowed tools, valid arguments, confirmation, or a Limits field."""
-    detail: str = ""
-    """Why: the person's answer, the call count, or (for a refusal) what the model is told, on one line."""
+    call_id: str  # the id of the tool call, as the model sent it
+    tool: str  # the tool the model asked for
+    outcome: Outcome  # allowed, refused, confirmed, denied or cancelled
+    rule: Rule  # the check that decided: tool exists, allowed tools, valid arguments, confirmation, or a Limits field
+    detail: str = ""  # why: the person's answer, the call count, or (for a refusal) what the model is told, on one line
 
     def __str__(self) -> str:
         return f"{self.outcome:<9} {self.tool:<14} [{self.rule}] {self.detail}".rstrip()

@@ -90,8 +90,7 @@ class Status:
 
 
 Event = TextDelta | Thinking | Note | UsageSoFar | CallRequested | Confirm | CallAnswered | Answer | Status
-OnEvent = Callable[[Event], Awaitable[None] | Any]
-"""A function `finish` gives each event to: a plain function or a coroutine function."""
+OnEvent = Callable[[Event], Awaitable[None] | Any]  # what `finish` gives each event to: a function or a coroutine function
 
 
 async def finish(events: AsyncGenerator[Event], on_event: OnEvent | None = None) -> Task:

@@ -1,14 +1,9 @@
 """The course's tools in the frameworks a learner moves on to (chapter 12), and the Anthropic Messages format.
 
-Each framework is a different spelling of what chapters 02-08 built; the functions here are the mapping:
-- `anthropic_tools`, `anthropic_messages`: the registry and a Chat Completions history in Anthropic's
-  Messages format (`input_schema`, `tool_use` / `tool_result` blocks); plain data, no SDK or key needed;
-- `langchain_tools`, `agents_tools`: each tool as a LangChain `StructuredTool` or an OpenAI Agents SDK
-  `FunctionTool`, whose call goes through a `ToolExecutor`, so the policy and the dispatcher's error
-  contract still hold inside the framework (they need the `frameworks` extra, imported when called); the
-  framework does not say where a model turn ends, so `max_tool_calls_per_turn` counts over the whole run;
-- `model_endpoint`: where a framework's own OpenAI client should connect: the offline model served over
-  HTTP on 127.0.0.1 (with the variant MODEL names), or the real provider from `.env`.
+Each framework is a different spelling of what chapters 02-08 built; each function here is one mapping. A
+framework's tool call goes through a `ToolExecutor`, so the policy and the dispatcher's error contract hold
+inside it too; a framework does not say where a model turn ends, so `max_tool_calls_per_turn` counts over the
+whole run. LangChain and the OpenAI Agents SDK come with the `frameworks` extra, imported when called.
 """
 
 from __future__ import annotations

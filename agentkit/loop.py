@@ -5,20 +5,15 @@
                   |                              v
                   +-- tool results <-- ToolExecutor (policy: check one at a time, run together)
 
-A task ends in one of four ways, and its messages are always left valid to send again, so any task can be
-resumed with `run_task(..., task=task)`:
-- completed:     the model answered without calling a tool;
-- cancelled:     the person answered /cancel or /exit; calls not run get a "cancelled" result;
-- limit reached: a limit from `Limits` stopped it (turns, tool calls, denials); calls not run get a result
-                 naming the limit;
-- failed:        the model could not be reached (after the SDK's own retries), or its reply could not be used
-                 (no choices, a tool call without a name, neither text nor a call, a stream cut short: see
-                 `agentkit.hardening.replies` and `agentkit.turn`); nothing of that turn is kept.
+A task ends completed (the model answered without calling a tool), cancelled (the person answered /cancel or
+/exit), limit reached (a `Limits` bound: turns, tool calls, denials) or failed (the model could not be reached
+after the SDK's own retries, or its reply could not be used: `agentkit.hardening.replies`; nothing of that turn
+is kept). Every call has its result either way ("cancelled", or one naming the limit), so the messages are valid
+to send again: `run_task(..., task=task)` resumes the task, with a fresh budget of turns and tool calls.
 
-`run_task` yields what happens as it happens (`agentkit.events.Event`): a terminal, a web page and a notebook
-read the same stream, and `task = await finish(run_task(...))` runs it to the end. The limits bound one run:
-resuming a task starts a fresh budget of turns and tool calls. The loop's two steps have modules of their own:
-`agentkit.turn` (one request to the model) and `agentkit.tool_calls` (one reply's calls answered).
+`run_task` yields what happens (`agentkit.events.Event`): a terminal, a web page and a notebook read the same
+stream, and `task = await finish(run_task(...))` runs it to the end. Its two steps have modules of their own:
+`agentkit.turn` (one request to the model, plain or streamed) and `agentkit.tool_calls` (one reply's calls answered).
 """
 
 from __future__ import annotations
@@ -39,7 +34,7 @@ from agentkit.task import Task
 from agentkit.tool_calls import CANCELLED, answer_calls, close_open_calls
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import ToolResult
-from agentkit.turn import ModelTurn, plain_turn, streamed_turn
+from agentkit.turn import ModelTurn, model_turn
 
 __all__ = ["Event", "Task", "finish", "run_task", "stop_interrupted"]  # chapter 08's names, in one place
 
@@ -47,23 +42,16 @@ __all__ = ["Event", "Task", "finish", "run_task", "stop_interrupted"]  # chapter
 async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: Mapping[str, ToolDefinition], *,
                    policy: ToolPolicy = ToolPolicy(), ask: Ask | None = None, task: Task | None = None,
                    system_prompt: str | None = None, stream: bool = False) -> AsyncIterator[Event]:
-    """Work on `goal` with the tools in `registry` until the model answers or something stops the task.
-
-    Yields what happens as it happens (`Event`); the last event is the task's status, carrying the task:
-    `task = await finish(run_task(...))` runs it to the end. A `task` passed in is resumed: `goal` is added
-    as a new user message (an empty goal adds nothing: that retries a failed task from where it stopped).
-    `stream=True` yields each reply's text while the model writes it. `system_prompt` starts a task that has
-    no messages yet. `ask` reaches a person for confirmations; without one, a call that needs a yes is refused.
-    """
+    """Work on `goal` with the tools in `registry` until the model answers or something stops the task, yielding
+    what happens (`Event`), the last one the status, which carries the task. A `task` passed in is resumed (an
+    empty goal retries it from where it stopped); `stream=True` yields each reply's text as the model writes it;
+    `ask` reaches a person (without one, a call that needs a yes is refused)."""
     task = _start(task, goal, system_prompt)
     executor = ToolExecutor(registry, policy, ask, log=task.decisions)  # one log for the whole task, across runs
     for turn in range(1, policy.limits.max_turns + 1):
-        if stream:  # the reply's text as the model writes it, then the whole reply
-            async for reply in streamed_turn(client, model, task.messages, executor.tools()):
-                if not isinstance(reply, ModelTurn):
-                    yield reply
-        else:
-            reply = await plain_turn(client, model, task.messages, executor.tools())
+        async for reply in model_turn(client, model, task.messages, executor.tools(), stream=stream):
+            if not isinstance(reply, ModelTurn):
+                yield reply  # the reply's text as the model writes it (stream=True); last, the whole reply
         if reply.failure:  # nothing of this turn was added: the messages are as they were, ready to send again
             yield _stop(task, "failed", reply.failure)
             return

@@ -54,12 +54,9 @@ def build_system_prompt(functions: Sequence[Callable[..., Any]]) -> str:
 class ManualResult:
     """What one manual round trip produced."""
 
-    answer: str
-    """The model's final reply to the user."""
-    messages: list[dict[str, str]]
-    """The whole conversation, system prompt first, so it can be printed or continued."""
-    call: ToolCall | None = None
-    """The function the model called, or None when it answered directly."""
+    answer: str  # the model's final reply to the user
+    messages: list[dict[str, str]]  # the whole conversation, system prompt first, so it can be printed or continued
+    call: ToolCall | None = None  # the function the model called, or None when it answered directly
 
 
 async def run_call(call: ToolCall, functions: Sequence[Callable[..., Any]]) -> str:

@@ -27,8 +27,7 @@ from agentkit.hardening.stream_chunks import checked_chunk
 class TextDelta:
     """A piece of the reply's text, to show at once (and the loop's event for it)."""
 
-    text: str
-    """The new characters."""
+    text: str  # the new characters
     kind: ClassVar[str] = "text"
 
 
@@ -36,18 +35,13 @@ class TextDelta:
 class StreamedReply:
     """The whole reply, once the stream has ended: the same message a non-streamed request returns."""
 
-    content: str | None = None
-    """All the text, or None when the model wrote none."""
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    """The calls in `index` order, their arguments parsed."""
-    finish_reason: str | None = None
-    """stop, tool_calls, length... from the chunk that ended the choice."""
-    usage: dict[str, Any] | None = None
-    """Token counts from the last chunk, when the request asked for them."""
+    content: str | None = None  # all the text, or None when the model wrote none
+    tool_calls: list[ToolCall] = field(default_factory=list)  # the calls in `index` order, their arguments parsed
+    finish_reason: str | None = None  # stop, tool_calls, length... from the chunk that ended the choice
+    usage: dict[str, Any] | None = None  # token counts from the last chunk, when the request asked for them
     reasoning_content: str | None = None
     """Thinking some servers stream apart from the text (`reasoning_content` deltas); never shown as the answer."""
-    chunks: int = 0
-    """How many chunks came: none means the body was no stream of events at all (an HTML page, say)."""
+    chunks: int = 0  # how many chunks came: none means the body was no stream of events at all (an HTML page, say)
 
     def message(self) -> dict[str, Any]:
         """The assistant message, as `choices[0].message` of a non-streamed reply."""

@@ -15,10 +15,8 @@ Status = Literal["running", "completed", "cancelled", "limit reached", "failed"]
 class Usage:
     """Tokens, summed over every model response of a task (as each provider counts them)."""
 
-    prompt_tokens: int = 0
-    """Tokens of everything sent: the whole conversation so far and the tool schemas, on every turn."""
-    completion_tokens: int = 0
-    """Tokens the model wrote: answers and tool calls."""
+    prompt_tokens: int = 0  # tokens of everything sent: the whole conversation so far and the tool schemas, on every turn
+    completion_tokens: int = 0  # tokens the model wrote: answers and tool calls
 
     @property
     def total_tokens(self) -> int:
@@ -29,21 +27,14 @@ class Usage:
 class Task:
     """One conversation with its goal and everything needed to show it, measure it and resume it."""
 
-    goal: str
-    """What the person asked for last."""
+    goal: str  # what the person asked for last
     messages: list[dict[str, Any]] = field(default_factory=list)
     """The whole conversation as sent to the model; always valid to send again."""
-    turns: int = 0
-    """Model responses received, over every run of the task."""
-    tool_calls: int = 0
-    """Tool calls the model asked for, refused ones included, over every run."""
-    usage: Usage = field(default_factory=Usage)
-    """Tokens summed over every response."""
-    status: Status = "running"
-    """running, completed, cancelled, limit reached or failed."""
-    answer: str | None = None
-    """The model's final answer, when the status is completed."""
-    error: str | None = None
-    """Why the task stopped, when it was not completed."""
+    turns: int = 0  # model responses received, over every run of the task
+    tool_calls: int = 0  # tool calls the model asked for, refused ones included, over every run
+    usage: Usage = field(default_factory=Usage)  # tokens summed over every response
+    status: Status = "running"  # running, completed, cancelled, limit reached or failed
+    answer: str | None = None  # the model's final answer, when the status is completed
+    error: str | None = None  # why the task stopped, when it was not completed
     decisions: list[Decision] = field(default_factory=list)
     """The tool policy's log: every allowed, refused, confirmed or denied call."""

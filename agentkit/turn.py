@@ -1,9 +1,6 @@
-"""One model turn of the agent loop (chapter 08): send the messages, get back a reply the loop can use, or why not.
-
-Two small functions, one for each way of asking: `plain_turn` gets the whole reply at once, `streamed_turn`
-yields its text as the model writes it. A provider can fail (HTTP errors, timeouts, after the SDK's own retries)
-or answer with something the loop cannot read (`agentkit.hardening.replies`); either way the turn reports a
-failure and adds nothing to the history.
+"""One model turn (chapter 08): `plain_turn` gets the whole reply at once, `streamed_turn` yields its text as it
+comes. A provider that fails (after the SDK's retries) or sends what the loop cannot read (`hardening.replies`)
+gives a failure, and nothing is added to the history.
 """
 
 from __future__ import annotations
@@ -18,7 +15,7 @@ import openai
 from agentkit.hardening.replies import ModelMessage, check_reply, stream_problem
 from agentkit.hardening.secrets import without_key
 from agentkit.hardening.stream_chunks import UnusableChunk
-from agentkit.recovery import recover_reply, recovers
+from agentkit.recovery import RecoveringClient, recover_reply
 from agentkit.streaming import StreamedReply, TextDelta, read_stream
 
 
@@ -26,12 +23,19 @@ from agentkit.streaming import StreamedReply, TextDelta, read_stream
 class ModelTurn:
     """What one request to the model gave: the reply's message and its token counts, or why the task failed."""
 
-    message: ModelMessage | None = None
-    """The assistant message, checked: text, tool calls, maybe reasoning."""
-    usage: Any = None
-    """The reply's token counts (prompt_tokens, completion_tokens), when the provider sent them."""
-    failure: str | None = None
-    """Why the reply cannot be used; then `message` is None."""
+    message: ModelMessage | None = None  # the assistant message, checked: text, tool calls, maybe reasoning
+    usage: Any = None  # the reply's token counts (prompt_tokens, completion_tokens), when the provider sent them
+    failure: str | None = None  # why the reply cannot be used; then `message` is None
+
+
+async def model_turn(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict], *,
+                     stream: bool) -> AsyncIterator[TextDelta | ModelTurn]:
+    """One turn, plain or streamed as `stream` says: a streamed reply's text as it comes, then the `ModelTurn`."""
+    if not stream:
+        yield await plain_turn(client, model, messages, tools)
+        return
+    async for item in streamed_turn(client, model, messages, tools):
+        yield item
 
 
 async def plain_turn(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict]) -> ModelTurn:
@@ -76,8 +80,8 @@ async def streamed_turn(client: openai.AsyncOpenAI, model: str, messages: list[d
     if problem := stream_problem(whole, chunks.response.headers.get("content-type", "no content-type")):
         yield ModelTurn(failure=_unusable(problem))
         return
-    # The transport passes a stream untouched, so a streamed reply's calls are read from its text here, once whole.
-    message = recover_reply(whole.message(), messages, tools) if recovers(client) else whole.message()
+    # A stream passes the transport as it comes, so a streamed reply's calls are read from its text here, once whole.
+    message = recover_reply(whole.message(), messages, tools) if isinstance(client, RecoveringClient) else whole.message()
     yield _checked({"choices": [{"message": message, "finish_reason": whole.finish_reason}], "usage": whole.usage})
 
 

@@ -13,7 +13,7 @@ from agentkit.frontends.terminal import describe
 from agentkit.loop import finish, run_task
 from agentkit.offline import OfflineServer, ScriptedModel
 from agentkit.offline.variants import variant
-from agentkit.recovery import RECOVERED, recover_calls, recover_message, server_fix, split_thinking
+from agentkit.recovery import RECOVERED, RecoveringClient, recover_calls, recover_message, server_fix, split_thinking
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.registry import build_registry
 
@@ -191,6 +191,23 @@ async def test_the_agent_completes_a_tool_task_against_a_server_that_leaves_call
 async def test_with_recovery_off_the_call_is_shown_as_text_and_nothing_runs():
     task, events = await agent_against(variant("json_text"), {"recover_text_calls": "off"})
     assert task.status == "completed" and task.tool_calls == 0 and task.answer.startswith('{"name": "get_current_time"')
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("stream", [False, True], ids=["json", "streamed"])
+async def test_the_setting_is_the_clients_type_and_a_copy_keeps_it(stream):
+    """No registry of clients: `connect()` gives a `RecoveringClient` when the setting is on, the loop reads its
+    type, and a copy made with `with_options` reads calls back as the original does, plain or streamed."""
+    with OfflineServer(variant("json_text")) as server:
+        on, off = (connect(Settings(api_key="sk", base_url=server.base_url, model="m", recover_text_calls=mode))
+                   for mode in ("on", "off"))
+        assert isinstance(on, RecoveringClient) and not isinstance(off, RecoveringClient)
+        async with on.with_options(timeout=30) as copy:
+            assert isinstance(copy, RecoveringClient)
+            task = await finish(run_task(copy, "m", "What time is it in Tokyo?", build_registry([clock_tool()]),
+                                         stream=stream))
+        await off.close()
+    assert task.status == "completed" and task.tool_calls == 1
 
 
 @pytest.mark.anyio

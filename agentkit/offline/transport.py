@@ -44,17 +44,16 @@ def connect_offline(*, unruly: str | None = None, gullible: bool = False, varian
     `unruly` (a mistake from `agentkit.offline.MISTAKES`) makes it an offline model that makes that mistake;
     `gullible=True` one that obeys a command found in a tool result (prompt injection); `variant` (a name in
     `agentkit.offline.VARIANTS`, MODEL=offline/<variant> in .env) gives it another real model's habit. A
-    real model's mistakes cannot be switched on, so these exist only here. `recover` wraps the transport
-    in text-call recovery, as `connect()` does for every server but OpenAI's own API.
+    real model's mistakes cannot be switched on, so these exist only here. `recover` makes it a
+    `RecoveringClient` (calls read back from text), as `connect()` does for every server but OpenAI's own API.
     """
     from agentkit.offline.variants import variant as named_variant
-    from agentkit.recovery import RecoveringTransport, remember_recovering
+    from agentkit.recovery import RecoveringClient
 
     model: Model = OfflineModel(unruly=unruly, gullible=gullible)
     if variant:
         model = dataclasses.replace(named_variant(variant), base=model)
     if not recover:
         return offline_client(model, max_retries=max_retries)
-    transport = RecoveringTransport(offline_transport(model))
-    return remember_recovering(openai.AsyncOpenAI(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=max_retries,
-                                                  http_client=httpx2.AsyncClient(transport=transport)))
+    return RecoveringClient(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=max_retries,
+                            transport=offline_transport(model))

@@ -5,29 +5,28 @@ model's format (Ollama: from the model's template; vLLM: with a `--tool-call-par
 `--jinja`). When it does not, the call arrives as the reply's `content`, with `finish_reason: "stop"`.
 `agentkit.recovery.text_calls` reads such calls (and a `<think>` block) back out of the text.
 
-`RecoveringTransport` applies both to every (non-streamed) reply a client receives, so the notebooks, the
-loop, the chat and the web page all get the usual shape: calls in `tool_calls` (ids starting with
-`RECOVERED`), thinking in `reasoning_content`, and no blank `content` beside calls. The real fix is a
-server setting; `SERVER_FIXES` names it for each server.
+A `RecoveringClient` (what `connect()` gives when RECOVER_TEXT_CALLS says so) applies both to every reply: its
+transport to a plain one, so that a notebook's own request gets the usual shape too, and the loop to a streamed
+one once it is whole (a stream passes the transport as it comes). The usual shape: calls in `tool_calls` (ids
+starting with `RECOVERED`), thinking in `reasoning_content`, and no blank `content` beside calls. The real fix
+is a server setting; `SERVER_FIXES` names it for each server.
 """
 
 from __future__ import annotations
 
 import json
-import weakref
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 from urllib.parse import urlparse
 
 import httpx2
+import openai
 
 # recover_calls and split_thinking are read from here too (chapter 02, config, the tests).
 from agentkit.recovery.text_calls import recover_calls, split_thinking
 
-ClientT = TypeVar("ClientT")
-
-__all__ = ["RECOVERED", "SERVER_FIXES", "RecoveringTransport", "first_recovery_note", "recover_calls",
-           "recover_message", "recover_reply", "recovers", "server_fix", "server_kind", "split_thinking"]
+__all__ = ["RECOVERED", "SERVER_FIXES", "RecoveringClient", "RecoveringTransport", "first_recovery_note", "recover_calls",
+           "recover_message", "recover_reply", "server_fix", "server_kind", "split_thinking"]
 
 
 RECOVERED = "text_call_"
@@ -98,20 +97,13 @@ def recover_reply(message: dict[str, Any], sent_messages: Sequence[dict], sent_t
     return recover_message(message, tools, quoted, first_id=made)
 
 
-_RECOVERING: weakref.WeakSet[Any] = weakref.WeakSet()
-"""The clients made with a `RecoveringTransport` under them: the SDK keeps its transport private, so we remember."""
+class RecoveringClient(openai.AsyncOpenAI):
+    """An `AsyncOpenAI` client that reads calls back from text: its type is the setting the loop reads."""
 
-
-def remember_recovering(client: ClientT) -> ClientT:
-    """`client`, whose transport is a `RecoveringTransport`, marked so that `recovers(client)` says so."""
-    _RECOVERING.add(client)
-    return client
-
-
-def recovers(client: Any) -> bool:
-    """Does `client` read calls back from text? `connect()` puts a `RecoveringTransport` under it when the setting
-    says so; streams pass that transport untouched, so the loop recovers a streamed reply once it is whole."""
-    return client in _RECOVERING
+    def __init__(self, *, transport: httpx2.AsyncBaseTransport | None = None, **options: Any) -> None:
+        if transport is not None:  # None: a copy (`with_options`), given the client it was made with
+            options["http_client"] = openai.DefaultAsyncHttpxClient(transport=RecoveringTransport(transport))
+        super().__init__(**options)
 
 
 def first_recovery_note(messages: Sequence[dict[str, Any]], base_url: str | None) -> str | None:

@@ -19,18 +19,13 @@ Handler = Callable[[dict[str, Any]], Awaitable[str]]
 class ToolDefinition:
     """One tool: the part the model sees (name, description, parameters) and the part it never sees (handler)."""
 
-    name: str
-    """Identifier the model calls the tool by: letters, digits, `_` and `-`, at most 64 characters."""
-    description: str
-    """What the tool does and when to use it, written for the model."""
-    parameters: dict[str, Any]
-    """JSON Schema of the arguments object; the dispatcher validates every call against it."""
+    name: str  # identifier the model calls the tool by: letters, digits, `_` and `-`, at most 64 characters
+    description: str  # what the tool does and when to use it, written for the model
+    parameters: dict[str, Any]  # JSON Schema of the arguments object; the dispatcher validates every call against it
     handler: Handler = field(repr=False)
     """`async def handler(arguments: dict) -> str`; blocking work goes to a thread (`tools.threads.run_blocking`)."""
-    needs_confirmation: bool = False
-    """True for tools with side effects (write, edit, shell): the policy asks a person first."""
-    strict: bool = False
-    """True when `parameters` is a strict schema the provider enforces as the model writes (chapter 10)."""
+    needs_confirmation: bool = False  # True for tools with side effects (write, edit, shell): the policy asks a person first
+    strict: bool = False  # True when `parameters` is a strict schema the provider enforces as the model writes (chapter 10)
 
     @cached_property
     def validator(self) -> ArgumentsValidator:

@@ -29,13 +29,10 @@ logger = logging.getLogger("agentkit.tools")
 class ToolResult:
     """What one tool call produced: the text the model reads, and what a developer needs when it failed."""
 
-    content: str
-    """The text sent back to the model; starts with `Error: ` when the call failed."""
+    content: str  # the text sent back to the model; starts with `Error: ` when the call failed
     is_error: bool = False
-    error: BaseException | None = None
-    """The exception behind a failure, kept for humans (logs, tests); never shown to the model as such."""
-    refused_by: str | None = None
-    """The policy's rule that refused the call (chapter 07), for a reader who needs it without parsing `content`."""
+    error: BaseException | None = None  # the exception behind a failure, for humans (logs, tests), never the model
+    refused_by: str | None = None  # the policy's rule that refused the call (chapter 07), not to parse it from `content`
 
     @classmethod
     def failure(cls, message: str, error: BaseException | None = None, refused_by: str | None = None) -> ToolResult:

@@ -18,8 +18,7 @@ from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.schema import tool
 from agentkit.tools.workspace import Workspace
 
-Positive = Annotated[int, Field(ge=1)]
-"""A count or a line number: 1 or more."""
+Positive = Annotated[int, Field(ge=1)]  # A count or a line number: 1 or more
 
 
 def file_tools(workspace: Workspace, limits: Limits = DEFAULT_LIMITS) -> list[ToolDefinition]:

@@ -13,8 +13,7 @@ from agentkit.hardening.arguments import Draft202012Validator, SchemaError  # js
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.strict import strict_problem
 
-TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
-"""What the OpenAI API accepts as a function name."""
+TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # what the OpenAI API accepts as a function name
 
 
 class DuplicateToolError(ValueError):
