@@ -115,8 +115,7 @@ def _out_of_turns(task: Task, limits: Limits) -> str:
 
 
 def assistant_message(content: str | None, calls: list[ToolCall], reasoning: str | None = None) -> dict[str, Any]:
-    """The model's reply as a plain dict to send back: its text and its tool calls, and the thinking that led to
-    the calls when the provider sent some (DeepSeek's thinking mode requires it back after a tool call)."""
+    """The reply as a dict to send back: text, calls, and the thinking behind calls (DeepSeek requires it back)."""
     kept: dict[str, Any] = {"role": "assistant", "content": content}
     if calls:
         # "" (some servers' no-argument call) was read as {}, and goes back as {}: some reject ""
