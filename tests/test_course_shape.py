@@ -74,6 +74,20 @@ def test_the_course_is_short_enough_to_finish():
     assert total <= MAX_COURSE_WORDS, f"the course has {total} words of prose; at most {MAX_COURSE_WORDS}"
 
 
+COURSE_WORDS_REACHED, COURSE_MINUTES_REACHED = 18_909, 483
+"""Where the course stands on the way to 16,000 words and 5 hours: it may shrink, never grow back (lower these as
+it shrinks)."""
+
+
+def test_the_course_does_not_grow_past_what_it_reached():
+    from agentkit.classroom.timing import course_times
+
+    total = sum(words(path) for path in NOTEBOOKS)
+    minutes = sum(time.minutes for time in course_times(ROOT / "notebooks").values())
+    assert total <= COURSE_WORDS_REACHED, f"the course grew to {total} words; it had {COURSE_WORDS_REACHED}"
+    assert minutes <= COURSE_MINUTES_REACHED, f"the course grew to {minutes} min; it took {COURSE_MINUTES_REACHED}"
+
+
 SOURCE_START = re.compile(r"(?:@\w|(?:async )?def \w|class \w)")
 """A line of printed output where Python source begins: a decorator, a def or a class."""
 
