@@ -1,20 +1,31 @@
 """The course is one a learner can finish: chapters short enough to read in a sitting, a map that lists them all,
 a "Next:" at the end of each, solutions out of sight until asked for, and a bridge for Chinese readers.
 
-The limits are COURSE_DESIGN's: at most 30 cells and 1,800 words of prose (the markdown cells, every word in
-them, diagrams included) a chapter, and 18,000 for the course. They hold for every notebook in notebooks/, so a
-chapter added later is held to them too.
+The limits are COURSE_DESIGN's: at most 30 cells and 1,500 words of prose (the markdown cells, every word in
+them, diagrams included) a chapter, and 16,000 for the course; no code cell shows more than 25 lines of printed
+source unless collapsed; no cell exists only to assert that the inline and promoted versions agree (that is
+tests/test_inline_agrees.py's job); every chapter ends with three "Check yourself" questions, answers collapsed;
+one time figure, computed from the notebooks (agentkit/classroom/timing.py), stated alike in chapter 00 and
+docs/teaching.md. They hold for every notebook in notebooks/, so a chapter added later is held to them too.
 """
 
+import html
 import json
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-MAX_CELLS, MAX_WORDS, MAX_COURSE_WORDS = 30, 1_800, 18_000
+MAX_CELLS, MAX_WORDS, MAX_COURSE_WORDS = 30, 1_500, 16_000
+MAX_LISTING_LINES = 25
+MAX_COURSE_MINUTES = 5 * 60
+CAPSTONE = "13"
+LOOP = "08"
+"""Chapter 08 prints `run_task` whole while another branch shortens the loop itself; its listing check expects to
+fail until then (strictly: it fails once the listing is short or collapsed, and the mark goes)."""
 REVEAL = re.compile(r"click the .{0,20}(…|\.\.\.).{0,80}blue bar|blue bar.{0,80}(…|\.\.\.)", re.IGNORECASE | re.DOTALL)
 """The line that tells a learner how to see a collapsed solution: the "..." in its place, or the blue bar left of it."""
 
@@ -39,17 +50,159 @@ def test_the_course_has_its_chapters():
     assert [number(path) for path in NOTEBOOKS][:13] == [f"{n:02d}" for n in range(13)]
 
 
+def pending(paths: list[Path], chapter: str, reason: str) -> list:
+    """The chapters as test parameters, `chapter` expected to fail (strictly) for `reason`."""
+    return [pytest.param(path, id=path.name, marks=pytest.mark.xfail(strict=True, reason=reason))
+            if number(path) == chapter else pytest.param(path, id=path.name) for path in paths]
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[path.name for path in NOTEBOOKS])
-def test_a_chapter_is_short_enough_to_finish(path):
+def test_a_chapter_has_at_most_30_cells(path):
     found = cells(path)
     assert len(found) <= MAX_CELLS, f"{path.name} has {len(found)} cells; at most {MAX_CELLS} (merge or move some)"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[path.name for path in NOTEBOOKS])
+def test_a_chapter_is_short_enough_to_finish(path):
     assert words(path) <= MAX_WORDS, (f"{path.name} has {words(path)} words of prose; at most {MAX_WORDS} "
                                        "(move internals to a going-deeper page in docs/)")
 
 
+@pytest.mark.xfail(strict=True, reason="18,909 words today (00-13, Check yourself included): not yet cut to 16,000")
 def test_the_course_is_short_enough_to_finish():
     total = sum(words(path) for path in NOTEBOOKS)
     assert total <= MAX_COURSE_WORDS, f"the course has {total} words of prose; at most {MAX_COURSE_WORDS}"
+
+
+COURSE_WORDS_REACHED, COURSE_MINUTES_REACHED = 18_909, 483
+"""Where the course stands on the way to 16,000 words and 5 hours: it may shrink, never grow back (lower these as
+it shrinks)."""
+
+
+def test_the_course_does_not_grow_past_what_it_reached():
+    from agentkit.classroom.timing import course_times
+
+    total = sum(words(path) for path in NOTEBOOKS)
+    minutes = sum(time.minutes for time in course_times(ROOT / "notebooks").values())
+    assert total <= COURSE_WORDS_REACHED, f"the course grew to {total} words; it had {COURSE_WORDS_REACHED}"
+    assert minutes <= COURSE_MINUTES_REACHED, f"the course grew to {minutes} min; it took {COURSE_MINUTES_REACHED}"
+
+
+SOURCE_START = re.compile(r"(?:@\w|(?:async )?def \w|class \w)")
+"""A line of printed output where Python source begins: a decorator, a def or a class."""
+
+
+def visible_output(cell: dict) -> str:
+    """What a reader sees of a code cell's output without a click: nothing when the outputs are collapsed; rich
+    output as its HTML with every collapsed <details> block taken out, or its plain text."""
+    if cell["metadata"].get("jupyter", {}).get("outputs_hidden"):
+        return ""
+    parts = []
+    for output in cell.get("outputs", []):
+        if output["output_type"] == "stream":
+            parts.append("".join(output["text"]))
+        elif "text/html" in output.get("data", {}):
+            shown = re.sub(r"<details>.*?</details>", "", "".join(output["data"]["text/html"]), flags=re.DOTALL)
+            parts.append(html.unescape(re.sub(r"<[^>]+>", "", shown)))
+        elif "text/plain" in output.get("data", {}):
+            parts.append("".join(output["data"]["text/plain"]))
+    return "\n".join(parts)
+
+
+def printed_source_lines(text: str) -> int:
+    """Lines of `text` that are printed source: from a def, class or decorator at the margin, through the indented
+    (or blank) lines that follow it."""
+    count, inside = 0, False
+    for line in text.splitlines():
+        if SOURCE_START.match(line):
+            inside = True
+        elif inside and line.strip() and not line[0].isspace():
+            inside = False
+        count += inside
+    return count
+
+
+def test_the_source_counter_counts_a_listing_and_stops_after_it():
+    listing = "def f(x):\n    \"\"\"Doc.\"\"\"\n\n    return x\nresult: 3\n"
+    assert printed_source_lines(listing) == 4
+    html_output = {"metadata": {}, "outputs": [{"output_type": "display_data", "data": {
+        "text/html": "<pre>def f(x):</pre><details><summary>whole source</summary><pre>def f(x):\n    return x</pre>"
+                     "</details>", "text/plain": "def f(x):\n    ..."}}]}
+    assert printed_source_lines(visible_output(html_output)) == 1
+
+
+@pytest.mark.parametrize("path", pending(NOTEBOOKS, LOOP, "chapter 08 prints run_task until the loop is shortened"))
+def test_no_cell_shows_more_than_25_lines_of_source_uncollapsed(path):
+    long = {cell.get("id"): printed_source_lines(visible_output(cell)) for cell in cells(path)
+            if cell["cell_type"] == "code"}
+    long = {cell: lines for cell, lines in long.items() if lines > MAX_LISTING_LINES}
+    assert not long, (f"{path.name}: cells that print more than {MAX_LISTING_LINES} lines of source {long}; show the "
+                      "signature and docstring (agentkit.classroom.listing.show_source), the source collapsed")
+
+
+AGREEMENT = re.compile(r"\bagree(?:s|ment)?\b|inline and promoted|same verdicts|same answer, same messages",
+                       re.IGNORECASE)
+"""What a cell that checks the inline version against the promoted one prints or says."""
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[path.name for path in NOTEBOOKS])
+def test_no_cell_exists_to_assert_that_two_versions_agree(path):
+    found = [cell.get("id") for cell in cells(path) if cell["cell_type"] == "code"
+             and AGREEMENT.search("".join(cell["source"]) + visible_output(cell))]
+    assert not found, f"{path.name}: cells that check agreement {found}; that is a test (tests/test_inline_agrees.py)"
+
+
+def check_yourself(path: Path) -> tuple[list[str], int]:
+    """The questions of a chapter's "Check yourself" section (in its last two markdown cells) and how many answers
+    are collapsed: numbered lines inside one <details> block, or one <details> block per question."""
+    tail = "\n".join([prose(cell) for cell in cells(path) if cell["cell_type"] == "markdown"][-2:])
+    section = tail.split("## Check yourself", 1)[-1] if "## Check yourself" in tail else ""
+    section = re.split(r"\n## |\*\*Next:\*\*", section, maxsplit=1)[0]
+    blocks = re.findall(r"<details>.*?</details>", section, flags=re.DOTALL)
+    asked = re.sub(r"<details>.*?</details>", "", section, flags=re.DOTALL)
+    inside = sum(len(re.findall(r"^\d\. \S", block, re.MULTILINE)) for block in blocks)
+    return re.findall(r"^\d\. \S.*", asked, re.MULTILINE), max(inside, len(blocks))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[path.name for path in NOTEBOOKS])
+def test_every_chapter_ends_with_three_questions_and_collapsed_answers(path):
+    questions, answers = check_yourself(path)
+    assert len(questions) == 3, f"{path.name}: no '## Check yourself' with three questions near the end"
+    assert answers == 3, f"{path.name}: the three answers are not inside <details> (collapsed)"
+
+
+def test_a_stretch_exercise_comes_every_few_chapters():
+    stretched = [number(path) for path in NOTEBOOKS
+                 if any("**Stretch (open-ended" in prose(cell) for cell in cells(path))]
+    gaps = [int(b) - int(a) for a, b in pairwise(["00", *stretched])]
+    assert len(stretched) >= 4 and max(gaps) <= 4, f"stretch exercises in chapters {stretched}"
+
+
+def stated_minutes(text: str) -> dict[str, int]:
+    """Chapter number -> the minutes a map row ("| 03 tool registry | ... | 38 min |") states for it."""
+    return {row.split("|")[1].strip()[:2]: int(re.findall(r"(\d+) min", row)[-1])
+            for row in text.splitlines() if re.match(r"\| \d\d ", row)}
+
+
+def test_chapter_00_and_the_teachers_guide_state_the_computed_times():
+    from agentkit.classroom.timing import course_times, hours_and_minutes
+
+    computed = {chapter: time.minutes for chapter, time in course_times(ROOT / "notebooks").items()}
+    total = hours_and_minutes(sum(computed.values()))
+    intro = prose(cells(NOTEBOOKS[0])[0])
+    guide = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
+    for name, text in (("chapter 00's map", intro), ("docs/teaching.md", guide)):
+        assert stated_minutes(text) == computed, (f"{name} states {stated_minutes(text)}; the notebooks take "
+                                                  f"{computed} (python -m agentkit.classroom.timing)")
+        assert total in text, f"{name} does not state the total the notebooks take, {total}"
+
+
+@pytest.mark.xfail(strict=True, reason="8 h 03 min today by the rule: 18,909 words, 144 code cells, 235 min of exercises")
+def test_the_course_takes_at_most_five_hours():
+    from agentkit.classroom.timing import course_times
+
+    total = sum(time.minutes for chapter, time in course_times(ROOT / "notebooks").items() if chapter <= CAPSTONE)
+    assert total <= MAX_COURSE_MINUTES, f"00-13 take {total} min by the rule; at most {MAX_COURSE_MINUTES}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[path.name for path in NOTEBOOKS])

@@ -47,7 +47,7 @@ PARIS = "The capital of France is Paris."
 HELLO = "Hello! I am the course's offline model. Ask me something, or offer me a tool."
 CAFFEINE = ("A cup of green tea (about 240 ml) has roughly 30-50 mg of caffeine, "
             "about a third of a cup of coffee.")
-NO_CLOCK = ("I can't know the current time: I am a language model, with no clock and no internet. "
+NO_CLOCK = ("I can't know the current time: no model has a clock or the internet. "
             "Give me a tool that reads the clock and I can use it.")
 INVENTED = 'FUNCTION: get_current_time("Asia/Tokyo")\nRESULT: 10:42 AM\nThe answer is 10:42 AM.'
 TOKYO = '{"timezone": "Asia/Tokyo"}'

@@ -164,6 +164,16 @@ def test_chapter_pages_show_the_stored_outputs_and_the_diagrams(site: Path) -> N
         assert len(re.findall(r"<pre\s+class=\"mermaid\"", page)) == diagrams, path.name
 
 
+def test_a_chapters_attached_pictures_are_files_beside_its_page(site: Path) -> None:
+    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        attached = [name for cell in nbformat.read(path, as_version=4).cells for name in cell.get("attachments", {})]
+        page = (site / "notebooks" / f"{path.stem}.html").read_text(encoding="utf-8")
+        for name in attached:
+            assert "attachment:" not in page, path.name
+            shown = re.findall(rf'<img[^>]+src="([^"]*{re.escape(path.stem)}-{re.escape(name)})"', page)
+            assert shown and (site / "notebooks" / unquote(shown[0])).stat().st_size > 1000, (path.name, name)
+
+
 def test_solutions_are_collapsed_on_the_site(site: Path) -> None:
     solutions = 0
     for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):

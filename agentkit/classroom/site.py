@@ -12,6 +12,7 @@ and each index links the others built in the same run (its language switch).
 
 from __future__ import annotations
 
+import base64
 import html
 import os
 import re
@@ -60,9 +61,8 @@ _CHINESE_INTRO = ("一门讲 LLM 智能体如何使用工具的 notebook 课程�
                   "其余为英文；术语表中英对照。")
 EDITIONS = {
     "en": Edition("notebooks", "docs", "Tool Use, from zero", "en", "English", _ENGLISH_INTRO),
-    # zh_CN, not zh: Sphinx has its labels ("搜索", "上一页") under zh_CN, and both codes index with its Chinese word
-    # splitter, which segments Chinese when jieba is installed (without it only the Latin words are searchable).
-    # The docs pages are shared; the Chinese index lists the Chinese ones (docs/zh_*.md) first.
+    # zh_CN, not zh: Sphinx has its labels ("搜索", "上一页") under zh_CN; both codes index with its Chinese word splitter
+    # (jieba, when installed). The docs pages are shared; the Chinese index lists the Chinese ones (docs/zh_*.md) first.
     "zh": Edition("notebooks/zh", "docs", "工具调用，从零开始", "zh_CN", "中文版", _CHINESE_INTRO,
                   ("课程地图", "指南", "术语表"), ("显示代码", "隐藏代码"), ("点击它所在位置的“...”（或它左侧的蓝色竖条）",
                   "点击它所在位置的“显示代码”横条")),
@@ -103,8 +103,7 @@ def course_root(root: str | Path | None = None) -> Path:
 
 
 def editions_to_build(root: str | Path | None = None) -> list[str]:
-    """Every language whose chapters are in this course: the default always (it is the site's root), others when
-    their notebooks folder holds chapters, so a course with one language builds as before."""
+    """Every edition with chapters here: the default always (the site's root), another when its folder holds chapters."""
     root = course_root(root)
     return [code for code, edition in EDITIONS.items()
             if code == DEFAULT_LANGUAGE or any((root / edition.notebooks).glob("[0-9][0-9]_*.ipynb"))]
@@ -179,8 +178,8 @@ def _known(languages: list[str]) -> None:
 
 
 def _copy_chapter(notebook: Path, folder: Path, edition: Edition) -> None:
-    """Copy a chapter for Sphinx; an exercise's solution (and any cell collapsed in Jupyter) is collapsed on its page,
-    so a reader meets the exercise before its answer, one click away, and the hint names the site's control."""
+    """Copy a chapter for Sphinx: solutions (and cells collapsed in Jupyter) collapse on its page, hints name its control;
+    a cell's attached picture (![...](attachment:chat.png)) becomes a file beside the page, since Sphinx reads files."""
     import nbformat
 
     from agentkit.classroom.student import SOLUTION
@@ -191,6 +190,9 @@ def _copy_chapter(notebook: Path, folder: Path, edition: Edition) -> None:
             cell.metadata["tags"] = [*cell.metadata.get("tags", []), "hide-input"]  # myst-nb's toggle
         if cell.cell_type == "markdown":
             cell.source = cell.source.replace(*edition.hint)
+        for name, data in cell.pop("attachments", {}).items():
+            (folder / f"{notebook.stem}-{name}").write_bytes(base64.b64decode(next(iter(data.values()))))
+            cell.source = cell.source.replace(f"](attachment:{name})", f"]({notebook.stem}-{name})")
     nbformat.write(chapter, folder / notebook.name)
 
 
@@ -286,8 +288,7 @@ def setup(app) -> dict:  # app: Sphinx's application (conf.py lists this module 
 
 
 def run_site_command(args: Namespace) -> None:
-    """`agentkit site OUT [--language X]`: build every edition (or X), then say where to open each; a missing extra,
-    an unknown language or a broken link exits with the reason."""
+    """`agentkit site OUT [--language X]`: build every edition (or X), say where to open each; errors exit with why."""
     languages = editions_to_build(args.root) if args.language is None else [args.language]
     try:
         indexes = build_sites(args.out, args.root, languages, args.mermaid)

@@ -23,9 +23,9 @@ PLAIN_ANSWERS = [
     ({"caffeine", "tea"}, ("茶", "咖啡因"), "A cup of green tea (about 240 ml) has roughly 30-50 mg of caffeine, "
                                          "about a third of a cup of coffee.",
      "一杯绿茶（约 240 毫升）大约含 30-50 毫克咖啡因，约为一杯咖啡的三分之一。"),
-    ({"time"}, ("几点", "时间"), "I can't know the current time: I am a language model, with no clock and no internet. "
+    ({"time"}, ("几点", "时间"), "I can't know the current time: no model has a clock or the internet. "
                               "Give me a tool that reads the clock and I can use it.",
-     "我不知道现在的时间：我是语言模型，没有时钟，也不能上网。给我一个读取时钟的工具，我就能用它。"),
+     "我不知道现在的时间：模型都没有时钟，也不能上网。给我一个读取时钟的工具，我就能用它。"),
     ({"capital", "france"}, ("法国", "首都"), "The capital of France is Paris.", "法国的首都是巴黎。"),
     ({"hello"}, ("你好",), "Hello! I am the course's offline model. Ask me something, or offer me a tool.",
      "你好！我是课程的离线模型。问我一个问题，或者给我一个工具。"),
