@@ -26,7 +26,6 @@ from jupyter_client.manager import KernelManager
 
 from agentkit.classroom import CHECK, execute
 from agentkit.classroom.edition import translation_file
-from agentkit.classroom.edition_code import runs as code_differs
 from agentkit.offline.variants import VARIANTS
 
 pytestmark = pytest.mark.variants
@@ -39,9 +38,11 @@ outside chapter 02, where a raw reply's text is shown and recovered by hand, and
 get the text with no recovery, a notebook sees what json_text shows it, so json_text alone runs everywhere."""
 WHERE_THE_TEXT_IS_SEEN = ("02_", "12_")
 ZH_RUNS = sorted(f"zh/{path.name}" for path in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")
-                 if code_differs(translation_file(NOTEBOOKS.parent, "zh", path.name)))
-"""The Chinese edition's chapters whose code differs from the English (cells a translation swaps or adds): they run
-under every variant too, since a cell that asks in Chinese must work for any model that follows the protocol."""
+                 if any(cell["cell_type"] == "code" for cell in translation_file(NOTEBOOKS.parent, "zh", path.name)
+                        .get("added", [])))
+"""The Chinese edition's chapters with code cells a translation adds (a question asked in Chinese): they run under
+every variant too, since such a cell must work for any model that follows the protocol. A chapter whose only Chinese
+code is swapped in (instructions as comments, `use_language("zh")` in a check cell) asks nothing new and is left out."""
 PAIRS = [(variant, name) for variant in VARIANTS
          for name in [path.name for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))] + ZH_RUNS
          if variant not in READ_BACK_AS_JSON_TEXT or Path(name).name.startswith(WHERE_THE_TEXT_IS_SEEN)]
