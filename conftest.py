@@ -7,10 +7,6 @@ import os
 import pytest
 from hypothesis import settings
 
-# notebooks/zh/ has the English notebooks' code cells and stored outputs, byte for byte (tests/test_zh_edition.py
-# checks that): nbval runs them once, in English, not twice.
-collect_ignore = ["notebooks/zh"]
-
 # Set before any notebook kernel starts: kernels inherit this environment, and an empty
 # MODEL_API_KEY in the environment wins over a key in .env (see agentkit.config.load_settings).
 os.environ["MODEL_API_KEY"] = ""

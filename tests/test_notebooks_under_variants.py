@@ -25,6 +25,7 @@ import pytest
 from jupyter_client.manager import KernelManager
 
 from agentkit.classroom import CHECK, execute
+from agentkit.classroom.edition import translation_file
 from agentkit.offline.variants import VARIANTS
 
 pytestmark = pytest.mark.variants
@@ -36,8 +37,15 @@ to (tests/test_recovery.py checks it for any calls in each format, test_variant_
 outside chapter 02, where a raw reply's text is shown and recovered by hand, and chapter 12, whose frameworks
 get the text with no recovery, a notebook sees what json_text shows it, so json_text alone runs everywhere."""
 WHERE_THE_TEXT_IS_SEEN = ("02_", "12_")
-PAIRS = [(variant, path.name) for variant in VARIANTS for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-         if variant not in READ_BACK_AS_JSON_TEXT or path.name.startswith(WHERE_THE_TEXT_IS_SEEN)]
+ZH_RUNS = sorted(f"zh/{path.name}" for path in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")
+                 if any(cell["cell_type"] == "code" for cell in translation_file(NOTEBOOKS.parent, "zh", path.name)
+                        .get("added", [])))
+"""The Chinese edition's chapters with code cells a translation adds (a question asked in Chinese): they run under
+every variant too, since such a cell must work for any model that follows the protocol. A chapter whose only Chinese
+code is swapped in (instructions as comments, `use_language("zh")` in a check cell) asks nothing new and is left out."""
+PAIRS = [(variant, name) for variant in VARIANTS
+         for name in [path.name for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))] + ZH_RUNS
+         if variant not in READ_BACK_AS_JSON_TEXT or Path(name).name.startswith(WHERE_THE_TEXT_IS_SEEN)]
 WORKERS = max(2, min(4, os.cpu_count() or 2))
 
 RESET = """%reset -f
@@ -55,11 +63,12 @@ def run_variant(variant: str, runs: list[tuple[str, str]]) -> dict[str, str | No
     environment = {**os.environ, "MODEL_API_KEY": "", "MODEL": f"offline/{variant}"}  # the kernel's, not ours
     problems: dict[str, str | None] = {}
     manager: KernelManager | None = None
-    for name, folder in runs:
+    for name, copy in runs:
+        folder = str((Path(copy) / name).parent)  # a zh/ chapter runs in the copy's zh/, as nbval runs it
         if manager is None or not manager.is_alive():  # the first notebook, or an earlier one killed the kernel
             manager = KernelManager(kernel_name="python3")
             manager.start_kernel(cwd=folder, env=environment)
-        notebook = nbformat.read(Path(folder) / name, as_version=4)
+        notebook = nbformat.read(Path(copy) / name, as_version=4)
         notebook.cells.insert(0, nbformat.v4.new_code_cell(RESET.format(folder=folder, environment=environment)))
         try:
             execute(notebook, folder, timeout=120, kernel=manager)
@@ -104,7 +113,7 @@ def outcomes(request):
     with tempfile.TemporaryDirectory() as scratch:
         runs: dict[str, list[tuple[str, str]]] = {}
         for variant, name in pairs:
-            copy = Path(scratch) / f"{variant}-{name.removesuffix('.ipynb')}"
+            copy = Path(scratch) / f"{variant}-{name.removesuffix('.ipynb').replace('/', '-')}"
             shutil.copytree(NOTEBOOKS, copy, ignore=shutil.ignore_patterns("scratch", ".ipynb_checkpoints"))
             runs.setdefault(variant, []).append((name, str(copy)))
         started = time.perf_counter()
@@ -119,7 +128,7 @@ def outcomes(request):
         yield results
 
 
-@pytest.mark.parametrize(("variant", "name"), PAIRS, ids=[f"{v}-{n[:2]}" for v, n in PAIRS])
+@pytest.mark.parametrize(("variant", "name"), PAIRS, ids=[f"{v}-{n.replace('/', '-')[:n.find('/') + 3]}" for v, n in PAIRS])
 def test_notebook_runs_clean_under_variant(outcomes, variant, name):
     problem = outcomes[variant, name]
     assert problem is None, problem

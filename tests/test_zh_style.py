@@ -148,8 +148,10 @@ class ChineseText:
 def chinese_texts() -> list[ChineseText]:
     texts = []
     for path in TRANSLATIONS:
-        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        texts += [ChineseText(f"{path.stem} cell {cell_id}", entry["zh"]) for cell_id, entry in cells.items()]
+        data = json.loads(path.read_text(encoding="utf-8"))
+        texts += [ChineseText(f"{path.stem} cell {cell_id}", entry["zh"]) for cell_id, entry in data["cells"].items()]
+        texts += [ChineseText(f"{path.stem} cell {entry['id']}", entry["zh"])  # markdown a translation adds
+                  for entry in data.get("added", []) if entry["cell_type"] == "markdown"]
     texts += [ChineseText(f"docs/{path.name}", path.read_text(encoding="utf-8")) for path in ZH_DOCS]
     return texts
 

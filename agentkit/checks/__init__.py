@@ -32,8 +32,25 @@ class Verdict:
     """What to fix, for a fail; what to do, for a todo; empty for a pass."""
 
     def line(self) -> str:
-        """The one line a student sees under the check cell."""
+        """The one line a student sees under the check cell, in the language `use_language` chose."""
+        if _language == "zh":
+            from agentkit.checks.zh import in_chinese
+
+            return f"[{self.outcome}] {in_chinese(self.title)}" + (f"：{in_chinese(self.hint)}" if self.hint else "")
         return f"[{self.outcome}] {self.title}" + (f": {self.hint}" if self.hint else "")
+
+
+LANGUAGES = ("en", "zh")
+_language = "en"
+
+
+def use_language(language: str) -> None:
+    """Print every check line from now on in `language` ("en" or "zh"). The Chinese edition's first check cell of each
+    chapter calls `use_language("zh")`; the verdicts a grader records (`recording`) stay in English either way."""
+    global _language
+    if language not in LANGUAGES:
+        raise ValueError(f"no check messages in {language!r}; there are: {', '.join(LANGUAGES)}")
+    _language = language
 
 
 _recorded: ContextVar[list[Verdict] | None] = ContextVar("recorded verdicts", default=None)

@@ -41,17 +41,7 @@ def refresh(path: str | os.PathLike[str], timeout: int = 300) -> None:
     """
     path = Path(path)
     notebook = nbformat.read(path, as_version=4)
-    before = {cell.get("id"): cell.get("outputs") for cell in notebook.cells}
-    stored_version = notebook.metadata.get("language_info", {}).get("version")
-    with offline_environment():
-        execute(notebook, path.parent, timeout)
-    stabilise(notebook, stored_version)
-    rules = sanitizers(path.parent / "sanitize.cfg")
-    for cell in notebook.cells:
-        old = before.get(cell.get("id"))
-        if old is not None and "outputs" in cell and _masked(old, rules) == _masked(cell.outputs, rules):
-            cell.outputs = old
-    nbformat.validate(notebook)
+    rerun(notebook, path.parent, path.parent / "sanitize.cfg", timeout)
     # Written beside it, then renamed over it: Ctrl-C or a full disk leaves the old notebook or the new, never half.
     partial = path.with_name(f".{path.name}.refreshing")
     try:
@@ -59,6 +49,22 @@ def refresh(path: str | os.PathLike[str], timeout: int = 300) -> None:
         os.replace(partial, path)
     finally:
         partial.unlink(missing_ok=True)
+
+
+def rerun(notebook: nbformat.NotebookNode, folder: Path, sanitize: Path, timeout: int = 300) -> None:
+    """Execute `notebook` in place, offline, in `folder`, and stabilise it; a cell's stored output is kept where the
+    new one differs from it only in what the `sanitize` file masks. Raises as nbclient does if a cell fails."""
+    before = {cell.get("id"): cell.get("outputs") for cell in notebook.cells}
+    stored_version = notebook.metadata.get("language_info", {}).get("version")
+    with offline_environment():
+        execute(notebook, folder, timeout)
+    stabilise(notebook, stored_version)
+    rules = sanitizers(sanitize)
+    for cell in notebook.cells:
+        old = before.get(cell.get("id"))
+        if old is not None and "outputs" in cell and masked(old, rules) == masked(cell.outputs, rules):
+            cell.outputs = old
+    nbformat.validate(notebook)
 
 
 KERNEL_START_FAILURES = ("Kernel didn't respond", "Kernel died before replying", "Address already in use")
@@ -115,7 +121,8 @@ def sanitizers(path: Path) -> list[tuple[re.Pattern[str], str]]:
     return [(re.compile(config[section]["regex"]), config[section]["replace"]) for section in config.sections()]
 
 
-def _masked(outputs: list, rules: list[tuple[re.Pattern[str], str]]) -> str:
+def masked(outputs: list, rules: list[tuple[re.Pattern[str], str]]) -> str:
+    """The outputs as JSON text with what the sanitize rules mask masked: two runs that differ only there are equal."""
     text = json.dumps(outputs, sort_keys=True)
     for pattern, replacement in rules:
         text = pattern.sub(replacement, text)
