@@ -127,7 +127,7 @@ def start_chat(tmp_path, *options: str, **variables: str):
     child = pexpect.spawn(str(SCRIPT), ["chat", *options], cwd=str(tmp_path), encoding="utf-8", timeout=60,
                           env=environment(tmp_path, TERM="xterm", **variables), dimensions=(50, 200))
     child.expect_exact("/exit 结束对话。")
-    child.expect_exact("you> ")
+    child.expect_exact("你> ")
     return child
 
 
@@ -136,7 +136,7 @@ def declines_a_call_in_chinese(child) -> None:
     child.expect_exact("允许运行 write_file ")
     child.expect_exact("[y/N] ")
     child.sendline("否")
-    child.expect_exact("you> ")
+    child.expect_exact("你> ")
     (result,) = [line for line in child.before.splitlines() if line.startswith("  <- ")]
     assert result == "  <- 你拒绝了：write_file notes.txt"
     child.sendline("/cancel")
@@ -158,7 +158,7 @@ def test_zh_chat_follows_lang_zh_cn_without_the_flag_and_answers_shi_to_allow(tm
     child.sendline('Write "hello" to the file notes.txt')
     child.expect_exact("[y/N] ")
     child.sendline("是")
-    child.expect_exact("you> ")
+    child.expect_exact("你> ")
     assert (tmp_path / "workspace" / "notes.txt").read_text() == "hello", "是 allows the call"
     declines_a_call_in_chinese(child)
 

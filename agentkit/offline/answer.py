@@ -106,10 +106,10 @@ def _meaning(name: str, spec: dict[str, Any], language: Language) -> str:
     description = re.split(r"[.,;(:]", spec.get("description") or "")[0].strip()
     if language == "zh" and is_chinese(description):  # "原单位": a Chinese description says it best
         return description
-    if (vague or language == "zh" and not is_chinese(said)) and description and len(description.split()) <= 8:
+    if vague and language == "en" and description and len(description.split()) <= 8:
         described = re.sub(r"^(?:the|a|an)\s+", "", description, flags=re.I)
-        return f"{said}（{described}）" if language == "zh" and not vague else described[:1].lower() + described[1:]
-    return said
+        return described[:1].lower() + described[1:]
+    return said  # in Chinese, an English description is never pasted in: a name it cannot say is kept as written
 
 
 def sentences(results: list[tuple[str, dict[str, Any], str]], question: str = "", language: Language | None = None,
