@@ -28,23 +28,24 @@ def failure(message: str, language: Language, name: str = "") -> str:
         if language == "zh":
             return f"没能完成：这个工具本身有错误（内部错误 {bug.group(1)}），再试也没有用，需要修好工具。"
         return f"That didn't work: the tool itself is broken (an internal error, {bug.group(1)}), so trying again won't help."
-    if re.search(r"not found|does not exist|no such|unknown|no match", lowered):
-        advice = ("请检查名称是否正确，再试一次。", "Check the name and try again.")
-    elif re.search(r"should be|must be|one of|expected|invalid|valid|greater than|less than|maxim|minim|not match", lowered):
-        advice = ("请给我一个有效的值，我再试一次。", "Give me a valid value and I'll try again.")
-    elif re.search(r"time(d)? ?out|unavailable|down|busy|rate limit|try again|503|502|500|429", lowered):
-        advice = ("请稍后再试。", "Try again in a moment.")
-    elif re.search(r"denied|not allowed|permission|forbidden|refused|outside", lowered):
-        advice = ("这个操作在这里不被允许。", "That isn't allowed here.")
-    else:
-        advice = ("请换个说法或换个值再试。", "You could try again with other details.")
+    advice = next(said for words, *said in ADVICE if re.search(words, lowered))
     if language == "zh":
         return f"没能完成：{_in_chinese(message)}。{advice[0]}"
     return f"That didn't work: {sentence_end(message, 'en')} {advice[1]}"
 
 
+ADVICE = [  # what the words of an error say to try next: (its words, in Chinese, in English)
+    (r"not found|does not exist|no such|unknown|no match", "请检查名称是否正确，再试一次。", "Check the name and try again."),
+    (r"should be|must be|one of|expected|invalid|valid|greater than|less than|maxim|minim|not match",
+     "请给我一个有效的值，我再试一次。", "Give me a valid value and I'll try again."),
+    (r"time(d)? ?out|unavailable|down|busy|rate limit|try again|503|502|500|429", "请稍后再试。", "Try again in a moment."),
+    (r"denied|not allowed|permission|forbidden|refused|outside", "这个操作在这里不被允许。", "That isn't allowed here."),
+    (r"", "请换个说法或换个值再试。", "You could try again with other details."),
+]
+
+
 NAME = r"(?P<q>['\"])(?P<name>.+?)(?P=q)"
-ERRORS_ZH = [  # what a tool's error says (agentkit/tools, agentkit/hardening), in Chinese; names and paths as written
+ERRORS_ZH = [  # each class of error agentkit's tools raise (tools/, hardening/), in Chinese, names and paths as written
     (rf"old_text was not found in {NAME}", "在 {name} 里没有找到要替换的文字"),
     (rf"old_text appears (?P<n>\d+) times in {NAME}", "要替换的文字在 {name} 里出现了 {n} 次，不知道该换哪一处"),
     (r"old_text is empty", "没有给出要替换的文字"),
