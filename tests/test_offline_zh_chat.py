@@ -83,6 +83,18 @@ def test_an_error_is_said_in_chinese_with_the_name_as_written(tmp_path):
     assert "不存在.txt" in said and no_english_sentence(said, "不存在.txt") and "glob" not in said, said
 
 
+@pytest.mark.parametrize("request_, meaning", [
+    ("把 笔记.txt 里的 香蕉 换成 苹果", "没有找到"),  # edit_file: old_text was not found
+    ("读一下 资料.txt", "是文件夹"),  # a folder, not a file
+    ("读一下 ../外面.txt", "工作区之外"),  # outside the workspace
+])
+def test_each_class_of_tool_error_is_said_in_chinese(tmp_path, request_, meaning):
+    (tmp_path / "资料.txt").mkdir()
+    printed, calls = session(tmp_path, request_, files={"笔记.txt": "买牛奶\n"})
+    said = answers(printed)[-1]
+    assert calls and meaning in said and no_english_sentence(said), printed
+
+
 def test_a_missing_value_is_asked_for_in_chinese(tmp_path):
     printed, calls = session(tmp_path, "用 shell 运行一个命令", "/cancel")
     question = calls[0][1]["question"] if calls and calls[0][0] == "ask_user" else answers(printed)[0]
