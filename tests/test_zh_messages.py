@@ -109,7 +109,8 @@ def test_zh_a_confirmation_and_a_status_are_said_in_chinese_with_the_call_unchan
     assert event["tool"] == "write_file", "the page reads the call the question carries, not its English"
     status = Status("cancelled", "cancelled by the user")
     assert describe(status) == "[task cancelled: cancelled by the user]"
-    assert describe(status, "zh") == "[任务已取消：cancelled by the user]"
+    assert describe(status, "zh") == "[任务已取消：你取消了它]", "the person's own cancel, in their words"
+    assert describe(Status("failed", "HTTP 500 from the model"), "zh") == "[任务失败：HTTP 500 from the model]"
 
 
 def test_zh_the_page_template_takes_every_label_from_the_tables():

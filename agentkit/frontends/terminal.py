@@ -44,7 +44,10 @@ def describe(event: Event, language: str = "en") -> str | None:
         line = f"[note: {event.text}]"
     elif event.kind == "status" and event.status != "completed":
         status = say(f"status {event.status}", language)
-        line = (say("task status because", language, status=status, reason=event.error) if event.error
+        # the loop says why in English, for the model and the logs; a Chinese line says the person's cancel in Chinese
+        reason = say("cancelled by you", language) if language != "en" and (event.error or "").startswith(
+            "cancelled by the user") else event.error
+        line = (say("task status because", language, status=status, reason=reason) if event.error
                 else say("task status", language, status=status))
     else:
         return None
