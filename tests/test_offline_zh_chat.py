@@ -51,6 +51,12 @@ def no_english_sentence(text: str, *names: str) -> bool:
     ("笔记.txt 有几行？", ("bash", {"command": "wc -l 笔记.txt"})),
     ("把笔记.txt里的牛奶换成鸡蛋", ("edit_file", {"path": "笔记.txt", "old_text": "牛奶", "new_text": "鸡蛋"})),
     ("列出所有文件", ("glob", {"pattern": "*"})),
+    # found while fixing the ones above (written after their fix): create with content, search, move, 字数
+    ("创建 todo.txt，内容是 买菜", ("write_file", {"path": "todo.txt", "content": "买菜"})),
+    ("在 笔记.txt 里搜索 牛奶", ("bash", {"command": "grep -n 牛奶 笔记.txt"})),
+    ("把笔记.txt移动到旧笔记.txt", ("bash", {"command": "mv 笔记.txt 旧笔记.txt"})),
+    ("统计一下 笔记.txt 的字数", ("bash", {"command": "wc -m 笔记.txt"})),
+    ("todo.txt 的内容是什么？", ("read_file", {"path": "todo.txt"})),
 ])
 def test_an_everyday_request_makes_the_call_it_asks_for(tmp_path, request_, call):
     printed, calls = session(tmp_path, request_, files={"笔记.txt": "你好世界\n买牛奶\n"})
@@ -106,3 +112,13 @@ def test_a_missing_value_is_asked_for_in_chinese(tmp_path):
 def test_a_request_needing_no_tool_is_answered_in_chinese_words(tmp_path, request_, said):
     printed, calls = session(tmp_path, request_)
     assert not calls and said in answers(printed)[0] and no_english_sentence(answers(printed)[0]), printed
+
+
+def test_a_value_with_no_chinese_name_is_asked_for_by_its_kind_never_in_english():
+    from agentkit.offline.answer import ask_for
+
+    schema = {"properties": {"zorp_id": {"type": "string", "description": "The zorp to frobnicate."},
+                             "pattern": {"type": "string"}, "qq": {"type": "integer"}}}
+    assert ask_for("frob", ["zorp_id"], "zh", schema) == "请问要用的内容是什么？"
+    assert ask_for("frob", ["pattern", "qq"], "zh", schema) == "请问匹配模式和数字是什么？"
+    assert ask_for("frob", ["zorp_id"], "en", schema) == "Which zorp id should I use?"

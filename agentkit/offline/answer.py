@@ -109,7 +109,9 @@ def _meaning(name: str, spec: dict[str, Any], language: Language) -> str:
     if vague and language == "en" and description and len(description.split()) <= 8:
         described = re.sub(r"^(?:the|a|an)\s+", "", description, flags=re.I)
         return described[:1].lower() + described[1:]
-    return said  # in Chinese, an English description is never pasted in: a name it cannot say is kept as written
+    if language == "zh" and re.search(r"[A-Za-z]", said):  # an English description is never pasted into Chinese:
+        return {"integer": "数字", "number": "数字", "array": "各项"}.get(spec.get("type"), "要用的内容")  # its kind
+    return said
 
 
 def sentences(results: list[tuple[str, dict[str, Any], str]], question: str = "", language: Language | None = None,

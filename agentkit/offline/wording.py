@@ -43,7 +43,7 @@ LABELS_ZH = {
     "remaining": "剩余", "free": "空余", "spaces": "车位", "mode": "模式", "reference": "编号", "confirmation": "确认",
     "order": "订单", "progress": "进度", "in": "", "is": "", "has": "", "unread": "未读", "tide": "潮", "restock": "补货",
     "flight": "航班", "meetings": "会议", "meeting": "会议", "recipes": "菜谱", "recipe": "菜谱", "rooms": "房间",
-    "books": "书", "items": "条目", "results": "结果", "events": "活动", "opens": "开门", "closes": "关门",
+    "books": "书", "pattern": "匹配模式", "items": "条目", "results": "结果", "events": "活动", "opens": "开门", "closes": "关门",
 }
 """Chinese for the words that name fields and tools, where the reading vocabulary (`vocabulary.WORDS`, read
 backwards) has none or another; a word in neither is written as it is."""
