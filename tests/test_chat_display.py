@@ -143,3 +143,32 @@ def test_a_repeated_argument_is_confirmed_as_the_value_that_runs(tmp_path):
     # JSON with a key twice: a parser keeps the last. The question must show that one, not the harmless first.
     question, _ = confirmation(tmp_path, '{"command": "echo harmless", "command": "rm -rf precious"}')
     assert question == 'Allow bash {"command": "rm -rf precious"}? [y/N] '
+
+
+# ---- arguments in Chinese: shown as written, what is hidden still marked ------------------------------------------
+
+
+@pytest.mark.parametrize("arguments, shown", [
+    (json.dumps({"path": "笔记.txt"}), '{"path": "笔记.txt"}'),
+    (json.dumps({"text": "好 😀"}), '{"text": "好 😀"}'),  # a surrogate pair is one character
+    (json.dumps({"quote": 'a"b', "ascii": "\x01"}), json.dumps({"quote": 'a"b', "ascii": "\x01"})),  # ASCII escapes stay
+    ('{"text": "\\\\u4f60"}', '{"text": "\\\\u4f60"}'),  # an escaped backslash then u4f60: text, not an escape
+])
+def test_a_tool_line_shows_chinese_as_chinese_and_keeps_what_json_must_escape(arguments, shown):
+    from agentkit.hardening.visible import readable
+
+    assert readable(arguments) == shown and json.loads(readable(arguments)) == json.loads(arguments)
+    assert describe(CallRequested(ToolCall("", "write_file", arguments, None))) == f"  -> write_file {shown}"
+
+
+def test_a_hidden_character_escaped_by_the_model_is_marked_in_every_front_end():
+    from agentkit.frontends.transcript import transcript
+    from agentkit.frontends.web.protocol import event_fields
+
+    arguments = json.dumps({"path": "笔记\u202e.txt"})  # the model wrote \u202e: decoded, it must not turn the line
+    call = CallRequested(ToolCall("c1", "read_file", arguments, None))
+    assert describe(call) == '  -> read_file {"path": "笔记<U+202E>.txt"}'
+    assert event_fields(call)["arguments"] == '{"path": "笔记<U+202E>.txt"}' and event_fields(call)["hidden"] == 1
+    history = [{"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "write_file", "arguments": json.dumps({"path": "笔记.txt"})}}]}]
+    assert '{"path": "笔记.txt"}' in str(transcript(history))

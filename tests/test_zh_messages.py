@@ -109,7 +109,8 @@ def test_zh_a_confirmation_and_a_status_are_said_in_chinese_with_the_call_unchan
     assert event["tool"] == "write_file", "the page reads the call the question carries, not its English"
     status = Status("cancelled", "cancelled by the user")
     assert describe(status) == "[task cancelled: cancelled by the user]"
-    assert describe(status, "zh") == "[任务已取消：cancelled by the user]"
+    assert describe(status, "zh") == "[任务已取消：你取消了它]", "the person's own cancel, in their words"
+    assert describe(Status("failed", "HTTP 500 from the model"), "zh") == "[任务失败：HTTP 500 from the model]"
 
 
 def test_zh_the_page_template_takes_every_label_from_the_tables():
@@ -127,7 +128,7 @@ def start_chat(tmp_path, *options: str, **variables: str):
     child = pexpect.spawn(str(SCRIPT), ["chat", *options], cwd=str(tmp_path), encoding="utf-8", timeout=60,
                           env=environment(tmp_path, TERM="xterm", **variables), dimensions=(50, 200))
     child.expect_exact("/exit 结束对话。")
-    child.expect_exact("you> ")
+    child.expect_exact("你> ")
     return child
 
 
@@ -136,7 +137,7 @@ def declines_a_call_in_chinese(child) -> None:
     child.expect_exact("允许运行 write_file ")
     child.expect_exact("[y/N] ")
     child.sendline("否")
-    child.expect_exact("you> ")
+    child.expect_exact("你> ")
     (result,) = [line for line in child.before.splitlines() if line.startswith("  <- ")]
     assert result == "  <- 你拒绝了：write_file notes.txt"
     child.sendline("/cancel")
@@ -158,7 +159,7 @@ def test_zh_chat_follows_lang_zh_cn_without_the_flag_and_answers_shi_to_allow(tm
     child.sendline('Write "hello" to the file notes.txt')
     child.expect_exact("[y/N] ")
     child.sendline("是")
-    child.expect_exact("you> ")
+    child.expect_exact("你> ")
     assert (tmp_path / "workspace" / "notes.txt").read_text() == "hello", "是 allows the call"
     declines_a_call_in_chinese(child)
 

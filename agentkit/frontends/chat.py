@@ -72,7 +72,7 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
     with Interrupts() as interrupts:
         while not (terminal.leaving or interrupts.ending):
             try:
-                request = await interrupts.wait_for(terminal.line("you> "))
+                request = await interrupts.wait_for(terminal.line(say("you prompt", language)))
             except Interrupted:
                 terminal.write("")  # the terminal echoed ^C on the prompt's line
                 stopped_by = interrupts.last

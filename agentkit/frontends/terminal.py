@@ -15,7 +15,7 @@ from collections.abc import Callable
 from agentkit.asking import EXIT, Question
 from agentkit.events import Event
 from agentkit.frontends.messages import for_the_person, person_answer, person_question, say
-from agentkit.hardening.visible import visible
+from agentkit.hardening.visible import readable, visible
 
 RESULT_WIDTH = 160
 """Characters of a tool result the terminal shows; the model still reads all of it."""
@@ -32,9 +32,9 @@ def describe(event: Event, language: str = "en") -> str | None:
 
     Our own words are in `language` ("en" or "zh"); what the model, a tool or the task's error says is as it is."""
     if event.kind == "answer":
-        return "agent> " + visible(event.text)  # an answer may have several lines
+        return say("agent prompt", language) + visible(event.text)  # an answer may have several lines
     if event.kind == "tool_call":  # what will run, exactly: its unusual spaces are marked too
-        return visible(f"  -> {event.name} {event.arguments}", multiline=False, exact=True)
+        return visible(f"  -> {event.name} {readable(event.arguments)}", multiline=False, exact=True)
     if event.kind == "tool_result":
         # `shown`: a refused call's line for the person. Escaped first, so that the width holds for what is shown.
         line = f"  <- {shorten(visible(for_the_person(event.decision, event.arguments) or event.content))}"
@@ -44,7 +44,10 @@ def describe(event: Event, language: str = "en") -> str | None:
         line = f"[note: {event.text}]"
     elif event.kind == "status" and event.status != "completed":
         status = say(f"status {event.status}", language)
-        line = (say("task status because", language, status=status, reason=event.error) if event.error
+        # the loop says why in English, for the model and the logs; a Chinese line says the person's cancel in Chinese
+        reason = say("cancelled by you", language) if language != "en" and (event.error or "").startswith(
+            "cancelled by the user") else event.error
+        line = (say("task status because", language, status=status, reason=reason) if event.error
                 else say("task status", language, status=status))
     else:
         return None
@@ -131,7 +134,7 @@ class Terminal:
         if event.kind in ("usage", "confirm"):  # nothing to show: the question itself is asked by `ask`
             return
         if event.kind == "text":
-            self.output_part(("" if self.streamed else "agent> ") + visible(event.text))
+            self.output_part(("" if self.streamed else say("agent prompt", self.language)) + visible(event.text))
             self.streamed += event.text
             return
         streamed, self.streamed = self.streamed, ""

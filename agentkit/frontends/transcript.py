@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agentkit.hardening.visible import readable
 from agentkit.limits import calls_phrase
 
 SHOWN_CHARS = 600
@@ -107,7 +108,7 @@ def _entries(shown: Transcript) -> list[Entry]:
         for call in calls:
             number += 1
             function, call_id = call.get("function") or {}, call.get("id")
-            call_text = f"{function.get('name', '?')} {function.get('arguments') or ''}".strip()
+            call_text = f"{function.get('name', '?')} {readable(str(function.get('arguments') or ''))}".strip()
             entries.append(Entry(f"call {number}", call_text + (f" [{call_id}]" if shown.show_ids else "")))
             result = results.get(call_id)
             if result is None:

@@ -79,3 +79,21 @@ def _shown(character: str, before: str, multiline: bool, exact: bool) -> str:
             or (exact and UNUSUAL_SPACES.match(character))):
         return f"<U+{code:04X}>"
     return character
+
+
+_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})|(?<!\\)((?:\\\\)*)\\u([0-9a-f]{4})",
+                     re.IGNORECASE)
+
+
+def readable(arguments: str) -> str:
+    """JSON text with its `\\uXXXX` escapes of non-ASCII characters written as the characters, so that "笔记.txt"
+    reads as written, not as `\\u7b14\\u8bb0.txt` (json.dumps' default `ensure_ascii=True`). Escapes of ASCII stay, and
+    what comes out still goes through `visible()`: a hidden character escaped by the model is marked, not hidden."""
+    def character(match: re.Match[str]) -> str:
+        if match.group(2):
+            high, low = int(match.group(2), 16), int(match.group(3), 16)
+            return match.group(1) + chr(0x10000 + (high - 0xD800) * 0x400 + low - 0xDC00)
+        code = int(match.group(5), 16)
+        kept = code < 0x80 or 0xD800 <= code <= 0xDFFF
+        return match.group(4) + (match.group(0)[len(match.group(4)):] if kept else chr(code))
+    return _ESCAPE.sub(character, arguments)

@@ -106,9 +106,11 @@ def _meaning(name: str, spec: dict[str, Any], language: Language) -> str:
     description = re.split(r"[.,;(:]", spec.get("description") or "")[0].strip()
     if language == "zh" and is_chinese(description):  # "原单位": a Chinese description says it best
         return description
-    if (vague or language == "zh" and not is_chinese(said)) and description and len(description.split()) <= 8:
+    if vague and language == "en" and description and len(description.split()) <= 8:
         described = re.sub(r"^(?:the|a|an)\s+", "", description, flags=re.I)
-        return f"{said}（{described}）" if language == "zh" and not vague else described[:1].lower() + described[1:]
+        return described[:1].lower() + described[1:]
+    if language == "zh" and re.search(r"[A-Za-z]", said):  # an English description is never pasted into Chinese:
+        return {"integer": "数字", "number": "数字", "array": "各项"}.get(spec.get("type"), "要用的内容")  # its kind
     return said
 
 

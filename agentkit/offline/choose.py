@@ -85,7 +85,7 @@ def _everyday(offer: Offer, text: str, program: bool) -> float:
         return 0.0
     file = next((str(s.value) for s in find(text) if s.kind == "path"), None)
     command = code.everyday_command(text, file)
-    return 0.0 if not command else 2.0 if command.startswith(("head", "tail")) else 4.0
+    return 0.0 if not command else 2.0 if command.startswith(("head", "tail")) else 6.0 if command.startswith("wc") else 4.0
 
 
 WHATS_IN = re.compile(r"\bwhat(?:'s|s| is| are)\s+(?:in|inside)\b|\bwhat does\b.*\b(?:say|contain|hold)\b", re.IGNORECASE)

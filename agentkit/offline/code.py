@@ -30,6 +30,7 @@ DICE = re.compile(r"(?<![\w.])(\d*)d(\d+)(?:\s*([+-])\s*(\d+))?\b", re.IGNORECAS
 EVERYDAY_COMMANDS = [
     (r"\b(?:count|number of|how many)\b.*\blines?\b|\blines?\b.*\bcount", "wc -l {file}"),
     (r"\b(?:count|number of|how many)\b.*\bwords?\b|\bwords?\b.*\bcount", "wc -w {file}"),
+    (r"\b(?:count|number of|how many)\b.*\bcharacters\b|\bcharacters\b.*\bcount", "wc -m {file}"),
     (r"\bfirst\b.*\blines?\b|\bhead\b", "head -n {n} {file}"),
     (r"\blast\b.*\blines?\b|\btail\b", "tail -n {n} {file}"),
     (r"\b(?:size|bytes)\b|\bhow (?:big|large)\b", "wc -c {file}"),  # a file's size in bytes, not its disk blocks

@@ -20,7 +20,8 @@ def corrected(results: list[tuple[str, dict, str]], offers: list[Offer]) -> list
         valid = _valid_values(content) if content.startswith("Error:") else []
         fixed = dict(arguments)
         for key, value in arguments.items():
-            ranked = sorted((_likeness(value, v), v) for v in valid if isinstance(value, str) and v != value)
+            ranked = sorted((_likeness(value, v), v) for v in valid if isinstance(value, str) and v != value
+                        and ("*" not in v or "pattern" in key))  # a glob pattern is no file's path
             better = ranked[-1][1] if ranked and ranked[-1][0] > 0 else None
             if better:
                 fixed[key] = better
@@ -35,7 +36,8 @@ def _valid_values(error: str) -> list[str]:
     listed = re.search(r"(?:one of|valid (?:values|options|units)(?: are)?|such as|e\.g\.|for example)\s*:?\s*(.+)", error, re.I)
     if not listed:
         return []
-    return [v.strip(" '\"`.()") for v in re.split(r",|\bor\b|\band\b", listed.group(1)) if v.strip(" '\"`.()")]
+    quoted = [a or b for a, b in re.findall(r"'([^']+)'|`([^`]+)`", listed.group(1))]  # "(for example 'a/*') to list"
+    return quoted or [v.strip(" '\"`.()") for v in re.split(r",|\bor\b|\band\b", listed.group(1)) if v.strip(" '\"`.()")]
 
 
 def _likeness(wrong: str, valid: str) -> int:

@@ -62,9 +62,10 @@ WORDS = {
     "改成": "change to", "改为": "change to", "替换成": "replace with", "写进": "write to", "存到": "save to",
     "有几行": "how many lines", "有多少行": "how many lines", "几行": "how many lines", "数": "count", "几": "how many",
     "里写了什么": "what does it say", "写了什么": "what does it say", "里有什么": "what is in",
-    "替换": "replace", "修改": "edit", "编辑": "edit", "行数": "lines", "行": "lines",
-    "字数": "words", "单词": "words", "统计": "count", "数一下": "count", "多少": "how many", "几个": "how many",
-    "运行": "run", "执行": "run", "命令": "command", "终端": "shell", "搜索": "search", "搜": "search", "查询": "query",
+    "替换": "replace", "修改": "edit", "编辑": "edit", "行数": "lines", "行": "lines", "字数": "characters", "单词": "words",
+    "字符": "characters", "字": "characters", "统计": "count", "数一下": "count", "多少": "how many", "几个": "how many",
+    "复制": "copy", "重命名": "rename", "运行": "run", "执行": "run", "命令": "command", "终端": "shell", "搜索": "search",
+    "搜": "search", "查询": "query",
     "查一下": "look up", "查": "look up", "掷": "roll", "扔": "roll", "投": "roll", "骰子": "dice", "密码": "password",
     "生成": "generate", "随机": "random", "账单": "bill", "平分": "split", "分摊": "split", "均摊": "split",
     "会议室": "meeting room", "开会": "meeting", "会议": "meeting", "提醒我": "remind me to", "提醒": "reminder",
@@ -138,6 +139,28 @@ QUOTES = re.compile(r"“([^”]*)”|《([^》]*)》|\"([^\"]*)\"")
 """Quoted text and titles: kept aside while the rest is read, put back as written."""
 BA = re.compile(r"把\s*([^\s“”\"'，。][^“”\"'，。]*?)\s*(写到|写入|写进|保存到|存到|追加到|加到)")
 """The 把 construction with an unquoted object: "把 X 写到 Y" is "write X to Y"."""
+FILE = re.compile(r"(?<![\w./@:-])[\w./-]*?\.[A-Za-z][A-Za-z0-9]{0,4}(?![A-Za-z0-9_/@])")
+"""A file name ("笔记.txt", "读一下日记.txt", "config.yaml"): a value as written, its words never read."""
+BEFORE_FILE = re.compile(r".*(?:读一下|读取|查看|看看|打开|显示|写到|写入|写进|保存到|存到|加到|删除|数一下|统计|替换|换成|"
+                         r"[把在往给从的里读写到])(?=.)")
+"""What may be glued before a file name: the verb or the word that links it ("把笔记.txt" is 笔记.txt)."""
+_VALUE = r"\s*[:：]?\s*([^\s“”\"'，。：:][^“”\"'，。]*?)\s*"
+EDITS = [  # "把 X 里的 A 换成 B", "在 X 里把 A 替换成 B"; "在 X 末尾加一行：A", "再加一行：A" (the file of the last call);
+    # "往 X 里写入：A", "创建 X，内容是 A"; "在 X 里搜索 A"; "把 X 重命名为 Y" (a second file stays a file)
+    (re.compile(rf"(?:在\s*(?P<file>\x00\d+\x00)\s*[里中]?\s*把|把\s*(?P<file2>\x00\d+\x00)\s*[里中]?的?){_VALUE}"
+                rf"(?:换成|替换成|替换为|改成|改为){_VALUE}(?=[。！!]?$)"), " replace {0} with {1} in {file} "),
+    (re.compile(rf"(?:[在往给向]\s*(?P<file>\x00\d+\x00)\s*(?:的?(?:末尾|最后|结尾|后面))?|(?P<file2>))\s*[再还]?"
+                rf"(?:加上?|添加|追加|增加|写上?)\s*一行{_VALUE}$"), " add a line into {file}: {0} "),
+    (re.compile(rf"[往在向]\s*(?P<file>\x00\d+\x00)\s*[里中]?(?P<file2>)\s*(?:写入|写上|写进|写|保存|存入){_VALUE}$"),
+     " write {0} to {file} "),
+    (re.compile(rf"(?:(?:创建|新建)(?:一个)?(?:文件)?\s*)?(?P<file>\x00\d+\x00)(?P<file2>)\s*[，,]?\s*(?:的?内容(?:是|为)|"
+                rf"(?:里面?)?(?:写上|写入|写着))(?!\s*(?:什么|啥)){_VALUE}$"), " write {0} to {file} "),
+    (re.compile(rf"在\s*(?P<file>\x00\d+\x00)(?P<file2>)\s*[里中]?\s*(?:搜索|查找|找一下|找){_VALUE}$"),
+     " search for {0} in {file} "),
+    (re.compile(r"把\s*(?P<file>\x00\d+\x00)(?P<file2>)\s*(重命名|改名|移动|挪|复制|拷贝)[为成到叫]?\s*(\x00\d+\x00)"),
+     " {0} {file} to {1} "),
+]
+MOVES = {"重命名": "rename", "改名": "rename", "移动": "move", "挪": "move", "复制": "copy", "拷贝": "copy"}
 
 
 def english(text: str) -> str:
@@ -150,6 +173,13 @@ def english(text: str) -> str:
     # a quoted text or a title in 《》 is a value as written: its numerals and words are not read ("《三体》")
     text = QUOTES.sub(lambda m: kept.append(next(g for g in m.groups() if g is not None)) or f' "\x00{len(kept) - 1}\x00" ',
                       text)
+    text = re.sub(r"(\.[A-Za-z][A-Za-z0-9]{0,4})(?=[\u4e00-\u9fff])", r"\1 ", text)  # "笔记.txt移到…": the name ends
+    text = FILE.sub(lambda m: _kept_file(m.group(0), kept), text)
+    for pattern, english_words in EDITS:
+        text = pattern.sub(lambda m, said=english_words: said.format(
+            *(MOVES.get(v) or v if v in MOVES or "\x00" in v else _kept(v, kept, "" if "search" in said else '"')
+              for v in m.groups()[2:]),
+            file=m.group("file") or m.group("file2") or "it"), text)
     text = BA.sub(lambda m: kept.append(m.group(1)) or f' {WORDS[m.group(2)].split()[0]} "\x00{len(kept) - 1}\x00" to ', text)
     text = re.sub(r"下个?(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" next {DAYS[m.group(1)]} ", text)
     text = re.sub(r"(这|本)?(?:周|星期|礼拜)([一二三四五六日天])",
@@ -170,6 +200,19 @@ def english(text: str) -> str:
     text = text.replace("：", ": ").replace("“", ' "').replace("”", '" ')
     text = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
     return re.sub(r"\s+", " ", text).strip()
+
+
+def _kept(value: str, kept: list[str], quote: str = "") -> str:
+    """A value set aside as written (put back after the words are read), and the mark that stands for it."""
+    kept.append(value)
+    return f" {quote}\x00{len(kept) - 1}\x00{quote} "
+
+
+def _kept_file(found: str, kept: list[str]) -> str:
+    """ "读一下日记.txt": the verb glued before the file name is read as a word, the name kept as written."""
+    stem, dot, extension = found.rpartition(".")
+    glued = BEFORE_FILE.match(stem)
+    return (stem[: glued.end()] if glued else "") + _kept(stem[glued.end() if glued else 0:] + dot + extension, kept)
 
 
 def _times_and_durations(text: str) -> str:

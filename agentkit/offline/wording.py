@@ -24,37 +24,29 @@ MOMENT = re.compile(r"\b(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+
 """An ISO date or date-time, as APIs write them: 2026-12-04, 2026-12-04T22:53:29+09:00."""
 
 LABELS_ZH = {
-    "temperature": "温度", "temp": "温度", "humidity": "湿度", "condition": "天气", "conditions": "天气",
-    "weather": "天气", "forecast": "预报", "wind": "风速", "rain": "降雨", "price": "价格", "cost": "费用",
-    "total": "总计", "amount": "金额", "count": "数量", "status": "状态", "name": "名称", "title": "标题",
-    "date": "日期", "time": "时间", "distance": "距离", "duration": "时长", "population": "人口", "rate": "比率",
-    "result": "结果", "value": "值", "score": "分数", "city": "城市", "country": "国家", "description": "描述",
-    "email": "邮箱", "phone": "电话", "address": "地址", "size": "大小", "length": "长度", "weight": "重量",
-    "height": "高度", "balance": "余额", "tax": "税", "tip": "小费", "area": "面积", "volume": "体积",
-    "speed": "速度", "age": "年龄", "capital": "首都", "currency": "货币", "language": "语言", "summary": "摘要",
-    "message": "消息", "author": "作者", "year": "年份", "rating": "评分", "location": "位置", "owner": "负责人",
-    "due": "截止", "quantity": "数量", "interest": "利息", "payment": "还款", "stock": "库存", "level": "等级",
-    "percent": "百分比", "average": "平均值", "sunrise": "日出", "sunset": "日落", "file": "文件", "files": "文件",
-    "lines": "行", "words": "词", "characters": "字符", "departure": "出发", "arrival": "到达", "seats": "座位",
-    "definition": "释义", "repository": "仓库", "recipient": "收件人", "subject": "主题", "body": "正文",
-    "content": "内容", "path": "路径", "folder": "文件夹", "query": "搜索词", "text": "文本", "url": "网址",
-    "user": "用户", "username": "用户名", "start": "开始时间", "end": "结束时间", "destination": "目的地",
-    "origin": "出发地", "number": "号码", "ticket": "工单", "issue": "问题单", "symbol": "代码", "base": "基准货币",
-    "quote": "报价货币", "state": "状态", "event": "事件", "meaning": "意思", "translation": "译文", "answer": "答案",
-    "timezone": "时区", "days": "逐日", "day": "日期", "high": "最高", "low": "最低",
-    "when": "时间", "train": "车次", "departs": "出发时间", "confirmed": "已确认", "table": "桌号", "per": "每",
-    "person": "人", "aqi": "空气质量指数", "ends": "结束时间", "at": "", "created": "创建", "month": "本月",
-    "logged": "已记录", "saved": "已保存", "car": "车辆", "booking": "预订", "target": "目标", "current": "当前",
-    "liter": "升", "tracking": "追踪", "carrier": "承运商", "eta": "预计送达", "delivered": "已送达", "uv": "紫外线",
-    "index": "指数", "pollutant": "污染物", "main": "主要", "feels": "体感", "version": "版本", "latest": "最新",
-    "calories": "卡路里", "burned": "消耗", "category": "类别", "note": "备注", "label": "标签", "remaining": "剩余",
-    "free": "空余", "spaces": "车位", "room": "房间", "mode": "模式", "reference": "编号", "confirmation": "确认",
-    "order": "订单", "progress": "进度", "tickets": "票", "seat": "座位", "showtime": "场次", "movie": "电影",
-    "in": "", "is": "", "has": "", "unread": "未读", "tide": "潮", "restock": "补货", "flights": "航班", "flight": "航班",
-    "meetings": "会议", "meeting": "会议", "recipes": "菜谱", "recipe": "菜谱", "rooms": "房间", "books": "书",
-    "items": "条目", "results": "结果", "events": "活动", "opens": "开门", "closes": "关门", "steps": "步数",
+    "temperature": "温度", "temp": "温度", "humidity": "湿度", "condition": "天气", "conditions": "天气", "wind": "风速",
+    "rain": "降雨", "cost": "费用", "total": "总计", "count": "数量", "status": "状态", "title": "标题", "rate": "比率",
+    "result": "结果", "value": "值", "score": "分数", "description": "描述", "email": "邮箱", "address": "地址", "size": "大小",
+    "length": "长度", "weight": "重量", "height": "高度", "volume": "体积", "speed": "速度", "age": "年龄", "currency": "货币",
+    "language": "语言", "summary": "摘要", "author": "作者", "year": "年份", "rating": "评分", "location": "位置",
+    "owner": "负责人", "due": "截止", "quantity": "数量", "payment": "还款", "stock": "库存", "level": "等级",
+    "average": "平均值", "file": "文件", "lines": "行", "words": "词", "seats": "座位", "definition": "释义",
+    "repository": "仓库", "recipient": "收件人", "subject": "主题", "body": "正文", "content": "内容", "path": "路径",
+    "query": "搜索词", "text": "文本", "url": "网址", "user": "用户", "username": "用户名", "start": "开始时间",
+    "end": "结束时间", "destination": "目的地", "origin": "出发地", "number": "号码", "ticket": "工单", "issue": "问题单",
+    "symbol": "代码", "base": "基准货币", "quote": "报价货币", "state": "状态", "event": "事件", "translation": "译文",
+    "answer": "答案", "timezone": "时区", "days": "逐日", "day": "日期", "high": "最高", "low": "最低", "when": "时间",
+    "train": "车次", "departs": "出发时间", "confirmed": "已确认", "table": "桌号", "person": "人", "aqi": "空气质量指数",
+    "ends": "结束时间", "at": "", "created": "创建", "month": "本月", "logged": "已记录", "saved": "已保存", "car": "车辆",
+    "booking": "预订", "liter": "升", "tracking": "追踪", "carrier": "承运商", "eta": "预计送达", "delivered": "已送达",
+    "uv": "紫外线", "index": "指数", "pollutant": "污染物", "main": "主要", "feels": "体感", "note": "备注",
+    "remaining": "剩余", "free": "空余", "spaces": "车位", "mode": "模式", "reference": "编号", "confirmation": "确认",
+    "order": "订单", "progress": "进度", "in": "", "is": "", "has": "", "unread": "未读", "tide": "潮", "restock": "补货",
+    "flight": "航班", "meetings": "会议", "meeting": "会议", "recipes": "菜谱", "recipe": "菜谱", "rooms": "房间",
+    "books": "书", "pattern": "匹配模式", "items": "条目", "results": "结果", "events": "活动", "opens": "开门", "closes": "关门",
 }
-"""Chinese for the words that name fields and tools most often; a word not here is written as it is."""
+"""Chinese for the words that name fields and tools, where the reading vocabulary (`vocabulary.WORDS`, read
+backwards) has none or another; a word in neither is written as it is."""
 
 EXPANDED = {"temp": "temperature", "qty": "quantity", "desc": "description", "addr": "address", "num": "number",
             "avg": "average", "pct": "percent", "tz": "time zone", "repo": "repository", "dir": "folder",
@@ -81,10 +73,22 @@ def label(key: str, language: Language) -> tuple[str, str]:
     unit = UNITS[words[-1]] if len(words) > 1 and words[-1] in UNITS else ""
     words = words[:-1] if unit else words
     if language == "zh":
-        pieces = [LABELS_ZH.get(w, LABELS_ZH.get(EXPANDED.get(w, ""), w)) for w in words]
+        named = chinese_names()
+        pieces = [next((t[n] for n in (w, EXPANDED.get(w, "")) for t in (LABELS_ZH, named) if n in t), w) for w in words]
         # Chinese words run together ("出发时间"); an English word the table lacks keeps its space ("from unit")
         return re.sub(r"(?<![A-Za-z0-9]) +| +(?![A-Za-z0-9])", "", " ".join(pieces)), unit
     return " ".join(EXPANDED.get(w, w) for w in words), unit
+
+
+@cache
+def chinese_names() -> dict[str, str]:
+    """An English word -> the first Chinese word the reading vocabulary reads as it ("command" -> "命令")."""
+    from agentkit.offline.vocabulary import WORDS  # the one bilingual table, read the other way
+
+    named: dict[str, str] = {}
+    for chinese, english in WORDS.items():
+        named.setdefault(english, chinese) if english and " " not in english else None
+    return named
 
 
 def number(value: float | int, language: Language = "en") -> str:

@@ -14,7 +14,7 @@ from agentkit.asking import Question
 from agentkit.events import CallAnswered, CallEvent, Event, Note, Status, Thinking
 from agentkit.frontends.messages import MESSAGES, person_question, say
 from agentkit.frontends.web.conversations import without_lone_surrogates
-from agentkit.hardening.visible import marked
+from agentkit.hardening.visible import marked, readable
 from agentkit.streaming import TextDelta
 
 AskKind = Literal["confirm", "question"]
@@ -79,7 +79,7 @@ def event_fields(event: Event, shown: str = "") -> dict:
     fields: dict = {"kind": event.kind, "name": "", "arguments": "", "content": "", "is_error": False, "text": "",
                     "call_id": "", "shown": shown}
     if isinstance(event, CallEvent):
-        fields |= {"name": event.name, "arguments": event.arguments, "call_id": event.call_id}
+        fields |= {"name": event.name, "arguments": readable(event.arguments), "call_id": event.call_id}
     if isinstance(event, CallAnswered):
         fields |= {"content": event.content, "is_error": event.is_error}
     elif isinstance(event, Status):
