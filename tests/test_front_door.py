@@ -121,6 +121,19 @@ def test_python_m_agentkit_offline_serves_the_same_model(tmp_path):
     assert server.end(signal.SIGINT) == (130, "python -m agentkit.offline: stopped (Ctrl-C)\n")
 
 
+@exercises("python -m agentkit.classroom.timing")
+def test_python_m_timing_prints_each_chapter_and_the_total_the_course_states():
+    from agentkit.classroom.timing import course_times, hours_and_minutes
+
+    done = subprocess.run([sys.executable, "-m", "agentkit.classroom.timing", str(ROOT / "notebooks")],
+                          capture_output=True, text=True, timeout=120)
+    times = course_times(ROOT / "notebooks")
+    assert done.returncode == 0 and done.stderr == "", done
+    rows = {line.split()[0]: line for line in done.stdout.splitlines()[1:]}
+    assert list(rows) == [*times, "total"]
+    assert rows["total"].endswith(f"({hours_and_minutes(sum(t.minutes for t in times.values()))})")
+
+
 @pytest.mark.parametrize("command", ["serve", "web"])
 def test_a_busy_port_is_refused_before_anything_is_made_or_printed(tmp_path, command):
     with socket.socket() as taken:
