@@ -44,8 +44,30 @@ NO_PERSON = ("no person is connected to say yes to this call, so it did not run.
              "`ask=scripted_answers('y')` in a notebook; or leave the tool out of ToolPolicy(confirm=...).)")
 """What the model is told when a call needs a yes and the task was given no `ask`."""
 
-__all__ = ["CANCEL", "EXIT", "NO_PERSON", "YES_ANSWERS", "Ask", "Question", "TaskCancelled", "is_cancel",
+__all__ = ["CANCEL", "EXIT", "NO_PERSON", "YES_ANSWERS", "Ask", "Cancelled", "Question", "TaskCancelled", "is_cancel",
            "scripted_answers", "terminal_ask"]
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    """Why a task is cancelled: a person answered `answer` (/cancel or /exit) to `question`, or stopped it another
+    way, which `by` names (a front end's Ctrl-C or Stop button: each front end words its own)."""
+
+    answer: str = ""
+    question: Question | None = None
+    by: str = ""
+
+    @classmethod
+    def of(cls, stopped: TaskCancelled) -> Cancelled:
+        """Why `stopped` stopped the task: the `Cancelled` it carries, or the words of the `Ask` that raised it."""
+        return stopped.args[0] if stopped.args and isinstance(stopped.args[0], Cancelled) else cls(by=str(stopped))
+
+    def __str__(self) -> str:  # the library's English, as the logs and the notebooks show it
+        if self.question is None:
+            return f"cancelled ({self.by})"
+        asked = (f"when asked to allow {self.question.call.name}" if self.question.call
+                 else f"to the question {self.question.text!r}")
+        return f"cancelled by the user: the person answered {self.answer} {asked}"
 
 
 def is_cancel(answer: str) -> bool:

@@ -13,5 +13,6 @@ class WorkspaceError(ToolError):
 
 
 class TaskCancelled(BaseException):
-    """The person answered `/cancel` or `/exit`: the task stops as cancelled, not failed. A `BaseException`, as
+    """The person answered `/cancel` or `/exit` (it carries an `agentkit.asking.Cancelled` that says so, or an
+    `Ask`'s own words): the task stops as cancelled, not failed. A `BaseException`, as
     `asyncio.CancelledError` is, so that no `except Exception` on its way (the dispatcher's, a tool's) swallows it."""

@@ -15,7 +15,7 @@ from agentkit.calls import ToolCall
 from agentkit.decisions import Decision
 from agentkit.streaming import TextDelta  # a piece of a streamed reply (`stream=True`), kind "text"
 from agentkit.task import Status as TaskStatus
-from agentkit.task import Task, Usage
+from agentkit.task import StopReason, Task, Usage
 from agentkit.tools.dispatcher import ToolResult
 
 
@@ -82,9 +82,10 @@ class Answer:
 
 @dataclass(frozen=True)
 class Status:
-    """The task ended (always the last event): how, why if it did not complete, and the task itself."""
+    """The task ended (always the last event): how, why if it did not complete (a value each front end words), and
+    the task itself."""
     status: TaskStatus
-    error: str | None = None
+    error: StopReason | None = None
     task: Task | None = field(default=None, repr=False)
     kind: ClassVar[str] = "status"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 
 @dataclass(frozen=True)
@@ -42,10 +43,6 @@ def _raised_by_user(limit: str) -> str:
     return f"Limits.{limit}: only the user can raise it, in the task's ToolPolicy"
 
 
-def task_calls_used_up(limit: int) -> str:
-    return f"the task used all of its {calls_phrase(limit)} (Limits.max_tool_calls_per_task)"
-
-
 def task_calls_refusal(limit: int) -> str:
     return (f"this task has used all of its {calls_phrase(limit)} ({_raised_by_user('max_tool_calls_per_task')}); "
             "answer with what you have")
@@ -57,11 +54,29 @@ def turn_calls_refusal(limit: int) -> str:
             "still need it")
 
 
-def denials_used_up(denials: int) -> str:
-    return (f"the person said no to {calls_phrase(denials)} (Limits.max_denials_per_task), so the task stopped "
-            "asking; say what you want instead, or allow more with ToolPolicy(limits=Limits(max_denials_per_task=...))")
-
-
 def denials_refusal(denials: int) -> str:
     return (f"the user denied {calls_phrase(denials)} in this task ({_raised_by_user('max_denials_per_task')}), so "
             "they are not asked again and this call did not run; ask the user what they want instead")
+
+
+StoppingLimit = Literal["max_turns", "max_tool_calls_per_task", "max_denials_per_task"]
+
+
+@dataclass(frozen=True)
+class LimitReached:
+    """Why a task stopped at a limit: the `Limits` field `limit`, whose `value` the task reached."""
+
+    limit: StoppingLimit
+    value: int
+
+    @property
+    def how_to_raise(self) -> str:
+        return f"ToolPolicy(limits=Limits({self.limit}=...))"
+
+    def __str__(self) -> str:
+        if self.limit == "max_turns":
+            return f"the task reached {self.value} model turns (Limits.max_turns) without an answer"
+        if self.limit == "max_tool_calls_per_task":
+            return f"the task used all of its {calls_phrase(self.value)} (Limits.max_tool_calls_per_task)"
+        return (f"the person said no to {calls_phrase(self.value)} (Limits.max_denials_per_task), so the task "
+                f"stopped asking; say what you want instead, or allow more with {self.how_to_raise}")

@@ -24,13 +24,14 @@ from typing import Any
 
 import openai
 
-from agentkit.asking import Ask
+from agentkit.asking import Ask, Cancelled
 from agentkit.calls import ToolCall
 from agentkit.events import Answer, Event, Note, Status, Thinking, UsageSoFar, finish
-from agentkit.limits import Limits
+from agentkit.limits import LimitReached, Limits
 from agentkit.policy import ToolExecutor, ToolPolicy
 from agentkit.recovery import first_recovery_note
-from agentkit.task import Task
+from agentkit.task import Status as TaskStatus
+from agentkit.task import StopReason, Task
 from agentkit.tool_calls import CANCELLED, answer_calls, close_open_calls
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import ToolResult
@@ -107,11 +108,11 @@ def _reply_events(task: Task, reply: ModelTurn, base_url: str) -> list[Event]:
     return events
 
 
-def _out_of_turns(task: Task, limits: Limits) -> str:
+def _out_of_turns(task: Task, limits: Limits) -> LimitReached:
     """Close the last reply's calls, which cannot run, and say why the task stops."""
     close_open_calls(task.messages, ToolResult.failure(f"not run: the task reached its limit of "
                                                         f"{limits.max_turns} model turns (Limits.max_turns)."))
-    return f"the task reached {limits.max_turns} model turns (Limits.max_turns) without an answer"
+    return LimitReached("max_turns", limits.max_turns)
 
 
 def assistant_message(content: str | None, calls: list[ToolCall], reasoning: str | None = None) -> dict[str, Any]:
@@ -125,14 +126,14 @@ def assistant_message(content: str | None, calls: list[ToolCall], reasoning: str
     return kept
 
 
-def stop_interrupted(task: Task, why: str) -> None:
-    """Mark a task whose run was cancelled from outside (a front end's Ctrl-C or Stop) as cancelled, its history
-    valid to send again."""
+def stop_interrupted(task: Task, by: str) -> Status:
+    """Mark a task whose run was cancelled from outside (a front end's Ctrl-C or Stop, which `by` names) as
+    cancelled, its history valid to send again; the status event that says so."""
     close_open_calls(task.messages, CANCELLED)  # the loop closes them itself only when tools were running
-    task.status, task.error = "cancelled", f"{why}: the task was stopped, and any command it was running killed"
+    return _stop(task, "cancelled", Cancelled(by=by))
 
 
-def _stop(task: Task, status: str, error: str | None) -> Status:
+def _stop(task: Task, status: TaskStatus, error: StopReason | None) -> Status:
     """End the task: the last event, which carries it."""
-    task.status, task.error = status, error  # type: ignore[assignment]
+    task.status, task.error = status, error
     return Status(task.status, error, task)

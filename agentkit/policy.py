@@ -25,18 +25,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 # scripted_answers and TaskCancelled are imported from here too: chapter 07 introduces them with the policy.
-from agentkit.asking import NO_PERSON, YES_ANSWERS, Ask, Question, TaskCancelled, is_cancel, scripted_answers  # noqa: F401
+from agentkit.asking import NO_PERSON, YES_ANSWERS, Ask, Cancelled, Question, TaskCancelled, is_cancel, scripted_answers  # noqa: F401
 from agentkit.calls import ToolCall
 from agentkit.decisions import Allow, AskPerson, Decision, Refuse, Rule, Verdict
-from agentkit.limits import (
-    DEFAULT_LIMITS,
-    Limits,
-    denials_refusal,
-    denials_used_up,
-    task_calls_refusal,
-    task_calls_used_up,
-    turn_calls_refusal,
-)
+from agentkit.limits import DEFAULT_LIMITS, LimitReached, Limits, denials_refusal, task_calls_refusal, turn_calls_refusal
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import ToolResult, check_arguments, execute_tool, unknown_tool
 from agentkit.tools.registry import openai_tools
@@ -69,7 +61,7 @@ class ToolExecutor:
     calls_this_task: int = field(default=0, init=False)  # calls that passed checks 1-4: they ran, or a person was asked
     calls_this_turn: int = field(default=0, init=False)  # the same, since the last `new_turn()`
     denials: int = field(default=0, init=False)  # calls a person said no to
-    stop_reason: str | None = field(default=None, init=False)  # a limit no later call could pass: the task stops
+    stop_reason: LimitReached | None = field(default=None, init=False)  # a limit no later call could pass: the task stops
 
     def __post_init__(self) -> None:
         for name in ("allowed", "confirm"):  # a typo here is our mistake, not the model's: fail now
@@ -111,7 +103,8 @@ class ToolExecutor:
                                           else Allow(call))
         if isinstance(verdict, Refuse):
             self._record(call, "refused", verdict.rule, verdict.reason.replace("\n", " "))
-            self.stop_reason = self._why_the_task_stops(verdict.rule) or self.stop_reason
+            if verdict.rule in ("max_tool_calls_per_task", "max_denials_per_task"):  # no later call could pass it
+                self.stop_reason = LimitReached(verdict.rule, getattr(self.policy.limits, verdict.rule))
             return verdict
         self.calls_this_task += 1  # counted before asking: a no uses the budget too, so questions are bounded
         self.calls_this_turn += 1
@@ -131,13 +124,13 @@ class ToolExecutor:
         outcome = "cancelled" if is_cancel(answer) else "confirmed" if answer.lower() in YES_ANSWERS else "denied"
         self._record(call, outcome, "confirmation", f"the person answered {answer!r}")
         if outcome == "cancelled":
-            raise TaskCancelled(f"the person answered {answer} when asked to allow {call.name}")
+            raise TaskCancelled(Cancelled(answer, asking.question))
         if outcome == "confirmed":
             self._record(call, "allowed", "every check", self._count())
             return Allow(call)
         self.denials += 1
         if self.denials >= self.policy.limits.max_denials_per_task:
-            self.stop_reason = denials_used_up(self.denials)
+            self.stop_reason = LimitReached("max_denials_per_task", self.denials)
         return Refuse(call, "confirmation", f"the user did not allow this call of '{call.name}' (they answered "
                       f"{answer!r}). It did not run. Do not try it again; ask the user what they want instead, or "
                       "answer without it.")
@@ -172,12 +165,6 @@ class ToolExecutor:
         if self.denials >= limits.max_denials_per_task and self.needs_confirmation(call.name):
             return Refuse(call, "max_denials_per_task", denials_refusal(self.denials))
         return None
-
-    def _why_the_task_stops(self, rule: Rule) -> str | None:
-        """For a limit that no later call could pass either, why the task stops; None for any other rule."""
-        if rule == "max_tool_calls_per_task":
-            return task_calls_used_up(self.policy.limits.max_tool_calls_per_task)
-        return denials_used_up(self.denials) if rule == "max_denials_per_task" else None
 
     def _count(self) -> str:
         return f"call {self.calls_this_turn} of this turn, {self.calls_this_task} of this task"

@@ -5,10 +5,30 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from agentkit.asking import Cancelled
 from agentkit.decisions import Decision
+from agentkit.limits import LimitReached
 
 Status = Literal["running", "completed", "cancelled", "limit reached", "failed"]
 """Where a task is: running, or one of the four ways it ends."""
+
+
+@dataclass(frozen=True)
+class ModelFailed:
+    """Why a task failed: the model could not be reached (`unreachable`, after the SDK's retries) or its reply
+    could not be used (`unusable`); `detail` is the provider's error, or what was wrong with the reply."""
+
+    how: Literal["unreachable", "unusable"]
+    detail: str
+
+    def __str__(self) -> str:
+        if self.how == "unreachable":
+            return f"the model request failed: {self.detail}"
+        return f"the model's reply could not be used: {self.detail}"
+
+
+StopReason = Cancelled | LimitReached | ModelFailed
+"""Why a task ended without completing: a value that carries its data, which each front end words for its person."""
 
 
 @dataclass
@@ -35,6 +55,6 @@ class Task:
     usage: Usage = field(default_factory=Usage)  # tokens summed over every response
     status: Status = "running"  # running, completed, cancelled, limit reached or failed
     answer: str | None = None  # the model's final answer, when the status is completed
-    error: str | None = None  # why the task stopped, when it was not completed
+    error: StopReason | None = None  # why the task stopped, when it was not completed
     decisions: list[Decision] = field(default_factory=list)
     """The tool policy's log: every allowed, refused, confirmed or denied call."""

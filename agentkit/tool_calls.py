@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-from agentkit.asking import TaskCancelled
+from agentkit.asking import Cancelled, TaskCancelled
 from agentkit.calls import ToolCall
 from agentkit.decisions import Allow, AskPerson, Refuse
 from agentkit.events import CallAnswered, CallRequested, Confirm, Event, Status
@@ -53,7 +53,7 @@ async def answer_calls(messages: list[dict[str, Any]], executor: ToolExecutor, c
         decision = next((d for d in reversed(executor.log) if d.call_id == call.id), None)
         yield CallAnswered(call, result, decision)
     if cancel is not None:
-        yield Status("cancelled", f"cancelled by the user: {cancel}")
+        yield Status("cancelled", Cancelled.of(cancel))
     elif executor.stop_reason:  # a limit that ends the task: every call of this reply has its result first
         yield Status("limit reached", executor.stop_reason)
 

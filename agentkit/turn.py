@@ -17,6 +17,7 @@ from agentkit.hardening.secrets import without_key
 from agentkit.hardening.stream_chunks import UnusableChunk
 from agentkit.recovery import RecoveringClient, recover_reply
 from agentkit.streaming import StreamedReply, TextDelta, read_stream
+from agentkit.task import ModelFailed
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ class ModelTurn:
 
     message: ModelMessage | None = None  # the assistant message, checked: text, tool calls, maybe reasoning
     usage: Any = None  # the reply's token counts (prompt_tokens, completion_tokens), when the provider sent them
-    failure: str | None = None  # why the reply cannot be used; then `message` is None
+    failure: ModelFailed | None = None  # why the model failed; then `message` is None
 
 
 async def model_turn(client: openai.AsyncOpenAI, model: str, messages: list[dict], tools: list[dict], *,
@@ -50,7 +51,7 @@ async def plain_turn(client: openai.AsyncOpenAI, model: str, messages: list[dict
         response = raw.parse()
     except Exception as error:  # only the body's decoding runs here: it is the provider's fault, not ours
         size, kind = len(raw.content), raw.headers.get("content-type", "no content-type")
-        return ModelTurn(failure=_unusable(f"its body ({size:,} bytes, {kind}) is not JSON: {type(error).__name__}: {error}"))
+        return _unusable(f"its body ({size:,} bytes, {kind}) is not JSON: {type(error).__name__}: {error}")
     return _checked(response)
 
 
@@ -74,11 +75,11 @@ async def streamed_turn(client: openai.AsyncOpenAI, model: str, messages: list[d
         yield _failed(client, error)
         return
     except (UnusableChunk, json.JSONDecodeError) as error:  # the SDK decodes each event's JSON as it comes
-        yield ModelTurn(failure=_unusable(f"a stream event is not JSON: {error}: {error.doc[:80]!r}"
-                                          if isinstance(error, json.JSONDecodeError) else str(error)))
+        yield _unusable(f"a stream event is not JSON: {error}: {error.doc[:80]!r}"
+                        if isinstance(error, json.JSONDecodeError) else str(error))
         return
     if problem := stream_problem(whole, chunks.response.headers.get("content-type", "no content-type")):
-        yield ModelTurn(failure=_unusable(problem))
+        yield _unusable(problem)
         return
     # A stream passes the transport as it comes, so a streamed reply's calls are read from its text here, once whole.
     message = recover_reply(whole.message(), messages, tools) if isinstance(client, RecoveringClient) else whole.message()
@@ -87,13 +88,13 @@ async def streamed_turn(client: openai.AsyncOpenAI, model: str, messages: list[d
 
 def _checked(response: Any) -> ModelTurn:
     checked, problem = check_reply(response)
-    return ModelTurn(failure=_unusable(problem)) if problem else ModelTurn(checked.choices[0].message, checked.usage)
+    return _unusable(problem) if problem else ModelTurn(checked.choices[0].message, checked.usage)
 
 
 def _failed(client: openai.AsyncOpenAI, error: openai.APIError) -> ModelTurn:
     # The provider's message is shown to a person and kept in transcripts; some providers echo the key in it.
-    return ModelTurn(failure=without_key(f"the model request failed: {type(error).__name__}: {error}", client.api_key))
+    return ModelTurn(failure=ModelFailed("unreachable", without_key(f"{type(error).__name__}: {error}", client.api_key)))
 
 
-def _unusable(reason: str) -> str:
-    return f"the model's reply could not be used: {reason}"
+def _unusable(reason: str) -> ModelTurn:
+    return ModelTurn(failure=ModelFailed("unusable", reason))

@@ -52,7 +52,7 @@ def test_the_chat_does_not_print_a_key_the_provider_echoes(tmp_path, provider, s
     task = asyncio.run(chat(client, "m", open_workspace(tmp_path), Terminal(lambda _: next(answers), printed.append),
                             stream=stream))
     failure = next(line for line in printed if line.startswith("[task failed"))
-    assert KEY not in "\n".join(printed) and KEY not in task.error
+    assert KEY not in "\n".join(printed) and KEY not in str(task.error)
     assert f"'Bearer {HIDDEN_KEY}' (key={HIDDEN_KEY})" in failure, "the rest of the provider's message is kept"
 
 

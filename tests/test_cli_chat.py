@@ -13,6 +13,7 @@ from agentkit.events import Answer, CallAnswered, CallRequested, Status
 from agentkit.frontends.chat import chat
 from agentkit.frontends.terminal import Terminal, describe, shorten
 from agentkit.offline import ScriptedModel, call, offline_client
+from agentkit.task import ModelFailed
 from agentkit.tools.dispatcher import ToolResult
 
 WAIT = 10
@@ -92,7 +93,7 @@ def test_cancel_stops_the_task_and_the_chat_goes_on_and_exit_ends_it(tmp_path):
     child = start_chat(tmp_path)
     ask(child, 'Run the bash command "touch made.txt"', until="[y/N] ")
     assert ask(child, "/cancel").startswith("  <- Cancelled: bash touch made.txt\n"
-                                            "[task cancelled: cancelled by the user: the person answered /cancel")
+                                            "[task cancelled: you answered /cancel when asked to allow bash]")
     assert "in Tokyo (" in ask(child, "What time is it in Tokyo?")
     ask(child, 'Run the bash command "touch made.txt"', until="[y/N] ")
     child.sendline("/exit")  # /exit as an answer cancels the task and ends the chat
@@ -126,8 +127,8 @@ def test_describe_prints_one_line_per_event_and_shortens_results():
     assert describe(CallAnswered(ToolCall("", "glob", "{}", {}), ToolResult("2 paths:\na.py\nb.py"))) == "  <- 2 paths: a.py b.py"
     assert describe(Answer("Done.")) == "agent> Done."
     assert describe(Status("completed")) is None
-    assert describe(Status("failed", "the model request failed")) == \
-        "[task failed: the model request failed]"
+    assert describe(Status("failed", ModelFailed("unreachable", "APIConnectionError: Connection error."))) == \
+        "[task failed: the model could not be reached: APIConnectionError: Connection error.]"
     assert shorten("word " * 100, 30) == "word word word word word ... (500 characters)"
 
 

@@ -7,8 +7,9 @@ import openai
 import pytest
 from recording_tools import recording_tools
 
+from agentkit.asking import Cancelled, Question
 from agentkit.events import Status
-from agentkit.limits import Limits
+from agentkit.limits import LimitReached, Limits
 from agentkit.loop import CANCELLED, Task, close_open_calls, finish, run_task
 from agentkit.offline import Faults, OfflineServer, ScriptedModel, call, offline_client
 from agentkit.policy import TaskCancelled, ToolPolicy, scripted_answers
@@ -131,7 +132,8 @@ def test_max_turns_stops_the_task_and_closes_the_calls_it_did_not_run():
     model, client = scripted(*[call("note", text=str(n)) for n in range(3)])
     task = go(client, "go", policy=ToolPolicy(limits=Limits(max_turns=2)))
     assert task.status == "limit reached"
-    assert task.error == "the task reached 2 model turns (Limits.max_turns) without an answer"
+    assert task.error == LimitReached("max_turns", 2)
+    assert str(task.error) == "the task reached 2 model turns (Limits.max_turns) without an answer"
     assert done == ["0"]  # the second reply's call did not run
     assert task.messages[-1]["content"] == ("Error: not run: the task reached its limit of 2 model turns "
                                             "(Limits.max_turns).")
@@ -142,7 +144,8 @@ def test_max_tool_calls_per_task_stops_the_task_after_answering_every_call():
     model, client = scripted([call("note", text=str(n)) for n in range(3)], "never sent")
     task = go(client, "go", policy=ToolPolicy(limits=Limits(max_tool_calls_per_task=2)))
     assert task.status == "limit reached"
-    assert task.error == "the task used all of its 2 tool calls (Limits.max_tool_calls_per_task)"
+    assert task.error == LimitReached("max_tool_calls_per_task", 2)
+    assert str(task.error) == "the task used all of its 2 tool calls (Limits.max_tool_calls_per_task)"
     assert done == ["0", "1"]
     assert task.messages[-1]["content"].startswith("Error: refused by rule 'max_tool_calls_per_task'")
     assert [d.outcome for d in task.decisions] == ["allowed", "allowed", "refused"]
@@ -172,7 +175,8 @@ def test_cancel_at_a_confirmation_cancels_every_call_of_that_reply_and_runs_none
     model, client = scripted([call("note", text="a"), call("erase", path="x"), call("note", text="c")], "unused")
     task = go(client, "go", ask=scripted_answers("/cancel"), on_event=events.append)
     assert task.status == "cancelled"
-    assert task.error == "cancelled by the user: the person answered /cancel when asked to allow erase"
+    assert (task.error.answer, task.error.question.call.name) == ("/cancel", "erase"), "the answer, and the call asked about"
+    assert str(task.error) == "cancelled by the user: the person answered /cancel when asked to allow erase"
     assert done == []
     assert [m["content"] for m in task.messages[2:]] == [CANCELLED.content] * 3
     assert [e.kind for e in events] == ["usage"] + ["tool_call"] * 3 + ["confirm"] + ["tool_result"] * 3 + ["status"]
@@ -185,7 +189,7 @@ def test_cancel_given_to_ask_user_keeps_the_results_of_calls_that_ran():
     registry = build_registry([note, ask_user_tool(scripted_answers("/exit"))])
     model, client = scripted([call("note", text="a"), call("ask_user", question="Which one?")], "unused")
     task = go(client, "go", registry)
-    assert task.status == "cancelled"
+    assert task.status == "cancelled" and task.error == Cancelled("/exit", Question("Which one?"))
     assert [m["content"] for m in task.messages[2:]] == ["noted a", CANCELLED.content]
     accepted_by_the_api(task)
 
@@ -194,8 +198,8 @@ def test_a_failing_model_fails_the_task_keeps_its_messages_and_can_be_resumed():
     model, client = scripted(call("note", text="a"), 500)
     task = go(client, "go")
     assert task.status == "failed"
-    assert task.error.startswith("the model request failed: InternalServerError: ")
-    assert "scripted failure with HTTP status 500" in task.error
+    assert task.error.how == "unreachable" and task.error.detail.startswith("InternalServerError: ")
+    assert "scripted failure with HTTP status 500" in str(task.error)
     assert [m["role"] for m in task.messages] == ["user", "assistant", "tool"]
     model.replies.append("done at last")
     resumed = go(client, "", task=task)  # an empty goal: carry on from where it stopped
@@ -217,7 +221,7 @@ def test_a_model_failing_after_the_sdks_retries_over_http_fails_the_task():
     with OfflineServer(faults=Faults(status=500, times=3)) as server:
         (status, error), task = asyncio.run(fail_then_resume(server.base_url))
         assert server.faults._failed == 3  # the first request and the SDK's two retries
-    assert status == "failed" and error.startswith("the model request failed: InternalServerError: ")
+    assert status == "failed" and str(error).startswith("the model request failed: InternalServerError: ")
     assert task.status == "completed"
     assert [m["role"] for m in task.messages] == ["user", "assistant", "tool", "assistant"]
 
@@ -263,7 +267,7 @@ def test_an_ask_raising_task_cancelled_cancels_the_task():
 
     model, client = scripted(call("erase", path="x"), "unused")
     task = go(client, "go", ask=stop_button)
-    assert (task.status, task.error) == ("cancelled", "cancelled by the user: the page's cancel button")
+    assert (task.status, task.error) == ("cancelled", Cancelled(by="the page's cancel button"))
     assert task.messages[-1]["content"] == CANCELLED.content
 
 

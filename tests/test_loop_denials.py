@@ -8,7 +8,7 @@ import asyncio
 
 from recording_tools import recording_tools
 
-from agentkit.limits import Limits
+from agentkit.limits import LimitReached, Limits
 from agentkit.loop import Task, finish, run_task
 from agentkit.offline import ScriptedModel, call, offline_client
 from agentkit.policy import ToolPolicy
@@ -77,7 +77,7 @@ def test_the_per_task_limit_also_applies_before_asking():
                      Limits(max_tool_calls_per_task=5, max_denials_per_task=1000))
     assert len(person.questions) == 5
     assert task.status == "limit reached"
-    assert task.error == "the task used all of its 5 tool calls (Limits.max_tool_calls_per_task)"
+    assert task.error == LimitReached("max_tool_calls_per_task", 5)
     assert len(model.requests) == 1
     assert_accepted_by_the_api(task)
 
@@ -88,9 +88,10 @@ def test_denials_are_counted_and_the_limit_stops_the_task_without_asking_again()
     assert len(person.questions) == 3  # Limits.max_denials_per_task
     assert erased == []
     assert task.status == "limit reached"
-    assert task.error.startswith("the person said no to 3 tool calls (Limits.max_denials_per_task), so the task "
-                                 "stopped asking")
-    assert "ToolPolicy(limits=Limits(max_denials_per_task=...))" in task.error
+    assert task.error == LimitReached("max_denials_per_task", 3)
+    assert str(task.error).startswith("the person said no to 3 tool calls (Limits.max_denials_per_task), so the task "
+                                      "stopped asking")
+    assert task.error.how_to_raise == "ToolPolicy(limits=Limits(max_denials_per_task=...))" in str(task.error)
     answered = results(task)
     assert len(answered) == 100
     assert all(r.startswith("Error: refused by rule 'max_denials_per_task': the user denied 3 tool calls")
@@ -105,7 +106,7 @@ def test_denials_add_up_across_replies():
     replies = [call("erase", path=f"file{n}") for n in range(5)]
     task, model = go(replies, person, Limits(max_denials_per_task=2))
     assert len(person.questions) == 2 and len(model.requests) == 2
-    assert task.status == "limit reached" and "Limits.max_denials_per_task" in task.error
+    assert task.status == "limit reached" and task.error == LimitReached("max_denials_per_task", 2)
 
 
 def test_calls_that_need_no_yes_still_run_after_the_denials_limit_in_the_same_reply():

@@ -15,6 +15,7 @@ from agentkit.events import Status
 from agentkit.loop import finish, run_task
 from agentkit.offline import Faults, OfflineServer, ScriptedModel, call
 from agentkit.offline.transport import OFFLINE_BASE_URL, offline_transport
+from agentkit.task import ModelFailed
 from agentkit.tools.registry import build_registry
 from agentkit.tools.schema import tool
 
@@ -150,7 +151,7 @@ async def fail_then_resume(planned, stream: bool = False):
     events = []
     task = await finish(run_task(client, "offline", "take a note", REGISTRY, ask=nobody,
                           stream=stream), on_event=events.append)
-    failed = (task.status, task.error, [m["role"] for m in task.messages], task.turns, events[-1])
+    failed = (task.status, str(task.error), [m["role"] for m in task.messages], task.turns, events[-1])
     kept = json.loads(json.dumps(task.messages))
     await finish(run_task(client, "offline", "", REGISTRY, task=task, ask=nobody, stream=stream))
     return failed, kept, task, requests
@@ -164,7 +165,7 @@ def test_an_unusable_reply_fails_the_task_naming_the_problem_and_the_task_resume
     assert status == "failed"
     assert error.startswith("the model's reply could not be used: ") and named in error, error
     assert len(error) < 400  # a huge body is quoted cut, not whole
-    assert last_event == Status("failed", error, task)
+    assert last_event == Status("failed", ModelFailed("unusable", error.split(": ", 1)[1]), task)
     assert roles == ["user", "assistant", "tool"] and turns == 1  # nothing of the unusable reply was kept
     # Resumed: the same messages are sent again, unchanged, and the provider's good reply completes the task.
     assert requests[2]["messages"] == kept
@@ -272,7 +273,7 @@ def test_an_unusable_stream_fails_the_task_naming_the_problem_and_the_task_resum
         fail_then_resume((body, content_type), stream=True))
     assert status == "failed"
     assert error.startswith("the model's reply could not be used: ") and named in error, error
-    assert last_event == Status("failed", error, task)
+    assert last_event == Status("failed", ModelFailed("unusable", error.split(": ", 1)[1]), task)
     assert roles == ["user", "assistant", "tool"] and turns == 1  # nothing of the unusable stream was kept
     assert requests[2]["messages"] == kept
     assert (task.status, task.answer) == ("completed", "done at last")
@@ -314,5 +315,5 @@ def test_a_stream_that_stalls_fails_by_the_clients_timeout_instead_of_hanging():
     with OfflineServer(faults=Faults(chunk_delay=2.0)) as server:  # a chunk every 2 s; the client waits 0.3 s
         client = openai.AsyncOpenAI(api_key="k", base_url=server.base_url, max_retries=0, timeout=0.3)
         task = asyncio.run(finish(run_task(client, "offline", "What can you do?", REGISTRY, ask=nobody, stream=True)))
-    assert (task.status, task.error) == ("failed", "the model request failed: APITimeoutError: Request timed out.")
+    assert (task.status, task.error) == ("failed", ModelFailed("unreachable", "APITimeoutError: Request timed out."))
     assert [m["role"] for m in task.messages] == ["user"]

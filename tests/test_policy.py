@@ -9,7 +9,7 @@ import pytest
 
 from agentkit.asking import terminal_ask
 from agentkit.calls import ToolCall
-from agentkit.limits import Limits
+from agentkit.limits import LimitReached, Limits
 from agentkit.policy import (
     Decision,
     TaskCancelled,
@@ -190,7 +190,7 @@ def test_check_5_calls_per_task_are_limited_across_turns():
         "Error: refused by rule 'max_tool_calls_per_task': this task has used all of its 2 tool calls "
         "(Limits.max_tool_calls_per_task: only the user can raise it, in the task's ToolPolicy); "
         "answer with what you have")
-    assert executor.stop_reason == "the task used all of its 2 tool calls (Limits.max_tool_calls_per_task)"
+    assert executor.stop_reason == LimitReached("max_tool_calls_per_task", 2)
     assert ran == ["read_note a.txt"] * 2
 
 
@@ -299,7 +299,7 @@ def test_denials_are_counted_and_after_the_limit_nobody_is_asked():
     executor = ToolExecutor(REGISTRY, ToolPolicy(limits=Limits(max_denials_per_task=2)), scripted_answers("n", "n"))
     for n in range(2):
         assert "did not allow" in run(executor, "delete_note", f'{{"path": "{n}"}}').content
-    assert executor.denials == 2 and "Limits.max_denials_per_task" in executor.stop_reason
+    assert executor.denials == 2 and executor.stop_reason == LimitReached("max_denials_per_task", 2)
     # scripted_answers has no answer left: asking now would raise RuntimeError
     refused = run(executor, "delete_note", '{"path": "2"}').content
     assert refused.startswith("Error: refused by rule 'max_denials_per_task': the user denied 2 tool calls")

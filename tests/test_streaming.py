@@ -175,7 +175,7 @@ def test_the_loop_streaming_reports_a_reply_it_cannot_use():
 
     model = ScriptedModel([EmittedCall("", "{}")])
     task = asyncio.run(finish(run_task(offline_client(model), "offline", "hi", build_registry([clock_tool()]), stream=True)))
-    assert task.status == "failed" and "name" in task.error
+    assert task.status == "failed" and "name" in task.error.detail
 
 
 def test_agentkit_chat_prints_the_answer_as_it_streams(tmp_path):

@@ -130,7 +130,8 @@ def test_a_denial_reaches_the_model_and_cancel_stops_the_task(tmp_path):
         result, status = stream.until("status")
     assert result["is_error"] and "cancelled" in result["content"]
     assert status["text"] == "cancelled"
-    assert status["content"].startswith("cancelled by the user: the person answered /cancel")
+    assert status["content"] == "cancelled by the user: the person answered /cancel when asked to allow bash"
+    assert status["shown"] == "you answered /cancel when asked to allow bash", "the person's words, from the value"
     assert not (tmp_path / "made.txt").exists()
 
 
@@ -288,7 +289,7 @@ def test_the_text_box_answers_a_question_and_cancel_stops_the_task(tmp_path, pag
 
         send(page, port, 'Run the bash command "ls"')
         page.locator(".ask.confirm button.cancel").click()
-        expect(page.locator(".status")).to_contain_text("task cancelled: cancelled by the user: the person answered /cancel")
+        expect(page.locator(".status")).to_have_text("task cancelled: you answered /cancel when asked to allow bash")
         expect(page.locator("#message")).to_be_enabled()
 
 

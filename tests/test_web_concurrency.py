@@ -17,7 +17,7 @@ from agentkit.offline import OfflineModel, ScriptedModel, call
 
 SLEEPER = call("bash", command="echo $$ > pid.txt; exec sleep 60")
 """A command that says its process id, then runs for longer than any test."""
-STOPPED = "cancelled from the page: the task was stopped, and any command it was running killed"
+STOPPED = "cancelled (the page's Stop button)"  # the status's data; the page shows the person's words (`shown`)
 
 
 def running_pid(folder) -> int:
@@ -60,7 +60,7 @@ def test_stop_while_a_tool_runs_kills_the_command_and_the_conversation_goes_on(t
         stream, pid = approved_sleeper(port, tmp_path)
         assert post(port, "/cancel", {"conversation": "c1"}) == (200, '{"cancelled":"c1"}')
         [status] = stream.until("status")
-        assert (status["text"], status["content"]) == ("cancelled", STOPPED)
+        assert (status["text"], status["content"], status["shown"]) == ("cancelled", STOPPED, "you stopped it from the page")
         assert is_dead(pid), "the command is dead before the turn says it stopped"
         status_code, body = post(port, "/cancel", {"conversation": "c1"})
         assert status_code == 409 and json.loads(body)["detail"] == ("conversation 'c1' is not running a turn: "
@@ -128,7 +128,8 @@ def test_a_turn_stopped_before_its_first_step_still_ends_its_stream(tmp_path, mo
     with serving(OfflineModel(), tmp_path) as port:
         status, body = post(port, "/chat", {"conversation": "c1", "message": "Hello"})
     assert status == 200 and events_of(body) == [
-        {"kind": "status", "text": "cancelled", "content": "cancelled before it started"}]
+        {"kind": "status", "text": "cancelled", "content": "cancelled before it started",
+         "shown": "stopped before it started"}]
 
 
 @pytest.mark.usefixtures("browser")
@@ -139,7 +140,7 @@ def test_the_stop_button_stops_a_running_command(tmp_path, page):  # noqa: F811
         page.locator(".ask.confirm button.approve").click()
         pid = running_pid(tmp_path)
         stop.click()
-        expect(page.locator(".status")).to_have_text(f"task cancelled: {STOPPED}")
+        expect(page.locator(".status")).to_have_text("task cancelled: you stopped it from the page")
         expect(stop).to_be_hidden()
         expect(page.locator("#message")).to_be_enabled()
         assert is_dead(pid)

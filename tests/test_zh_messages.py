@@ -7,6 +7,7 @@ import json
 import re
 import signal
 from pathlib import Path
+from typing import get_args
 
 import httpx
 import pexpect
@@ -19,7 +20,8 @@ from front_door import (
     no_process_left,  # noqa: F401 (a fixture: nothing left running)
 )
 
-from agentkit.asking import Question
+import agentkit
+from agentkit.asking import Cancelled, Question
 from agentkit.calls import ToolCall
 from agentkit.decisions import Decision
 from agentkit.events import Status
@@ -32,9 +34,12 @@ from agentkit.frontends.messages import (
     person_language,
     person_question,
     say,
+    why_it_stopped,
 )
 from agentkit.frontends.terminal import describe
-from agentkit.frontends.web.protocol import PLACE, asking, page_in
+from agentkit.frontends.web.protocol import PLACE, asking, event_fields, page_in
+from agentkit.limits import LimitReached, StoppingLimit
+from agentkit.task import ModelFailed
 
 
 @pytest.mark.parametrize(("flag", "environ", "expected"), [
@@ -107,10 +112,67 @@ def test_zh_a_confirmation_and_a_status_are_said_in_chinese_with_the_call_unchan
     event = asking("confirm", "k1", question, "zh")
     assert event["text"].startswith("允许运行 write_file") and event["raw"] == question.text
     assert event["tool"] == "write_file", "the page reads the call the question carries, not its English"
-    status = Status("cancelled", "cancelled by the user")
-    assert describe(status) == "[task cancelled: cancelled by the user]"
-    assert describe(status, "zh") == "[任务已取消：你取消了它]", "the person's own cancel, in their words"
-    assert describe(Status("failed", "HTTP 500 from the model"), "zh") == "[任务失败：HTTP 500 from the model]"
+    status = Status("cancelled", Cancelled("/cancel", question))
+    assert describe(status) == "[task cancelled: you answered /cancel when asked to allow write_file]"
+    assert describe(status, "zh") == "[任务已取消：在被询问是否允许 write_file 时，你回答了 /cancel]"
+    failed = Status("failed", ModelFailed("unreachable", "HTTP 500 from the model"))
+    assert describe(failed, "zh") == "[任务失败：无法连接到模型：HTTP 500 from the model]", "the provider's words as sent"
+
+
+REASONS = [  # every way a task ends without completing, as its value, then in English and in Chinese
+    (Cancelled("/exit", Question("Which file?")), "you answered /exit to the question 'Which file?'",
+     "对于问题 'Which file?'，你回答了 /exit"),
+    (Cancelled(by="SIGINT"), "interrupted (Ctrl-C)", "已中断（Ctrl-C）"),
+    (Cancelled(by="SIGHUP"), "the terminal hung up (SIGHUP)", "终端已挂断（SIGHUP）"),
+    (Cancelled(by="SIGTERM"), "asked to stop (SIGTERM)", "收到停止请求（SIGTERM）"),
+    (Cancelled(by="the page's Stop button"), "you stopped it from the page", "你在页面上停止了它"),
+    (Cancelled(by="a kiosk's own button"), "a kiosk's own button", "a kiosk's own button"),
+    (LimitReached("max_turns", 12), "it used all 12 of its model turns without an answer; to allow more: "
+     "ToolPolicy(limits=Limits(max_turns=...))", "它用完了全部 12 次模型回复，仍没有给出回答；如需放宽："
+     "ToolPolicy(limits=Limits(max_turns=...))"),
+    (LimitReached("max_tool_calls_per_task", 25), "it used all 25 of its tool calls; to allow more: "
+     "ToolPolicy(limits=Limits(max_tool_calls_per_task=...))", "它用完了全部 25 次工具调用；如需放宽："
+     "ToolPolicy(limits=Limits(max_tool_calls_per_task=...))"),
+    (LimitReached("max_denials_per_task", 3), "you declined 3 calls, as many as one task asks; to allow more: "
+     "ToolPolicy(limits=Limits(max_denials_per_task=...))", "你已拒绝 3 次调用，达到一个任务询问的上限；如需放宽："
+     "ToolPolicy(limits=Limits(max_denials_per_task=...))"),
+    (ModelFailed("unreachable", "APITimeoutError: Request timed out."),
+     "the model could not be reached: APITimeoutError: Request timed out.",
+     "无法连接到模型：APITimeoutError: Request timed out."),
+    (ModelFailed("unusable", "it has no choices"), "the model's reply could not be used: it has no choices",
+     "模型的回复无法使用：it has no choices"),
+]
+
+
+@pytest.mark.parametrize(("reason", "english", "chinese"), REASONS, ids=lambda value: str(value)[:30])
+def test_every_reason_a_task_stops_is_worded_from_its_value_in_both_languages(reason, english, chinese):
+    assert (why_it_stopped(reason, "en"), why_it_stopped(reason, "zh")) == (english, chinese)
+    status = Status("cancelled" if isinstance(reason, Cancelled) else "failed", reason)
+    assert describe(status, "zh").endswith(f"：{chinese}]") and describe(status).endswith(f": {english}]")
+    assert event_fields(status, why_it_stopped(reason, "zh"))["shown"] == chinese, "the page shows the same words"
+
+
+def test_every_reason_has_its_words_in_both_tables():
+    keys = {f"stopped {name}" for name in ("SIGINT", "SIGHUP", "SIGTERM", "the page's Stop button", "unreachable",
+                                           "unusable", "answer call", "answer question", *get_args(StoppingLimit))}
+    assert keys <= set(MESSAGES["en"]) and keys <= set(MESSAGES["zh"])
+
+
+MATCHED_TEXT = re.compile(r"""(?:startswith|endswith|re\.\w+|compile)\(\s*r?["']([^"']*)|["']([^"']*)["']\s+in\s""")
+"""A text a program matches against: the argument of `startswith(`, `endswith(` or a regex call, or the left side of `in`."""
+CORE_WORDS = ("cancelled by the user", "the model request failed", "could not be used", "Limits.", "refused by rule",
+              "Allow ", "the person answered", "the task used all", "the task reached", "the person said no")
+"""Words of the core's English (`str()` of a status's reason, a refusal, a confirmation's question)."""
+
+
+def test_no_front_end_matches_the_cores_english():
+    """A front end words a status, a refusal and a question from their values: no text it matches is core English."""
+    matched = [(path.name, text) for path in (Path(agentkit.__file__).parent / "frontends").rglob("*.py")
+               for found in MATCHED_TEXT.findall(path.read_text(encoding="utf-8")) for text in found
+               if any(words in text for words in CORE_WORDS)]
+    assert matched == []
+    old = 'reason = say("you", language) if (event.error or "").startswith(\n    "cancelled by the user") else event.error'
+    assert any("cancelled by the user" in text for found in MATCHED_TEXT.findall(old) for text in found), "it sees one"
 
 
 def test_zh_the_page_template_takes_every_label_from_the_tables():

@@ -22,7 +22,7 @@ import openai
 from agentkit.agent import POLICY, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import CANCEL, EXIT
-from agentkit.events import Status, finish
+from agentkit.events import finish
 from agentkit.frontends.interrupts import Interrupted, Interrupts, Stopped
 from agentkit.frontends.messages import PERSON_LANGUAGE, say
 from agentkit.frontends.own_agent import Tools
@@ -93,9 +93,8 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
                                                           ask=terminal.ask, task=task, system_prompt=system_prompt,
                                                           stream=stream), terminal.show))
             except Interrupted as interruption:
-                stop_interrupted(task, str(interruption))
                 terminal.write("")
-                terminal.show(Status(task.status, task.error, task))
+                terminal.show(stop_interrupted(task, str(interruption)))  # by the signal's name: SIGINT, ...
         stopped_by = interrupts.last if interrupts.ending else stopped_by
     terminal.write(say("bye", language))
     if stopped_by is not None:  # the command ends with the signal's status (130 for Ctrl-C); "bye" said it all

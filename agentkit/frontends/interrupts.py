@@ -18,15 +18,14 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-HANDLED = {signal.SIGINT: "interrupted (Ctrl-C)", signal.SIGHUP: "the terminal hung up (SIGHUP)",
-           signal.SIGTERM: "asked to stop (SIGTERM)"}
-"""The signals that cancel what the chat waits for, and how a stopped task reports each."""
+HANDLED = (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)
+"""The signals that cancel what the chat waits for (a stopped task names it; the chat words it: `messages`)."""
 ENDING = (signal.SIGHUP, signal.SIGTERM)
 """The signals after which the chat ends, instead of going back to its prompt."""
 
 
 class Interrupted(Exception):
-    """A signal cancelled what the chat was waiting for; the message says which."""
+    """A signal cancelled what the chat was waiting for; the message is its name (SIGINT, SIGHUP, SIGTERM)."""
 
 
 class Interrupts:
@@ -67,7 +66,7 @@ class Interrupts:
         except asyncio.CancelledError:
             if self._received is None or not waiting.cancelled():  # cancelled from outside: not ours to handle
                 raise
-            raise Interrupted(HANDLED[self._received]) from None
+            raise Interrupted(self._received.name) from None
         finally:
             self._waiting = None
 

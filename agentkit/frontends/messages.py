@@ -14,8 +14,10 @@ from collections.abc import Mapping
 from contextvars import ContextVar
 from typing import get_args
 
-from agentkit.asking import Question
+from agentkit.asking import Cancelled, Question
 from agentkit.decisions import Decision, Rule
+from agentkit.limits import LimitReached
+from agentkit.task import StopReason
 
 LANGUAGES = ("en", "zh")
 """The languages the person can be spoken to in: `--lang en|zh`, or the locale's (`LANG=zh_CN.UTF-8`)."""
@@ -26,7 +28,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "model read your last request; /exit ends the chat.",
         "nothing to explain": "Nothing to explain yet: type a request first, then /explain.",
         "chat start": "agentkit chat: model {model}, workspace {workspace}",
-        "bye": "bye", "you prompt": "you> ", "agent prompt": "agent> ", "cancelled by you": "you cancelled it",
+        "bye": "bye", "you prompt": "you> ", "agent prompt": "agent> ",
         "no task": "No task is running: /cancel stops a task when it asks you something. /exit ends the chat.",
         "confirm": "Allow {tool} {arguments}? [y/N]",
         "task status": "[task {status}]",
@@ -43,6 +45,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "because max_tool_calls_per_task": "the task has used all its tool calls (Limits.max_tool_calls_per_task)",
         "because max_tool_calls_per_turn": "more calls in one reply than are run at once (Limits.max_tool_calls_per_turn)",
         "because max_denials_per_task": "you declined as many calls as one task may ask (Limits.max_denials_per_task)",
+        # Why a task stopped (`agentkit.task.StopReason`), worded from the value it carries.
+        "stopped answer call": "you answered {answer} when asked to allow {tool}",
+        "stopped answer question": "you answered {answer} to the question {question}",
+        "stopped SIGINT": "interrupted (Ctrl-C)", "stopped SIGHUP": "the terminal hung up (SIGHUP)",
+        "stopped SIGTERM": "asked to stop (SIGTERM)", "stopped the page's Stop button": "you stopped it from the page",
+        "stopped max_turns": "it used all {value} of its model turns without an answer; to allow more: {how}",
+        "stopped max_tool_calls_per_task": "it used all {value} of its tool calls; to allow more: {how}",
+        "stopped max_denials_per_task": "you declined {value} calls, as many as one task asks; to allow more: {how}",
+        "stopped unreachable": "the model could not be reached: {detail}",
+        "stopped unusable": "the model's reply could not be used: {detail}",
+        "stopped before it started": "stopped before it started",
+        "stopped internal error": "internal error: {detail} (see the server's log)",
         # The web page (agentkit/frontends/web/page.html): `page ` keys are filled into it, with {name} left for the page.
         "page html lang": "en", "page ready": "ready", "page working": "working…", "page system prompt": "system prompt",
         "page placeholder": "Ask for something; the agent can use its tools", "page send": "Send", "page stop": "Stop",
@@ -64,7 +78,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "/exit 结束对话。",
         "nothing to explain": "还没有可以解释的请求：先输入一个请求，再输入 /explain。",
         "chat start": "agentkit chat：模型 {model}，工作区 {workspace}",
-        "bye": "再见", "you prompt": "你> ", "agent prompt": "助手> ", "cancelled by you": "你取消了它",
+        "bye": "再见", "you prompt": "你> ", "agent prompt": "助手> ",
         "no task": "当前没有正在运行的任务：/cancel 用于在任务向你提问时停止它。/exit 结束对话。",
         "confirm": "允许运行 {tool} {arguments} 吗？[y/N]",
         "task status": "[任务{status}]",
@@ -81,6 +95,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "because max_tool_calls_per_task": "本任务的工具调用次数已用完（Limits.max_tool_calls_per_task）",
         "because max_tool_calls_per_turn": "一次回复中的调用多于一次能运行的数量（Limits.max_tool_calls_per_turn）",
         "because max_denials_per_task": "你拒绝的调用已达到一个任务允许的次数（Limits.max_denials_per_task）",
+        "stopped answer call": "在被询问是否允许 {tool} 时，你回答了 {answer}",
+        "stopped answer question": "对于问题 {question}，你回答了 {answer}",
+        "stopped SIGINT": "已中断（Ctrl-C）", "stopped SIGHUP": "终端已挂断（SIGHUP）",
+        "stopped SIGTERM": "收到停止请求（SIGTERM）", "stopped the page's Stop button": "你在页面上停止了它",
+        "stopped max_turns": "它用完了全部 {value} 次模型回复，仍没有给出回答；如需放宽：{how}",
+        "stopped max_tool_calls_per_task": "它用完了全部 {value} 次工具调用；如需放宽：{how}",
+        "stopped max_denials_per_task": "你已拒绝 {value} 次调用，达到一个任务询问的上限；如需放宽：{how}",
+        "stopped unreachable": "无法连接到模型：{detail}",
+        "stopped unusable": "模型的回复无法使用：{detail}",
+        "stopped before it started": "在开始之前就被停止了",
+        "stopped internal error": "内部错误：{detail}（详见服务器日志）",
         "page html lang": "zh-CN", "page ready": "就绪", "page working": "工作中…", "page system prompt": "系统提示词",
         "page placeholder": "提出你的请求；智能体可以使用它的工具", "page send": "发送", "page stop": "停止",
         "page approve": "批准", "page deny": "拒绝", "page reply": "回复", "page your answer": "你的回答",
@@ -119,6 +144,20 @@ def person_question(question: Question, language: str) -> str:
         return question.text
     arguments = json.dumps(question.call.arguments, ensure_ascii=False)
     return say("confirm", language, tool=question.call.name, arguments=arguments)
+
+
+def why_it_stopped(reason: StopReason, language: str) -> str:
+    """Why a task ended without completing, worded in `language` from the value the loop gives (never from its
+    English): who cancelled it and how, which limit stopped it and how to raise it, why the model failed."""
+    if isinstance(reason, Cancelled):
+        if reason.question is None:  # a front end's own stop names a key of ours; an `Ask`'s words are shown as they are
+            return say(f"stopped {reason.by}", language) if f"stopped {reason.by}" in MESSAGES[language] else reason.by
+        if reason.question.call is None:
+            return say("stopped answer question", language, answer=reason.answer, question=repr(reason.question.text))
+        return say("stopped answer call", language, answer=reason.answer, tool=reason.question.call.name)
+    if isinstance(reason, LimitReached):
+        return say(f"stopped {reason.limit}", language, value=reason.value, how=reason.how_to_raise)
+    return say(f"stopped {reason.how}", language, detail=reason.detail)
 
 
 def person_answer(question: Question, answer: str) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from agentkit.asking import EXIT, Question
 from agentkit.events import Event
-from agentkit.frontends.messages import for_the_person, person_answer, person_question, say
+from agentkit.frontends.messages import for_the_person, person_answer, person_question, say, why_it_stopped
 from agentkit.hardening.visible import readable, visible
 
 RESULT_WIDTH = 160
@@ -30,7 +30,7 @@ def shorten(text: str, width: int = RESULT_WIDTH) -> str:
 def describe(event: Event, language: str = "en") -> str | None:
     """The line the terminal prints for an event (None: nothing to print), with what came from outside made visible.
 
-    Our own words are in `language` ("en" or "zh"); what the model, a tool or the task's error says is as it is."""
+    Our own words are in `language` ("en" or "zh"); what the model, a tool or a provider's error says is as it is."""
     if event.kind == "answer":
         return say("agent prompt", language) + visible(event.text)  # an answer may have several lines
     if event.kind == "tool_call":  # what will run, exactly: its unusual spaces are marked too
@@ -42,13 +42,10 @@ def describe(event: Event, language: str = "en") -> str | None:
         line = f"  (thinking) {shorten(visible(event.text))}"
     elif event.kind == "note":
         line = f"[note: {event.text}]"
-    elif event.kind == "status" and event.status != "completed":
+    elif event.kind == "status" and event.status != "completed":  # why, worded from the value the loop gives
         status = say(f"status {event.status}", language)
-        # the loop says why in English, for the model and the logs; a Chinese line says the person's cancel in Chinese
-        reason = say("cancelled by you", language) if language != "en" and (event.error or "").startswith(
-            "cancelled by the user") else event.error
-        line = (say("task status because", language, status=status, reason=reason) if event.error
-                else say("task status", language, status=status))
+        line = (say("task status because", language, status=status, reason=why_it_stopped(event.error, language))
+                if event.error else say("task status", language, status=status))
     else:
         return None
     return visible(line, multiline=False)

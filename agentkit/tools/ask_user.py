@@ -10,7 +10,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from agentkit.asking import Ask, Question, TaskCancelled, is_cancel
+from agentkit.asking import Ask, Cancelled, Question, TaskCancelled, is_cancel
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.schema import tool
 
@@ -30,9 +30,9 @@ def ask_user_tool(ask: Ask) -> ToolDefinition:
             question: The question, as the user will read it: short and specific.
         """
         async with one_question_at_a_time:
-            answer = await ask(Question(question))
+            answer = await ask(asked := Question(question))
         if is_cancel(answer):
-            raise TaskCancelled(f"the person answered {answer.strip()} to the question {question!r}")
+            raise TaskCancelled(Cancelled(answer.strip(), asked))
         return answer.strip() or "(the user gave no answer)"
 
     return ask_user

@@ -48,7 +48,7 @@ from agentkit.agent import POLICY, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import Ask, Question
 from agentkit.events import CallAnswered, CallEvent, Event, Status, finish
-from agentkit.frontends.messages import PERSON_LANGUAGE, for_the_person
+from agentkit.frontends.messages import PERSON_LANGUAGE, for_the_person, say, why_it_stopped
 from agentkit.frontends.own_agent import Tools
 from agentkit.frontends.web.conversations import Conversation, Conversations, stop_once, without_lone_surrogates
 from agentkit.frontends.web.guards import JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit, TokenCheck
@@ -114,7 +114,8 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
             # The event's message is in the history by now: a lone surrogate (a file name's invalid bytes)
             # must go before the next model request, which could not encode it and would fail every turn after.
             task.messages[:] = without_lone_surrogates(task.messages)
-            shown = for_the_person(event.decision, event.arguments) if isinstance(event, CallAnswered) else ""
+            shown = (for_the_person(event.decision, event.arguments) if isinstance(event, CallAnswered)
+                     else why_it_stopped(event.error, language) if isinstance(event, Status) and event.error else "")
             recovered = isinstance(event, CallEvent) and event.call_id.startswith(RECOVERED)
             events.put_nowait(event_fields(event, shown) | {"recovered": recovered})
 
@@ -129,8 +130,7 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
                 if conversations.server_stopping:  # no status: the stream just ends, and the page says the connection is lost
                     stop_interrupted(conversation.task, "the server was stopped")
                     return
-                stop_interrupted(conversation.task, "cancelled from the page")
-                show(Status("cancelled", conversation.task.error, conversation.task), conversation.task)
+                show(stop_interrupted(conversation.task, "the page's Stop button"), conversation.task)
 
         return work
 
@@ -139,11 +139,13 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
             while (event := await events.get()) is not None:  # None: the turn is done, however it ended
                 yield json_line(event)
             if running.cancelled():  # stopped before its first step, so it could not say so itself
-                yield json_line({"kind": "status", "text": "cancelled", "content": "cancelled before it started"})
+                yield json_line({"kind": "status", "text": "cancelled", "content": "cancelled before it started",
+                                 "shown": say("stopped before it started", language)})
             elif error := running.exception():  # a bug in the loop or a tool: into the log, and the page is told
                 log.error("a turn failed", exc_info=error)
-                yield json_line({"kind": "status", "text": "failed",
-                                 "content": f"internal error: {type(error).__name__}: {error} (see the server's log)"})
+                detail = f"{type(error).__name__}: {error}"
+                yield json_line({"kind": "status", "text": "failed", "content": f"internal error: {detail}",
+                                 "shown": say("stopped internal error", language, detail=detail)})
         finally:
             stop_once(running)  # the page went away mid-turn: stop the task rather than leave it waiting
 

@@ -83,7 +83,7 @@ def event_fields(event: Event, shown: str = "") -> dict:
     if isinstance(event, CallAnswered):
         fields |= {"content": event.content, "is_error": event.is_error}
     elif isinstance(event, Status):
-        fields |= {"text": event.status, "content": event.error or ""}
+        fields |= {"text": event.status, "content": str(event.error or "")}  # `shown`: why, in the person's words
     elif isinstance(event, (TextDelta, Thinking, Note, events.Answer)):
         fields["text"] = event.text
     hidden = 0
