@@ -2,6 +2,8 @@
 
 import json
 
+import httpx2
+import openai
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -208,6 +210,25 @@ async def test_the_setting_is_the_clients_type_and_a_copy_keeps_it(stream):
                                          stream=stream))
         await off.close()
     assert task.status == "completed" and task.tool_calls == 1
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("stream", [False, True], ids=["json", "streamed"])
+async def test_a_recovering_client_built_by_hand_recovers_plain_and_streamed_replies(stream):
+    """Built with neither transport= nor http_client=, it wraps the usual HTTP transport: no recovering client
+    leaves plain replies as text."""
+    with OfflineServer(variant("json_text")) as server:
+        async with RecoveringClient(api_key="sk", base_url=server.base_url) as client:
+            task = await finish(run_task(client, "m", "What time is it in Tokyo?", build_registry([clock_tool()]),
+                                         stream=stream))
+    assert task.status == "completed" and task.tool_calls == 1
+
+
+def test_a_recovering_client_refuses_an_http_client_that_would_not_recover():
+    with pytest.raises(TypeError, match="would not read calls back from a plain reply"):
+        RecoveringClient(api_key="sk", http_client=openai.DefaultAsyncHttpxClient())
+    with pytest.raises(TypeError, match="pass transport="):
+        RecoveringClient(api_key="sk", http_client=openai.DefaultAsyncHttpxClient(), transport=httpx2.AsyncHTTPTransport())
 
 
 @pytest.mark.anyio

@@ -98,11 +98,19 @@ def recover_reply(message: dict[str, Any], sent_messages: Sequence[dict], sent_t
 
 
 class RecoveringClient(openai.AsyncOpenAI):
-    """An `AsyncOpenAI` client that reads calls back from text: its type is the setting the loop reads."""
+    """An `AsyncOpenAI` client that reads calls back from text: its type is the setting the loop reads.
+
+    Its transport recovers every plain reply, whatever made the client: `transport=` is the one it wraps (by
+    default the usual HTTP one); an `http_client=` must already recover (a copy, made by `with_options`)."""
 
     def __init__(self, *, transport: httpx2.AsyncBaseTransport | None = None, **options: Any) -> None:
-        if transport is not None:  # None: a copy (`with_options`), given the client it was made with
-            options["http_client"] = openai.DefaultAsyncHttpxClient(transport=RecoveringTransport(transport))
+        given = options.get("http_client")
+        if given is None:
+            inner = transport or httpx2.AsyncHTTPTransport()
+            options["http_client"] = openai.DefaultAsyncHttpxClient(transport=RecoveringTransport(inner))
+        elif transport is not None or not isinstance(getattr(given, "_transport", None), RecoveringTransport):
+            raise TypeError("RecoveringClient(http_client=...) would not read calls back from a plain reply: pass "
+                            "transport= (the one to wrap), or neither, and it builds its own recovering HTTP client")
         super().__init__(**options)
 
 
