@@ -38,28 +38,29 @@ def calls_phrase(count: int) -> str:
     return f"{count} tool call{'s' * (count != 1)}"
 
 
-def _raised_by_user(limit: str) -> str:
-    """Tells the model which limit refused it and that trying again differently will not get past it."""
-    return f"Limits.{limit}: only the user can raise it, in the task's ToolPolicy"
+CallLimit = Literal["max_tool_calls_per_task", "max_tool_calls_per_turn", "max_denials_per_task"]
+REFUSALS: dict[CallLimit, str] = {  # what the model reads when a limit refuses a call, and what to do instead
+    "max_tool_calls_per_task": "this task has used all of its {calls} ({limit}); answer with what you have",
+    "max_tool_calls_per_turn": "at most {calls} per reply are run or put to the user ({limit}); ask for this one "
+                               "again in your next reply if you still need it",
+    "max_denials_per_task": "the user denied {calls} in this task ({limit}), so they are not asked again and this "
+                            "call did not run; ask the user what they want instead",
+}
 
 
-def task_calls_refusal(limit: int) -> str:
-    return (f"this task has used all of its {calls_phrase(limit)} ({_raised_by_user('max_tool_calls_per_task')}); "
-            "answer with what you have")
-
-
-def turn_calls_refusal(limit: int) -> str:
-    return (f"at most {calls_phrase(limit)} per reply are run or put to the user "
-            f"({_raised_by_user('max_tool_calls_per_turn')}); ask for this one again in your next reply if you "
-            "still need it")
-
-
-def denials_refusal(denials: int) -> str:
-    return (f"the user denied {calls_phrase(denials)} in this task ({_raised_by_user('max_denials_per_task')}), so "
-            "they are not asked again and this call did not run; ask the user what they want instead")
+def limit_refusal(limit: CallLimit, value: int) -> str:
+    """Which limit refused the call, and that trying again differently will not get past it."""
+    raised = f"Limits.{limit}: only the user can raise it, in the task's ToolPolicy"
+    return REFUSALS[limit].format(calls=calls_phrase(value), limit=raised)
 
 
 StoppingLimit = Literal["max_turns", "max_tool_calls_per_task", "max_denials_per_task"]
+STOPS: dict[StoppingLimit, str] = {  # why the task stopped, in the library's English
+    "max_turns": "the task reached {value} model turns (Limits.max_turns) without an answer",
+    "max_tool_calls_per_task": "the task used all of its {calls} (Limits.max_tool_calls_per_task)",
+    "max_denials_per_task": "the person said no to {calls} (Limits.max_denials_per_task), so the task stopped asking; "
+                            "say what you want instead, or allow more with {how}",
+}
 
 
 @dataclass(frozen=True)
@@ -74,9 +75,4 @@ class LimitReached:
         return f"ToolPolicy(limits=Limits({self.limit}=...))"
 
     def __str__(self) -> str:
-        if self.limit == "max_turns":
-            return f"the task reached {self.value} model turns (Limits.max_turns) without an answer"
-        if self.limit == "max_tool_calls_per_task":
-            return f"the task used all of its {calls_phrase(self.value)} (Limits.max_tool_calls_per_task)"
-        return (f"the person said no to {calls_phrase(self.value)} (Limits.max_denials_per_task), so the task "
-                f"stopped asking; say what you want instead, or allow more with {self.how_to_raise}")
+        return STOPS[self.limit].format(value=self.value, calls=calls_phrase(self.value), how=self.how_to_raise)

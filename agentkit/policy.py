@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from agentkit.asking import NO_PERSON, YES_ANSWERS, Ask, Cancelled, Question, TaskCancelled, is_cancel, scripted_answers  # noqa: F401
 from agentkit.calls import ToolCall
 from agentkit.decisions import Allow, AskPerson, Decision, Refuse, Rule, Verdict
-from agentkit.limits import DEFAULT_LIMITS, LimitReached, Limits, denials_refusal, task_calls_refusal, turn_calls_refusal
+from agentkit.limits import DEFAULT_LIMITS, LimitReached, Limits, limit_refusal
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import ToolResult, check_arguments, execute_tool, unknown_tool
 from agentkit.tools.registry import openai_tools
@@ -157,14 +157,14 @@ class ToolExecutor:
 
     def _limit_refusal(self, call: ToolCall) -> Refuse | None:
         """Check 4: the refusal of the first limit `call` would go past, or None."""
-        limits = self.policy.limits
+        limits, over = self.policy.limits, None
         if self.calls_this_task >= limits.max_tool_calls_per_task:
-            return Refuse(call, "max_tool_calls_per_task", task_calls_refusal(limits.max_tool_calls_per_task))
-        if self.calls_this_turn >= limits.max_tool_calls_per_turn:
-            return Refuse(call, "max_tool_calls_per_turn", turn_calls_refusal(limits.max_tool_calls_per_turn))
-        if self.denials >= limits.max_denials_per_task and self.needs_confirmation(call.name):
-            return Refuse(call, "max_denials_per_task", denials_refusal(self.denials))
-        return None
+            over = "max_tool_calls_per_task"
+        elif self.calls_this_turn >= limits.max_tool_calls_per_turn:
+            over = "max_tool_calls_per_turn"
+        elif self.denials >= limits.max_denials_per_task and self.needs_confirmation(call.name):
+            over = "max_denials_per_task"
+        return Refuse(call, over, limit_refusal(over, getattr(limits, over))) if over else None
 
     def _count(self) -> str:
         return f"call {self.calls_this_turn} of this turn, {self.calls_this_task} of this task"
