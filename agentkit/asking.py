@@ -64,10 +64,10 @@ class Cancelled:
 
     def __str__(self) -> str:  # the library's English, as the logs and the notebooks show it
         if self.question is None:
-            return f"cancelled ({self.by})"
+            return f"stopped by {self.by}"
         asked = (f"when asked to allow {self.question.call.name}" if self.question.call
                  else f"to the question {self.question.text!r}")
-        return f"cancelled by the user: the person answered {self.answer} {asked}"
+        return f"the person answered {self.answer} {asked}"
 
 
 def is_cancel(answer: str) -> bool:

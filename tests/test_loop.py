@@ -176,7 +176,7 @@ def test_cancel_at_a_confirmation_cancels_every_call_of_that_reply_and_runs_none
     task = go(client, "go", ask=scripted_answers("/cancel"), on_event=events.append)
     assert task.status == "cancelled"
     assert (task.error.answer, task.error.question.call.name) == ("/cancel", "erase"), "the answer, and the call asked about"
-    assert str(task.error) == "cancelled by the user: the person answered /cancel when asked to allow erase"
+    assert str(task.error) == "the person answered /cancel when asked to allow erase"
     assert done == []
     assert [m["content"] for m in task.messages[2:]] == [CANCELLED.content] * 3
     assert [e.kind for e in events] == ["usage"] + ["tool_call"] * 3 + ["confirm"] + ["tool_result"] * 3 + ["status"]

@@ -130,7 +130,7 @@ def test_a_denial_reaches_the_model_and_cancel_stops_the_task(tmp_path):
         result, status = stream.until("status")
     assert result["is_error"] and "cancelled" in result["content"]
     assert status["text"] == "cancelled"
-    assert status["content"] == "cancelled by the user: the person answered /cancel when asked to allow bash"
+    assert status["content"] == "the person answered /cancel when asked to allow bash"
     assert status["shown"] == "you answered /cancel when asked to allow bash", "the person's words, from the value"
     assert not (tmp_path / "made.txt").exists()
 

@@ -17,7 +17,7 @@ from agentkit.offline import OfflineModel, ScriptedModel, call
 
 SLEEPER = call("bash", command="echo $$ > pid.txt; exec sleep 60")
 """A command that says its process id, then runs for longer than any test."""
-STOPPED = "cancelled (the page's Stop button)"  # the status's data; the page shows the person's words (`shown`)
+STOPPED = "stopped by the page's Stop button"  # the status's data; the page shows the person's words (`shown`)
 
 
 def running_pid(folder) -> int:
