@@ -13,12 +13,14 @@ from hypothesis import strategies as st
 from test_cli_chat import ask, start_chat
 
 from agentkit.agent import open_workspace
+from agentkit.asking import Cancelled
 from agentkit.calls import ToolCall
 from agentkit.events import Answer, CallAnswered, CallRequested, Status
 from agentkit.frontends.chat import chat
 from agentkit.frontends.terminal import Terminal, describe
 from agentkit.hardening.visible import visible
 from agentkit.offline import EmittedCall, ScriptedModel, offline_client
+from agentkit.task import ModelFailed
 from agentkit.tools.dispatcher import ToolResult
 
 HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}
@@ -53,7 +55,8 @@ def test_every_line_from_a_tool_or_the_model_is_made_visible():
     lines = [describe(CallRequested(ToolCall("", "bash\x1b[2K", '{"command": "rm \u202e-rf\x9b2K"}', None))),
              describe(CallAnswered(ToolCall("", "read_file", "{}", {}), ToolResult(ATTACK))),
              describe(Answer(f"Done.\n{ATTACK}")),
-             describe(Status("failed", ATTACK))]
+             describe(Status("failed", ModelFailed("unreachable", ATTACK))),
+             describe(Status("cancelled", Cancelled(by=ATTACK)))]
     for line in lines:
         assert not hidden_characters(line), line
     assert lines[0] == '  -> bash\\x1b[2K {"command": "rm <U+202E>-rf\\u009b2K"}'

@@ -87,8 +87,9 @@ def test_a_turn_that_breaks_halfway_ends_as_failed_and_frees_its_conversation(tm
     with serving(model, tmp_path) as port:
         tool_call, status = Stream(port, "What time is it?").until("status")
         assert tool_call["kind"] == "tool_call"
-        assert (status["text"], status["content"]) == (
-            "failed", "internal error: RuntimeError: a bug halfway through a turn (see the server's log)")
+        assert (status["text"], status["content"], status["shown"]) == (
+            "failed", "internal error: RuntimeError: a bug halfway through a turn (see the server's log)",
+            "internal error: RuntimeError: a bug halfway through a turn (see the server's log)")
         # No waiting: the conversation is free the moment its stream ends.
         status, body = post(port, "/chat", {"conversation": "c1", "message": "Hello"})
     assert status == 200 and [e["text"] for e in events_of(body)] == ["Hello again.", "completed"]

@@ -144,8 +144,8 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
             elif error := running.exception():  # a bug in the loop or a tool: into the log, and the page is told
                 log.error("a turn failed", exc_info=error)
                 detail = f"{type(error).__name__}: {error}"
-                yield json_line({"kind": "status", "text": "failed", "content": f"internal error: {detail}",
-                                 "shown": say("stopped internal error", language, detail=detail)})
+                yield json_line({"kind": "status", "text": "failed", "shown": say("stopped internal error", language,
+                                 detail=detail), "content": f"internal error: {detail} (see the server's log)"})
         finally:
             stop_once(running)  # the page went away mid-turn: stop the task rather than leave it waiting
 
