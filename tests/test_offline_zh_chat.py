@@ -105,7 +105,7 @@ def test_a_missing_value_is_asked_for_in_chinese(tmp_path):
     printed, calls = session(tmp_path, "用 shell 运行一个命令", "/cancel")
     question = calls[0][1]["question"] if calls and calls[0][0] == "ask_user" else answers(printed)[0]
     assert question.endswith("？") and not re.search(r"[A-Za-z]", question), question
-    assert "[任务已取消：你取消了它]" in printed, "the person's /cancel is told in Chinese too"
+    assert f"[任务已取消：你对问题“{question}”回答了 /cancel]" in printed, "the person's /cancel is told in Chinese too"
 
 
 @pytest.mark.parametrize("request_, said", [("谢谢", "不客气"), ("你好", "你好")])

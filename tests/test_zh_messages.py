@@ -114,14 +114,14 @@ def test_zh_a_confirmation_and_a_status_are_said_in_chinese_with_the_call_unchan
     assert event["tool"] == "write_file", "the page reads the call the question carries, not its English"
     status = Status("cancelled", Cancelled("/cancel", question))
     assert describe(status) == "[task cancelled: you answered /cancel when asked to allow write_file]"
-    assert describe(status, "zh") == "[任务已取消：在被询问是否允许 write_file 时，你回答了 /cancel]"
+    assert describe(status, "zh") == "[任务已取消：问你是否允许 write_file 时，你回答了 /cancel]"
     failed = Status("failed", ModelFailed("unreachable", "HTTP 500 from the model"))
     assert describe(failed, "zh") == "[任务失败：无法连接到模型：HTTP 500 from the model]", "the provider's words as sent"
 
 
 REASONS = [  # every way a task ends without completing, as its value, then in English and in Chinese
-    (Cancelled("/exit", Question("Which file?")), "you answered /exit to the question 'Which file?'",
-     "对于问题 'Which file?'，你回答了 /exit"),
+    (Cancelled("/exit", Question("Which file?")), 'you answered /exit to the question "Which file?"',
+     "你对问题“Which file?”回答了 /exit"),
     (Cancelled(by="SIGINT"), "interrupted (Ctrl-C)", "已中断（Ctrl-C）"),
     (Cancelled(by="SIGHUP"), "the terminal hung up (SIGHUP)", "终端已挂断（SIGHUP）"),
     (Cancelled(by="SIGTERM"), "asked to stop (SIGTERM)", "收到停止请求（SIGTERM）"),

@@ -47,7 +47,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "because max_denials_per_task": "you declined as many calls as one task may ask (Limits.max_denials_per_task)",
         # Why a task stopped (`agentkit.task.StopReason`), worded from the value it carries.
         "stopped answer call": "you answered {answer} when asked to allow {tool}",
-        "stopped answer question": "you answered {answer} to the question {question}",
+        "stopped answer question": "you answered {answer} to the question \"{question}\"",
         "stopped SIGINT": "interrupted (Ctrl-C)", "stopped SIGHUP": "the terminal hung up (SIGHUP)",
         "stopped SIGTERM": "asked to stop (SIGTERM)", "stopped the page's Stop button": "you stopped it from the page",
         "stopped max_turns": "it used all {value} of its model turns without an answer; to allow more: {how}",
@@ -95,8 +95,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "because max_tool_calls_per_task": "本任务的工具调用次数已用完（Limits.max_tool_calls_per_task）",
         "because max_tool_calls_per_turn": "一次回复中的调用多于一次能运行的数量（Limits.max_tool_calls_per_turn）",
         "because max_denials_per_task": "你拒绝的调用已达到一个任务允许的次数（Limits.max_denials_per_task）",
-        "stopped answer call": "在被询问是否允许 {tool} 时，你回答了 {answer}",
-        "stopped answer question": "对于问题 {question}，你回答了 {answer}",
+        "stopped answer call": "问你是否允许 {tool} 时，你回答了 {answer}",
+        "stopped answer question": "你对问题“{question}”回答了 {answer}",
         "stopped SIGINT": "已中断（Ctrl-C）", "stopped SIGHUP": "终端已挂断（SIGHUP）",
         "stopped SIGTERM": "收到停止请求（SIGTERM）", "stopped the page's Stop button": "你在页面上停止了它",
         "stopped max_turns": "它用完了全部 {value} 次模型回复，仍没有给出回答；如需放宽：{how}",
@@ -153,7 +153,7 @@ def why_it_stopped(reason: StopReason, language: str) -> str:
         if reason.question is None:  # a front end's own stop names a key of ours; an `Ask`'s words are shown as they are
             return say(f"stopped {reason.by}", language) if f"stopped {reason.by}" in MESSAGES[language] else reason.by
         if reason.question.call is None:
-            return say("stopped answer question", language, answer=reason.answer, question=repr(reason.question.text))
+            return say("stopped answer question", language, answer=reason.answer, question=reason.question.text)
         return say("stopped answer call", language, answer=reason.answer, tool=reason.question.call.name)
     if isinstance(reason, LimitReached):
         return say(f"stopped {reason.limit}", language, value=reason.value, how=reason.how_to_raise)
