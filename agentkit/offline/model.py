@@ -44,7 +44,6 @@ from agentkit.offline.instructions import (
     changes_something,
     first_sentence,
     fits_exactly,
-    introduction,
     is_forbidden,
     not_obeyed,
     ordered_command,
@@ -119,7 +118,8 @@ class OfflineModel:
         protocol = None if offers else function_protocol(messages)
         if protocol:
             return protocol_reply(messages, protocol)
-        return Reply(content=introduction(told, question) or plain_answer(question, language))
+        tools = [(o.name, o.description) for o in offers]
+        return Reply(content=answer.introduction(told.role, question, tools, language) or plain_answer(question, language))
 
 
 def _written(planned: Planned) -> EmittedCall:
