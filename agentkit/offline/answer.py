@@ -127,7 +127,8 @@ GO_AHEAD = {"en": "Shall I go ahead?", "zh": "可以继续吗？"}
 """How the model asks for a yes before a call that changes something; a yes after it lets the call run."""
 DOING_ZH = {"write": "写入", "edit": "修改", "delete": "删除", "remove": "删除", "create": "创建", "save": "保存",
             "move": "移动", "rename": "重命名", "send": "发送", "run": "运行", "update": "更新", "add": "添加",
-            "append": "追加", "post": "发布", "upload": "上传", "bash": "运行", "shell": "运行"}
+            "append": "追加", "post": "发布", "upload": "上传", "bash": "运行命令", "shell": "运行命令", "read": "读取",
+            "get": "查看", "find": "查找", "glob": "查找文件", "search": "搜索", "list": "列出", "ask": "询问"}
 
 
 def confirm_first(calls: list[tuple[str, dict[str, Any]]], language: Language) -> str:
@@ -155,8 +156,6 @@ def _what_it_does(name: str, arguments: dict[str, Any], language: Language) -> s
 CAN_DO = re.compile(r"\bwhat (?:can|could) you (?:do|help)|\bwhat are you (?:able|good) |你(?:能|会|可以)(?:做|干|帮我)?什么",
                     re.IGNORECASE)
 WHO_ZH = re.compile(r"你是谁|你是什么|你叫什么")
-TOOL_VERBS_ZH = {**DOING_ZH, "read": "读取", "get": "查看", "find": "查找", "glob": "查找文件", "search": "搜索",
-                 "list": "列出", "ask": "询问", "bash": "运行命令", "shell": "运行命令"}
 
 
 def introduction(role: str | None, question: str, tools: list[tuple[str, str]], language: Language) -> str | None:
@@ -182,9 +181,9 @@ def _able(name: str, description: str, language: Language) -> str:
     words = reading.split_name(name)
     if language == "en":
         return " ".join(words)
-    verb = next((w for w in words if w in TOOL_VERBS_ZH), None)
+    verb = next((w for w in words if w in DOING_ZH), None)
     thing = label("_".join(w for w in words if w != verb and w not in TOOLISH), "zh")[0] if len(words) > 1 else ""
-    return f"{TOOL_VERBS_ZH.get(verb or '', '使用')}{thing}"
+    return f"{DOING_ZH.get(verb or '', '使用')}{thing}"
 
 
 def not_allowed(language: Language) -> str:

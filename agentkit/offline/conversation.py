@@ -20,6 +20,7 @@ from typing import Any
 from agentkit.offline.choose import Offer, Planned
 from agentkit.offline.dates import as_iso
 from agentkit.offline.fill import fill
+from agentkit.offline.outputs import NUMBERED
 from agentkit.offline.places import is_known_place, zone_names
 from agentkit.offline.reading import message_text, split_name
 from agentkit.offline.roles import FROM_WORDS, role_of
@@ -234,8 +235,6 @@ TWO_STEPS = (  # 'add a line to notes.txt: buy milk' ("在 笔记.txt 末尾加�
     Steps(re.compile(r"\b(?:add (?:a |another )?line (?:at|to) the (?:top|start|beginning) of|prepend (?:a |another )?"
                      r"line to) (\S+?):\s*(.+?)\s*$", re.I), lambda lines, text: [text, *lines]),
 )
-NUMBERED = re.compile(r"^\s*\d+\t(.*)$", re.MULTILINE)
-"""A file's lines as a reader shows them numbered (`cat -n`): the number, a tab, the line."""
 GOES_ON = re.compile(r"\[[^\]]*\b(?:more|continue|cut|truncated|follow)", re.I)
 NOTHING_IN = re.compile(r"\b(?:is empty|0 lines|no lines)\b", re.I)
 NO_FILE = re.compile(r"\b(?:does not exist|not found|no such)\b", re.I)

@@ -136,13 +136,9 @@ CURRENCY_CODES = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EU
                   "yen": "JPY", "yuan": "CNY", "rupee": "INR", "rupees": "INR", "franc": "CHF", "francs": "CHF"}
 CURRENCY_COUNTRIES = {"canadian": "CAD", "australian": "AUD", "singapore": "SGD", "hong": "HKD", "swiss": "CHF",
                       "mexican": "MXN", "new": "NZD"}
-COUNTRY_CODES = {"united states": "US", "usa": "US", "america": "US", "united kingdom": "GB", "uk": "GB",
-                 "britain": "GB", "england": "GB", "germany": "DE", "france": "FR", "spain": "ES", "italy": "IT",
-                 "japan": "JP", "china": "CN", "india": "IN", "canada": "CA", "australia": "AU", "brazil": "BR",
-                 "mexico": "MX", "netherlands": "NL", "sweden": "SE", "norway": "NO", "switzerland": "CH",
-                 "ireland": "IE", "portugal": "PT", "poland": "PL", "korea": "KR", "south korea": "KR",
-                 "new zealand": "NZ", "egypt": "EG", "kenya": "KE", "south africa": "ZA", "argentina": "AR",
-                 "austria": "AT", "belgium": "BE", "denmark": "DK", "finland": "FI", "greece": "GR", "turkey": "TR"}
+COUNTRY_ALIASES = {"usa": "US", "america": "US", "uk": "GB", "britain": "GB", "england": "GB", "korea": "KR",
+                   "turkey": "TR"}
+"""What people call a country besides its English name in CLDR (which `country_code` reads)."""
 
 
 def currency_code(word: str, before: tuple[str, ...]) -> str:
@@ -169,6 +165,20 @@ def is_known_place(name: str) -> bool:
 
 
 PREPOSITIONS = frozenset({"in", "from", "to", "at", "for", "near", "via", "of", "about"})
+
+
+def country_code(name: str) -> str:
+    """ "Japan" -> "JP": the ISO 3166 code a parameter asks for, from CLDR's English names (babel, loaded on first
+    use); a name it does not know stays as written."""
+    return _country_codes().get(name.lower(), name)
+
+
+@cache
+def _country_codes() -> dict[str, str]:
+    from babel import Locale
+
+    named = {english.lower(): code for code, english in Locale("en").territories.items() if code.isalpha()}
+    return named | COUNTRY_ALIASES
 
 
 def language_code(name: str) -> str:
