@@ -78,8 +78,7 @@ def plain_answer(question: str, language: Language | None = None) -> str:
             continue
         if keys <= asked or (zh_keys != ("你好",) and all(k in question for k in zh_keys)) or (greeted and "hello" in keys):
             return chinese if language == "zh" else english
-    every_word = set(re.findall(r"[a-z]+", question.lower()))  # "who" and "you" are stop words elsewhere
-    if any(words <= every_word for words in WHO_ASKED) or re.search(r"你是谁|你是什么|你能做什么", question):
+    if asks_who(question):
         return NOT_AN_LLM_ZH if language == "zh" else NOT_AN_LLM
     return small_talk(question, language) or DONT_KNOW[language]
 
@@ -158,12 +157,17 @@ CAN_DO = re.compile(r"\bwhat (?:can|could) you (?:do|help)|\bwhat are you (?:abl
 WHO_ZH = re.compile(r"你是谁|你是什么|你叫什么")
 
 
+def asks_who(question: str) -> bool:
+    """The question asks the model who it is or what it can do, in English or in Chinese."""
+    every_word = set(re.findall(r"[a-z]+", question.lower()))  # "who" and "you" are stop words elsewhere
+    return any(words <= every_word for words in WHO_ASKED) or bool(WHO_ZH.search(question) or CAN_DO.search(question))
+
+
 def introduction(role: str | None, question: str, tools: list[tuple[str, str]], language: Language) -> str | None:
     """Asked who it is, the role the system prompt gave it; asked what it can do, that role and, briefly, what its
     tools (name, description) let it do, as a real model says: "I am a coding agent: with my tools I can ..."."""
-    every_word = set(re.findall(r"[a-z]+", question.lower()))  # "who" and "you" are stop words elsewhere
     can_do = CAN_DO.search(question) is not None
-    if role is None or not (can_do or WHO_ZH.search(question) or any(words <= every_word for words in WHO_ASKED)):
+    if role is None or not asks_who(question):
         return None
     able = [_able(name, description, language) for name, description in tools] if can_do else []
     if language == "zh":
