@@ -5,7 +5,8 @@ Run: /work/venv/bin/python benchmarks/offline_latency.py [N]
 Both paths use the real `openai.AsyncOpenAI` client and the same request (a tool offered, two calls back),
 measured side by side in one run. A learner's request is rarely that small, so the decision procedure is also timed
 on such requests: twenty tools offered and a few turns of history before the question, for the evaluation set's
-questions in turn. The decision procedure alone (`OfflineModel().respond`) is timed too,
+questions in turn (wall clock and CPU time: on a loaded machine the first also counts waiting for a core; the target
+is a median of 3 ms). The decision procedure alone (`OfflineModel().respond`) is timed too,
 to show how much of a completion is the model and how much is the SDK and the transport; so are the request
 checks alone (`contract.check_chat`, the provider's contract, once its validator is built); and the HTTP
 server once more with Nagle's algorithm left on, to show why the server sets TCP_NODELAY.
@@ -32,6 +33,7 @@ REQUEST = {
         "parameters": {"type": "object", "properties": {"timezone": {"type": "string"}}, "required": ["timezone"]}}}],
 }
 WARMUP = 20
+TARGET_MS = 3.0  # issue 34: twenty tools and a few turns of history answered in 3 ms or less at the median
 
 
 def crowded_requests() -> list[dict]:
@@ -55,13 +57,16 @@ def crowded_requests() -> list[dict]:
     return requests
 
 
-def time_crowded(requests: list[dict]) -> list[float]:
-    model, samples = OfflineModel(), []
+def time_crowded(requests: list[dict]) -> tuple[list[float], list[float]]:
+    """Wall-clock and CPU time per request: on a machine shared with other work the wall clock also counts the
+    time the process waited for a core; the CPU time is what the decision procedure itself costs."""
+    model, wall, cpu = OfflineModel(), [], []
     for request in requests:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         model.respond(request)
-        samples.append(time.perf_counter() - start)
-    return samples
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return wall, cpu
 
 
 def summary(samples: list[float]) -> tuple[float, float]:
@@ -108,7 +113,7 @@ async def main(n: int) -> None:
     decision = time_model(n)
     crowded = crowded_requests()
     time_crowded(crowded[:WARMUP])
-    twenty = time_crowded(crowded)
+    twenty, twenty_cpu = time_crowded(crowded)
     async with offline_client() as client:
         in_process = await time_client(client, n)
     over_http = await time_server(n, no_delay=True)
@@ -118,12 +123,13 @@ async def main(n: int) -> None:
     print(f"offline completion latency, {n} requests each (after {WARMUP} warm-up), real AsyncOpenAI client")
     print(f"  the first request's checks build the validator once: {first_check * 1000:.0f} ms")
     rows = [("request checks only", checks), ("decision procedure only", decision), ("twenty tools + history", twenty),
-            ("in-process transport", in_process),
+            ("  the same, CPU time", twenty_cpu), ("in-process transport", in_process),
             ("HTTP server 127.0.0.1", over_http), ("HTTP, Nagle left on", with_nagle)]
     for name, samples in rows:
         median, p90 = summary(samples)
         print(f"  {name:<24} median {median:7.3f} ms   p90 {p90:7.3f} ms")
-    print(f"  (twenty tools + history: the decision procedure alone, {len(twenty)} evaluation questions)")
+    print(f"  (twenty tools + history: the decision procedure alone, {len(twenty)} evaluation questions; "
+          f"target: a median of {TARGET_MS:g} ms or less, CPU median {summary(twenty_cpu)[0]:.2f} ms)")
     for name, samples in rows[rows.index(("in-process transport", in_process)) + 1:]:
         ratio_median, ratio_p90 = (summary(samples)[i] / summary(in_process)[i] for i in (0, 1))
         print(f"  {name} / in-process: {ratio_median:.2f}x at the median, {ratio_p90:.2f}x at p90")

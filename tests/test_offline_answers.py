@@ -354,3 +354,22 @@ def test_a_result_that_repeats_its_argument_is_said_with_the_argument_once():
     assert said.count("Lisbon") == 1 and "sunny, 21 C" in said, said
     kept = sentences([("lookup", {"word": "http"}, "http: a protocol")], "what is http?")
     assert "http" in kept and "a protocol" in kept, "where the sentence does not name the argument, the result keeps it"
+
+
+@pytest.mark.parametrize("error, meaning", [
+    # each worded as another tool might word it, never as agentkit's own tools do
+    ("the text 'foo' is not present in 'notes.md'", "在 notes.md 里没有找到"),
+    ("could not open 'data.csv': no such file or directory", "找不到 data.csv"),
+    ("path 'C:/secrets' escapes the sandbox (outside the allowed root)", "C:/secrets 在工作区之外"),
+    ("'photos' is a directory", "photos 是文件夹"),
+    ("'pic.png' looks binary", "pic.png 不是文本文件"),
+    ("the request took too long and was abandoned", "运行超时了"),
+    ("permission denied for '/etc/shadow'", "不被允许"),
+    ("argument 'count' expected an integer, got 'many'", "不符合要求"),
+    ("the match 'TODO' occurs 3 times in 'a.py'", "出现了不止一次"),
+])
+def test_an_error_worded_otherwise_is_understood_by_its_meaning_and_said_in_chinese(error, meaning):
+    from agentkit.offline.failures import failure
+
+    said = failure(error, "zh")
+    assert said.startswith("没能完成：") and meaning in said and not re.search(r"[a-z]{3,} [a-z]{3,}", said), said

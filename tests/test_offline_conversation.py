@@ -91,3 +91,35 @@ def test_a_word_of_the_correction_is_not_taken_for_a_value():
 def test_a_new_request_for_another_tool_is_not_a_follow_up():
     history = _turn("order_seeds", {"variety": "basil", "packets": 2})
     assert _calls([SEEDS, QUIET], history, "also, what is the noise level in Mitte?") == [("noise_level", {"district": "Mitte"})]
+
+
+READ = _tool("read_document", "Show a document", {"path": {"type": "string"}}, ["path"])
+SAVE = _tool("save_document", "Save a document", {"path": {"type": "string"}, "content": {"type": "string"}},
+             ["path", "content"])
+
+
+def _after_reading(request, shown):
+    """The request, its read call, and what the reader showed: the next call the model makes (or its words)."""
+    read = {"id": "r", "type": "function", "function": {"name": "read_document", "arguments": '{"path": "todo.md"}'}}
+    messages = [{"role": "user", "content": request}, {"role": "assistant", "content": None, "tool_calls": [read]},
+                {"role": "tool", "tool_call_id": "r", "content": shown}]
+    reply = OfflineModel().respond({"messages": messages, "tools": [READ, SAVE]})
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
+
+
+@pytest.mark.parametrize("request_, shown, written", [
+    # a reader of its own wording: plain text, numbered lines under a heading, an empty file, no file yet
+    ("add a line to todo.md: call Ana", "buy milk\nwater plants", "buy milk\nwater plants\ncall Ana\n"),
+    ("add a line to todo.md: call Ana", "todo.md (2 lines)\n1\tbuy milk\n2\twater plants", "buy milk\nwater plants\ncall Ana\n"),
+    ("add a line to todo.md: call Ana", "The file is empty (0 lines).", "call Ana\n"),
+    ("add a line to todo.md: call Ana", "Error: no such file: todo.md", "call Ana\n"),
+    ("add a line at the top of todo.md: call Ana", "buy milk", "call Ana\nbuy milk\n"),
+])
+def test_a_line_is_added_in_two_steps_read_then_written_back(request_, shown, written):
+    assert _calls([READ, SAVE], [], request_) == [("read_document", {"path": "todo.md"})]
+    assert _after_reading(request_, shown) == [("save_document", {"path": "todo.md", "content": written})]
+
+
+@pytest.mark.parametrize("shown", ["1\tbuy milk\n[output truncated: 40 more lines]", "Error: permission denied"])
+def test_a_file_shown_in_part_or_not_read_is_never_written_back(shown):
+    assert not any(name == "save_document" for name, _ in _after_reading("add a line to todo.md: call Ana", shown))

@@ -71,3 +71,35 @@ def test_small_talk_calls_no_tool_even_when_one_is_offered():
 def test_a_greeting_is_answered_with_what_the_model_is(greeting):
     reply = OfflineModel().respond({"messages": [{"role": "user", "content": greeting}]})
     assert reply.content.startswith("Hello! I am the course's offline model")
+
+
+def _asked(system, question, tools):
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": question}]
+    return OfflineModel().respond({"messages": messages, "tools": tools})
+
+
+def _agent_tools():
+    from agentkit.agent import agent_tools, open_workspace
+
+    return [{"type": "function", "function": {"name": n, "description": t.description, "parameters": t.parameters}}
+            for n, t in agent_tools(open_workspace("."), None).items()]
+
+
+def test_what_can_you_do_says_the_role_and_what_the_tools_let_it_do_in_one_sentence():
+    from agentkit.agent import system_prompt
+
+    said = _asked(system_prompt("/tmp/w"), "What can you do?", _agent_tools())
+    assert not said.tool_calls and said.content.startswith("I am a coding agent: with my tools I can ")
+    assert all(done in said.content for done in ("read a UTF-8 text file", "edit a text file", "run a bash command"))
+    assert "bash," not in said.content and "read_file" not in said.content  # what it does, not the tools' names
+    assert said.content.count(". ") == 0 and said.content.endswith(".")  # one sentence: brevity keeps it whole
+    assert _asked(system_prompt("/tmp/w"), "Who are you?", _agent_tools()).content == "I am a coding agent."
+
+
+def test_what_can_you_do_in_chinese_is_said_in_chinese_with_tools_described_in_either_language():
+    said = _asked("You are Ada, a helper.", "你能做什么？", _agent_tools()).content
+    assert said.startswith("我是 Ada") and "读取文件" in said and "运行命令" in said and said.endswith("。"), said
+    assert not re.search(r"[A-Za-z]{2,}[\s,]+[A-Za-z]{2,}[\s,]+[A-Za-z]{2,}", said.replace("a helper", "")), said
+    chinese = [{"type": "function", "function": {"name": "book_room", "description": "预订会议室，按时间段。",
+                                                 "parameters": {"type": "object", "properties": {}}}}]
+    assert _asked("You are Ada.", "你可以做什么", chinese).content == "我是 Ada：我可以用工具预订会议室。"

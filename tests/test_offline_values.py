@@ -305,3 +305,11 @@ TICKET_FIELDS = {"repo": {"type": "string", "description": "The repository, as o
 def test_a_quoted_title_is_no_repository(question, expected):
     """A repository is owner/name: a quoted title must not fill it, so the model asks for the repository."""
     assert fill({"type": "object", "properties": TICKET_FIELDS, "required": ["repo", "title"]}, question) == expected
+
+
+@pytest.mark.parametrize("hint, amount", [({"duration", "seconds"}, 5400), ({"hrs"}, 1.5), ({"days"}, 0.0625),
+                                          ({"timer"}, 90), ({"duration", "mins"}, 90), ({"weeks"}, 5400 / 604800)])
+def test_a_duration_is_given_in_the_unit_its_parameter_names_by_the_one_table_of_units(hint, amount):
+    from agentkit.offline.dates import in_unit
+
+    assert in_unit(5400, hint) == pytest.approx(amount)

@@ -78,8 +78,7 @@ def plain_answer(question: str, language: Language | None = None) -> str:
             continue
         if keys <= asked or (zh_keys != ("你好",) and all(k in question for k in zh_keys)) or (greeted and "hello" in keys):
             return chinese if language == "zh" else english
-    every_word = set(re.findall(r"[a-z]+", question.lower()))  # "who" and "you" are stop words elsewhere
-    if any(words <= every_word for words in WHO_ASKED) or re.search(r"你是谁|你是什么|你能做什么", question):
+    if asks_who(question):
         return NOT_AN_LLM_ZH if language == "zh" else NOT_AN_LLM
     return small_talk(question, language) or DONT_KNOW[language]
 
@@ -127,7 +126,8 @@ GO_AHEAD = {"en": "Shall I go ahead?", "zh": "可以继续吗？"}
 """How the model asks for a yes before a call that changes something; a yes after it lets the call run."""
 DOING_ZH = {"write": "写入", "edit": "修改", "delete": "删除", "remove": "删除", "create": "创建", "save": "保存",
             "move": "移动", "rename": "重命名", "send": "发送", "run": "运行", "update": "更新", "add": "添加",
-            "append": "追加", "post": "发布", "upload": "上传", "bash": "运行", "shell": "运行"}
+            "append": "追加", "post": "发布", "upload": "上传", "bash": "运行命令", "shell": "运行命令", "read": "读取",
+            "get": "查看", "find": "查找", "glob": "查找文件", "search": "搜索", "list": "列出", "ask": "询问"}
 
 
 def confirm_first(calls: list[tuple[str, dict[str, Any]]], language: Language) -> str:
@@ -150,6 +150,44 @@ def _what_it_does(name: str, arguments: dict[str, Any], language: Language) -> s
         verb = next((DOING_ZH[w] for w in words if w in DOING_ZH), "执行")
         return f"{verb} {target}".rstrip()
     return " ".join([*(w for w in words if w not in ("file",)), target]).strip()
+
+
+CAN_DO = re.compile(r"\bwhat (?:can|could) you (?:do|help)|\bwhat are you (?:able|good) |你(?:能|会|可以)(?:做|干|帮我)?什么",
+                    re.IGNORECASE)
+WHO_ZH = re.compile(r"你是谁|你是什么|你叫什么")
+
+
+def asks_who(question: str) -> bool:
+    """The question asks the model who it is or what it can do, in English or in Chinese."""
+    every_word = set(re.findall(r"[a-z]+", question.lower()))  # "who" and "you" are stop words elsewhere
+    return any(words <= every_word for words in WHO_ASKED) or bool(WHO_ZH.search(question) or CAN_DO.search(question))
+
+
+def introduction(role: str | None, question: str, tools: list[tuple[str, str]], language: Language) -> str | None:
+    """Asked who it is, the role the system prompt gave it; asked what it can do, that role and, briefly, what its
+    tools (name, description) let it do, as a real model says: "I am a coding agent: with my tools I can ..."."""
+    can_do = CAN_DO.search(question) is not None
+    if role is None or not asks_who(question):
+        return None
+    able = [_able(name, description, language) for name, description in tools] if can_do else []
+    if language == "zh":
+        return f"我是{role if is_chinese(role[:1]) else f' {role}'}" + (f"：我可以用工具{join(able, 'zh')}。" if able else "。")
+    return f"I am {role}" + (f": with my tools I can {join(able, 'en')}." if able else ".")
+
+
+def _able(name: str, description: str, language: Language) -> str:
+    """What one tool lets the model do, in a few words: its description's first clause, or its name read as words."""
+    if language == "en" and not is_chinese(description) or language == "zh" and is_chinese(description):
+        clause = re.split(r"[.,:;(\n。，；：（]| and (?:returns?|waits?)\b| whose | which | in the ", description)[0].strip()
+        if len(clause.split()) >= 2 or is_chinese(clause):
+            clause = clause if clause[1:2].isupper() else clause[:1].lower() + clause[1:]
+            return re.sub(r"\bthe user\b", "you", clause)
+    words = reading.split_name(name)
+    if language == "en":
+        return " ".join(words)
+    verb = next((w for w in words if w in DOING_ZH), None)
+    thing = label("_".join(w for w in words if w != verb and w not in TOOLISH), "zh")[0] if len(words) > 1 else ""
+    return f"{DOING_ZH.get(verb or '', '使用')}{thing}"
 
 
 def not_allowed(language: Language) -> str:

@@ -12,11 +12,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from agentkit.offline.code import code_spans
+from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.places import zones_in
 from agentkit.offline.spans import QUOTED
 
-ITEMS = re.compile(r"^(?P<verb>\s*(?:please\s+)?(?:add|put|append|include|save|write down)\s+)(?P<items>.+?)\s+"
-                   r"(?P<rest>(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b[^,;]*)$", re.IGNORECASE)
+ITEMS = re.compile(rf"^(?P<verb>\s*{ADDING}\s+)(?P<items>.+?)\s+(?P<rest>{ONTO}[^,;]*)$", re.IGNORECASE)
 ITEMS_FIRST = re.compile(r"^(?P<items>[^,;]+?\s+and\s+[^,;]+?)\s+(?P<verb>add|put|log|save|write down)\s+"
                          r"(?:(?:to|on|onto|in|into)\s+)?(?:(?:my|the|our|your)\s+)?(?P<list>[^,;]+)$", re.IGNORECASE)
 """The items named before the verb, as Chinese puts them ("牛奶和鸡蛋都加到待办里": milk and eggs, add to the to-do list)."""

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from agentkit.offline.choose import Offer, Planned
 from agentkit.offline.dates import as_iso
 from agentkit.offline.fill import fill
+from agentkit.offline.outputs import NUMBERED
 from agentkit.offline.places import is_known_place, zone_names
 from agentkit.offline.reading import message_text, split_name
 from agentkit.offline.roles import FROM_WORDS, role_of
@@ -215,3 +217,64 @@ def arguments_of(text: str | None) -> dict[str, Any]:
         return {}
     return value if isinstance(value, dict) else {}
 
+
+
+@dataclass(frozen=True)
+class Steps:
+    """A request said in one sentence that takes two calls: read the file, then write it back changed.
+
+    `asks` finds the request (its file, its text); `change` makes the new lines from the lines read."""
+
+    asks: re.Pattern
+    change: Callable[[list[str], str], list[str]]
+
+
+TWO_STEPS = (  # 'add a line to notes.txt: buy milk' ("在 笔记.txt 末尾加一行：买牛奶", "再加一行：买面包", read as English)
+    Steps(re.compile(r"\b(?:add|append) (?:a |another |one more )?line (?:to|into|at the end of) (\S+?):\s*(.+?)\s*$", re.I),
+          lambda lines, text: [*lines, text]),
+    Steps(re.compile(r"\b(?:add (?:a |another )?line (?:at|to) the (?:top|start|beginning) of|prepend (?:a |another )?"
+                     r"line to) (\S+?):\s*(.+?)\s*$", re.I), lambda lines, text: [text, *lines]),
+)
+GOES_ON = re.compile(r"\[[^\]]*\b(?:more|continue|cut|truncated|follow)", re.I)
+NOTHING_IN = re.compile(r"\b(?:is empty|0 lines|no lines)\b", re.I)
+NO_FILE = re.compile(r"\b(?:does not exist|not found|no such)\b", re.I)
+
+
+def next_step(question: str, messages: list[dict], offers: list[Offer]) -> Planned | None:
+    """The next call of a request that takes steps: the read first; once it is read (the last message, its result),
+    the write. A file shown only in part is never written back (what was not shown would be lost); a file that does
+    not exist yet is written with the new line alone."""
+    reader = next((o for o in offers if "read" in split_name(o.name) and "path" in o.schema.get("properties", {})), None)
+    writer = next((o for o in offers if {"path", "content"} <= set(o.schema.get("properties") or {})), None)
+    if messages[-1]["role"] != "tool":
+        asked = with_earlier_file(english(question), messages)
+        steps, found = _asked_in_steps(asked)
+        if steps and reader and writer and "." in found.group(1):
+            return Planned(reader, {"path": found.group(1)})
+        return None
+    steps, found = _asked_in_steps(english(question))
+    calls = Conversation.of([*messages, {"role": "user"}]).calls
+    if not steps or not writer or len(calls) != 1 or reader is None or calls[0].name != reader.name:
+        return None
+    lines = _lines_read(calls[0].result)
+    if lines is None:
+        return None
+    text = "\n".join(steps.change(lines, found.group(2).strip('"'))) + "\n"
+    return Planned(writer, {"path": calls[0].arguments.get("path"), "content": text})
+
+
+def _asked_in_steps(question: str) -> tuple[Steps | None, re.Match | None]:
+    return next(((s, m) for s in TWO_STEPS for m in [s.asks.search(question)] if m), (None, None))
+
+
+def _lines_read(result: str) -> list[str] | None:
+    """What a read result says the file holds, line by line, as a person reads it: no lines when it is empty or
+    does not exist yet; None when it failed otherwise or shows only part of the file."""
+    if result.startswith("Error:"):
+        return [] if NO_FILE.search(result) else None
+    if GOES_ON.search(result):
+        return None
+    numbered = NUMBERED.findall(result)
+    if numbered:
+        return numbered
+    return [] if NOTHING_IN.search(result) and len(result.splitlines()) == 1 else result.splitlines()

@@ -93,13 +93,8 @@ def durations(text: str) -> list[tuple[int, int, float]]:
 
 def in_unit(seconds: float, hint: set[str]) -> float:
     """A duration in the unit a parameter's words ask for: seconds, hours, or (the usual one) minutes."""
-    if hint & {"second", "seconds", "secs", "sec"}:
-        return seconds
-    if hint & {"hour", "hours", "hrs"}:
-        return seconds / 3600
-    if hint & {"day", "days"}:
-        return seconds / 86400
-    return seconds / 60
+    named = [UNIT_SECONDS[w.removesuffix("s")] for w in hint if len(w) > 2 and w.removesuffix("s") in UNIT_SECONDS]
+    return seconds / (min(named) if named else 60)  # of two units named, the finer: a count of seconds stays exact
 
 
 def wants_format(description: str) -> bool:

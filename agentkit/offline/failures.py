@@ -33,49 +33,48 @@ def failure(message: str, language: Language, name: str = "") -> str:
     if re.match(r"refused\b", lowered) or re.search(r"not allowed|forbidden", lowered):  # the call did not run: say so, and why
         why = re.split(r"(?<=[.;])\s", message, maxsplit=1)[0].rstrip(".;")
         return f"我没有执行：{_in_chinese(why, '这个操作在这里不被允许')}。" if language == "zh" else f"I didn't do that: {why}."
-    advice = next(said for words, *said in ADVICE if re.search(words, lowered))
+    kind = next(k for k in KINDS if re.search(k[0], lowered))
     if language == "zh":
-        return f"没能完成：{_in_chinese(message)}。{advice[0]}"
-    return f"That didn't work: {sentence_end(message, 'en')} {advice[1]}"
+        return f"没能完成：{_in_chinese(message)}。{kind[2]}"
+    return f"That didn't work: {sentence_end(message, 'en')} {kind[3]}"
 
 
-ADVICE = [  # what the words of an error say to try next: (its words, in Chinese, in English)
-    (r"not found|does not exist|no such|unknown|no match", "请检查名称是否正确，再试一次。", "Check the name and try again."),
+CHECK = ("请检查名称是否正确，再试一次。", "Check the name and try again.")
+VALID = ("请给我一个有效的值，我再试一次。", "Give me a valid value and I'll try again.")
+LATER = ("请稍后再试。", "Try again in a moment.")
+REFUSED = ("这个操作在这里不被允许。", "That isn't allowed here.")
+OTHER = ("请换个说法或换个值再试。", "You could try again with other details.")
+KINDS = [  # each kind of error by generic words any tool's message would use: (words, in Chinese, what to try next)
+    (r"denied|not allowed|permission|forbidden|refused", "这个操作在这里不被允许", *REFUSED),
+    (r"\b(?:not|never) (?:found|present|contained) in\b|\bno match(?:es)? (?:for|in)\b", "在 {name} 里没有找到要找的文字",
+     *CHECK),
+    (r"\b(?:appears|occurs|is found|matches) (?:\d+|several|many|multiple) times\b|more than once|ambiguous",
+     "要找的文字在 {name} 里出现了不止一次，不知道该是哪一处", *OTHER),
+    (r"\boutside\b|\bis absolute\b|climbs out|escapes", "{name} 在工作区之外，不能使用", *REFUSED),
+    (r"\bis a (?:folder|directory)\b|names a (?:folder|directory)|workspace root", "{name} 是文件夹，不是文件", *CHECK),
+    (r"\bnot (?:utf-8 )?text\b|\bbinary\b|\bnul bytes?\b|not utf-8", "{name} 不是文本文件", *OTHER),
+    (r"not found|does not exist|doesn't exist|no such|unknown|not recogni[sz]ed|no match|(?:names|matches) nothing",
+     "不认识或找不到 {name}", *CHECK),
+    (r"\bonly (?:has|have) \d+|\bhas \d+ \w+; |out of range|beyond the end|past the end", "{name} 没有那么长", *VALID),
+    (r"\b(?:is|was) empty\b|\bmissing\b|\bis required\b|\bno \w+ (?:was )?given\b", "缺少需要的值", *VALID),
     (r"should be|must be|one of|expected|invalid|valid|greater than|less than|maxim|minim|not match",
-     "请给我一个有效的值，我再试一次。", "Give me a valid value and I'll try again."),
-    (r"time(d)? ?out|unavailable|down|busy|rate limit|try again|503|502|500|429", "请稍后再试。", "Try again in a moment."),
-    (r"denied|not allowed|permission|forbidden|refused|outside", "这个操作在这里不被允许。", "That isn't allowed here."),
-    (r"", "请换个说法或换个值再试。", "You could try again with other details."),
+     "给出的值不符合要求", *VALID),
+    (r"time(?:d)? ?out|took too long|killed after", "运行超时了", *LATER),
+    (r"unavailable|\bdown\b|busy|rate limit|try again|503|502|500|429", "服务暂时不可用", *LATER),
+    (r"", "", *OTHER),
 ]
-
-
+"""Each kind of error, found by its meaning, never by agentkit's exact sentence: a tool that words its errors its
+own way is understood too. The Chinese keeps the names and paths as written."""
 NAME = r"(?P<q>['\"])(?P<name>.+?)(?P=q)"
-ERRORS_ZH = [  # each class of error agentkit's tools raise (tools/, hardening/), in Chinese, names and paths as written
-    (rf"old_text was not found in {NAME}", "在 {name} 里没有找到要替换的文字"),
-    (rf"old_text appears (?P<n>\d+) times in {NAME}", "要替换的文字在 {name} 里出现了 {n} 次，不知道该换哪一处"),
-    (r"old_text is empty", "没有给出要替换的文字"),
-    (rf"^{NAME} does not exist", "{name} 不存在"),
-    (rf"^(?:the pattern )?{NAME} (?:leads outside the workspace|is absolute|climbs out)", "{name} 在工作区之外，不能使用"),
-    (rf"^{NAME} (?:is not UTF-8 text|holds NUL bytes)", "{name} 不是文本文件"),
-    (rf"^{NAME} (?:is a folder|is a directory|ends with .* names a folder)|^'\.' is the workspace root",
-     "{name} 是文件夹，不是文件"),
-    (rf"^{NAME} (?:is not a regular file|is a )", "{name} 不是普通文件"),
-    (rf"^{NAME} has (?P<n>\d+) lines?; offset", "{name} 只有 {n} 行"),
-    (rf"[Uu]nknown time zone {NAME}", "不认识时区 {name}"),
-    (r"^the (?:path|pattern|\w+) is empty", "没有给出路径"),
-    (rf"^the pattern {NAME} names nothing", "搜索模式 {name} 什么也匹配不到"),
-    (r"timed? ?out|killed after", "运行超时了"),
-    (r"invalid arguments|do not match|should be|must be|not valid|expected", "给出的值不符合要求"),
-]
-"""Each known class of error, found by its words; anything else is said in general words (never in English)."""
 
 
 def _in_chinese(message: str, general: str = "工具报告了一个错误") -> str:
-    """A tool's error in Chinese, by its class: no English sentence inside a Chinese reply."""
-    for pattern, said in ERRORS_ZH:
-        found = re.search(pattern, message)
-        if found:
-            values = found.groupdict()
-            return said.format(name=values.get("name") or ".", n=values.get("n"))
+    """A tool's error in Chinese, by its kind: no English sentence inside a Chinese reply."""
+    lowered = message.lower()
     names = [m.group("name") for m in re.finditer(NAME, message)]
-    return f"{general}（与 {'、'.join(names)} 有关）" if names else general
+    found, said = next((found, k[1]) for k in KINDS for found in [re.search(k[0], lowered)] if found)
+    said = said or general
+    if "{name}" in said:  # the name the words are about: the one after them ("not found in 'a.txt'"), else the first
+        after = [m.group("name") for m in re.finditer(NAME, message[found.end():])]
+        return said.format(name=(after or names)[0]) if names else general
+    return f"{said}（与 {'、'.join(names)} 有关）" if names else said

@@ -15,7 +15,7 @@ from typing import Any
 
 from agentkit.offline import code, dates, lists, numbers, reading
 from agentkit.offline.phrases import LATER, example_named, key_phrase, without_values
-from agentkit.offline.places import COUNTRY_CODES, CURRENCY_CODES, currency_code, is_known_place, language_code
+from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
 
@@ -208,7 +208,7 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, descripti
     if role == "unit" and (hint & {"currency", "ccy"} or re.search(r"4217|currenc", description, re.I)):
         return currency_code(written, span.before)
     if role == "place" and hint & {"code", "iso"}:
-        return COUNTRY_CODES.get(written.lower(), written)
+        return country_code(written)
     if role == "language" and (hint & {"code", "iso"} or re.search(r"\b639\b|\bcode\b", description, re.I)):
         return language_code(written)  # "ISO 639-1 code like 'fr'": German -> de
     if role in ("place", "language") and written.islower():  # "from porto to rome" -> "Porto", "Rome"; "Italian"

@@ -118,14 +118,6 @@ def changes_something(name: str) -> bool:
     return bool(set(reading.split_name(name)) & WRITING)
 
 
-def introduction(instructions: Instructions, question: str) -> str | None:
-    """The model's answer to "Who are you?" when the system prompt gave it a role; None for other questions."""
-    asked = set(re.findall(r"[a-z]+", question.lower()))  # every word: 'who' and 'you' are stop words elsewhere
-    if instructions.role is None or not any(words <= asked for words in WHO_ASKED):
-        return None
-    return f"I am {instructions.role}."
-
-
 def first_sentence(text: str) -> str:
     """`text` cut to its first sentence, on one line; a first line that ends in ':' runs on into what it introduces."""
     first_line = text.split("\n", 1)[0].rstrip()

@@ -28,7 +28,14 @@ from typing import Any
 from agentkit.offline import answer
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
 from agentkit.offline.choose import Offer, Planned, plan
-from agentkit.offline.conversation import Conversation, arguments_of, follow_up, with_earlier_file, with_earlier_result
+from agentkit.offline.conversation import (
+    Conversation,
+    arguments_of,
+    follow_up,
+    next_step,
+    with_earlier_file,
+    with_earlier_result,
+)
 from agentkit.offline.fill import fill
 from agentkit.offline.function_protocol import function_protocol, protocol_reply
 from agentkit.offline.general import asks_in_general
@@ -37,7 +44,6 @@ from agentkit.offline.instructions import (
     changes_something,
     first_sentence,
     fits_exactly,
-    introduction,
     is_forbidden,
     not_obeyed,
     ordered_command,
@@ -48,7 +54,6 @@ from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
 from agentkit.offline.reading import message_text
 from agentkit.offline.reply import EmittedCall, Reply
 from agentkit.offline.retry import corrected
-from agentkit.offline.vocabulary import english
 
 __all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "EmittedCall", "plain_answer", "plan"]
 
@@ -88,9 +93,9 @@ class OfflineModel:
         language = told.language or language_of(question)
         # "什么是股票代码？" asks about the world, and "thanks!" asks nothing: answered in words, with no call
         general = choice == "auto" and (asks_in_general(question) or answer.small_talk(question) is not None)
-        adding = _line_to_add(question, messages, offers) if choice == "auto" else None
-        if adding:  # "在 笔记.txt 末尾加一行：买牛奶": read the file first, then write it back with the line (below)
-            return Reply(tool_calls=(EmittedCall(adding[0].name, json.dumps({"path": adding[1]}, ensure_ascii=False)),))
+        stepped = next_step(question, messages, offers) if choice == "auto" else None
+        if stepped:  # "在 笔记.txt 末尾加一行：买牛奶": read the file first, then write it back with the line
+            return Reply(tool_calls=(_stepped(stepped),))
         if offers and choice != "none" and not general:
             asked = with_earlier_file(question, messages) if len(messages) > 1 else question
             planned = with_earlier_result(plan(asked, offers, choice), messages)
@@ -113,11 +118,16 @@ class OfflineModel:
         protocol = None if offers else function_protocol(messages)
         if protocol:
             return protocol_reply(messages, protocol)
-        return Reply(content=introduction(told, question) or plain_answer(question, language))
+        tools = [(o.name, o.description) for o in offers]
+        return Reply(content=answer.introduction(told.role, question, tools, language) or plain_answer(question, language))
 
 
 def _written(planned: Planned) -> EmittedCall:
     return EmittedCall(planned.offer.name, json.dumps(planned.arguments))
+
+
+def _stepped(planned: Planned) -> EmittedCall:
+    return EmittedCall(planned.offer.name, json.dumps(planned.arguments, ensure_ascii=False))
 
 
 def _ask_for_missing(planned: Planned, offers: list[Offer], language: str) -> Reply:
@@ -147,9 +157,9 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
     question_at = max(i for i, m in enumerate(messages) if m["role"] == "user")
     question, earlier = message_text(messages[question_at]), messages[question_at + 1: turn_start]
     first_turn = not any(m["role"] == "assistant" for m in earlier)
-    added = _with_line_added(question, results, offers)
-    if added:
-        return Reply(tool_calls=(added,))
+    stepped = next_step(question, messages, offers)
+    if stepped:  # the file just read, written back with the line added
+        return Reply(tool_calls=(_stepped(stepped),))
     if any(content.startswith("Error:") for *_, content in results) and offers and first_turn:
         # A model reads the error and tries again once, if it now has a different call to make.
         retry = corrected(results, offers) or [_written(p) for p in plan(question, offers) if not p.missing]
@@ -169,38 +179,6 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
     language = told.language or language_of(question)
     said = answer.sentences(results, question, language, full=told.detailed)
     return Reply(content=f"{said}\n\n{not_obeyed(ordered, language)}" if ordered and not gullible else said)
-
-
-ADD_LINE = re.compile(r"\b(?:add|append) (?:a |another |one more )?line (?:to|into|at the end of) (\S+?):\s*(.+?)\s*$", re.I)
-"""'add a line to notes.txt: buy milk' (and "在 笔记.txt 末尾加一行：买牛奶", "再加一行：买面包", read as English)."""
-NUMBERED = re.compile(r"^\s*\d+\t(.*)$", re.MULTILINE)
-
-
-def _line_to_add(question: str, messages: list[dict], offers: list[Offer]) -> tuple[Offer, str] | None:
-    """A request to add a line to a file ("it": the file of the last call), and a tool that reads files."""
-    added = ADD_LINE.search(with_earlier_file(english(question), messages))
-    reader = next((o for o in offers if o.name.lower().startswith("read") and "path" in o.schema.get("properties", {})),
-                  None)
-    return (reader, added.group(1)) if added and reader and _writer(offers) and "." in added.group(1) else None
-
-
-def _writer(offers: list[Offer]) -> Offer | None:
-    return next((o for o in offers if {"path", "content"} <= set(o.schema.get("properties") or {})), None)
-
-
-def _with_line_added(question: str, results: list, offers: list[Offer]) -> EmittedCall | None:
-    """The file just read, written back whole with the line at its end (a file that does not exist yet: the line
-    alone). A file read only in part is never written back: what was not read would be lost."""
-    added, writer = ADD_LINE.search(english(question)), _writer(offers)
-    if not added or not writer or len(results) != 1 or not results[0][0].lower().startswith("read"):
-        return None
-    _, arguments, content = results[0]
-    if content.startswith("Error:") and "does not exist" not in content or "[more lines follow" in content:
-        return None
-    lines = NUMBERED.findall(content) if content.rstrip().endswith("[end of file]") else [] if re.search(
-        r"^Error:| is empty \(0 lines\)$", content) else content.splitlines()
-    text = "\n".join([*lines, added.group(2).strip('"')]) + "\n"
-    return EmittedCall(writer.name, json.dumps({"path": arguments.get("path"), "content": text}, ensure_ascii=False))
 
 
 def _completed(question: str, answer_text: str, offers: list[Offer]) -> EmittedCall | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from agentkit.offline import dates, quantities, reading
 from agentkit.offline.roles import hint_of, json_type
-from agentkit.offline.spans import MONEY_WORDS, UNITS, Span
+from agentkit.offline.spans import MONEY_WORDS, NUMBER_WORDS, UNITS, Span
 
 RATE_WORDS = {"rate", "percent", "percentage", "pct", "interest", "tax", "tip", "discount", "apr", "vat"}
 
@@ -135,8 +135,6 @@ DURATION_WORDS = {"second", "seconds", "sec", "secs", "minute", "minutes", "min"
 
 FIRST_LINES = re.compile(r"\b(?:first|top|opening)\s+(?:(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+)?"
                          r"lines?\b", re.IGNORECASE)
-SMALL = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-         "twenty": 20}
 
 
 def line_counts(numeric: list[str], properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, Any]:
@@ -150,7 +148,7 @@ def line_counts(numeric: list[str], properties: dict, text: str, spans: list[Spa
         if "line" in hint and hint & {"limit", "many", "count", "number", "max", "most"} and \
                 not hint & {"first", "start", "offset", "from", "begin"}:
             word = (found.group(1) or "one").lower()
-            count = int(word) if word.isdigit() else SMALL[word]
+            count = int(word) if word.isdigit() else int(NUMBER_WORDS[word])
             used.update(id(s) for s in spans if s.kind == "number" and found.start() <= s.start < found.end())
             return {name: count}
     return {}

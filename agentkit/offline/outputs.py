@@ -58,6 +58,10 @@ def _counted(command: str, output: str, zh: bool) -> str | None:
     return f"{said.group(2)} 共有 {count} {unit_zh}。" if zh else f"{said.group(2)} has {count} {unit}{'s' * (count != 1)}."
 
 
+NUMBERED = re.compile(r"^ *\d+\t(.*)$", re.MULTILINE)
+"""A file's lines as a reader shows them numbered (`cat -n`): the number, a tab, the line."""
+
+
 def _file(result: str, language: Language, full: bool) -> str | None:
     """read_file's "a.txt, lines 1-3:\\n     1\\tone …" as "a.txt has 3 lines: …"."""
     empty = re.fullmatch(r"(.+?) is empty \(0 lines\)", result)
@@ -66,7 +70,7 @@ def _file(result: str, language: Language, full: bool) -> str | None:
     head = re.match(r"(.+?), lines? (\d+)(?:-(\d+))?:\n", result)
     if not head:
         return None
-    lines = [re.sub(r"^\s*\d+\t", "", line) for line in result[head.end():].splitlines() if re.match(r"\s*\d+\t", line)]
+    lines = NUMBERED.findall(result[head.end():])
     whole = result.rstrip().endswith("[end of file]") and head.group(2) == "1"
     count, span = len(lines), f"{head.group(2)}-{head.group(3) or head.group(2)}"
     if language == "zh":

@@ -39,8 +39,10 @@ def key_phrase(text: str, exclude: frozenset[str]) -> str | None:
     return " ".join(kept) or None
 
 
-ITEM = re.compile(r"\s*(?:please\s+)?(?:add|put|append|include|save|write down)\s+(.+?)\s+(?:to|on|onto|in|into)\s+"
-                  r"(?:my|the|our|your)\b", re.IGNORECASE)
+ADDING = r"(?:please\s+)?(?:add|put|append|include|save|write down)"
+ONTO = r"(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b"
+"""'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
+ITEM = re.compile(rf"\s*{ADDING}\s+(.+?)\s+{ONTO}", re.IGNORECASE)
 PRONOUNS = {"it", "that", "this", "them", "those", "these", "one"}
 COMMANDS = {"put", "add", "please", "find", "search", "show", "tell", "give", "look", "up", "get", "make", "define", "check",
             "plan", "schedule", "book", "create", "organise", "organize", "arrange", "set"}

@@ -15,7 +15,7 @@ from text_to_num import text2num
 
 from agentkit.offline import code, dates
 from agentkit.offline.dates import MONTHS, WEEKDAYS
-from agentkit.offline.places import CURRENCY_COUNTRIES, is_known_place, zones_in
+from agentkit.offline.places import CURRENCY_CODES, CURRENCY_COUNTRIES, is_known_place, zones_in
 from agentkit.offline.quantities import UNITS as MEASURES
 
 SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
@@ -45,8 +45,8 @@ NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
                 "dozen": 12, "half": 0.5}
 NUMBER_WORDS_FOR_RUNS = [w for w in NUMBER_WORDS if w not in ("dozen", "half")] + ["thousand", "million"]
 CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
-MONEY_WORDS = frozenset("usd eur gbp jpy cny chf cad aud inr dollars dollar euros euro yen yuan rupees rupee franc francs "
-                        "bucks".split())
+MONEY_WORDS = frozenset({w for w in CURRENCY_CODES if w not in ("pound", "pounds")} | {"cad", "aud", "bucks"}
+                        | {code.lower() for code in CURRENCY_CODES.values()})  # "pounds" is as often a weight
 UNITS = (frozenset(MEASURES) - {"in", "t", "cl", "dl"}) | (MONEY_WORDS - {"bucks"}) | frozenset(
     "c celsius f fahrenheit k kelvin mph kmh bytes kb mb gb tb seconds minutes hours days weeks months years".split())
 """The words a unit is written with: the measures `quantities.py` converts (but "in" and "t" are words), currencies,
