@@ -39,6 +39,11 @@ def read_json(body: bytes) -> dict[str, Any]:
     except (ValueError, RecursionError) as error:  # ValueError covers bytes that are not UTF-8 too
         raise ApiError(400, f"We could not parse the JSON body of your request: {echo(str(error), 200)}") from None
     if not isinstance(request, dict):
-        kind = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
-        raise ApiError(400, f"The request body must be a JSON object, but got {kind.get(type(request), 'null')} instead.")
+        raise ApiError(400, f"The request body must be a JSON object, but got {json_kind(request)} instead.")
     return request
+
+
+def json_kind(value: Any) -> str:
+    """`an integer`, `a string`, `null`: a JSON value's type as the API names it."""
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array", dict: "an object"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)
