@@ -133,14 +133,11 @@ def _tools(tools: list[dict[str, Any]] | None, where: str, function_of: Any, inn
                                 "model answers only function tools.", f"{where}[{i}].type")
         _name(function["name"], f"{where}[{i}]{inner}.name")
         names.add(function["name"])
-        parameters = function.get("parameters")
-        strict = function.get("strict")
-        if strict or strict is None and strict_by_default:
+        parameters, strict = function.get("parameters"), function.get("strict")
+        # A schema that is not an object is refused even when not strict; the same check says so.
+        if strict or strict is None and strict_by_default or (parameters or {}).get("type", "object") != "object":
             _strict(parameters or {"type": "object", "properties": {}, "additionalProperties": False, "required": []},
                     f"function '{function['name']}'", f"{where}[{i}]{inner}.parameters", "invalid_function_parameters")
-        elif isinstance(parameters, dict) and parameters.get("type", "object") != "object":
-            _strict(parameters, f"function '{function['name']}'", f"{where}[{i}]{inner}.parameters",
-                    "invalid_function_parameters")
     return names
 
 

@@ -70,7 +70,7 @@ def _route(model: Model, method: str, path: str, body: bytes) -> HttpReply:
         raise ApiError(404, f"Unknown endpoint {echo(method)} {echo(path)}; this server has {ENDPOINTS}.")
     _allow(method, "POST", path)
     request = parse_request(body)
-    completion = _completion(request, structured.answered(model, request))
+    completion = completed(model, request)
     if rewrite := getattr(model, "wire", None):  # a variant written in another server's shape of the format
         completion = rewrite(completion)
     include_usage = (request.get("stream_options") or {}).get("include_usage", False)
@@ -95,7 +95,9 @@ def _json(content: dict[str, Any]) -> HttpReply:
     return HttpReply(200, "application/json", json.dumps(content).encode())
 
 
-def _completion(request: dict[str, Any], reply: Reply) -> dict[str, Any]:
+def completed(model: Model, request: dict[str, Any]) -> dict[str, Any]:
+    """The completion of a request that passed `contract.py`: the model's reply, constrained as the API does."""
+    reply = structured.constrained(request, model.respond(request))
     # Ids are derived from the request, so the same request always gets the same reply, byte for byte.
     digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
     # Only a choice the model made gives "tool_calls": a call forced by name is the answer asked for, so "stop".

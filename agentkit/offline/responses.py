@@ -29,9 +29,8 @@ from typing import Any
 
 from agentkit.hardening.echo import echo
 from agentkit.offline.contract import check_responses
-from agentkit.offline.protocol import HttpReply, Model, _completion, _pieces
+from agentkit.offline.protocol import HttpReply, Model, _pieces, completed
 from agentkit.offline.request import ApiError, read_json
-from agentkit.offline.structured import answered
 
 _TEXT_PARTS = ("input_text", "output_text", "text")
 
@@ -41,7 +40,7 @@ def respond(model: Model, body: bytes) -> HttpReply:
     request = read_json(body)
     check_responses(request)  # refused in this endpoint's own names, before it is converted
     chat = to_chat_request(request)
-    response = to_response(request, _completion(chat, answered(model, chat)))
+    response = to_response(request, completed(model, chat))
     if request.get("stream"):
         return HttpReply(200, "text/event-stream", list(response_events(response)))
     return HttpReply(200, "application/json", json.dumps(response).encode())

@@ -101,9 +101,8 @@ def _handler_for(server: OfflineServer) -> type[BaseHTTPRequestHandler]:
         def _answer(self) -> None:
             try:
                 body = self._read_body()
-            except ApiError as error:
-                self.close_connection = True  # where this body ends is unknown: no further request can be read
-                return self._send(error.status, "application/json", error.body(), [("connection", "close")])
+            except ApiError as error:  # where this body ends is unknown: no further request can be read
+                return self._send_error(error)
             time.sleep(server.faults.delay)
             fault = server.faults.next_failure()
             if fault:
@@ -149,9 +148,12 @@ def _handler_for(server: OfflineServer) -> type[BaseHTTPRequestHandler]:
 
         def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
             """http.server's own refusals (a malformed request line, headers too long) in the API's JSON, not HTML."""
+            self._send_error(ApiError(code, message or HTTPStatus(code).phrase))
+
+        def _send_error(self, error: ApiError) -> None:
+            """An error after which the connection's bytes cannot be trusted: answered, then the connection closed."""
             self.close_connection = True
-            error = ApiError(code, message or HTTPStatus(code).phrase)
-            self._send(code, "application/json", error.body(), [("connection", "close")])
+            self._send(error.status, "application/json", error.body(), [("connection", "close")])
 
         def _send(self, status: int, content_type: str, content: bytes, headers: list[tuple[str, str]]) -> None:
             self.send_response(status)
