@@ -62,12 +62,9 @@ def to_chat_request(request: dict[str, Any]) -> dict[str, Any]:
     choice = request.get("tool_choice")
     if isinstance(choice, dict) and choice.get("type") == "function":
         choice = {"type": "function", "function": {"name": choice.get("name")}}
-    if choice is not None:
-        chat["tool_choice"] = choice
-    if request.get("max_output_tokens") is not None:
-        chat["max_completion_tokens"] = request["max_output_tokens"]
-    if request.get("parallel_tool_calls") is not None:
-        chat["parallel_tool_calls"] = request["parallel_tool_calls"]
+    same = {"tool_choice": choice, "max_completion_tokens": request.get("max_output_tokens"),
+            "parallel_tool_calls": request.get("parallel_tool_calls")}
+    chat |= {field: value for field, value in same.items() if value is not None}
     if form := (request.get("text") or {}).get("format"):  # a json_schema's fields sit one level up in Responses
         chat["response_format"] = {"type": form["type"]} if form["type"] != "json_schema" else {
             "type": "json_schema", "json_schema": {k: form[k] for k in ("name", "description", "schema", "strict") if k in form}}
