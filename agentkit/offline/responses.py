@@ -29,8 +29,8 @@ from typing import Any
 
 from agentkit.hardening.echo import echo
 from agentkit.offline.contract import check_responses
-from agentkit.offline.protocol import HttpReply, Model, _pieces, completed
-from agentkit.offline.request import ApiError, read_json
+from agentkit.offline.protocol import Model, _pieces, completed
+from agentkit.offline.request import ApiError, HttpReply, read_json
 
 _TEXT_PARTS = ("input_text", "output_text", "text")
 

@@ -19,7 +19,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from agentkit.hardening.echo import echo
 from agentkit.offline.model import OfflineModel
-from agentkit.offline.protocol import ApiError, HttpReply, Model, handle
+from agentkit.offline.protocol import Model, handle
+from agentkit.offline.request import ApiError, HttpReply
 
 MAX_BODY_BYTES = 16 * 1024 * 1024
 """Largest request body read; a larger Content-Length is answered 413 without reading it."""
