@@ -40,9 +40,7 @@ def chat_rules(request: dict[str, Any]) -> None:
         if request.get(field) is not None and not request.get("tools"):
             raise ApiError(400, f"Invalid value for '{field}': '{field}' is only allowed when 'tools' are specified.",
                            field)
-    choice = request.get("tool_choice")
-    if isinstance(choice, dict) and choice.get("type") == "function":
-        _chosen(choice["function"]["name"], functions, "tool_choice.function.name")
+    _chosen(request.get("tool_choice"), functions, "tool_choice.function.name")
     _ranges(request, CHAT_RANGES)
     _logprobs(request)
     if len(stop := request.get("stop") or []) > 4 and isinstance(stop, list):
@@ -74,9 +72,7 @@ def responses_rules(request: dict[str, Any]) -> None:
         raise ApiError(400, f"No tool output found for function call {call_id}.", "input")
     functions = _tools(request.get("tools"), "tools", lambda tool: tool if tool.get("type") == "function" else None,
                        "", strict_by_default=True)
-    choice = request.get("tool_choice")
-    if isinstance(choice, dict) and choice.get("type") == "function":
-        _chosen(choice["name"], functions, "tool_choice.name")
+    _chosen(request.get("tool_choice"), functions, "tool_choice.name")
     _ranges(request, RESPONSES_RANGES)
     text_format = (request.get("text") or {}).get("format") or {}
     if text_format.get("type") == "json_schema":
@@ -141,8 +137,11 @@ def _tools(tools: list[dict[str, Any]] | None, where: str, function_of: Any, inn
     return names
 
 
-def _chosen(name: str, offered: set[str], where: str) -> None:
-    _name(name, where)
+def _chosen(choice: Any, offered: set[str], where: str) -> None:
+    """A function named in `tool_choice` (`where`: its name, one level deeper in Chat Completions) is one offered."""
+    if not isinstance(choice, dict) or choice.get("type") != "function":
+        return
+    _name(name := (choice.get("function") or choice)["name"], where)
     if name not in offered:
         raise ApiError(400, f"Tool choice '{name}' not found in 'tools' parameter.", "tool_choice")
 
