@@ -27,18 +27,11 @@ import typing
 from typing import Any
 
 from agentkit.offline.contract_rules import chat_rules, responses_rules
-from agentkit.offline.request import ApiError, json_kind, read_json
+from agentkit.offline.request import ApiError, json_kind
 
 _KINDS = {"string": "a string", "int": "an integer", "float": "a number", "bool": "a boolean", "list": "an array",
           "iterable": "an array", "dict": "an object", "typed_dict": "an object", "model": "an object"}
 """pydantic's error types (`string_type`, ...) as the API names JSON's types."""
-
-
-def parse_request(body: bytes) -> dict[str, Any]:
-    """A Chat Completions request's body as a dict, or the ApiError (400) the real API sends for it."""
-    request = read_json(body)
-    check_chat(request)
-    return request
 
 
 def check_chat(request: dict[str, Any]) -> None:

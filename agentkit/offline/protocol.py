@@ -14,9 +14,9 @@ from typing import Any, Protocol
 
 from agentkit.hardening.echo import echo
 from agentkit.offline import structured
-from agentkit.offline.contract import parse_request
+from agentkit.offline.contract import check_chat
 from agentkit.offline.model import Reply
-from agentkit.offline.request import ApiError, HttpReply
+from agentkit.offline.request import ApiError, HttpReply, read_json
 
 SERVED_MODEL = "offline"
 """The model id `GET /v1/models` lists; requests may name any model, the same offline model answers them all."""
@@ -56,7 +56,8 @@ def _route(model: Model, method: str, path: str, body: bytes) -> HttpReply:
     if path != "/v1/chat/completions":
         raise ApiError(404, f"Unknown endpoint {echo(method)} {echo(path)}; this server has {ENDPOINTS}.")
     _allow(method, "POST", path)
-    request = parse_request(body)
+    request = read_json(body)
+    check_chat(request)  # refused as the API would, before the model sees it
     completion = completed(model, request)
     if rewrite := getattr(model, "wire", None):  # a variant written in another server's shape of the format
         completion = rewrite(completion)
