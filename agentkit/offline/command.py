@@ -49,11 +49,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m agentkit.offline", description="Serve the offline model over HTTP.")
     add_serve_arguments(parser)
     args = parser.parse_args()
-    stopped_by = [signal.SIGINT]
 
     def as_ctrl_c(number: int, frame: object) -> None:
-        stopped_by[0] = signal.Signals(number)
-        signal.raise_signal(signal.SIGINT)
+        raise KeyboardInterrupt("SIGTERM")  # ends the server as Ctrl-C does, and says which it was
 
     signal.signal(signal.SIGTERM, as_ctrl_c)
     try:
@@ -61,7 +59,6 @@ def main() -> None:
     except PortInUse as error:
         print(f"{parser.prog}: {error}", file=sys.stderr)
         raise SystemExit(2) from None
-    except KeyboardInterrupt:
-        name = "Ctrl-C" if stopped_by[0] == signal.SIGINT else "SIGTERM"
-        print(f"{parser.prog}: stopped ({name})", file=sys.stderr)
+    except KeyboardInterrupt as stop:
+        print(f"{parser.prog}: stopped ({stop.args[0] if stop.args else 'Ctrl-C'})", file=sys.stderr)
         raise SystemExit(130) from None  # as agentkit.frontends.interrupts: 130 whichever signal it was

@@ -27,18 +27,11 @@ import typing
 from typing import Any
 
 from agentkit.offline.contract_rules import chat_rules, responses_rules
-from agentkit.offline.request import ApiError, read_json
+from agentkit.offline.request import ApiError, json_kind
 
 _KINDS = {"string": "a string", "int": "an integer", "float": "a number", "bool": "a boolean", "list": "an array",
           "iterable": "an array", "dict": "an object", "typed_dict": "an object", "model": "an object"}
 """pydantic's error types (`string_type`, ...) as the API names JSON's types."""
-
-
-def parse_request(body: bytes) -> dict[str, Any]:
-    """A Chat Completions request's body as a dict, or the ApiError (400) the real API sends for it."""
-    request = read_json(body)
-    check_chat(request)
-    return request
 
 
 def check_chat(request: dict[str, Any]) -> None:
@@ -170,7 +163,7 @@ def _api_error(errors: list[dict[str, Any]], request: dict[str, Any]) -> ApiErro
                        if error["type"].endswith("_type") and at == where})
     wanted = expected[0] if len(expected) == 1 else f"one of {', '.join(expected[:-1])} or {expected[-1]}"
     if expected:
-        return ApiError(400, f"Invalid type for '{where}': expected {wanted}, but got {_kind(value)} instead.", where,
+        return ApiError(400, f"Invalid type for '{where}': expected {wanted}, but got {json_kind(value)} instead.", where,
                         "invalid_type")
     return ApiError(400, f"Invalid value for '{where}': {first['msg']}.", where, "invalid_value")
 
@@ -194,11 +187,3 @@ def _located(loc: tuple[Any, ...], request: Any, missing: bool = False) -> tuple
 
 def _shown(value: Any) -> str:
     return repr(value) if isinstance(value, str) else json.dumps(value)
-
-
-def _kind(value: Any) -> str:
-    """`an integer`, `a string`, `null`: a JSON value's type as the API names it."""
-    if value is None:
-        return "null"
-    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array", dict: "an object"}
-    return names.get(type(value), type(value).__name__)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from agentkit.offline.request import ApiError
@@ -35,25 +34,13 @@ NOT_PERMITTED_IN_STRICT = ("allOf", "not", "if", "then", "else", "dependentRequi
 
 def chat_rules(request: dict[str, Any]) -> None:
     """The rules of `POST /v1/chat/completions` beyond its types."""
-    messages = request["messages"]
-    _not_empty(messages, "messages")
-    for i, message in enumerate(messages):
-        if message["role"] != "assistant":
-            continue
-        if message.get("tool_calls") is not None:
-            _not_empty(message["tool_calls"], f"messages[{i}].tool_calls")
-        elif message.get("content") is None and not message.get("function_call"):
-            raise ApiError(400, "Invalid value for 'content': expected a string, got null.", f"messages[{i}].content")
-        for j, call in enumerate(message.get("tool_calls") or []):
-            if call["type"] == "function":
-                _name(call["function"]["name"], f"messages[{i}].tool_calls[{j}].function.name")
-    _answered(messages)
-    tools = request.get("tools")
-    functions = _tools(tools, "tools", lambda tool: tool.get("function"), ".function")
-    _with_tools(request, ("tool_choice", "parallel_tool_calls"), tools)
-    choice = request.get("tool_choice")
-    if isinstance(choice, dict) and choice.get("type") == "function":
-        _chosen(choice["function"]["name"], functions, "tool_choice.function.name")
+    _messages(request["messages"])
+    functions = _tools(request.get("tools"), "tools", lambda tool: tool.get("function"), ".function")
+    for field in ("tool_choice", "parallel_tool_calls"):
+        if request.get(field) is not None and not request.get("tools"):
+            raise ApiError(400, f"Invalid value for '{field}': '{field}' is only allowed when 'tools' are specified.",
+                           field)
+    _chosen(request.get("tool_choice"), functions, "tool_choice.function.name")
     _ranges(request, CHAT_RANGES)
     _logprobs(request)
     if len(stop := request.get("stop") or []) > 4 and isinstance(stop, list):
@@ -63,7 +50,7 @@ def chat_rules(request: dict[str, Any]) -> None:
     response_format = request.get("response_format") or {}
     if response_format.get("type") == "json_schema":
         _format(response_format["json_schema"], "response_format.json_schema")
-    _json_named(response_format, messages, "messages", "response_format")
+    _json_named(response_format, request["messages"], "messages", "response_format")
 
 
 def responses_rules(request: dict[str, Any]) -> None:
@@ -85,9 +72,7 @@ def responses_rules(request: dict[str, Any]) -> None:
         raise ApiError(400, f"No tool output found for function call {call_id}.", "input")
     functions = _tools(request.get("tools"), "tools", lambda tool: tool if tool.get("type") == "function" else None,
                        "", strict_by_default=True)
-    choice = request.get("tool_choice")
-    if isinstance(choice, dict) and choice.get("type") == "function":
-        _chosen(choice["name"], functions, "tool_choice.name")
+    _chosen(request.get("tool_choice"), functions, "tool_choice.name")
     _ranges(request, RESPONSES_RANGES)
     text_format = (request.get("text") or {}).get("format") or {}
     if text_format.get("type") == "json_schema":
@@ -95,9 +80,11 @@ def responses_rules(request: dict[str, Any]) -> None:
     _json_named(text_format, [request.get("instructions"), request.get("input")], "input", "text.format")
 
 
-def _answered(messages: list[dict[str, Any]]) -> None:
-    """Every tool message answers a call of the assistant message before it; every call is answered before the
-    conversation goes on. (The API writes these params as `messages.[i].role`, with a dot, unlike the others.)"""
+def _messages(messages: list[dict[str, Any]]) -> None:
+    """Some messages; an assistant message with text or calls, never `tool_calls: []`; every tool message answers a
+    call of the assistant message before it, and every call is answered before the conversation goes on. (The API
+    writes the last two rules' params as `messages.[i].role`, with a dot, unlike the others.)"""
+    _not_empty(messages, "messages")
     opened: list[str] = []  # the calls of the last assistant message
     pending: list[str] = []  # those not answered yet
     for i, message in enumerate([*messages, {"role": "end of messages"}]):
@@ -114,6 +101,13 @@ def _answered(messages: list[dict[str, Any]]) -> None:
             raise ApiError(400, "An assistant message with 'tool_calls' must be followed by tool messages responding "
                                 "to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
                                 f"{', '.join(pending)}", f"messages.[{i}].role")
+        if message["role"] == "assistant" and message.get("tool_calls") is not None:
+            _not_empty(message["tool_calls"], f"messages[{i}].tool_calls")
+        elif message["role"] == "assistant" and message.get("content") is None and not message.get("function_call"):
+            raise ApiError(400, "Invalid value for 'content': expected a string, got null.", f"messages[{i}].content")
+        for j, call in enumerate(message.get("tool_calls") or []):
+            if call["type"] == "function":
+                _name(call["function"]["name"], f"messages[{i}].tool_calls[{j}].function.name")
         opened = [call["id"] for call in message.get("tool_calls") or []]
         pending = list(opened)
 
@@ -135,26 +129,19 @@ def _tools(tools: list[dict[str, Any]] | None, where: str, function_of: Any, inn
                                 "model answers only function tools.", f"{where}[{i}].type")
         _name(function["name"], f"{where}[{i}]{inner}.name")
         names.add(function["name"])
-        parameters = function.get("parameters")
-        strict = function.get("strict")
-        if strict or strict is None and strict_by_default:
+        parameters, strict = function.get("parameters"), function.get("strict")
+        # A schema that is not an object is refused even when not strict; the same check says so.
+        if strict or strict is None and strict_by_default or (parameters or {}).get("type", "object") != "object":
             _strict(parameters or {"type": "object", "properties": {}, "additionalProperties": False, "required": []},
                     f"function '{function['name']}'", f"{where}[{i}]{inner}.parameters", "invalid_function_parameters")
-        elif isinstance(parameters, dict) and parameters.get("type", "object") != "object":
-            _strict(parameters, f"function '{function['name']}'", f"{where}[{i}]{inner}.parameters",
-                    "invalid_function_parameters")
     return names
 
 
-def _with_tools(request: dict[str, Any], fields: Iterable[str], tools: list | None) -> None:
-    for field in fields:
-        if request.get(field) is not None and not tools:
-            raise ApiError(400, f"Invalid value for '{field}': '{field}' is only allowed when 'tools' are specified.",
-                           field)
-
-
-def _chosen(name: str, offered: set[str], where: str) -> None:
-    _name(name, where)
+def _chosen(choice: Any, offered: set[str], where: str) -> None:
+    """A function named in `tool_choice` (`where`: its name, one level deeper in Chat Completions) is one offered."""
+    if not isinstance(choice, dict) or choice.get("type") != "function":
+        return
+    _name(name := (choice.get("function") or choice)["name"], where)
     if name not in offered:
         raise ApiError(400, f"Tool choice '{name}' not found in 'tools' parameter.", "tool_choice")
 
@@ -205,11 +192,10 @@ def _not_permitted(schema: Any, context: tuple[str, ...]) -> str | None:
 def _name(name: str, where: str) -> None:
     """A function's name: 1 to 64 letters, digits, `_` or `-`."""
     if name == "":
-        raise ApiError(400, f"Invalid '{where}': empty string. Expected a string with minimum length 1, but got an "
-                            "empty string instead.", where, "empty_string")
+        _invalid(where, "empty string", "a string with minimum length 1", "an empty string", "empty_string")
     if len(name) > MAX_NAME:
-        raise ApiError(400, f"Invalid '{where}': string too long. Expected a string with maximum length {MAX_NAME}, "
-                            f"but got a string with length {len(name)} instead.", where, "string_above_max_length")
+        _invalid(where, "string too long", f"a string with maximum length {MAX_NAME}",
+                 f"a string with length {len(name)}", "string_above_max_length")
     if not re.fullmatch(NAME_PATTERN, name):
         raise ApiError(400, f"Invalid '{where}': string does not match pattern. Expected a string that matches the "
                             f"pattern '{NAME_PATTERN}'.", where, "invalid_value")
@@ -217,27 +203,28 @@ def _name(name: str, where: str) -> None:
 
 def _not_empty(array: list[Any], where: str) -> None:
     if not array:
-        raise ApiError(400, f"Invalid '{where}': empty array. Expected an array with minimum length 1, but got an "
-                            "empty array instead.", where, "empty_array")
+        _invalid(where, "empty array", "an array with minimum length 1", "an empty array", "empty_array")
 
 
 def _array_too_long(where: str, most: int, length: int) -> None:
-    raise ApiError(400, f"Invalid '{where}': array too long. Expected an array with maximum length {most}, but got an "
-                        f"array with length {length} instead.", where, "array_above_max_length")
+    _invalid(where, "array too long", f"an array with maximum length {most}", f"an array with length {length}",
+             "array_above_max_length")
+
+
+def _invalid(where: str, problem: str, expected: str, got: str, code: str) -> None:
+    """The API's wording for a value out of its bounds: `Invalid 'tools': empty array. Expected ..., but got ...`."""
+    raise ApiError(400, f"Invalid '{where}': {problem}. Expected {expected}, but got {got} instead.", where, code)
 
 
 def _ranges(request: dict[str, Any], ranges: dict[str, tuple[float | None, float | None]]) -> None:
     for field, (lowest, highest) in ranges.items():
-        value = request.get(field)
-        if value is None:
+        if (value := request.get(field)) is None:
             continue
-        kind = "decimal" if isinstance(lowest, float) else "integer"
+        kind, got = "decimal" if isinstance(lowest, float) else "integer", json.dumps(value)
         if lowest is not None and value < lowest:
-            raise ApiError(400, f"Invalid '{field}': {kind} below minimum value. Expected a value >= {lowest:g}, but "
-                                f"got {json.dumps(value)} instead.", field, f"{kind}_below_min_value")
+            _invalid(field, f"{kind} below minimum value", f"a value >= {lowest:g}", got, f"{kind}_below_min_value")
         if highest is not None and value > highest:
-            raise ApiError(400, f"Invalid '{field}': {kind} above maximum value. Expected a value <= {highest:g}, but "
-                                f"got {json.dumps(value)} instead.", field, f"{kind}_above_max_value")
+            _invalid(field, f"{kind} above maximum value", f"a value <= {highest:g}", got, f"{kind}_above_max_value")
 
 
 def _logprobs(request: dict[str, Any]) -> None:

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any, Protocol
 
 from agentkit.hardening.echo import echo
 from agentkit.offline import structured
-from agentkit.offline.contract import parse_request
+from agentkit.offline.contract import check_chat
 from agentkit.offline.model import Reply
-from agentkit.offline.request import ApiError
+from agentkit.offline.request import ApiError, HttpReply, read_json
 
 SERVED_MODEL = "offline"
 """The model id `GET /v1/models` lists; requests may name any model, the same offline model answers them all."""
@@ -28,27 +28,14 @@ class Model(Protocol):
     def respond(self, request: dict[str, Any]) -> Reply: ...
 
 
-@dataclass(frozen=True)
-class HttpReply:
-    status: int
-    content_type: str
-    chunks: Iterable[bytes] | bytes
-    headers: tuple[tuple[str, str], ...] = ()
-    """Extra headers, such as `allow` on a 405."""
-    steps: int = 1
-    """How many chunks the model writes the reply in: a server that paces generation waits this many times."""
-
-
 def handle(model: Model, method: str, path: str, body: bytes) -> HttpReply:
     """Answer one HTTP request: every problem is a JSON error in the API's shape, never an exception."""
     try:
         return _route(model, method, path.split("?")[0], body)
     except ApiError as error:
-        allow = (("allow", error.allow),) if error.allow else ()
-        return HttpReply(error.status, "application/json", error.body(), allow)
+        return error.reply()
     except Exception as error:  # a bug in a model must reach the client as an answer, not as a dropped connection
-        failure = ApiError(500, f"the model failed: {type(error).__name__}: {echo(str(error), 200)}")
-        return HttpReply(500, "application/json", failure.body())
+        return ApiError(500, f"the model failed: {type(error).__name__}: {echo(str(error), 200)}").reply()
 
 
 def _route(model: Model, method: str, path: str, body: bytes) -> HttpReply:
@@ -69,8 +56,9 @@ def _route(model: Model, method: str, path: str, body: bytes) -> HttpReply:
     if path != "/v1/chat/completions":
         raise ApiError(404, f"Unknown endpoint {echo(method)} {echo(path)}; this server has {ENDPOINTS}.")
     _allow(method, "POST", path)
-    request = parse_request(body)
-    completion = _completion(request, structured.answered(model, request))
+    request = read_json(body)
+    check_chat(request)  # refused as the API would, before the model sees it
+    completion = completed(model, request)
     if rewrite := getattr(model, "wire", None):  # a variant written in another server's shape of the format
         completion = rewrite(completion)
     include_usage = (request.get("stream_options") or {}).get("include_usage", False)
@@ -95,7 +83,9 @@ def _json(content: dict[str, Any]) -> HttpReply:
     return HttpReply(200, "application/json", json.dumps(content).encode())
 
 
-def _completion(request: dict[str, Any], reply: Reply) -> dict[str, Any]:
+def completed(model: Model, request: dict[str, Any]) -> dict[str, Any]:
+    """The completion of a request that passed `contract.py`: the model's reply, constrained as the API does."""
+    reply = structured.constrained(request, model.respond(request))
     # Ids are derived from the request, so the same request always gets the same reply, byte for byte.
     digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
     # Only a choice the model made gives "tool_calls": a call forced by name is the answer asked for, so "stop".

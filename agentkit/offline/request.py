@@ -7,6 +7,8 @@ the model behind the server only ever sees requests that passed the checks of `c
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from agentkit.hardening.echo import echo
@@ -15,6 +17,17 @@ ToolChoiceMode = Literal["auto", "none", "required"]
 """`tool_choice` as a word: the model decides, calls no tool, or must call one."""
 ToolChoice = ToolChoiceMode | dict[str, Any]
 """A mode, or one tool named: {"type": "function", "function": {"name": ...}}."""
+
+
+@dataclass(frozen=True)
+class HttpReply:
+    status: int
+    content_type: str
+    chunks: Iterable[bytes] | bytes
+    headers: tuple[tuple[str, str], ...] = ()
+    """Extra headers, such as `allow` on a 405."""
+    steps: int = 1
+    """How many chunks the model writes the reply in: a server that paces generation waits this many times."""
 
 
 class ApiError(Exception):
@@ -26,10 +39,12 @@ class ApiError(Exception):
         self.status, self.message, self.param, self.code = status, message, param, code
         self.allow = allow  # the methods a 405 names in its `allow` header
 
-    def body(self) -> bytes:
+    def reply(self, *headers: tuple[str, str]) -> HttpReply:
+        """The error as the API answers it: its status, the error object as JSON, and these headers."""
         kind = "invalid_request_error" if self.status < 500 else "server_error"
         error = {"message": self.message, "type": kind, "param": self.param, "code": self.code}
-        return json.dumps({"error": error}).encode()
+        allow = (("allow", self.allow),) if self.allow else ()
+        return HttpReply(self.status, "application/json", json.dumps({"error": error}).encode(), (*allow, *headers))
 
 
 def read_json(body: bytes) -> dict[str, Any]:
@@ -39,6 +54,11 @@ def read_json(body: bytes) -> dict[str, Any]:
     except (ValueError, RecursionError) as error:  # ValueError covers bytes that are not UTF-8 too
         raise ApiError(400, f"We could not parse the JSON body of your request: {echo(str(error), 200)}") from None
     if not isinstance(request, dict):
-        kind = {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
-        raise ApiError(400, f"The request body must be a JSON object, but got {kind.get(type(request), 'null')} instead.")
+        raise ApiError(400, f"The request body must be a JSON object, but got {json_kind(request)} instead.")
     return request
+
+
+def json_kind(value: Any) -> str:
+    """`an integer`, `a string`, `null`: a JSON value's type as the API names it."""
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array", dict: "an object"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)

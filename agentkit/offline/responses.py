@@ -24,14 +24,13 @@ answered by the same model, and its completion converted back: one decision proc
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from agentkit.hardening.echo import echo
 from agentkit.offline.contract import check_responses
-from agentkit.offline.protocol import HttpReply, Model, _completion
-from agentkit.offline.request import ApiError, read_json
-from agentkit.offline.response_events import response_events
-from agentkit.offline.structured import answered
+from agentkit.offline.protocol import Model, _pieces, completed
+from agentkit.offline.request import ApiError, HttpReply, read_json
 
 _TEXT_PARTS = ("input_text", "output_text", "text")
 
@@ -41,7 +40,7 @@ def respond(model: Model, body: bytes) -> HttpReply:
     request = read_json(body)
     check_responses(request)  # refused in this endpoint's own names, before it is converted
     chat = to_chat_request(request)
-    response = to_response(request, _completion(chat, answered(model, chat)))
+    response = to_response(request, completed(model, chat))
     if request.get("stream"):
         return HttpReply(200, "text/event-stream", list(response_events(response)))
     return HttpReply(200, "application/json", json.dumps(response).encode())
@@ -53,49 +52,30 @@ def to_chat_request(request: dict[str, Any]) -> dict[str, Any]:
         raise ApiError(400, "This offline server stores no responses: send the whole conversation in 'input' "
                             "instead of 'previous_response_id'.", "previous_response_id")
     messages = [{"role": "system", "content": request["instructions"]}] if request.get("instructions") else []
-    items = request.get("input")
-    if isinstance(items, str):
-        items = [{"role": "user", "content": items}]
-    if not isinstance(items, list):
+    if (items := request.get("input")) is None:  # the API would take a stored prompt instead; this server has none
         raise ApiError(400, "'input' must be a string or an array of input items.", "input")
-    for index, item in enumerate(items):
+    for index, item in enumerate([{"role": "user", "content": items}] if isinstance(items, str) else items):
         _add_item(messages, item, f"input[{index}]")
     chat: dict[str, Any] = {"model": request.get("model"), "messages": messages}
     if request.get("tools"):
-        chat["tools"] = [_chat_tool(tool, f"tools[{i}]") for i, tool in enumerate(request["tools"])]
+        chat["tools"] = [_chat_tool(tool) for tool in request["tools"]]
     choice = request.get("tool_choice")
     if isinstance(choice, dict) and choice.get("type") == "function":
         choice = {"type": "function", "function": {"name": choice.get("name")}}
-    if choice is not None:
-        chat["tool_choice"] = choice
-    if request.get("max_output_tokens") is not None:
-        chat["max_completion_tokens"] = request["max_output_tokens"]
-    if request.get("parallel_tool_calls") is not None:
-        chat["parallel_tool_calls"] = request["parallel_tool_calls"]
-    if (text := request.get("text")) is not None:
-        chat["response_format"] = _response_format(text)
+    same = {"tool_choice": choice, "max_completion_tokens": request.get("max_output_tokens"),
+            "parallel_tool_calls": request.get("parallel_tool_calls")}
+    chat |= {field: value for field, value in same.items() if value is not None}
+    if form := (request.get("text") or {}).get("format"):  # a json_schema's fields sit one level up in Responses
+        chat["response_format"] = {"type": form["type"]} if form["type"] != "json_schema" else {
+            "type": "json_schema", "json_schema": {k: form[k] for k in ("name", "description", "schema", "strict") if k in form}}
     return chat
-
-
-def _response_format(text: Any) -> dict[str, Any]:
-    """`text={"format": {...}}` as Chat Completions' `response_format`: a json_schema's fields sit one level up."""
-    form = text.get("format") if isinstance(text, dict) else None
-    if not isinstance(form, dict):
-        raise ApiError(400, "Invalid type for 'text.format': expected an object such as {\"type\": \"text\"}.",
-                       "text.format")
-    if form.get("type") != "json_schema":
-        return {"type": form.get("type")}
-    return {"type": "json_schema", "json_schema": {key: form[key] for key in ("name", "description", "schema", "strict")
-                                                   if key in form}}
 
 
 def _add_item(messages: list[dict[str, Any]], item: Any, where: str) -> None:
     """One input item as the chat message it stands for; consecutive function calls join one assistant message."""
-    if not isinstance(item, dict):
-        raise ApiError(400, f"Invalid type for '{where}': expected an object.", where)
     kind = item.get("type", "message")
     if kind == "message":
-        messages.append({"role": item.get("role"), "content": _text(item.get("content"), where)})
+        messages.append({"role": item.get("role"), "content": _text(item.get("content"))})
     elif kind == "function_call":
         call = {"id": item.get("call_id"), "type": "function",
                 "function": {"name": item.get("name"), "arguments": item.get("arguments")}}
@@ -105,30 +85,21 @@ def _add_item(messages: list[dict[str, Any]], item: Any, where: str) -> None:
         else:
             messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
     elif kind == "function_call_output":
-        output = item.get("output")
-        messages.append({"role": "tool", "tool_call_id": item.get("call_id"),
-                         "content": output if isinstance(output, str) else _text(output, where)})
+        messages.append({"role": "tool", "tool_call_id": item.get("call_id"), "content": _text(item.get("output"))})
     elif kind != "reasoning":  # reasoning items carry nothing this model reads
         raise ApiError(400, f"Invalid value for '{where}.type': {echo(json.dumps(kind))}; this server reads message, "
                             "function_call, function_call_output and reasoning items.", f"{where}.type")
 
 
-def _text(content: Any, where: str) -> Any:
+def _text(content: Any) -> Any:
     """A message's content parts (`input_text`, `output_text`) as the plain text Chat Completions carries."""
-    if content is None or isinstance(content, str):
+    if not isinstance(content, list):
         return content
-    if isinstance(content, list):
-        return "".join(part.get("text", "") for part in content if isinstance(part, dict)
-                       and part.get("type") in _TEXT_PARTS)
-    raise ApiError(400, f"Invalid type for '{where}.content': expected a string or an array of content parts.",
-                   f"{where}.content")
+    return "".join(part.get("text", "") for part in content if part.get("type") in _TEXT_PARTS)
 
 
-def _chat_tool(tool: Any, where: str) -> dict[str, Any]:
-    if not isinstance(tool, dict) or tool.get("type") != "function":
-        kind = tool.get("type") if isinstance(tool, dict) else tool
-        raise ApiError(400, f"Invalid value for '{where}.type': {echo(json.dumps(kind))}; this server has only "
-                            "function tools.", f"{where}.type")
+def _chat_tool(tool: dict[str, Any]) -> dict[str, Any]:
+    """A function tool (the only kind `contract_rules.py` lets through) one level deeper, strict unless it says not."""
     function = {key: tool[key] for key in ("name", "description", "parameters") if tool.get(key) is not None}
     if tool.get("strict") is not False:  # strict unless it says otherwise: Chat Completions' default is the opposite
         function["strict"] = True
@@ -162,3 +133,43 @@ def to_response(request: dict[str, Any], completion: dict[str, Any]) -> dict[str
                   "output_tokens": usage["completion_tokens"], "output_tokens_details": {"reasoning_tokens": 0},
                   "total_tokens": usage["total_tokens"]},
     }
+
+
+def response_events(response: dict[str, Any]) -> Iterator[bytes]:
+    """The response as the events a real server streams: created, each item piece by piece, completed."""
+    numbered = _numbered()
+    pending = response | {"status": "in_progress", "output": []}
+    yield numbered("response.created", response=pending)
+    yield numbered("response.in_progress", response=pending)
+    for index, item in enumerate(response["output"]):
+        at = {"output_index": index}
+        if item["type"] == "message":
+            whole = item["content"][0]  # output_text, or a refusal: streamed alike, under their own names
+            field, kind = ("text", "output_text") if whole["type"] == "output_text" else ("refusal", "refusal")
+            extra = {"logprobs": []} if field == "text" else {}
+            part = {"item_id": item["id"], "content_index": 0} | at
+            yield numbered("response.output_item.added", item=item | {"status": "in_progress", "content": []}, **at)
+            yield numbered("response.content_part.added", part=whole | {field: ""}, **part)
+            for piece in _pieces(whole[field]):
+                yield numbered(f"response.{kind}.delta", delta=piece, **extra, **part)
+            yield numbered(f"response.{kind}.done", **{field: whole[field]}, **extra, **part)
+            yield numbered("response.content_part.done", part=whole, **part)
+        else:
+            yield numbered("response.output_item.added", item=item | {"status": "in_progress", "arguments": ""}, **at)
+            for piece in _pieces(item["arguments"], size=8):
+                yield numbered("response.function_call_arguments.delta", item_id=item["id"], delta=piece, **at)
+            yield numbered("response.function_call_arguments.done", item_id=item["id"], name=item["name"],
+                           arguments=item["arguments"], **at)
+        yield numbered("response.output_item.done", item=item, **at)
+    yield numbered("response.completed" if response["status"] == "completed" else "response.incomplete",
+                   response=response)
+
+
+def _numbered():
+    count = iter(range(1_000_000))
+
+    def event(kind: str, **fields: Any) -> bytes:
+        data = {"type": kind, "sequence_number": next(count)} | fields
+        return f"event: {kind}\ndata: {json.dumps(data)}\n\n".encode()
+
+    return event

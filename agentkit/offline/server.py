@@ -19,7 +19,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from agentkit.hardening.echo import echo
 from agentkit.offline.model import OfflineModel
-from agentkit.offline.protocol import ApiError, Model, handle
+from agentkit.offline.protocol import Model, handle
+from agentkit.offline.request import ApiError, HttpReply
 
 MAX_BODY_BYTES = 16 * 1024 * 1024
 """Largest request body read; a larger Content-Length is answered 413 without reading it."""
@@ -101,19 +102,17 @@ def _handler_for(server: OfflineServer) -> type[BaseHTTPRequestHandler]:
         def _answer(self) -> None:
             try:
                 body = self._read_body()
-            except ApiError as error:
-                self.close_connection = True  # where this body ends is unknown: no further request can be read
-                return self._send(error.status, "application/json", error.body(), [("connection", "close")])
+            except ApiError as error:  # where this body ends is unknown: no further request can be read
+                return self._send_error(error)
             time.sleep(server.faults.delay)
             fault = server.faults.next_failure()
-            if fault:
-                # retry-after-ms keeps the SDK's retry quick; the real API sends the same header.
-                return self._send(fault.status, "application/json", fault.body(), [("retry-after-ms", "50")])
+            if fault:  # retry-after-ms keeps the SDK's retry quick; the real API sends the same header
+                return self._send(fault.reply(("retry-after-ms", "50")))
             # HEAD is GET without the body (`_send` leaves it out), so clients probing the server get true headers.
             reply = handle(server.model, "GET" if self.command == "HEAD" else self.command, self.path, body)
             if isinstance(reply.chunks, bytes):
                 time.sleep(server.faults.chunk_delay * reply.steps)
-                return self._send(reply.status, reply.content_type, reply.chunks, list(reply.headers))
+                return self._send(reply)
             self.send_response(reply.status)
             self.send_header("content-type", reply.content_type)
             self.send_header("transfer-encoding", "chunked")
@@ -149,17 +148,22 @@ def _handler_for(server: OfflineServer) -> type[BaseHTTPRequestHandler]:
 
         def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
             """http.server's own refusals (a malformed request line, headers too long) in the API's JSON, not HTML."""
-            self.close_connection = True
-            error = ApiError(code, message or HTTPStatus(code).phrase)
-            self._send(code, "application/json", error.body(), [("connection", "close")])
+            self._send_error(ApiError(code, message or HTTPStatus(code).phrase))
 
-        def _send(self, status: int, content_type: str, content: bytes, headers: list[tuple[str, str]]) -> None:
-            self.send_response(status)
-            for name, value in [("content-type", content_type), ("content-length", str(len(content))), *headers]:
+        def _send_error(self, error: ApiError) -> None:
+            """An error after which the connection's bytes cannot be trusted: answered, then the connection closed."""
+            self.close_connection = True
+            self._send(error.reply(("connection", "close")))
+
+        def _send(self, reply: HttpReply) -> None:
+            assert isinstance(reply.chunks, bytes)  # a reply in one piece: a stream is written by `_answer`
+            self.send_response(reply.status)
+            for name, value in [("content-type", reply.content_type), ("content-length", str(len(reply.chunks))),
+                                *reply.headers]:
                 self.send_header(name, value)
             self.end_headers()
             if self.command != "HEAD":
-                self.wfile.write(content)
+                self.wfile.write(reply.chunks)
 
         def log_message(self, format: str, *args: object) -> None:
             pass  # a quiet server: the notebooks and tests print what matters themselves

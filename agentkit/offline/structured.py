@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
@@ -25,21 +25,10 @@ from agentkit.offline.roles import json_type
 from agentkit.offline.spans import find
 
 
-class Responder(Protocol):
-    """What answers a request: the offline model, a variant, a scripted model (protocol.py's `Model`, named here
-    without importing protocol.py, which imports this module)."""
-
-    def respond(self, request: dict[str, Any]) -> Reply: ...
-
-
-def answered(model: Responder, request: dict[str, Any]) -> Reply:
-    """The model's reply to a Chat Completions request that passed `contract.py`, constrained as the API does:
-    the one path of both endpoints (`/v1/responses` converts its request to this shape first)."""
-    return constrained(request, model.respond(request))
-
-
 def constrained(request: dict[str, Any], reply: Reply) -> Reply:
-    """The reply as the server lets it out: one call if parallel calls are off, JSON of the asked shape."""
+    """The reply to a Chat Completions request that passed `contract.py` as the server lets it out, for both endpoints
+    (`/v1/responses` converts its request to this shape first): one call if parallel calls are off, JSON of the asked
+    shape."""
     if request.get("parallel_tool_calls") is False and len(reply.tool_calls) > 1:
         reply = replace(reply, tool_calls=reply.tool_calls[:1])
     response_format = request.get("response_format") or {}

@@ -28,13 +28,9 @@ def offline_transport(model: Model | None = None) -> httpx2.MockTransport:
 
 def offline_client(model: Model | None = None, *, sync: bool = False, max_retries: int = 0) -> openai.AsyncOpenAI | openai.OpenAI:
     """An `AsyncOpenAI` (or, with `sync=True`, an `OpenAI`) client whose model is `model`, in this process."""
-    transport = offline_transport(model)
-    if sync:
-        return openai.OpenAI(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=max_retries,
-                             http_client=httpx2.Client(transport=transport))
-    return openai.AsyncOpenAI(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=max_retries,
-                              http_client=httpx2.AsyncClient(transport=transport))
-
+    client, http_client = (openai.OpenAI, httpx2.Client) if sync else (openai.AsyncOpenAI, httpx2.AsyncClient)
+    return client(api_key="offline", base_url=OFFLINE_BASE_URL, max_retries=max_retries,
+                  http_client=http_client(transport=offline_transport(model)))
 
 
 def connect_offline(*, unruly: str | None = None, gullible: bool = False, variant: str | None = None,
