@@ -3,6 +3,7 @@ each core exercise's stated minutes; an optional exercise (`**Optional exercise 
 is not counted, and still found by everything that finds exercises by their cells or their checks."""
 
 import json
+from pathlib import Path
 
 import nbformat
 
@@ -49,3 +50,22 @@ def test_checks_student_edition_and_nbgrader_still_find_an_optional_exercise():
 
     numbers = [exercise.number for exercise in notebook_exercises("06_shell_tool.ipynb")]
     assert numbers == ["6.1", "6.2", "6.3"], "optional exercises keep their checks, found by name"
+
+
+def test_the_student_edition_and_nbgrader_find_an_optional_exercises_cells(tmp_path):
+    from agentkit.classroom.nbgrader import export_course
+    from agentkit.classroom.student import student_edition
+
+    root = Path(__file__).resolve().parent.parent
+    shell = next(path for path in student_edition(root / "notebooks", tmp_path / "student")
+                 if path.name.startswith("06_"))
+    stubs = ["".join(cell["source"]) for cell in json.loads(shell.read_text(encoding="utf-8"))["cells"]
+             if "solution" in cell["metadata"].get("tags", [])]
+    assert [stub.splitlines()[-1] for stub in stubs] == [
+        f'raise NotImplementedError("Exercise 6.{n}: replace this line with your answer")' for n in (1, 2, 3)]
+    assert "**Optional exercise 6.3:" in shell.read_text(encoding="utf-8")
+    exported = next(path for path in export_course(root / "notebooks", tmp_path / "nbgrader")
+                    if path.name.startswith("06_"))
+    graded = [cell["metadata"]["nbgrader"]["grade_id"] for cell in
+              json.loads(exported.read_text(encoding="utf-8"))["cells"] if cell["metadata"].get("nbgrader", {}).get("grade")]
+    assert len(graded) == 3, graded
