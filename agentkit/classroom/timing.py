@@ -5,8 +5,13 @@ One rule, used by chapter 00's map, docs/teaching.md and the test that compares 
 - prose at 200 words a minute (every word of every markdown cell);
 - a minute for each code cell a learner runs and reads (an exercise's solution and check cells are left out:
   they are the exercise's time);
-- each exercise's stated minutes, written after its title: `**Exercise 4.1: a schema** (10 min).`; an exercise
-  that states none counts `UNSTATED_EXERCISE_MINUTES`. A stretch exercise is optional and not counted.
+- each core exercise's stated minutes, written after its title: `**Exercise 4.1: a schema** (10 min).`; an
+  exercise that states none counts `UNSTATED_EXERCISE_MINUTES`.
+
+The figure is the core path. An optional exercise is not counted: its title reads
+`**Optional exercise 6.3: …** (10 min).`, in Chinese `**选做练习 6.3：…**（10 分钟）`, and EXERCISE does not match it
+(nor a stretch exercise, which is optional too). Its solution and check cells are tagged like any exercise's and are
+left out of the code cells as well, so an optional exercise costs only the words of its text.
 
     python -m agentkit.classroom.timing [notebooks/]    # the table, chapter by chapter, and the total
 """
@@ -23,7 +28,10 @@ from pathlib import Path
 WORDS_PER_MINUTE = 200
 UNSTATED_EXERCISE_MINUTES = 10
 EXERCISE = re.compile(r"\*\*(?:Exercise|练习) (\d+\.\d+)\b[^*]*\*\*\s*(?:\((\d+) min\)|（(\d+) 分钟）)?")
-"""An exercise's title in bold, and the minutes stated right after it, in English or in Chinese."""
+"""A core exercise's title in bold, and the minutes stated right after it, in English or in Chinese; an optional
+exercise's title (`**Optional exercise 6.3: …**`, `**选做练习 6.3：…**`) does not match."""
+OPTIONAL_EXERCISE = re.compile(r"\*\*(?:Optional exercise|选做练习) (\d+\.\d+)")
+"""An optional exercise's title: off the five-hour path, its solution and check kept like a core exercise's."""
 EXERCISE_CELL_TAGS = {"solution", "check"}
 
 
@@ -34,6 +42,8 @@ class ChapterTime:
     words: int
     code_cells: int
     exercise_minutes: int
+    optional_exercises: int = 0
+    """How many optional exercises the chapter has: shown, never counted in its minutes."""
 
     @property
     def minutes(self) -> int:
@@ -46,11 +56,12 @@ def chapter_time(path: Path) -> ChapterTime:
     code = [cell for cell in cells if cell["cell_type"] == "code"
             and not EXERCISE_CELL_TAGS & set(cell["metadata"].get("tags", []))]
     exercises: dict[str, int] = {}
+    optional = {match[1] for text in prose for match in OPTIONAL_EXERCISE.finditer(text)}
     for text in prose:
         for match in EXERCISE.finditer(text):
             stated = match[2] or match[3]
             exercises.setdefault(match[1], int(stated) if stated else UNSTATED_EXERCISE_MINUTES)
-    return ChapterTime(sum(len(text.split()) for text in prose), len(code), sum(exercises.values()))
+    return ChapterTime(sum(len(text.split()) for text in prose), len(code), sum(exercises.values()), len(optional))
 
 
 def course_times(folder: Path) -> dict[str, ChapterTime]:
@@ -65,9 +76,10 @@ def hours_and_minutes(minutes: int) -> str:
 def main(argv: list[str]) -> None:
     folder = Path(argv[0]) if argv else Path("notebooks")
     times = course_times(folder)
-    print(f"{'chapter':8} {'words':>6} {'code cells':>10} {'exercises':>10} {'minutes':>8}")
+    print(f"{'chapter':8} {'words':>6} {'code cells':>10} {'exercises':>10} {'minutes':>8} {'optional (not counted)':>23}")
     for number, time in times.items():
-        print(f"{number:8} {time.words:6} {time.code_cells:10} {time.exercise_minutes:9}m {time.minutes:8}")
+        print(f"{number:8} {time.words:6} {time.code_cells:10} {time.exercise_minutes:9}m {time.minutes:8} "
+              f"{time.optional_exercises:23}")
     total = sum(time.minutes for time in times.values())
     print(f"{'total':8} {sum(t.words for t in times.values()):6} {sum(t.code_cells for t in times.values()):10} "
           f"{sum(t.exercise_minutes for t in times.values()):9}m {total:8}  ({hours_and_minutes(total)})")
