@@ -8,6 +8,8 @@ One rule, used by chapter 00's map, docs/teaching.md and the test that compares 
 - each exercise's stated minutes, written after its title: `**Exercise 4.1: a schema** (10 min).`; an exercise
   that states none counts `UNSTATED_EXERCISE_MINUTES`. A stretch exercise is optional and not counted.
 
+Chapters from `OPTIONAL_FROM` on are the optional third part: timed on lines of their own, outside the total.
+
     python -m agentkit.classroom.timing [notebooks/]    # the table, chapter by chapter, and the total
 """
 
@@ -25,6 +27,8 @@ UNSTATED_EXERCISE_MINUTES = 10
 EXERCISE = re.compile(r"\*\*(?:Exercise|练习) (\d+\.\d+)\b[^*]*\*\*\s*(?:\((\d+) min\)|（(\d+) 分钟）)?")
 """An exercise's title in bold, and the minutes stated right after it, in English or in Chinese."""
 EXERCISE_CELL_TAGS = {"solution", "check"}
+OPTIONAL_FROM = "14"
+"""The first chapter of the optional third part: the course's stated time is that of the chapters before it."""
 
 
 @dataclass(frozen=True)
@@ -53,9 +57,11 @@ def chapter_time(path: Path) -> ChapterTime:
     return ChapterTime(sum(len(text.split()) for text in prose), len(code), sum(exercises.values()))
 
 
-def course_times(folder: Path) -> dict[str, ChapterTime]:
-    """Chapter number ("00", "01", ...) -> its time, for every chapter in `folder`."""
-    return {path.name[:2]: chapter_time(path) for path in sorted(Path(folder).glob("[0-9][0-9]_*.ipynb"))}
+def course_times(folder: Path, optional: bool = False) -> dict[str, ChapterTime]:
+    """Chapter number ("00", "01", ...) -> its time, for every chapter in `folder` on the course's path (00-13), or
+    with `optional=True` for those of the optional third part."""
+    return {path.name[:2]: chapter_time(path) for path in sorted(Path(folder).glob("[0-9][0-9]_*.ipynb"))
+            if (path.name[:2] >= OPTIONAL_FROM) == optional}
 
 
 def hours_and_minutes(minutes: int) -> str:
@@ -71,6 +77,8 @@ def main(argv: list[str]) -> None:
     total = sum(time.minutes for time in times.values())
     print(f"{'total':8} {sum(t.words for t in times.values()):6} {sum(t.code_cells for t in times.values()):10} "
           f"{sum(t.exercise_minutes for t in times.values()):9}m {total:8}  ({hours_and_minutes(total)})")
+    for number, time in course_times(folder, optional=True).items():  # part three: optional, not in the total
+        print(f"{number:8} {time.words:6} {time.code_cells:10} {time.exercise_minutes:9}m {time.minutes:8}  (optional)")
 
 
 if __name__ == "__main__":
