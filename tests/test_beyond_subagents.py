@@ -89,3 +89,20 @@ def test_the_token_budget_stops_the_subagent(tmp_path):
     (result,) = tool_results(task)
     assert result.startswith("Error: the subagent stopped: it used"), result
     assert len(child.requests) == 1, "the subagent stopped at its first reply over the budget"
+
+
+def test_the_chapters_inline_subagent_answers_as_the_promoted_one_does():
+    import shutil
+
+    from tests.chapter_code import chapter_names
+
+    chapter = chapter_names(14, until="shutil.rmtree")
+    try:
+        promoted = subagent_tool("research", chapter["research"].description, Subagent(
+            chapter["client"], chapter["settings"].model, chapter["helper_tools"], chapter["HELPER_PROMPT"],
+            policy=ToolPolicy(limits=Limits(max_turns=4))))
+        for goal in ("Read the file guests.txt", "Read the file ../outside.txt", "Read the file todo.txt"):
+            inline = chapter["run"](chapter["research"].handler({"task": goal}))
+            assert inline == chapter["run"](promoted.handler({"task": goal})), goal
+    finally:
+        shutil.rmtree(chapter["scratch"])
