@@ -38,6 +38,14 @@ def prose(cell: dict) -> str:
     return "".join(cell["source"]) if cell["cell_type"] == "markdown" else ""
 
 
+def on_the_path(paths: list[Path]) -> list[Path]:
+    """The chapters of the five-hour path, 00-13: the optional third part (14 on) is held to each chapter's limits,
+    not counted in the course's."""
+    from agentkit.classroom.timing import OPTIONAL_FROM
+
+    return [path for path in paths if path.name[:2] < OPTIONAL_FROM]
+
+
 def words(path: Path) -> int:
     return sum(len(prose(cell).split()) for cell in cells(path))
 
@@ -70,19 +78,20 @@ def test_a_chapter_is_short_enough_to_finish(path):
 
 @pytest.mark.xfail(strict=True, reason="17,466 words today (00-13, Check yourself included): not yet cut to 16,000")
 def test_the_course_is_short_enough_to_finish():
-    total = sum(words(path) for path in NOTEBOOKS)
+    total = sum(words(path) for path in on_the_path(NOTEBOOKS))
     assert total <= MAX_COURSE_WORDS, f"the course has {total} words of prose; at most {MAX_COURSE_WORDS}"
 
 
 COURSE_WORDS_REACHED, COURSE_MINUTES_REACHED = 17_466, 390
 """Where the course stands on the way to 16,000 words and 5 hours: it may shrink, never grow back (lower these as
-it shrinks)."""
+it shrinks). 18,935 until chapter 00's map gained its row for the optional chapter 14 (20 words; chapter 13's Next:
+line lost one)."""
 
 
 def test_the_course_does_not_grow_past_what_it_reached():
     from agentkit.classroom.timing import course_times
 
-    total = sum(words(path) for path in NOTEBOOKS)
+    total = sum(words(path) for path in on_the_path(NOTEBOOKS))
     minutes = sum(time.minutes for time in course_times(ROOT / "notebooks").values())
     assert total <= COURSE_WORDS_REACHED, f"the course grew to {total} words; it had {COURSE_WORDS_REACHED}"
     assert minutes <= COURSE_MINUTES_REACHED, f"the course grew to {minutes} min; it took {COURSE_MINUTES_REACHED}"
@@ -187,8 +196,9 @@ def stated_minutes(text: str) -> dict[str, int]:
 def test_chapter_00_and_the_teachers_guide_state_the_computed_times():
     from agentkit.classroom.timing import course_times, hours_and_minutes
 
-    computed = {chapter: time.minutes for chapter, time in course_times(ROOT / "notebooks").items()}
-    total = hours_and_minutes(sum(computed.values()))
+    path = {chapter: time.minutes for chapter, time in course_times(ROOT / "notebooks").items()}
+    computed = path | {chapter: time.minutes for chapter, time in course_times(ROOT / "notebooks", optional=True).items()}
+    total = hours_and_minutes(sum(path.values()))
     intro = prose(cells(NOTEBOOKS[0])[0])
     guide = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
     for name, text in (("chapter 00's map", intro), ("docs/teaching.md", guide)):
@@ -203,6 +213,16 @@ def test_the_course_takes_at_most_five_hours():
 
     total = sum(time.minutes for chapter, time in course_times(ROOT / "notebooks").items() if chapter <= CAPSTONE)
     assert total <= MAX_COURSE_MINUTES, f"00-13 take {total} min by the rule; at most {MAX_COURSE_MINUTES}"
+
+
+def test_part_three_is_optional_and_outside_the_courses_time():
+    from agentkit.classroom.timing import course_times
+
+    path, optional = course_times(ROOT / "notebooks"), course_times(ROOT / "notebooks", optional=True)
+    assert max(path) == CAPSTONE and min(optional) == "14", (sorted(path), sorted(optional))
+    intro = prose(cells(NOTEBOOKS[0])[0])
+    rows = [row for row in intro.splitlines() if re.match(r"\| 1[4-9] ", row)]
+    assert rows and all("optional" in row for row in rows), f"chapter 00's map: {rows}"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[path.name for path in NOTEBOOKS])

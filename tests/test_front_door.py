@@ -130,8 +130,10 @@ def test_python_m_timing_prints_each_chapter_and_the_total_the_course_states():
     times = course_times(ROOT / "notebooks")
     assert done.returncode == 0 and done.stderr == "", done
     rows = {line.split()[0]: line for line in done.stdout.splitlines()[1:]}
-    assert list(rows) == [*times, "total"]
+    optional = course_times(ROOT / "notebooks", optional=True)  # part three, after the total and outside it
+    assert list(rows) == [*times, "total", *optional]
     assert rows["total"].endswith(f"({hours_and_minutes(sum(t.minutes for t in times.values()))})")
+    assert all(rows[chapter].endswith("(optional)") for chapter in optional)
 
 
 @pytest.mark.parametrize("command", ["serve", "web"])

@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [  # lowest first
     ("offline model", ("offline",)),
     ("teaching core", ("config", "manual", "streaming", "decisions", "policy", "task", "events", "turn", "tool_calls",
                        "loop", "transcript", "agent", "history")),
-    ("chapter extensions", ("evaluation", "mcp", "frameworks")),
+    ("chapter extensions", ("evaluation", "mcp", "frameworks", "beyond")),
     ("classroom", ("checks", "classroom")),
     ("front ends", ("frontends", "__init__")),
 ]

@@ -13,6 +13,8 @@ The figure is the core path. An optional exercise is not counted: its title read
 (nor a stretch exercise, which is optional too). Its solution and check cells are tagged like any exercise's and are
 left out of the code cells as well, so an optional exercise costs only the words of its text.
 
+Chapters from `OPTIONAL_FROM` on are the optional third part: timed on lines of their own, outside the total.
+
     python -m agentkit.classroom.timing [notebooks/]    # the table, chapter by chapter, and the total
 """
 
@@ -33,6 +35,8 @@ exercise's title (`**Optional exercise 6.3: …**`, `**选做练习 6.3：…**`
 OPTIONAL_EXERCISE = re.compile(r"\*\*(?:Optional exercise|选做练习) (\d+\.\d+)")
 """An optional exercise's title: off the five-hour path, its solution and check kept like a core exercise's."""
 EXERCISE_CELL_TAGS = {"solution", "check"}
+OPTIONAL_FROM = "14"
+"""The first chapter of the optional third part: the course's stated time is that of the chapters before it."""
 
 
 @dataclass(frozen=True)
@@ -64,9 +68,11 @@ def chapter_time(path: Path) -> ChapterTime:
     return ChapterTime(sum(len(text.split()) for text in prose), len(code), sum(exercises.values()), len(optional))
 
 
-def course_times(folder: Path) -> dict[str, ChapterTime]:
-    """Chapter number ("00", "01", ...) -> its time, for every chapter in `folder`."""
-    return {path.name[:2]: chapter_time(path) for path in sorted(Path(folder).glob("[0-9][0-9]_*.ipynb"))}
+def course_times(folder: Path, optional: bool = False) -> dict[str, ChapterTime]:
+    """Chapter number ("00", "01", ...) -> its time, for every chapter in `folder` on the course's path (00-13), or
+    with `optional=True` for those of the optional third part."""
+    return {path.name[:2]: chapter_time(path) for path in sorted(Path(folder).glob("[0-9][0-9]_*.ipynb"))
+            if (path.name[:2] >= OPTIONAL_FROM) == optional}
 
 
 def hours_and_minutes(minutes: int) -> str:
@@ -83,6 +89,8 @@ def main(argv: list[str]) -> None:
     total = sum(time.minutes for time in times.values())
     print(f"{'total':8} {sum(t.words for t in times.values()):6} {sum(t.code_cells for t in times.values()):10} "
           f"{sum(t.exercise_minutes for t in times.values()):9}m {total:8}  ({hours_and_minutes(total)})")
+    for number, time in course_times(folder, optional=True).items():  # part three: optional, not in the total
+        print(f"{number:8} {time.words:6} {time.code_cells:10} {time.exercise_minutes:9}m {time.minutes:8}  (optional)")
 
 
 if __name__ == "__main__":
