@@ -47,3 +47,16 @@ def test_a_missing_value_and_no_call_are_said():
 def test_a_chinese_request_shows_how_it_was_read():
     trace = explain("帮我订一张4个人的桌子，晚上7点", [BOOK])
     assert trace.read_as != trace.question and "read as:" in str(trace)
+
+
+def test_a_chapter_shows_the_trace_once_with_its_output():
+    """The design asks that a chapter show a learner how the stand-in read a sentence: chapter 00 prints `explain`."""
+    import json
+    from pathlib import Path
+
+    notebooks = sorted(Path(__file__).parent.parent.joinpath("notebooks").glob("[0-9][0-9]_*.ipynb"))
+    showing = [(path.name, cell) for path in notebooks for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]
+               if cell["cell_type"] == "code" and "explain(" in "".join(cell["source"])]
+    assert [name for name, _ in showing] == ["00_setup.ipynb"]
+    printed = "".join(text for output in showing[0][1]["outputs"] for text in output.get("text", ""))
+    assert "get_current_time" in printed and "Asia/Tokyo" in printed
