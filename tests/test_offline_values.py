@@ -313,3 +313,15 @@ def test_a_duration_is_given_in_the_unit_its_parameter_names_by_the_one_table_of
     from agentkit.offline.dates import in_unit
 
     assert in_unit(5400, hint) == pytest.approx(amount)
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("the 3rd step", [("number", 3.0)]), ("the twenty-first item", [("number", 21.0)]),
+    ("the first step", [("number", 1.0)]), ("the fifth floor", [("number", 5.0)]),
+    ("First, read the file", []), ("wait a second", [("duration", 1.0)]),  # not positions: no "the" before them
+    ("on December 3rd at 9", [("date", "December 3rd"), ("time", "09:00")]),  # a date keeps its day
+    ("north and month", []),
+])
+def test_an_ordinal_is_a_position_read_as_a_number(text, found):
+    from agentkit.offline import spans
+    assert [(span.kind, span.value) for span in spans.find(text)] == found

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from text_to_num import text2num
+from text_to_num import alpha2digit, text2num
 
 from agentkit.offline import code, dates
 from agentkit.offline.dates import MONTHS, WEEKDAYS
@@ -64,6 +64,11 @@ SENTENCE_STARTERS = frozenset("""what whats how who where when which why is are 
 
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
 _NUMBER = re.compile(r"(?<![\w./-])(-?\$?-?\d[\d,]*(?:\.\d+)?)(\s?%| percent\b)?(?![\w/]|\.\d)")
+_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_ORDINAL = re.compile(rf"\b(\d+(?:st|nd|rd|th)|(?:(?:{_TENS})[\s-])?[a-z]+(?:st|nd|rd|th))\b", re.IGNORECASE)
+"""An ordinal as digits or words; text2num reads the words, except "first" and "second" (also a unit of time),
+which count as a position only after "the"."""
+_FIRST_SECOND = {"first": 1, "second": 2}
 _PATH = re.compile(r"(?<![\w@])(?:[\w.~-]*/[\w./-]*|[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w/@])")
 _PATTERN = re.compile(r"[\w./-]*\*[\w.*/?-]*")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
@@ -169,6 +174,11 @@ def _find(text: str) -> tuple[Span, ...]:
     for match in _NUMBER.finditer(text):
         number = float(match.group(1).replace(",", "").replace("$", ""))
         add(match.start(), match.end(1), "number", number, percent=bool(match.group(2)), money=_money(text, match))
+    for match in _ORDINAL.finditer(text):  # "the 3rd step", "the third", "the twenty-first": a position, as a number
+        position = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", alpha2digit(match.group(1).lower(), "en"))
+        after_the = re.search(r"\bthe\s+$", text[: match.start()], re.IGNORECASE)
+        if position or (after_the and match.group(1).lower() in _FIRST_SECOND):
+            add(match.start(1), match.end(1), "number", float(position[1] if position else _FIRST_SECOND[match.group(1).lower()]))
     # "twenty two", "twenty-two" and "one hundred and five" are one number each (text2num reads them)
     words = "|".join(NUMBER_WORDS_FOR_RUNS)
     for match in re.finditer(rf"\b(?:{words})(?:(?:[\s-]|\s+and\s+)(?:{words}))+\b", text, re.IGNORECASE):
