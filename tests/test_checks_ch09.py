@@ -41,7 +41,7 @@ def test_sound_answers_pass(capsys):
 @pytest.mark.parametrize(("answers", "hint"), [
     ({}, "[todo]"),
     ({"my_tool": {"name": "bmi"}, "my_cases": MY_CASES}, "is not a tool object"),
-    ({"my_tool": MY_TOOL, "my_cases": MY_CASES[:3]}, "write at least 4"),
+    ({"my_tool": MY_TOOL, "my_cases": MY_CASES[:2]}, "write at least 3"),
     ({"my_tool": MY_TOOL, "my_cases": MY_CASES[:3] + [replace(MY_CASES[3], id="bmi_1")]}, "share an id"),
     ({"my_tool": MY_TOOL, "my_cases": [*MY_CASES, replace(MY_CASES[0], id="x", tools=("is_prime", "get_current_time"))]},
      "does not offer bmi"),

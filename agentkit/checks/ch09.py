@@ -52,18 +52,18 @@ def _check_cases(cases: list[Case], name: str, functions: dict[str, Any]) -> Non
 
 
 async def check_exercise_9_1(namespace: Mapping[str, Any]) -> bool:
-    """Exercise 9.1: `my_tool` (a tool object) and `my_cases` (at least 4 sound `Case`s that offer it)."""
+    """Exercise 9.1: `my_tool` (a tool object) and `my_cases` (at least 3 sound `Case`s that offer it)."""
 
     async def test() -> None:
         tool, cases = answer(namespace, "my_tool"), answer(namespace, "my_cases")
         name = _check_tool(tool, "my_tool")
         expect(isinstance(cases, list) and all(isinstance(c, Case) for c in cases),
                "my_cases must be a list of Case(...) objects.")
-        expect(len(cases) >= 4, f"my_cases has {len(cases)} cases; write at least 4.")
+        expect(len(cases) >= 3, f"my_cases has {len(cases)} cases; write at least 3.")
         expect(len({c.id for c in cases}) == len(cases), "two cases share an id; give each its own.")
         _check_cases(cases, name, {**load_functions(), name: tool})
         calling = [c for c in cases if any(call.name == name for call in c.expected)]
-        expect(len(calling) >= 3, f"{len(calling)} cases expect a call to {name}; write at least 3, asked in different ways.")
+        expect(len(calling) >= 2, f"{len(calling)} cases expect a call to {name}; write at least 2, asked in different ways.")
         expect(any(c.category == "no_tool" for c in cases),
                "no case checks abstention: add a no_tool case, a question your tool does not fit (expected=()).")
 
