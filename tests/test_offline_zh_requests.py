@@ -224,3 +224,9 @@ def test_a_parameter_described_as_hh_mm_takes_the_time():
                  count=I("number of tickets"), showtime=S("HH:MM"))
     assert calls("买两张《沙丘》的电影票，晚上八点那场", movie)[0] == [
         ("buy_movie_tickets", {"movie": "沙丘", "count": 2, "showtime": "20:00"})]
+
+
+def test_a_foreign_name_joined_by_a_middle_dot_is_not_read_word_by_word():
+    read = english("把《沙丘》加到我的阅读清单里，作者是弗兰克·赫伯特")
+    assert "弗兰克·赫伯特" in read and "grams" not in read
+    assert "grams" in english("五克")  # a unit after a number is still one

@@ -252,13 +252,18 @@ LINKING = {"", "in", "to", "from", "and", "is", "please", "then", "use", "what",
 """What single characters such as 在, 到, 把, 的 read as: they link words, and never start a compound word."""
 
 
+NAME_DOTS = ("·", "•", "・")
+"""The middle dot that joins the parts of a foreign name in Chinese ("弗兰克·赫伯特")."""
+
+
 def _read_word(match: re.Match[str]) -> str:
     """A word of the table in English, unless it is one character that starts a word the table does not know:
     "周会" (the weekly meeting) is not "weeks" and "会", "写论文" keeps 论文 with its verb; 在, 到, 的 always link."""
     word, text, end = match.group(0), match.string, match.end()
     unknown_next = end < len(text) and is_chinese(text[end]) and not _vocabulary().match(text, end)
-    if len(word) == 1 and WORDS[word] not in LINKING and unknown_next:
-        return word
+    in_a_name = text[end:end + 1] in NAME_DOTS or text[match.start() - 1:match.start()] in NAME_DOTS
+    if len(word) == 1 and (WORDS[word] not in LINKING and unknown_next or in_a_name):
+        return word  # "弗兰克·赫伯特" is a name: its 克 is not grams
     return f" {WORDS[word]} "
 
 
