@@ -230,3 +230,16 @@ def test_a_foreign_name_joined_by_a_middle_dot_is_not_read_word_by_word():
     read = english("把《沙丘》加到我的阅读清单里，作者是弗兰克·赫伯特")
     assert "弗兰克·赫伯特" in read and "grams" not in read
     assert "grams" in english("五克")  # a unit after a number is still one
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("把《沙丘》加到我的阅读清单里，作者是弗兰克·赫伯特", {"title": "沙丘", "author": "弗兰克·赫伯特"}),
+    ('Add "Dune" to my reading list, the author is Frank Herbert', {"title": "Dune", "author": "Frank Herbert"}),
+])
+def test_a_clause_that_only_gives_a_value_by_its_role_completes_the_call_before_it(question, arguments):
+    """"…, the author is X" / "…，作者是X" is not a second request: one call, X as the author, the name kept whole."""
+    book = {"type": "function", "function": {"name": "add_book", "description": "Add a book to the reading list.",
+            "parameters": {"type": "object", "properties": {"title": {"type": "string", "description": "The title."},
+                           "author": {"type": "string", "description": "Who wrote it."}},
+                           "required": ["title", "author"]}}}
+    assert calls(question, book)[0] == [("add_book", arguments)]

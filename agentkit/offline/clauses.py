@@ -59,7 +59,7 @@ def clauses(question: str) -> list[str]:
         while "\0" in part:
             part = part.replace("\0", quoted.pop(0), 1)
         restored.append(part.strip())
-    return _there(_means_joined([p for p in restored if re.search(r"\w", p)]))
+    return _there(_joined([p for p in restored if re.search(r"\w", p)]))
 
 
 MEANS_ONLY = re.compile(r"(?:please\s+)?(?:(?:do it|do that)\s+)?(?:(?:use|using|with|via|through)\s+(?:the\s+|a\s+)?[\w-]+|"
@@ -67,12 +67,17 @@ MEANS_ONLY = re.compile(r"(?:please\s+)?(?:(?:do it|do that)\s+)?(?:(?:use|using
                         re.IGNORECASE)
 
 
-def _means_joined(parts: list[str]) -> list[str]:
-    """ "how many lines are in notes.txt? use the shell": a part that only names the means is not a request of its
-    own; it says how to do the request before it."""
+VALUE_ONLY = re.compile(r"(?:and\s+)?(?:the|its|his|her|their)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|should be|will be)\s+\S.*",
+                        re.IGNORECASE)
+"""A part that only gives a value by its role: "add Dune to my list, the author is Frank Herbert"."""
+
+
+def _joined(parts: list[str]) -> list[str]:
+    """ "how many lines are in notes.txt? use the shell", "add Dune, the author is Frank Herbert": a part that only
+    names the means, or only gives a value by its role, is not a request of its own; it completes the one before."""
     joined: list[str] = []
     for part in parts:
-        if joined and MEANS_ONLY.fullmatch(part):
+        if joined and (MEANS_ONLY.fullmatch(part) or VALUE_ONLY.fullmatch(part)):
             joined[-1] = f"{joined[-1].rstrip('?.!')} {part}"
         else:
             joined.append(part)

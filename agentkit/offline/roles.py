@@ -17,7 +17,7 @@ from agentkit.offline.spans import Span, SpanKind
 from agentkit.offline.vocabulary import english
 
 Role = Literal["zone", "phone", "email", "url", "pattern", "tag", "path", "date", "time", "language", "unit", "place", "symbol",
-               "title", "body", "query", "sql", "command", "repo", "code"]
+               "person", "title", "body", "query", "sql", "command", "repo", "code"]
 """What a string parameter is for, as far as filling it goes."""
 Side = Literal["from", "to"]
 """The side of "from X to Y" a parameter stands on."""
@@ -41,6 +41,8 @@ ROLES: list[tuple[Role, set[str], tuple[SpanKind, ...]]] = [
     ("place", {"city", "location", "place", "destination", "origin", "country", "address", "region", "where",
                "airport", "town", "state", "venue", "departure", "arrival", "station", "stop"}, ("proper", "zone", "quoted")),
     ("symbol", {"symbol", "ticker"}, ("proper", "quoted")),
+    ("person", {"author", "artist", "singer", "composer", "director", "actor", "writer", "assignee", "attendee", "guest",
+                "host", "organizer", "organiser", "owner", "contact", "person", "who"}, ("proper", "quoted", "named")),
     ("title", {"title", "subject", "name", "label", "heading", "headline"}, ("quoted", "named", "proper")),
     ("body", {"body", "content", "text", "message", "note", "description", "msg", "contents", "string", "sentence"},
      ("quoted", "said", "colon")),

@@ -78,7 +78,7 @@ _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\
                    rf"\b(?:next |this )?(?:{'|'.join(WEEKDAYS)})\b|"
                    rf"\b(?:{'|'.join(MONTHS)})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{'|'.join(MONTHS)})(?:\s+\d{{4}})?\b", re.IGNORECASE)
-_SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading|with the (?:text|message|body|content)|"
+_SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading(?!\s+lists?\b)|with the (?:text|message|body|content)|"
                    r"with (?:text|message|body|content)|the message|with the note|the body)\s*:?\s+(.+)", re.IGNORECASE)
 _NAMED = re.compile(r"\b(?:called|named|titled|entitled|with the title|with title|with the subject|"
                     r"with subject|subject)\s*:?\s+(.+)", re.IGNORECASE)
@@ -95,6 +95,8 @@ _CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}
 _ONE_UNIT = re.compile(rf"\b(an?)\s+(?=(?:{'|'.join(sorted((u for u in MEASURES if len(u) > 2), key=len, reverse=True))})\b)",
                        re.IGNORECASE)
 _COLON = re.compile(r":\s+(.+?)\s*$")
+FOREIGN_NAME = re.compile(r"[\u4e00-\u9fff]{1,6}(?:[·•・][\u4e00-\u9fff]{1,8})+")
+"""A foreign name as Chinese writes it, its parts joined by a middle dot ("简·奥斯汀"), the way _PROPER finds "Jane Austen"."""
 _PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |du |des |da |do |dos |la |le |van |von |of |upon |on )?[A-Z][\w'-]*)*")
 
 
@@ -211,6 +213,8 @@ def _find(text: str) -> tuple[Span, ...]:
         if name:
             start = match.end() - len(name)
             add(start, match.end(), "proper", name)
+    for match in FOREIGN_NAME.finditer(text):  # "弗兰克·赫伯特": a foreign name as Chinese writes it
+        add(match.start(), match.end(), "proper", match.group(0))
     colon = _COLON.search(text)  # "Make this all caps: please handle with care": the text a tool works on
     if colon and not re.match(r"\d", colon.group(1)):
         found.append(Span(colon.start(1), colon.end(1), "colon", colon.group(1)))
