@@ -161,7 +161,7 @@ def test_08_the_inline_loop_and_run_task_send_the_same_requests():
 
 
 def test_09_the_teaching_scorer_and_the_promoted_one_agree_on_every_hand_written_answer():
-    ch09 = chapter_names(9, until="convert = next(")
+    ch09 = chapter_names(9, until="from agentkit.evaluation import class_table")
     for case, calls, label in ch09["answers"]:
         assert ch09["teaching_score"](case, calls) == ch09["score"](case, calls, ch09["FUNCTIONS"]).right, label
 
@@ -178,7 +178,7 @@ def test_10_the_inline_assembler_and_the_promoted_one_read_every_stream_alike():
 
 
 def test_11_the_teaching_server_and_the_promoted_one_list_and_refuse_alike():
-    ch11 = chapter_names(11, until="files = build_registry")
+    ch11 = chapter_names(11, until="course = promoted.course_server")
     client_class = ch11["Client"]
 
     async def listing_and_error(server):

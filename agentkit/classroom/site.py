@@ -48,7 +48,7 @@ class Edition:
     """the index page's headings: the chapters, the docs pages, the glossary"""
     code_toggle: tuple[str, str] = ("Show code cell {type}", "Hide code cell {type}")
     """the labels of the bar that stands for a collapsed cell on the site (myst-nb's; {type} is "source")"""
-    hint: tuple[str, str] = ('click the "..." that stands in its place (or the blue bar left of it)',
+    hint: tuple[str, str] = ('click the "..." or the blue bar left of it',
                              'click the "Show code cell source" bar that stands in its place')
     """how every chapter tells a reader to open a collapsed solution (JupyterLab's control), and what the site says"""
 
@@ -64,7 +64,7 @@ EDITIONS = {
     # zh_CN, not zh: Sphinx has its labels ("搜索", "上一页") under zh_CN; both codes index with its Chinese word splitter
     # (jieba, when installed). The docs pages are shared; the Chinese index lists the Chinese ones (docs/zh_*.md) first.
     "zh": Edition("notebooks/zh", "docs", "工具调用，从零开始", "zh_CN", "中文版", _CHINESE_INTRO,
-                  ("课程地图", "指南", "术语表"), ("显示代码", "隐藏代码"), ("点击它所在位置的“...”（或它左侧的蓝色竖条）",
+                  ("课程地图", "指南", "术语表"), ("显示代码", "隐藏代码"), ("点击“...”或它左侧的蓝色竖条",
                   "点击它所在位置的“显示代码”横条")),
 }
 """Every language the site can be built in; the first is the default, built at the site's root."""
