@@ -243,3 +243,15 @@ def test_a_clause_that_only_gives_a_value_by_its_role_completes_the_call_before_
                            "author": {"type": "string", "description": "Who wrote it."}},
                            "required": ["title", "author"]}}}
     assert calls(question, book)[0] == [("add_book", arguments)]
+
+
+@pytest.mark.parametrize("question", ["Add a task to pay rent, the priority is high", "加一条待办：交房租，优先级是高"])
+def test_a_value_given_by_its_role_does_not_bleed_into_the_free_text_before_it(question):
+    todo = {"type": "function", "function": {"name": "add_todo_item", "description": "Add a task to the to-do list.",
+            "parameters": {"type": "object", "properties": {
+                "task": {"type": "string", "description": "What needs to be done."},
+                "priority": {"type": "string", "enum": ["low", "medium", "high"], "description": "How urgent."}},
+                "required": ["task"]}}}
+    [(name, arguments)] = calls(question, todo)[0]
+    assert name == "add_todo_item" and arguments["priority"] == "high"
+    assert arguments["task"] in ("pay rent", "交房租")

@@ -78,7 +78,7 @@ def _joined(parts: list[str]) -> list[str]:
     joined: list[str] = []
     for part in parts:
         if joined and (MEANS_ONLY.fullmatch(part) or VALUE_ONLY.fullmatch(part)):
-            joined[-1] = f"{joined[-1].rstrip('?.!')} {part}"
+            joined[-1] = f"{joined[-1].rstrip('?.!')}{',' * bool(VALUE_ONLY.fullmatch(part))} {part}"
         else:
             joined.append(part)
     return joined

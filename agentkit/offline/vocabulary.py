@@ -122,7 +122,7 @@ WORDS = {
     "灯": "lights", "亮度": "brightness", "音量": "volume", "电视": "TV", "窗帘": "curtains", "关掉": "turn off",
     "关闭": "turn off", "阅读清单": "reading list", "阅读": "reading", "清单": "list",
     "作者是": "the author is", "作者": "author", "哪些": "which", "多远": "how far", "健身": "gym fitness",
-    "课程": "course", "课": "class",
+    "课程": "course", "课": "class", "高": "high", "低": "low",
     "瑜伽": "yoga", "体温": "body temperature", "血压": "blood pressure", "步数": "steps", "睡眠": "sleep",
     "工资": "salary", "收入": "income", "存款": "savings", "转账": "transfer", "余额": "balance", "银行": "bank",
     "信用卡": "credit card", "账户": "account", "预算": "budget", "房间": "room", "入住": "check in",
