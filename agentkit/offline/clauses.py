@@ -77,8 +77,9 @@ def _joined(parts: list[str]) -> list[str]:
     names the means, or only gives a value by its role, is not a request of its own; it completes the one before."""
     joined: list[str] = []
     for part in parts:
-        if joined and (MEANS_ONLY.fullmatch(part) or VALUE_ONLY.fullmatch(part)):
-            joined[-1] = f"{joined[-1].rstrip('?.!')}{',' * bool(VALUE_ONLY.fullmatch(part))} {part}"
+        value = VALUE_ONLY.fullmatch(part)
+        if joined and (value or MEANS_ONLY.fullmatch(part)):
+            joined[-1] = f"{joined[-1].rstrip('?.!')}{',' * bool(value)} {part}"
         else:
             joined.append(part)
     return joined

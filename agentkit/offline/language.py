@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+NAME_DOTS = ("·", "•", "・")
+"""The middle dot that joins the parts of a foreign name in Chinese ("弗兰克·赫伯特")."""
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 

@@ -15,6 +15,7 @@ from text_to_num import alpha2digit, text2num
 
 from agentkit.offline import code, dates
 from agentkit.offline.dates import MONTHS, WEEKDAYS
+from agentkit.offline.language import NAME_DOTS
 from agentkit.offline.places import CURRENCY_CODES, CURRENCY_COUNTRIES, is_known_place, zones_in
 from agentkit.offline.quantities import UNITS as MEASURES
 
@@ -95,7 +96,7 @@ _CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}
 _ONE_UNIT = re.compile(rf"\b(an?)\s+(?=(?:{'|'.join(sorted((u for u in MEASURES if len(u) > 2), key=len, reverse=True))})\b)",
                        re.IGNORECASE)
 _COLON = re.compile(r":\s+(.+?)\s*$")
-FOREIGN_NAME = re.compile(r"[\u4e00-\u9fff]{1,6}(?:[·•・][\u4e00-\u9fff]{1,8})+")
+FOREIGN_NAME = re.compile(rf"[\u4e00-\u9fff]{{1,6}}(?:[{''.join(NAME_DOTS)}][\u4e00-\u9fff]{{1,8}})+")
 """A foreign name as Chinese writes it, its parts joined by a middle dot ("简·奥斯汀"), the way _PROPER finds "Jane Austen"."""
 _PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |du |des |da |do |dos |la |le |van |von |of |upon |on )?[A-Z][\w'-]*)*")
 

@@ -15,7 +15,7 @@ import re
 from functools import cache
 
 from agentkit.offline.dates import MONTHS, WEEKDAYS
-from agentkit.offline.language import is_chinese
+from agentkit.offline.language import NAME_DOTS, is_chinese
 from agentkit.offline.zh_numbers import as_digits, numeral
 
 __all__ = ["WORDS", "english", "numeral"]
@@ -252,10 +252,6 @@ def _days(text: str) -> str:
 
 LINKING = {"", "in", "to", "from", "and", "is", "please", "then", "use", "what", "per"}
 """What single characters such as 在, 到, 把, 的 read as: they link words, and never start a compound word."""
-
-
-NAME_DOTS = ("·", "•", "・")
-"""The middle dot that joins the parts of a foreign name in Chinese ("弗兰克·赫伯特")."""
 
 
 def _read_word(match: re.Match[str]) -> str:
