@@ -37,6 +37,11 @@ to (tests/test_recovery.py checks it for any calls in each format, test_variant_
 outside chapter 02, where a raw reply's text is shown and recovered by hand, and chapter 12, whose frameworks
 get the text with no recovery, a notebook sees what json_text shows it, so json_text alone runs everywhere."""
 WHERE_THE_TEXT_IS_SEEN = ("02_", "12_")
+ONLY_WITH_AGENT_TOOLS = {"delegates", "plans"}
+"""Habits that show only when a tool that hands work to another agent, or a plan tool, is offered
+(`agent_habits.helper_of`, `plan_tools_of`): only chapter 14 offers one, and elsewhere these variants reply as the
+base model does, so they run on 14 alone rather than cost CI two whole runs of every notebook."""
+WHERE_AGENT_TOOLS_ARE_OFFERED = ("14_",)
 ZH_RUNS = sorted(f"zh/{path.name}" for path in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")
                  if any(cell["cell_type"] == "code" for cell in translation_file(NOTEBOOKS.parent, "zh", path.name)
                         .get("added", [])))
@@ -45,7 +50,8 @@ every variant too, since such a cell must work for any model that follows the pr
 code is swapped in (instructions as comments, `use_language("zh")` in a check cell) asks nothing new and is left out."""
 PAIRS = [(variant, name) for variant in VARIANTS
          for name in [path.name for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))] + ZH_RUNS
-         if variant not in READ_BACK_AS_JSON_TEXT or Path(name).name.startswith(WHERE_THE_TEXT_IS_SEEN)]
+         if (variant not in READ_BACK_AS_JSON_TEXT or Path(name).name.startswith(WHERE_THE_TEXT_IS_SEEN))
+         and (variant not in ONLY_WITH_AGENT_TOOLS or Path(name).name.startswith(WHERE_AGENT_TOOLS_ARE_OFFERED))]
 WORKERS = max(2, min(4, os.cpu_count() or 2))
 
 RESET = """%reset -f

@@ -3,6 +3,7 @@ argument-less call written as "", sentences around calls and answers, and the co
 
 import json
 from pathlib import Path
+from typing import Literal
 
 import pytest
 
@@ -12,7 +13,10 @@ from agentkit.offline.transport import offline_client
 from agentkit.recovery import recover_calls
 from agentkit.tools.clock import clock_tool
 from agentkit.tools.contract import ToolDefinition
+from agentkit.tools.filesystem import file_tools
 from agentkit.tools.registry import build_registry
+from agentkit.tools.schema import tool
+from agentkit.tools.workspace import Workspace
 from tests.test_variants import CLOCK, TWO_CITIES, answered, ask
 
 CALLS_AS_TEXT = ["json_text", "tagged_json", "tagged_function", "mistral_text", "llama_text", "fenced_json"]
@@ -109,3 +113,94 @@ async def test_the_agent_answers_from_both_results_under_every_variant(name):
 def test_the_readme_names_every_variant():
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
     assert [name for name in VARIANTS if f"`{name}`" not in readme] == []
+
+
+@tool
+def set_checklist(items: list[str]) -> str:
+    """Set the checklist of a job that takes several steps, in order.
+
+    Args:
+        items: The steps, each a short phrase.
+    """
+    return f"Checklist set: {len(items)} items."
+
+
+@tool
+def tick(item: int, state: Literal["open", "done"]) -> str:
+    """Tick an item of the checklist.
+
+    Args:
+        item: The item's number, from 1.
+        state: Its new state.
+    """
+    return f"Item {item} is {state}."
+
+
+def _two_files(tmp_path):
+    (tmp_path / "a.txt").write_text("apples\n")
+    (tmp_path / "b.txt").write_text("bananas\n")
+    return [t for t in file_tools(Workspace(tmp_path)) if t.name == "read_file"]
+
+
+def _calls(task):
+    return [(c["function"]["name"], json.loads(c["function"]["arguments"]))
+            for m in task.messages for c in m.get("tool_calls") or []]
+
+
+TWO_STEPS = "Read the file a.txt, then read the file b.txt"
+
+
+@pytest.mark.anyio
+async def test_the_delegating_variant_hands_a_request_of_several_steps_to_a_helper_named_anyhow(tmp_path):
+    handed = []
+
+    @tool
+    async def ask_specialist(job: str) -> str:
+        """Pass a job to a specialist agent, which does it with its own tools and reports back.
+
+        Args:
+            job: The job, in full.
+        """
+        handed.append(job)
+        return "a.txt says apples and b.txt says bananas."
+
+    registry = build_registry([ask_specialist, *_two_files(tmp_path), clock_tool()])
+    task = await finish(run_task(connect_offline(variant="delegates"), "offline", TWO_STEPS, registry))
+    assert handed == [TWO_STEPS] and _calls(task) == [("ask_specialist", {"job": TWO_STEPS})]
+    assert task.status == "completed" and "apples" in task.answer and "bananas" in task.answer
+    one_step = await finish(run_task(connect_offline(variant="delegates"), "offline", "What time is it in Tokyo?", registry))
+    assert [name for name, _ in _calls(one_step)] == ["get_current_time"], "a one-step request it does itself"
+    base = await finish(run_task(connect_offline(), "offline", TWO_STEPS, registry))
+    assert [name for name, _ in _calls(base)] == ["read_file", "read_file"], "the base model does the steps itself"
+
+
+def test_a_tool_with_a_free_text_parameter_but_no_helper_words_is_not_a_helper():
+    from agentkit.offline.agent_habits import helper_of
+
+    note = ToolDefinition("save_note", "Save a note for later.", {"type": "object", "properties": {
+        "text": {"type": "string"}}}, handler=_notes)
+    assert helper_of(ask(TWO_STEPS, [note.to_openai()])) is None
+    assert variant("delegates").respond(ask(TWO_CITIES)) == OfflineModel().respond(ask(TWO_CITIES))
+
+
+@pytest.mark.anyio
+async def test_the_planning_variant_writes_the_plan_first_and_marks_each_step_after_its_call(tmp_path):
+    registry = build_registry([set_checklist, tick, *_two_files(tmp_path)])
+    task = await finish(run_task(connect_offline(variant="plans"), "offline", TWO_STEPS, registry))
+    assert _calls(task) == [("set_checklist", {"items": ["read file a.txt", "read file b.txt"]}),
+                            ("read_file", {"path": "a.txt"}), ("tick", {"item": 1, "state": "done"}),
+                            ("read_file", {"path": "b.txt"}), ("tick", {"item": 2, "state": "done"})]
+    assert task.status == "completed" and "apples" in task.answer and "bananas" in task.answer
+    assert "Checklist" not in task.answer and "Item" not in task.answer, "the answer is the steps' results"
+
+
+@pytest.mark.anyio
+async def test_the_planning_variant_acts_on_the_chapters_reminder_and_the_base_model_does_not(tmp_path):
+    from agentkit.beyond.plans import Plan, Step, plan_tools, with_reminder
+
+    for name, marked in (("plans", ["pending", "done"]), (None, ["pending", "pending"])):
+        plan = Plan([Step("read a.txt"), Step("read b.txt")])
+        registry = with_reminder(build_registry([*plan_tools(plan), *_two_files(tmp_path)]), plan)
+        task = await finish(run_task(connect_offline(variant=name), "offline", "Read the file b.txt", registry))
+        assert [step.status for step in plan.steps] == marked, name
+        assert task.status == "completed" and "bananas" in task.answer, name

@@ -2,9 +2,10 @@
 
 Each variant wraps the base model: it asks `OfflineModel` for its `Reply`, then changes one thing about it,
 deterministically (`change`: how a reply's text is written, `text_habits.py`; which calls, and when,
-`call_habits.py`), and may write the completion in its server's shape (`wire`, below). None of them is wrong:
-each is something a real model does, so a notebook that works with only one of them relies on one model's
-habits. Select one with `MODEL=offline/<name>` (no key set) or `connect_offline(variant="<name>")`.
+`call_habits.py`; a helper agent or a plan tool used, `agent_habits.py`), and may write the completion in its
+server's shape (`wire`, below). None of them is wrong: each is something a real model does, so a notebook that
+works with only one of them relies on one model's habits. Select one with `MODEL=offline/<name>` (no key set) or
+`connect_offline(variant="<name>")`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from agentkit.offline import agent_habits as agents
 from agentkit.offline import call_habits as calls
 from agentkit.offline import text_habits as text
 from agentkit.offline.model import OfflineModel, Reply
@@ -99,6 +101,10 @@ _TABLE: list[tuple[Any, ...]] = [  # name, what it does in one line, its change,
     ("thinks", "a <think>...</think> block before every answer and next to every tool call", text.thinks),
     ("reasoning_field", "thinking in a reasoning_content field, blank content beside tool calls (as llama.cpp sends "
                         "them)", text.reasoning_field),
+    ("delegates", "a request of several steps or a research-like one handed whole to a tool that hands work to another "
+                  "agent, its answer relayed (as Claude does with Claude Code's Task tool)", agents.delegates),
+    ("plans", "a request of several steps: a plan written through a plan tool first, each step marked done after its "
+              "call, and a step a reminder lists marked once done (as Claude Code's to-do list)", agents.plans),
 ]
 
 VARIANTS: dict[str, tuple[str, Variant]] = {name: (doc, Variant(name, *rest)) for name, doc, *rest in _TABLE}

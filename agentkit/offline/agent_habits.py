@@ -1,0 +1,165 @@
+"""Habits of real models given tools that reach beyond one loop (chapter 14): handing a request to another agent
+(`delegates`, as Claude hands a search to Claude Code's Task tool) and keeping a plan through a tool (`plans`, as
+Claude Code's TodoWrite or Codex CLI's update_plan). Each tool is recognised by its schema and its words, never by
+agentkit's names: a helper takes one free-text parameter and speaks of an agent, a helper or delegating; a plan is a
+tool that takes a list of steps beside one whose status parameter can say "done". Each is a variant's `change`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import NamedTuple
+
+from agentkit.offline.call_habits import _planned
+from agentkit.offline.model import EmittedCall, OfflineModel, Reply
+from agentkit.offline.reading import message_text
+from agentkit.offline.text_habits import arguments_of
+
+HELPER = re.compile(r"\b(?:sub-?)?agents?\b|\bassistants?\b|\bdelegat|\bhelpers?\b|\bresearchers?\b|助手|智能体|代理",
+                    re.IGNORECASE)
+RESEARCH = re.compile(r"\b(?:research|find out|look into|investigate|compare|summari[sz]e|survey)|调查|研究|查明|比较|总结",
+                      re.IGNORECASE)
+SEVERAL = re.compile(r"\b(?:then|after that|afterwards)\b|然后|接着|之后", re.IGNORECASE)
+PLAN = re.compile(r"\bplan|\bsteps?\b|\bto-?do|\bchecklist|\btasks\b|计划|步骤|待办", re.IGNORECASE)
+DONE = ("done", "completed", "complete", "finished")
+
+
+def _tools(request: dict) -> list[dict]:
+    return [t["function"] for t in request.get("tools") or []]
+
+
+def _words(function: dict) -> str:
+    return f"{function['name'].replace('_', ' ')} {function.get('description') or ''}"
+
+
+def helper_of(request: dict) -> tuple[str, str] | None:
+    """(the tool, its parameter) that hands work to another agent: one free-text parameter, a helper's words."""
+    for function in _tools(request):
+        properties = (function.get("parameters") or {}).get("properties") or {}
+        if len(properties) != 1 or not HELPER.search(_words(function)):
+            continue
+        ((parameter, spec),) = properties.items()
+        if spec.get("type") == "string" and not {"enum", "const", "format", "pattern"} & spec.keys():
+            return function["name"], parameter
+    return None
+
+
+def delegates(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """A request of several steps, or a research-like one, handed whole to a helper tool; its answer relayed."""
+    helper, messages = helper_of(request), request["messages"]
+    if helper is None:
+        return reply
+    if messages[-1]["role"] == "tool":
+        last = next(m for m in reversed(messages) if m["role"] == "assistant")
+        if {c["function"]["name"] for c in last.get("tool_calls") or []} != {helper[0]}:
+            return reply
+        results = [message_text(m) for m in messages[messages.index(last) + 1:]]
+        if any(result.startswith("Error:") for result in results):
+            return base.respond({**request, "tools": []})  # the helper's failure told, not worked around
+        return Reply(content="\n\n".join(results))  # the helper's answer, written for a person already
+    question = message_text(messages[-1])
+    if messages[-1]["role"] != "user" or any(c.name == helper[0] for c in reply.tool_calls):
+        return reply
+    several = len(reply.tool_calls) >= 2 or (reply.tool_calls and SEVERAL.search(question))
+    if several or RESEARCH.search(question):
+        return Reply(tool_calls=(EmittedCall(helper[0], json.dumps({helper[1]: question}, ensure_ascii=False)),))
+    return reply
+
+
+class PlanTools(NamedTuple):
+    writer: str  # takes the steps
+    steps: str  # its list parameter
+    marker: str  # marks one step
+    number: str  # its step parameter
+    status: str  # its status parameter
+    done: str  # the status value that says done
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return self.writer, self.marker
+
+
+def plan_tools_of(request: dict) -> PlanTools | None:
+    """A tool that takes a list of steps, and one that marks a step with a status that can be "done"."""
+    writer = marker = None
+    for function in _tools(request):
+        properties = (function.get("parameters") or {}).get("properties") or {}
+        if not PLAN.search(_words(function)):
+            continue
+        lists = [n for n, s in properties.items() if s.get("type") == "array"
+                 and (s.get("items") or {}).get("type", "string") == "string"]
+        statuses = [(n, v) for n, s in properties.items() for v in s.get("enum") or () if v in DONE]
+        numbers = [n for n, s in properties.items() if s.get("type") in ("integer", "number", "string") and "enum" not in s]
+        if len(properties) == 1 and lists:
+            writer = (function["name"], lists[0])
+        elif statuses and numbers:
+            marker = (function["name"], numbers[0], *statuses[0])
+    return PlanTools(*writer, *marker) if writer and marker else None
+
+
+def plans(base: OfflineModel, request: dict, reply: Reply) -> Reply:
+    """A request of several steps: the plan first, then each step's call, each marked done after its result; a step
+    named in a reminder of open steps (in another tool's result) marked done once its call is made."""
+    tools, messages = plan_tools_of(request), request["messages"]
+    if tools is None:
+        return reply
+    own = {**request, "tools": [t for t in request.get("tools") or [] if t["function"]["name"] not in tools.names]}
+    question_at, steps = _planned(base, own)
+    written = EmittedCall(tools.writer, json.dumps({tools.steps: [_phrase(call) for call in steps]}, ensure_ascii=False))
+    if messages[-1]["role"] == "user":
+        planning = any(call.name in tools.names for call in reply.tool_calls)
+        return Reply(tool_calls=(written,)) if len(steps) >= 2 and not planning else reply
+    if messages[-1]["role"] != "tool":
+        return reply
+    turns = messages[question_at + 1:]
+    made = [c["function"] for m in turns if m["role"] == "assistant" for c in m.get("tool_calls") or []]
+    done = [f for f in made if f["name"] not in tools.names]
+    last = [c["function"]["name"] for c in next(m for m in reversed(turns) if m["role"] == "assistant").get("tool_calls") or []]
+    if made and (made[0]["name"], made[0]["arguments"]) == (written.name, written.arguments):  # its own plan
+        if last[-1] not in tools.names and not message_text(messages[-1]).startswith("Error:"):
+            return Reply(tool_calls=(_mark(tools, len(done)),))
+        if len(done) < len(steps):
+            return Reply(tool_calls=(steps[len(done)],))
+        return _answer(base, own, question_at)
+    if done and set(last) == {tools.marker}:  # marked after a reminder: the answer
+        return _answer(base, own, question_at)
+    open_steps = _reminded(tools, [message_text(m) for m in turns if m["role"] == "tool"])
+    numbers = [n for f in done if (n := _step_of(arguments_of(EmittedCall("", f["arguments"])), open_steps))]
+    return Reply(tool_calls=tuple(_mark(tools, n) for n in dict.fromkeys(numbers))) if numbers else reply
+
+
+def _phrase(call: EmittedCall) -> str:
+    """A step as a short phrase: the tool's words and the values it is called with ("read file todo.txt")."""
+    values = [str(v) for v in (arguments_of(call) or {}).values() if isinstance(v, str | int | float)]
+    return " ".join([call.name.replace("_", " "), *values])
+
+
+def _mark(tools: PlanTools, number: int) -> EmittedCall:
+    return EmittedCall(tools.marker, json.dumps({tools.number: number, tools.status: tools.done}))
+
+
+def _reminded(tools: PlanTools, results: list[str]) -> dict[int, str]:
+    """The open steps a result lists, numbered, when it reminds the model to mark them with the marker tool."""
+    steps: dict[int, str] = {}
+    for text in results:
+        if tools.marker in text:
+            steps |= {int(n): step for n, step in re.findall(r"(\d+)\.\s*(?:\[[\w ]+\]\s*)?([^;\n]+)", text)}
+    return steps
+
+
+def _step_of(arguments: object, open_steps: dict[int, str]) -> int | None:
+    """The first open step whose words hold one of the call's text values (`read todo.txt` for path todo.txt)."""
+    values = [v.lower() for v in (arguments or {}).values() if isinstance(v, str) and v] if isinstance(arguments, dict) else []
+    return next((n for n, step in open_steps.items() if any(v in step.lower() for v in values)), None)
+
+
+def _answer(base: OfflineModel, request: dict, question_at: int) -> Reply:
+    """The answer from every result since the question but the plan tools', as if they had come in one turn."""
+    messages, names = request["messages"], {t["function"]["name"] for t in request.get("tools") or []}
+    calls = [c for m in messages[question_at + 1:] if m["role"] == "assistant" for c in m.get("tool_calls") or []
+             if c["function"]["name"] in names]
+    ids = {c["id"] for c in calls}
+    one_turn = [*messages[: question_at + 1], {"role": "assistant", "content": None, "tool_calls": calls},
+                *(m for m in messages[question_at + 1:] if m["role"] == "tool" and m.get("tool_call_id") in ids)]
+    return base.respond({**request, "messages": one_turn, "tools": []})
