@@ -4,7 +4,8 @@ an `Error:` result that the parent's model reads."""
 import asyncio
 
 from agentkit.asking import Question
-from agentkit.beyond.subagents import Subagent, subagent_tool
+from agentkit.beyond.subagents import Subagent, run_subagent, subagent_tool
+from agentkit.errors import ToolError
 from agentkit.limits import Limits
 from agentkit.loop import finish, run_task
 from agentkit.offline import ScriptedModel, call, offline_client
@@ -88,6 +89,7 @@ def test_the_token_budget_stops_the_subagent(tmp_path):
     task, child, _ = parent_run(tmp_path, [call("read_file", path="todo.txt"), "never sent"], max_tokens=1)
     (result,) = tool_results(task)
     assert result.startswith("Error: the subagent stopped: it used"), result
+    assert "(Subagent.max_tokens)" in result and "max_tokens=..." in result, "which limit, and how to raise it"
     assert len(child.requests) == 1, "the subagent stopped at its first reply over the budget"
 
 
@@ -106,3 +108,28 @@ def test_the_chapters_inline_subagent_answers_as_the_promoted_one_does():
             assert inline == chapter["run"](promoted.handler({"task": goal})), goal
     finally:
         shutil.rmtree(chapter["scratch"])
+
+
+def test_the_budget_holds_a_request_that_would_pass_it_is_not_sent(tmp_path):
+    (tmp_path / "todo.txt").write_text("- book the venue\n")
+    replies = [call("read_file", path="todo.txt"), "One thing: book the venue."]
+
+    def run(budget, on_event=None):
+        child = ScriptedModel(replies)
+        agent = Subagent(offline_client(child), "offline", build_registry(file_tools(Workspace(tmp_path))), PROMPT,
+                         max_tokens=budget)
+        try:
+            return asyncio.run(run_subagent(agent, "Read todo.txt", on_event)), child
+        except ToolError as error:
+            return error, child
+
+    totals = []
+    whole, _ = run(10_000, lambda event: event.kind == "usage" and totals.append(event.usage.total_tokens))
+    first, both = totals
+    assert whole.status == "completed" and both == whole.usage.total_tokens
+    stopped, child = run(both - 1)
+    assert isinstance(stopped, ToolError) and len(child.requests) == 1, "the request that would pass it was not sent"
+    assert f"it has used {first} of its {both - 1} tokens (Subagent.max_tokens)" in str(stopped)
+    assert "Subagent(..., max_tokens=...)" in str(stopped), "the Error says how to raise it"
+    enough, child = run(both + both // 10)
+    assert enough.status == "completed" and len(child.requests) == 2, "a budget the task fits in lets it finish"

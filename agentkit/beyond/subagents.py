@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import openai
 
@@ -36,7 +36,7 @@ class Subagent:
     system_prompt: str  # its role and rules
     policy: ToolPolicy = field(default_factory=ToolPolicy)  # its allowlist, confirmations and limits
     ask: Ask | None = None  # who answers its confirmations: pass the parent's person; None refuses them
-    max_tokens: int = 20_000  # its token budget for one task: past it, the task stops and the parent reads an Error
+    max_tokens: int = 20_000  # its token budget for one task: a request that would pass it is not sent (Budget)
 
 
 async def run_subagent(agent: Subagent, goal: str, on_event: Callable[[Event], Any] | None = None) -> Task:
@@ -44,13 +44,14 @@ async def run_subagent(agent: Subagent, goal: str, on_event: Callable[[Event], A
     events = run_task(agent.client, agent.model, goal, agent.registry, policy=agent.policy, ask=agent.ask,
                       system_prompt=agent.system_prompt)
     task: Task | None = None
+    budget = Budget(agent.max_tokens)
     try:
         async for event in events:
             if on_event is not None:
                 on_event(event)  # the subagent's events, for a person to watch; the parent's model never sees them
-            if event.kind == "usage" and event.usage.total_tokens > agent.max_tokens:
-                raise ToolError(f"the subagent stopped: it used {event.usage.total_tokens} tokens, over its budget "
-                                f"of {agent.max_tokens}; give it a smaller task")
+            if over := budget.over(event):
+                raise ToolError(f"the subagent stopped: {over}; raise its budget with Subagent(..., max_tokens=...) "
+                                "or give it a smaller task")
             if event.kind == "status":
                 task = event.task
     finally:
@@ -59,6 +60,44 @@ async def run_subagent(agent: Subagent, goal: str, on_event: Callable[[Event], A
         status, why = (task.status, task.error) if task else ("failed", "no status")
         raise ToolError(f"the subagent stopped ({status}): {why}")
     return task
+
+
+@dataclass
+class Budget:
+    """A token budget kept before each request rather than found passed after it. A request sends again everything
+    the last one sent and its reply, then the new results, and gets a reply of its own: the next one is expected to
+    cost the last one's tokens, a token for each character of the results (most text takes fewer: a bound, for
+    Chinese too), `PER_MESSAGE` for each new message and a reply as long as the last. The API cannot cap a whole
+    request (`max_tokens` caps only the reply, and not every provider takes it), so the budget is kept by not sending
+    a request expected to pass it; the first one, which nothing comes before, is measured after it came."""
+
+    limit: int
+    used: int = 0  # tokens so far, as the provider counted them
+    written: int = 0  # of which the replies'
+    last_request: int = 0  # tokens of the last request: what it sent and its reply
+    last_reply: int = 0
+    waiting: int = 0  # the last reply's calls whose results have not come yet
+    new: int = 0  # tokens expected of the messages added since: the reply's, the results' so far
+
+    PER_MESSAGE: ClassVar[int] = 16  # what a provider adds around a message: its role, a call's id and type
+
+    def over(self, event: Event) -> str | None:
+        """Why the budget stops the task at `event`; None while it holds."""
+        if event.kind == "usage":
+            self.last_request, self.used = event.usage.total_tokens - self.used, event.usage.total_tokens
+            self.last_reply, self.written = event.usage.completion_tokens - self.written, event.usage.completion_tokens
+            self.waiting, self.new = 0, self.PER_MESSAGE
+            if self.used > self.limit:
+                return f"it used {self.used} tokens, over its budget of {self.limit} (Subagent.max_tokens)"
+        elif event.kind == "tool_call":
+            self.waiting += 1
+        elif event.kind == "tool_result":
+            self.waiting, self.new = self.waiting - 1, self.new + len(event.content) + self.PER_MESSAGE
+            expected = self.last_request + self.new + self.last_reply
+            if not self.waiting and self.used + expected > self.limit:
+                return (f"it has used {self.used} of its {self.limit} tokens (Subagent.max_tokens), and its next request "
+                        f"would cost about {expected}, so it was not sent")
+        return None
 
 
 def subagent_tool(name: str, description: str, agent: Subagent,
