@@ -11,7 +11,7 @@ import json
 import re
 from typing import NamedTuple
 
-from agentkit.offline.call_habits import _planned
+from agentkit.offline.call_habits import as_one_turn, planned_calls
 from agentkit.offline.model import EmittedCall, OfflineModel, Reply
 from agentkit.offline.reading import message_text
 from agentkit.offline.text_habits import arguments_of
@@ -21,7 +21,7 @@ HELPER = re.compile(r"\b(?:sub-?)?agents?\b|\bassistants?\b|\bdelegat|\bhelpers?
 RESEARCH = re.compile(r"\b(?:research|find out|look into|investigate|compare|summari[sz]e|survey)|调查|研究|查明|比较|总结",
                       re.IGNORECASE)
 SEVERAL = re.compile(r"\b(?:then|after that|afterwards)\b|然后|接着|之后", re.IGNORECASE)
-PLAN = re.compile(r"\bplan|\bsteps?\b|\bto-?do|\bchecklist|\btasks\b|计划|步骤|待办", re.IGNORECASE)
+PLAN = re.compile(r"\bplan|\bsteps?\b|\bto-?do|\bchecklist|计划|步骤|待办", re.IGNORECASE)
 DONE = ("done", "completed", "complete", "finished")
 
 
@@ -105,7 +105,7 @@ def plans(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     if tools is None:
         return reply
     own = {**request, "tools": [t for t in request.get("tools") or [] if t["function"]["name"] not in tools.names]}
-    question_at, steps = _planned(base, own)
+    question_at, steps = planned_calls(base, own)
     written = EmittedCall(tools.writer, json.dumps({tools.steps: [_phrase(call) for call in steps]}, ensure_ascii=False))
     if messages[-1]["role"] == "user":
         planning = any(call.name in tools.names for call in reply.tool_calls)
@@ -125,7 +125,7 @@ def plans(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     if done and set(last) == {tools.marker}:  # marked after a reminder: the answer
         return _answer(base, own, question_at)
     open_steps = _reminded(tools, [message_text(m) for m in turns if m["role"] == "tool"])
-    numbers = [n for f in done if (n := _step_of(arguments_of(EmittedCall("", f["arguments"])), open_steps))]
+    numbers = [n for f in done if (n := _step_of(arguments_of(EmittedCall(f["name"], f["arguments"])), open_steps))]
     return Reply(tool_calls=tuple(_mark(tools, n) for n in dict.fromkeys(numbers))) if numbers else reply
 
 
@@ -140,12 +140,10 @@ def _mark(tools: PlanTools, number: int) -> EmittedCall:
 
 
 def _reminded(tools: PlanTools, results: list[str]) -> dict[int, str]:
-    """The open steps a result lists, numbered, when it reminds the model to mark them with the marker tool."""
-    steps: dict[int, str] = {}
-    for text in results:
-        if tools.marker in text:
-            steps |= {int(n): step for n, step in re.findall(r"(\d+)\.\s*(?:\[[\w ]+\]\s*)?([^;\n]+)", text)}
-    return steps
+    """The open steps listed, numbered, on a line of a result that names the marker tool (a reminder to use it)."""
+    named = re.compile(rf"^.*\b{re.escape(tools.marker)}\b.*$", re.MULTILINE)
+    lines = [line for text in results for line in named.findall(text)]
+    return {int(n): step for line in lines for n, step in re.findall(r"(\d+)\.\s*(?:\[[\w ]+\]\s*)?([^;\n]+)", line)}
 
 
 def _step_of(arguments: object, open_steps: dict[int, str]) -> int | None:
@@ -156,10 +154,6 @@ def _step_of(arguments: object, open_steps: dict[int, str]) -> int | None:
 
 def _answer(base: OfflineModel, request: dict, question_at: int) -> Reply:
     """The answer from every result since the question but the plan tools', as if they had come in one turn."""
-    messages, names = request["messages"], {t["function"]["name"] for t in request.get("tools") or []}
-    calls = [c for m in messages[question_at + 1:] if m["role"] == "assistant" for c in m.get("tool_calls") or []
-             if c["function"]["name"] in names]
-    ids = {c["id"] for c in calls}
-    one_turn = [*messages[: question_at + 1], {"role": "assistant", "content": None, "tool_calls": calls},
-                *(m for m in messages[question_at + 1:] if m["role"] == "tool" and m.get("tool_call_id") in ids)]
-    return base.respond({**request, "messages": one_turn, "tools": []})
+    names = {t["function"]["name"] for t in request.get("tools") or []}
+    return base.respond({**request, "messages": as_one_turn(request["messages"], question_at, names.__contains__),
+                         "tools": []})

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from agentkit.offline.model import EmittedCall, OfflineModel, Reply
@@ -18,16 +19,12 @@ def one_call(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     messages = request["messages"]
     if reply.tool_calls or messages[-1]["role"] != "tool":
         return replace(reply, tool_calls=reply.tool_calls[:1])
-    question_at, planned = _planned(base, request)
+    question_at, planned = planned_calls(base, request)
     made = _calls_made(messages[question_at:])
     remaining = [call for call in planned if (call.name, call.arguments) not in made]
     if remaining:
         return Reply(tool_calls=(remaining[0],))
-    turns = messages[question_at + 1:]
-    calls = [call for m in turns if m["role"] == "assistant" for call in m.get("tool_calls") or []]
-    one_turn = [*messages[: question_at + 1], {"role": "assistant", "content": None, "tool_calls": calls},
-                *(m for m in turns if m["role"] == "tool")]
-    answer = base.respond({**request, "messages": one_turn})
+    answer = base.respond({**request, "messages": as_one_turn(messages, question_at)})
     return replace(answer, tool_calls=answer.tool_calls[:1])
 
 
@@ -82,7 +79,7 @@ def corrects(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     if messages[-1]["role"] == "user":
         wrong = _wrong(reply.tool_calls, _schemas(request))
         return replace(reply, tool_calls=wrong) if wrong else reply
-    question_at, right = _planned(base, request)
+    question_at, right = planned_calls(base, request)
     turns = messages[question_at + 1:]
     said = [m for m in turns if m["role"] == "assistant"]
     errors = any(str(m.get("content") or "").startswith("Error:") for m in turns if m["role"] == "tool")
@@ -104,7 +101,16 @@ def _wrong(calls: tuple[EmittedCall, ...], schemas: dict[str, dict]) -> tuple[Em
     return (replace(calls[0], arguments=json.dumps({**arguments, name: bad})), *calls[1:])
 
 
-def _planned(base: OfflineModel, request: dict) -> tuple[int, tuple[EmittedCall, ...]]:
+def as_one_turn(messages: list[dict], question_at: int, keep: Callable[[str], bool] = bool) -> list[dict]:
+    """The messages to the question, then every call since (whose name `keep` keeps) as one reply, then their results."""
+    turns = messages[question_at + 1:]
+    calls = [c for m in turns if m["role"] == "assistant" for c in m.get("tool_calls") or [] if keep(c["function"]["name"])]
+    ids = {c["id"] for c in calls}
+    return [*messages[: question_at + 1], {"role": "assistant", "content": None, "tool_calls": calls},
+            *(m for m in turns if m["role"] == "tool" and m.get("tool_call_id") in ids)]
+
+
+def planned_calls(base: OfflineModel, request: dict) -> tuple[int, tuple[EmittedCall, ...]]:
     """Where the last question is, and the calls the base model makes for it."""
     question_at = max(i for i, m in enumerate(request["messages"]) if m["role"] == "user")
     return question_at, base.respond({**request, "messages": request["messages"][: question_at + 1]}).tool_calls
