@@ -174,6 +174,21 @@ async def test_the_delegating_variant_hands_a_request_of_several_steps_to_a_help
     assert [name for name, _ in _calls(base)] == ["read_file", "read_file"], "the base model does the steps itself"
 
 
+@pytest.mark.anyio
+async def test_the_delegating_variant_hands_the_task_to_a_real_subagent_and_relays_its_answer(tmp_path):
+    from agentkit.beyond.subagents import Subagent, subagent_tool
+
+    seen = []
+    colleague = Subagent(connect_offline(), "offline", build_registry(_two_files(tmp_path)), "You read files.")
+    consult = subagent_tool("consult_colleague", "Ask a colleague agent to do a job; it reports back.", colleague,
+                            on_event=seen.append)
+    task = await finish(run_task(connect_offline(variant="delegates"), "offline", TWO_STEPS,
+                                 build_registry([consult, *_two_files(tmp_path)])))
+    assert _calls(task) == [("consult_colleague", {"task": TWO_STEPS})]
+    assert [event.name for event in seen if event.kind == "tool_call"] == ["read_file", "read_file"]
+    assert task.answer == next(m["content"] for m in task.messages if m["role"] == "tool"), "relayed as it came"
+
+
 def test_a_tool_with_a_free_text_parameter_but_no_helper_words_is_not_a_helper():
     from agentkit.offline.agent_habits import helper_of
 
