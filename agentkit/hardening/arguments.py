@@ -160,11 +160,12 @@ def without_unset(value: Any, original: dict[str, Any], defs: dict[str, Any] | N
 
 def _whole_numbers(value: Any) -> Any:
     """`value` with each whole float (`5.0`) an int: JSON Schema counts it as an integer, pydantic's strict mode not."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, dict):
+    kind = type(value)  # not isinstance: this walks every value of every call, and JSON makes exactly these types
+    if kind is float:
+        return int(value) if value.is_integer() else value
+    if kind is dict:
         return {key: _whole_numbers(item) for key, item in value.items()}
-    return [_whole_numbers(item) for item in value] if isinstance(value, list) else value
+    return [_whole_numbers(item) for item in value] if kind is list else value
 
 
 def _lone_surrogates(value: Any, where: str = "", depth: int = 0) -> list[str]:
