@@ -112,7 +112,8 @@ class ModelValidator:
         """The function's keyword arguments, typed, or every problem in words."""
         try:
             sent = arguments if self.strict_from is None else without_unset(arguments, self.strict_from)
-            text = json.dumps(_whole_numbers(sent))
+            if ".0" in (text := json.dumps(sent)) or "e+" in text:  # maybe a whole float: walk only then
+                text = json.dumps(_whole_numbers(sent))
             parsed = self.model.model_validate_json(text, strict=True, extra="forbid")
         except (TypeError, ValueError, RecursionError) as error:  # ModelError is a ValueError; else not JSON data
             return CheckedArguments(), self._in_words(arguments, error)
