@@ -9,6 +9,7 @@ from typing import Literal
 
 from agentkit.asking import Question
 from agentkit.calls import ToolCall
+from agentkit.tools.contract import CheckedArguments
 from agentkit.tools.dispatcher import ToolResult
 
 Rule = Literal["tool exists", "allowed tools", "valid arguments", "confirmation", "every check",
@@ -21,6 +22,7 @@ class Allow:
     """Run `call`: it passed every check (and a person said yes, if it needed one)."""
 
     call: ToolCall
+    arguments: CheckedArguments  # as check 3 passed them: the handler takes them without a second check
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class AskPerson:
     """Ask a person first: `question` carries the call; their answer makes it an `Allow` or a `Refuse`."""
 
     question: Question
+    arguments: CheckedArguments  # as check 3 passed them, for the `Allow` a yes makes
 
     @property
     def call(self) -> ToolCall:

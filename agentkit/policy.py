@@ -6,7 +6,7 @@ that fails refuses the call (`Refuse`, naming its rule), and a call that needs a
 
 1. the tool exists;                        rule "tool exists"
 2. the policy allows it;                   rule "allowed tools"
-3. its arguments are a valid object;       rule "valid arguments"  (the dispatcher's message; parsed once)
+3. its arguments are a valid object;       rule "valid arguments"  (the tool's own validator, run once)
 4. it is within the limits;                rules "max_tool_calls_per_task", "max_tool_calls_per_turn",
                                                  "max_denials_per_task" (for a call that needs a yes)
 5. a person said yes, if it needs that;    rule "confirmation"     (a no goes back to the model; with no
@@ -99,8 +99,7 @@ class ToolExecutor:
 
     def check(self, call: ToolCall) -> Verdict:
         """Checks 1-4, in order: `Refuse` (naming the rule), `AskPerson` (check 5 is theirs), or `Allow`."""
-        verdict = self._refusal(call) or (AskPerson(Question.confirm(call)) if self.needs_confirmation(call.name)
-                                          else Allow(call))
+        verdict = self._checks(call)
         if isinstance(verdict, Refuse):
             self._record(call, "refused", verdict.rule, verdict.reason.replace("\n", " "))
             if verdict.rule in ("max_tool_calls_per_task", "max_denials_per_task"):  # no later call could pass it
@@ -108,8 +107,9 @@ class ToolExecutor:
             return verdict
         self.calls_this_task += 1  # counted before asking: a no uses the budget too, so questions are bounded
         self.calls_this_turn += 1
-        if isinstance(verdict, Allow):
-            self._record(call, "allowed", "every check", self._count())
+        if self.needs_confirmation(call.name):
+            return AskPerson(Question.confirm(call), verdict.arguments)
+        self._record(call, "allowed", "every check", self._count())
         return verdict
 
     async def confirm(self, asking: AskPerson) -> Allow | Refuse:
@@ -127,7 +127,7 @@ class ToolExecutor:
             raise TaskCancelled(Cancelled(answer, asking.question))
         if outcome == "confirmed":
             self._record(call, "allowed", "every check", self._count())
-            return Allow(call)
+            return Allow(call, asking.arguments)
         self.denials += 1
         if self.denials >= self.policy.limits.max_denials_per_task:
             self.stop_reason = LimitReached("max_denials_per_task", self.denials)
@@ -139,21 +139,22 @@ class ToolExecutor:
         """Step 6: run an allowed call through the dispatcher and cut its result to size; a refusal is its result."""
         if isinstance(verdict, Refuse):
             return verdict.result()
-        result = await execute_tool(self.allowed, verdict.call, checked=True)  # by check 3
+        result = await execute_tool(self.allowed, verdict.call, checked=verdict.arguments)  # by check 3
         return truncate(result, self.policy.limits.max_output_chars)
 
-    def _refusal(self, call: ToolCall) -> Refuse | None:
-        """The first of checks 1-4 that refuses `call`, or None."""
+    def _checks(self, call: ToolCall) -> Refuse | Allow:
+        """The first of checks 1-4 that refuses `call`, or the call allowed with its arguments as check 3 passed them."""
         name, allowed = call.name, ", ".join(sorted(self.allowed)) or "(none)"
         if name not in self.registry:
             return Refuse(call, "tool exists", unknown_tool(name, self.allowed))
         if name not in self.allowed:
             return Refuse(call, "allowed tools", f"'{name}' is not allowed in this task; allowed tools: {allowed}")
-        if problem := check_arguments(self.registry[name], call)[1]:
+        arguments, problem = check_arguments(self.registry[name], call)
+        if problem:
             return Refuse(call, "valid arguments", problem)
         if self.ask is None and self.needs_confirmation(name):  # nobody could say yes, so nobody is counted as asked
             return Refuse(call, "confirmation", NO_PERSON)
-        return self._limit_refusal(call)
+        return self._limit_refusal(call) or Allow(call, arguments)
 
     def _limit_refusal(self, call: ToolCall) -> Refuse | None:
         """Check 4: the refusal of the first limit `call` would go past, or None."""

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from agentkit.calls import ToolCall
 from agentkit.tools.contract import ToolDefinition, ToolError
@@ -168,7 +168,8 @@ def test_a_bug_is_logged_with_its_traceback_and_reported_as_the_tools_fault(capl
     assert result.is_error and isinstance(result.error, ZeroDivisionError)
     [record] = caplog.records
     assert record.name == "agentkit.tools"
-    assert record.getMessage() == """Bug in tool 'divide', called with arguments {"a": 1, "b": 0}"""
+    # The values the function was called with: its model made floats of the model's integers.
+    assert record.getMessage() == """Bug in tool 'divide', called with arguments {"a": 1.0, "b": 0.0}"""
     assert record.exc_info[0] is ZeroDivisionError  # the traceback goes to the developer
 
 
@@ -321,3 +322,76 @@ def test_every_failure_is_made_by_one_constructor():
     assert ToolResult.failure("no such tool") == ToolResult("Error: no such tool", is_error=True)
     bug = ZeroDivisionError()
     assert ToolResult.failure("broken", bug).error is bug
+
+
+# One validator per tool (issue 35): a tool written by hand is checked by jsonschema, a @tool by its pydantic model
+
+class Stop(BaseModel):
+    city: str
+    nights: int
+
+
+got: list = []
+
+
+@tool
+def plan(stops: list[Stop], budget: int, note: Annotated[str, Field(max_length=20)] = "") -> str:
+    """Plan a trip.
+
+    Args:
+        stops: Where, and for how long.
+        budget: In euros.
+        note: Anything else.
+    """
+    got.append((stops, budget))
+    return f"{len(stops)} stops"
+
+
+async def echo_arguments(arguments: dict) -> str:
+    got.append(arguments)
+    return json.dumps(arguments)
+
+
+BY_HAND = ToolDefinition("by_hand", "A tool written by hand.", {
+    "type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"], "additionalProperties": False,
+}, echo_arguments)
+ONE_EACH = build_registry([plan, BY_HAND])
+
+
+def test_a_tool_call_is_validated_once_by_its_own_model_and_never_by_jsonschema(monkeypatch):
+    from agentkit.hardening.arguments import ArgumentsValidator
+
+    checks, validate = [], plan.validator.model.model_validate_json
+    monkeypatch.setattr(plan.validator.model, "model_validate_json", lambda *a, **kw: checks.append(a) or validate(*a, **kw))
+    monkeypatch.setattr(ArgumentsValidator, "problems", lambda *args: pytest.fail("jsonschema checked a @tool's call"))
+    got.clear()
+    result = call("plan", '{"stops": [{"city": "Lyon", "nights": 2.0}], "budget": 300.0}', registry=ONE_EACH)
+    assert result.content == "1 stops" and len(checks) == 1
+    # ... and its model made the values: a nested object its model, 5.0-style whole numbers integers
+    assert got == [([Stop(city="Lyon", nights=2)], 300)] and type(got[0][1]) is int
+
+
+def test_a_tool_keeps_what_its_json_schema_refuses_refused_in_the_same_words():
+    # The model is strict where JSON Schema is: a number in a string is not a number (a lax pydantic would take it).
+    assert call("plan", '{"stops": [], "budget": "300"}', registry=ONE_EACH).content == (
+        "Error: arguments for 'plan' do not match its parameters (1 problem):\n"
+        "- argument 'budget' should be of type integer, got string \"300\"")
+    assert call("plan", '{"stops": [{"city": "Lyon", "nights": 2, "x": 1}], "budget": 1.5}', registry=ONE_EACH).content == (
+        "Error: arguments for 'plan' do not match its parameters (2 problems):\n"
+        "- argument 'budget' should be of type integer, got number 1.5\n"
+        "- unexpected argument: 'stops[0].x'; valid keys in argument 'stops[0]': city, nights")
+
+
+def test_what_only_the_model_refuses_is_told_in_its_words():
+    lone = "holds a lone surrogate (half of a character, such as \\ud800), which is not text; send real characters"
+    content = call("plan", '{"stops": [{"city": "Ly\\udcffon", "nights": 1}], "budget": 1}', registry=ONE_EACH).content
+    assert content == f"Error: arguments for 'plan' do not match its parameters (1 problem):\n- stops.0.city: {lone}"
+
+
+def test_a_tool_written_by_hand_is_checked_by_jsonschema_and_gets_the_json_values(monkeypatch):
+    got.clear()
+    assert call("by_hand", '{"count": 5.0}', registry=ONE_EACH).content == '{"count": 5.0}'  # JSON Schema: an integer
+    assert got == [{"count": 5.0}]
+    assert call("by_hand", '{"count": "5"}', registry=ONE_EACH).content == (
+        "Error: arguments for 'by_hand' do not match its parameters (1 problem):\n"
+        "- argument 'count' should be of type integer, got string \"5\"")

@@ -9,6 +9,7 @@ import pytest
 
 from agentkit.asking import terminal_ask
 from agentkit.calls import ToolCall
+from agentkit.hardening.arguments import ArgumentsValidator
 from agentkit.limits import LimitReached, Limits
 from agentkit.policy import (
     Decision,
@@ -324,13 +325,17 @@ def test_refusals_are_made_by_the_dispatchers_failure_constructor(monkeypatch):
 
 @pytest.mark.parametrize("name, answers", [("read_note", ()), ("delete_note", ("y",))])
 def test_a_calls_arguments_are_parsed_and_checked_once_and_run_as_checked(monkeypatch, name, answers):
-    # Checked, shown to the person, and run: one parse, one schema check, not one for each step.
-    parsed, checked = [], []
-    loads, problems = json.loads, REGISTRY[name].validator.problems
+    # Checked, shown to the person, and run: one parse, one check by the tool's own validator (a @tool's pydantic
+    # model, which jsonschema does not see on a valid call), not one for each step.
+    parsed, checked, model_checks = [], [], []
+    loads, check = json.loads, REGISTRY[name].validator.check
+    model = REGISTRY[name].validator.model
+    validate = model.model_validate_json
     monkeypatch.setattr(json, "loads", lambda text, **kw: parsed.append(text) or loads(text, **kw))
-    monkeypatch.setattr(REGISTRY[name].validator, "problems", lambda arguments: checked.append(arguments) or
-                        problems(arguments))
+    monkeypatch.setattr(REGISTRY[name].validator, "check", lambda arguments: checked.append(arguments) or check(arguments))
+    monkeypatch.setattr(model, "model_validate_json", lambda *args, **kw: model_checks.append(1) or validate(*args, **kw))
+    monkeypatch.setattr(ArgumentsValidator, "problems", lambda *args: pytest.fail("jsonschema ran on a @tool's call"))
     executor = ToolExecutor(REGISTRY, ToolPolicy(), scripted_answers(*answers))
     assert not run(executor, name, '{"path": "a.txt"}').is_error
-    assert parsed == ['{"path": "a.txt"}'] and checked == [{"path": "a.txt"}]
+    assert parsed == ['{"path": "a.txt"}'] and checked == [{"path": "a.txt"}] and model_checks == [1]
     assert ran == [f"{name} a.txt"]

@@ -18,9 +18,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Mapping
+from functools import cached_property
 from typing import Any
 
 import fastjsonschema
+from pydantic import BaseModel
+from pydantic import ValidationError as ModelError
 
 from agentkit.hardening.echo import echo, echo_json, echo_names, json_value, python_value
 
@@ -43,8 +46,9 @@ _import_jsonschema_without_the_iri_grammar()
 
 from jsonschema import Draft202012Validator, SchemaError, ValidationError  # noqa: E402  (after the workaround above)
 
-__all__ = ["ArgumentsValidator", "Draft202012Validator", "SchemaError", "decode_arguments", "expected_keys",
-           "problems_in_words", "pydantic_problems"]  # the registry checks a schema with jsonschema from here
+__all__ = ["ArgumentsValidator", "CheckedArguments", "Draft202012Validator", "ModelValidator", "SchemaError",
+           "allows_null", "decode_arguments", "expected_keys", "problems_in_words"]
+"""The registry checks a schema with jsonschema from here; tools/strict.py reads `allows_null`."""
 
 _ANNOTATIONS = {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly",
                 "format"}
@@ -61,8 +65,14 @@ _VALUES = {"enum", "const", "default", "examples"}
 """Keywords whose content is data, not a schema: a `$ref` inside is left alone."""
 
 
+class CheckedArguments(dict):
+    """A call's arguments as its tool's validator passed them, and as its handler takes them (typed values, for a
+    `@tool`): the dispatcher hands these over, so a handler does not check them a second time."""
+
+
 class ArgumentsValidator:
-    """One tool's argument check, built once: `problems(arguments)` is empty when the arguments fit."""
+    """The check of a tool written by hand (chapter 03), built once: jsonschema over its `parameters`.
+    `problems(arguments)` is empty when the arguments fit."""
 
     def __init__(self, parameters: dict[str, Any]) -> None:
         self._reference = Draft202012Validator(parameters)
@@ -77,6 +87,96 @@ class ArgumentsValidator:
             except fastjsonschema.JsonSchemaException:
                 pass  # jsonschema says what exactly is wrong (and has the last word on whether anything is)
         return sorted(self._reference.iter_errors(arguments), key=lambda error: len(error.absolute_path))
+
+    def check(self, arguments: Any) -> tuple[CheckedArguments, list[str]]:
+        """The arguments, passed as they are (a handler written by hand takes JSON values), or every problem in words."""
+        problems = problems_in_words(self.problems(arguments))
+        return CheckedArguments({} if problems else arguments), problems
+
+
+class ModelValidator:
+    """A `@tool`'s one check: its pydantic model, which also makes the values its function takes (a nested object
+    becomes its model, `5.0` the integer 5).
+
+    The model reads the arguments as JSON, in pydantic's strict mode, so that it accepts what the JSON Schema shown to
+    the model accepts, no more: `"5"` is not an integer, nor `true` a number (a lax model would convert both). JSON
+    Schema's one leniency is kept: `5.0` is an integer, so a whole number goes to pydantic as one. A refusal is told
+    in the words a tool written by hand gets (jsonschema lists the problems against the same schema, only then);
+    what only pydantic refuses (a lone surrogate, a check no schema can say) in pydantic's."""
+
+    def __init__(self, model: type[BaseModel], parameters: dict[str, Any], strict_from: dict[str, Any] | None = None) -> None:
+        self.model, self.parameters = model, parameters  # `parameters`: the schema the model is shown
+        self.strict_from = strict_from  # for a strict tool (chapter 10), the schema before its strict form
+
+    def check(self, arguments: Any) -> tuple[CheckedArguments, list[str]]:
+        """The function's keyword arguments, typed, or every problem in words."""
+        try:
+            sent = arguments if self.strict_from is None else without_unset(arguments, self.strict_from)
+            if ".0" in (text := json.dumps(sent)) or "e+" in text:  # maybe a whole float: walk only then
+                text = json.dumps(_whole_numbers(sent))
+            parsed = self.model.model_validate_json(text, strict=True, extra="forbid")
+        except (TypeError, ValueError, RecursionError) as error:  # ModelError is a ValueError; else not JSON data
+            return CheckedArguments(), self._in_words(arguments, error)
+        return CheckedArguments({name: getattr(parsed, name) for name in type(parsed).model_fields}), []
+
+    @cached_property
+    def _schema(self) -> ArgumentsValidator:  # built on the first refusal, to word it
+        return ArgumentsValidator(self.parameters)
+
+    def _in_words(self, arguments: Any, error: Exception) -> list[str]:
+        if isinstance(error, ModelError) and (lone := _lone_surrogates(arguments)):  # pydantic read none of the text
+            return [f"{where}: {LONE_SURROGATE}" for where in lone]
+        if described := problems_in_words(self._schema.problems(arguments)):
+            return described
+        if not isinstance(error, ModelError):
+            return [f"the arguments are not JSON data ({echo(str(error))})"]
+        return [f"{'.'.join(map(str, item['loc'])) or 'arguments'}: {item['msg']}" for item in error.errors()]
+
+
+LONE_SURROGATE = "holds a lone surrogate (half of a character, such as \\ud800), which is not text; send real characters"
+
+
+def allows_null(node: dict[str, Any]) -> bool:
+    kind = node.get("type")
+    return kind == "null" or isinstance(kind, list) and "null" in kind or any(map(allows_null, node.get("anyOf") or []))
+
+
+def without_unset(value: Any, original: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
+    """Arguments sent for a strict schema, without the nulls only the strict form allowed: such a null means
+    "not given", so leaving it out lets the function's own default apply, at every depth. A key left out is not
+    such a null: the strict form requires every key, as the API does (ValueError; the problems are told after)."""
+    defs = original.get("$defs", {}) if defs is None else defs
+    if isinstance(original.get("$ref"), str):
+        original = defs.get(original["$ref"].rsplit("/", 1)[-1], {})
+    if isinstance(value, list) and isinstance(original.get("items"), dict):
+        return [without_unset(item, original["items"], defs) for item in value]
+    if not isinstance(value, dict) or not isinstance(original.get("properties"), dict):
+        return value
+    properties = original["properties"]
+    if any(key not in value for key in properties):
+        raise ValueError("a key of the strict form is missing")
+    return {key: without_unset(item, properties.get(key, {}), defs) for key, item in value.items()
+            if not (item is None and key in properties and not allows_null(properties[key]))}
+
+
+def _whole_numbers(value: Any) -> Any:
+    """`value` with each whole float (`5.0`) an int: JSON Schema counts it as an integer, pydantic's strict mode not."""
+    kind = type(value)  # not isinstance: this walks every value of every call, and JSON makes exactly these types
+    if kind is float:
+        return int(value) if value.is_integer() else value
+    if kind is dict:
+        return {key: _whole_numbers(item) for key, item in value.items()}
+    return [_whole_numbers(item) for item in value] if kind is list else value
+
+
+def _lone_surrogates(value: Any, where: str = "", depth: int = 0) -> list[str]:
+    """Where in `value` a string holds half a character (JSON can spell one: "\\ud800"), as `words.1`."""
+    if depth > 100:  # deeper than pydantic reads JSON: its own message says so
+        return []
+    if isinstance(value, str):
+        return [where or "arguments"] if any("\ud800" <= char <= "\udfff" for char in value) else []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    return [found for key, item in items for found in _lone_surrogates(item, f"{where}.{key}".lstrip("."), depth + 1)]
 
 
 def decode_arguments(raw_arguments: Any) -> tuple[dict[str, Any], str | None]:
@@ -109,18 +209,6 @@ def expected_keys(parameters: dict[str, Any]) -> str:
     required = set(parameters.get("required", []))
     keys = [f"{key} (required)" if key in required else key for key in parameters.get("properties", {})]
     return ", ".join(keys) or "(none)"
-
-
-def pydantic_problems(errors: list[dict[str, Any]]) -> str:
-    """pydantic's errors for a handler's arguments, one `where: what` each."""
-    return "; ".join(f"{'.'.join(map(str, error['loc'])) or 'arguments'}: {_pydantic_in_words(error)}" for error in errors)
-
-
-def _pydantic_in_words(error: dict[str, Any]) -> str:
-    # JSON can spell half a character ("\ud800"): Python keeps it, pydantic refuses it as "unable to parse raw data".
-    if error["type"] == "string_unicode":
-        return "holds a lone surrogate (half of a character, such as \\ud800), which is not text; send real characters"
-    return error["msg"]
 
 
 def _describe(error: ValidationError) -> str:

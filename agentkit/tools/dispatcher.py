@@ -18,9 +18,9 @@ from typing import Any
 
 from agentkit.calls import ToolCall
 from agentkit.errors import ToolError
-from agentkit.hardening.arguments import expected_keys, problems_in_words
+from agentkit.hardening.arguments import expected_keys
 from agentkit.hardening.echo import echo, json_value
-from agentkit.tools.contract import ToolDefinition
+from agentkit.tools.contract import CheckedArguments, ToolDefinition
 
 logger = logging.getLogger("agentkit.tools")
 
@@ -48,16 +48,16 @@ def tool_message(tool_call_id: str, result: ToolResult) -> dict[str, Any]:
     return {"role": "tool", "tool_call_id": tool_call_id, "content": re.sub("[\ud800-\udfff]", "\ufffd", result.content)}
 
 
-async def execute_tool(registry: Mapping[str, ToolDefinition], call: ToolCall, *, checked: bool = False) -> ToolResult:
+async def execute_tool(registry: Mapping[str, ToolDefinition], call: ToolCall, *,
+                       checked: CheckedArguments | None = None) -> ToolResult:
     """Run one tool call the model made (`ToolCall.parse(id, name, arguments)`). Never raises for what it sent.
 
-    `checked=True`: the caller has already checked the arguments against this tool's schema (the policy of
-    chapter 07 does, before it asks a person), so they are not checked twice."""
+    `checked`: the arguments `check_arguments` already passed (the policy of chapter 07 checks them before it asks
+    a person), so that they are not checked twice."""
     definition = registry.get(call.name) if isinstance(call.name, str) else None
     if definition is None:
         return ToolResult.failure(unknown_tool(call.name, registry))
-    arguments, problem = (call.arguments, None) if checked and call.arguments is not None else \
-        check_arguments(definition, call)
+    arguments, problem = (checked, None) if checked is not None else check_arguments(definition, call)
     if problem:
         return ToolResult.failure(problem)
     return await run_handler(definition, arguments)
@@ -69,7 +69,7 @@ def unknown_tool(name: object, registry: Mapping[str, ToolDefinition]) -> str:
     return f"Unknown tool {called}; available tools: {', '.join(sorted(registry)) or '(none)'}"
 
 
-async def run_handler(definition: ToolDefinition, arguments: dict[str, Any]) -> ToolResult:
+async def run_handler(definition: ToolDefinition, arguments: CheckedArguments) -> ToolResult:
     """Call the tool's handler with arguments `check_arguments` has already checked; sort what it raises."""
     try:
         content = await definition.handler(arguments)
@@ -79,7 +79,7 @@ async def run_handler(definition: ToolDefinition, arguments: dict[str, Any]) -> 
         return ToolResult.failure(str(error) or type(error).__name__, error)
     except Exception as error:  # anything else is our bug: keep the traceback, tell the model the tool is broken
         logger.exception("Bug in tool '%s', called with arguments %.200s", definition.name,
-                         json.dumps(arguments, ensure_ascii=False))
+                         json.dumps(arguments, ensure_ascii=False, default=repr))
         return ToolResult.failure(
             f"tool '{definition.name}' failed with an internal error ({type(error).__name__}). This is a bug in the "
             "tool, not a mistake in your call; calling it again will not help. Tell the user the tool is broken.",
@@ -88,13 +88,13 @@ async def run_handler(definition: ToolDefinition, arguments: dict[str, Any]) -> 
     return ToolResult(content)
 
 
-def check_arguments(definition: ToolDefinition, call: ToolCall) -> tuple[dict[str, Any], str | None]:
-    """The call's parsed arguments checked against the tool's schema, or the one message that lists what is wrong."""
+def check_arguments(definition: ToolDefinition, call: ToolCall) -> tuple[CheckedArguments, str | None]:
+    """The call's arguments as the tool's validator passed them, or the one message that lists what is wrong."""
     these = f"arguments for '{definition.name}'"
     if call.arguments is None:  # not JSON, not an object: `ToolCall.parse` said what it got instead
-        return {}, f"{these} {call.error}; expected keys: {expected_keys(definition.parameters)}."
-    problems = problems_in_words(definition.validator.problems(call.arguments))
+        return CheckedArguments(), f"{these} {call.error}; expected keys: {expected_keys(definition.parameters)}."
+    arguments, problems = definition.validator.check(call.arguments)  # the tool's one check: jsonschema, or @tool's model
     if not problems:
-        return call.arguments, None
+        return arguments, None
     listed = "".join(f"\n- {problem}" for problem in problems)
-    return {}, f"{these} do not match its parameters ({len(problems)} problem{'s' * (len(problems) > 1)}):{listed}"
+    return arguments, f"{these} do not match its parameters ({len(problems)} problem{'s' * (len(problems) > 1)}):{listed}"

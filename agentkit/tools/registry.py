@@ -35,7 +35,6 @@ def build_registry(tools: Iterable[ToolDefinition]) -> dict[str, ToolDefinition]
             raise DuplicateToolError(f"Duplicate tool name '{definition.name}': each tool needs its own name, "
                                      "or the model could not say which one it means.")
         _check_parameters(definition)
-        _ = definition.validator  # built now, once, rather than on the first call
         registry[definition.name] = definition
     return registry
 

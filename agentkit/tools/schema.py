@@ -10,7 +10,8 @@
         '''
 
 (1) The docstring gives the description and a text per argument, (2) the signature each argument's type and
-default; (3) pydantic makes a model of them, whose JSON Schema the model is shown; (4) the handler converts with it."""
+default; (3) pydantic makes a model of them, whose JSON Schema the model is shown; (4) that model is the tool's
+validator: it checks a call's arguments, once, and makes the typed values the function is called with."""
 
 from __future__ import annotations
 
@@ -20,12 +21,12 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from agentkit.errors import ToolError
-from agentkit.hardening.arguments import pydantic_problems
+from agentkit.hardening.arguments import CheckedArguments, ModelValidator
 from agentkit.tools.contract import Handler, ToolDefinition
-from agentkit.tools.strict import NotStrictError, strict_schema, without_unset
+from agentkit.tools.strict import NotStrictError, strict_schema
 from agentkit.tools.threads import run_blocking
 
 _ARGS_HEADERS = {"Args:", "Arguments:", "Parameters:"}
@@ -49,13 +50,14 @@ def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, needs
     tool_name = name or fn.__name__
     description, arg_docs = parse_docstring(fn, tool_name)
     model, parameters = arguments_model(tool_name, _fields(fn, tool_name, arg_docs))
-    handler = _handler(fn, model, strict_from=parameters if strict else None)
     try:
         shown = strict_schema(parameters) if strict else parameters
     except NotStrictError as error:
         raise ToolDefinitionError(f"Tool '{tool_name}' cannot have a strict schema: {error} "
                                   "Or leave strict off for this tool.") from None
-    return ToolDefinition(tool_name, description, shown, handler, needs_confirmation=needs_confirmation, strict=strict)
+    validator = ModelValidator(model, shown, strict_from=parameters if strict else None)
+    return ToolDefinition(tool_name, description, shown, _handler(fn, validator), needs_confirmation=needs_confirmation,
+                          strict=strict, validator=validator)
 
 
 def parse_docstring(fn: Callable[..., Any], tool_name: str) -> tuple[str, dict[str, str]]:
@@ -135,20 +137,18 @@ def clean_schema(node: Any) -> Any:
     return {key: cleaned[key] for key in first} | cleaned
 
 
-def _handler(fn: Callable[..., Any], model: type[BaseModel], strict_from: dict[str, Any] | None = None) -> Handler:
-    """`fn` as an async handler: the arguments dict becomes typed values (a nested model arrives as its instance)."""
+def _handler(fn: Callable[..., Any], validator: ModelValidator) -> Handler:
+    """`fn` as an async handler. The dispatcher hands it the arguments its validator checked, as typed values;
+    called directly (`await tool.handler({...})`), it checks them itself."""
     is_async = inspect.iscoroutinefunction(fn)
 
     async def handler(arguments: dict[str, Any]) -> str:
-        if strict_from is not None:  # a null the strict form added means "not given": the default applies
-            arguments = without_unset(arguments, strict_from)
-        try:
-            parsed = model.model_validate(arguments)
-        except ValidationError as error:  # wrong arguments are the model's to fix, not a bug
-            raise ToolError(f"invalid arguments: {pydantic_problems(error.errors())}") from error
-        kwargs = {name: getattr(parsed, name) for name in type(parsed).model_fields}
+        if not isinstance(arguments, CheckedArguments):
+            arguments, problems = validator.check(arguments)
+            if problems:  # wrong arguments are the model's to fix, not a bug
+                raise ToolError(f"invalid arguments: {'; '.join(problems)}")
         # `def` functions may block (files, network, sleep): run them on a thread so the event loop stays free.
-        result = await fn(**kwargs) if is_async else await run_blocking(fn, **kwargs)
+        result = await fn(**arguments) if is_async else await run_blocking(fn, **arguments)
         return str(result)
 
     return handler

@@ -13,6 +13,8 @@ import copy
 import json
 from typing import Any
 
+from agentkit.hardening.arguments import allows_null
+
 
 class NotStrictError(TypeError):
     """A schema with no strict form; the message names the argument and what to write instead."""
@@ -88,23 +90,3 @@ def _nullable(node: dict[str, Any]) -> dict[str, Any]:
         return node | {"type": [node["type"], "null"]} | ({"enum": [*node["enum"], None]} if "enum" in node else {})
     description = node.pop("description", None)
     return {"anyOf": [node, {"type": "null"}], **({"description": description} if description else {})}
-
-
-def allows_null(node: dict[str, Any]) -> bool:
-    kind = node.get("type")
-    return kind == "null" or isinstance(kind, list) and "null" in kind or any(map(allows_null, node.get("anyOf") or []))
-
-
-def without_unset(value: Any, original: dict[str, Any], defs: dict[str, Any] | None = None) -> Any:
-    """Arguments sent for a strict schema, without the nulls only the strict form allowed: such a null means
-    "not given", so leaving it out lets the function's own default apply, at every depth."""
-    defs = original.get("$defs", {}) if defs is None else defs
-    if isinstance(original.get("$ref"), str):
-        original = defs.get(original["$ref"].rsplit("/", 1)[-1], {})
-    if isinstance(value, list) and isinstance(original.get("items"), dict):
-        return [without_unset(item, original["items"], defs) for item in value]
-    if not isinstance(value, dict) or not isinstance(original.get("properties"), dict):
-        return value
-    properties = original["properties"]
-    return {key: without_unset(item, properties.get(key, {}), defs) for key, item in value.items()
-            if not (item is None and key in properties and not allows_null(properties[key]))}
