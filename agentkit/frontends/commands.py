@@ -80,7 +80,7 @@ def chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     from agentkit.config import connect
     from agentkit.frontends.chat import chat
     from agentkit.frontends.line_editing import history_path, start_line_editing, terminal_settings_kept
-    from agentkit.frontends.terminal import Terminal
+    from agentkit.frontends.terminal import Terminal, person_lines
 
     language = _language(args, restart_with)
     settings = _settings(restart_with)
@@ -89,7 +89,8 @@ def chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     for stream in (sys.stdin, sys.stdout):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
-    terminal = Terminal(remember=start_line_editing(None if args.no_history else history_path()), language=language)
+    terminal = Terminal(person_lines(), remember=start_line_editing(None if args.no_history else history_path()),
+                        language=language)
     with terminal_settings_kept():
         asyncio.run(chat(connect(settings), settings.model, workspace, terminal, system_prompt=args.system_prompt,
                          stream=True, tools=_own_tools(args)))
