@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 
 from agentkit.asking import EXIT, Question
 from agentkit.events import Event
+from agentkit.frontends.checklist import checklist, plan_in
 from agentkit.frontends.messages import for_the_person, person_answer, person_question, say, why_it_stopped
 from agentkit.hardening.visible import readable, visible
 
@@ -43,7 +44,11 @@ def describe(event: Event, language: str = "en") -> str | None:
         return visible(f"  -> {event.name} {readable(event.arguments)}", multiline=False, exact=True)
     if event.kind == "tool_result":
         # `shown`: a refused call's line for the person. Escaped first, so that the width holds for what is shown.
-        line = f"  <- {shorten(visible(for_the_person(event.decision, event.arguments) or event.content))}"
+        shown = for_the_person(event.decision, event.arguments)
+        if not (shown or event.is_error) and (steps := plan_in(event.content)):  # a plan: drawn whole, as a checklist
+            heading, *lines = checklist(steps, language)
+            return "\n".join([f"  <- {heading}", *(f"     {line}" for line in lines)])
+        line = f"  <- {shorten(visible(shown or event.content))}"
     elif event.kind == "thinking":  # folded to one line: the reasoning is not the answer
         line = f"  (thinking) {shorten(visible(event.text))}"
     elif event.kind == "note":
