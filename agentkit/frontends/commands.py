@@ -91,7 +91,7 @@ def chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
     terminal = Terminal(person_lines(), remember=start_line_editing(None if args.no_history else history_path()),
-                        language=language)
+                        language=language, interactive=sys.stdin is not None and sys.stdin.isatty())
     with terminal_settings_kept():
         tools = _own_tools(args)
         asyncio.run(chat(connect(settings), settings.model, workspace, terminal, system_prompt=args.system_prompt,

@@ -91,8 +91,12 @@ class Terminal:
 
     def __init__(self, read: Read = input, write: Callable[[str], None] = print_safely,
                  write_part: Callable[[str], None] = print_part,
-                 remember: Callable[[str], None] = lambda request: None, language: str = "en") -> None:
+                 remember: Callable[[str], None] = lambda request: None, language: str = "en",
+                 interactive: bool = True) -> None:
         self.read, self.output, self.output_part = read, write, write_part
+        self.interactive = interactive
+        """False when the lines come from a pipe or a file: Ctrl-C during a task then ends the chat, as it ends a
+        script, instead of coming back to a prompt nobody types at."""
         self.language = language
         """The person's language, "en" or "zh" (`agentkit.frontends.messages`): our own lines, and a confirmation's wording."""
         self.remember = remember
