@@ -10,7 +10,7 @@ visible). A tool that needs confirmation asks `[y/N]` first. `/cancel` (or `/exi
 task; `/explain` prints how the offline model read the last request (`agentkit.offline.explain`: the values
 it found, each tool's score, each argument's candidates and pick); `/exit`, Ctrl-D or Ctrl-C at the prompt ends
 the chat. Ctrl-C during a task stops the task (and a
-command it runs) and comes back here.
+command it runs) and comes back here; with requests from a pipe or a file, it ends the chat.
 """
 
 from __future__ import annotations
@@ -55,10 +55,11 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
     `system_prompt` is the task's first message: `agentkit.agent`'s default for this workspace unless given.
     With `stream=True` (as `agentkit chat` runs it) answers are printed as the model writes them.
 
-    Ctrl-C (SIGINT) during a task cancels it, which kills a command it is running, and the chat goes on;
-    at the prompt it ends the chat. A hang-up (SIGHUP: the terminal closed) or SIGTERM cancels the task and
-    ends the chat. Ended by a signal, the chat says "bye" and raises `Stopped`, so that `agentkit chat` exits
-    with the signal's status (130 for Ctrl-C); ended by /exit or Ctrl-D, it returns the task.
+    Ctrl-C (SIGINT) during a task cancels it, which kills a command it is running, and the chat goes on
+    (unless `terminal.interactive` is False: lines from a pipe); at the prompt it ends the chat. A hang-up
+    (SIGHUP: the terminal closed) or SIGTERM cancels the task and ends the chat. Ended by a signal, the chat
+    says "bye" and raises `Stopped`, so that `agentkit chat` exits with the signal's status (130 for Ctrl-C);
+    ended by /exit or Ctrl-D, it returns the task.
     """
     terminal = terminal or Terminal()
     registry = tools(workspace) if tools else agent_tools(workspace, terminal.ask)  # yours, with --tools
@@ -95,6 +96,9 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
             except Interrupted as interruption:
                 terminal.write("")
                 terminal.show(stop_interrupted(task, str(interruption)))  # by the signal's name: SIGINT, ...
+                if not terminal.interactive:  # requests from a pipe or a file: Ctrl-C ends the chat, as a script's
+                    stopped_by = interrupts.last
+                    break
         stopped_by = interrupts.last if interrupts.ending else stopped_by
     terminal.write(say("bye", language))
     if stopped_by is not None:  # the command ends with the signal's status (130 for Ctrl-C); "bye" said it all

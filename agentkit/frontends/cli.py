@@ -57,6 +57,10 @@ def _main(argv: Sequence[str] | None) -> None:
         command.add_argument("--tools", default=None, metavar="MODULE:FUNCTION",
                              help="your own agent's tools: a function (in a module or a file.py) that takes the "
                                   "workspace and returns your registry, instead of the course's tools")
+        command.add_argument("--policy", default=None, metavar="MODULE:NAME",
+                             help="your own agent's policy: a ToolPolicy (in a module or a file.py), e.g. the POLICY "
+                                  "of agentkit new's module, instead of the course's (every tool offered, a tool "
+                                  "flagged needs_confirmation asked first, the default limits)")
 
     new = commands.add_parser("new", help="start a project for your own agent in ./NAME: its tools, system prompt, "
                                           "policy, a test and evaluation cases, and a README with the commands")

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, NoReturn
 if TYPE_CHECKING:
     from agentkit.config import Settings
     from agentkit.frontends.own_agent import Tools
+    from agentkit.policy import ToolPolicy
     from agentkit.tools.workspace import Workspace
 
 
@@ -80,7 +81,7 @@ def chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     from agentkit.config import connect
     from agentkit.frontends.chat import chat
     from agentkit.frontends.line_editing import history_path, start_line_editing, terminal_settings_kept
-    from agentkit.frontends.terminal import Terminal
+    from agentkit.frontends.terminal import Terminal, person_lines
 
     language = _language(args, restart_with)
     settings = _settings(restart_with)
@@ -89,10 +90,12 @@ def chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     for stream in (sys.stdin, sys.stdout):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
-    terminal = Terminal(remember=start_line_editing(None if args.no_history else history_path()), language=language)
+    terminal = Terminal(person_lines(), remember=start_line_editing(None if args.no_history else history_path()),
+                        language=language, interactive=sys.stdin is not None and sys.stdin.isatty())
     with terminal_settings_kept():
+        tools = _own_tools(args)
         asyncio.run(chat(connect(settings), settings.model, workspace, terminal, system_prompt=args.system_prompt,
-                         stream=True, tools=_own_tools(args)))
+                         stream=True, tools=tools, **_own_policy(args, tools)))
 
 
 def mcp(args: argparse.Namespace) -> None:
@@ -103,8 +106,10 @@ def mcp(args: argparse.Namespace) -> None:
         from agentkit.mcp.server import course_server
     except ModuleNotFoundError as missing:
         _needs_extra("mcp", "mcp", missing)
+    tools = _own_tools(args)
     try:
-        server = course_server(_workspace("mcp", args.workspace), no_confirm=args.no_confirm, tools=_own_tools(args))
+        server = course_server(_workspace("mcp", args.workspace), no_confirm=args.no_confirm, tools=tools,
+                               **_own_policy(args, tools))
     except ValueError as error:
         refuse("mcp", str(error))
     asyncio.run(serve_stdio(server))
@@ -123,7 +128,8 @@ def web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
         refuse("web", f"cannot listen on 127.0.0.1:{args.port} ({error.strerror or error}): another program "
                       "(another agentkit web?) uses it; pick a free port with --port N")
     tools = _own_tools(args)
-    serve(sock, _workspace("web", args.workspace), settings, args.system_prompt, tools, language=language)
+    serve(sock, _workspace("web", args.workspace), settings, args.system_prompt, tools, language=language,
+          **_own_policy(args, tools))
 
 
 def _language(args: argparse.Namespace, restart_with: list[str] | None) -> str:
@@ -151,3 +157,25 @@ def _own_tools(args: argparse.Namespace) -> Tools | None:
     except (ValueError, TypeError) as error:
         refuse(args.command, str(error))
     return tools
+
+
+def _own_policy(args: argparse.Namespace, tools: Tools | None) -> dict[str, ToolPolicy]:
+    """`--policy module:NAME`, as `policy=` for the front end (none given: `{}`, the front end's own default).
+    A policy that names a tool the agent lacks stops here and says which, not at the model's first call."""
+    if not args.policy:
+        return {}
+    from agentkit.agent import agent_tools
+    from agentkit.frontends.own_agent import load_policy
+    from agentkit.policy import ToolExecutor
+
+    try:
+        policy = load_policy(args.policy)
+        workspace = _workspace(args.command, args.workspace)
+        if tools is None and args.command == "mcp":  # the course's tools as mcp serves them: no ask_user
+            from agentkit.mcp.server import course_tools
+
+            tools = course_tools
+        ToolExecutor(tools(workspace) if tools else agent_tools(workspace, ask=None), policy)  # names read only
+    except (ValueError, TypeError) as error:
+        refuse(args.command, f"--policy {args.policy}: {error}" if "--policy" not in str(error) else str(error))
+    return {"policy": policy}

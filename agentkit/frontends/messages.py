@@ -72,6 +72,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "page task because": "task {status}: {reason}", "page none": "(none)", "page not loaded": "not loaded ({problem})",
         "page hidden one": "1 hidden character is marked ⟨U+…⟩: they are part of what would run.",
         "page hidden many": "{count} hidden characters are marked ⟨U+…⟩: they are part of what would run.",
+        # A plan in a tool's result, drawn as a checklist by the chat and the page (`agentkit.frontends.checklist`).
+        "plan heading": "plan ({done}/{total} done)", "plan in progress": " (in progress)",
     },
     "zh": {
         "chat help": "输入你的请求。/cancel（在被提问时）停止当前任务；/explain 显示离线模型如何理解你上一个请求；"
@@ -119,6 +121,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "page task because": "任务{status}：{reason}", "page none": "（无）", "page not loaded": "未能加载（{problem}）",
         "page hidden one": "有 1 个隐藏字符被标记为 ⟨U+…⟩：它是将要运行的内容的一部分。",
         "page hidden many": "有 {count} 个隐藏字符被标记为 ⟨U+…⟩：它们是将要运行的内容的一部分。",
+        "plan heading": "计划（已完成 {done}/{total}）", "plan in progress": "（进行中）",
     },
 }
 """key -> text, one table per language, with the same keys (a test checks it); {name} is filled in by `say`."""

@@ -1,7 +1,8 @@
-"""Your own agent on the command line (chapter 13): `--tools module:function` and `--system-prompt FILE`, checked.
+"""Your own agent on the command line (chapter 13): `--tools module:function`, `--policy module:NAME` and
+`--system-prompt FILE`, checked.
 
-`agentkit chat`, `agentkit web`, `agentkit mcp` and `agentkit eval` take them; each mistake is a ValueError that
-says what to write instead.
+`agentkit chat`, `agentkit web` and `agentkit mcp` take all three (`agentkit eval` the tools and the prompt: it
+scores the model's first calls, which no policy runs); each mistake is a ValueError that says what to write instead.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ import importlib.util
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from types import ModuleType
 
+from agentkit.policy import ToolPolicy
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.registry import build_registry
 from agentkit.tools.workspace import Workspace
@@ -38,29 +41,13 @@ def load_tools(spec: str) -> Tools:
     The function may return a registry (`build_registry([...])`) or a list of `ToolDefinition`s; a module name is
     looked up from the current folder first, as `python -m` would. A ValueError says what is wrong.
     """
-    where, _, name = spec.rpartition(":")
-    if not where or not name.isidentifier():
-        raise ValueError(f"--tools {spec!r}: write module:function (my_agent:tools) or file.py:function, "
-                         "naming a function that takes the workspace and returns your registry")
-    try:
-        if where.endswith(".py"):
-            path = Path(where).resolve()
-            found = importlib.util.spec_from_file_location(path.stem, path)
-            if found is None or found.loader is None:
-                raise ImportError(f"{path} is not a Python file")
-            module = importlib.util.module_from_spec(found)
-            sys.modules[path.stem] = module  # as an import would, so that pickling and dataclasses find it
-            found.loader.exec_module(module)
-        else:
-            if str(Path.cwd()) not in sys.path:
-                sys.path.insert(0, str(Path.cwd()))
-            module = importlib.import_module(where)
-    except (ImportError, OSError) as error:
-        raise ValueError(f"--tools {spec!r}: cannot import {where}: {error}") from None
+    module, name = _imported("--tools", spec, "function", "naming a function that takes the workspace and returns "
+                                                          "your registry")
     factory = getattr(module, name, None)
     if not callable(factory):
-        names = sorted(n for n, v in vars(module).items() if callable(v) and not n.startswith("_"))
-        raise ValueError(f"--tools {spec!r}: {where} has no function {name!r}; its functions: {', '.join(names)}")
+        names = sorted(n for n, v in vars(module).items()
+                       if callable(v) and not isinstance(v, type) and not n.startswith("_"))  # a class makes no registry
+        raise ValueError(f"--tools {spec!r}: {module.__name__} has no function {name!r}; its functions: {', '.join(names)}")
 
     def tools(workspace: Workspace) -> dict[str, ToolDefinition]:
         made = factory(workspace)
@@ -72,3 +59,45 @@ def load_tools(spec: str) -> Tools:
         return build_registry(made)  # checked as the course's registry is: names, duplicates, schemas
 
     return tools
+
+
+def load_policy(spec: str) -> ToolPolicy:
+    """`module:NAME` or `file.py:NAME` -> the `ToolPolicy` named NAME there (`agentkit new`'s module has `POLICY`).
+
+    The tools it names are checked against the registry when a `ToolExecutor` is made with both.
+    """
+    module, name = _imported("--policy", spec, "NAME", "naming a ToolPolicy, e.g. my_agent:POLICY")
+    policy = getattr(module, name, None)
+    if not isinstance(policy, ToolPolicy):
+        names = sorted(n for n, v in vars(module).items() if isinstance(v, ToolPolicy))
+        raise ValueError(f"--policy {spec!r}: {module.__name__}.{name} is "
+                         f"{'missing' if policy is None else 'a ' + type(policy).__name__}, not a ToolPolicy; "
+                         f"its policies: {', '.join(names) or '(none: write POLICY = ToolPolicy(...) in it)'}")
+    return policy
+
+
+def _imported(flag: str, spec: str, what: str, naming: str) -> tuple[ModuleType, str]:
+    """The module and the name in `module:name` or `file.py:name`; a module is looked up from the current folder
+    first, as `python -m` would. A ValueError says what to write instead."""
+    where, _, name = spec.rpartition(":")
+    if not where or not name.isidentifier():
+        raise ValueError(f"{flag} {spec!r}: write module:{what} (my_agent:{'tools' if flag == '--tools' else 'POLICY'}) "
+                         f"or file.py:{what}, {naming}")
+    try:
+        if where.endswith(".py"):
+            path = Path(where).resolve()
+            found = importlib.util.spec_from_file_location(path.stem, path)
+            if found is None or found.loader is None:
+                raise ImportError(f"{path} is not a Python file")
+            if path.stem in sys.modules and getattr(sys.modules[path.stem], "__file__", None) == str(path):
+                return sys.modules[path.stem], name  # --tools and --policy from one file: one module, run once
+            module = importlib.util.module_from_spec(found)
+            sys.modules[path.stem] = module  # as an import would, so that pickling and dataclasses find it
+            found.loader.exec_module(module)
+        else:
+            if str(Path.cwd()) not in sys.path:
+                sys.path.insert(0, str(Path.cwd()))
+            module = importlib.import_module(where)
+    except (ImportError, OSError) as error:
+        raise ValueError(f"{flag} {spec!r}: cannot import {where}: {error}") from None
+    return module, name

@@ -7,18 +7,25 @@ move the cursor, repaint the question, or hide part of a command behind a bidi o
 from __future__ import annotations
 
 import asyncio
+import inspect
+import os
 import sys
 import textwrap
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from agentkit.asking import EXIT, Question
 from agentkit.events import Event
+from agentkit.frontends.checklist import checklist, plan_in
 from agentkit.frontends.messages import for_the_person, person_answer, person_question, say, why_it_stopped
 from agentkit.hardening.visible import readable, visible
 
 RESULT_WIDTH = 160
 """Characters of a tool result the terminal shows; the model still reads all of it."""
+
+
+Read = Callable[[str], str] | Callable[[str], Awaitable[str]]
+"""How a terminal reads a line after a prompt: `input`, a test's function, or `PipeLines.line` (a coroutine)."""
 
 
 def shorten(text: str, width: int = RESULT_WIDTH) -> str:
@@ -37,7 +44,11 @@ def describe(event: Event, language: str = "en") -> str | None:
         return visible(f"  -> {event.name} {readable(event.arguments)}", multiline=False, exact=True)
     if event.kind == "tool_result":
         # `shown`: a refused call's line for the person. Escaped first, so that the width holds for what is shown.
-        line = f"  <- {shorten(visible(for_the_person(event.decision, event.arguments) or event.content))}"
+        shown = for_the_person(event.decision, event.arguments)
+        if not (shown or event.is_error) and (steps := plan_in(event.content)):  # a plan: drawn whole, as a checklist
+            heading, *lines = checklist(steps, language)
+            return "\n".join([f"  <- {heading}", *(f"     {line}" for line in lines)])
+        line = f"  <- {shorten(visible(shown or event.content))}"
     elif event.kind == "thinking":  # folded to one line: the reasoning is not the answer
         line = f"  (thinking) {shorten(visible(event.text))}"
     elif event.kind == "note":
@@ -78,10 +89,14 @@ def discard_typeahead() -> None:
 class Terminal:
     """Reads the person's lines without blocking the event loop, and remembers whether they asked to leave."""
 
-    def __init__(self, read: Callable[[str], str] = input, write: Callable[[str], None] = print_safely,
+    def __init__(self, read: Read = input, write: Callable[[str], None] = print_safely,
                  write_part: Callable[[str], None] = print_part,
-                 remember: Callable[[str], None] = lambda request: None, language: str = "en") -> None:
+                 remember: Callable[[str], None] = lambda request: None, language: str = "en",
+                 interactive: bool = True) -> None:
         self.read, self.output, self.output_part = read, write, write_part
+        self.interactive = interactive
+        """False when the lines come from a pipe or a file: Ctrl-C during a task then ends the chat, as it ends a
+        script, instead of coming back to a prompt nobody types at."""
         self.language = language
         """The person's language, "en" or "zh" (`agentkit.frontends.messages`): our own lines, and a confirmation's wording."""
         self.remember = remember
@@ -103,8 +118,9 @@ class Terminal:
             if fresh:
                 discard_typeahead()
             shown = visible(prompt, exact=True)  # a question may gate a command: show exactly what it would run
-            if self._reading is None:
-                self._reading = _read_in_daemon_thread(self.read, shown)
+            if self._reading is None:  # an async `read` (`PipeLines.line`) runs on the loop; `input` needs a thread
+                self._reading = (asyncio.ensure_future(self.read(shown)) if inspect.iscoroutinefunction(self.read)
+                                 else _read_in_daemon_thread(self.read, shown))
             else:  # a thread cannot be stopped: the read of an interrupted question answers this prompt instead
                 self.output(shown.rstrip())
             reading = self._reading
@@ -169,3 +185,50 @@ def _read_in_daemon_thread(function: Callable[[str], str], argument: str) -> asy
 
     threading.Thread(target=work, daemon=True).start()
     return done
+
+
+def person_lines() -> Read:
+    """How `agentkit chat` reads the person's lines: `input` in a terminal (readline edits the line), and
+    `PipeLines` from a pipe or a file (`agentkit chat < requests.txt`), where nobody edits."""
+    if sys.stdin is None or sys.stdin.isatty() or os.name != "posix":  # Windows' event loop cannot watch a pipe
+        return input
+    return PipeLines(sys.stdin.fileno(), sys.stdin.encoding or "utf-8").line
+
+
+class PipeLines:
+    """Lines from a stdin that is no terminal, read by the event loop itself: no thread waits in stdin.
+
+    `input()` on a pipe blocks in `sys.stdin`'s buffer holding its lock; when a signal ends the chat while
+    that thread waits, Python's shutdown cannot take the lock and aborts ("Fatal Python error:
+    _enter_buffered_busy"). Here the loop watches the pipe (`add_reader`) and a signal simply cancels the wait.
+    """
+
+    def __init__(self, fd: int, encoding: str) -> None:
+        self.fd, self.encoding = fd, encoding
+        self._bytes = b""  # read but not yet returned: a pipe may bring several lines, or half of one, at once
+        self._ended = False
+
+    async def line(self, prompt: str) -> str:
+        """The next line without its end, after printing `prompt` as `input` would; EOFError once nothing is left."""
+        print_part(prompt)
+        while b"\n" not in self._bytes and not self._ended:
+            chunk = await self._chunk()
+            self._bytes += chunk
+            self._ended = not chunk
+        if not self._bytes:
+            raise EOFError
+        line, _, self._bytes = self._bytes.partition(b"\n")  # split before decoding: "\n" is never inside a character
+        return line.decode(self.encoding, errors="replace")
+
+    async def _chunk(self) -> bytes:
+        loop = asyncio.get_running_loop()
+        readable = loop.create_future()
+        try:
+            loop.add_reader(self.fd, lambda: readable.done() or readable.set_result(None))
+        except OSError:  # a regular file or /dev/null cannot be watched: it never blocks, so read it at once
+            return os.read(self.fd, 65536)
+        try:
+            await readable
+        finally:
+            loop.remove_reader(self.fd)
+        return os.read(self.fd, 65536)

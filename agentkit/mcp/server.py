@@ -14,6 +14,7 @@ Needs the `mcp` extra: `pip install -e '.[mcp]'`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 
 import mcp_types as types
 from mcp.server.lowlevel import Server
@@ -94,18 +95,26 @@ def mcp_server(registry: Mapping[str, ToolDefinition], policy: ToolPolicy | None
     return Server(name, on_list_tools=list_tools, on_call_tool=call_tool)
 
 
+def course_tools(workspace: Workspace) -> dict[str, ToolDefinition]:
+    """What `agentkit mcp` serves unless given `--tools`: the clock, the file tools and the shell in `workspace`."""
+    return build_registry([clock_tool(), *file_tools(workspace), shell_tool(workspace)])
+
+
 def course_server(workspace: Workspace, no_confirm: Iterable[str] = (),
-                  tools: Callable[[Workspace], Mapping[str, ToolDefinition]] | None = None) -> Server:
+                  tools: Callable[[Workspace], Mapping[str, ToolDefinition]] | None = None,
+                  policy: ToolPolicy | None = None) -> Server:
     """The course's clock, file and shell tools in `workspace` (or `tools(workspace)`, your registry: `--tools`),
-    served with their confirmations, less `no_confirm`."""
-    registry = tools(workspace) if tools else build_registry([clock_tool(), *file_tools(workspace), shell_tool(workspace)])
+    served with their confirmations (or `policy`'s, with its allowlist and limits: `--policy`), less `no_confirm`."""
+    registry = tools(workspace) if tools else course_tools(workspace)
+    policy = policy or ToolPolicy()
+    ToolExecutor(registry, policy)  # a policy naming a tool that is not served: a ValueError now, not at a call
     no_confirm = set(no_confirm)
     unknown = no_confirm - set(registry)
     if unknown:
         raise ValueError(f"--no-confirm names {', '.join(sorted(unknown))}, which is not a served tool; "
                          f"served tools: {', '.join(registry)}")
-    confirm = {name for name, tool in registry.items() if tool.needs_confirmation} - no_confirm
-    return mcp_server(registry, ToolPolicy(confirm=confirm))
+    confirm = policy.confirm if policy.confirm is not None else {n for n, t in registry.items() if t.needs_confirmation}
+    return mcp_server(registry, replace(policy, confirm=confirm - no_confirm))
 
 
 def _yes_or_no(answer: types.ElicitResult) -> str:

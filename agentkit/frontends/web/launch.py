@@ -9,11 +9,12 @@ import socket
 
 import uvicorn
 
-from agentkit.agent import open_workspace
+from agentkit.agent import POLICY, open_workspace
 from agentkit.config import Settings, connect, load_settings
 from agentkit.frontends.own_agent import Tools
 from agentkit.frontends.web.app import create_app
 from agentkit.frontends.web.guards import HOST
+from agentkit.policy import ToolPolicy
 from agentkit.tools.workspace import Workspace
 
 
@@ -31,7 +32,8 @@ def listen(port: int) -> socket.socket:
 
 
 def serve(sock: socket.socket | int = 8001, workspace: Workspace | str | None = None, settings: Settings | None = None,
-          system_prompt: str | None = None, tools: Tools | None = None, *, language: str = "en") -> None:
+          system_prompt: str | None = None, tools: Tools | None = None, *, language: str = "en",
+          policy: ToolPolicy = POLICY) -> None:
     """`agentkit web`: the app on 127.0.0.1 only (on `sock`, from `listen`, or a port number), offline unless
     `.env` (or `settings`) names a model. The page speaks to the person in `language` ("en" or "zh")."""
     settings = settings or load_settings()
@@ -39,7 +41,7 @@ def serve(sock: socket.socket | int = 8001, workspace: Workspace | str | None = 
     folder = workspace if isinstance(workspace, Workspace) else open_workspace(workspace)
     token = secrets.token_urlsafe()  # new at every launch, and only ever printed here, for this person
     app = create_app(connect(settings), settings.model, folder, token=token, system_prompt=system_prompt, stream=True,
-                     tools=tools, language=language)
+                     tools=tools, language=language, policy=policy)
     print(f"agentkit web: open http://{HOST}:{sock.getsockname()[1]}/?token={token} (model {settings.model}, "
           f"workspace {folder.root}). Ctrl-C stops it.", flush=True)
     # A turn waiting for Approve would hold Ctrl-C up forever: give open turns a second, then stop them.

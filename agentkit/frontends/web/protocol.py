@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from agentkit import events
 from agentkit.asking import Question
 from agentkit.events import CallAnswered, CallEvent, Event, Note, Status, Thinking
+from agentkit.frontends.checklist import plan_in
 from agentkit.frontends.messages import MESSAGES, person_question, say
 from agentkit.frontends.web.conversations import without_lone_surrogates
 from agentkit.hardening.visible import marked, readable
@@ -54,7 +55,7 @@ PLACE = re.compile(r"\{\{([a-z ]+)\}\}")
 def page_in(template: str, language: str) -> str:
     """page.html with its own words in `language`: each `{{key}}` filled (an unknown key is a bug: KeyError), and
     `{{labels}}` the page's and the statuses' texts as JSON, for what its script writes."""
-    labels = {key: text for key, text in MESSAGES[language].items() if key.startswith(("page ", "status "))}
+    labels = {key: text for key, text in MESSAGES[language].items() if key.startswith(("page ", "status ", "plan "))}
     as_json = json.dumps(labels, ensure_ascii=False).replace("</", "<\\/")  # cannot end the <script> it sits in
     return PLACE.sub(lambda place: as_json if place[1] == "labels" else html.escape(say(place[1], language)), template)
 
@@ -75,13 +76,16 @@ def asking(kind: AskKind, key: str, question: Question, language: str = "en") ->
 def event_fields(event: Event, shown: str = "") -> dict:
     """One of the loop's events as the page reads it: the same keys for every kind, and every text a person reads
     (the tool's name, the model's arguments, a result, an answer, the line for a call that did not run) with its
-    control, bidi and invisible characters marked `<U+202E>`, as a confirmation's are; `hidden` counts them."""
+    control, bidi and invisible characters marked `<U+202E>`, as a confirmation's are; `hidden` counts them.
+    `plan`: a result's steps (`text`, `status`) when it has a plan's shape (`agentkit.frontends.checklist`)."""
     fields: dict = {"kind": event.kind, "name": "", "arguments": "", "content": "", "is_error": False, "text": "",
-                    "call_id": "", "shown": shown}
+                    "call_id": "", "shown": shown, "plan": []}
     if isinstance(event, CallEvent):
         fields |= {"name": event.name, "arguments": readable(event.arguments), "call_id": event.call_id}
     if isinstance(event, CallAnswered):
         fields |= {"content": event.content, "is_error": event.is_error}
+        if not (shown or event.is_error):  # a result with a plan's shape: its steps, for the page to draw a checklist
+            fields["plan"] = [{"text": marked(step.text)[0], "status": step.status} for step in plan_in(event.content) or ()]
     elif isinstance(event, Status):
         fields |= {"text": event.status, "content": str(event.error or "")}  # `shown`: why, in the person's words
     elif isinstance(event, (TextDelta, Thinking, Note, events.Answer)):
