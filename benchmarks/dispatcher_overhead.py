@@ -13,6 +13,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable
 
+from agentkit.calls import ToolCall
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import execute_tool
 from agentkit.tools.registry import build_registry
@@ -76,13 +77,13 @@ async def measure(label: str, schema: dict, arguments: dict) -> None:
         return await nothing(arguments)
 
     async def dispatched() -> object:
-        return await execute_tool(registry, "bench", raw)
+        return await execute_tool(registry, ToolCall.parse("call_bench", "bench", raw))
 
     async def parse_only() -> object:
         return json.loads(raw)
 
     async def validate_only() -> object:
-        return registry["bench"].validator.problems(arguments)  # built once, at registration
+        return registry["bench"].validator.check(arguments)  # built once, at registration
 
     timings = {name: await per_call(step) for name, step in
                [("direct", direct), ("dispatched", dispatched), ("parse", parse_only), ("validate", validate_only)]}
