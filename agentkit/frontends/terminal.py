@@ -39,9 +39,9 @@ def describe(event: Event, language: str = "en") -> str | None:
         # `shown`: a refused call's line for the person. Escaped first, so that the width holds for what is shown.
         line = f"  <- {shorten(visible(for_the_person(event.decision, event.arguments) or event.content))}"
     elif event.kind == "thinking":  # folded to one line: the reasoning is not the answer
-        line = f"  (thinking) {shorten(visible(event.text))}"
+        line = "  " + say("thinking", language, text=shorten(visible(event.text)))
     elif event.kind == "note":
-        line = f"[note: {event.text}]"
+        line = say("note", language, text=event.text)
     elif event.kind == "status" and event.status != "completed":  # why, worded from the value the loop gives
         status = say(f"status {event.status}", language)
         line = (say("task status because", language, status=status, reason=why_it_stopped(event.error, language))
