@@ -247,11 +247,12 @@ def test_zh_the_notebook_language_words_the_questions_scripted_answers_prints(ca
     own = Question("Which city do you live in?")
     try:
         use_language("zh")
-        ask = scripted_answers("y", "Paris")
-        asyncio.run(ask(confirmation)), asyncio.run(ask(own))
+        ask = scripted_answers("y", "Paris", "n")
+        asyncio.run(ask(confirmation)), asyncio.run(ask(own)), asyncio.run(ask("Allow bash? [y/N]"))
     finally:
         use_language("en")
     assert capsys.readouterr().out == ('[asked] 允许运行 write_file {"path": "笔记.txt", "content": "hi"} 吗？[y/N]\n'
-                                       "[answer] y\n[asked] Which city do you live in?\n[answer] Paris\n")
+                                       "[answer] y\n[asked] Which city do you live in?\n[answer] Paris\n"
+                                       "[asked] Allow bash? [y/N]\n[answer] n\n"), "a notebook's own string as it is"
     asyncio.run(scripted_answers("n")(confirmation))
     assert capsys.readouterr().out.startswith('[asked] Allow write_file {"path": "笔记.txt"'), "English again"
