@@ -39,6 +39,7 @@ Ask = Callable[[Question], Awaitable[str]]
 CANCEL, EXIT = "/cancel", "/exit"
 CANCEL_ANSWERS = (CANCEL, EXIT)  # stop the whole task, given to a confirmation or to `ask_user`
 YES_ANSWERS = ("y", "yes")  # confirm a call; anything else is a no, passed on to the model in the person's words
+wording: Callable[[Question], str] = str  # how scripted_answers prints a question (frontends.messages.use_language)
 NO_PERSON = ("no person is connected to say yes to this call, so it did not run. (For the developer: pass "
              "`ask=` to run_task or ToolExecutor, for example `ask=terminal_ask` in a script or "
              "`ask=scripted_answers('y')` in a notebook; or leave the tool out of ToolPolicy(confirm=...).)")
@@ -76,15 +77,14 @@ def is_cancel(answer: str) -> bool:
 
 
 def scripted_answers(*answers: str) -> Ask:
-    """An `Ask` that gives `answers` in order and prints each question and answer, for notebooks and tests."""
+    """An `Ask` that gives `answers` in order and prints each question (in `wording`) and answer, for notebooks."""
     remaining = list(answers)
 
     async def ask(question: Question) -> str:
         if not remaining:
             raise RuntimeError(f"scripted_answers() has no answer left for the question {str(question)!r}; add one")
-        answer = remaining.pop(0)
-        print(f"[asked] {question}\n[answer] {answer}")
-        return answer
+        print(f"[asked] {wording(question)}\n[answer] {remaining[0]}")
+        return remaining.pop(0)
 
     return ask
 

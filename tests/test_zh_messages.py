@@ -119,6 +119,25 @@ def test_zh_a_confirmation_and_a_status_are_said_in_chinese_with_the_call_unchan
     assert describe(failed, "zh") == "[任务失败：无法连接到模型：HTTP 500 from the model]", "the provider's words as sent"
 
 
+def test_zh_the_chats_own_labels_are_chinese_and_what_came_from_outside_is_as_it_is():
+    from agentkit.events import Note, Thinking
+
+    assert describe(Thinking("The user wants a file."), "zh") == "  （思考）The user wants a file."
+    assert describe(Thinking("The user wants a file.")) == "  (thinking) The user wants a file."
+    assert describe(Note("a call read back from text"), "zh") == "[提示：a call read back from text]"
+    assert describe(Note("a call read back from text")) == "[note: a call read back from text]"
+
+
+def test_zh_a_workspace_the_chat_cannot_use_is_refused_in_chinese(tmp_path, capsys):
+    from agentkit.frontends.commands import _workspace
+
+    (tmp_path / "a_file").write_text("")
+    with pytest.raises(SystemExit):
+        _workspace("chat", str(tmp_path / "a_file" / "inside"), "zh")
+    line = capsys.readouterr().err
+    assert line.startswith("agentkit chat: 不能把 ") and "用作工作区" in line and "--workspace PATH" in line, line
+
+
 REASONS = [  # every way a task ends without completing, as its value, then in English and in Chinese
     (Cancelled("/exit", Question("Which file?")), 'you answered /exit to the question "Which file?"',
      "你对问题“Which file?”回答了 /exit"),

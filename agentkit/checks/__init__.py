@@ -62,6 +62,12 @@ def expect(condition: object, hint: str) -> None:
         raise CheckFailed(hint)
 
 
+def phrase(text: str) -> str:
+    """`text`, unchanged: a piece of a hint written outside `expect` (a helper's sentence, a hidden case's description),
+    marked so that it has a Chinese form in zh.json like a whole hint, read back inside the hint that holds it."""
+    return text
+
+
 def answer(namespace: Mapping[str, Any], name: str) -> Any:
     """The student's answer by name from the notebook's `globals()`; a missing one means not done yet."""
     if name not in namespace:

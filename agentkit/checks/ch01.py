@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agentkit.checks import answer, expect, run_check
+from agentkit.checks import answer, expect, phrase, run_check
 from agentkit.manual import describe_function, manual_round_trip
 from agentkit.offline import ScriptedModel, offline_client
 from agentkit.tools.clock import get_current_time
@@ -59,13 +59,14 @@ async def check_exercise_1_2(namespace: Mapping[str, Any]) -> bool:
         for text, expected in (('"Asia/Tokyo"', ("Asia/Tokyo",)), ("500, 5, 10", (500, 5, 10)), ("", ()),
                                ('"Paris, France", -2.5', ("Paris, France", -2.5)), ("[1, 2], None", ([1, 2], None))):
             try:
-                outcome = f"returned {parse_arguments(text)!r}"
+                outcome = phrase(f"returned {parse_arguments(text)!r}")
             except NotImplementedError:
                 raise
             except Exception as error:  # the student's bug: turn it into a hint
-                outcome = f"raised {type(error).__name__}: {error}"
-            hint = " (a comma inside quotes is not a separator: let ast parse the text)" if "Paris" in text else ""
-            expect(outcome == f"returned {expected!r}", f"parse_arguments({text!r}) {outcome}; expected {expected!r}{hint}.")
+                outcome = phrase(f"raised {type(error).__name__}: {error}")
+            right = (phrase(f"{expected!r} (a comma inside quotes is not a separator: let ast parse the text)")
+                     if "Paris" in text else repr(expected))
+            expect(outcome == f"returned {expected!r}", f"parse_arguments({text!r}) {outcome}; expected {right}.")
         trap = "__import__('agentkit.checks.ch01', fromlist=['_']).__dict__['_evaluated'].append(1)"
         for text in ("5 * 100", "timezone", trap):
             try:

@@ -8,7 +8,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, SchemaError
 
-from agentkit.checks import answer, expect, run_check
+from agentkit.checks import answer, expect, phrase, run_check
 from agentkit.offline import ScriptedModel, call, offline_client
 from agentkit.tools.clock import clock_tool
 
@@ -70,7 +70,8 @@ async def check_exercise_2_2(namespace: Mapping[str, Any]) -> bool:
                         "content": await fake_clock(json.loads(made.function.arguments))}
             reply = by_id.get(made.id, {})
             got = {key: reply.get(key) for key in expected}
-            expect(got == expected, f"call {made.id} should be answered by {expected}, got {reply or 'no message with its id'}.")
+            expect(got == expected,
+                   f"call {made.id} should be answered by {expected}, got {reply or phrase('no message with its id')}.")
 
     return await run_check("Exercise 2.2: answer every tool call", test)
 
@@ -80,17 +81,18 @@ CLOCK_AND_ADD = [clock_tool().to_openai(), {"type": "function", "function": {
     "parameters": {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}}}}]
 TOKYO = '{"name": "get_current_time", "arguments": {"timezone": "Asia/Tokyo"}}'
 TEXT_CASES = [  # (what a local server left in `content`, the calls to read back, why)
-    (TOKYO, [("get_current_time", {"timezone": "Asia/Tokyo"})], "one call on one line"),
+    (TOKYO, [("get_current_time", {"timezone": "Asia/Tokyo"})], phrase("one call on one line")),
     (TOKYO + '\n\n{"name": "add", "arguments": {"a": 1, "b": 2}}',
-     [("get_current_time", {"timezone": "Asia/Tokyo"}), ("add", {"a": 1, "b": 2})], "two calls, a blank line between"),
-    ('{"name": "bash", "arguments": {"command": "rm -rf ~"}}', [], "bash was not offered: no call"),
-    (TOKYO + '\n{"name": "bash", "arguments": {"command": "ls"}}', [], "one line names a tool not offered: no call at all"),
-    (f"A tool call is written like this:\n{TOKYO}", [], "prose about JSON is an answer, not a call"),
-    ("It is 10:42 in Tokyo.", [], "a plain answer"),
-    ('{"name": "get_current_time", "arguments": {', [], "JSON that does not parse (and must not raise)"),
-    ('["get_current_time"]', [], "JSON that is not an object"),
-    ('{"name": "get_current_time", "arguments": "Asia/Tokyo"}', [], "arguments that are not an object"),
-    ("", [], "no text"),
+     [("get_current_time", {"timezone": "Asia/Tokyo"}), ("add", {"a": 1, "b": 2})], phrase("two calls, a blank line between")),
+    ('{"name": "bash", "arguments": {"command": "rm -rf ~"}}', [], phrase("bash was not offered: no call")),
+    (TOKYO + '\n{"name": "bash", "arguments": {"command": "ls"}}', [],
+     phrase("one line names a tool not offered: no call at all")),
+    (f"A tool call is written like this:\n{TOKYO}", [], phrase("prose about JSON is an answer, not a call")),
+    ("It is 10:42 in Tokyo.", [], phrase("a plain answer")),
+    ('{"name": "get_current_time", "arguments": {', [], phrase("JSON that does not parse (and must not raise)")),
+    ('["get_current_time"]', [], phrase("JSON that is not an object")),
+    ('{"name": "get_current_time", "arguments": "Asia/Tokyo"}', [], phrase("arguments that are not an object")),
+    ("", [], phrase("no text")),
 ]
 
 

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, Optional
 
-from agentkit.checks import CheckFailed, answer, expect, run_check
+from agentkit.checks import CheckFailed, answer, expect, phrase, run_check
 from agentkit.tools.contract import ToolDefinition
 
 
@@ -87,8 +87,8 @@ async def check_exercise_3_2(namespace: Mapping[str, Any]) -> bool:
             try:
                 got = parameters_schema(fn)
             except Exception as error:  # the learner's bug: name the case it broke on
-                hint = f"for `{case}` your function raised {type(error).__name__}: {error}; expected {expected}"
-                raise CheckFailed(hint) from None
+                raise CheckFailed(f"for `{case}` your function raised {type(error).__name__}: {error}; "
+                                  f"expected {expected}") from None
             expect(got == expected, f"for `{case}` {_first_difference(got, expected)}")
 
     return await run_check("Exercise 3.2: a schema from a signature", test)
@@ -112,16 +112,16 @@ def _expect_refusal(parameters_schema: Callable[..., Any], fn: Callable[..., Any
 def _first_difference(got: object, expected: dict[str, Any]) -> str:
     """One sentence on where `got` first differs from `expected`: a property, `required`, or the outer shape."""
     if not isinstance(got, dict):
-        return f"your function returned a {type(got).__name__}; expected the dict {expected}"
+        return phrase(f"your function returned a {type(got).__name__}; expected the dict {expected}")
     got_properties = got.get("properties")
     if isinstance(got_properties, dict):
         for name, schema in expected["properties"].items():
             if got_properties.get(name) != schema:
-                return f"the property {name!r} is {got_properties.get(name)}; expected {schema}"
+                return phrase(f"the property {name!r} is {got_properties.get(name)}; expected {schema}")
         extra = sorted(set(got_properties) - set(expected["properties"]))
         if extra:
-            return f"the properties include {extra}, which are not arguments of the function"
+            return phrase(f"the properties include {extra}, which are not arguments of the function")
     for key, value in expected.items():
         if got.get(key) != value:
-            return f"{key!r} is {got.get(key)!r}; expected {value!r}"
-    return f"the schema has extra keys {sorted(set(got) - set(expected))}; expected exactly {sorted(expected)}"
+            return phrase(f"{key!r} is {got.get(key)!r}; expected {value!r}")
+    return phrase(f"the schema has extra keys {sorted(set(got) - set(expected))}; expected exactly {sorted(expected)}")

@@ -7,20 +7,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from agentkit.calls import ToolCall
-from agentkit.checks import answer, expect, run_check
+from agentkit.checks import answer, expect, phrase, run_check
 from agentkit.errors import ToolError
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import execute_tool
 from agentkit.tools.registry import build_registry
 
 BAD_VOLUME_CALLS = {
-    '{"level": 11, "mode": "speaker"}': "a level above 10",
-    '{"level": -1, "mode": "speaker"}': "a level below 0",
-    '{"level": 3.5, "mode": "speaker"}': "a level that is not an integer",
-    '{"level": "7", "mode": "speaker"}': "a level sent as a string",
-    '{"level": 7, "mode": "tv"}': 'a mode other than "speaker" or "headphones"',
-    '{"level": 7}': "a missing mode",
-    '{"level": 7, "mode": "speaker", "loud": true}': "an unexpected key",
+    '{"level": 11, "mode": "speaker"}': phrase("a level above 10"),
+    '{"level": -1, "mode": "speaker"}': phrase("a level below 0"),
+    '{"level": 3.5, "mode": "speaker"}': phrase("a level that is not an integer"),
+    '{"level": "7", "mode": "speaker"}': phrase("a level sent as a string"),
+    '{"level": 7, "mode": "tv"}': phrase('a mode other than "speaker" or "headphones"'),
+    '{"level": 7}': phrase("a missing mode"),
+    '{"level": 7, "mode": "speaker", "loud": true}': phrase("an unexpected key"),
 }
 
 

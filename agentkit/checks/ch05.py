@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from agentkit.calls import ToolCall
-from agentkit.checks import answer, expect, run_check
+from agentkit.checks import answer, expect, phrase, run_check
 from agentkit.errors import ToolError
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import execute_tool
@@ -60,20 +60,20 @@ def plant_links(root: Path) -> None:
 
 
 INSIDE_CASES: list[tuple[str, bool, str]] = [
-    ("notes/todo.txt", True, "a plain file inside"),
-    ("new/folder/file.txt", True, "a file that does not exist yet (write_file creates it)"),
-    ("notes/../a.txt", True, "'..' that stays inside"),
-    ("../workspace/a.txt", True, "a path that climbs out and comes back in"),
-    (".", True, "the root itself"),
-    ("shortcut/todo.txt", True, "a symlink inside that points inside"),
-    ("{root}/b.txt", True, "an absolute path to a file inside"),
-    ("../workspace-private/secret.txt", False, "a sibling folder whose name starts like the root's"),
-    ("notes/../../workspace-private/secret.txt", False, "'..' hidden in the middle"),
-    ("/etc/passwd", False, "an absolute path outside"),
-    ("link/secret.txt", False, "a symlinked folder inside that points outside"),
-    ("chain1", False, "a chain of two symlinks that ends outside"),
-    ("dangling", False, "a symlink to a file outside that does not exist yet (a write would create it)"),
-    ("..", False, "the folder that holds the root"),
+    ("notes/todo.txt", True, phrase("a plain file inside")),
+    ("new/folder/file.txt", True, phrase("a file that does not exist yet (write_file creates it)")),
+    ("notes/../a.txt", True, phrase("'..' that stays inside")),
+    ("../workspace/a.txt", True, phrase("a path that climbs out and comes back in")),
+    (".", True, phrase("the root itself")),
+    ("shortcut/todo.txt", True, phrase("a symlink inside that points inside")),
+    ("{root}/b.txt", True, phrase("an absolute path to a file inside")),
+    ("../workspace-private/secret.txt", False, phrase("a sibling folder whose name starts like the root's")),
+    ("notes/../../workspace-private/secret.txt", False, phrase("'..' hidden in the middle")),
+    ("/etc/passwd", False, phrase("an absolute path outside")),
+    ("link/secret.txt", False, phrase("a symlinked folder inside that points outside")),
+    ("chain1", False, phrase("a chain of two symlinks that ends outside")),
+    ("dangling", False, phrase("a symlink to a file outside that does not exist yet (a write would create it)")),
+    ("..", False, phrase("the folder that holds the root")),
 ]
 """(path, inside?, what it tests): the hidden cases of exercise 5.1, run in a layout with `plant_links`."""
 
@@ -86,14 +86,14 @@ def first_wrong_case(inside: Callable[[Path, str], object], root: Path) -> str |
         try:
             got = inside(root, path)
         except Exception as error:  # a guard that raises for a hostile path is the mistake we are looking for
-            return (f"inside(root, {shown!r}) raised {type(error).__name__}: {error}; return {expected} for it "
-                    f"({what}): a bool for every path, never an exception.")
+            return phrase(f"inside(root, {shown!r}) raised {type(error).__name__}: {error}; return {expected} for it "
+                          f"({what}): a bool for every path, never an exception.")
         if not isinstance(got, bool):
-            return f"inside(root, {shown!r}) returned {got!r}; return a bool (True or False)."
+            return phrase(f"inside(root, {shown!r}) returned {got!r}; return a bool (True or False).")
         if got != expected:
-            how = ("follow every symlink (os.path.realpath) and compare whole path components "
-                   "(os.path.commonpath or Path.is_relative_to), not characters")
-            return f"inside(root, {shown!r}) returned {got}; expected {expected}: {what}. To get it right, {how}."
+            how = phrase("follow every symlink (os.path.realpath) and compare whole path components "
+                         "(os.path.commonpath or Path.is_relative_to), not characters")
+            return phrase(f"inside(root, {shown!r}) returned {got}; expected {expected}: {what}. To get it right, {how}.")
     return None
 
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agentkit.checks import answer, expect, run_check
+from agentkit.checks import answer, expect, phrase, run_check
 from agentkit.tools.shell import run_command
 
 BLOCKED = ("rm -rf /", "sudo", "curl", "wget", "/etc/shadow")
@@ -81,22 +81,23 @@ class EnvironmentCase:
 
 
 ENVIRONMENT_CASES = [
-    EnvironmentCase("a secret whose name looks harmless is not allowed, so it stays out",
+    EnvironmentCase(phrase("a secret whose name looks harmless is not allowed, so it stays out"),
                     {"PATH": "/usr/bin", "HOME": "/home/ada", "DATABASE_URL": "postgres://u:pw@db/x", "GH_PAT": "g",
                      "MODEL_API_KEY": "sk-1"}, ["PATH", "HOME"], {}, {"PATH": "/usr/bin", "HOME": "/home/ada"}),
-    EnvironmentCase("a name ending in * allows every name with that prefix; a plain name allows only itself",
+    EnvironmentCase(phrase("a name ending in * allows every name with that prefix; a plain name allows only itself"),
                     {"LC_ALL": "C", "LC_CTYPE": "C.UTF-8", "LC": "x", "XLC_ALL": "y", "LANG": "en", "LANGUAGE": "fr"},
                     ["LC_*", "LANG"], {}, {"LC_ALL": "C", "LC_CTYPE": "C.UTF-8", "LANG": "en"}),
-    EnvironmentCase("an allowed name that the parent does not have is left out, not set to None or ''",
+    EnvironmentCase(phrase("an allowed name that the parent does not have is left out, not set to None or ''"),
                     {"PATH": "/bin"}, ["PATH", "TMPDIR", "TZ"], {}, {"PATH": "/bin"}),
-    EnvironmentCase("extras are set whether or not they are allowed, and win over the parent's value",
+    EnvironmentCase(phrase("extras are set whether or not they are allowed, and win over the parent's value"),
                     {"PATH": "/bin", "PAGER": "less", "EDITOR": "vi"}, ["PATH", "PAGER"],
                     {"PAGER": "cat", "AGENTKIT_RUN": "t1"}, {"PATH": "/bin", "PAGER": "cat", "AGENTKIT_RUN": "t1"}),
-    EnvironmentCase("names are case-sensitive: only PATH is PATH",
+    EnvironmentCase(phrase("names are case-sensitive: only PATH is PATH"),
                     {"path": "a", "Path": "b", "PATH": "c"}, ["PATH"], {}, {"PATH": "c"}),
-    EnvironmentCase("an empty value is still a value", {"TZ": "", "HOME": "/h"}, ["TZ", "HOME"], {},
+    EnvironmentCase(phrase("an empty value is still a value"), {"TZ": "", "HOME": "/h"}, ["TZ", "HOME"], {},
                     {"TZ": "", "HOME": "/h"}),
-    EnvironmentCase("nothing allowed, nothing extra: an empty environment", {"PATH": "/bin", "HOME": "/h"}, [], {}, {}),
+    EnvironmentCase(phrase("nothing allowed, nothing extra: an empty environment"), {"PATH": "/bin", "HOME": "/h"}, [],
+                    {}, {}),
 ]
 """The hidden cases of exercise 6.3."""
 
@@ -106,8 +107,9 @@ def environment_difference(got: dict[str, str], expected: dict[str, str]) -> str
     extra = sorted(set(got) - set(expected))
     missing = sorted(set(expected) - set(got))
     changed = sorted(name for name in set(got) & set(expected) if got[name] != expected[name])
-    parts = [f"{label} {names}" for label, names in
-             (("it let in", extra), ("it left out", missing), ("it has another value for", changed)) if names]
+    parts = [phrase(f"it let in {extra}")] if extra else []
+    parts += [phrase(f"it left out {missing}")] if missing else []
+    parts += [phrase(f"it has another value for {changed}")] if changed else []
     return "; ".join(parts)
 
 
@@ -121,7 +123,7 @@ async def check_exercise_6_3(namespace: Mapping[str, Any]) -> bool:
         for case in ENVIRONMENT_CASES:
             parent, allowed, extras = dict(case.parent), list(case.allowed), dict(case.extras)
             got = child_environment(parent, allowed, extras)
-            call = f"child_environment(parent with {sorted(case.parent)}, {case.allowed}, {case.extras})"
+            call = phrase(f"child_environment(parent with {sorted(case.parent)}, {case.allowed}, {case.extras})")
             expect((parent, allowed, extras) == (case.parent, case.allowed, case.extras),
                    f"{call} changed one of its arguments; build and return a new dict.")
             expect(isinstance(got, dict) and got is not parent,

@@ -11,7 +11,7 @@ from typing import Any
 
 from agentkit.asking import Ask, Question
 from agentkit.calls import ToolCall
-from agentkit.checks import CheckFailed, answer, expect, run_check
+from agentkit.checks import CheckFailed, answer, expect, phrase, run_check
 from agentkit.decisions import AskPerson, Refuse
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.loop import finish, run_task
@@ -41,22 +41,22 @@ GATE_TOOLS = [ToolDefinition(name, f"A stand-in for {name}.", {"type": "object",
 """Exercise 7.1's tools: real names and `needs_confirmation` flags, handlers that never run."""
 EVERY_TOOL = {tool.name for tool in GATE_TOOLS}
 GATE_CASES: list[tuple[str, ToolPolicy, list[tuple[str, str]]]] = [
-    ("the default policy: needs_confirmation says whom to ask", ToolPolicy(),
+    (phrase("the default policy: needs_confirmation says whom to ask"), ToolPolicy(),
      [("read_file", ""), ("write_file", "y"), ("bash", "n"), ("format_disk", ""), ("glob", "")]),
-    ("an allowlist", ToolPolicy(allowed={"read_file", "glob"}),
+    (phrase("an allowlist"), ToolPolicy(allowed={"read_file", "glob"}),
      [("glob", ""), ("bash", "y"), ("write_file", "y"), ("format_disk", ""), ("read_file", "")]),
-    ("a confirm set overrides the flags", ToolPolicy(allowed={"read_file", "bash"}, confirm={"read_file"}),
+    (phrase("a confirm set overrides the flags"), ToolPolicy(allowed={"read_file", "bash"}, confirm={"read_file"}),
      [("bash", ""), ("read_file", "y"), ("write_file", "y"), ("read_file", "n")]),
-    ("every tool confirmed; answers spelled many ways", ToolPolicy(confirm=EVERY_TOOL),
+    (phrase("every tool confirmed; answers spelled many ways"), ToolPolicy(confirm=EVERY_TOOL),
      [("read_file", " Y "), ("glob", "yes"), ("get_current_time", "no"), ("read_file", ""), ("glob", "sure"),
       ("read_file", "YES")]),
-    ("an empty confirm set: nobody is asked", ToolPolicy(confirm=frozenset()),
+    (phrase("an empty confirm set: nobody is asked"), ToolPolicy(confirm=frozenset()),
      [("bash", "n"), ("write_file", "n"), ("read_file", "n")]),
-    ("three calls per task", ToolPolicy(limits=Limits(max_tool_calls_per_task=3)),
+    (phrase("three calls per task"), ToolPolicy(limits=Limits(max_tool_calls_per_task=3)),
      [("read_file", ""), ("bash", "n"), ("format_disk", ""), ("glob", ""), ("read_file", ""), ("write_file", "y")]),
-    ("two noes per task", ToolPolicy(limits=Limits(max_denials_per_task=2)),
+    (phrase("two noes per task"), ToolPolicy(limits=Limits(max_denials_per_task=2)),
      [("bash", "n"), ("write_file", "no"), ("read_file", ""), ("bash", "y"), ("glob", "")]),
-    ("both limits at once", ToolPolicy(limits=Limits(max_tool_calls_per_task=2, max_denials_per_task=1)),
+    (phrase("both limits at once"), ToolPolicy(limits=Limits(max_tool_calls_per_task=2, max_denials_per_task=1)),
      [("bash", "n"), ("write_file", "y"), ("read_file", ""), ("glob", "")]),
 ]
 """Exercise 7.1's hidden cases: a policy, and the calls a model makes under it, each with the answer a person
@@ -113,7 +113,7 @@ class _Raised(Exception):
     """A gatekeeper's `decide` raised on `calls[call]`: the check names the hidden case and call, not a traceback."""
 
     def __init__(self, call: int, error: Exception) -> None:
-        super().__init__(f"decide raised {type(error).__name__}: {error}")
+        super().__init__(phrase(f"decide raised {type(error).__name__}: {error}"))
         self.call = call
 
 
@@ -132,22 +132,23 @@ async def _outcomes(gate: Any, ask: _ScriptedAsk, calls: list[tuple[str, str]]) 
 
 def _where(title: str, policy: ToolPolicy, calls: list[tuple[str, str]], outcomes: list, number: int) -> str:
     """Call `number` of a hidden case, after the calls before it (with the answers given where someone was asked)."""
-    before = [f"{name} (answered {answer!r})" if asked else name
+    before = [phrase(f"{name} (answered {answer!r})") if asked else name
               for (name, answer), (_, asked) in zip(calls[:number], outcomes[:number], strict=True)]
-    answered = f" (the person answers {calls[number][1]!r} if asked)" if outcomes[number][1] else ""
-    return (f"in the hidden case {title!r}, {_policy_text(policy)}, earlier calls: {', '.join(before) or 'none'}; "
-            f"then {calls[number][0]}{answered}")
+    name, answer_if_asked = calls[number]
+    then = phrase(f"{name} (the person answers {answer_if_asked!r} if asked)") if outcomes[number][1] else name
+    return phrase(f"in the hidden case '{title}', {_policy_text(policy)}, earlier calls: "
+                  f"{', '.join(before) or phrase('none')}; then {then}")
 
 
 def _mismatch(where: str, got: tuple[object, bool], expected: tuple[object, bool]) -> str:
     """What the gatekeeper did wrong at `where`, and what it should have done."""
     (rule, asked), (right_rule, should_ask) = got, expected
     if asked and not should_ask:
-        why = f"{right_rule!r} refuses it first" if right_rule else "this tool needs no yes in this policy"
-        return f"{where}: your gatekeeper asked the person; expected no question: {why}."
+        why = phrase(f"{right_rule!r} refuses it first") if right_rule else phrase("this tool needs no yes in this policy")
+        return phrase(f"{where}: your gatekeeper asked the person; expected no question: {why}.")
     if should_ask and not asked:
-        return f"{where}: your gatekeeper asked nobody; expected a question: this tool needs a yes in this policy."
-    return f"{where}: decide returned {rule!r}; expected {right_rule!r}."
+        return phrase(f"{where}: your gatekeeper asked nobody; expected a question: this tool needs a yes in this policy.")
+    return phrase(f"{where}: decide returned {rule!r}; expected {right_rule!r}.")
 
 
 def _policy_text(policy: ToolPolicy) -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 import jsonschema
 
-from agentkit.checks import answer, expect, run_check
+from agentkit.checks import CheckFailed, answer, expect, run_check
 from agentkit.evaluation import Case, load_functions, score
 from agentkit.evaluation.dataset import case_problems
 
@@ -30,7 +30,7 @@ def _check_tool(tool: Any, label: str) -> str:
     try:
         jsonschema.Draft202012Validator.check_schema(parameters)
     except jsonschema.SchemaError as error:
-        raise AssertionError(f"{label}'s parameters are not valid JSON Schema: {error.message}") from None
+        raise CheckFailed(f"{label}'s parameters are not valid JSON Schema: {error.message}") from None
     return function["name"]
 
 

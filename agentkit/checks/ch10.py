@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from agentkit.checks import answer, expect, run_check
+from agentkit.checks import answer, expect, phrase, run_check
 from agentkit.streaming import StreamAssembler
 
 
@@ -25,21 +25,21 @@ def _part(index: int, arguments: str | None = None, id: str | None = None, name:
 
 
 TRICKY_STREAMS = {
-    "two parallel calls whose fragments are interleaved": [
+    phrase("two parallel calls whose fragments are interleaved"): [
         _chunk({"role": "assistant", "content": None}),
         _part(0, "", "call_tokyo", "get_current_time"), _part(1, "", "call_paris", "get_current_time"),
         _part(0, '{"timezone": "As'), _part(1, '{"timezone": "Eu'), _part(0, 'ia/Tokyo"}'), _part(1, 'rope/Paris"}'),
         _chunk(finish="tool_calls")],
-    "a call without arguments (no arguments fragment at all)": [
+    phrase("a call without arguments (no arguments fragment at all)"): [
         _chunk({"role": "assistant", "content": None}), _part(0, None, "call_list", "list_files"),
         _chunk(finish="tool_calls")],
-    "text, then a call": [
+    phrase("text, then a call"): [
         _chunk({"role": "assistant", "content": ""}), _chunk({"content": "Let me "}), _chunk({"content": "look."}),
         _part(0, '{"path": ', "call_read", "read_file"), _part(0, '"notes.txt"}'), _chunk(finish="tool_calls")],
-    "an id and a name only in a call's first delta, and a usage chunk with no choices": [
+    phrase("an id and a name only in a call's first delta, and a usage chunk with no choices"): [
         _part(0, "", "call_1", "search"), _part(0, '{"query"'), _part(0, ': "tea"}'), _chunk(finish="tool_calls"),
         {"object": "chat.completion.chunk", "choices": [], "usage": {"prompt_tokens": 9, "completion_tokens": 4}}],
-    "only text": [_chunk({"role": "assistant", "content": ""}), _chunk({"content": "Hello"}), _chunk({"content": "!"}),
+    phrase("only text"): [_chunk({"role": "assistant", "content": ""}), _chunk({"content": "Hello"}), _chunk({"content": "!"}),
                   _chunk(finish="stop")],
 }
 """name -> chunks: what each stream tests, and the stream."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from agentkit.checks import answer, expect, run_check
+from agentkit.checks import CheckFailed, answer, expect, run_check
 from agentkit.tools import ToolError, build_registry, clock_tool
 from agentkit.tools.contract import ToolDefinition
 
@@ -60,7 +60,7 @@ async def check_exercise_11_2(namespace: Mapping[str, Any]) -> bool:
             expect(not str(error).startswith("Error:"), "leave out the server's 'Error: ' prefix: the dispatcher adds "
                                                         "its own, and the model should not read it twice.")
         else:
-            raise AssertionError("a result with is_error=True should raise ToolError, so the dispatcher reports it as "
+            raise CheckFailed("a result with is_error=True should raise ToolError, so the dispatcher reports it as "
                                  "an Error: result, as for a local tool.")
 
     return await run_check("Exercise 11.2: an MCP result under the dispatcher's error contract", test)

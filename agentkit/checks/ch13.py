@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from agentkit.calls import ToolCall
-from agentkit.checks import answer, expect, run_check
+from agentkit.checks import CheckFailed, answer, expect, run_check
 from agentkit.classroom.new_project import EXAMPLE_TOOL, TEMPLATES
 from agentkit.evaluation import Case, load_cases, score
 from agentkit.evaluation.dataset import case_problems
@@ -53,11 +53,11 @@ def _tools(folder: Path, name: str) -> dict[str, ToolDefinition]:
         except AssertionError:
             raise
         except Exception as error:
-            raise AssertionError(f"making your tools, {name}.py raised {type(error).__name__}: {error}") from None
+            raise CheckFailed(f"making your tools, {name}.py raised {type(error).__name__}: {error}") from None
     try:
         return build_registry(made.values() if isinstance(made, Mapping) else made)
     except (TypeError, ValueError) as error:
-        raise AssertionError(f"tools(workspace) must return build_registry([...]) of your tools: {error}") from None
+        raise CheckFailed(f"tools(workspace) must return build_registry([...]) of your tools: {error}") from None
 
 
 def _yours(registry: Mapping[str, ToolDefinition]) -> list[ToolDefinition]:

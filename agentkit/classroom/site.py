@@ -201,7 +201,7 @@ def _configuration(edition: Edition, static: Path) -> dict:
     return {
         "project": edition.title,
         "language": edition.language,
-        "extensions": ["myst_nb", "sphinxcontrib.mermaid", __name__],  # this module: setup(), Chinese search
+        "extensions": ["myst_nb", "sphinxcontrib.mermaid", __name__, f"{__name__}_labels"],  # Chinese search, theme labels
         "nb_execution_mode": "off",  # the stored outputs, as committed and checked by nbval
         "myst_fence_as_directive": ["mermaid"],  # the notebooks' ```mermaid fences become diagrams
         "myst_heading_anchors": 3,  # links to a section (page.md#a-heading) resolve and are checked

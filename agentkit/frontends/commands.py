@@ -24,16 +24,16 @@ def refuse(command: str, problem: str) -> NoReturn:
     raise SystemExit(2)
 
 
-def _workspace(command: str, path: str | None) -> Workspace:
-    """The agent's workspace, created if missing, or a refusal that names --workspace."""
+def _workspace(command: str, path: str | None, language: str = "en") -> Workspace:
+    """The agent's workspace, created if missing, or a refusal that names --workspace (in the person's language)."""
     from agentkit.agent import open_workspace, workspace_root
+    from agentkit.frontends.messages import say
 
     try:
         return open_workspace(path)
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        refuse(command, f"cannot use {workspace_root(path)} as the workspace ({reason}): give a folder you can "
-                        "write to with --workspace PATH")
+        refuse(command, say("workspace refused", language, root=workspace_root(path), reason=reason))
 
 
 def _needs_extra(command: str, extra: str, missing: ModuleNotFoundError) -> NoReturn:
@@ -85,7 +85,7 @@ def chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
 
     language = _language(args, restart_with)
     settings = _settings(restart_with)
-    workspace = _workspace("chat", args.workspace)
+    workspace = _workspace("chat", args.workspace, language)
     # What a person types or a terminal shows may not be valid in its encoding: replaced, never an error.
     for stream in (sys.stdin, sys.stdout):
         if hasattr(stream, "reconfigure"):
@@ -128,7 +128,7 @@ def web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
         refuse("web", f"cannot listen on 127.0.0.1:{args.port} ({error.strerror or error}): another program "
                       "(another agentkit web?) uses it; pick a free port with --port N")
     tools = _own_tools(args)
-    serve(sock, _workspace("web", args.workspace), settings, args.system_prompt, tools, language=language,
+    serve(sock, _workspace("web", args.workspace, language), settings, args.system_prompt, tools, language=language,
           **_own_policy(args, tools))
 
 

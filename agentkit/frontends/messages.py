@@ -12,9 +12,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from contextvars import ContextVar
+from functools import partial
 from typing import get_args
 
+from agentkit import asking
 from agentkit.asking import Cancelled, Question
+from agentkit.checks import use_language as use_check_language
 from agentkit.decisions import Decision, Rule
 from agentkit.limits import LimitReached
 from agentkit.task import StopReason
@@ -28,7 +31,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "model read your last request; /exit ends the chat.",
         "nothing to explain": "Nothing to explain yet: type a request first, then /explain.",
         "chat start": "agentkit chat: model {model}, workspace {workspace}",
-        "bye": "bye", "you prompt": "you> ", "agent prompt": "agent> ",
+        "bye": "bye", "you prompt": "you> ", "agent prompt": "agent> ", "thinking": "(thinking) {text}",
+        "note": "[note: {text}]",
+        "workspace refused": "cannot use {root} as the workspace ({reason}): give a folder you can write to with "
+                             "--workspace PATH",
         "no task": "No task is running: /cancel stops a task when it asks you something. /exit ends the chat.",
         "confirm": "Allow {tool} {arguments}? [y/N]",
         "task status": "[task {status}]",
@@ -80,7 +86,9 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "/exit 结束对话。",
         "nothing to explain": "还没有可以解释的请求：先输入一个请求，再输入 /explain。",
         "chat start": "agentkit chat：模型 {model}，工作区 {workspace}",
-        "bye": "再见", "you prompt": "你> ", "agent prompt": "助手> ",
+        "bye": "再见", "you prompt": "你> ", "agent prompt": "助手> ", "thinking": "（思考）{text}",
+        "note": "[提示：{text}]",
+        "workspace refused": "不能把 {root} 用作工作区（{reason}）：请用 --workspace PATH 指定一个你能写入的文件夹",
         "no task": "当前没有正在运行的任务：/cancel 用于在任务向你提问时停止它。/exit 结束对话。",
         "confirm": "允许运行 {tool} {arguments} 吗？[y/N]",
         "task status": "[任务{status}]",
@@ -140,11 +148,11 @@ YES_TOO = ("是", "是的", "好", "允许")
 """Besides y and yes (`asking.YES_ANSWERS`): what a person answering in Chinese types to allow a call."""
 
 
-def person_question(question: Question, language: str) -> str:
+def person_question(question: Question | str, language: str) -> str:
     """`question` as the person reads it: a call's confirmation worded in `language` from the call it carries; the
-    model's own question as the model wrote it."""
-    if question.call is None:
-        return question.text
+    model's own question as the model wrote it, and a notebook's own string (an `Ask` it calls itself) as it is."""
+    if isinstance(question, str) or question.call is None:
+        return str(question)
     arguments = json.dumps(question.call.arguments, ensure_ascii=False)
     return say("confirm", language, tool=question.call.name, arguments=arguments)
 
@@ -161,6 +169,14 @@ def why_it_stopped(reason: StopReason, language: str) -> str:
     if isinstance(reason, LimitReached):
         return say(f"stopped {reason.limit}", language, value=reason.value, how=reason.how_to_raise)
     return say(f"stopped {reason.how}", language, detail=reason.detail)
+
+
+def use_language(language: str) -> None:
+    """Speak to a notebook's reader in `language` from now on: the questions `scripted_answers` prints (a confirmation
+    worded as the chat words it) and every check line (`agentkit.checks.use_language`). The Chinese edition calls it
+    before its chapter first asks a person."""
+    use_check_language(language)
+    asking.wording = str if language == "en" else partial(person_question, language=language)
 
 
 def person_answer(question: Question, answer: str) -> str:

@@ -50,9 +50,9 @@ def describe(event: Event, language: str = "en") -> str | None:
             return "\n".join([f"  <- {heading}", *(f"     {line}" for line in lines)])
         line = f"  <- {shorten(visible(shown or event.content))}"
     elif event.kind == "thinking":  # folded to one line: the reasoning is not the answer
-        line = f"  (thinking) {shorten(visible(event.text))}"
+        line = "  " + say("thinking", language, text=shorten(visible(event.text)))
     elif event.kind == "note":
-        line = f"[note: {event.text}]"
+        line = say("note", language, text=event.text)
     elif event.kind == "status" and event.status != "completed":  # why, worded from the value the loop gives
         status = say(f"status {event.status}", language)
         line = (say("task status because", language, status=status, reason=why_it_stopped(event.error, language))
