@@ -55,6 +55,7 @@ def test_no_answer_is_a_field_list_or_json():
     ("thanks!", "You're welcome."), ("great, thank you so much", "You're welcome."), ("谢谢！", "不客气。"),
     ("ok", "Good. What would you like to do next?"), ("好的", "好的。接下来想做什么？"), ("bye", "Goodbye!"),
     ("thanks, what is the capital of Peru?", None), ("ok, book it for Monday", None),
+    ("thanks, that's all!", "You're welcome."), ("bye, see you tomorrow, I'm off", "Goodbye!"),
 ])
 def test_small_talk_is_answered_as_a_person_would(message, reply):
     assert small_talk(message) == reply
@@ -103,3 +104,8 @@ def test_what_can_you_do_in_chinese_is_said_in_chinese_with_tools_described_in_e
     chinese = [{"type": "function", "function": {"name": "book_room", "description": "预订会议室，按时间段。",
                                                  "parameters": {"type": "object", "properties": {}}}}]
     assert _asked("You are Ada.", "你可以做什么", chinese).content == "我是 Ada：我可以用工具预订会议室。"
+
+
+def test_a_role_described_in_english_is_quoted_in_a_chinese_answer_not_mixed_into_it():
+    said = _asked("You are a coding agent that helps with Python projects.", "你是谁？", []).content
+    assert said == "系统提示给我的角色是“a coding agent that helps with Python projects”。", said
