@@ -113,7 +113,10 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
     for clause in clauses(question):
         best, best_score = _best(clause, offers)
-        goes_on = current is not None and best is not None and _goes_on(*current, clause, best_score)
+        # "log 12 EUR for lunch and 3 EUR for coffee": a clause with no word of another tool's name or description
+        # that brings another value for the call so far is another call of the same tool
+        goes_on = current is not None and best is not None and (_goes_on(*current, clause, best_score) or max(
+            map(best.weight_of, _asked(clause)[0]), default=0) < 2 and _another_call(*current, clause))
         # "the 2nd item is done, tick it off" is one call; so is "40 liters of fuel, it cost 320" (the price it lacks)
         if current and (IT.search(clause) and (score(current[0], clause) >= ENOUGH or best_score < ENOUGH) or not goes_on
                         and best is not None and best.name != current[0].name and _completes(*current, clause)
@@ -249,11 +252,8 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
 
 
 def _unique(calls: list[Planned]) -> list[Planned]:
-    kept: list[Planned] = []
-    for call in calls:
-        if all((c.offer.name, c.arguments) != (call.offer.name, call.arguments) for c in kept):
-            kept.append(call)
-    return kept
+    return [call for at, call in enumerate(calls)
+            if all((c.offer.name, c.arguments) != (call.offer.name, call.arguments) for c in calls[:at])]
 
 
 def _share_arguments(calls: list[Planned]) -> list[Planned]:
