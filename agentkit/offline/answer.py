@@ -61,10 +61,8 @@ def small_talk(message: str, language: Language | None = None) -> str | None:
     language = language or language_of(message)
     if len(message.split()) > 8 or len(message) > 40:
         return None
-    for said, english, chinese in SMALL_TALK:
-        if re.fullmatch(rf"\s*(?:{said})\s*[.!。！~]*\s*", message, re.IGNORECASE):
-            return chinese if language == "zh" else english
-    return None
+    return next((chinese if language == "zh" else english for said, english, chinese in SMALL_TALK
+                 if re.fullmatch(rf"\s*(?:{said})\s*[.!。！~]*\s*", message, re.IGNORECASE)), None)
 
 
 def plain_answer(question: str, language: Language | None = None) -> str:
