@@ -195,6 +195,8 @@ def test_everyday_commands_and_patterns():
 TICK = tool("tick_task", "Mark a task of the list as finished.", ["number"], number=n("the task's number", "integer"))
 GROCERY = tool("grocery_add", "Put an item on the shopping list.", ["item"], item=s("what to buy"), amount=n("how much"),
                unit=s("unit of the amount"))
+SEATS = tool("concert_seats", "Book seats at a concert.", ["artist", "seats"], artist=s("the performer"),
+              seats=n("how many seats", "integer"), date=s("the day of the concert"))
 SPEND = tool("spend", "Note down money spent.", ["amount", "currency"], amount=n(), currency=s("currency code"),
              note=s("what it was for"))
 
@@ -210,6 +212,7 @@ SPEND = tool("spend", "Note down money spent.", ["amount", "currency"], amount=n
     ("task 3 is finished, tick it off please", [TICK, SKY], [("tick_task", {"number": 3})]),
     # a quantity and its unit are not the item; a colon's text without the values it gave
     ("put 3 kilos of rice on my shopping list", [GROCERY], [("grocery_add", {"item": "rice", "amount": 3, "unit": "kilos"})]),
+    ("Muse play in Leeds on Friday, book 2 seats for it", [SEATS], [("concert_seats", {"artist": "Muse", "seats": 2, "date": "Friday"})]),
     ("spent: taxi home 18 EUR", [SPEND], [("spend", {"amount": 18, "currency": "EUR", "note": "taxi home"})]),
     ("把2升牛奶加入购物清单", [GROCERY], [("grocery_add", {"item": "牛奶", "amount": 2, "unit": "liters"})]),
 ])

@@ -207,8 +207,7 @@ def _read(offer: Offer, *texts: str) -> list[tuple[dict, list[str]]]:
 
 def _complete(offer: Offer, text: str) -> bool:
     """The text alone has a value for every required parameter (none guessed)."""
-    [(arguments, missing)] = _read(offer, text)
-    return bool(arguments) and not missing
+    return next(bool(arguments) and not missing for arguments, missing in _read(offer, text))
 
 
 def _goes_on(offer: Offer, so_far: str, clause: str, best_score: float) -> bool:

@@ -90,8 +90,9 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     for name in later:
         phrase = key_phrase(rest, exclude) or example_named(properties[name].get("description", ""), rest) or \
             key_phrase(rest, exclude, one_character=True)
-        if phrase is not None:
-            values[name] = phrase
+        person = phrase and role_of(name, properties[name])[0] == "person" and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
+        if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele)
+            values[name] = person.group(0) if person else phrase
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
     ordered = {name: values[name] for name in properties if name in values}
     return ordered, [name for name in required if name not in ordered]
