@@ -212,7 +212,8 @@ SPEND = tool("spend", "Note down money spent.", ["amount", "currency"], amount=n
     ("task 3 is finished, tick it off please", [TICK, SKY], [("tick_task", {"number": 3})]),
     # a quantity and its unit are not the item; a colon's text without the values it gave
     ("put 3 kilos of rice on my shopping list", [GROCERY], [("grocery_add", {"item": "rice", "amount": 3, "unit": "kilos"})]),
-    ("Muse play in Leeds on Friday, book 2 seats for it", [SEATS], [("concert_seats", {"artist": "Muse", "seats": 2, "date": "Friday"})]),
+    ("Muse play in Leeds on Friday, book 2 seats for it", [SEATS],
+     [("concert_seats", {"artist": "Muse", "seats": 2, "date": "Friday"})]),
     ("spent: taxi home 18 EUR", [SPEND], [("spend", {"amount": 18, "currency": "EUR", "note": "taxi home"})]),
     ("把2升牛奶加入购物清单", [GROCERY], [("grocery_add", {"item": "牛奶", "amount": 2, "unit": "liters"})]),
 ])
