@@ -189,3 +189,33 @@ def test_everyday_commands_and_patterns():
     assert code.command_for("how many lines are in a.txt", "a.txt", None) == "wc -l a.txt"
     assert code.command_for("show the first 5 lines of a.txt", "a.txt", 5) == "head -n 5 a.txt"
     assert code.pattern_for("list the python files") == "*.py" and code.pattern_for("the weather") is None
+
+
+# ---------------------------------------------------------------- issue 34: two calls, a pronoun, a value already given
+TICK = tool("tick_task", "Mark a task of the list as finished.", ["number"], number=n("the task's number", "integer"))
+GROCERY = tool("grocery_add", "Put an item on the shopping list.", ["item"], item=s("what to buy"), amount=n("how much"),
+               unit=s("unit of the amount"))
+SEATS = tool("concert_seats", "Book seats at a concert.", ["artist", "seats"], artist=s("the performer"),
+              seats=n("how many seats", "integer"), date=s("the day of the concert"))
+SPEND = tool("spend", "Note down money spent.", ["amount", "currency"], amount=n(), currency=s("currency code"),
+             note=s("what it was for"))
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # a second clause that brings another number or time for a parameter already filled is a second call
+    ("reserve the Kepler room tomorrow at 9 and at 15", [ROOM],
+     [("reserve_room", {"room": "Kepler", "day": "tomorrow", "start": "09:00"}),
+      ("reserve_room", {"room": "Kepler", "day": "tomorrow", "start": "15:00"})]),
+    ("12 pounds and 30 dollars, exchange both to yen", [MONEY],
+     [("fx", {"amount": 12, "source": "GBP", "target": "JPY"}), ("fx", {"amount": 30, "source": "USD", "target": "JPY"})]),
+    # a clause about what the one before named ("it") goes on with its call
+    ("task 3 is finished, tick it off please", [TICK, SKY], [("tick_task", {"number": 3})]),
+    # a quantity and its unit are not the item; a colon's text without the values it gave
+    ("put 3 kilos of rice on my shopping list", [GROCERY], [("grocery_add", {"item": "rice", "amount": 3, "unit": "kilos"})]),
+    ("Muse play in Leeds on Friday, book 2 seats for it", [SEATS],
+     [("concert_seats", {"artist": "Muse", "seats": 2, "date": "Friday"})]),
+    ("spent: taxi home 18 EUR", [SPEND], [("spend", {"amount": 18, "currency": "EUR", "note": "taxi home"})]),
+    ("把2升牛奶加入购物清单", [GROCERY], [("grocery_add", {"item": "牛奶", "amount": 2, "unit": "liters"})]),
+])
+def test_issue_34_classes(question, tools, expected):
+    assert calls(question, tools) == expected

@@ -55,6 +55,7 @@ def test_no_answer_is_a_field_list_or_json():
     ("thanks!", "You're welcome."), ("great, thank you so much", "You're welcome."), ("谢谢！", "不客气。"),
     ("ok", "Good. What would you like to do next?"), ("好的", "好的。接下来想做什么？"), ("bye", "Goodbye!"),
     ("thanks, what is the capital of Peru?", None), ("ok, book it for Monday", None),
+    ("thanks, that's all!", "You're welcome."), ("bye, see you tomorrow, I'm off", "Goodbye!"),
 ])
 def test_small_talk_is_answered_as_a_person_would(message, reply):
     assert small_talk(message) == reply
@@ -103,3 +104,23 @@ def test_what_can_you_do_in_chinese_is_said_in_chinese_with_tools_described_in_e
     chinese = [{"type": "function", "function": {"name": "book_room", "description": "预订会议室，按时间段。",
                                                  "parameters": {"type": "object", "properties": {}}}}]
     assert _asked("You are Ada.", "你可以做什么", chinese).content == "我是 Ada：我可以用工具预订会议室。"
+
+
+def test_a_role_described_in_english_is_quoted_in_a_chinese_answer_not_mixed_into_it():
+    said = _asked("You are a coding agent that helps with Python projects.", "你是谁？", []).content
+    assert said == "系统提示给我的角色是“a coding agent that helps with Python projects”。", said
+
+
+@pytest.mark.parametrize(("result", "said", "english"), [
+    ('{"status": "in transit", "eta": "2026-03-07"}', "运输中", "in transit"),
+    ('{"status": "confirmed", "order": "A-1182"}', "已确认", "confirmed"),
+    ('{"status": "sold out"}', "已售完", "sold out"),
+])
+def test_a_status_in_a_chinese_answer_is_said_in_chinese(result, said, english):
+    call = {"id": "c1", "type": "function", "function": {"name": "check_order", "arguments": "{}"}}
+    messages = [{"role": "user", "content": "我的订单怎么样了？"}, {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c1", "content": result}]
+    tools = [{"type": "function", "function": {"name": "check_order", "description": "Status of an order.",
+                                               "parameters": {"type": "object", "properties": {}}}}]
+    answer = OfflineModel().respond({"messages": messages, "tools": tools}).content
+    assert said in answer and english not in answer, answer

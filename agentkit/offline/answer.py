@@ -45,9 +45,9 @@ DONT_KNOW = {"en": "I don't know that one, and none of the tools I have can look
 GREETING = re.compile(r"\s*(?:(?:please\s+)?say\s+)?(?:hello|hi|hey|hiya|good (?:morning|afternoon|evening))\b"
                       r"|\s*(?:你好|您好|嗨)", re.IGNORECASE)
 SMALL_TALK = (  # (a short message that is only this, what a person answers in English, in Chinese)
-    (r"(?:(?:ok|okay|great|cool|perfect|nice|awesome)\W+)?(?:many\s+)?(?:thanks|thank\s+you|thx|cheers|ty)\b[\w\s,!.]*"
+    (r"(?:(?:ok|okay|great|cool|perfect|nice|awesome)\W+)?(?:many\s+)?(?:thanks|thank\s+you|thx|cheers|ty)\b[\w\s,!.'’]*"
      r"|(?:好的?\W*)?(?:谢谢|多谢|感谢)\w*", "You're welcome.", "不客气。"),
-    (r"(?:bye|goodbye|see you|good night)\b[\w\s,!.]*|再见|拜拜", "Goodbye!", "再见！"),
+    (r"(?:bye|goodbye|see you|good night)\b[\w\s,!.'’]*|再见|拜拜", "Goodbye!", "再见！"),
     (r"(?:hi|hey|hello|hiya|good (?:morning|afternoon|evening))(?:\s+there)?|你好|您好|嗨|早上好|晚上好",
      "Hello! What can I do for you?", "你好！有什么可以帮你？"),
     (r"ok|okay|great|cool|nice|perfect|got it|fine|alright|sounds good|好的?|明白了?|知道了|行|嗯",
@@ -61,10 +61,8 @@ def small_talk(message: str, language: Language | None = None) -> str | None:
     language = language or language_of(message)
     if len(message.split()) > 8 or len(message) > 40:
         return None
-    for said, english, chinese in SMALL_TALK:
-        if re.fullmatch(rf"\s*(?:{said})\s*[.!。！~]*\s*", message, re.IGNORECASE):
-            return chinese if language == "zh" else english
-    return None
+    return next((chinese if language == "zh" else english for said, english, chinese in SMALL_TALK
+                 if re.fullmatch(rf"\s*(?:{said})\s*[.!。！~]*\s*", message, re.IGNORECASE)), None)
 
 
 def plain_answer(question: str, language: Language | None = None) -> str:
@@ -171,7 +169,9 @@ def introduction(role: str | None, question: str, tools: list[tuple[str, str]], 
         return None
     able = [_able(name, description, language) for name, description in tools] if can_do else []
     if language == "zh":
-        return f"我是{role if is_chinese(role[:1]) else f' {role}'}" + (f"：我可以用工具{join(able, 'zh')}。" if able else "。")
+        named = is_chinese(role[:1]) or re.match(r"(?!(?:An?|The)\b)[A-Z]", role)  # "Ada"; "a coding agent" is quoted
+        said = f"我是{role if is_chinese(role[:1]) else f' {role}'}" if named else f"系统提示给我的角色是“{role}”"
+        return said + (f"：我可以用工具{join(able, 'zh')}。" if able else "。")
     return f"I am {role}" + (f": with my tools I can {join(able, 'en')}." if able else ".")
 
 
@@ -192,6 +192,5 @@ def _able(name: str, description: str, language: Language) -> str:
 
 def not_allowed(language: Language) -> str:
     """The model was told never to use the only tool that would do this."""
-    if language == "zh":
-        return "按照给我的指示，我不能使用做这件事所需的工具，所以这次帮不了你。"
-    return "My instructions rule out the tool this would need, so I can't do it here."
+    return "按照给我的指示，我不能使用做这件事所需的工具，所以这次帮不了你。" if language == "zh" else \
+        "My instructions rule out the tool this would need, so I can't do it here."

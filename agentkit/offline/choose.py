@@ -113,22 +113,28 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
     for clause in clauses(question):
         best, best_score = _best(clause, offers)
-        if current is not None and best is not None and _goes_on(*current, clause, best_score):
-            best = current[0]
-        elif current and best is not None and best.name != current[0].name and _completes(*current, clause) and not (
-                _complete(best, clause)):  # "40 liters of fuel, it cost 320": the price the fuel call lacks, not a new call
+        # "log 12 EUR for lunch and 3 EUR for coffee": a clause with no word of another tool's name or description
+        # that brings another value for the call so far is another call of the same tool
+        goes_on = current is not None and best is not None and (_goes_on(*current, clause, best_score) or max(
+            map(best.weight_of, _asked(clause)[0]), default=0) < 2 and _another_call(*current, clause))
+        # "the 2nd item is done, tick it off" is one call; so is "40 liters of fuel, it cost 320" (the price it lacks)
+        if current and (IT.search(clause) and (score(current[0], clause) >= ENOUGH or best_score < ENOUGH) or not goes_on
+                        and best is not None and best.name != current[0].name and _completes(*current, clause)
+                        and not _complete(best, clause)):
             current = (current[0], f"{current[1]} and {clause}")
             continue
+        best = current[0] if goes_on else best
         if best is not None and best_score >= ENOUGH and (current is None or best.name != current[0].name):
             if current:
                 calls.append(_planned(*current))
-            if before_any and _complete(best, before_any) and _another_call(best, before_any, clause):
+            if before_any and (_complete(best, before_any) and _another_call(best, before_any, clause) or
+                               _loses(best, before_any, clause)):  # "100 euros and 200 pounds, convert to yen"
                 calls.append(_planned(best, before_any))  # "New York and London: what time is it?" is two calls
                 before_any = ""
             current, before_any = (best, f"{before_any} and {clause}" if before_any else clause), ""
         elif current is None:
             before_any = f"{before_any} and {clause}" if before_any else clause
-        elif current is not None:
+        else:
             offer, so_far = current
             if _another_call(offer, so_far, clause):
                 calls.append(_planned(offer, so_far))
@@ -179,6 +185,8 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     return top[3], top[0]
 
 
+IT = re.compile(r"(?<!\bis )(?<!\b(?:to|in|on) )\b(?:it|them)\b(?!'s|\s+(?:is|was)\b)|它", re.IGNORECASE)
+"""A clause about what the one before named ("tick it off", "tell me if it went up"; not "what time is it")."""
 ASK_ME = re.compile(r"\bask (?:me|the user|the person|them|him|her|us)\b|\bcheck with me\b", re.IGNORECASE)
 
 
@@ -192,28 +200,35 @@ def _planned(offer: Offer, text: str) -> Planned:
     return Planned(offer, arguments, tuple(missing), text)
 
 
+def _read(offer: Offer, *texts: str) -> list[tuple[dict, list[str]]]:
+    """What each text alone gives the tool (none guessed): its arguments, and the required ones it lacks."""
+    return [fill(offer.schema, text, exclude=offer.words, guess=False) for text in texts]
+
+
 def _complete(offer: Offer, text: str) -> bool:
     """The text alone has a value for every required parameter (none guessed)."""
-    arguments, missing = fill(offer.schema, text, exclude=offer.words, guess=False)
-    return bool(arguments) and not missing
+    return next(bool(arguments) and not missing for arguments, missing in _read(offer, text))
 
 
 def _goes_on(offer: Offer, so_far: str, clause: str, best_score: float) -> bool:
     """A clause goes on with the call being built when it fits that tool as well as any other, or nearly as well
     (less than a name word apart) and brings values that call still lacks ("add the labels bug and ui to issue 7")."""
     fits = score(offer, clause)
-    if fits >= best_score:
-        return True
-    if best_score - fits >= 3.0:
-        return False
-    return _completes(offer, so_far, clause)
+    return fits >= best_score or best_score - fits < 3.0 and _completes(offer, so_far, clause)
 
 
 def _completes(offer: Offer, so_far: str, clause: str) -> bool:
     """The clause brings a required value the call so far lacks."""
-    _, missing = fill(offer.schema, so_far, exclude=offer.words, guess=False)
-    _, still = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
+    (_, missing), (_, still) = _read(offer, so_far, f"{so_far} and {clause}")
     return bool(missing) and len(still) < len(missing)
+
+
+def _loses(offer: Offer, so_far: str, clause: str) -> bool:
+    """One call of both would drop a number or time the clause gives ("at 9 and at 17 to stretch"): so two calls;
+    "the GCD of 84 and 36" keeps both numbers, in two parameters."""
+    (before, _), (merged, _), (alone, _) = _read(offer, so_far, f"{so_far} and {clause}", clause)
+    return bool(before) and any(isinstance(value, int | float) or re.fullmatch(r"\d\d:\d\d", str(value))
+                                for value in alone.values() if value not in merged.values() and not isinstance(value, bool))
 
 
 def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
@@ -221,14 +236,12 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
 
     When the clause only completes the call ("the GCD of 84 and 36"), it is the same call.
     """
-    before, _ = fill(offer.schema, so_far, exclude=offer.words, guess=False)
-    merged, _ = fill(offer.schema, f"{so_far} and {clause}", exclude=offer.words, guess=False)
+    (before, _), (merged, _), (clause_only, _) = _read(offer, so_far, f"{so_far} and {clause}", clause)
     if len(merged) > len(before) and all(merged.get(name) == value for name, value in before.items()):
-        return False
+        return _loses(offer, so_far, clause)
     if any(isinstance(value, list) and len(merged.get(name) or []) > len(value) for name, value in before.items()):
         return False  # "with labels bug, ui": one more item of a list, not another call
-    alone, _ = fill(offer.schema, with_context(so_far, clause, before.values()), exclude=offer.words, guess=False)
-    clause_only, _ = fill(offer.schema, clause, exclude=offer.words, guess=False)
+    [(alone, _)] = _read(offer, with_context(so_far, clause, before.values()))
     properties = offer.schema.get("properties") or {}
     lists = {n for n, p in properties.items() if p.get("type") == "array"}
     # an option named alone ("bitcoin and ethereum") is another call even when no lead words come with it
@@ -238,11 +251,8 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
 
 
 def _unique(calls: list[Planned]) -> list[Planned]:
-    kept: list[Planned] = []
-    for call in calls:
-        if all((c.offer.name, c.arguments) != (call.offer.name, call.arguments) for c in kept):
-            kept.append(call)
-    return kept
+    return [call for at, call in enumerate(calls)
+            if all((c.offer.name, c.arguments) != (call.offer.name, call.arguments) for c in calls[:at])]
 
 
 def _share_arguments(calls: list[Planned]) -> list[Planned]:

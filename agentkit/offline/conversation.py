@@ -109,9 +109,8 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
 
 def _reads_as_follow_up(question: str, strong_only: bool) -> bool:
     """ "and in Lima?", "actually 20:30", "改到周五", or (unless `strong_only`) a question of a few words."""
-    if FOLLOWS.search(question) or CORRECTION.search(question):
-        return True
-    return not strong_only and (len(re.findall(r"\w+", question)) <= 3 and len(question) <= 24)
+    return bool(FOLLOWS.search(question) or CORRECTION.search(question)) or (
+        not strong_only and len(re.findall(r"\w+", question)) <= 3 and len(question) <= 24)
 
 
 def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, Any]) -> dict[str, Any]:

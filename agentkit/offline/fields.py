@@ -155,6 +155,5 @@ def how_many(question: str, number: str, language: Language) -> str | None:
     asked = HOW_MANY.search(question)
     if asked is None:
         return None
-    if language == "zh":
-        return f"一共 {number} {asked.group(2) or asked.group(3) or ''}".rstrip() + "。"
-    return f"That's {number} {asked.group(1) or ''}".rstrip() + "."
+    return f"一共 {number} {asked.group(2) or asked.group(3) or ''}".rstrip() + "。" if language == "zh" else \
+        f"That's {number} {asked.group(1) or ''}".rstrip() + "."

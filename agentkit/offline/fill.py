@@ -14,7 +14,7 @@ import string
 from typing import Any
 
 from agentkit.offline import code, dates, lists, numbers, reading
-from agentkit.offline.phrases import LATER, example_named, key_phrase, without_values
+from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, without_values
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
@@ -88,9 +88,11 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
                 values[name] = value
     rest = without_values(text, spans, used, properties)
     for name in later:
-        phrase = key_phrase(rest, exclude) or example_named(properties[name].get("description", ""), rest)
-        if phrase is not None:
-            values[name] = phrase
+        phrase = key_phrase(rest, exclude) or example_named(properties[name].get("description", ""), rest) or \
+            key_phrase(rest, exclude, one_character=True)
+        person = phrase and role_of(name, properties[name])[0] == "person" and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
+        if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele)
+            values[name] = person.group(0) if person else phrase
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
     ordered = {name: values[name] for name in properties if name in values}
     return ordered, [name for name in required if name not in ordered]
@@ -159,22 +161,19 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         candidates = by_direction(hint, candidates)
     if candidates:
         chosen = min(candidates, key=lambda s: kinds.index(s.kind))
+        taken = [(0, chosen.start), (chosen.end, len(text))] + [(s.start, s.end) for s in spans if id(s) in used]
         used.add(id(chosen))
-        value = _as_asked(role, hint, chosen, text, spec.get("description", ""))
-        return _before_labels(value, siblings, name) if chosen.kind == "colon" else value
-    if role == "place" and side_of(hint):  # "from the airport to Hilton Downtown": a place no table knows
-        found = lists.phrase_after(text, {"from"} if side_of(hint) == "from" else {"to", "into"},
-                                   [(s.start, s.end) for s in spans if id(s) in used])
-        if found:
+        if chosen.kind == "colon":  # "记一笔支出：午饭 35 元": the note is what the amount and currency left of it
+            return _before_labels(cut(text, taken) or str(chosen.value), siblings, name)
+        return _as_asked(role, hint, chosen, text, spec.get("description", ""))
+    side = side_of(hint) if role == "place" else None  # "from the airport to Hilton Downtown": a place no table knows
+    if side or role == "place" and required:  # "any storm warnings for florida?": one after its preposition
+        leads = {"from"} if side == "from" else {"to", "into"} if side else {"in", "for", "at", "near", "around"}
+        found = lists.phrase_after(text, leads, [(s.start, s.end) for s in spans if id(s) in used or not side])
+        if found and (side or found[2].lower() not in reading.STOP_WORDS and not re.search(r"\d", found[2])):
             spans.append(Span(found[0], found[1], "named", found[2]))
             used.add(id(spans[-1]))
-            return found[2]
-    if role == "place" and required:  # "any storm warnings for florida?": a place no table knows, after its preposition
-        found = lists.phrase_after(text, {"in", "for", "at", "near", "around"}, [(s.start, s.end) for s in spans])
-        if found and found[2].lower() not in reading.STOP_WORDS and not re.search(r"\d", found[2]):
-            spans.append(Span(found[0], found[1], "named", found[2]))
-            used.add(id(spans[-1]))
-            return string.capwords(found[2]) if found[2].islower() else found[2]
+            return string.capwords(found[2]) if found[2].islower() and not side else found[2]
     if required and role in ("command", "pattern"):  # "count the lines of notes.txt": the command it implies
         file = next((str(s.value) for s in spans if s.kind == "path" and id(s) not in used), None)
         number = next((s.value for s in spans if s.kind == "number" and id(s) not in used), None)

@@ -53,14 +53,8 @@ def is_place_fact(question: str) -> bool:
 
 def is_general(question: str) -> bool:
     """True for a question about the world that names no value a tool would take."""
-    if not GENERAL.search(question):
-        return False
-    if SYMBOL.search(question):
-        return False
-    for span in find(question):
-        if span.kind in CONCRETE or span.kind == "proper" and is_known_place(str(span.value)):
-            return False
-    return True
+    return bool(GENERAL.search(question)) and not SYMBOL.search(question) and not any(
+        s.kind in CONCRETE or s.kind == "proper" and is_known_place(str(s.value)) for s in find(question))
 
 
 def asks_in_general(question: str) -> bool:

@@ -17,9 +17,10 @@ if TYPE_CHECKING:
     from agentkit.offline.spans import Span
 
 
-def key_phrase(text: str, exclude: frozenset[str]) -> str | None:
+def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) -> str | None:
     """What a search is about: the words after "for", "about", "on" or "to" (the first such phrase that is not
-    just the tool's own words, as in "on my to-do list"), or else the words that are not the tool's."""
+    just the tool's own words, as in "on my to-do list"), or else the words that are not the tool's (a Chinese word
+    of one character, "5克盐", only when asked: more often it is a verb the vocabulary does not know)."""
     item = ITEM.match(text)  # "add milk to my list", "put buy milk on my todo list": what is added
     if item and any(not _is_tool_word(w, exclude) for w in _words(item.group(1))):
         return item.group(1).strip("\"'“”")
@@ -31,7 +32,8 @@ def key_phrase(text: str, exclude: frozenset[str]) -> str | None:
                             "", phrase)
             if any(not _is_tool_word(w, exclude) for w in _words(phrase)):
                 return phrase if phrase.lower() not in PRONOUNS else None
-    kept = [t for t in re.findall(rf"{LATIN}|{HAN}{{2,}}", text)  # "flâneur" as written; "周会": a word the vocabulary kept
+    # "flâneur" as written; "周会": a word the vocabulary kept
+    kept = [t for t in re.findall(rf"{LATIN}|{HAN}{{{1 if one_character else 2},}}", text)
             if t.lower() not in reading.STOP_WORDS and not _is_tool_word(reading.stem(t.lower()), exclude)
             and not t[0].isdigit()]
     while kept and kept[0].lower() in COMMANDS:  # "Put buy milk on my list": the request's verb is not the item
@@ -83,16 +85,17 @@ def without_values(text: str, spans: list[Span], used: set[int], properties: dic
         unit = re.match(r"\s*([A-Za-z]+)", text[end:])
         if span.kind == "number" and unit and reading.stem(unit.group(1).lower()) in names:
             end += unit.end()
-        cuts.append((span.start, end))
-    return re.sub(r"\s+", " ", _cut(text, cuts)).strip()
+        of = re.match(r"\s+of\b", text[end:]) if span.kind == "unit" else None  # "2 liters of milk": the item is milk
+        cuts.append((span.start, end + (of.end() if of else 0)))
+    return cut(text, cuts)
 
 
-def _cut(text: str, cuts: list[tuple[int, int]]) -> str:
-    """The text with each cut replaced by a space; cuts that overlap ("with Sam" and "Sam") are cut once."""
+def cut(text: str, cuts: list[tuple[int, int]]) -> str:
+    """The text with each cut replaced by a space, spaces then made one; cuts that overlap ("with Sam" and "Sam") are cut once."""
     pieces, at = [], 0
     for start, end in sorted(cuts):
         if end <= at:
             continue
         pieces += [text[at:max(start, at)], " "]
         at = max(at, end)
-    return "".join(pieces) + text[at:]
+    return re.sub(r"\s+", " ", "".join(pieces) + text[at:]).strip()

@@ -87,11 +87,7 @@ def _weak_stems() -> frozenset[str]:
 
 def related(a: str, b: str) -> bool:
     """Two stemmed words mean the same here: equal, one a prefix of the other ("calc"), or synonyms."""
-    if a == b:
-        return True
-    if len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)):
-        return True
-    return synonyms(a, b)
+    return a == b or len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)) or synonyms(a, b)
 
 
 def synonym_groups(word: str) -> frozenset[int]:

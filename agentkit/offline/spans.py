@@ -236,9 +236,8 @@ def _money(text: str, match: re.Match) -> bool:
     if after[:1] and after[0] in CURRENCY_COUNTRIES:  # "200 swiss francs": the currency is the word after its country
         after = after[1:]
     after = after[:1]
-    if re.search(r"[$€£¥]\s?-?$", text[: match.start(1) + 1]) or after and after[0] in MONEY_WORDS:
-        return True
-    return bool(re.fullmatch(r"\d+\.\d\d", match.group(1))) and not (after and after[0] in UNITS)
+    return bool(re.search(r"[$€£¥]\s?-?$", text[: match.start(1) + 1]) or after and after[0] in MONEY_WORDS
+                or re.fullmatch(r"\d+\.\d\d", match.group(1)) and not (after and after[0] in UNITS))
 
 
 def _after_number(text: str, start: int) -> bool:

@@ -70,6 +70,7 @@ WORDS = {
     "生成": "generate", "随机": "random", "账单": "bill", "平分": "split", "分摊": "split", "均摊": "split",
     "会议室": "meeting room", "开会": "meeting", "会议": "meeting", "提醒我": "remind me to", "提醒": "reminder",
     "待办事项": "to-do list", "待办": "to-do list", "添加": "add", "加到": "add to", "发送": "send", "发": "send",
+    "加入": "add to", "加进": "add to", "预警": "alerts",
     "邮件": "email", "短信": "text message", "消息": "message", "笔记": "note", "定时器": "timer", "计时器": "timer",
     "倒计时": "countdown", "闹钟": "alarm", "食谱": "recipe", "菜谱": "recipe", "份": "servings", "平方根": "square root",
     "面积": "area", "距离": "distance", "城市": "city", "名称": "name", "地点": "location", "位置": "location",
@@ -87,6 +88,7 @@ WORDS = {
     "研究": "research", "助手": "helper", "交给": "hand to", "比较": "compare", "最便宜": "cheapest",
     "计划": "plan", "步骤": "step", "步": "step", "标记为": "mark as", "标记": "mark", "进行中": "in progress",
     "完成": "done", "浇水": "water", "花园": "garden", "任务": "task", "优先级": "priority", "高优先级": "high priority",
+    "做完": "done", "勾掉": "tick off", "划掉": "cross off", "盎司": "ounces", "杯": "cups",
     "体重": "weight", "身高": "height", "卡路里": "calories", "热量": "calories", "跑步": "running",
     "骑车": "cycling", "游泳": "swimming", "利息": "interest", "利率": "interest rate", "贷款": "loan",
     "本金": "principal", "小费": "tip", "折扣": "discount", "税": "tax", "阶乘": "factorial", "质数": "prime",
@@ -198,7 +200,7 @@ def english(text: str) -> str:
     text = re.sub(r"关于([^，。？！\s的]+)的([^，。？！\s的]+)", r" \2 about \1 ", text)
     text = as_digits(text)  # "三百毫升" "300 ml", "百分之十五" "15%", "三张票" "3 票"
     text = _times_and_durations(text)
-    text = re.sub(r"第\s*(\d+)\s*行", r" line \1 ", text)  # "第二行" is line 2 of a file
+    text = re.sub(r"第\s*(\d+)\s*([行项条])", lambda m: f" {'line' if m[2] == '行' else 'item'} {m[1]} ", text)  # 第二行, 第一项
     text = _vocabulary().sub(_read_word, text)
     text = text.replace("，", " , ").replace("。", " . ").replace("？", " ? ").replace("！", " ! ").replace("、", " , ")
     text = text.replace("：", ": ").replace("“", ' "').replace("”", '" ')
@@ -258,7 +260,9 @@ def _read_word(match: re.Match[str]) -> str:
     """A word of the table in English, unless it is one character that starts a word the table does not know:
     "周会" (the weekly meeting) is not "weeks" and "会", "写论文" keeps 论文 with its verb; 在, 到, 的 always link."""
     word, text, end = match.group(0), match.string, match.end()
-    unknown_next = end < len(text) and is_chinese(text[end]) and not _vocabulary().match(text, end)
+    # "5克盐": a character right after a number is its unit (5 grams of 盐), whatever follows
+    unknown_next = end < len(text) and is_chinese(text[end]) and not _vocabulary().match(text, end) and \
+        not text[match.start() - 1:match.start()].isdigit()
     in_a_name = text[end:end + 1] in NAME_DOTS or text[match.start() - 1:match.start()] in NAME_DOTS
     if len(word) == 1 and (WORDS[word] not in LINKING and unknown_next or in_a_name):
         return word  # "弗兰克·赫伯特" is a name: its 克 is not grams

@@ -154,9 +154,11 @@ def _places_zh() -> dict[str, str]:
     return {english: chinese for chinese, english in WORDS.items() if english[:1].isupper() and is_known_place(english)}
 
 
-STATUS_ZH = {"ok": "好了", "done": "已完成", "success": "成功", "cancelled": "已取消", "canceled": "已取消",
-             "deleted": "已删除", "removed": "已删除", "saved": "已保存", "sent": "已发送", "created": "已创建",
-             "booked": "已预订", "added": "已添加", "updated": "已更新", "scheduled": "已安排", "logged": "已记录"}
+STATUS_ZH = {"ok": "好了", "done": "已完成", "success": "成功", "cancelled": "已取消", "canceled": "已取消", "deleted": "已删除",
+             "removed": "已删除", "saved": "已保存", "sent": "已发送", "created": "已创建", "booked": "已预订",
+             "added": "已添加", "updated": "已更新", "scheduled": "已安排", "logged": "已记录", "confirmed": "已确认",
+             "delivered": "已送达", "shipped": "已发货", "in transit": "运输中", "pending": "待处理", "sold out": "已售完",
+             "failed": "失败了", "closed": "已关闭"}
 """A one-word status a tool answers with ("Cancelled."), said in Chinese."""
 
 
