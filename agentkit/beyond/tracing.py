@@ -46,59 +46,82 @@ async def traced(events: AsyncIterator[Event], tracer: trace.Tracer | None = Non
     """`run_task(...)`'s events, unchanged, each recorded as it passes: one `invoke_agent` span for the run, one
     `chat` span per model request (ours unless OpenTelemetry's OpenAI instrumentation makes them), one `execute_tool`
     span per call. Pass the `task` that `run_task` resumes, so that its earlier tokens are not counted again."""
-    tracer = tracer or trace.get_tracer("agentkit")
-    chat_spans = not openai_instrumented() if chat_spans is None else chat_spans
-    run = tracer.start_span(f"{Operation.INVOKE_AGENT.value} {agent}", attributes={
-        gen_ai.GEN_AI_OPERATION_NAME: Operation.INVOKE_AGENT.value, gen_ai.GEN_AI_AGENT_NAME: agent,
-        gen_ai.GEN_AI_REQUEST_MODEL: model})
-    in_run = trace.set_span_in_context(run)
-    start = used = (task.usage.prompt_tokens, task.usage.completion_tokens) if task else (0, 0)  # before this run
-    chat: Span | None = None
-    tools: dict[str, Span] = {}
-    model_next = True  # the loop's next step is a model request: at the start, and once every call has its result
+    spans = TaskSpans(tracer or trace.get_tracer("agentkit", schema_url=CONVENTIONS.value), model, agent, task,
+                      record_content, not openai_instrumented() if chat_spans is None else chat_spans)
     try:
         async with aclosing(events):
             while True:
-                if chat_spans and model_next and chat is None:
-                    chat = tracer.start_span(f"{Operation.CHAT.value} {model}", context=in_run, attributes={
-                        gen_ai.GEN_AI_OPERATION_NAME: Operation.CHAT.value, gen_ai.GEN_AI_REQUEST_MODEL: model})
-                with trace.use_span(chat or run, end_on_exit=False):  # the current span while the loop works
+                with trace.use_span(spans.current(), end_on_exit=False):  # the parent of what the loop does next
                     try:
                         event = await anext(events)
                     except StopAsyncIteration:
                         break
-                if isinstance(event, UsageSoFar):  # a reply came: its tokens are the growth of the task's
-                    now = (event.usage.prompt_tokens, event.usage.completion_tokens)
-                    if chat is not None:
-                        chat.set_attributes({gen_ai.GEN_AI_USAGE_INPUT_TOKENS: now[0] - used[0],
-                                             gen_ai.GEN_AI_USAGE_OUTPUT_TOKENS: now[1] - used[1]})
-                        chat.end()
-                    chat, used, model_next = None, now, False
-                elif isinstance(event, CallRequested):
-                    tools[event.call_id] = tracer.start_span(f"{Operation.EXECUTE_TOOL.value} {event.name}",
-                                                             context=in_run, attributes=_tool_attributes(event, record_content))
-                elif isinstance(event, CallAnswered) and (span := tools.pop(event.call_id, None)):
-                    if record_content:
-                        span.set_attribute(gen_ai.GEN_AI_TOOL_CALL_RESULT, event.content)
-                    if event.is_error:
-                        _failed(span, "refused" if event.result.refused_by else "tool_error")
-                    span.end()
-                    model_next = not tools
-                elif isinstance(event, Status):  # the run's tokens, and why it did not complete, if it did not
-                    run.set_attributes({gen_ai.GEN_AI_USAGE_INPUT_TOKENS: used[0] - start[0],
-                                        gen_ai.GEN_AI_USAGE_OUTPUT_TOKENS: used[1] - start[1]})
-                    for span in filter(None, (chat, run) if event.status != "completed" else ()):
-                        _failed(span, event.status.replace(" ", "_"), str(event.error))
-                    if chat is not None:
-                        chat.end()
-                    chat, model_next = None, False  # the last event: no request follows
+                spans.record(event)
                 yield event
-    finally:  # ended early (a person's Ctrl-C, a closed page): every span still ends, the open ones marked as cut
-        for span in [*tools.values(), *([chat] if chat else [])]:
+    finally:  # ended early too (a person's Ctrl-C, a closed page): every span ends
+        spans.close()
+
+
+class TaskSpans:
+    """The spans of one run of a task, opened and ended as its events say."""
+
+    def __init__(self, tracer: trace.Tracer, model: str, agent: str, task: Task | None, record_content: bool,
+                 chat_spans: bool):
+        self.tracer, self.model, self.record_content, self.chat_spans = tracer, model, record_content, chat_spans
+        self.run = tracer.start_span(f"{Operation.INVOKE_AGENT.value} {agent}", attributes={
+            gen_ai.GEN_AI_OPERATION_NAME: Operation.INVOKE_AGENT.value, gen_ai.GEN_AI_AGENT_NAME: agent,
+            gen_ai.GEN_AI_REQUEST_MODEL: model})
+        self.start = self.used = (task.usage.prompt_tokens, task.usage.completion_tokens) if task else (0, 0)
+        self.chat: Span | None = None
+        self.tools: dict[str, Span] = {}
+        self.model_next = True  # the loop's next step is a model request: at the start, and once every call has its result
+
+    def current(self) -> Span:
+        """The span the loop's next step belongs to: a new `chat` span when a model request comes next."""
+        if self.chat_spans and self.model_next and self.chat is None:
+            self.chat = self._child(f"{Operation.CHAT.value} {self.model}", {
+                gen_ai.GEN_AI_OPERATION_NAME: Operation.CHAT.value, gen_ai.GEN_AI_REQUEST_MODEL: self.model})
+        return self.chat or self.run
+
+    def record(self, event: Event) -> None:
+        if isinstance(event, UsageSoFar):  # a reply came: its tokens are the growth of the task's
+            now = (event.usage.prompt_tokens, event.usage.completion_tokens)
+            if self.chat is not None:
+                self.chat.set_attributes(_tokens(now, self.used))
+                self.chat.end()
+            self.chat, self.used, self.model_next = None, now, False
+        elif isinstance(event, CallRequested):
+            self.tools[event.call_id] = self._child(f"{Operation.EXECUTE_TOOL.value} {event.name}",
+                                                    _tool_attributes(event, self.record_content))
+        elif isinstance(event, CallAnswered) and (span := self.tools.pop(event.call_id, None)):
+            if self.record_content:
+                span.set_attribute(gen_ai.GEN_AI_TOOL_CALL_RESULT, event.content)
+            if event.is_error:
+                _failed(span, "refused" if event.result.refused_by else "tool_error")
+            span.end()
+            self.model_next = not self.tools
+        elif isinstance(event, Status):  # the run's tokens, and why it did not complete, if it did not
+            self.run.set_attributes(_tokens(self.used, self.start))
+            for span in filter(None, (self.chat, self.run) if event.status != "completed" else ()):
+                _failed(span, event.status.replace(" ", "_"), str(event.error))
+            if self.chat is not None:
+                self.chat.end()
+            self.chat, self.model_next = None, False  # the last event: no request follows
+
+    def close(self) -> None:
+        """End every span; one still open was cut short (a cancel), and says so."""
+        for span in [*self.tools.values(), *([self.chat] if self.chat else [])]:
             if span.is_recording():
                 _failed(span, "cancelled")
                 span.end()
-        run.end()
+        self.run.end()
+
+    def _child(self, name: str, attributes: dict[str, Any]) -> Span:
+        return self.tracer.start_span(name, context=trace.set_span_in_context(self.run), attributes=attributes)
+
+
+def _tokens(now: tuple[int, int], before: tuple[int, int]) -> dict[str, int]:
+    return {gen_ai.GEN_AI_USAGE_INPUT_TOKENS: now[0] - before[0], gen_ai.GEN_AI_USAGE_OUTPUT_TOKENS: now[1] - before[1]}
 
 
 def openai_instrumented() -> bool:
