@@ -178,3 +178,37 @@ def test_import_agentkit_does_not_load_tracing():
 
     script = "import sys, agentkit; print(any(m.startswith(('opentelemetry', 'agentkit.beyond')) for m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
+def test_agentkit_chat_trace_sends_the_spans_to_the_otlp_collector_the_environment_names(tmp_path):
+    pytest.importorskip("opentelemetry.exporter.otlp.proto.http")
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from threading import Thread
+
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+    from test_cli_chat import ask, start_chat
+    from test_cli_chat import finish as chat_ended
+
+    received = []
+
+    class Collector(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            request = ExportTraceServiceRequest.FromString(self.rfile.read(int(self.headers["content-length"])))
+            received.extend((self.path, span.name) for resource in request.resource_spans
+                            for scope in resource.scope_spans for span in scope.spans)
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args) -> None:
+            pass
+
+    with ThreadingHTTPServer(("127.0.0.1", 0), Collector) as collector:
+        Thread(target=collector.serve_forever, daemon=True).start()
+        child = start_chat(tmp_path, "--trace", OTEL_EXPORTER_OTLP_ENDPOINT=f"http://127.0.0.1:{collector.server_port}")
+        ask(child, "What time is it in Tokyo?")
+        child.sendline("/exit")
+        child.expect_exact("bye")
+        assert chat_ended(child) == 0
+        collector.shutdown()
+    names = {name for path, name in received if path == "/v1/traces"}
+    assert {"invoke_agent agentkit", "chat offline", "execute_tool get_current_time"} <= names, received

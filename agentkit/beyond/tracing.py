@@ -16,14 +16,16 @@ openai`, turned on before the client's first request), ours from the events othe
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import aclosing
 from typing import Any
 
 from opentelemetry import trace
+from opentelemetry.sdk.environment_variables import OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
-from opentelemetry.sdk.trace.export import ConsoleSpanExporter, SimpleSpanProcessor
+from opentelemetry.sdk.trace.export import BatchSpanProcessor, ConsoleSpanExporter, SimpleSpanProcessor
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as gen_ai
 from opentelemetry.semconv.attributes.error_attributes import ERROR_TYPE
 from opentelemetry.semconv.attributes.http_attributes import HTTP_REQUEST_RESEND_COUNT, HTTP_RESPONSE_STATUS_CODE
@@ -176,20 +178,37 @@ def span_tree(spans: Sequence[ReadableSpan], shown: dict[str, str] = SHOWN) -> s
 
 
 def console_tracer(out: Any = None) -> tuple[trace.Tracer, Callable[[], None]]:
-    """A tracer whose spans are printed to `out` (stderr) as they end, one line each and their events, with the
-    OpenAI instrumentation on where it is installed; and the function that stops both (`agentkit chat --trace`).
-    Call it before the client's first request: the SDK keeps the methods it wraps from its first call on."""
+    """A tracer whose spans are printed to `out` (stderr) as they end, one line each and their events, and sent to an
+    OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT names one; with the OpenAI instrumentation on where it is
+    installed; and the function that flushes and stops them (`agentkit chat --trace`). Call it before the client's
+    first request: the SDK keeps the methods it wraps from its first call on."""
     provider = TracerProvider()
-    exporter = ConsoleSpanExporter(out=out or sys.stderr, formatter=lambda span: "[trace] " + span_tree([span]) + "\n")
+    out = out or sys.stderr
+    exporter = ConsoleSpanExporter(out=out, formatter=lambda span: "[trace] " + span_tree([span]) + "\n")
     provider.add_span_processor(SimpleSpanProcessor(exporter))
+    if os.environ.get(OTEL_EXPORTER_OTLP_ENDPOINT) or os.environ.get(OTEL_EXPORTER_OTLP_TRACES_ENDPOINT):
+        try:
+            from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+        except ImportError:
+            print(f"[trace] {OTEL_EXPORTER_OTLP_ENDPOINT} is set, but the OTLP exporter is not installed: "
+                  "pip install opentelemetry-exporter-otlp-proto-http; printing the spans only", file=out)
+        else:
+            provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))  # it reads the endpoint itself
+    instrumentor = _openai_instrumentor()
+    if instrumentor is not None:
+        instrumentor.instrument(tracer_provider=provider)
+
+    def stop() -> None:
+        if instrumentor is not None:
+            instrumentor.uninstrument()
+        provider.shutdown()  # sends what the batch still holds
+
+    return provider.get_tracer("agentkit", schema_url=CONVENTIONS.value), stop
+
+
+def _openai_instrumentor() -> Any:
     try:
         from opentelemetry.instrumentation.genai.openai import OpenAIInstrumentor
     except ImportError:  # without it, `traced` makes the chat spans itself
-        return provider.get_tracer("agentkit"), provider.shutdown
-    OpenAIInstrumentor().instrument(tracer_provider=provider)
-
-    def stop() -> None:
-        OpenAIInstrumentor().uninstrument()
-        provider.shutdown()
-
-    return provider.get_tracer("agentkit"), stop
+        return None
+    return OpenAIInstrumentor()
