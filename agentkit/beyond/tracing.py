@@ -9,7 +9,8 @@ holds no tracing code. A tool's arguments and result are recorded only with `rec
 file's contents, a key or a person's data, and a trace is sent to other systems and kept there.
 
 The attribute names are `opentelemetry-semantic-conventions`' constants, never typed: the GenAI conventions are still
-marked as in development, and a name may change from one version to the next (`CONVENTIONS` is the version taught).
+marked as in development, and a name may change from one version to the next (`CONVENTIONS` is the version taught;
+in it they moved to a repository of their own, and this package marks its GenAI constants deprecated but ships them).
 The `chat` spans are OpenTelemetry's own when its OpenAI instrumentation is on (`opentelemetry-instrumentation-genai-
 openai`, turned on before the client's first request), ours from the events otherwise.
 """
