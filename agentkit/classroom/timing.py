@@ -95,9 +95,9 @@ def main(argv: list[str]) -> None:
         print(f"{number:8} {time.words:6} {time.code_cells:10} {time.exercise_minutes:9}m {time.minutes:8}  (optional)")
     if optional:
         extra = sum(time.minutes for time in optional.values())
-        print(f"{'part 3':8} {sum(t.words for t in optional.values()):6} {sum(t.code_cells for t in optional.values()):10} "
-              f"{sum(t.exercise_minutes for t in optional.values()):9}m {extra:8}  ({hours_and_minutes(extra)}, "
-              f"optional: chapters {', '.join(optional)})")
+        print(f"{min(optional) + '-' + max(optional):8} {sum(t.words for t in optional.values()):6} "
+              f"{sum(t.code_cells for t in optional.values()):10} {sum(t.exercise_minutes for t in optional.values()):9}m "
+              f"{extra:8}  ({hours_and_minutes(extra)}, part three, optional)")
 
 
 if __name__ == "__main__":
