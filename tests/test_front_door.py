@@ -131,9 +131,11 @@ def test_python_m_timing_prints_each_chapter_and_the_total_the_course_states():
     assert done.returncode == 0 and done.stderr == "", done
     rows = {line.split()[0]: line for line in done.stdout.splitlines()[1:]}
     optional = course_times(ROOT / "notebooks", optional=True)  # part three, after the total and outside it
-    assert list(rows) == [*times, "total", *optional]
+    part_three = f"{min(optional)}-{max(optional)}"  # its own sum, on a line of its own
+    assert list(rows) == [*times, "total", *optional, part_three]
     assert rows["total"].endswith(f"({hours_and_minutes(sum(t.minutes for t in times.values()))})")
     assert all(rows[chapter].endswith("(optional)") for chapter in optional)
+    assert rows[part_three].endswith(f"({hours_and_minutes(sum(t.minutes for t in optional.values()))}, part three, optional)")
 
 
 @pytest.mark.parametrize("command", ["serve", "web"])

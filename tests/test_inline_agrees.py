@@ -191,3 +191,31 @@ def test_11_the_teaching_server_and_the_promoted_one_list_and_refuse_alike():
     promoted_tools, promoted_error = ch11["run"](listing_and_error(ch11["promoted"].mcp_server(ch11["clock_only"])))
     assert teaching_tools == promoted_tools
     assert teaching_error.removeprefix("Error: ") in promoted_error
+
+
+def test_15_the_inline_tracer_records_the_tool_spans_the_promoted_one_does():
+    import shutil
+
+    from agentkit.beyond.tracing import traced
+    from agentkit.events import finish
+    from agentkit.loop import run_task
+
+    ch15 = chapter_names(15, until="OpenAIInstrumentor().instrument")
+    exporter = ch15["exporter"]
+
+    def tool_spans(wrap):
+        exporter.clear()
+        ch15["run"](finish(wrap(run_task(ch15["client"], "offline", ch15["GOAL"], ch15["registry"]))))
+        spans = exporter.get_finished_spans()
+        [run] = [span for span in spans if span.name.startswith("invoke_agent")]
+        return sorted(((span.name, dict(span.attributes), span.parent.span_id == run.context.span_id)
+                       for span in spans if span.name.startswith("execute_tool")), key=lambda row: str(row))
+
+    try:
+        inline = tool_spans(ch15["trace_task"])
+        promoted = tool_spans(lambda events: traced(events, ch15["tracer"], model="offline"))
+    finally:
+        shutil.rmtree(ch15["scratch"])
+    assert len(inline) == 2 and [name for name, _, _ in inline] == [name for name, _, _ in promoted]
+    for (_, ours, under_run), (_, theirs, under_theirs) in zip(inline, promoted, strict=True):
+        assert under_run and under_theirs and ours.items() <= theirs.items(), (ours, theirs)

@@ -173,7 +173,7 @@ def test_the_core_leaves_terminals_signals_and_servers_to_others():
 
 HEAVY = ("agentkit.offline", "agentkit.frontends", "agentkit.classroom", "agentkit.checks", "agentkit.evaluation",
          "agentkit.mcp", "mcp", "starlette", "uvicorn", "langchain_core", "agents", "babel", "dateparser", "text_to_num",
-         "nbformat", "sphinx", "jupyterhub")
+         "nbformat", "sphinx", "jupyterhub", "agentkit.beyond", "opentelemetry")
 
 
 def loaded_by(statement: str) -> list[str]:

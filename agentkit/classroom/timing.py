@@ -13,7 +13,8 @@ The figure is the core path. An optional exercise is not counted: its title read
 (nor a stretch exercise, which is optional too). Its solution and check cells are tagged like any exercise's and are
 left out of the code cells as well, so an optional exercise costs only the words of its text.
 
-Chapters from `OPTIONAL_FROM` on are the optional third part: timed on lines of their own, outside the total.
+Chapters from `OPTIONAL_FROM` on are the optional third part: timed on lines of their own, and summed on a line of
+their own, outside the total.
 
     python -m agentkit.classroom.timing [notebooks/]    # the table, chapter by chapter, and the total
 """
@@ -89,8 +90,14 @@ def main(argv: list[str]) -> None:
     total = sum(time.minutes for time in times.values())
     print(f"{'total':8} {sum(t.words for t in times.values()):6} {sum(t.code_cells for t in times.values()):10} "
           f"{sum(t.exercise_minutes for t in times.values()):9}m {total:8}  ({hours_and_minutes(total)})")
-    for number, time in course_times(folder, optional=True).items():  # part three: optional, not in the total
+    optional = course_times(folder, optional=True)  # part three: optional, not in the total
+    for number, time in optional.items():
         print(f"{number:8} {time.words:6} {time.code_cells:10} {time.exercise_minutes:9}m {time.minutes:8}  (optional)")
+    if optional:
+        extra = sum(time.minutes for time in optional.values())
+        print(f"{min(optional) + '-' + max(optional):8} {sum(t.words for t in optional.values()):6} "
+              f"{sum(t.code_cells for t in optional.values()):10} {sum(t.exercise_minutes for t in optional.values()):9}m "
+              f"{extra:8}  ({hours_and_minutes(extra)}, part three, optional)")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ command it runs) and comes back here; with requests from a pipe or a file, it en
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import openai
 
@@ -49,11 +50,12 @@ def _explained(request: str | None, registry: Mapping[str, ToolDefinition], lang
 
 async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, terminal: Terminal | None = None, *,
                policy: ToolPolicy = POLICY, system_prompt: str | None = None, stream: bool = False,
-               tools: Tools | None = None) -> Task | None:
+               tools: Tools | None = None, tracer: Any = None) -> Task | None:
     """The read-run-print loop. Each request continues the same task, so the model sees the conversation.
 
     `system_prompt` is the task's first message: `agentkit.agent`'s default for this workspace unless given.
-    With `stream=True` (as `agentkit chat` runs it) answers are printed as the model writes them.
+    With `stream=True` (as `agentkit chat` runs it) answers are printed as the model writes them. With a `tracer`
+    (`agentkit chat --trace`), each task's events are traced as they pass (`agentkit.beyond.tracing.traced`).
 
     Ctrl-C (SIGINT) during a task cancels it, which kills a command it is running, and the chat goes on
     (unless `terminal.interactive` is False: lines from a pipe); at the prompt it ends the chat. A hang-up
@@ -89,10 +91,14 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
                 continue
             last_request = request
             task = task or Task(request)  # made here, so that an interrupted first task is kept too
+            events = run_task(client, model, request, registry, policy=policy, ask=terminal.ask, task=task,
+                              system_prompt=system_prompt, stream=stream)
+            if tracer is not None:
+                from agentkit.beyond.tracing import traced
+
+                events = traced(events, tracer, model=model, task=task)
             try:
-                await interrupts.wait_for(finish(run_task(client, model, request, registry, policy=policy,
-                                                          ask=terminal.ask, task=task, system_prompt=system_prompt,
-                                                          stream=stream), terminal.show))
+                await interrupts.wait_for(finish(events, terminal.show))
             except Interrupted as interruption:
                 terminal.write("")
                 terminal.show(stop_interrupted(task, str(interruption)))  # by the signal's name: SIGINT, ...

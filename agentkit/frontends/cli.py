@@ -32,6 +32,8 @@ def _main(argv: Sequence[str] | None) -> None:
     chat = commands.add_parser("chat", help="talk to the agent in this terminal (offline unless .env names a model)")
     chat.add_argument("--no-history", action="store_true",
                       help="keep no history of requests (default: kept in ~/.agentkit_history, for the arrow keys)")
+    chat.add_argument("--trace", action="store_true", help="print each OpenTelemetry span to stderr as it ends: the "
+                      "task, each model request, each tool call (chapter 15; needs the `traces` extra)")
     web = commands.add_parser("web", help="the agent's chat page on http://127.0.0.1: open the address it prints, "
                               "with a token new at each launch (needs the `web` extra)")
     web.add_argument("--port", type=int, default=8001, help="port on 127.0.0.1 (default: 8001; 8000 is agentkit serve)")

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from agentkit.config import Settings
     from agentkit.frontends.own_agent import Tools
     from agentkit.policy import ToolPolicy
@@ -92,10 +94,22 @@ def chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
             stream.reconfigure(errors="replace")
     terminal = Terminal(person_lines(), remember=start_line_editing(None if args.no_history else history_path()),
                         language=language, interactive=sys.stdin is not None and sys.stdin.isatty())
+    tracer, stop_tracing = _console_tracer() if args.trace else (None, lambda: None)  # before the client's first request
     with terminal_settings_kept():
         tools = _own_tools(args)
-        asyncio.run(chat(connect(settings), settings.model, workspace, terminal, system_prompt=args.system_prompt,
-                         stream=True, tools=tools, **_own_policy(args, tools)))
+        try:
+            asyncio.run(chat(connect(settings), settings.model, workspace, terminal, system_prompt=args.system_prompt,
+                             stream=True, tools=tools, tracer=tracer, **_own_policy(args, tools)))
+        finally:
+            stop_tracing()
+
+
+def _console_tracer() -> tuple[Any, Callable[[], None]]:
+    try:
+        from agentkit.beyond.tracing import console_tracer
+    except ModuleNotFoundError as missing:
+        _needs_extra("chat --trace", "traces", missing)
+    return console_tracer()
 
 
 def mcp(args: argparse.Namespace) -> None:

@@ -25,8 +25,10 @@ from agentkit.tools.shell import scrubbed_environment
 SETTINGS_FD = "AGENTKIT_SETTINGS_FD"
 """Set only by the restart itself (so it happens once): the number of the pipe the settings arrive on."""
 CLIENT_ENVIRONMENT = ("HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "NO_PROXY", "https_proxy", "http_proxy",
-                      "all_proxy", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR")
-"""Kept besides the shell's allowlist: without them the model's client cannot reach a provider behind a proxy."""
+                      "all_proxy", "no_proxy", "SSL_CERT_FILE", "SSL_CERT_DIR",
+                      "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+"""Kept besides the shell's allowlist: without them the model's client cannot reach a provider behind a proxy, nor
+`--trace` a collector (its OTEL_EXPORTER_OTLP_HEADERS, which may hold a key, are not kept: a local collector)."""
 
 
 def restarted_with_clean_environment(argv: Sequence[str], settings: Settings) -> None:
