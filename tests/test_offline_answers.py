@@ -387,3 +387,19 @@ def test_a_chinese_error_names_the_path_the_call_gave_never_the_messages_example
 
     said = tell("read_file", {"path": path}, f"Error: {error}", f"读一下 {path}", "zh", False)
     assert path in said and not re.search(r"notes\.txt|README\.md|app\.py", said), said
+
+
+@pytest.mark.parametrize("name, arguments, result, question, chinese, english", [
+    ("log_expense", {"amount": 35}, '{"amount": 35, "category": "food"}', "午饭花了多少，算哪一类？", "餐饮", "food"),
+    ("get_order", {"order_id": "A1"}, '{"order_id": "A1", "eta": "Friday"}', "订单 A1 哪天到？", "星期五", "Friday"),
+    ("get_task", {"task_id": 3}, '{"task_id": 3, "priority": "high", "owner": "Lina"}', "任务 3 的优先级和负责人？",
+     "高", "high"),
+])
+def test_a_chinese_answer_says_a_word_the_vocabulary_has_in_chinese_and_keeps_names(name, arguments, result, question,
+                                                                                      chinese, english):
+    """Issue 34/37: "预计送达为 Friday". A value the bilingual table knows is said in Chinese; a name stays as written."""
+    from agentkit.offline.results import tell
+
+    said = tell(name, arguments, result, question, "zh", False)
+    assert chinese in said and english not in said, said
+    assert "Lina" in said or "Lina" not in result, said
