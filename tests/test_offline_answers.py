@@ -373,3 +373,33 @@ def test_an_error_worded_otherwise_is_understood_by_its_meaning_and_said_in_chin
 
     said = failure(error, "zh")
     assert said.startswith("没能完成：") and meaning in said and not re.search(r"[a-z]{3,} [a-z]{3,}", said), said
+
+
+@pytest.mark.parametrize("path, error", [
+    ("../secret.txt", "'../secret.txt' leads outside the workspace; paths must stay inside the workspace root, for "
+                      "example 'notes.txt' or 'src/app.py'"),
+    ("/etc/hosts", "absolute paths are outside the sandbox; use a relative one such as 'notes.txt'"),
+    ("草稿/旧.md", "no such file; try a name like 'README.md'"),
+])
+def test_a_chinese_error_names_the_path_the_call_gave_never_the_messages_example(path, error):
+    """Issue 34/37: "notes.txt 在工作区之外" for a call on ../secret.txt. The example is the tool's, the path the user's."""
+    from agentkit.offline.results import tell
+
+    said = tell("read_file", {"path": path}, f"Error: {error}", f"读一下 {path}", "zh", False)
+    assert path in said and not re.search(r"notes\.txt|README\.md|app\.py", said), said
+
+
+@pytest.mark.parametrize("name, arguments, result, question, chinese, english", [
+    ("log_expense", {"amount": 35}, '{"amount": 35, "category": "food"}', "午饭花了多少，算哪一类？", "餐饮", "food"),
+    ("get_order", {"order_id": "A1"}, '{"order_id": "A1", "eta": "Friday"}', "订单 A1 哪天到？", "星期五", "Friday"),
+    ("get_task", {"task_id": 3}, '{"task_id": 3, "priority": "high", "owner": "Lina"}', "任务 3 的优先级和负责人？",
+     "高", "high"),
+])
+def test_a_chinese_answer_says_a_word_the_vocabulary_has_in_chinese_and_keeps_names(name, arguments, result, question,
+                                                                                      chinese, english):
+    """Issue 34/37: "预计送达为 Friday". A value the bilingual table knows is said in Chinese; a name stays as written."""
+    from agentkit.offline.results import tell
+
+    said = tell(name, arguments, result, question, "zh", False)
+    assert chinese in said and english not in said, said
+    assert "Lina" in said or "Lina" not in result, said

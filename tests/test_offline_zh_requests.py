@@ -255,3 +255,14 @@ def test_a_value_given_by_its_role_does_not_bleed_into_the_free_text_before_it(q
     [(name, arguments)] = calls(question, todo)[0]
     assert name == "add_todo_item" and arguments["priority"] == "high"
     assert arguments["task"] in ("pay rent", "交房租")
+
+
+@pytest.mark.parametrize(("question", "unit"), [
+    ("大米加入购物清单", None), ("购物清单加上大米", None), ("克隆仓库", None), ("米饭加到清单里", None),
+    ("把分享照片加到待办", None), ("秒杀活动提醒我", None), ("升级系统", None),
+    ("5克盐", "grams"), ("购物清单加上 2 升牛奶", "liters"), ("五百克面粉", "grams"), ("一英里是多少米", "meters"),
+])
+def test_a_unit_character_is_a_unit_after_a_number_or_alone_and_a_word_inside_a_word(question, unit):
+    """ "大米" is rice and "克隆" clone; "5克", "2 升" and "多少米" are units (issue 34/37: "大 meters")."""
+    read = english(question).split()
+    assert [w for w in read if w in ("grams", "meters", "liters")] == ([unit] if unit else [])

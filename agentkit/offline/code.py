@@ -94,9 +94,7 @@ def _target(text: str, file: str | None) -> str | None:
     """The second path of a move or a copy: the word after "to"/"into" that follows the file, a folder with a slash."""
     at = text.find(file) if file else -1
     found = TARGET.match(text, at + len(file)) if file and at >= 0 else None
-    if not found:
-        return None
-    return found.group(1).rstrip(".") + ("/" if found.group(2) and not found.group(1).endswith("/") else "")
+    return found.group(1).rstrip(".") + ("/" if found.group(2) and not found.group(1).endswith("/") else "") if found else None
 
 
 def command_for(text: str, file: str | None, number: float | None) -> str | None:

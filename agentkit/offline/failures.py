@@ -14,8 +14,9 @@ import re
 from agentkit.offline.wording import Language, sentence_end
 
 
-def failure(message: str, language: Language, name: str = "") -> str:
-    """An error in plain words, then what to try: the message says what was wrong, and often what is valid."""
+def failure(message: str, language: Language, name: str = "", given: tuple[str, ...] = ()) -> str:
+    """An error in plain words, then what to try: the message says what was wrong, and often what is valid. In
+    Chinese, the name it is about is one the call `given` (never the message's example, "like 'notes.txt'")."""
     lowered = message.lower()
     if re.search(r"\b(?:user|person) (?:did not|didn't|declined|denied|refused|said no)\b", lowered):
         return "我没有执行：你没有同意，所以它没有运行。你想换成什么做法？" if language == "zh" else \
@@ -35,7 +36,7 @@ def failure(message: str, language: Language, name: str = "") -> str:
         return f"我没有执行：{_in_chinese(why, '这个操作在这里不被允许')}。" if language == "zh" else f"I didn't do that: {why}."
     kind = next(k for k in KINDS if re.search(k[0], lowered))
     if language == "zh":
-        return f"没能完成：{_in_chinese(message)}。{kind[2]}"
+        return f"没能完成：{_in_chinese(message, given=given)}。{kind[2]}"
     return f"That didn't work: {sentence_end(message, 'en')} {kind[3]}"
 
 
@@ -68,13 +69,13 @@ own way is understood too. The Chinese keeps the names and paths as written."""
 NAME = r"(?P<q>['\"])(?P<name>.+?)(?P=q)"
 
 
-def _in_chinese(message: str, general: str = "工具报告了一个错误") -> str:
+def _in_chinese(message: str, general: str = "工具报告了一个错误", given: tuple[str, ...] = ()) -> str:
     """A tool's error in Chinese, by its kind: no English sentence inside a Chinese reply."""
     lowered = message.lower()
     names = [m.group("name") for m in re.finditer(NAME, message)]
     found, said = next((found, k[1]) for k in KINDS for found in [re.search(k[0], lowered)] if found)
     said = said or general
-    if "{name}" in said:  # the name the words are about: the one after them ("not found in 'a.txt'"), else the first
-        after = [m.group("name") for m in re.finditer(NAME, message[found.end():])]
-        return said.format(name=(after or names)[0]) if names else general
+    if "{name}" in said:  # the name the words are about: the call's, the one after them ("not found in 'a.txt'") first
+        ours = [n for n in re.findall(NAME, message[found.end():]) + re.findall(NAME, message) if not given or n[1] in given]
+        return said.format(name=ours[0][1]) if ours else said.format(name=given[0]) if given else general
     return f"{said}（与 {'、'.join(names)} 有关）" if names else said

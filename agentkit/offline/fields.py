@@ -132,9 +132,7 @@ def _yes_no(name: str, value: bool, language: Language) -> str:
     name = " ".join(w for w in name.split() if w not in ("is", "has", "in")) if language == "zh" else name
     if language == "zh":
         name = name.replace(" ", "")
-        if name.startswith("已"):
-            return name if value else "未" + name[1:]
-        return ("有" if value else "没有") + name
+        return (name if value else "未" + name[1:]) if name.startswith("已") else ("有" if value else "没有") + name
     name = name.removeprefix("is ")
     return name if value else f"not {name}"
 

@@ -149,8 +149,9 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     role, kinds = role_of(name, spec)
     clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
     day = role == "date" and hint & {"date", "day", "deadline", "birthday", "due"}  # "when" may be a clock time alone
-    candidates = [s for s in spans if s.kind in kinds and id(s) not in used
-                  and not (day and s.kind == "time" and clock.fullmatch(str(s.value)))]
+    candidates = [s for s in spans if s.kind in kinds and id(s) not in used  # "with Lina meeting": Lina is not the title
+                  and not (day and s.kind == "time" and clock.fullmatch(str(s.value))) and not (role in ("title", "body")
+                  and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))]
     if role == "place":
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or _after_preposition(s)
@@ -273,9 +274,7 @@ def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) 
     if side_of(hint) == "to":  # the unit of "500 ml" is where a conversion starts, never where it goes
         target = towards or [f for f in found if f not in source]
         return target[-1][1] if target else (default if must else None)
-    if side_of(hint) == "from":
-        return (source or [f for f in found if f not in towards] or found)[0][1]
-    return found[0][1]
+    return (source or [f for f in found if f not in towards] or found)[0][1] if side_of(hint) == "from" else found[0][1]
 
 
 def _boolean(name: str, text: str, must: bool) -> bool | None:

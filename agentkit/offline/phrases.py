@@ -32,8 +32,8 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) 
                             "", phrase)
             if any(not _is_tool_word(w, exclude) for w in _words(phrase)):
                 return phrase if phrase.lower() not in PRONOUNS else None
-    # "flâneur" as written; "周会": a word the vocabulary kept
-    kept = [t for t in re.findall(rf"{LATIN}|{HAN}{{{1 if one_character else 2},}}", text)
+    # "flâneur" as written; "周会": a word the vocabulary kept; "with Lina": who with, as one word
+    kept = [t for t in re.findall(rf"(?:\bwith\s+(?=[A-Z]|{HAN}))?(?:{LATIN}|{HAN}{{{1 if one_character else 2},}})", text)
             if t.lower() not in reading.STOP_WORDS and not _is_tool_word(reading.stem(t.lower()), exclude)
             and not t[0].isdigit()]
     while kept and kept[0].lower() in COMMANDS:  # "Put buy milk on my list": the request's verb is not the item

@@ -65,7 +65,7 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
     result = result.strip()
     zh = language == "zh"
     if result.startswith("Error:"):
-        return failure(result.removeprefix("Error:").strip(), language, name)
+        return failure(result.removeprefix("Error:").strip(), language, name, tuple(str(v) for v in arguments.values()))
     command = next((v for k, v in arguments.items() if k in ("command", "cmd") and isinstance(v, str)), None)
     if command is not None or result.startswith("exit code:"):
         return command_output(command or "", result, language, full)

@@ -151,10 +151,12 @@ BEFORE_FILE = re.compile(r".*(?:读一下|读取|查看|看看|打开|显示|写
                          r"[把在往给从的里读写到])(?=.)")
 """What may be glued before a file name: the verb or the word that links it ("把笔记.txt" is 笔记.txt)."""
 _VALUE = r"\s*[:：]?\s*([^\s“”\"'，。：:][^“”\"'，。]*?)\s*"
-EDITS = [  # "把 X 里的 A 换成 B", "在 X 里把 A 替换成 B"; "在 X 末尾加一行：A", "再加一行：A" (the file of the last call);
-    # "往 X 里写入：A", "创建 X，内容是 A"; "在 X 里搜索 A"; "把 X 重命名为 Y" (a second file stays a file)
-    (re.compile(rf"(?:在\s*(?P<file>\x00\d+\x00)\s*[里中]?\s*把|把\s*(?P<file2>\x00\d+\x00)\s*[里中]?的?){_VALUE}"
-                rf"(?:换成|替换成|替换为|改成|改为){_VALUE}(?=[。！!]?$)"), " replace {0} with {1} in {file} "),
+EDITS = [  # "把 X 重命名为 Y" (a second file stays a file, read first); "把 X 里的 A 换成 B", "替换 X 里的 A 为 B";
+    # "在 X 末尾加一行：A", "再加一行：A" (the file of the last call); "往 X 里写入：A", "创建 X，内容是 A"; "在 X 里搜索 A"
+    (re.compile(r"把\s*(?P<file>\x00\d+\x00)(?P<file2>)\s*(重命名|改名|移动|挪|复制|拷贝)[为成到叫]?\s*(\x00\d+\x00)"),
+     " {0} {file} to {1} "),
+    (re.compile(rf"(?:在\s*(?P<file>\x00\d+\x00)\s*[里中]?\s*[把将]|(?:[把将]|替换|修改)\s*(?P<file2>\x00\d+\x00)\s*[里中]?的?)"
+                rf"{_VALUE}(?:换成|替换成|替换为|改成|改为|为|成){_VALUE}(?=[。！!]?$)"), " replace {0} with {1} in {file} "),
     (re.compile(rf"(?:[在往给向]\s*(?P<file>\x00\d+\x00)\s*(?:的?(?:末尾|最后|结尾|后面))?|(?P<file2>))\s*[再还]?"
                 rf"(?:加上?|添加|追加|增加|写上?)\s*一行{_VALUE}$"), " add a line into {file}: {0} "),
     (re.compile(rf"[往在向]\s*(?P<file>\x00\d+\x00)\s*[里中]?(?P<file2>)\s*(?:写入|写上|写进|写|保存|存入){_VALUE}$"),
@@ -163,8 +165,6 @@ EDITS = [  # "把 X 里的 A 换成 B", "在 X 里把 A 替换成 B"; "在 X 末
                 rf"(?:里面?)?(?:写上|写入|写着))(?!\s*(?:什么|啥)){_VALUE}$"), " write {0} to {file} "),
     (re.compile(rf"在\s*(?P<file>\x00\d+\x00)(?P<file2>)\s*[里中]?\s*(?:搜索|查找|找一下|找){_VALUE}$"),
      " search for {0} in {file} "),
-    (re.compile(r"把\s*(?P<file>\x00\d+\x00)(?P<file2>)\s*(重命名|改名|移动|挪|复制|拷贝)[为成到叫]?\s*(\x00\d+\x00)"),
-     " {0} {file} to {1} "),
 ]
 MOVES = {"重命名": "rename", "改名": "rename", "移动": "move", "挪": "move", "复制": "copy", "拷贝": "copy"}
 
@@ -177,8 +177,7 @@ def english(text: str) -> str:
     # "把 你好 写到 hi.txt": the object comes before the verb; kept aside and quoted, it stays one value as written
     kept: list[str] = []
     # a quoted text or a title in 《》 is a value as written: its numerals and words are not read ("《三体》")
-    text = QUOTES.sub(lambda m: kept.append(next(g for g in m.groups() if g is not None)) or f' "\x00{len(kept) - 1}\x00" ',
-                      text)
+    text = QUOTES.sub(lambda m: _kept(next(g for g in m.groups() if g is not None), kept, '"'), text)
     text = re.sub(r"(\.[A-Za-z][A-Za-z0-9]{0,4})(?=[\u4e00-\u9fff])", r"\1 ", text)  # "笔记.txt移到…": the name ends
     text = FILE.sub(lambda m: _kept_file(m.group(0), kept), text)
     for pattern, english_words in EDITS:
@@ -190,8 +189,7 @@ def english(text: str) -> str:
     text = re.sub(r"下个?(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" next {DAYS[m.group(1)]} ", text)
     text = re.sub(r"(这|本)?(?:周|星期|礼拜)([一二三四五六日天])",
                   lambda m: f" {'this ' if m.group(1) else ''}{DAYS[m.group(2)]} ", text)
-    for said, meant in RELATIVE_DAYS.items():
-        text = text.replace(said, f" {meant} ")
+    text = re.sub("|".join(RELATIVE_DAYS), lambda m: f" {RELATIVE_DAYS[m[0]]} ", text)
     # "生成一个十六位的密码": one password; "订一张4个人的桌子": one table, for 4
     text = re.sub(r"一下|一[个张份间](?=\s*[零〇一二两三四五六七八九十百千\d])", " ", text)
     # "A 和 B 都记上": "都" before a verb is "all", not a word of B
@@ -199,7 +197,8 @@ def english(text: str) -> str:
     # "关于人工智能的新闻": the thing comes last in Chinese, "news about 人工智能" in English, where a topic is looked for
     text = re.sub(r"关于([^，。？！\s的]+)的([^，。？！\s的]+)", r" \2 about \1 ", text)
     text = as_digits(text)  # "三百毫升" "300 ml", "百分之十五" "15%", "三张票" "3 票"
-    text = _times_and_durations(text)
+    text = _times_and_durations(text)  # "3点和 Lina 开会", "跟小王吃饭": after a time or a clause's start, 和/跟 is "with"
+    text = re.sub(r"((?:\d:\d\d|^|[，,：:])\s*)[和跟与]", r"\1 with ", text)
     text = re.sub(r"第\s*(\d+)\s*([行项条])", lambda m: f" {'line' if m[2] == '行' else 'item'} {m[1]} ", text)  # 第二行, 第一项
     text = _vocabulary().sub(_read_word, text)
     text = text.replace("，", " , ").replace("。", " . ").replace("？", " ? ").replace("！", " ! ").replace("、", " , ")
@@ -259,12 +258,16 @@ LINKING = {"", "in", "to", "from", "and", "is", "please", "then", "use", "what",
 def _read_word(match: re.Match[str]) -> str:
     """A word of the table in English, unless it is one character that starts a word the table does not know:
     "周会" (the weekly meeting) is not "weeks" and "会", "写论文" keeps 论文 with its verb; 在, 到, 的 always link."""
-    word, text, end = match.group(0), match.string, match.end()
-    # "5克盐": a character right after a number is its unit (5 grams of 盐), whatever follows
-    unknown_next = end < len(text) and is_chinese(text[end]) and not _vocabulary().match(text, end) and \
-        not text[match.start() - 1:match.start()].isdigit()
-    in_a_name = text[end:end + 1] in NAME_DOTS or text[match.start() - 1:match.start()] in NAME_DOTS
-    if len(word) == 1 and (WORDS[word] not in LINKING and unknown_next or in_a_name):
+    from agentkit.offline.spans import UNITS  # spans reads numbers; this only needs its unit words
+    word, text, start, end = match.group(0), match.string, match.start(), match.end()
+    # "5克盐": a character after a number is its unit, whatever follows; "大米" is rice: a unit after a character
+    # that ends no word of the table is inside a word (but "多少米" asks in meters)
+    unknown_next = end < len(text) and is_chinese(text[end]) and not _vocabulary().match(text, end) or \
+        WORDS[word] in UNITS and is_chinese(text[start - 1:start]) and not any(
+            (m := _vocabulary().match(text, start - n)) and m.end() == start for n in range(2, min(start, 6) + 1))
+    in_a_name = text[end:end + 1] in NAME_DOTS or text[start - 1:start] in NAME_DOTS
+    if len(word) == 1 and (WORDS[word] not in LINKING and unknown_next and not text[:start].rstrip()[-1:].isdigit()
+                           or in_a_name):
         return word  # "弗兰克·赫伯特" is a name: its 克 is not grams
     return f" {WORDS[word]} "
 

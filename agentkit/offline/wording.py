@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 from agentkit.offline import reading
+from agentkit.offline.dates import WEEKDAYS
 from agentkit.offline.places import place_name, zone_names
 
 Language = str
@@ -177,15 +178,17 @@ def value_text(value: Any, language: Language, unit: str = "") -> str:
     when = moment(text, language) if MOMENT.fullmatch(text) else None
     if when:  # "22:53 (Friday, 4 December 2026)" / "22:53（2026年12月4日星期五）"
         return (f"{when[0]}（{when[1]}）" if language == "zh" else f"{when[0]} ({when[1]})") if when[0] else when[1]
+    day = text.lower() in WEEKDAYS and "星期" + "一二三四五六日"[WEEKDAYS.index(text.lower())]
+    if language == "zh" and (day or text.islower()):  # "food" 餐饮, "Friday" 星期五: the vocabulary's word; "Lina" stays
+        text = day or chinese_names().get(text, text)
     return f"{text} {unit}".rstrip() if unit and unit not in text else text
 
 
 def sentence_end(text: str, language: Language) -> str:
     """The text with the full stop its language uses, unless it already ends a sentence."""
     text = text.rstrip()
-    if re.search(r"[.!?。！？…]$", text) or text.endswith(("```", ":")):
-        return text
-    return text + ("。" if language == "zh" else ".")
+    ended = re.search(r"[.!?。！？…]$", text) or text.endswith(("```", ":"))
+    return text if ended else text + ("。" if language == "zh" else ".")
 
 
 def context(arguments: dict[str, Any], language: Language, places_only: bool = False) -> str:

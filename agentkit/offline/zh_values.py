@@ -21,16 +21,16 @@ EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
 
 
 def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) -> dict[str, Any]:
-    """The call's free-text values as the learner wrote them, for a question written in Chinese."""
-    if not is_chinese(question):
-        return arguments
+    """The call's free-text values as the learner wrote them, for a question written in Chinese (and a day of a month
+    the tool asks in no format: "3月14日", not "March 14")."""
     properties = schema.get("properties") or {}
-    written = dict(arguments)
-    for name, value in arguments.items():
-        spec = properties.get(name) or {}
-        if isinstance(value, str) and json_type(spec) == "string" and "enum" not in spec and role_of(name, spec)[0] not in STRICT:
-            written[name] = as_written(value, question)
-    return written
+    return {name: as_written(value, question) if is_chinese(question) and isinstance(value, str) and _free(
+        name, properties.get(name) or {}, value) else value for name, value in arguments.items()}
+
+
+def _free(name: str, spec: dict, value: str) -> bool:
+    return json_type(spec) == "string" and "enum" not in spec and \
+        role_of(name, spec)[0] not in (STRICT - {"date"} if re.fullmatch(r"[A-Z][a-z]+ \d+", value) else STRICT)
 
 
 def as_written(value: str, question: str) -> str:
@@ -42,19 +42,19 @@ def as_written(value: str, question: str) -> str:
     starts = [i for i in range(len(question)) if _reads_from(question, i, first)]
     ends = [j for j in range(1, len(question) + 1) if _reads_to(question, j, last)]
     found = [(j - i, i, j) for i in starts for j in ends if j > i and _plain(english(question[i:j])) == wanted]
-    if not found:
-        return value
-    _, i, j = min(found)
+    _, i, j = min(found, default=(0, 0, 0))
     return question[i:j].strip(EDGES) or value
 
 
 def _reads_from(question: str, at: int, word: str) -> bool:
     """The question, from `at`, starts with `word` as written or with a Chinese word the vocabulary reads as it."""
-    return question.casefold().startswith(word, at) or any(question.startswith(c, at) for c in _chinese_for(word))
+    return question.casefold().startswith(word, at) or any(question.startswith(c, at) for c in _chinese_for(word)) \
+        or question[at] in "和跟与0123456789" and english(question[at:]).casefold().startswith(word)  # "和 Lina", "3月"
 
 
 def _reads_to(question: str, end: int, word: str) -> bool:
-    return question.casefold().endswith(word, 0, end) or any(question.endswith(c, 0, end) for c in _chinese_for(word))
+    return question.casefold().endswith(word, 0, end) or any(question.endswith(c, 0, end) for c in _chinese_for(word)) \
+        or question[end - 1] in "日号" and _plain(english(question[:end])).endswith(word)  # "5月2日" reads "May 2"
 
 
 @cache
