@@ -137,9 +137,10 @@ def _language(args: argparse.Namespace, restart_with: list[str] | None) -> str:
     environment keeps LANG and LC_* but not LANGUAGE."""
     import os
 
-    from agentkit.frontends.messages import person_language
+    from agentkit.frontends.messages import PERSON_LANGUAGE, person_language
 
     language = person_language(args.lang, os.environ)
+    PERSON_LANGUAGE.set(language)  # for the line a signal ends the command with (`interrupts.ended_by_signals`)
     if restart_with is not None and args.lang is None:
         restart_with += ["--lang", language]
     return language
