@@ -130,8 +130,8 @@ def test_zh_the_chats_own_labels_are_chinese_and_what_came_from_outside_is_as_it
 
 ENGLISH_RUN = re.compile(r"\b[A-Za-z]+(?:\s+[A-Za-z]+){2,}\b")
 """Three English words in a row: an English sentence left inside a Chinese line."""
-NOT_PROSE = re.compile(r"`[^`]*`|'[^']*'|\"[^\"]*\"|“[^”]*”|\S*[/\\]\S*")
-"""What a Chinese line may quote as it is: code, quoted values, paths and URLs."""
+NOT_PROSE = re.compile(r"`[^`]*`|'[^']*'|\"[^\"]*\"|“[^”]*”|[^\s\u3000-\uffff]*[/\\][^\s\u3000-\uffff]*")
+"""What a Chinese line may quote as it is: code, quoted values, paths and URLs (which end at a Chinese character)."""
 
 
 def english_runs(text: str) -> list[str]:
@@ -142,6 +142,7 @@ def english_runs(text: str) -> list[str]:
 def test_english_runs_sees_an_english_sentence_and_not_a_quoted_value():
     assert english_runs("没能完成：'todo.txt' does not exist; use glob") == ["does not exist"]
     assert english_runs("未运行：run_bash ls -l（本任务不允许使用这个工具）“Which file is it?” `pip install -e .`") == []
+    assert english_runs("文件 /tmp/a.txt（报错：“No such file or directory”）") == [], "a path ends at a Chinese character"
 
 
 @pytest.mark.parametrize("base_url", ["http://localhost:11434/v1", "http://vllm.lan:8000/v1", "http://127.0.0.1:9/v1",

@@ -31,6 +31,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "chat help": "Type a request. /cancel (when asked a question) stops the task; /explain shows how the offline "
                      "model read your last request; /exit ends the chat.",
         "nothing to explain": "Nothing to explain yet: type a request first, then /explain.",
+        "unknown command": "The chat has no command {command}: its commands are /help, /cancel, /explain and /exit (to ask "
+                           "about a path, write it in a sentence).",
         "chat start": "agentkit chat: model {model}, workspace {workspace}",
         "bye": "bye", "you prompt": "you> ", "agent prompt": "agent> ", "thinking": "(thinking) {text}",
         "note": "[note: {text}]", "recovered note": NOTE,
@@ -88,6 +90,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "chat help": "输入你的请求。/cancel（在被提问时）停止当前任务；/explain 显示离线模型如何理解你上一个请求；"
                      "/exit 结束对话。",
         "nothing to explain": "还没有可以解释的请求：先输入一个请求，再输入 /explain。",
+        "unknown command": "聊天程序没有 {command} 这个命令：它的命令有 /help、/cancel、/explain 和 /exit（要问某个路径，"
+                           "请把它写进一句话里）。",
         "chat start": "agentkit chat：模型 {model}，工作区 {workspace}",
         "bye": "再见", "you prompt": "你> ", "agent prompt": "助手> ", "thinking": "（思考）{text}",
         "note": "[提示：{text}]",
