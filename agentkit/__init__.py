@@ -43,7 +43,6 @@ from agentkit.policy import Decision, ToolExecutor, ToolPolicy
 from agentkit.task import Task, Usage
 from agentkit.tools import (
     ToolDefinition,
-    ToolDefinitionError,
     ToolResult,
     Workspace,
     ask_user_tool,
@@ -52,10 +51,10 @@ from agentkit.tools import (
     file_tools,
     get_current_time,
     shell_tool,
-    tool,
     tool_message,
 )
 from agentkit.tools.registry import DuplicateToolError, build_registry, openai_tools
+from agentkit.tools.schema import ToolDefinitionError, tool
 
 __all__ = [
     "DEFAULT_LIMITS", "Ask", "ConfigError", "Decision", "DuplicateToolError", "Event", "FunctionCallError", "Limits", "Question",

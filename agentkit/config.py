@@ -98,7 +98,8 @@ def connect(settings: Settings | None = None, *, offline: bool | None = None) ->
     settings = settings or load_settings()
     if offline or (offline is None and settings.offline):
         from agentkit.offline import connect_offline  # loaded only when it answers: `import agentkit` stays light
-        return connect_offline(variant=settings.variant, recover=settings.recovers_text_calls, max_retries=settings.max_retries)
+        return connect_offline(variant=settings.variant, recover=settings.recovers_text_calls,
+                               max_retries=settings.max_retries)
     if settings.offline:
         raise ConfigError("offline=False needs a real model, but MODEL_API_KEY is not set: put your provider's key "
                           "in .env (copy .env.example), or leave offline unset to use the offline model")
