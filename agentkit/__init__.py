@@ -33,6 +33,7 @@ classroom/ (the exercises and the teacher's tools). docs/teaching.md draws the l
 from agentkit.asking import Ask, Question, TaskCancelled, scripted_answers, terminal_ask
 from agentkit.calls import ToolCall
 from agentkit.config import ConfigError, Settings, connect, load_settings
+from agentkit.errors import ToolError, WorkspaceError
 from agentkit.events import Event, finish
 from agentkit.history import trim_history
 from agentkit.limits import DEFAULT_LIMITS, Limits
@@ -41,31 +42,26 @@ from agentkit.manual import FunctionCallError, build_system_prompt, manual_round
 from agentkit.policy import Decision, ToolExecutor, ToolPolicy
 from agentkit.task import Task, Usage
 from agentkit.tools import (
-    DuplicateToolError,
     ToolDefinition,
-    ToolDefinitionError,
-    ToolError,
     ToolResult,
     Workspace,
-    WorkspaceError,
     ask_user_tool,
-    build_registry,
     clock_tool,
     execute_tool,
     file_tools,
     get_current_time,
-    openai_tools,
     shell_tool,
-    tool,
     tool_message,
 )
+from agentkit.tools.registry import DuplicateToolError, build_registry, openai_tools
+from agentkit.tools.schema import ToolDefinitionError, tool
 
 __all__ = [
-    "DEFAULT_LIMITS", "Ask", "ConfigError", "Decision", "DuplicateToolError", "Event", "FunctionCallError",
-    "Limits", "Question", "Settings", "Task", "TaskCancelled", "ToolCall", "ToolDefinition", "ToolDefinitionError",
-    "ToolError", "ToolExecutor", "ToolPolicy", "ToolResult", "Usage", "Workspace", "WorkspaceError",
-    "ask_user_tool", "build_registry", "build_system_prompt", "clock_tool", "connect",
-    "execute_tool", "file_tools", "finish", "get_current_time", "load_settings", "manual_round_trip", "openai_tools",
-    "parse_reply", "run_task", "scripted_answers", "shell_tool", "terminal_ask", "tool", "tool_message", "trim_history",
+    "DEFAULT_LIMITS", "Ask", "ConfigError", "Decision", "DuplicateToolError", "Event", "FunctionCallError", "Limits", "Question",
+    "Settings", "Task", "TaskCancelled", "ToolCall", "ToolDefinition", "ToolDefinitionError", "ToolError", "ToolExecutor",
+    "ToolPolicy", "ToolResult", "Usage", "Workspace", "WorkspaceError", "ask_user_tool", "build_registry", "build_system_prompt",
+    "clock_tool", "connect", "execute_tool", "file_tools", "finish", "get_current_time", "load_settings", "manual_round_trip",
+    "openai_tools", "parse_reply", "run_task", "scripted_answers", "shell_tool", "terminal_ask", "tool", "tool_message",
+    "trim_history",
 ]
 

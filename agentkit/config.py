@@ -25,7 +25,10 @@ OPENAI_HOSTS = ("api.openai.com",)
 
 
 class ConfigError(ValueError):
-    """A setting is missing or wrong; the message names the variable and what to put there."""
+    """A setting is missing or wrong: the message names the variable and what to put there; `key` and `values`, which."""
+    def __init__(self, message: str, key: str = "", **values: object) -> None:
+        super().__init__(message)
+        self.key, self.values = key, values
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,7 @@ def load_settings(env_file: str | os.PathLike[str] | None = None) -> Settings:
     """Read VARIABLES from the environment, then from `.env` (found upwards from here)."""
     path = env_file if env_file is not None else find_dotenv(usecwd=True)
     if env_file is not None and not Path(env_file).is_file():
-        raise ConfigError(f"no settings file at {env_file}: copy .env.example to .env and fill it in")
+        raise ConfigError(f"no settings file at {env_file}: copy .env.example to .env and fill it in", "no file", path=env_file)
     from_file = dotenv_values(path) if path else {}
     # As with load_dotenv: a variable set in the environment, even to "", wins over the file.
     values = {name: (os.environ[name] if name in os.environ else from_file.get(name) or "").strip() for name in VARIABLES}
@@ -64,10 +67,10 @@ def load_settings(env_file: str | os.PathLike[str] | None = None) -> Settings:
     recovery = values["RECOVER_TEXT_CALLS"].lower() or "auto"
     if recovery not in RECOVERY_MODES:
         raise ConfigError(f"RECOVER_TEXT_CALLS={values['RECOVER_TEXT_CALLS']!r} should be one of: {', '.join(RECOVERY_MODES)} "
-                          "(auto: on for every server but OpenAI's own API)")
+                          "(auto: on for every server but OpenAI's own API)", "recovery", value=values["RECOVER_TEXT_CALLS"])
     if base_url and not base_url.startswith(("http://", "https://")):
         raise ConfigError(f"BASE_URL={base_url!r} is not a URL: put the provider's OpenAI-compatible endpoint, "
-                          "starting with http:// or https://, for example https://api.openai.com/v1 (README has a table)")
+                          "starting with http:// or https://, for example https://api.openai.com/v1 (README has a table)", "url")
     if not key:
         # Offline, MODEL selects nothing but a variant: a provider's model name in .env changes no reply.
         if not model.startswith(OFFLINE_MODEL_NAME + "/"):
@@ -75,14 +78,15 @@ def load_settings(env_file: str | os.PathLike[str] | None = None) -> Settings:
         name = model.removeprefix(OFFLINE_MODEL_NAME + "/")
         from agentkit.offline.variants import VARIANTS  # only for MODEL=offline/<variant>: import agentkit stays light
         if name not in VARIANTS:
-            raise ConfigError(f"MODEL={model!r} names no variant of the offline model; should be one of: "
-                              + ", ".join(f"offline/{known}" for known in VARIANTS) + " (or set MODEL_API_KEY for a real model)")
+            known = ", ".join(f"offline/{known}" for known in VARIANTS)
+            raise ConfigError(f"MODEL={model!r} names no variant of the offline model; should be one of: {known} (or set "
+                              "MODEL_API_KEY for a real model)", "variant", value=model, known=known)
         return Settings(base_url=base_url or None, model=model, variant=name, recover_text_calls=recovery)
     if any(c.isspace() or c in "\"'" for c in key):
-        raise ConfigError("MODEL_API_KEY contains spaces or quotes: put the key alone, as the provider shows it")
+        raise ConfigError("MODEL_API_KEY contains spaces or quotes: put the key alone, as the provider shows it", "key")
     if not model:
         raise ConfigError("MODEL is not set: put the provider's model name, for example MODEL=gpt-4o-mini "
-                          "(README's provider table has one for each provider)")
+                          "(README's provider table has one for each provider)", "model")
     return Settings(api_key=key, base_url=base_url or None, model=model, recover_text_calls=recovery)
 
 

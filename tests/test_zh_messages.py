@@ -128,6 +128,50 @@ def test_zh_the_chats_own_labels_are_chinese_and_what_came_from_outside_is_as_it
     assert describe(Note("a call read back from text")) == "[note: a call read back from text]"
 
 
+ENGLISH_RUN = re.compile(r"\b[A-Za-z]+(?:\s+[A-Za-z]+){2,}\b")
+"""Three English words in a row: an English sentence left inside a Chinese line."""
+NOT_PROSE = re.compile(r"`[^`]*`|'[^']*'|\"[^\"]*\"|“[^”]*”|[^\s\u3000-\uffff]*[/\\][^\s\u3000-\uffff]*")
+"""What a Chinese line may quote as it is: code, quoted values, paths and URLs (which end at a Chinese character)."""
+
+
+def english_runs(text: str) -> list[str]:
+    """The runs of 3+ English words in `text` outside code, quoted values and paths: none in a Chinese line."""
+    return ENGLISH_RUN.findall(NOT_PROSE.sub("", text))
+
+
+def test_english_runs_sees_an_english_sentence_and_not_a_quoted_value():
+    assert english_runs("没能完成：'todo.txt' does not exist; use glob") == ["does not exist"]
+    assert english_runs("未运行：run_bash ls -l（本任务不允许使用这个工具）“Which file is it?” `pip install -e .`") == []
+    assert english_runs("文件 /tmp/a.txt（报错：“No such file or directory”）") == [], "a path ends at a Chinese character"
+
+
+@pytest.mark.parametrize("base_url", ["http://localhost:11434/v1", "http://vllm.lan:8000/v1", "http://127.0.0.1:9/v1",
+                                      "https://api.deepseek.com/v1"])
+def test_a_recovery_note_is_worded_from_the_fixes_it_names_in_both_languages(base_url):
+    from agentkit.events import Note
+    from agentkit.recovery import RecoveryNote, server_fix
+
+    note = RecoveryNote(base_url)
+    english, chinese = describe(Note(note)), describe(Note(note), "zh")
+    assert english == f"[note: {note}]" and server_fix(base_url) in english, "English as the note was written"
+    assert chinese.startswith("[提示：服务器把这个工具调用写成了文本") and english_runs(chinese) == [], chinese
+    assert len(re.findall(r"启动|Ollama 只对|服务商", chinese)) == len(note.fixes), "each fix it names, in Chinese"
+
+
+def test_a_recovery_note_in_a_chat_in_chinese_and_in_english(tmp_path):
+    import subprocess
+
+    said = {}
+    for language in ("zh", "en"):
+        done = subprocess.run([str(SCRIPT), "chat", "--no-history", "--lang", language], cwd=tmp_path, text=True,
+                              input="What time is it in Tokyo?\n", capture_output=True, timeout=120,
+                              env=environment(tmp_path, MODEL="offline/tagged_json"))
+        assert done.returncode == 0, done.stderr
+        (said[language],) = [line for line in done.stdout.splitlines() if line.startswith(("[提示：", "[note: "))]
+    assert said["en"].startswith("[note: The server sent this tool call as text") and "provider" in said["en"]
+    assert said["zh"].startswith("[提示：服务器把这个工具调用写成了文本") and english_runs(said["zh"]) == [], said["zh"]
+
+
 def test_zh_a_workspace_the_chat_cannot_use_is_refused_in_chinese(tmp_path, capsys):
     from agentkit.frontends.commands import _workspace
 
@@ -277,7 +321,8 @@ def test_zh_web_page_and_a_declined_call_in_chinese(tmp_path):
         result = next(event for event in events if event["kind"] == "tool_result")
     assert result["shown"] == "你拒绝了：write_file a.txt"
     assert "did not allow" in result["content"], "the model still reads its English sentence"
-    assert web.end(signal.SIGINT)[0] == 130
+    status, stderr = web.end(signal.SIGINT)  # (asyncio may warn first of the page's closed stream: not our line)
+    assert (status, stderr.splitlines()[-1]) == (130, "agentkit web: 已停止（Ctrl-C）"), "the last line in Chinese too"
 
 
 def test_zh_language_reaches_the_restarted_chat_though_its_clean_environment_drops_language(tmp_path):

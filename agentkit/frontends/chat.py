@@ -7,14 +7,16 @@
 
 Each tool call and a shortened result are printed as they happen (`agentkit.frontends.terminal` prints them, made
 visible). A tool that needs confirmation asks `[y/N]` first. `/cancel` (or `/exit`) as an answer stops the
-task; `/explain` prints how the offline model read the last request (`agentkit.offline.explain`: the values
-it found, each tool's score, each argument's candidates and pick); `/exit`, Ctrl-D or Ctrl-C at the prompt ends
-the chat. Ctrl-C during a task stops the task (and a
-command it runs) and comes back here; with requests from a pipe or a file, it ends the chat.
+task; `/help` repeats what the chat's commands do, and another word after a slash (`/foo`) is answered by the chat,
+not sent to the model; `/explain` prints how the offline model read the last request (`agentkit.offline.explain`:
+the values it found, each tool's score, each argument's candidates and pick); `/exit`, Ctrl-D or Ctrl-C at the
+prompt ends the chat. Ctrl-C during a task stops the task (and a command it runs) and comes back here; with
+requests from a pipe or a file, it ends the chat.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -34,8 +36,9 @@ from agentkit.task import Task
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.workspace import Workspace
 
-HELP = say("chat help", "en")
-EXPLAIN = "/explain"
+HELP, EXPLAIN = "/help", "/explain"
+COMMAND = re.compile(r"/\w+")
+"""A line that is one word after a slash is one of the chat's commands, never a request: /foo is answered by the chat."""
 
 
 def _explained(request: str | None, registry: Mapping[str, ToolDefinition], language: str) -> str:
@@ -80,7 +83,7 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
                 terminal.write("")  # the terminal echoed ^C on the prompt's line
                 stopped_by = interrupts.last
                 break
-            if request in ("", EXIT):
+            if request.lower() in ("", EXIT):
                 continue
             terminal.remember(request)
             if request == CANCEL:
@@ -88,6 +91,9 @@ async def chat(client: openai.AsyncOpenAI, model: str, workspace: Workspace, ter
                 continue
             if request == EXPLAIN:
                 terminal.write(_explained(last_request, registry, language))
+                continue
+            if COMMAND.fullmatch(request):  # /help, or a command the chat does not have: said by the chat, in words
+                terminal.write(say("chat help" if request == HELP else "unknown command", language, command=request))
                 continue
             last_request = request
             task = task or Task(request)  # made here, so that an interrupted first task is kept too

@@ -26,16 +26,24 @@ def refuse(command: str, problem: str) -> NoReturn:
     raise SystemExit(2)
 
 
-def _workspace(command: str, path: str | None, language: str = "en") -> Workspace:
+def refuse_error(command: str, error: Exception) -> NoReturn:
+    """`refuse` with an error's message, in the person's language where it carries a key we have words for."""
+    from agentkit.frontends.messages import PERSON_LANGUAGE
+    from agentkit.frontends.worded_errors import error_for_the_person
+
+    refuse(command, error_for_the_person(error, PERSON_LANGUAGE.get()))
+
+
+def _workspace(command: str, path: str | None, language: str | None = None) -> Workspace:
     """The agent's workspace, created if missing, or a refusal that names --workspace (in the person's language)."""
     from agentkit.agent import open_workspace, workspace_root
-    from agentkit.frontends.messages import say
+    from agentkit.frontends.messages import PERSON_LANGUAGE, say
 
     try:
         return open_workspace(path)
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        refuse(command, say("workspace refused", language, root=workspace_root(path), reason=reason))
+        refuse(command, say("workspace refused", language or PERSON_LANGUAGE.get(), root=workspace_root(path), reason=reason))
 
 
 def _needs_extra(command: str, extra: str, missing: ModuleNotFoundError) -> NoReturn:
@@ -64,14 +72,18 @@ def new(args: argparse.Namespace) -> None:
     print(f"next: cd {args.name}, then python -m pytest; README.md lists the commands that evaluate and serve it")
 
 
-def _settings(restart_with: list[str] | None) -> Settings:
-    """The model settings; first, given arguments, restart with them and no secret in the environment."""
-    from agentkit.config import load_settings
+def _settings(command: str, restart_with: list[str] | None) -> Settings:
+    """The model settings, or a refusal that says which is wrong; first, given arguments, restart with them and no
+    secret in the environment."""
+    from agentkit.config import ConfigError, load_settings
     from agentkit.frontends.reexec import inherited_settings, restarted_with_clean_environment
 
     settings = inherited_settings()
     if settings is None:
-        settings = load_settings()  # here, so that a wrong setting is reported before anything else happens
+        try:
+            settings = load_settings()  # here, so that a wrong setting is reported before anything else happens
+        except ConfigError as error:
+            refuse_error(command, error)
         if restart_with is not None:
             restarted_with_clean_environment(restart_with, settings)  # returns only where it is not possible
     return settings
@@ -86,7 +98,7 @@ def chat(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     from agentkit.frontends.terminal import Terminal, person_lines
 
     language = _language(args, restart_with)
-    settings = _settings(restart_with)
+    settings = _settings("chat", restart_with)
     workspace = _workspace("chat", args.workspace, language)
     # What a person types or a terminal shows may not be valid in its encoding: replaced, never an error.
     for stream in (sys.stdin, sys.stdout):
@@ -135,7 +147,7 @@ def web(args: argparse.Namespace, restart_with: list[str] | None) -> None:
     except ModuleNotFoundError as missing:
         _needs_extra("web", "web", missing)
     language = _language(args, restart_with)
-    settings = _settings(restart_with)
+    settings = _settings("web", restart_with)
     try:
         sock = listen(args.port)  # before the workspace and the token: a busy port leaves nothing behind
     except OSError as error:
@@ -151,9 +163,10 @@ def _language(args: argparse.Namespace, restart_with: list[str] | None) -> str:
     environment keeps LANG and LC_* but not LANGUAGE."""
     import os
 
-    from agentkit.frontends.messages import person_language
+    from agentkit.frontends.messages import PERSON_LANGUAGE, person_language
 
     language = person_language(args.lang, os.environ)
+    PERSON_LANGUAGE.set(language)  # for the line a signal ends the command with (`interrupts.ended_by_signals`)
     if restart_with is not None and args.lang is None:
         restart_with += ["--lang", language]
     return language
@@ -169,7 +182,7 @@ def _own_tools(args: argparse.Namespace) -> Tools | None:
         tools = load_tools(args.tools)
         tools(_workspace(args.command, args.workspace))
     except (ValueError, TypeError) as error:
-        refuse(args.command, str(error))
+        refuse_error(args.command, error)
     return tools
 
 
@@ -179,7 +192,9 @@ def _own_policy(args: argparse.Namespace, tools: Tools | None) -> dict[str, Tool
     if not args.policy:
         return {}
     from agentkit.agent import agent_tools
-    from agentkit.frontends.own_agent import load_policy
+    from agentkit.frontends.messages import PERSON_LANGUAGE
+    from agentkit.frontends.own_agent import LoadError, load_policy
+    from agentkit.frontends.worded_errors import error_for_the_person
     from agentkit.policy import ToolExecutor
 
     try:
@@ -191,5 +206,6 @@ def _own_policy(args: argparse.Namespace, tools: Tools | None) -> dict[str, Tool
             tools = course_tools
         ToolExecutor(tools(workspace) if tools else agent_tools(workspace, ask=None), policy)  # names read only
     except (ValueError, TypeError) as error:
-        refuse(args.command, f"--policy {args.policy}: {error}" if "--policy" not in str(error) else str(error))
+        said = error_for_the_person(error, PERSON_LANGUAGE.get())  # a LoadError names the flag; the executor's does not
+        refuse(args.command, said if isinstance(error, LoadError) else f"--policy {args.policy}: {said}")
     return {"policy": policy}

@@ -79,9 +79,6 @@ class Interrupts:
 
 # ---- the whole command: one line and an exit status, whatever signal ends it ------------------------------
 
-STOPPED_BY = {signal.SIGINT: "stopped (Ctrl-C)", signal.SIGTERM: "stopped (SIGTERM)",
-              signal.SIGHUP: "stopped (the terminal hung up)"}
-"""The line a command ends with, after its name, for each signal that ends it."""
 INTERRUPTED = 130
 """The exit status of a command a signal ended (128 + SIGINT): the same for Ctrl-C, SIGTERM and a hang-up, so a
 script or a supervisor reads one "interrupted" status; the line on stderr says which signal it was."""
@@ -121,7 +118,9 @@ def ended_by_signals(command: str) -> Iterator[None]:
     except KeyboardInterrupt as stop:
         number = stop.number if isinstance(stop, Stopped) else received[0] if received else signal.SIGINT
         if not isinstance(stop, Stopped):
-            _say(f"{command}: {STOPPED_BY[number]}")
+            from agentkit.frontends.messages import PERSON_LANGUAGE, say  # only now: `agentkit --help` stays light
+
+            _say(f"{command}: {say(f'ended {number.name}', PERSON_LANGUAGE.get())}")  # in the person's language
         raise SystemExit(INTERRUPTED) from None
     finally:
         for number, handler in previous.items():

@@ -20,6 +20,7 @@ from agentkit.asking import Cancelled, Question
 from agentkit.checks import use_language as use_check_language
 from agentkit.decisions import Decision, Rule
 from agentkit.limits import LimitReached
+from agentkit.recovery import NOTE, PROVIDER_FIX, SERVER_FIXES, RecoveryNote
 from agentkit.task import StopReason
 
 LANGUAGES = ("en", "zh")
@@ -30,9 +31,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "chat help": "Type a request. /cancel (when asked a question) stops the task; /explain shows how the offline "
                      "model read your last request; /exit ends the chat.",
         "nothing to explain": "Nothing to explain yet: type a request first, then /explain.",
+        "unknown command": "The chat has no command {command}: its commands are /help, /cancel, /explain and /exit (to ask "
+                           "about a path, write it in a sentence).",
         "chat start": "agentkit chat: model {model}, workspace {workspace}",
         "bye": "bye", "you prompt": "you> ", "agent prompt": "agent> ", "thinking": "(thinking) {text}",
-        "note": "[note: {text}]",
+        "note": "[note: {text}]", "recovered note": NOTE,
+        "ended SIGINT": "stopped (Ctrl-C)", "ended SIGTERM": "stopped (SIGTERM)",
+        "ended SIGHUP": "stopped (the terminal hung up)",
         "workspace refused": "cannot use {root} as the workspace ({reason}): give a folder you can write to with "
                              "--workspace PATH",
         "no task": "No task is running: /cancel stops a task when it asks you something. /exit ends the chat.",
@@ -85,9 +90,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "chat help": "输入你的请求。/cancel（在被提问时）停止当前任务；/explain 显示离线模型如何理解你上一个请求；"
                      "/exit 结束对话。",
         "nothing to explain": "还没有可以解释的请求：先输入一个请求，再输入 /explain。",
+        "unknown command": "聊天程序没有 {command} 这个命令：它的命令有 /help、/cancel、/explain 和 /exit（要问某个路径，"
+                           "请把它写进一句话里）。",
         "chat start": "agentkit chat：模型 {model}，工作区 {workspace}",
         "bye": "再见", "you prompt": "你> ", "agent prompt": "助手> ", "thinking": "（思考）{text}",
         "note": "[提示：{text}]",
+        "recovered note": "服务器把这个工具调用写成了文本发来，已从文本中把它读了回来（RECOVER_TEXT_CALLS）。"
+                          "要让它原生返回工具调用：{fix}。",
+        "ended SIGINT": "已停止（Ctrl-C）", "ended SIGTERM": "已停止（SIGTERM）", "ended SIGHUP": "已停止（终端已挂断）",
         "workspace refused": "不能把 {root} 用作工作区（{reason}）：请用 --workspace PATH 指定一个你能写入的文件夹",
         "no task": "当前没有正在运行的任务：/cancel 用于在任务向你提问时停止它。/exit 结束对话。",
         "confirm": "允许运行 {tool} {arguments} 吗？[y/N]",
@@ -134,6 +144,19 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 """key -> text, one table per language, with the same keys (a test checks it); {name} is filled in by `say`."""
 
+FIXES_ZH = {
+    "ollama": "Ollama 只对模板支持工具的模型返回工具调用：请从 https://ollama.com/search?c=tools 列出的模型中选一个"
+              "（`ollama show MODEL --template` 可以查看模板）",
+    "vllm": "启动 vLLM 时要加上 --enable-auto-tool-choice --tool-call-parser <parser>（Qwen2.5 用 hermes，Qwen3-Coder 用 "
+            "qwen3_coder，Llama 3.x 用 llama3_json，Mistral 用 mistral），再加上 --reasoning-parser <parser>，让 <think> "
+            "不混进回答",
+    "llama.cpp": "启动 llama.cpp 的服务器时要加上 --jinja（并使用支持工具的聊天模板）",
+    "provider": "MODEL 应当是这家服务商支持工具调用（函数调用）的模型之一",
+}
+"""`agentkit.recovery.SERVER_FIXES` and `PROVIDER_FIX` in Chinese: what a recovery note names, as the chat says it."""
+FIXES = {"en": {**SERVER_FIXES, "provider": PROVIDER_FIX}, "zh": FIXES_ZH}
+FIX_SEPARATOR = {"en": "; ", "zh": "；"}
+
 PERSON_LANGUAGE: ContextVar[str] = ContextVar("person_language", default="en")
 """The language of the person a task reports to, for code far from the front end (the line for a call that did
 not run, `decisions.for_the_person`). A front end sets it for its own tasks; each asyncio task sees its own value."""
@@ -155,6 +178,14 @@ def person_question(question: Question | str, language: str) -> str:
         return str(question)
     arguments = json.dumps(question.call.arguments, ensure_ascii=False)
     return say("confirm", language, tool=question.call.name, arguments=arguments)
+
+
+def note_for_the_person(text: str, language: str) -> str:
+    """A note's text in `language`: a recovery note worded from the fixes it names; any other note as it is."""
+    if not isinstance(text, RecoveryNote):
+        return text
+    fix = FIX_SEPARATOR[language].join(FIXES[language][kind] for kind in text.fixes)
+    return say("recovered note", language, fix=fix)
 
 
 def why_it_stopped(reason: StopReason, language: str) -> str:

@@ -2,7 +2,8 @@
 `--system-prompt FILE`, checked.
 
 `agentkit chat`, `agentkit web` and `agentkit mcp` take all three (`agentkit eval` the tools and the prompt: it
-scores the model's first calls, which no policy runs); each mistake is a ValueError that says what to write instead.
+scores the model's first calls, which no policy runs); each mistake is a `LoadError` (a ValueError) that says what to
+write instead.
 """
 
 from __future__ import annotations
@@ -14,10 +15,16 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import ModuleType
 
+from agentkit.config import ConfigError
 from agentkit.policy import ToolPolicy
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.registry import build_registry
 from agentkit.tools.workspace import Workspace
+
+
+class LoadError(ConfigError):
+    """Your `--tools`, `--policy` or `--system-prompt` cannot be used: the message says what to write instead, and
+    `key` and `values` say it for a front end in the person's language (`agentkit.frontends.worded_errors`)."""
 
 
 def read_system_prompt(path: str | Path) -> str:
@@ -25,9 +32,11 @@ def read_system_prompt(path: str | Path) -> str:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"cannot read the system prompt from {path}: {error}; give a UTF-8 text file") from None
+        raise LoadError(f"cannot read the system prompt from {path}: {error}; give a UTF-8 text file", "prompt unreadable",
+                        path=path, error=error) from None
     if not text.strip():
-        raise ValueError(f"the system prompt file {path} is empty: write the agent's instructions in it")
+        raise LoadError(f"the system prompt file {path} is empty: write the agent's instructions in it", "prompt empty",
+                        path=path)
     return text.strip()
 
 
@@ -47,15 +56,16 @@ def load_tools(spec: str) -> Tools:
     if not callable(factory):
         names = sorted(n for n, v in vars(module).items()
                        if callable(v) and not isinstance(v, type) and not n.startswith("_"))  # a class makes no registry
-        raise ValueError(f"--tools {spec!r}: {module.__name__} has no function {name!r}; its functions: {', '.join(names)}")
+        raise LoadError(f"--tools {spec!r}: {module.__name__} has no function {name!r}; its functions: {', '.join(names)}",
+                        "no function", spec=spec, module=module.__name__, name=name, names=", ".join(names))
 
     def tools(workspace: Workspace) -> dict[str, ToolDefinition]:
         made = factory(workspace)
         if isinstance(made, Mapping):
             made = made.values()
         if not isinstance(made, Iterable):
-            raise ValueError(f"--tools {spec!r} returned {type(made).__name__}: return build_registry([...]) "
-                             "or a list of tools")
+            raise LoadError(f"--tools {spec!r} returned {type(made).__name__}: return build_registry([...]) or a list of "
+                            "tools", "not a registry", spec=spec, type=type(made).__name__)
         return build_registry(made)  # checked as the course's registry is: names, duplicates, schemas
 
     return tools
@@ -70,9 +80,11 @@ def load_policy(spec: str) -> ToolPolicy:
     policy = getattr(module, name, None)
     if not isinstance(policy, ToolPolicy):
         names = sorted(n for n, v in vars(module).items() if isinstance(v, ToolPolicy))
-        raise ValueError(f"--policy {spec!r}: {module.__name__}.{name} is "
-                         f"{'missing' if policy is None else 'a ' + type(policy).__name__}, not a ToolPolicy; "
-                         f"its policies: {', '.join(names) or '(none: write POLICY = ToolPolicy(...) in it)'}")
+        raise LoadError(f"--policy {spec!r}: {module.__name__}.{name} is "
+                        f"{'missing' if policy is None else 'a ' + type(policy).__name__}, not a ToolPolicy; "
+                        f"its policies: {', '.join(names) or '(none: write POLICY = ToolPolicy(...) in it)'}",
+                        "no policy" if policy is None else "not a policy", spec=spec, module=module.__name__, name=name,
+                        type=type(policy).__name__, names=", ".join(names) or "—")
     return policy
 
 
@@ -81,8 +93,9 @@ def _imported(flag: str, spec: str, what: str, naming: str) -> tuple[ModuleType,
     first, as `python -m` would. A ValueError says what to write instead."""
     where, _, name = spec.rpartition(":")
     if not where or not name.isidentifier():
-        raise ValueError(f"{flag} {spec!r}: write module:{what} (my_agent:{'tools' if flag == '--tools' else 'POLICY'}) "
-                         f"or file.py:{what}, {naming}")
+        example = f"my_agent:{'tools' if flag == '--tools' else 'POLICY'}"
+        raise LoadError(f"{flag} {spec!r}: write module:{what} ({example}) or file.py:{what}, {naming}", "spec", flag=flag,
+                        spec=spec, what=what, example=example)
     try:
         if where.endswith(".py"):
             path = Path(where).resolve()
@@ -99,5 +112,6 @@ def _imported(flag: str, spec: str, what: str, naming: str) -> tuple[ModuleType,
                 sys.path.insert(0, str(Path.cwd()))
             module = importlib.import_module(where)
     except (ImportError, OSError) as error:
-        raise ValueError(f"{flag} {spec!r}: cannot import {where}: {error}") from None
+        raise LoadError(f"{flag} {spec!r}: cannot import {where}: {error}", "import", flag=flag, spec=spec, where=where,
+                        error=error) from None
     return module, name

@@ -17,7 +17,14 @@ from collections.abc import Awaitable, Callable
 from agentkit.asking import EXIT, Question
 from agentkit.events import Event
 from agentkit.frontends.checklist import checklist, plan_in
-from agentkit.frontends.messages import for_the_person, person_answer, person_question, say, why_it_stopped
+from agentkit.frontends.messages import (
+    for_the_person,
+    note_for_the_person,
+    person_answer,
+    person_question,
+    say,
+    why_it_stopped,
+)
 from agentkit.hardening.visible import readable, visible
 
 RESULT_WIDTH = 160
@@ -52,7 +59,7 @@ def describe(event: Event, language: str = "en") -> str | None:
     elif event.kind == "thinking":  # folded to one line: the reasoning is not the answer
         line = "  " + say("thinking", language, text=shorten(visible(event.text)))
     elif event.kind == "note":
-        line = say("note", language, text=event.text)
+        line = say("note", language, text=note_for_the_person(event.text, language))
     elif event.kind == "status" and event.status != "completed":  # why, worded from the value the loop gives
         status = say(f"status {event.status}", language)
         line = (say("task status because", language, status=status, reason=why_it_stopped(event.error, language))

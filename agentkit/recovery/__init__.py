@@ -25,8 +25,8 @@ import openai
 # recover_calls and split_thinking are read from here too (chapter 02, config, the tests).
 from agentkit.recovery.text_calls import recover_calls, split_thinking
 
-__all__ = ["RECOVERED", "SERVER_FIXES", "RecoveringClient", "RecoveringTransport", "first_recovery_note", "recover_calls",
-           "recover_message", "recover_reply", "server_fix", "server_kind", "split_thinking"]
+__all__ = ["RECOVERED", "SERVER_FIXES", "RecoveringClient", "RecoveringTransport", "RecoveryNote", "first_recovery_note",
+           "recover_calls", "recover_message", "recover_reply", "server_fix", "server_kind", "split_thinking"]
 
 
 RECOVERED = "text_call_"
@@ -57,14 +57,37 @@ def server_kind(base_url: str | None) -> ServerKind | None:
     return None
 
 
-def server_fix(base_url: str | None) -> str:
-    """What makes this server return calls natively: its setting, the three local ones, or a provider's model."""
+PROVIDER_FIX = "MODEL should be one of this provider's models that supports tool (function) calling"
+"""What makes a provider's server (no local one) return calls natively: a model that has them."""
+NOTE = ("The server sent this tool call as text, and it was read back from the text (RECOVER_TEXT_CALLS). "
+        "For native tool calls: {fix}.")
+"""The note a chat shows the first time in a task that calls were read back from text; {fix} is `server_fix`'s."""
+
+
+def fixes_for(base_url: str | None) -> tuple[ServerKind | Literal["provider"], ...]:
+    """Which fixes `server_fix` names: this server's, the three local ones (a local URL that says nothing), or a provider's."""
     kind = server_kind(base_url)
     if kind:
-        return SERVER_FIXES[kind]
+        return (kind,)
     if urlparse(base_url or "").hostname in ("localhost", "127.0.0.1", "::1", "0.0.0.0", "host.docker.internal"):
-        return "; ".join(SERVER_FIXES.values())
-    return "MODEL should be one of this provider's models that supports tool (function) calling"
+        return tuple(SERVER_FIXES)
+    return ("provider",)
+
+
+def server_fix(base_url: str | None) -> str:
+    """What makes this server return calls natively: its setting, the three local ones, or a provider's model."""
+    return "; ".join(SERVER_FIXES[kind] if kind != "provider" else PROVIDER_FIX for kind in fixes_for(base_url))
+
+
+class RecoveryNote(str):
+    """`NOTE` in English, as a notebook prints it, with the fixes it names (`fixes`): a front end words it from them."""
+
+    fixes: tuple[ServerKind | Literal["provider"], ...]
+
+    def __new__(cls, base_url: str | None) -> RecoveryNote:
+        note = super().__new__(cls, NOTE.format(fix=server_fix(base_url)))
+        note.fixes = fixes_for(base_url)
+        return note
 
 
 def recover_message(message: dict[str, Any], tools: Mapping[str, dict], quoted: Sequence[str] = (),
@@ -114,14 +137,13 @@ class RecoveringClient(openai.AsyncOpenAI):
         super().__init__(**options)
 
 
-def first_recovery_note(messages: Sequence[dict[str, Any]], base_url: str | None) -> str | None:
+def first_recovery_note(messages: Sequence[dict[str, Any]], base_url: str | None) -> RecoveryNote | None:
     """A note for the person when the last reply's calls are the first in `messages` read back from text."""
     recovered = [any(c["id"].startswith(RECOVERED) for c in m.get("tool_calls") or [])
                  for m in messages if m.get("role") == "assistant"]
     if not recovered or not recovered[-1] or any(recovered[:-1]):
         return None
-    return (f"The server sent this tool call as text, and it was read back from the text (RECOVER_TEXT_CALLS). "
-            f"For native tool calls: {server_fix(base_url)}.")
+    return RecoveryNote(base_url)
 
 
 class RecoveringTransport(httpx2.AsyncBaseTransport):

@@ -47,8 +47,8 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from agentkit.agent import POLICY, agent_tools
 from agentkit.agent import system_prompt as default_system_prompt
 from agentkit.asking import Ask, Question
-from agentkit.events import CallAnswered, CallEvent, Event, Status, finish
-from agentkit.frontends.messages import PERSON_LANGUAGE, for_the_person, say, why_it_stopped
+from agentkit.events import CallAnswered, CallEvent, Event, Note, Status, finish
+from agentkit.frontends.messages import PERSON_LANGUAGE, for_the_person, note_for_the_person, say, why_it_stopped
 from agentkit.frontends.own_agent import Tools
 from agentkit.frontends.web.conversations import Conversation, Conversations, stop_once, without_lone_surrogates
 from agentkit.frontends.web.guards import JSON_BYTES_PER_CHAR, LOCAL_NAMES, BodyLimit, TokenCheck
@@ -115,7 +115,8 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
             # must go before the next model request, which could not encode it and would fail every turn after.
             task.messages[:] = without_lone_surrogates(task.messages)
             shown = (for_the_person(event.decision, event.arguments) if isinstance(event, CallAnswered)
-                     else why_it_stopped(event.error, language) if isinstance(event, Status) and event.error else "")
+                     else why_it_stopped(event.error, language) if isinstance(event, Status) and event.error
+                     else note_for_the_person(event.text, language) if isinstance(event, Note) else "")
             recovered = isinstance(event, CallEvent) and event.call_id.startswith(RECOVERED)
             events.put_nowait(event_fields(event, shown) | {"recovered": recovered})
 
