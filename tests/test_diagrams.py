@@ -25,8 +25,9 @@ FENCE = re.compile(r"^```mermaid\n(.*?)^```", re.MULTILINE | re.DOTALL)
 ID = r"[A-Za-z_][A-Za-z0-9_]*"
 SHAPES = r'\["[^"]*"\]|\{"[^"]*"\}|\(\["[^"]*"\]\)|\("[^"]*"\)'
 NODE = re.compile(rf"(?P<id>{ID})(?P<shape>{SHAPES})?")
-EDGE = re.compile(r' -->(\|[^|"\[\]{}();]+\||\|"[^"|]+"\|)? ')
-"""An edge, with no label, a plain one (-->|yes|) or a quoted one for text with punctuation (-->|"是，继续"|)."""
+EDGE = re.compile(r' (?:-->|-\.->)(\|[^|"\[\]{}();]+\||\|"[^"|]+"\|)? ')
+"""An edge, solid (-->) or dotted (-.->, an order rather than a call), with no label, a plain one (-->|yes|) or a
+quoted one for text with punctuation (-->|"是，继续"|)."""
 CHAIN = re.compile(rf"{ID}(?:{SHAPES})?(?:{EDGE.pattern}{ID}(?:{SHAPES})?)*")
 """A line of a flowchart: one node, or nodes joined by edges; ids and labels are read with NODE afterwards."""
 ARROW = r"-->>|->>|-->|->|--x|-x|--\)|-\)"
@@ -133,6 +134,7 @@ def test_the_checker_accepts_the_subset_the_course_uses():
     assert diagram_problems(GOOD_FLOWCHART) == []
     assert diagram_problems(GOOD_SEQUENCE) == []
     assert diagram_problems("flowchart LR\n    %% a comment\n    x[\"one\"] --> y[\"two\"] --> x\n") == []
+    assert diagram_problems("flowchart LR\n    x[\"one\"] -.->|then| y[\"two\"] -.-> x\n") == []
 
 
 @pytest.mark.parametrize(("diagram", "problem"), [
@@ -143,6 +145,7 @@ def test_the_checker_accepts_the_subset_the_course_uses():
     ('flowchart TD\n    a[unquoted label] --> b["two"]', "not a node or a chain"),  # the course's rule
     ('flowchart TD\n    a["one"]-->b["two"]', "not a node or a chain"),  # the course's rule
     ('flowchart TD\n    a["one"] -->|label b["two"]', "not a node or a chain"),
+    ('flowchart TD\n    a["one"] -.- b["two"]', "not a node or a chain"),  # a link with no arrow: not in the subset
     ('flowchart TD\n    a["one"] --> end["two"]', "reserved word"),
     ('flowchart TD\n    a["one"] --> b["two"]\n    b --> c', "never given a label"),  # the course's rule
     ("sequenceDiagram\n    participant A\n    A->>B: hi", "'B' is used but never declared"),  # the course's rule
