@@ -93,3 +93,14 @@ def test_tools_give_the_schemas_and_a_case_without_tools_is_offered_them_all(tmp
     assert both.returncode != 0 and "give --tools or --functions, not both" in both.stderr
     broken = agentkit_eval(tmp_path, "--cases", "cases.jsonl", "--tools", "my_agent:registry")
     assert broken.returncode != 0 and "has no function 'registry'" in broken.stderr and "Traceback" not in broken.stderr
+
+
+@pytest.mark.skipif(not AGENTKIT.exists(), reason="agentkit is not installed as a script in this environment")
+def test_a_wrong_setting_is_one_line_and_status_2(tmp_path):
+    write_set(tmp_path, CASES)
+    environment = {**os.environ, "MODEL_API_KEY": "", "MODEL": "offline/no_such_variant"}
+    done = subprocess.run([str(AGENTKIT), "eval", "--cases", "cases.jsonl", "--functions", "functions.json"],
+                          cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("agentkit eval: MODEL='offline/no_such_variant' names no variant")
+    assert "Traceback" not in done.stderr

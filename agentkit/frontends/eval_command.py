@@ -30,12 +30,16 @@ def run_eval(args: argparse.Namespace) -> None:
     """Score the model `.env` names (offline without a key), print the table and the cost; a broken file stops it."""
     import asyncio
 
-    from agentkit.config import connect, load_settings
+    from agentkit.config import ConfigError, connect, load_settings
     from agentkit.evaluation import class_table, cost, evaluate, failures, table
     from agentkit.evaluation.dataset import DATA
+    from agentkit.frontends.commands import refuse_error
     from agentkit.frontends.own_agent import read_system_prompt
 
-    settings = load_settings()
+    try:
+        settings = load_settings()
+    except ConfigError as error:  # a wrong .env: one line and status 2, as every command that cannot start
+        refuse_error("eval", error)
     try:
         if args.tools and args.functions:
             raise ValueError("give --tools or --functions, not both: both say which tools the cases offer")
