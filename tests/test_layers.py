@@ -126,7 +126,7 @@ def test_the_core_fits_its_budget():
     assert total <= CORE_BUDGET, f"the core has {total:,} lines (budget {CORE_BUDGET:,}); biggest: {biggest}"
 
 
-OFFLINE_REACHED, OFFLINE_BUDGET = 6_631, 5_000
+OFFLINE_REACHED, OFFLINE_BUDGET = 6_648, 5_000
 """Lines of the offline model (`agentkit/offline/`): COURSE_DESIGN section 4 and issue 34 ask for 5,000, as one
 pipeline of stages over one lexicon. Until a redesign gets there, it may shrink but never grow: a class of
 request it learns must pay for itself by folding something else. (Raised once by 171, from 6,460, for the
@@ -134,7 +134,7 @@ request it learns must pay for itself by folding something else. (Raised once by
 
 
 def offline_lines() -> int:
-    return sum(len(path.read_text(encoding="utf-8").splitlines()) for path in (PACKAGE / "offline").glob("*.py"))
+    return sum(len(path.read_text(encoding="utf-8").splitlines()) for path in (PACKAGE / "offline").rglob("*.py"))
 
 
 def test_the_offline_model_does_not_grow():
