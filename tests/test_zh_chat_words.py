@@ -13,8 +13,8 @@ from front_door import SCRIPT, environment
 from test_zh_messages import english_runs
 
 from agentkit.config import ConfigError, load_settings
+from agentkit.frontends.messages import MESSAGES, error_for_the_person
 from agentkit.frontends.own_agent import LoadError, load_policy, load_tools, read_system_prompt
-from agentkit.frontends.worded_errors import ERRORS, error_for_the_person
 from agentkit.tools.workspace import Workspace
 
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
@@ -46,7 +46,8 @@ def every_refusal(tmp_path: Path, monkeypatch) -> list[ConfigError]:
 
 def test_every_refusal_at_launch_has_chinese_words_and_english_as_it_was(tmp_path, monkeypatch):
     errors = every_refusal(tmp_path, monkeypatch)
-    assert {error.key for error in errors} == set(ERRORS["zh"]), "each key raised once, and words for each"
+    worded = {key for key in MESSAGES["zh"] if key.startswith("error ")}
+    assert {f"error {error.key}" for error in errors} == worded, "each key raised once, and words for each"
     for error in errors:
         chinese = error_for_the_person(error, "zh")
         assert CHINESE.search(chinese) and english_runs(chinese) == [], (error.key, chinese)

@@ -177,9 +177,8 @@ def _run(args: argparse.Namespace, restart_with: list[str] | None) -> None:
 def _system_prompt(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
     """The agent's system prompt: --system-prompt FILE's text, or the default, for the workspace it will work in."""
     from agentkit.agent import SYSTEM_PROMPT, system_prompt, workspace_root
-    from agentkit.frontends.messages import person_language
+    from agentkit.frontends.messages import error_for_the_person, person_language
     from agentkit.frontends.own_agent import read_system_prompt
-    from agentkit.frontends.worded_errors import error_for_the_person
 
     try:
         template = read_system_prompt(args.system_prompt) if args.system_prompt else SYSTEM_PROMPT

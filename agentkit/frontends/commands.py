@@ -28,8 +28,7 @@ def refuse(command: str, problem: str) -> NoReturn:
 
 def refuse_error(command: str, error: Exception) -> NoReturn:
     """`refuse` with an error's message, in the person's language where it carries a key we have words for."""
-    from agentkit.frontends.messages import PERSON_LANGUAGE
-    from agentkit.frontends.worded_errors import error_for_the_person
+    from agentkit.frontends.messages import PERSON_LANGUAGE, error_for_the_person
 
     refuse(command, error_for_the_person(error, PERSON_LANGUAGE.get()))
 
@@ -192,9 +191,8 @@ def _own_policy(args: argparse.Namespace, tools: Tools | None) -> dict[str, Tool
     if not args.policy:
         return {}
     from agentkit.agent import agent_tools
-    from agentkit.frontends.messages import PERSON_LANGUAGE
+    from agentkit.frontends.messages import PERSON_LANGUAGE, error_for_the_person
     from agentkit.frontends.own_agent import LoadError, load_policy
-    from agentkit.frontends.worded_errors import error_for_the_person
     from agentkit.policy import ToolExecutor
 
     try:

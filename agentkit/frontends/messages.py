@@ -42,12 +42,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "--workspace PATH",
         "no task": "No task is running: /cancel stops a task when it asks you something. /exit ends the chat.",
         "confirm": "Allow {tool} {arguments}? [y/N]",
-        "task status": "[task {status}]",
-        "task status because": "[task {status}: {reason}]",
+        "task status": "[task {status}]", "task status because": "[task {status}: {reason}]",
         "status cancelled": "cancelled", "status limit reached": "limit reached", "status failed": "failed",
         "status running": "running", "status completed": "completed",
-        "you declined": "You declined: {call}",
-        "cancelled call": "Cancelled: {call}",
+        "you declined": "You declined: {call}", "cancelled call": "Cancelled: {call}",
         "not run": "Not run: {call} ({reason})",
         "because tool exists": "the model called a tool that does not exist",
         "because allowed tools": "this tool is not allowed in this task",
@@ -93,20 +91,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "unknown command": "聊天程序没有 {command} 这个命令：它的命令有 /help、/cancel、/explain 和 /exit（要问某个路径，"
                            "请把它写进一句话里）。",
         "chat start": "agentkit chat：模型 {model}，工作区 {workspace}",
-        "bye": "再见", "you prompt": "你> ", "agent prompt": "助手> ", "thinking": "（思考）{text}",
-        "note": "[提示：{text}]",
+        "bye": "再见", "you prompt": "你> ", "agent prompt": "助手> ", "thinking": "（思考）{text}", "note": "[提示：{text}]",
         "recovered note": "服务器把这个工具调用写成了文本发来，已从文本中把它读了回来（RECOVER_TEXT_CALLS）。"
                           "要让它原生返回工具调用：{fix}。",
         "ended SIGINT": "已停止（Ctrl-C）", "ended SIGTERM": "已停止（SIGTERM）", "ended SIGHUP": "已停止（终端已挂断）",
         "workspace refused": "不能把 {root} 用作工作区（{reason}）：请用 --workspace PATH 指定一个你能写入的文件夹",
         "no task": "当前没有正在运行的任务：/cancel 用于在任务向你提问时停止它。/exit 结束对话。",
         "confirm": "允许运行 {tool} {arguments} 吗？[y/N]",
-        "task status": "[任务{status}]",
-        "task status because": "[任务{status}：{reason}]",
+        "task status": "[任务{status}]", "task status because": "[任务{status}：{reason}]",
         "status cancelled": "已取消", "status limit reached": "已达上限", "status failed": "失败",
         "status running": "运行中", "status completed": "已完成",
-        "you declined": "你拒绝了：{call}",
-        "cancelled call": "已取消：{call}",
+        "you declined": "你拒绝了：{call}", "cancelled call": "已取消：{call}",
         "not run": "未运行：{call}（{reason}）",
         "because tool exists": "模型调用了一个不存在的工具",
         "because allowed tools": "本任务不允许使用这个工具",
@@ -140,9 +135,30 @@ MESSAGES: dict[str, dict[str, str]] = {
         "page hidden one": "有 1 个隐藏字符被标记为 ⟨U+…⟩：它是将要运行的内容的一部分。",
         "page hidden many": "有 {count} 个隐藏字符被标记为 ⟨U+…⟩：它们是将要运行的内容的一部分。",
         "plan heading": "计划（已完成 {done}/{total}）", "plan in progress": "（进行中）",
+        # A command refused at launch (`error_for_the_person`): the English is the error's own message, where it is
+        # raised with its key and values (`agentkit.config.load_settings`, then `agentkit.frontends.own_agent`).
+        "error no file": "没有找到设置文件 {path}：把 .env.example 复制为 .env，再填写它",
+        "error recovery": "RECOVER_TEXT_CALLS={value!r} 不是可选的值：应当是 auto、on 或 off 之一（auto：除了 OpenAI 自己的 "
+                          "API，对所有服务器都开启）",
+        "error url": "BASE_URL 不是网址：请填写模型服务商的 OpenAI 兼容接口地址，以 http:// 或 https:// 开头，例如 "
+                     "https://api.openai.com/v1（README 里有一张表）",
+        "error variant": "MODEL={value!r} 不是离线模型的变体；应当是其中之一：{known}（或者设置 MODEL_API_KEY，使用真实模型）",
+        "error key": "MODEL_API_KEY 里有空格或引号：只填密钥本身，和模型服务商显示的一样",
+        "error model": "没有设置 MODEL：请填写模型服务商的模型名，例如 MODEL=gpt-4o-mini（README 的服务商表格里每一家都有）",
+        "error prompt unreadable": "无法读取系统提示词文件 {path}（报错：“{error}”）：请给出一个 UTF-8 文本文件",
+        "error prompt empty": "系统提示词文件 {path} 是空的：请在里面写下给智能体的说明",
+        "error spec": "{flag} {spec!r}：请写成 module:{what}（例如 {example}）或 file.py:{what}",
+        "error import": "{flag} {spec!r}：无法导入 {where}（报错：“{error}”）",
+        "error no function": "--tools {spec!r}：{module} 里没有函数 {name!r}；它的函数有：{names}",
+        "error not a registry": "--tools {spec!r} 返回了 {type}：请返回 build_registry([...]) 或一个工具列表",
+        "error no policy": "--policy {spec!r}：{module} 里没有 {name}；它里面的工具策略：{names}"
+                           "（一个也没有的话，请在里面写 POLICY = ToolPolicy(...)）",
+        "error not a policy": "--policy {spec!r}：{module}.{name} 是 {type}，不是一个 ToolPolicy；它里面的工具策略：{names}"
+                              "（一个也没有的话，请在里面写 POLICY = ToolPolicy(...)）",
     },
 }
-"""key -> text, one table per language, with the same keys (a test checks it); {name} is filled in by `say`."""
+"""key -> text, one table per language, with the same keys (a test checks it) but for `error ` keys, which only the
+languages other than English have; {name} is filled in by `say`."""
 
 FIXES_ZH = {
     "ollama": "Ollama 只对模板支持工具的模型返回工具调用：请从 https://ollama.com/search?c=tools 列出的模型中选一个"
@@ -165,6 +181,13 @@ not run, `decisions.for_the_person`). A front end sets it for its own tasks; eac
 def say(key: str, language: str, **values: object) -> str:
     """The text for `key` in `language`, with `values` filled in. An unknown key is a bug: KeyError."""
     return MESSAGES[language][key].format(**values)
+
+
+def error_for_the_person(error: Exception, language: str) -> str:
+    """A command's refusal at launch (a `ConfigError`, an `own_agent.LoadError`) in `language`: worded from the error's
+    `key` and `values` where the table has words for `error <key>`, else its own message, as raised."""
+    key = f"error {getattr(error, 'key', '')}"
+    return say(key, language, **getattr(error, "values", {})) if key in MESSAGES[language] else str(error)
 
 
 YES_TOO = ("是", "是的", "好", "允许")

@@ -24,7 +24,7 @@ from agentkit.tools.workspace import Workspace
 
 class LoadError(ConfigError):
     """Your `--tools`, `--policy` or `--system-prompt` cannot be used: the message says what to write instead, and
-    `key` and `values` say it for a front end in the person's language (`agentkit.frontends.worded_errors`)."""
+    `key` and `values` say it for a front end in the person's language (`frontends.messages.error_for_the_person`)."""
 
 
 def read_system_prompt(path: str | Path) -> str:
