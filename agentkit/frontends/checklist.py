@@ -19,20 +19,25 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, get_args
 
+from agentkit.beyond.plans import StepStatus
 from agentkit.frontends.messages import say
 from agentkit.hardening.visible import visible
 
-StepStatus = Literal["pending", "in_progress", "done"]
-
-STATUSES: dict[str, StepStatus] = {
-    **dict.fromkeys(("done", "completed", "complete", "finished", "x", "✓", "✔", "☑", "✅", "已完成", "完成"), "done"),
-    **dict.fromkeys(("in_progress", "in progress", "in-progress", "doing", "进行中"), "in_progress"),
-    **dict.fromkeys(("pending", "todo", "to do", "not started", "", "☐", "待办", "未开始", "待完成"), "pending"),
+OTHER_SPELLINGS: dict[StepStatus, tuple[str, ...]] = {
+    "done": ("completed", "complete", "finished", "x", "✓", "✔", "☑", "✅", "已完成", "完成"),
+    "in_progress": ("in progress", "in-progress", "doing", "进行中"),
+    "pending": ("todo", "to do", "not started", "", "☐", "待办", "未开始", "待完成"),
 }
+"""How other plan tools (a TodoWrite's, a `[x]` list, a Chinese one) write a status that chapter 14's plan tools
+write as it is named (`beyond.plans.StepStatus`)."""
+STATUSES: dict[str, StepStatus] = {word: status for status in get_args(StepStatus)
+                                   for word in (status, *OTHER_SPELLINGS[status])}
 """A step's status as plan tools write it (lowercased), and what it means; a word not here makes no step. Words
 that other lists use too ("open", "active": issues, jobs) are left out, so that such a list is not drawn as a plan."""
+_MARKS = "".join(word for word in STATUSES if len(word) == 1 and not word.isalnum())
+"""The statuses written as one mark in front of a step (☐, ☑, ✓ ...)."""
 
 TEXT_KEYS = ("text", "content", "title", "step", "description", "task")
 """Where a JSON step keeps what to do, the first one present."""
@@ -41,7 +46,7 @@ DONE_KEYS = ("done", "completed", "complete", "checked")
 """Where a JSON step keeps its status: a word (`STATUSES`), or a flag that is true once it is done."""
 
 _BRACKETED = re.compile(r"(?:[-*+]|\d+[.)])?\s*\[(?P<status>[^\]]{0,16})\]\s*(?:\d+[.)]\s*)?(?P<text>\S.*)")
-_BOXED = re.compile(r"(?:[-*+]\s*)?(?P<status>[☐☑✅✓✔])\s*(?:\d+[.)]\s*)?(?P<text>\S.*)")
+_BOXED = re.compile(rf"(?:[-*+]\s*)?(?P<status>[{_MARKS}])\s*(?:\d+[.)]\s*)?(?P<text>\S.*)")
 _HEADING = re.compile(r"#+ .*|[^\[\]]{1,60}[:：]")
 
 
