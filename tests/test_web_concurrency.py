@@ -3,6 +3,7 @@ posted to the wrong place, a turn stopped before it starts. Each turn ends clean
 its conversation free and its history valid."""
 
 import json
+import logging
 import os
 import time
 
@@ -101,6 +102,19 @@ def test_a_page_that_goes_away_while_the_model_streams_stops_the_turn(tmp_path, 
     finally:
         paced.close()
     assert status == 200 and events_of(body)[-1]["text"] == "completed"
+
+
+def test_a_page_that_goes_away_during_a_burst_of_events_ends_its_stream_quietly(tmp_path, caplog):
+    """A long answer streamed at once puts hundreds of text events in the queue: they go out as one write, so a page
+    closed meanwhile is not written to again and again (asyncio logged each "socket.send() raised exception.")."""
+    model = ScriptedModel(["word " * 4000, "Hello again."])
+    with caplog.at_level(logging.WARNING, logger="asyncio"), serving(model, tmp_path, stream=True) as port:
+        stream = Stream(port, "Say a lot")
+        assert stream.next()["kind"] == "text"
+        stream.connection.close()
+        status, body = next_turn_when_free(port)
+    assert status == 200 and [e["text"] for e in events_of(body)][-2:] == ["Hello again.", "completed"]
+    assert [record.getMessage() for record in caplog.records if record.name == "asyncio"] == []
 
 
 def test_an_answer_counts_only_in_the_conversation_that_asked(tmp_path):

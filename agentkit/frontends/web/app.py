@@ -137,8 +137,15 @@ def create_app(client: openai.AsyncOpenAI, model: str, workspace: Workspace, *, 
 
     async def stream(events: asyncio.Queue[dict | None], running: asyncio.Task) -> AsyncIterator[str]:
         try:
-            while (event := await events.get()) is not None:  # None: the turn is done, however it ended
-                yield json_line(event)
+            # Every event waiting goes in one chunk: one write to the socket per wait, so a page gone mid-stream is
+            # noticed before the next write, not after a burst of writes to a closed socket (asyncio would log each).
+            batch: list[dict | None] = []
+            while not batch or batch[-1] is not None:  # None: the turn is done, however it ended
+                batch = [await events.get()]
+                while batch[-1] is not None and not events.empty():
+                    batch.append(events.get_nowait())
+                if lines := "".join(json_line(event) for event in batch if event is not None):
+                    yield lines
             if running.cancelled():  # stopped before its first step, so it could not say so itself
                 yield json_line({"kind": "status", "text": "cancelled", "content": "cancelled before it started",
                                  "shown": say("stopped before it started", language)})
