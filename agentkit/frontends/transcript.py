@@ -117,6 +117,8 @@ def _entries(shown: Transcript) -> list[Entry]:
                 continue
             paired.add(id(result))
             content = _text(result.get("content"))
+            # A tool message is the API's role, id and content, no more: `Error:` is the one sign of a failure it keeps
+            # (`ToolResult.failure` writes every failed call so; the event's `is_error` never reaches the history).
             label = " · ".join([f"result {number}"] + (["error"] if content.startswith("Error:") else [])
                                + marks.get(call_id, []))
             entries.append(_block(label, content, shown.max_chars))
