@@ -28,10 +28,6 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 
-TOOL_THREADS = 64
-"""Threads that blocking tool calls share in one process: they mostly wait (on a disk, a command), so there are
-many more than cores; Python's default pool (cores + 4) would run sixteen waiting calls on two cores in two rounds."""
-
 
 def calls_phrase(count: int) -> str:
     """`1 tool call`, `3 tool calls`."""
