@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentkit.asking import Ask
+from agentkit.hardening.atomic import remove_stale_temporaries
 from agentkit.policy import ToolPolicy
 from agentkit.tools.ask_user import ask_user_tool
 from agentkit.tools.clock import clock_tool
@@ -48,10 +49,12 @@ def workspace_root(path: str | Path | None) -> Path:
 
 
 def open_workspace(path: str | Path | None) -> Workspace:
-    """The agent's workspace at `workspace_root(path)`, created if missing."""
+    """The agent's workspace at `workspace_root(path)`, created if missing, and cleared of the temporaries of writes
+    killed midway by a process now gone (`hardening/atomic.py`): `Workspace(root)` itself only records the root."""
     root = workspace_root(path)
     root.mkdir(parents=True, exist_ok=True)
-    return Workspace.prepare(root)
+    remove_stale_temporaries(root)
+    return Workspace(root)
 
 
 def agent_tools(workspace: Workspace, ask: Ask) -> dict[str, ToolDefinition]:

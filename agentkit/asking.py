@@ -39,7 +39,6 @@ Ask = Callable[[Question], Awaitable[str]]
 CANCEL, EXIT = "/cancel", "/exit"
 CANCEL_ANSWERS = (CANCEL, EXIT)  # stop the whole task, given to a confirmation or to `ask_user`
 YES_ANSWERS = ("y", "yes")  # confirm a call; anything else is a no, passed on to the model in the person's words
-wording: Callable[[Question], str] = str  # how scripted_answers prints a question (frontends.messages.use_language)
 NO_PERSON = ("no person is connected to say yes to this call, so it did not run. (For the developer: pass "
              "`ask=` to run_task or ToolExecutor, for example `ask=terminal_ask` in a script or "
              "`ask=scripted_answers('y')` in a notebook; or leave the tool out of ToolPolicy(confirm=...).)")
@@ -76,14 +75,14 @@ def is_cancel(answer: str) -> bool:
     return answer.strip().lower() in CANCEL_ANSWERS
 
 
-def scripted_answers(*answers: str) -> Ask:
-    """An `Ask` that gives `answers` in order and prints each question (in `wording`) and answer, for notebooks."""
+def scripted_answers(*answers: str, word: Callable[[Question], str] = str) -> Ask:
+    """An `Ask` that gives `answers` in order and prints each question (as `word` puts it) and answer, for notebooks."""
     remaining = list(answers)
 
     async def ask(question: Question) -> str:
         if not remaining:
             raise RuntimeError(f"scripted_answers() has no answer left for the question {str(question)!r}; add one")
-        print(f"[asked] {wording(question)}\n[answer] {remaining[0]}")
+        print(f"[asked] {word(question)}\n[answer] {remaining[0]}")
         return remaining.pop(0)
 
     return ask

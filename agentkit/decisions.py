@@ -52,9 +52,6 @@ class AskPerson:
 
 Verdict = Allow | Refuse | AskPerson  # what `ToolExecutor.check` says about one call
 
-Outcome = Literal["allowed", "refused", "confirmed", "denied", "cancelled"]
-"""What happened to one tool call, as the log records it."""
-
 
 @dataclass(frozen=True)
 class Decision:
@@ -62,7 +59,7 @@ class Decision:
 
     call_id: str  # the id of the tool call, as the model sent it
     tool: str  # the tool the model asked for
-    outcome: Outcome  # allowed, refused, confirmed, denied or cancelled
+    outcome: Literal["allowed", "refused", "confirmed", "denied", "cancelled"]  # what happened to the call
     rule: Rule  # the check that decided: tool exists, allowed tools, valid arguments, confirmation, or a Limits field
     detail: str = ""  # why: the person's answer, the call count, or (for a refusal) what the model is told, on one line
 

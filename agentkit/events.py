@@ -14,8 +14,8 @@ from agentkit.asking import Question
 from agentkit.calls import ToolCall
 from agentkit.decisions import Decision
 from agentkit.streaming import TextDelta  # a piece of a streamed reply (`stream=True`), kind "text"
+from agentkit.task import ENDED, StopReason, Task, Usage
 from agentkit.task import Status as TaskStatus
-from agentkit.task import StopReason, Task, Usage
 from agentkit.tools.dispatcher import ToolResult
 
 
@@ -82,12 +82,15 @@ class Answer:
 
 @dataclass(frozen=True)
 class Status:
-    """The task ended (always the last event): how, why if it did not complete (a value each front end words), and
-    the task itself."""
-    status: TaskStatus
+    """The task ended (always the last event): why if it did not complete (a value each front end words), the task
+    itself, and how it ended, which the type of `error` says (`task.ENDED`), so the two cannot disagree."""
     error: StopReason | None = None
     task: Task | None = field(default=None, repr=False)
+    status: TaskStatus = field(init=False)  # completed, cancelled, limit reached or failed
     kind: ClassVar[str] = "status"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "status", "completed" if self.error is None else ENDED[type(self.error)])
 
 
 Event = TextDelta | Thinking | Note | UsageSoFar | CallRequested | Confirm | CallAnswered | Answer | Status

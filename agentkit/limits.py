@@ -28,14 +28,10 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 
-TOOL_THREADS = 64
-"""Threads that blocking tool calls share in one process: they mostly wait (on a disk, a command), so there are
-many more than cores; Python's default pool (cores + 4) would run sixteen waiting calls on two cores in two rounds."""
 
-
-def calls_phrase(count: int) -> str:
-    """`1 tool call`, `3 tool calls`."""
-    return f"{count} tool call{'s' * (count != 1)}"
+def counted(n: int, noun: str) -> str:
+    """`1 tool call`, `3 tool calls`, `1,200 paths`: the number, and the noun in the plural unless it is one."""
+    return f"{n:,} {noun}{'s' * (n != 1)}"
 
 
 CallLimit = Literal["max_tool_calls_per_task", "max_tool_calls_per_turn", "max_denials_per_task"]
@@ -51,7 +47,7 @@ REFUSALS: dict[CallLimit, str] = {  # what the model reads when a limit refuses 
 def limit_refusal(limit: CallLimit, value: int) -> str:
     """Which limit refused the call, and that trying again differently will not get past it."""
     raised = f"Limits.{limit}: only the user can raise it, in the task's ToolPolicy"
-    return REFUSALS[limit].format(calls=calls_phrase(value), limit=raised)
+    return REFUSALS[limit].format(calls=counted(value, "tool call"), limit=raised)
 
 
 StoppingLimit = Literal["max_turns", "max_tool_calls_per_task", "max_denials_per_task"]
@@ -75,4 +71,4 @@ class LimitReached:
         return f"ToolPolicy(limits=Limits({self.limit}=...))"
 
     def __str__(self) -> str:
-        return STOPS[self.limit].format(value=self.value, calls=calls_phrase(self.value), how=self.how_to_raise)
+        return STOPS[self.limit].format(value=self.value, calls=counted(self.value, "tool call"), how=self.how_to_raise)

@@ -30,7 +30,6 @@ from agentkit.events import Answer, Event, Note, Status, Thinking, UsageSoFar, f
 from agentkit.limits import LimitReached, Limits
 from agentkit.policy import ToolExecutor, ToolPolicy
 from agentkit.recovery import first_recovery_note
-from agentkit.task import Status as TaskStatus
 from agentkit.task import StopReason, Task
 from agentkit.tool_calls import CANCELLED, answer_calls, close_open_calls
 from agentkit.tools.contract import ToolDefinition
@@ -54,7 +53,7 @@ async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: 
             if not isinstance(reply, ModelTurn):
                 yield reply  # the reply's text as the model writes it (stream=True); last, the whole reply
         if reply.failure:  # nothing of this turn was added: the messages are as they were, ready to send again
-            yield _stop(task, "failed", reply.failure)
+            yield _stop(task, reply.failure)  # failed
             return
         calls = _keep_reply(task, reply)
         for event in _reply_events(task, reply, str(client.base_url)):
@@ -62,14 +61,14 @@ async def run_task(client: openai.AsyncOpenAI, model: str, goal: str, registry: 
         if not calls:
             task.answer = reply.message.content or ""
             yield Answer(task.answer)
-            yield _stop(task, "completed", None)
+            yield _stop(task, None)  # completed
             return
         if turn == policy.limits.max_turns:  # no turn is left to read their results, so the calls do not run
-            yield _stop(task, "limit reached", _out_of_turns(task, policy.limits))
+            yield _stop(task, _out_of_turns(task, policy.limits))  # limit reached
             return
         async for event in answer_calls(task.messages, executor, calls):
             if isinstance(event, Status):  # cancelled, or a limit: every call has its result already
-                yield _stop(task, event.status, event.error)
+                yield _stop(task, event.error)
                 return
             yield event  # each call, each confirmation about to be asked, each result
     raise AssertionError("unreachable: the last turn returns")
@@ -130,10 +129,11 @@ def stop_interrupted(task: Task, by: str) -> Status:
     """Mark a task whose run was cancelled from outside (a front end's Ctrl-C or Stop, which `by` names) as
     cancelled, its history valid to send again; the status event that says so."""
     close_open_calls(task.messages, CANCELLED)  # the loop closes them itself only when tools were running
-    return _stop(task, "cancelled", Cancelled(by=by))
+    return _stop(task, Cancelled(by=by))
 
 
-def _stop(task: Task, status: TaskStatus, error: StopReason | None) -> Status:
-    """End the task: the last event, which carries it."""
-    task.status, task.error = status, error
-    return Status(task.status, error, task)
+def _stop(task: Task, error: StopReason | None) -> Status:
+    """End the task, completed or stopped by `error`: the last event, which carries it."""
+    status = Status(error, task)
+    task.status, task.error = status.status, error
+    return status

@@ -29,6 +29,8 @@ class ModelFailed:
 
 StopReason = Cancelled | LimitReached | ModelFailed
 """Why a task ended without completing: a value that carries its data, which each front end words for its person."""
+ENDED: dict[type, Status] = {Cancelled: "cancelled", LimitReached: "limit reached", ModelFailed: "failed"}
+"""How a task ended, by the type of why it stopped; a task that nothing stopped is completed."""
 
 
 @dataclass

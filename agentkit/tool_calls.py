@@ -53,9 +53,9 @@ async def answer_calls(messages: list[dict[str, Any]], executor: ToolExecutor, c
         decision = next((d for d in reversed(executor.log) if d.call_id == call.id), None)
         yield CallAnswered(call, result, decision)
     if cancel is not None:
-        yield Status("cancelled", Cancelled.of(cancel))
+        yield Status(Cancelled.of(cancel))
     elif executor.stop_reason:  # a limit that ends the task: every call of this reply has its result first
-        yield Status("limit reached", executor.stop_reason)
+        yield Status(executor.stop_reason)
 
 
 async def run_allowed(executor: ToolExecutor, verdicts: list[Allow | Refuse]) -> list[ToolResult | TaskCancelled]:

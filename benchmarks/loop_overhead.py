@@ -20,7 +20,8 @@ import time
 from types import SimpleNamespace
 
 from agentkit.calls import ToolCall
-from agentkit.limits import TOOL_THREADS, Limits
+from agentkit.hardening.threads import TOOL_THREADS
+from agentkit.limits import Limits
 from agentkit.loop import finish, run_task
 from agentkit.offline import ScriptedModel, call, offline_client
 from agentkit.policy import ToolExecutor, ToolPolicy

@@ -55,8 +55,8 @@ def test_every_line_from_a_tool_or_the_model_is_made_visible():
     lines = [describe(CallRequested(ToolCall("", "bash\x1b[2K", '{"command": "rm \u202e-rf\x9b2K"}', None))),
              describe(CallAnswered(ToolCall("", "read_file", "{}", {}), ToolResult(ATTACK))),
              describe(Answer(f"Done.\n{ATTACK}")),
-             describe(Status("failed", ModelFailed("unreachable", ATTACK))),
-             describe(Status("cancelled", Cancelled(by=ATTACK)))]
+             describe(Status(ModelFailed("unreachable", ATTACK))),
+             describe(Status(Cancelled(by=ATTACK)))]
     for line in lines:
         assert not hidden_characters(line), line
     assert lines[0] == '  -> bash\\x1b[2K {"command": "rm <U+202E>-rf\\u009b2K"}'

@@ -238,21 +238,19 @@ def test_zh_the_english_detector_finds_a_sentence_and_leaves_values_code_and_pyt
                             "`os.path.commonpath or Path`，抛出了 ValueError: it is outside the workspace；完")
 
 
-def test_zh_the_notebook_language_words_the_questions_scripted_answers_prints(capsys):
+def test_zh_scripted_answers_prints_questions_as_its_word_puts_them_and_no_other_ask_changes(capsys):
+    """The zh edition's chapters 07, 08, 11 and 14 pass `word=` (the Chinese chat's wording) to `scripted_answers`:
+    an argument, not a setting of the kernel, so an `Ask` made without it still prints the library's English."""
     from agentkit.asking import Question, scripted_answers
     from agentkit.calls import ToolCall
-    from agentkit.frontends.messages import use_language
+    from agentkit.frontends.messages import person_question
 
     confirmation = Question.confirm(ToolCall.parse("c1", "write_file", '{"path": "笔记.txt", "content": "hi"}'))
     own = Question("Which city do you live in?")
-    try:
-        use_language("zh")
-        ask = scripted_answers("y", "Paris", "n")
-        asyncio.run(ask(confirmation)), asyncio.run(ask(own)), asyncio.run(ask("Allow bash? [y/N]"))
-    finally:
-        use_language("en")
+    ask = scripted_answers("y", "Paris", "n", word=lambda question: person_question(question, "zh"))
+    asyncio.run(ask(confirmation)), asyncio.run(ask(own)), asyncio.run(ask("Allow bash? [y/N]"))
     assert capsys.readouterr().out == ('[asked] 允许运行 write_file {"path": "笔记.txt", "content": "hi"} 吗？[y/N]\n'
                                        "[answer] y\n[asked] Which city do you live in?\n[answer] Paris\n"
                                        "[asked] Allow bash? [y/N]\n[answer] n\n"), "a notebook's own string as it is"
     asyncio.run(scripted_answers("n")(confirmation))
-    assert capsys.readouterr().out.startswith('[asked] Allow write_file {"path": "笔记.txt"'), "English again"
+    assert capsys.readouterr().out.startswith('[asked] Allow write_file {"path": "笔记.txt"'), "no word=: English"

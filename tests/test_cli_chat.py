@@ -126,8 +126,8 @@ def test_describe_prints_one_line_per_event_and_shortens_results():
     assert describe(CallRequested(ToolCall("", "glob", '{"pattern": "*.py"}', None))) == '  -> glob {"pattern": "*.py"}'
     assert describe(CallAnswered(ToolCall("", "glob", "{}", {}), ToolResult("2 paths:\na.py\nb.py"))) == "  <- 2 paths: a.py b.py"
     assert describe(Answer("Done.")) == "agent> Done."
-    assert describe(Status("completed")) is None
-    assert describe(Status("failed", ModelFailed("unreachable", "APIConnectionError: Connection error."))) == \
+    assert describe(Status()) is None
+    assert describe(Status(ModelFailed("unreachable", "APIConnectionError: Connection error."))) == \
         "[task failed: the model could not be reached: APIConnectionError: Connection error.]"
     assert shorten("word " * 100, 30) == "word word word word word ... (500 characters)"
 

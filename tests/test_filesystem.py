@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.agent import open_workspace
 from agentkit.calls import ToolCall
 from agentkit.hardening.tree import TEMPORARY_SUFFIX
 from agentkit.limits import Limits
@@ -224,7 +225,7 @@ def test_a_live_write_keeps_its_temporary_when_another_workspace_opens(
     try:
         assert halfway.wait(timeout=60)
         assert [name for name in os.listdir(workspace.root) if name.endswith(TEMPORARY_SUFFIX)]
-        Workspace.prepare(workspace.root)
+        open_workspace(workspace.root)
     finally:
         resume.set()
         writer.join()

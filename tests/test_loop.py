@@ -66,7 +66,7 @@ def test_a_task_completes_with_the_offline_model_and_counts_everything():
     events = [e for e in events if e.kind != "usage"]
     assert events[0].name == "get_current_time" and json.loads(events[0].arguments) == {"timezone": "Asia/Tokyo"}
     assert events[1].call_id == events[0].call_id and not events[1].is_error
-    assert events[-1] == Status("completed", None, task)
+    assert events[-1] == Status(None, task)
 
 
 def test_the_system_prompt_starts_a_new_task_and_only_tools_allowed_are_offered():

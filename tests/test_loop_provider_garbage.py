@@ -165,7 +165,7 @@ def test_an_unusable_reply_fails_the_task_naming_the_problem_and_the_task_resume
     assert status == "failed"
     assert error.startswith("the model's reply could not be used: ") and named in error, error
     assert len(error) < 400  # a huge body is quoted cut, not whole
-    assert last_event == Status("failed", ModelFailed("unusable", error.split(": ", 1)[1]), task)
+    assert last_event == Status(ModelFailed("unusable", error.split(": ", 1)[1]), task)
     assert roles == ["user", "assistant", "tool"] and turns == 1  # nothing of the unusable reply was kept
     # Resumed: the same messages are sent again, unchanged, and the provider's good reply completes the task.
     assert requests[2]["messages"] == kept
@@ -273,7 +273,7 @@ def test_an_unusable_stream_fails_the_task_naming_the_problem_and_the_task_resum
         fail_then_resume((body, content_type), stream=True))
     assert status == "failed"
     assert error.startswith("the model's reply could not be used: ") and named in error, error
-    assert last_event == Status("failed", ModelFailed("unusable", error.split(": ", 1)[1]), task)
+    assert last_event == Status(ModelFailed("unusable", error.split(": ", 1)[1]), task)
     assert roles == ["user", "assistant", "tool"] and turns == 1  # nothing of the unusable stream was kept
     assert requests[2]["messages"] == kept
     assert (task.status, task.answer) == ("completed", "done at last")

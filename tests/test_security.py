@@ -311,8 +311,8 @@ def test_a_killed_atomic_writer_leaves_the_old_content(tmp_path: Path) -> None:
     # The next process that opens the workspace removes it. (The stamp is set back an hour, because the
     # process start it is compared with is known to the second only.)
     os.utime(leftovers[0], (time.time() - 3600,) * 2)
-    subprocess.run([sys.executable, "-c", "import sys; from agentkit.tools.workspace import Workspace; "
-                    "Workspace.prepare(sys.argv[1])", str(tmp_path)], check=True)
+    subprocess.run([sys.executable, "-c", "import sys; from agentkit.agent import open_workspace; "
+                    "open_workspace(sys.argv[1])", str(tmp_path)], check=True)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["data.txt"]
 
 

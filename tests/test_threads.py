@@ -7,7 +7,8 @@ import sys
 import threading
 
 from agentkit.calls import ToolCall
-from agentkit.limits import TOOL_THREADS, Limits
+from agentkit.hardening.threads import TOOL_THREADS
+from agentkit.limits import Limits
 from agentkit.tools import file_reading, filesystem
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.dispatcher import execute_tool
@@ -67,6 +68,6 @@ def test_file_tools_run_on_the_tools_pool(tmp_path, monkeypatch):
 
 
 def test_no_pool_is_made_at_import():
-    code = ("import agentkit.tools.schema, agentkit.tools.shell, agentkit.tools.filesystem, agentkit.tools.threads as t, "
+    code = ("import agentkit.tools.schema, agentkit.tools.shell, agentkit.tools.filesystem, agentkit.hardening.threads as t, "
             "threading; assert t._pool is None and threading.active_count() == 1")
     subprocess.run([sys.executable, "-c", code], check=True)

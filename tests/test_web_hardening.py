@@ -203,11 +203,13 @@ def test_every_text_a_person_reads_in_an_event_has_its_hidden_characters_marked(
     from agentkit.events import Answer, CallAnswered, CallRequested, Note, Status, Thinking
     from agentkit.frontends.web.protocol import event_fields
     from agentkit.streaming import TextDelta
+    from agentkit.task import ModelFailed
     from agentkit.tools.dispatcher import ToolResult
 
     call = ToolCall.parse("c1", f"bash{HIDDEN}", json.dumps({"command": f"echo {HIDDEN} rm -rf ~"}, ensure_ascii=False))
     events = [CallRequested(call), CallAnswered(call, ToolResult(f"out{HIDDEN}")), Answer(f"done{HIDDEN}"),
-              TextDelta(f"a{HIDDEN}"), Thinking(f"t{HIDDEN}"), Note(f"n{HIDDEN}"), Status("failed", f"why{HIDDEN}")]
+              TextDelta(f"a{HIDDEN}"), Thinking(f"t{HIDDEN}"), Note(f"n{HIDDEN}"),
+              Status(ModelFailed("unusable", f"why{HIDDEN}"))]
     for event in events:
         fields = event_fields(event, shown=f"line{HIDDEN}" if isinstance(event, CallAnswered) else "")
         texts = [value for value in fields.values() if isinstance(value, str)]

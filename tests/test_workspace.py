@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from agentkit.agent import open_workspace
 from agentkit.hardening.atomic import process_start
 from agentkit.hardening.paths import open_parent, safe_open
 from agentkit.hardening.tree import SKIPPED_FOLDERS, TEMPORARY_SUFFIX, matches
@@ -283,17 +284,17 @@ def test_stale_temporaries_are_removed_when_a_workspace_opens(workspace: Workspa
     ]
     (root / "out").symlink_to("../private")
     (root / f".link{TEMPORARY_SUFFIX}").symlink_to(kept[-1])  # a symlink named like one: not a temporary
-    Workspace.prepare(root)
+    open_workspace(root)
     assert [path for path in stale if path.exists()] == []
     assert [path for path in kept if path.exists()] == kept
     assert (root / f".link{TEMPORARY_SUFFIX}").is_symlink()
 
 
-def test_the_constructor_only_records_the_root_and_prepare_sweeps(workspace: Workspace) -> None:
+def test_the_constructor_only_records_the_root_and_open_workspace_sweeps(workspace: Workspace) -> None:
     stale = _temporary(workspace.root / "notes", age=3600)
     assert Workspace(workspace.root).root == workspace.root
     assert stale.exists()  # the constructor walks nothing and deletes nothing
-    assert Workspace.prepare(workspace.root).root == workspace.root
+    assert open_workspace(workspace.root).root == workspace.root
     assert not stale.exists()
 
 

@@ -56,8 +56,8 @@ CONFIRMATION = re.compile(r"(?m)^\[asked\] Allow (\S+) (.*)\? \[y/N\]$")
 
 
 def in_asked_language(outputs: list) -> list:
-    """A cell's English outputs as the zh edition prints them once a chapter calls `use_language("zh")`
-    (agentkit.frontends.messages): each confirmation `scripted_answers` printed, worded as the Chinese chat words it."""
+    """A cell's English outputs as the zh edition prints them once a chapter passes `scripted_answers` its `word=`
+    (`frontends.messages.person_question`): each confirmation it printed, worded as the Chinese chat words it."""
     chinese = json.loads(json.dumps(outputs))
     for output in chinese:
         if output.get("output_type") == "stream":

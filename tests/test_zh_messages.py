@@ -113,10 +113,10 @@ def test_zh_a_confirmation_and_a_status_are_said_in_chinese_with_the_call_unchan
     event = asking("confirm", "k1", question, "zh")
     assert event["text"].startswith("允许运行 write_file") and event["raw"] == question.text
     assert event["tool"] == "write_file", "the page reads the call the question carries, not its English"
-    status = Status("cancelled", Cancelled("/cancel", question))
+    status = Status(Cancelled("/cancel", question))
     assert describe(status) == "[task cancelled: you answered /cancel when asked to allow write_file]"
     assert describe(status, "zh") == "[任务已取消：问你是否允许 write_file 时，你回答了 /cancel]"
-    failed = Status("failed", ModelFailed("unreachable", "HTTP 500 from the model"))
+    failed = Status(ModelFailed("unreachable", "HTTP 500 from the model"))
     assert describe(failed, "zh") == "[任务失败：无法连接到模型：HTTP 500 from the model]", "the provider's words as sent"
 
 
@@ -211,7 +211,7 @@ REASONS = [  # every way a task ends without completing, as its value, then in E
 @pytest.mark.parametrize(("reason", "english", "chinese"), REASONS, ids=lambda value: str(value)[:30])
 def test_every_reason_a_task_stops_is_worded_from_its_value_in_both_languages(reason, english, chinese):
     assert (why_it_stopped(reason, "en"), why_it_stopped(reason, "zh")) == (english, chinese)
-    status = Status("cancelled" if isinstance(reason, Cancelled) else "failed", reason)
+    status = Status(reason)
     assert describe(status, "zh").endswith(f"：{chinese}]") and describe(status).endswith(f": {english}]")
     assert event_fields(status, why_it_stopped(reason, "zh"))["shown"] == chinese, "the page shows the same words"
 

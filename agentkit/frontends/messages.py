@@ -12,12 +12,9 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from contextvars import ContextVar
-from functools import partial
 from typing import get_args
 
-from agentkit import asking
 from agentkit.asking import Cancelled, Question
-from agentkit.checks import use_language as use_check_language
 from agentkit.decisions import Decision, Rule
 from agentkit.limits import LimitReached
 from agentkit.recovery import NOTE, PROVIDER_FIX, SERVER_FIXES, RecoveryNote
@@ -223,14 +220,6 @@ def why_it_stopped(reason: StopReason, language: str) -> str:
     if isinstance(reason, LimitReached):
         return say(f"stopped {reason.limit}", language, value=reason.value, how=reason.how_to_raise)
     return say(f"stopped {reason.how}", language, detail=reason.detail)
-
-
-def use_language(language: str) -> None:
-    """Speak to a notebook's reader in `language` from now on: the questions `scripted_answers` prints (a confirmation
-    worded as the chat words it) and every check line (`agentkit.checks.use_language`). The Chinese edition calls it
-    before its chapter first asks a person."""
-    use_check_language(language)
-    asking.wording = str if language == "en" else partial(person_question, language=language)
 
 
 def person_answer(question: Question, answer: str) -> str:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentkit.hardening.visible import readable
-from agentkit.limits import calls_phrase
+from agentkit.limits import counted
 
 SHOWN_CHARS = 600
 """Most characters of one message or result a transcript shows; the rest is cut, and the cut is counted."""
@@ -83,7 +83,7 @@ def transcript(messages: Sequence[Any], decisions: Sequence[Any] = (), *, max_ch
 
 def task_transcript(task: Any, max_chars: int = SHOWN_CHARS) -> Transcript:
     """A `Task` as a transcript: its status and counts on top, its policy's decisions marking its calls."""
-    heading = f"task {task.status} · {task.turns} turn{'s' * (task.turns != 1)} · {calls_phrase(task.tool_calls)}"
+    heading = f"task {task.status} · {counted(task.turns, 'turn')} · {counted(task.tool_calls, 'tool call')}"
     return Transcript(task.messages, task.decisions, heading=heading, max_chars=max_chars)
 
 

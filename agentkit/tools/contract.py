@@ -22,7 +22,7 @@ class ToolDefinition:
     description: str  # what the tool does and when to use it, written for the model
     parameters: dict[str, Any]  # JSON Schema of the arguments object: what the model is shown, and every call must fit
     handler: Handler = field(repr=False)
-    """`async def handler(arguments: dict) -> str`; blocking work goes to a thread (`tools.threads.run_blocking`)."""
+    """`async def handler(arguments: dict) -> str`; blocking work goes to a thread (`hardening.threads.run_blocking`)."""
     needs_confirmation: bool = False  # True for tools with side effects (write, edit, shell): the policy asks a person first
     strict: bool = False  # True when `parameters` is a strict schema the provider enforces as the model writes (chapter 10)
     validator: ArgumentsValidator | ModelValidator | None = field(default=None, repr=False, compare=False)

@@ -15,7 +15,7 @@ from agentkit.hardening.output import numbered_lines, seek_to_line
 from agentkit.hardening.path_text import listed_path
 from agentkit.hardening.paths import check_file_path, open_regular_file, refuse_temporary_name
 from agentkit.hardening.tree import SKIPPED_FOLDERS, unsearched
-from agentkit.limits import DEFAULT_LIMITS, Limits
+from agentkit.limits import DEFAULT_LIMITS, Limits, counted
 from agentkit.tools.workspace import Workspace
 
 
@@ -57,7 +57,3 @@ def glob(workspace: Workspace, pattern: str, max_results: int | None = None,
         return (f"First {cap} paths matching {quoted(pattern)}, {order}. Stopped there: more paths match; "
                 "narrow the pattern to see the others.\n" + "\n".join(listed) + notes)
     return f"{counted(len(found), 'path')} matching {quoted(pattern)}, {order}:\n" + "\n".join(listed) + notes
-
-
-def counted(n: int, noun: str) -> str:
-    return f"{n:,} {noun}{'s' * (n != 1)}"

@@ -8,8 +8,8 @@ from __future__ import annotations
 from agentkit.errors import ToolError
 from agentkit.hardening.atomic import atomic_write, encoded, file_lock, read_whole
 from agentkit.hardening.echo import quoted
-from agentkit.limits import DEFAULT_LIMITS, Limits
-from agentkit.tools.file_reading import counted, resolve_file
+from agentkit.limits import DEFAULT_LIMITS, Limits, counted
+from agentkit.tools.file_reading import resolve_file
 from agentkit.tools.workspace import Workspace
 
 

@@ -25,9 +25,9 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from agentkit.errors import ToolError
 from agentkit.hardening.arguments import CheckedArguments, ModelValidator
+from agentkit.hardening.threads import run_blocking
 from agentkit.tools.contract import Handler, ToolDefinition
 from agentkit.tools.strict import NotStrictError, strict_schema
-from agentkit.tools.threads import run_blocking
 
 _ARGS_HEADERS = {"Args:", "Arguments:", "Parameters:"}
 _OTHER_HEADERS = {"Returns:", "Return:", "Yields:", "Raises:", "Example:", "Examples:", "Note:", "Notes:"}

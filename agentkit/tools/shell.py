@@ -19,10 +19,10 @@ from pydantic import Field
 from agentkit.hardening.environment import scrubbed_environment
 from agentkit.hardening.output import CommandResult, HeadTail
 from agentkit.hardening.processes import check_command, spawn_confined
+from agentkit.hardening.threads import run_blocking
 from agentkit.limits import DEFAULT_LIMITS, Limits
 from agentkit.tools.contract import ToolDefinition
 from agentkit.tools.schema import tool
-from agentkit.tools.threads import run_blocking
 from agentkit.tools.workspace import Workspace
 
 

@@ -12,7 +12,6 @@ from contextlib import closing
 from pathlib import Path
 
 from agentkit.errors import WorkspaceError
-from agentkit.hardening.atomic import remove_stale_temporaries
 from agentkit.hardening.echo import quoted
 from agentkit.hardening.path_text import check_path_text, pattern_segments
 from agentkit.hardening.paths import follow_links
@@ -27,13 +26,6 @@ class Workspace:
         self.root = Path(root).resolve(strict=True)
         if not self.root.is_dir():
             raise NotADirectoryError(f"workspace root {self.root} is not a folder")
-
-    @classmethod
-    def prepare(cls, root: str | os.PathLike[str]) -> Workspace:
-        """The workspace at `root`, cleared of the temporaries of writes killed midway (by a process now gone)."""
-        workspace = cls(root)
-        remove_stale_temporaries(workspace.root)
-        return workspace
 
     def __repr__(self) -> str:
         return f"Workspace({str(self.root)!r})"

@@ -1,7 +1,10 @@
-"""Where blocking tool work runs: one thread pool for all tools, sized for waiting rather than computing.
+"""Where blocking tool work runs (`run_blocking`): one thread pool for all tools, sized for waiting rather than computing.
 
-`asyncio.to_thread` uses the default pool, cores + 4 threads (6 on two cores): a seventh blocking call waits
-although the six before it only wait themselves. Tool calls run concurrently (chapter 08): they get their own.
+The attack: one reply of slow calls (eight `sleep 30` commands, reads of a slow disk) on `asyncio.to_thread`'s
+default pool, cores + 4 threads (6 on two cores): a seventh blocking call waits for a thread although the six
+before it only wait themselves, and commands that wait for one another never all run, so they time out. Tool
+calls run concurrently (chapter 08), so they get a pool of their own, made on first use. Proved by
+tests/test_threads.py.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from agentkit.limits import TOOL_THREADS
+TOOL_THREADS = 64
+"""Threads that blocking tool calls share in one process: they mostly wait (on a disk, a command), so there are
+many more than cores; Python's default pool (cores + 4) would run sixteen waiting calls on two cores in two rounds."""
 
 T = TypeVar("T")
 _pool: ThreadPoolExecutor | None = None
