@@ -3,7 +3,7 @@
 Run: python benchmarks/loop_overhead.py
 
 1. N slow tool calls in one reply: run concurrently (`answer_calls`, asyncio.gather) against one after
-   another (`await executor.run(...)` in a for loop). Each call waits `SLOW` seconds, half of them on the
+   another (`await executor.run(call)` in a for loop). Each call waits `SLOW` seconds, half of them on the
    event loop (`asyncio.sleep`), half on a thread (`time.sleep` on the tools' thread pool, as every
    blocking tool does), so the thread pool is exercised too.
 2. What the loop itself costs per turn: `run_task` on the in-process offline model against the same
@@ -82,7 +82,7 @@ async def concurrent_vs_sequential(count: int) -> tuple[float, float]:
     together = [SimpleNamespace(content=m["content"]) for m in messages[1:]]
     concurrent = time.perf_counter() - start
     executor, start = ToolExecutor(registry, policy), time.perf_counter()
-    one_by_one = [await executor.run(c.id, c.name, c.raw_arguments) for c in calls]
+    one_by_one = [await executor.run(c) for c in calls]
     sequential = time.perf_counter() - start
     assert [r.content for r in together] == [r.content for r in one_by_one] == [f"{i} waited" for i in range(count)]
     return concurrent, sequential
