@@ -11,6 +11,7 @@ proxy, one student's server, one notebook) took 27 s on a loaded 2-core machine,
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -74,7 +75,7 @@ def test_every_script_is_covered():
 def test_quick_run(script: str):
     arguments, lines = QUICK_RUNS[script]
     ran = subprocess.run([sys.executable, f"benchmarks/{script}", *arguments], cwd=ROOT, capture_output=True,
-                         text=True, timeout=180)
+                         encoding="utf-8", env={**os.environ, "PYTHONIOENCODING": "utf-8"}, timeout=180)  # µs
     assert ran.returncode == 0, f"{script} {' '.join(arguments)} ended with status {ran.returncode}:\n{ran.stderr}"
     for line in lines:
         assert re.search(line, ran.stdout, re.MULTILINE), f"{script} printed no line matching {line!r}:\n{ran.stdout}"
