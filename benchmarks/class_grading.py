@@ -3,6 +3,7 @@
 
     python benchmarks/class_grading.py            # 30 students, one kernel a core
     python benchmarks/class_grading.py --students 3 --jobs 1
+    python benchmarks/class_grading.py --students 1 --notebooks 03_tool_registry.ipynb   # quick: the test suite's run
 
 Bounded: each notebook has a time limit (--timeout), the class lives in a temporary folder that is removed.
 """
@@ -31,8 +32,9 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--jobs", type=int, default=default_jobs())
     parser.add_argument("--timeout", type=float, default=120)
+    parser.add_argument("--notebooks", nargs="+", help="grade only these (default: every notebook with exercises)")
     args = parser.parse_args()
-    notebooks = list(course_exercises(NOTEBOOKS))
+    notebooks = args.notebooks or list(course_exercises(NOTEBOOKS))
     with tempfile.TemporaryDirectory(prefix="class-") as folder:
         for number in range(args.students):
             student = Path(folder) / f"student{number:02d}"
@@ -40,7 +42,8 @@ def main() -> None:
             for name in notebooks:
                 shutil.copy(NOTEBOOKS / name, student)
         started = time.perf_counter()
-        grades = asyncio.run(grade_class(folder, NOTEBOOKS, timeout=args.timeout, jobs=args.jobs, progress=io.StringIO()))
+        grades = asyncio.run(grade_class(folder, NOTEBOOKS, notebooks, timeout=args.timeout, jobs=args.jobs,
+                                         progress=io.StringIO()))
         elapsed = time.perf_counter() - started
     runs = args.students * len(notebooks)
     print(f"{args.students} students x {len(notebooks)} notebooks = {runs} kernels, {args.jobs} at once: {elapsed:.1f} s "

@@ -3,13 +3,17 @@
 1. read_file(limit=20) on a 1 GB text file, against reading the whole file: time and peak Python memory.
 2. glob with max_results=50 on a tree of 100,000 files, against listing the whole tree.
 
-Run: /work/venv/bin/python benchmarks/file_tools.py   (about 30 s; files go to a temporary folder, deleted after)
+Run: /work/venv/bin/python benchmarks/file_tools.py [--quick]   (about 30 s; files go to a temporary folder, deleted after)
+
+--quick runs the same calls on a 1 MB file (offset 10,000) and a tree of 200 files in 2 folders, in well under a
+second: figures too small to mean much, run by the test suite so the script keeps working when the package changes.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -54,13 +58,13 @@ def make_big_log(path: Path, size: int) -> int:
     return path.stat().st_size
 
 
-def bench_read(root: Path) -> None:
-    size = make_big_log(root / "big.log", GB)
+def bench_read(root: Path, size: int, offset: int) -> None:
+    size = make_big_log(root / "big.log", size)
     workspace = Workspace(root)
     print(f"read_file on a {size / GB:.2f} GB text file")
     rows = [
         ("read_file(limit=20)", lambda: read_file(workspace, "big.log", limit=20)),
-        ("read_file(offset=1_000_000, limit=20)", lambda: read_file(workspace, "big.log", offset=1_000_000, limit=20)),
+        (f"read_file(offset={offset:_}, limit=20)", lambda: read_file(workspace, "big.log", offset=offset, limit=20)),
         ("Path.read_text() (all of it)", lambda: (root / "big.log").read_text()),
     ]
     figures = []
@@ -75,7 +79,7 @@ def bench_read(root: Path) -> None:
     print("  (an offset is reached by reading past the lines before it: its cost grows with the offset)")
 
 
-def make_tree(root: Path, folders: int = 100, files: int = 1_000) -> int:
+def make_tree(root: Path, folders: int, files: int) -> int:
     for f in range(folders):
         folder = root / f"pkg{f:03d}"
         folder.mkdir()
@@ -84,10 +88,10 @@ def make_tree(root: Path, folders: int = 100, files: int = 1_000) -> int:
     return folders * files
 
 
-def bench_glob(root: Path) -> None:
-    count = make_tree(root)
+def bench_glob(root: Path, folders: int, files: int) -> None:
+    count = make_tree(root, folders, files)
     workspace = Workspace(root)
-    print(f"\nglob '**/*.txt' on a tree of {count:,} files in 100 folders (best of 3)")
+    print(f"\nglob '**/*.txt' on a tree of {count:,} files in {folders} folders (best of 3)")
     capped_s, capped = best_time(lambda: glob(workspace, "**/*.txt", max_results=50))
     whole_s, whole = best_time(lambda: list(workspace.glob("**/*.txt")))
     rglob_s, rglob = best_time(lambda: sorted(root.rglob("*.txt")))
@@ -98,13 +102,14 @@ def bench_glob(root: Path) -> None:
 
 
 def main() -> None:
+    size, offset, folders, files = (1_000_000, 10_000, 2, 100) if "--quick" in sys.argv[1:] else (GB, 1_000_000, 100, 1_000)
     base = Path(tempfile.mkdtemp(prefix="bench-file-tools-"))
     try:
         (base / "read").mkdir()
-        bench_read(base / "read")
+        bench_read(base / "read", size, offset)
         (base / "read" / "big.log").unlink()
         (base / "tree").mkdir()
-        bench_glob(base / "tree")
+        bench_glob(base / "tree", folders, files)
     finally:
         shutil.rmtree(base)
 

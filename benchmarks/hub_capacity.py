@@ -7,6 +7,7 @@ each N, the time a notebook takes (mean and slowest, kernel start included) and 
 
     python benchmarks/hub_capacity.py                 # N = 1, 2, 4, 8
     python benchmarks/hub_capacity.py --students 1 2 4 8 16
+    python benchmarks/hub_capacity.py --students 1 --chapters 00_setup.ipynb   # quick: the test suite's run
 
 Needs the hub extra and the proxy (`npm install -g configurable-http-proxy`). Bounded: every notebook has a time
 limit, and the hub, its proxy and every server and kernel are stopped at the end (the hub lives in a temporary
@@ -31,10 +32,10 @@ NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 CHAPTERS = ["00_setup.ipynb", "01_manual_tool_calling.ipynb", "02_native_tool_calling.ipynb"]
 
 
-async def one_student(student, timeout: float) -> list[float]:
+async def one_student(student, chapters: list[str], timeout: float) -> list[float]:
     """Run the chapters one after the other; the seconds each took."""
     took = []
-    for chapter in CHAPTERS:
+    for chapter in chapters:
         started = time.perf_counter()
         ran = await run_notebook(student, NOTEBOOKS / chapter, cwd="course", timeout=timeout)
         took.append(time.perf_counter() - started)
@@ -61,7 +62,7 @@ async def peak_memory(hub: LocalHub, peak: list[float]) -> None:
         await asyncio.sleep(0.5)
 
 
-async def measure(hub: LocalHub, counts: list[int], timeout: float) -> None:
+async def measure(hub: LocalHub, counts: list[int], chapters: list[str], timeout: float) -> None:
     url = hub.url
     names = [f"student{number:02d}" for number in range(1, max(counts) + 1)]
     started = time.perf_counter()
@@ -70,7 +71,7 @@ async def measure(hub: LocalHub, counts: list[int], timeout: float) -> None:
     print(f"{len(students)} servers started through the hub in {time.perf_counter() - started:.1f} s "
           f"({os.cpu_count()} cores)")
     await asyncio.gather(*(upload(student, NOTEBOOKS / chapter, f"course/{chapter}")
-                           for student in students for chapter in CHAPTERS))
+                           for student in students for chapter in chapters))
     print(f"\n{'students':>8} | {'wall (s)':>8} | {'per notebook: mean (s)':>22} | {'slowest (s)':>11} | {'vs 1 student':>12}"
           f" | {'peak MB, all servers':>20}")
     print(f"{'-' * 8}-|-{'-' * 8}-|-{'-' * 22}-|-{'-' * 11}-|-{'-' * 12}-|-{'-' * 20}")
@@ -79,7 +80,7 @@ async def measure(hub: LocalHub, counts: list[int], timeout: float) -> None:
         peak = [0.0]
         sampler = asyncio.create_task(peak_memory(hub, peak))
         started = time.perf_counter()
-        times = [seconds for each in await asyncio.gather(*(one_student(s, timeout) for s in students[:count]))
+        times = [seconds for each in await asyncio.gather(*(one_student(s, chapters, timeout) for s in students[:count]))
                  for seconds in each]
         wall, mean = time.perf_counter() - started, statistics.mean(times)
         sampler.cancel()
@@ -91,13 +92,14 @@ async def measure(hub: LocalHub, counts: list[int], timeout: float) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, nargs="+", default=[1, 2, 4, 8], help="the class sizes (default: 1 2 4 8)")
+    parser.add_argument("--chapters", nargs="+", default=CHAPTERS, help="the notebooks each student runs (default: 00-02)")
     parser.add_argument("--timeout", type=float, default=300, help="seconds a cell may run (default: 300)")
     args = parser.parse_args()
     if (missing := missing_parts()) is not None:
         sys.exit(f"cannot start a local hub: {missing}")
     names = [f"student{number:02d}" for number in range(1, max(args.students) + 1)]
     with tempfile.TemporaryDirectory(prefix="hub-capacity-") as folder, LocalHub(Path(folder), names) as hub:
-        asyncio.run(measure(hub, sorted(args.students), args.timeout))
+        asyncio.run(measure(hub, sorted(args.students), args.chapters, args.timeout))
 
 
 if __name__ == "__main__":

@@ -1,14 +1,17 @@
 """Two measurements of the agent loop, side by side in one run.
 
-Run: python benchmarks/loop_overhead.py
+Run: python benchmarks/loop_overhead.py [--quick]
 
 1. N slow tool calls in one reply: run concurrently (`answer_calls`, asyncio.gather) against one after
-   another (`await executor.run(...)` in a for loop). Each call waits `SLOW` seconds, half of them on the
+   another (`await executor.run(call)` in a for loop). Each call waits `SLOW` seconds, half of them on the
    event loop (`asyncio.sleep`), half on a thread (`time.sleep` on the tools' thread pool, as every
    blocking tool does), so the thread pool is exercised too.
 2. What the loop itself costs per turn: `run_task` on the in-process offline model against the same
    requests sent with bare `client.chat.completions.create` calls. The tool does nothing, so the
    difference is the loop's own work: policy checks, the dispatcher, events, message bookkeeping.
+
+--quick measures N=2 only and 3 tasks (about two seconds): too few to trust, run by the test suite so the script
+keeps working when the package changes.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import os
 import statistics
+import sys
 import time
 from types import SimpleNamespace
 
@@ -83,7 +87,7 @@ async def concurrent_vs_sequential(count: int) -> tuple[float, float]:
     together = [SimpleNamespace(content=m["content"]) for m in messages[1:]]
     concurrent = time.perf_counter() - start
     executor, start = ToolExecutor(registry, policy), time.perf_counter()
-    one_by_one = [await executor.run(c.id, c.name, c.raw_arguments) for c in calls]
+    one_by_one = [await executor.run(c) for c in calls]
     sequential = time.perf_counter() - start
     assert [r.content for r in together] == [r.content for r in one_by_one] == [f"{i} waited" for i in range(count)]
     return concurrent, sequential
@@ -94,11 +98,11 @@ def _replies() -> list:
     return [[call("nothing", n=i) for i in range(3)], "done"]
 
 
-async def loop_overhead() -> tuple[float, float]:
+async def loop_overhead(repeats: int) -> tuple[float, float]:
     """Median seconds per turn: inside `run_task`, and for the same requests sent bare."""
     registry = build_registry([nothing])
     loop_times, bare_times = [], []
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         client = offline_client(ScriptedModel(_replies()))
         start = time.perf_counter()
         task = await finish(run_task(client, "offline", "go", registry, ask=None))
@@ -115,16 +119,17 @@ async def loop_overhead() -> tuple[float, float]:
 
 
 async def main() -> None:
+    counts, repeats = ((2,), 3) if "--quick" in sys.argv[1:] else ((2, 4, 8, 16), REPEATS)
     await concurrent_vs_sequential(2)  # warm up: the first blocking call starts the thread pool
     print(f"1. N slow tool calls ({SLOW:.2f} s each), concurrent (asyncio.gather) vs sequential:")
-    for count in (2, 4, 8, 16):
+    for count in counts:
         concurrent, sequential = await concurrent_vs_sequential(count)
         print(f"   N={count:>2}: concurrent {concurrent:6.3f} s, sequential {sequential:6.3f} s, "
               f"sequential/concurrent = {sequential / concurrent:5.1f}x")
     print(f"   (blocking tools share a pool of TOOL_THREADS = {TOOL_THREADS} threads; asyncio.to_thread's default "
           f"pool would have {min(32, (os.cpu_count() or 1) + 4)} here, and more blocking calls than that wait)")
-    with_loop, bare = await loop_overhead()
-    print(f"\n2. One turn on the in-process offline model (median of {REPEATS} tasks, 3 tool calls a task):")
+    with_loop, bare = await loop_overhead(repeats)
+    print(f"\n2. One turn on the in-process offline model (median of {repeats} tasks, 3 tool calls a task):")
     print(f"   bare client call:   {bare * 1e3:7.3f} ms per turn")
     print(f"   run_task:           {with_loop * 1e3:7.3f} ms per turn")
     print(f"   the loop's own work: {(with_loop - bare) * 1e3:6.3f} ms per turn "

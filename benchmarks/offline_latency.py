@@ -1,6 +1,6 @@
 """Offline completion latency: in-process transport vs the same request over the local HTTP server.
 
-Run: /work/venv/bin/python benchmarks/offline_latency.py [N]
+Run: /work/venv/bin/python benchmarks/offline_latency.py [N | --quick]
 
 Both paths use the real `openai.AsyncOpenAI` client and the same request (a tool offered, two calls back),
 measured side by side in one run. A learner's request is rarely that small, so the decision procedure is also timed
@@ -10,6 +10,9 @@ is a median of 3 ms). The decision procedure alone (`OfflineModel().respond`) is
 to show how much of a completion is the model and how much is the SDK and the transport; so are the request
 checks alone (`contract.check_chat`, the provider's contract, once its validator is built); and the HTTP
 server once more with Nagle's algorithm left on, to show why the server sets TCP_NODELAY.
+
+--quick sends 3 requests each after 2 warm-up ones and times 10 evaluation questions (about a second, too few to
+trust): run by the test suite so the script keeps working when the package changes.
 """
 
 from __future__ import annotations
@@ -75,14 +78,14 @@ def summary(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered) * 1000, ordered[int(0.9 * (len(ordered) - 1))] * 1000
 
 
-async def time_client(client: openai.AsyncOpenAI, n: int) -> list[float]:
+async def time_client(client: openai.AsyncOpenAI, n: int, warmup: int) -> list[float]:
     samples = []
-    for i in range(WARMUP + n):
+    for i in range(warmup + n):
         start = time.perf_counter()
         response = await client.chat.completions.create(**REQUEST)
         elapsed = time.perf_counter() - start
         assert len(response.choices[0].message.tool_calls) == 2  # the same work on both paths
-        if i >= WARMUP:
+        if i >= warmup:
             samples.append(elapsed)
     return samples
 
@@ -108,19 +111,21 @@ def time_checks(n: int) -> tuple[float, list[float]]:
     return first, samples
 
 
-async def main(n: int) -> None:
+async def main() -> None:
+    quick = "--quick" in sys.argv[1:]
+    n, warmup, questions = (3, 2, 10) if quick else (int(sys.argv[1]) if len(sys.argv) > 1 else 300, WARMUP, None)
     first_check, checks = time_checks(n)
     decision = time_model(n)
-    crowded = crowded_requests()
-    time_crowded(crowded[:WARMUP])
+    crowded = crowded_requests()[:questions]
+    time_crowded(crowded[:warmup])
     twenty, twenty_cpu = time_crowded(crowded)
     async with offline_client() as client:
-        in_process = await time_client(client, n)
-    over_http = await time_server(n, no_delay=True)
+        in_process = await time_client(client, n, warmup)
+    over_http = await time_server(n, warmup, no_delay=True)
     # The server writes headers and body in two sends; with Nagle's algorithm on, the body waits for the
     # client's delayed ACK (about 40 ms on Linux). This row shows the server without its TCP_NODELAY.
-    with_nagle = await time_server(n, no_delay=False)
-    print(f"offline completion latency, {n} requests each (after {WARMUP} warm-up), real AsyncOpenAI client")
+    with_nagle = await time_server(n, warmup, no_delay=False)
+    print(f"offline completion latency, {n} requests each (after {warmup} warm-up), real AsyncOpenAI client")
     print(f"  the first request's checks build the validator once: {first_check * 1000:.0f} ms")
     rows = [("request checks only", checks), ("decision procedure only", decision), ("twenty tools + history", twenty),
             ("  the same, CPU time", twenty_cpu), ("in-process transport", in_process),
@@ -135,12 +140,12 @@ async def main(n: int) -> None:
         print(f"  {name} / in-process: {ratio_median:.2f}x at the median, {ratio_p90:.2f}x at p90")
 
 
-async def time_server(n: int, no_delay: bool) -> list[float]:
+async def time_server(n: int, warmup: int, no_delay: bool) -> list[float]:
     with OfflineServer() as server:
         server.httpd.RequestHandlerClass.disable_nagle_algorithm = no_delay  # this server's own handler class
         async with openai.AsyncOpenAI(api_key="offline", base_url=server.base_url, max_retries=0) as client:
-            return await time_client(client, n)
+            return await time_client(client, n, warmup)
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 300))
+    asyncio.run(main())

@@ -2,7 +2,10 @@
 
 Each way runs in a fresh Python process, so that its peak resident memory (ru_maxrss) is its own.
 
-Run: /work/venv/bin/python benchmarks/shell_output.py   (about 15 s)
+Run: /work/venv/bin/python benchmarks/shell_output.py [--quick]   (about 15 s)
+
+--quick prints 1 MB instead of 1 GB (about a second; the peaks then say little): run by the test suite so the
+script keeps working when the package changes.
 """
 
 from __future__ import annotations
@@ -13,7 +16,12 @@ import tempfile
 import time
 
 GB = 1_000_000_000
-COMMAND = f"head -c {GB} /dev/zero | tr '\\0' x"
+
+
+def command(size: int) -> str:
+    """A shell command that prints `size` bytes (x, with no newline)."""
+    return f"head -c {size} /dev/zero | tr '\\0' x"
+
 
 BASELINE = """
 import resource
@@ -35,21 +43,22 @@ print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, len(completed.s
 """
 
 
-def peak_of(script: str) -> tuple[int, int, float]:
+def peak_of(script: str, shell: str) -> tuple[int, int, float]:
     start = time.perf_counter()
-    output = subprocess.run([sys.executable, "-c", script, COMMAND], capture_output=True, text=True, check=True,
+    output = subprocess.run([sys.executable, "-c", script, shell], capture_output=True, text=True, check=True,
                             cwd=tempfile.gettempdir()).stdout
     peak, size = map(int, output.split())
     return peak, size, time.perf_counter() - start
 
 
 def main() -> None:
-    print(f"command: {COMMAND}")
+    shell = command(1_000_000 if "--quick" in sys.argv[1:] else GB)
+    print(f"command: {shell}")
     rows = [("python, nothing run (baseline)", BASELINE), ("bash tool (run_command, head+tail)", BASH_TOOL),
             ("subprocess.run(capture_output=True)", NAIVE)]
     peaks = {}
     for label, script in rows:
-        peak, size, seconds = peak_of(script)
+        peak, size, seconds = peak_of(script, shell)
         peaks[label] = peak
         print(f"  {label:<38} peak RSS {peak / 1e6:9.1f} MB   output read {size / GB:.2f} GB   {seconds:6.2f} s")
     baseline = peaks[rows[0][0]]
