@@ -17,11 +17,13 @@ import re
 
 from text_to_num import text2num
 
-WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
-MONTHS = "january february march april may june july august september october november december".split()
+from agentkit.offline import lexicon
+
+TABLES = lexicon.words("words")
+WEEKDAYS: list[str] = TABLES["dates"]["weekdays"].split()
+MONTHS: list[str] = TABLES["dates"]["months"].split()
 """The names of days and months, the one copy every stage reads (Chinese ones are read as these)."""
-UNIT_SECONDS = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hour": 3600, "hr": 3600, "h": 3600,
-                "day": 86400, "week": 604800}
+UNIT_SECONDS: dict[str, int] = TABLES["unit_seconds"]
 _AMOUNT = r"\d+(?:\.\d+)?|(?:twenty|thirty|forty|fifty)[\s-](?:one|two|three|four|five|six|seven|eight|nine)|" \
           r"an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|" \
           r"forty-five|fifty|sixty|ninety|half an?|a half|a quarter of an?|quarter of an?"
