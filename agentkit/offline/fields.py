@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from agentkit.offline import reading
+from agentkit.offline import lexicon, reading
 from agentkit.offline.language import is_chinese
 from agentkit.offline.wording import PLACES, STATUS_ZH, Language, join, label, place, value_text
 
@@ -24,7 +24,7 @@ class Fact(NamedTuple):
     value: Any = None
     key: str = ""
 
-NAMING = ("name", "title", "label", "city", "symbol", "day", "date", "id")
+NAMING = tuple(lexicon.words("words")["fields"]["naming"])
 """Fields that say which item of a list a row is, in this order of preference."""
 
 
@@ -80,9 +80,9 @@ def row(item: Any, question: str, language: Language) -> str:
     return (f"{item[key]}, {rest[0]}" if "(" in rest[0] else f"{item[key]} ({rest[0]})") if rest else str(item[key])
 
 
-STATES = {"status", "state", "condition", "conditions"}
+STATES = frozenset(lexicon.words("words")["fields"]["states"].split())
 """Fields whose word is what the thing is ("in transit", "shipped"): said as "it is in transit"."""
-YES_NO = ("is", "are", "does", "do", "did", "can", "has", "have", "was", "will", "should")
+YES_NO = tuple(lexicon.words("words")["fields"]["yes_no"])
 
 
 def sentence(facts: list[Fact], question: str, where: str, language: Language, acting: bool) -> str:
