@@ -28,11 +28,6 @@ NAMING = tuple(lexicon.words("words")["fields"]["naming"])
 """Fields that say which item of a list a row is, in this order of preference."""
 
 
-def _close(a: str, b: str) -> bool:
-    """The same word, or one the start of the other ("humid", "humidity"): closer than a synonym."""
-    return a == b or len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a))
-
-
 def fields(value: dict, question: str, language: Language, full: bool, given: tuple = (),
            topic: str = "") -> list[Fact]:
     """(label, value as words) for the fields a person asked about: those whose name or value the question names,
@@ -53,7 +48,7 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     def named(key: str, loosely: bool) -> bool:
         key_words = {reading.stem(w) for w in label(key, "en")[0].split() + reading.split_name(key)}
         key_words |= set(reading.words(str(flat[key]))) if key not in echoed else set()
-        near = reading.related if loosely else _close
+        near = reading.related if loosely else reading.close
         zh_label = label(key, "zh")[0]
         return any(near(a, k) for a in asked for k in key_words) or bool(zh_label and zh_label in question
                                                                            and zh_label not in topic)

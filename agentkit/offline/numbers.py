@@ -60,10 +60,7 @@ def value_for(name: str, spec: dict, span: Span) -> int | float:
 def closeness(hint: set[str], span: Span, name: str = "") -> float:
     """How much the words around a number speak of this parameter: the nearest word counts most."""
     score = 0.0
-    for distance, word in enumerate(reversed(span.before)):
-        if any(reading.related(reading.stem(word), h) for h in hint):
-            score += 3 - distance
-    for distance, word in enumerate(span.after):
+    for distance, word in [*enumerate(reversed(span.before)), *enumerate(span.after)]:
         if any(reading.related(reading.stem(word), h) for h in hint):
             score += 3 - distance
     if span.percent:

@@ -76,8 +76,13 @@ def _weak_stems() -> frozenset[str]:
 
 
 def related(a: str, b: str) -> bool:
-    """Two stemmed words mean the same here: equal, one a prefix of the other ("calc"), or synonyms."""
-    return a == b or len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)) or synonyms(a, b)
+    """Two stemmed words mean the same here: close (below), or synonyms."""
+    return close(a, b) or synonyms(a, b)
+
+
+def close(a: str, b: str) -> bool:
+    """The same word, or one the start of the other ("calc", "humid" and "humidity"): closer than a synonym."""
+    return a == b or len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a))
 
 
 def synonym_groups(word: str) -> frozenset[int]:
