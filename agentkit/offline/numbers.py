@@ -128,8 +128,7 @@ def durations(numeric: list[str], properties: dict, spans: list[Span], used: set
 DURATION_WORDS = frozenset(TABLES["duration_words"].split())
 
 
-FIRST_LINES = re.compile(r"\b(?:first|top|opening)\s+(?:(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+)?"
-                         r"lines?\b", re.IGNORECASE)
+FIRST_LINES = re.compile(rf"\b(?:first|top|opening)\s+(?:(\d+|{dates.said(1, 100)})\s+)?lines?\b", re.IGNORECASE)
 
 
 def line_counts(numeric: list[str], properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, Any]:
