@@ -92,27 +92,22 @@ def synonym_groups(word: str) -> frozenset[int]:
 
 def synonyms(a: str, b: str) -> bool:
     """Two stemmed words in one line of SYNONYMS (not merely spelled alike)."""
-    groups = _synonym_groups()
-    return bool(groups.get(a, frozenset()) & groups.get(b, frozenset()))
+    return bool(synonym_groups(a) & synonym_groups(b))
 
 
 def names_option(word: str, option: str, options: list[str]) -> bool:
     """A stemmed word names this option alone, read by its closest synonym line: "miles" is in a line with "km"
     ("distance ... km miles") and in one with "mi" ("mile miles mi"); the shorter line says which unit it is."""
-    groups = _synonym_groups()
-    lines = [g for g in groups.get(word, frozenset()) if any(g in groups.get(o, frozenset()) for o in options)]
+    lines = [g for g in synonym_groups(word) if any(g in synonym_groups(o) for o in options)]
     closest = min(lines, key=lambda g: (len(SYNONYMS[g].split()), g), default=None)
-    return closest is not None and closest in groups.get(option, frozenset()) and not any(
-        closest in groups.get(o, frozenset()) for o in options if o != option)
+    return closest is not None and closest in synonym_groups(option) and not any(
+        closest in synonym_groups(o) for o in options if o != option)
 
 
 def acronyms(name_words: list[str]) -> set[str]:
     """Initials of a name's runs of words, so that "bmi" reaches body_mass_index and "gcd" greatest_common_divisor."""
-    found = set()
-    for size in range(2, len(name_words) + 1):
-        for start in range(len(name_words) - size + 1):
-            found.add("".join(w[0] for w in name_words[start: start + size]))
-    return found
+    return {"".join(w[0] for w in name_words[start: start + size])
+            for size in range(2, len(name_words) + 1) for start in range(len(name_words) - size + 1)}
 
 
 def message_text(message: dict) -> str:

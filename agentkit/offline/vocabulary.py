@@ -38,10 +38,11 @@ FILE = re.compile(r"(?<![\w./@:-])[\w./-]*?\.[A-Za-z][A-Za-z0-9]{0,4}(?![A-Za-z0
 BEFORE_FILE = re.compile(r".*(?:读一下|读取|查看|看看|打开|显示|写到|写入|写进|保存到|存到|加到|删除|数一下|统计|替换|换成|"
                          r"[把在往给从的里读写到])(?=.)")
 """What may be glued before a file name: the verb or the word that links it ("把笔记.txt" is 笔记.txt)."""
+MOVES = TABLES["zh_moves"]
 _VALUE = r"\s*[:：]?\s*([^\s“”\"'，。：:][^“”\"'，。]*?)\s*"
 EDITS = [  # "把 X 重命名为 Y" (a second file stays a file, read first); "把 X 里的 A 换成 B", "替换 X 里的 A 为 B";
     # "在 X 末尾加一行：A", "再加一行：A" (the file of the last call); "往 X 里写入：A", "创建 X，内容是 A"; "在 X 里搜索 A"
-    (re.compile(r"把\s*(?P<file>\x00\d+\x00)(?P<file2>)\s*(重命名|改名|移动|挪|复制|拷贝)[为成到叫]?\s*(\x00\d+\x00)"),
+    (re.compile(rf"把\s*(?P<file>\x00\d+\x00)(?P<file2>)\s*({'|'.join(MOVES)})[为成到叫]?\s*(\x00\d+\x00)"),
      " {0} {file} to {1} "),
     (re.compile(rf"(?:在\s*(?P<file>\x00\d+\x00)\s*[里中]?\s*[把将]|(?:[把将]|替换|修改)\s*(?P<file2>\x00\d+\x00)\s*[里中]?的?)"
                 rf"{_VALUE}(?:换成|替换成|替换为|改成|改为|为|成){_VALUE}(?=[。！!]?$)"), " replace {0} with {1} in {file} "),
@@ -54,7 +55,6 @@ EDITS = [  # "把 X 重命名为 Y" (a second file stays a file, read first); "�
     (re.compile(rf"在\s*(?P<file>\x00\d+\x00)(?P<file2>)\s*[里中]?\s*(?:搜索|查找|找一下|找){_VALUE}$"),
      " search for {0} in {file} "),
 ]
-MOVES = TABLES["zh_moves"]
 
 
 def english(text: str) -> str:
