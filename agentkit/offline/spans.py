@@ -136,7 +136,8 @@ def _find(text: str) -> tuple[Span, ...]:
             file = kind == "named" and re.fullmatch(r"[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4}", value)
             if value:  # "a file called ideas.md": a file name, whatever word introduced it
                 add(match.start(1), match.start(1) + len(value), "path" if file else kind, value)
-    for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE)):
+    for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE),
+                          ("code", _CODE)):
         for match in pattern.finditer(text):
             add(match.start(), match.end(), kind, match.group(0).rstrip(".,;:"))
             count = re.search(r"\d+", match.group(0)) if kind == "date" and match.group(0).startswith("in ") else None
@@ -144,8 +145,6 @@ def _find(text: str) -> tuple[Span, ...]:
                 at = match.start() + count.start()
                 found.append(Span(at, at + len(count.group(0)), "number", float(count.group(0)), _before(text, at),
                                   _after(text, at + len(count.group(0)))))
-    for match in _CODE.finditer(text):  # "AB123CD", "1Z999AA10123456784": a plate, a tracking number, an order id
-        add(match.start(), match.end(), "code", match.group(0))
     for start, end, clock in dates.clock_times(text):
         add(start, end, "time", clock)
     for start, end, seconds in dates.durations(text):
