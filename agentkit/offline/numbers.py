@@ -17,8 +17,15 @@ from agentkit.offline import dates, lexicon, quantities, reading
 from agentkit.offline.roles import hint_of, json_type
 from agentkit.offline.spans import MONEY_WORDS, NUMBER_WORDS, UNITS, Span
 
-TABLES = lexicon.words("words")["numbers"]
+TABLES = lexicon.words("words")["numbers"]  # the words that say which kind of number a parameter takes
 RATE_WORDS = frozenset(TABLES["rate_words"].split())
+COUNT_PARAMS = frozenset(TABLES["count_params"].split())
+"""Parameters for how many of a thing: "add 3 apples" gives qty=3 (the words before and after name no parameter)."""
+NOT_COUNTED = frozenset(TABLES["not_counted"].split())
+PEOPLE_WORDS = frozenset(TABLES["people_words"].split())
+MONEY_PARAMS = frozenset(TABLES["money_params"].split())
+SIZE_PARAMS = frozenset(TABLES["size_params"].split())
+DURATION_WORDS = frozenset(TABLES["duration_words"].split())
 
 
 def assign(names: list[str], hints: dict[str, set[str]], properties: dict, required: list[str],
@@ -89,16 +96,6 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
     return 0
 
 
-COUNT_PARAMS = frozenset(TABLES["count_params"].split())
-"""Parameters for how many of a thing: "add 3 apples" gives qty=3 (the words before and after name no parameter)."""
-NOT_COUNTED = frozenset(TABLES["not_counted"].split())
-
-
-PEOPLE_WORDS = frozenset(TABLES["people_words"].split())
-MONEY_PARAMS = frozenset(TABLES["money_params"].split())
-SIZE_PARAMS = frozenset(TABLES["size_params"].split())
-
-
 def fits(value: Any, spec: dict) -> bool:
     """A value this parameter can take: a whole number for an integer (3.5 never becomes 3), within its bounds."""
     if spec.get("type") == "integer" and not float(value).is_integer():
@@ -123,9 +120,6 @@ def durations(numeric: list[str], properties: dict, spans: list[Span], used: set
             amount = dates.in_unit(float(span.value), hint)  # type: ignore[arg-type]
             values[name] = as_json(round(amount, 4), json_type(properties[name]))
     return values
-
-
-DURATION_WORDS = frozenset(TABLES["duration_words"].split())
 
 
 FIRST_LINES = re.compile(rf"\b(?:first|top|opening)\s+(?:(\d+|{dates.said(1, 100)})\s+)?lines?\b", re.IGNORECASE)
