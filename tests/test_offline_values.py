@@ -170,6 +170,17 @@ def test_a_rate_or_a_price_is_no_clock_time(text):
     assert clock_times(text) == []
 
 
+@pytest.mark.parametrize(("text", "seconds"), [("a timer for eleven minutes", 660), ("wait sixty-five minutes", 3900)])
+def test_a_duration_said_in_any_number_word(text, seconds):
+    from agentkit.offline.dates import durations
+    assert [s for *_, s in durations(text)] == [seconds]  # the lexicon's number words, not a shorter list of its own
+
+
+def test_a_day_counted_in_any_number_word():
+    from agentkit.offline.spans import find
+    assert [s.value for s in find("remind me in twenty days") if s.kind == "date"] == ["in twenty days"]
+
+
 FLIGHTS = _offer("find_flights", "Find flights between two airports.", {
     "origin": {"type": "string", "description": "IATA code of departure airport"},
     "destination": {"type": "string", "description": "IATA code of arrival airport"},

@@ -11,44 +11,24 @@ from __future__ import annotations
 
 import re
 
+from agentkit.offline import lexicon
+
 _BACKTICKS = re.compile(r"`([^`]+)`")
 _SQL = re.compile(r"\b(?:SELECT\b.+?\bFROM\b|INSERT\s+INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|WITH\s+\w+\s+AS\b|"
                   r"CREATE\s+(?:TABLE|VIEW|INDEX)\b|DROP\s+TABLE\b|ALTER\s+TABLE\b).*", re.IGNORECASE | re.DOTALL)
 _RUN = re.compile(r"\b(?:run|execute|exec)\b\s*:?\s*(?:the\s+|this\s+)?(?:shell\s+|bash\s+|terminal\s+)?(?:command\s*)?:?\s*",
                   re.IGNORECASE)
-COMMANDS = frozenset("""ls cat wc grep echo git python python3 pip npm node make pwd date du df head tail find sort uniq curl
-    mkdir rm cp mv touch chmod which whoami uname ps pytest cd tree file stat diff sed awk cut tr env printenv ping
-    docker kubectl cargo go java ruby perl ruff uv sleep seq tee xargs nl rev ln id hostname uptime free kill jq bash sh
-    tar zip unzip gzip nproc timeout printf basename dirname realpath""".split())
+TABLES = lexicon.words("words")["code"]
+COMMANDS = frozenset(TABLES["programs"].split())
 NAMED_COMMAND = re.compile(r"\bcommand\b")
 """'run the (shell) command X': the request says X is a command, so its first word need not be a known program."""
-NOT_A_PROGRAM = frozenset("in on for that it this the a an to with from and or".split())
+NOT_A_PROGRAM = frozenset(TABLES["not_a_program"].split())
 IN_THE_SHELL = re.compile(r"\s+(?:in|with|using|from)\s+(?:the\s+|a\s+)?(?:shell|terminal|bash)$", re.IGNORECASE)
 DICE = re.compile(r"(?<![\w.])(\d*)d(\d+)(?:\s*([+-])\s*(\d+))?\b", re.IGNORECASE)
 
-# (what a request says, the command it asks for): {file} is a file the request names, {n} a number
-EVERYDAY_COMMANDS = [
-    (r"\b(?:count|number of|how many)\b.*\blines?\b|\blines?\b.*\bcount", "wc -l {file}"),
-    (r"\b(?:count|number of|how many)\b.*\bwords?\b|\bwords?\b.*\bcount", "wc -w {file}"),
-    (r"\b(?:count|number of|how many)\b.*\bcharacters\b|\bcharacters\b.*\bcount", "wc -m {file}"),
-    (r"\bfirst\b.*\blines?\b|\bhead\b", "head -n {n} {file}"),
-    (r"\blast\b.*\blines?\b|\btail\b", "tail -n {n} {file}"),
-    (r"\b(?:size|bytes)\b|\bhow (?:big|large)\b", "wc -c {file}"),  # a file's size in bytes, not its disk blocks
-    (r"\b(?:disk|space|size)\b|\bhow (?:big|large)\b", "du -sh ."),
-    (r"\b(?:which|what|current)\b.*\b(?:folder|directory)\b|\bwhere am i\b", "pwd"),
-    (r"\b(?:list|show)\b.*\bfiles?\b|\bfiles?\b.*\b(?:here|there)\b", "ls {file}"),
-    (r"\b(?:python|pip)\b.*\bversion\b|\bversion\b.*\bpython\b", "python --version"),
-    (r"\b(?:search|grep|look)\b.*?\bfor\s+(?:the\s+)?(?:(?:word|string|text|term)\s+)?[\"']?(?P<word>[\w-]+)|"
-     r"\bfind\s+(?:the\s+)?(?:(?:word|string|text|term)\s+)?[\"']?(?P<word2>[\w-]+)[\"']?\s+in\b|"
-     r"\b(?:lines?|where)\b.*?\b(?:mention|mentions|contain|contains|with|say|says)\s+[\"']?(?P<word3>[\w-]+)[\"']?\s*\??$",
-     "grep -n {word} {file}"),
-    (r"\b(?:rename|move|mv)\b", "mv {file} {target}"),
-    (r"\b(?:copy|cp|duplicate)\b", "cp {file} {target}"),
-    (r"\bgit\b.*\bstatus\b|\bstatus\b.*\bgit\b", "git status"),
-]
-FILE_KINDS = {"python": "py", "py": "py", "text": "txt", "txt": "txt", "markdown": "md", "md": "md", "json": "json",
-              "csv": "csv", "yaml": "yaml", "yml": "yml", "html": "html", "javascript": "js", "js": "js",
-              "typescript": "ts", "notebook": "ipynb", "notebooks": "ipynb", "image": "png", "log": "log", "toml": "toml"}
+EVERYDAY_COMMANDS: list[list[str]] = TABLES["everyday_commands"]
+"""(what a request says, the command it asks for): {file} is a file the request names, {n} a number."""
+FILE_KINDS: dict[str, str] = lexicon.words("words")["file_kinds"]
 
 
 def code_spans(text: str) -> list[tuple[int, int, str, str]]:

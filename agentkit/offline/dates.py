@@ -17,20 +17,27 @@ import re
 
 from text_to_num import text2num
 
-WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
-MONTHS = "january february march april may june july august september october november december".split()
+from agentkit.offline import lexicon
+
+TABLES = lexicon.words("words")
+WEEKDAYS: list[str] = TABLES["dates"]["weekdays"].split()
+MONTHS: list[str] = TABLES["dates"]["months"].split()
 """The names of days and months, the one copy every stage reads (Chinese ones are read as these)."""
-UNIT_SECONDS = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hour": 3600, "hr": 3600, "h": 3600,
-                "day": 86400, "week": 604800}
-_AMOUNT = r"\d+(?:\.\d+)?|(?:twenty|thirty|forty|fifty)[\s-](?:one|two|three|four|five|six|seven|eight|nine)|" \
-          r"an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|" \
-          r"forty-five|fifty|sixty|ninety|half an?|a half|a quarter of an?|quarter of an?"
+UNIT_SECONDS: dict[str, int] = TABLES["unit_seconds"]
+
+
+def said(low: float, high: float) -> str:
+    """The number words for `low` to `high` as a pattern ("one|two|...|twelve"); a dozen is not how a time is said."""
+    return "|".join(w for w, n in TABLES["number_words"].items() if low <= n <= high and w != "dozen")
+
+
+_AMOUNT = rf"\d+(?:\.\d+)?|(?:{said(20, 90)})[\s-](?:{said(1, 9)})|an?|{said(1, 100)}|half an?|a half|(?:a )?quarter of an?"
 DURATION = re.compile(rf"\b({_AMOUNT})[\s-]*(seconds?|secs?|minutes?|mins?|hours?|hrs?|(?<=\d)h)\b(\s+and\s+a\s+half)?",
                       re.IGNORECASE)
 CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b|\bnoon\b|\bmidnight\b|"
                    r"(?<=\bat\s)(\d{1,2})\b(?![.:,]?\d|\s*(?:%|percent|people|persons|dollars|euros|km|miles|degrees))",
                    re.IGNORECASE)
-RELATIVE = re.compile(r"\bin\s+(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten)\s+(days?|weeks?|months?)\b|"
+RELATIVE = re.compile(rf"\bin\s+(\d+|a|an|{said(1, 100)})\s+(days?|weeks?|months?)\b|"
                       r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\bnext\s+(?:week|month)\b", re.IGNORECASE)
 
 
@@ -70,7 +77,7 @@ def clock_times(text: str) -> list[tuple[int, int, str]]:
     return sorted(found)
 
 
-_HOURS = r"\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_HOURS = rf"\d{{1,2}}|{said(1, 12)}"
 _LATER = r"am|pm|a\.m\.|p\.m\.|in the (?:morning|evening|afternoon)|tonight"
 _NOT_A_CLOCK = r"(?![\d%]|\s*(?:percent|dollars?|euros?|pounds?|usd|eur|gbp)\b)"  # "at 6.25%", "at 7.30 dollars"
 SPOKEN_CLOCK = re.compile(rf"\b(?:(?P<part>half|quarter)\s+(?P<way>past|to)\s+(?P<hour>{_HOURS})\b|"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from agentkit.offline import reading
+from agentkit.offline import lexicon, reading
 from agentkit.offline.language import is_chinese
 from agentkit.offline.wording import PLACES, STATUS_ZH, Language, join, label, place, value_text
 
@@ -24,13 +24,8 @@ class Fact(NamedTuple):
     value: Any = None
     key: str = ""
 
-NAMING = ("name", "title", "label", "city", "symbol", "day", "date", "id")
+NAMING = tuple(lexicon.words("words")["fields"]["naming"])
 """Fields that say which item of a list a row is, in this order of preference."""
-
-
-def _close(a: str, b: str) -> bool:
-    """The same word, or one the start of the other ("humid", "humidity"): closer than a synonym."""
-    return a == b or len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a))
 
 
 def fields(value: dict, question: str, language: Language, full: bool, given: tuple = (),
@@ -53,7 +48,7 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     def named(key: str, loosely: bool) -> bool:
         key_words = {reading.stem(w) for w in label(key, "en")[0].split() + reading.split_name(key)}
         key_words |= set(reading.words(str(flat[key]))) if key not in echoed else set()
-        near = reading.related if loosely else _close
+        near = reading.related if loosely else reading.close
         zh_label = label(key, "zh")[0]
         return any(near(a, k) for a in asked for k in key_words) or bool(zh_label and zh_label in question
                                                                            and zh_label not in topic)
@@ -80,9 +75,9 @@ def row(item: Any, question: str, language: Language) -> str:
     return (f"{item[key]}, {rest[0]}" if "(" in rest[0] else f"{item[key]} ({rest[0]})") if rest else str(item[key])
 
 
-STATES = {"status", "state", "condition", "conditions"}
+STATES = frozenset(lexicon.words("words")["fields"]["states"].split())
 """Fields whose word is what the thing is ("in transit", "shipped"): said as "it is in transit"."""
-YES_NO = ("is", "are", "does", "do", "did", "can", "has", "have", "was", "will", "should")
+YES_NO = tuple(lexicon.words("words")["fields"]["yes_no"])
 
 
 def sentence(facts: list[Fact], question: str, where: str, language: Language, acting: bool) -> str:

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 
-from agentkit.offline import reading
+from agentkit.offline import lexicon, reading
 
-BOUNDARY = frozenset("""in for to that which under at on from by within into please using without due tagged
-    labelled labeled who when so but as than less more about before after until around near if is are""".split())
+TABLES = lexicon.words("words")["lists"]
+BOUNDARY = frozenset(TABLES["boundary"].split())
 """Words that end a list: what follows them is another argument, not one more item."""
-VERBS = frozenset("add put buy get order invite include append insert bring pack need want".split())
+VERBS = frozenset(TABLES["verbs"].split())
 """Verbs that start a request before its first item ("put apples, bread and oil in my cart")."""
-ARTICLES = frozenset("the a an some my our your with it them as".split())  # "labels: bug", "tag it urgent"
+ARTICLES = frozenset(TABLES["articles"].split())  # "labels: bug", "tag it urgent"
 MAX_WORDS = 4  # an item longer than this is a sentence, not a list item
 _WORD = re.compile(r"[\w'’-]+|[,.;:!?()\"“”]")
 

@@ -13,11 +13,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agentkit.offline import dates, quantities, reading
+from agentkit.offline import dates, lexicon, quantities, reading
 from agentkit.offline.roles import hint_of, json_type
 from agentkit.offline.spans import MONEY_WORDS, NUMBER_WORDS, UNITS, Span
 
-RATE_WORDS = {"rate", "percent", "percentage", "pct", "interest", "tax", "tip", "discount", "apr", "vat"}
+TABLES = lexicon.words("words")["numbers"]  # the words that say which kind of number a parameter takes
+RATE_WORDS = frozenset(TABLES["rate_words"].split())
+COUNT_PARAMS = frozenset(TABLES["count_params"].split())
+"""Parameters for how many of a thing: "add 3 apples" gives qty=3 (the words before and after name no parameter)."""
+NOT_COUNTED = frozenset(TABLES["not_counted"].split())
+PEOPLE_WORDS = frozenset(TABLES["people_words"].split())
+MONEY_PARAMS = frozenset(TABLES["money_params"].split())
+SIZE_PARAMS = frozenset(TABLES["size_params"].split())
+DURATION_WORDS = frozenset(TABLES["duration_words"].split())
 
 
 def assign(names: list[str], hints: dict[str, set[str]], properties: dict, required: list[str],
@@ -59,10 +67,7 @@ def value_for(name: str, spec: dict, span: Span) -> int | float:
 def closeness(hint: set[str], span: Span, name: str = "") -> float:
     """How much the words around a number speak of this parameter: the nearest word counts most."""
     score = 0.0
-    for distance, word in enumerate(reversed(span.before)):
-        if any(reading.related(reading.stem(word), h) for h in hint):
-            score += 3 - distance
-    for distance, word in enumerate(span.after):
+    for distance, word in [*enumerate(reversed(span.before)), *enumerate(span.after)]:
         if any(reading.related(reading.stem(word), h) for h in hint):
             score += 3 - distance
     if span.percent:
@@ -91,18 +96,6 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
     return 0
 
 
-COUNT_PARAMS = {"qty", "quantity", "count", "copies", "pieces", "items", "number", "limit", "max", "top", "results"}
-"""Parameters for how many of a thing: "add 3 apples" gives qty=3 (the words before and after name no parameter)."""
-NOT_COUNTED = {"of", "to", "and", "or", "for", "in", "at", "on", "by", "times", "percent", "per", "x"}
-
-
-PEOPLE_WORDS = {"people", "persons", "person", "diners", "diner", "guests", "guest", "friends", "ways", "heads", "us",
-                "attendees", "participants", "players", "passengers", "travelers", "travellers", "adults", "split"}
-MONEY_PARAMS = {"price", "cost", "total", "bill", "fare", "budget", "money", "check", "paid", "pay", "amount", "sum",
-                "spend", "salary", "income", "principal", "balance"}
-SIZE_PARAMS = {"size", "quantity", "qty", "volume", "weight", "mass", "pack", "length", "distance", "value", "capacity"}
-
-
 def fits(value: Any, spec: dict) -> bool:
     """A value this parameter can take: a whole number for an integer (3.5 never becomes 3), within its bounds."""
     if spec.get("type") == "integer" and not float(value).is_integer():
@@ -129,12 +122,7 @@ def durations(numeric: list[str], properties: dict, spans: list[Span], used: set
     return values
 
 
-DURATION_WORDS = {"second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs",
-                  "duration", "time", "long", "timer", "countdown"}
-
-
-FIRST_LINES = re.compile(r"\b(?:first|top|opening)\s+(?:(\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+)?"
-                         r"lines?\b", re.IGNORECASE)
+FIRST_LINES = re.compile(rf"\b(?:first|top|opening)\s+(?:(\d+|{dates.said(1, 100)})\s+)?lines?\b", re.IGNORECASE)
 
 
 def line_counts(numeric: list[str], properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from agentkit.offline import reading
+from agentkit.offline import lexicon, reading
 
 if TYPE_CHECKING:
     from agentkit.offline.spans import Span
@@ -45,9 +45,8 @@ ADDING = r"(?:please\s+)?(?:add|put|append|include|save|write down)"
 ONTO = r"(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b"
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
 ITEM = re.compile(rf"\s*{ADDING}\s+(.+?)\s+{ONTO}", re.IGNORECASE)
-PRONOUNS = {"it", "that", "this", "them", "those", "these", "one"}
-COMMANDS = {"put", "add", "please", "find", "search", "show", "tell", "give", "look", "up", "get", "make", "define", "check",
-            "plan", "schedule", "book", "create", "organise", "organize", "arrange", "set"}
+PRONOUNS = frozenset(lexicon.words("words")["phrases"]["pronouns"].split())
+COMMANDS = frozenset(lexicon.words("words")["phrases"]["commands"].split())
 
 
 HAN = r"[\u3400-\u4dbf\u4e00-\u9fff]"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from agentkit.offline import reading
+from agentkit.offline import lexicon, reading
 
 
 class Span(Protocol):
@@ -20,21 +20,9 @@ class Span(Protocol):
     value: object
     after: tuple[str, ...]
 
-# unit word -> (kind, how many of the kind's base unit it is): grams, millilitres, metres
-UNITS: dict[str, tuple[str, float]] = {}
-for _kind, _table in {
-    "mass": {"mg milligram milligrams": 0.001, "g gram grams gramme grammes": 1, "kg kilo kilos kilogram kilograms": 1000,
-             "lb lbs pound pounds": 453.59237, "oz ounce ounces": 28.349523125, "t tonne tonnes": 1e6,
-             "stone stones": 6350.29318},
-    "volume": {"ml millilitre millilitres milliliter milliliters": 1, "cl centilitre centilitres": 10,
-               "dl decilitre decilitres": 100, "l litre litres liter liters": 1000, "tsp": 5, "tbsp": 15,
-               "cup cups": 240, "pint pints": 473.176, "quart quarts": 946.353, "gallon gallons": 3785.41},
-    "length": {"mm millimetre millimetres millimeter millimeters": 0.001, "cm centimetre centimetres centimeter "
-               "centimeters": 0.01, "m metre metres meter meters": 1, "km kilometre kilometres kilometer kilometers": 1000,
-               "in inch inches": 0.0254, "ft foot feet": 0.3048, "yd yard yards": 0.9144, "mi mile miles": 1609.344},
-}.items():
-    for _words, _factor in _table.items():
-        UNITS.update({word: (_kind, _factor) for word in _words.split()})
+UNITS: dict[str, tuple[str, float]] = {word: (kind, factor) for kind, table in lexicon.words("words")["units"].items()
+                                       for words, factor in table.items() for word in words.split()}
+"""Unit word -> (kind, how many of the kind's base unit it is): grams, millilitres, metres."""
 
 
 def wanted_unit(name: str, description: str) -> str | None:

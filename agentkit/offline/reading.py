@@ -1,7 +1,7 @@
 """How the offline model reads words: content words, light stems, and a small table of synonyms.
 
 No language understanding here, only patterns: that is the point. A real model knows that "invest" is
-about interest and that "BMI" is a body mass index; the offline model knows it from the table below
+about interest and that "BMI" is a body mass index; the offline model knows it from its tables (`lexicon/words.toml`)
 and from the initials of a tool's name, and nothing else.
 """
 
@@ -10,25 +10,15 @@ from __future__ import annotations
 import re
 from functools import cache
 
-STOP_WORDS = frozenset(
-    """a an the is are was were be been am i me my you your we our it its this that these those of in on at to
-    for from by with and or but not no do does did what whats which who whom how when where why can could would
-    should will shall may might must please tell show give let us some any all each there their them they he she
-    his her if then than so as into about over after before also just only very much many more most other
-    get use using used call called calls tool tools function functions return returns returned following exactly
-    reply answer access given provided available have has had make makes want need like know
-    s t d ll m re ve""".split()
-)
+from agentkit.offline import lexicon
 
-# Words that say little about which tool fits: they count, but much less than a topical word.
-WEAK_WORDS = frozenset(
-    """current number value valu amount data info information result name type string text specified specific
-    new now today calculate compute find look lookup check retrieve fetch input output list user question
-    request set create add item base show display return""".split()
-)
-
-KEEP_AS_IS = frozenset("news series species physics mathematics maths lens gas always".split())
-
+TABLES = lexicon.words("words")
+STOP_WORDS = frozenset(TABLES["stop_words"].split())
+WEAK_WORDS = frozenset(TABLES["weak_words"].split())
+"""Words that say little about which tool fits: they count, but much less than a topical word."""
+KEEP_AS_IS = frozenset(TABLES["keep_as_is"].split())
+SYNONYMS: list[str] = TABLES["synonyms"]
+"""Words that mean the same when choosing a tool or an option: a group a line, stemmed when read."""
 
 
 def words(text: str) -> list[str]:
@@ -86,8 +76,13 @@ def _weak_stems() -> frozenset[str]:
 
 
 def related(a: str, b: str) -> bool:
-    """Two stemmed words mean the same here: equal, one a prefix of the other ("calc"), or synonyms."""
-    return a == b or len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a)) or synonyms(a, b)
+    """Two stemmed words mean the same here: close (below), or synonyms."""
+    return close(a, b) or synonyms(a, b)
+
+
+def close(a: str, b: str) -> bool:
+    """The same word, or one the start of the other ("calc", "humid" and "humidity"): closer than a synonym."""
+    return a == b or len(a) >= 4 and len(b) >= 4 and (a.startswith(b) or b.startswith(a))
 
 
 def synonym_groups(word: str) -> frozenset[int]:
@@ -97,27 +92,22 @@ def synonym_groups(word: str) -> frozenset[int]:
 
 def synonyms(a: str, b: str) -> bool:
     """Two stemmed words in one line of SYNONYMS (not merely spelled alike)."""
-    groups = _synonym_groups()
-    return bool(groups.get(a, frozenset()) & groups.get(b, frozenset()))
+    return bool(synonym_groups(a) & synonym_groups(b))
 
 
 def names_option(word: str, option: str, options: list[str]) -> bool:
     """A stemmed word names this option alone, read by its closest synonym line: "miles" is in a line with "km"
     ("distance ... km miles") and in one with "mi" ("mile miles mi"); the shorter line says which unit it is."""
-    groups = _synonym_groups()
-    lines = [g for g in groups.get(word, frozenset()) if any(g in groups.get(o, frozenset()) for o in options)]
+    lines = [g for g in synonym_groups(word) if any(g in synonym_groups(o) for o in options)]
     closest = min(lines, key=lambda g: (len(SYNONYMS[g].split()), g), default=None)
-    return closest is not None and closest in groups.get(option, frozenset()) and not any(
-        closest in groups.get(o, frozenset()) for o in options if o != option)
+    return closest is not None and closest in synonym_groups(option) and not any(
+        closest in synonym_groups(o) for o in options if o != option)
 
 
 def acronyms(name_words: list[str]) -> set[str]:
     """Initials of a name's runs of words, so that "bmi" reaches body_mass_index and "gcd" greatest_common_divisor."""
-    found = set()
-    for size in range(2, len(name_words) + 1):
-        for start in range(len(name_words) - size + 1):
-            found.add("".join(w[0] for w in name_words[start: start + size]))
-    return found
+    return {"".join(w[0] for w in name_words[start: start + size])
+            for size in range(2, len(name_words) + 1) for start in range(len(name_words) - size + 1)}
 
 
 def message_text(message: dict) -> str:
@@ -126,117 +116,3 @@ def message_text(message: dict) -> str:
     if isinstance(content, list):  # content parts: keep the text ones
         return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
     return content
-
-
-SYNONYMS = [  # words that mean the same when choosing a tool or an option: a group a line, stemmed when read
-    "weather temperature forecast rain raining sunny snow wind humid humidity climate hot cold degrees storm storms",
-    "warning warnings advisory advisories alert alerts",
-    "time clock hour hours timezone zone o'clock",
-    "date day today tomorrow calendar",
-    "convert conversion converter unit units",
-    "interest invest investment compound principal savings deposit",
-    "loan mortgage borrow repayment installment",
-    "email mail e-mail inbox",
-    "message text sms",
-    "note notes memo jot",
-    "reminder remind alarm alert wake",
-    "flight flights fly flying plane airline airport",
-    "hotel hotels stay room accommodation lodging",
-    "search find lookup look google query",
-    "file files document documents",
-    "folder directory dir",
-    "translate translation translator",
-    "distance far km kilometers kilometres miles mile",
-    "price cost costs cheap cheaper cheapest expensive",
-    "stock stocks share shares ticker",
-    "currency currencies exchange money dollars dollar euros euro yen pounds",
-    "event meeting appointment schedule",
-    "sum add addition plus total",
-    "multiply multiplication product times",
-    "divide division quotient",
-    "subtract subtraction minus difference",
-    "root sqrt square",
-    "population inhabitants people",
-    "news headlines headline article articles",
-    "recipe recipes cook cooking",
-    "drink drinks drank drinking drunk hydration",
-    "parcel parcels package packages shipment delivery courier",
-    "ship shipping postage",
-    "book booking reserve reservation",
-    "restaurant restaurants dinner lunch eat food",
-    "movie movies film films cinema",
-    "song songs music play track",
-    "directions route navigate navigation",
-    "random dice roll",
-    "dice die",
-    "side sides sided face faces",
-    "split divide share splitting",
-    "bill check tab invoice",
-    "bug issue issues bugs ticket",
-    "sql database query warehouse db",
-    "glob list listing ls",
-    "route directions trip journey",
-    "transit train trains bus metro subway tram",
-    "driving drive car",
-    "walking walk foot",
-    "cycling cycle bike bicycle",
-    "password passwords passphrase",
-    "age old birthday born",
-    "tip gratuity",
-    "discount sale off",
-    "tax vat",
-    "length meters metres feet inches",
-    "weight kg kilograms pounds lb lbs mass",
-    "speed fast velocity",
-    "shell command terminal bash",
-    "definition define meaning dictionary",
-    "average mean",
-    "percentage percent",
-    "bmi body mass index",
-    "area surface",
-    "volume capacity",
-    "write save",
-    "read open contents inside",
-    "delete remove erase",
-    "edit change replace modify update",
-    "list show",
-    "todo task tasks",
-    "contact contacts phone",
-    "wiki wikipedia encyclopedia",
-    "word words",
-    "count many",
-    "timer countdown",
-    "kilo kilos kg kilogram kilograms",
-    "guest guests people persons adults travelers travellers passengers diners diner friends us",
-    "uppercase upper caps capitals capitalize case",
-    "lowercase lower case",
-    "sunset sunrise",
-    "spell spelling typo typos",
-    "prime primes",
-    "milliliter milliliters millilitre millilitres ml",
-    "liter liters litre litres l",
-    "ounce ounces oz",
-    "kilometer kilometers kilometre kilometres km",  # lengths: a unit option is often its abbreviation
-    "centimeter centimeters centimetre centimetres cm",
-    "meter meters metre metres m",
-    "mile miles mi",
-    "foot feet ft",
-    "inch inches",
-    "electric ev",
-    "bitcoin btc",
-    "ethereum eth ether",
-    "outdoor outdoors outside terrace",
-    "celsius c centigrade",  # a temperature scale is often its letter
-    "fahrenheit f",
-    "kelvin k",
-    "expense expenses spending spend spent",
-    "fuel gas gasoline petrol refuel",
-    "night nights stay",
-    "ticket tickets",
-    "rent rental hire",
-    "focus pomodoro concentrate",
-    "shopping shop clothes clothing",
-    "entertainment fun leisure",
-    "transport transportation taxi cab commute",
-    "health medical medicine doctor pharmacy",
-]

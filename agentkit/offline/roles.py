@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 from typing import Literal
 
-from agentkit.offline import reading
+from agentkit.offline import lexicon, reading
 from agentkit.offline.spans import Span, SpanKind
 from agentkit.offline.vocabulary import english
 
@@ -22,42 +22,16 @@ Role = Literal["zone", "phone", "email", "url", "pattern", "tag", "path", "date"
 Side = Literal["from", "to"]
 """The side of "from X to Y" a parameter stands on."""
 
-# A role: the words that give a parameter that role, and the span kinds that can fill it, best first.
 ROLES: list[tuple[Role, set[str], tuple[SpanKind, ...]]] = [
-    ("sql", {"sql"}, ("sql", "quoted")),
-    ("command", {"command", "cmd", "commandline", "shell", "script"}, ("command", "quoted")),
-    ("repo", {"repo", "repository", "repositories"}, ("repo", "quoted")),
-    ("zone", {"timezone", "tz", "zone", "iana"}, ("zone",)),
-    ("phone", {"phone", "mobile", "telephone", "cell"}, ("phone",)),
-    ("email", {"email", "mail", "recipient"}, ("email",)),
-    ("url", {"url", "link", "website", "webpage", "uri", "site"}, ("url",)),
-    ("pattern", {"pattern", "glob"}, ("pattern", "quoted")),
-    ("tag", {"channel", "hashtag", "tag", "tags"}, ("tag", "quoted")),
-    ("path", {"path", "file", "filename", "directory", "folder", "dir", "filepath"}, ("path", "quoted", "repo")),
-    ("date", {"date", "day", "deadline", "birthday", "when", "datetime", "check"}, ("date", "time")),
-    ("time", {"time", "hour", "clock"}, ("time", "date")),
-    ("language", {"language", "lang", "locale"}, ("language",)),
-    ("unit", {"unit", "currency", "units", "scale", "ccy"}, ("unit",)),
-    ("place", {"city", "location", "place", "destination", "origin", "country", "address", "region", "where",
-               "airport", "town", "state", "venue", "departure", "arrival", "station", "stop"}, ("proper", "zone", "quoted")),
-    ("symbol", {"symbol", "ticker"}, ("proper", "quoted")),
-    ("person", {"author", "artist", "singer", "composer", "director", "actor", "writer", "assignee", "attendee", "guest",
-                "host", "organizer", "organiser", "owner", "contact", "person", "who"}, ("proper", "quoted", "named")),
-    ("title", {"title", "subject", "name", "label", "heading", "headline"}, ("quoted", "named", "proper")),
-    ("body", {"body", "content", "text", "message", "note", "description", "msg", "contents", "string", "sentence"},
-     ("quoted", "said", "colon")),
-    ("code", {"plate", "tracking", "serial", "sku", "code", "id", "identifier", "reference", "ref", "confirmation", "vin",
-              "barcode", "isbn", "booking", "order", "licence", "license", "voucher", "coupon", "pnr"}, ("code", "quoted")),
-    ("query", {"query", "keyword", "keywords", "term", "terms", "topic", "search", "q", "question", "prompt",
-               "expression", "word", "phrase"}, ("quoted", "said", "colon", "named")),
-]
+    (role, set(said["words"].split()), tuple(said["kinds"])) for role, said in lexicon.words("words")["roles"].items()]
+"""A role: the words that give a parameter that role, and the span kinds that can fill it, best first."""
 STRICT = {"zone", "phone", "email", "url", "pattern", "path", "date", "time", "language", "unit", "place", "sql", "command",
           "repo", "code"}
 FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b"),
           "unit": re.compile(r"\b(?:iso\s*)?4217\b|\bcurrency code\b")}
 """A format written in a description says what the value is."""
-FROM_WORDS = {"from", "source", "origin", "departure", "start", "base", "check_in", "src", "pickup", "pick_up", "sender"}
-TO_WORDS = {"to", "target", "destination", "arrival", "into", "end", "dst", "dest", "dropoff", "drop_off", "drop"}
+FROM_WORDS = frozenset(lexicon.words("words")["sides"]["from"].split())
+TO_WORDS = frozenset(lexicon.words("words")["sides"]["to"].split())
 
 
 def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:

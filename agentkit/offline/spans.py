@@ -13,7 +13,7 @@ from typing import Literal
 
 from text_to_num import alpha2digit, text2num
 
-from agentkit.offline import code, dates
+from agentkit.offline import code, dates, lexicon
 from agentkit.offline.dates import MONTHS, WEEKDAYS
 from agentkit.offline.language import NAME_DOTS
 from agentkit.offline.places import CURRENCY_CODES, CURRENCY_COUNTRIES, is_known_place, zones_in
@@ -39,33 +39,25 @@ class Span:
     counted: bool = False  # a unit written right after a number ("30 pounds"): the unit of a quantity
 
 
-NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-                "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
-                "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
-                "dozen": 12, "half": 0.5}
+TABLES = lexicon.words("words")
+NUMBER_WORDS: dict[str, float] = TABLES["number_words"]
 NUMBER_WORDS_FOR_RUNS = [w for w in NUMBER_WORDS if w not in ("dozen", "half")] + ["thousand", "million"]
-CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+CURRENCY_SIGNS = TABLES["currency_signs"]
 MONEY_WORDS = frozenset({w for w in CURRENCY_CODES if w not in ("pound", "pounds")} | {"cad", "aud", "bucks"}
                         | {code.lower() for code in CURRENCY_CODES.values()})  # "pounds" is as often a weight
-UNITS = (frozenset(MEASURES) - {"in", "t", "cl", "dl"}) | (MONEY_WORDS - {"bucks"}) | frozenset(
-    "c celsius f fahrenheit k kelvin mph kmh bytes kb mb gb tb seconds minutes hours days weeks months years".split())
+UNITS = (frozenset(MEASURES) - {"in", "t", "cl", "dl"}) | (MONEY_WORDS - {"bucks"}) | frozenset(TABLES["spans"]["units"].split())
 """The words a unit is written with: the measures `quantities.py` converts (but "in" and "t" are words), currencies,
 temperatures, speeds, sizes of data and lengths of time."""
-LANGUAGES = frozenset("""english french spanish german italian japanese chinese mandarin portuguese russian arabic
-    korean dutch hindi swedish greek turkish polish vietnamese thai indonesian czech danish finnish norwegian hebrew
-    hungarian romanian ukrainian persian swahili malay bengali urdu catalan irish welsh latin""".split())
+LANGUAGES = frozenset(TABLES["spans"]["languages"].split())
 SAY_IN = re.compile(r"\b(?:how\s+(?:do|would|should|can|could|to)\s+(?:you\s+|i\s+|we\s+|one\s+)?(?:say|write)|"
                     r"what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?(?:word|phrase)\s+for)\s+(.+?)"
                     r"(?:\s+(?:in|into)\s+(?=[a-z]+\b)|\s*\??$)", re.IGNORECASE)
 """'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
-SENTENCE_STARTERS = frozenset("""what whats how who where when which why is are can could would will should please
-    tell give find get show send set create make convert calculate compute search look book add remind write
-    read list check i my the a an and then also do does translate schedule play open delete run""".split())
+SENTENCE_STARTERS = frozenset(TABLES["spans"]["sentence_starters"].split())
 
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
 _NUMBER = re.compile(r"(?<![\w./-])(-?\$?-?\d[\d,]*(?:\.\d+)?)(\s?%| percent\b)?(?![\w/]|\.\d)")
-_TENS = "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+_TENS = "|".join(w for w, n in NUMBER_WORDS.items() if 20 <= n < 100)
 _ORDINAL = re.compile(rf"\b(\d+(?:st|nd|rd|th)|(?:(?:{_TENS})[\s-])?[a-z]+(?:st|nd|rd|th))\b", re.IGNORECASE)
 """An ordinal as digits or words; text2num reads the words, except "first" and "second" (also a unit of time),
 which count as a position only after "the"."""
@@ -144,7 +136,8 @@ def _find(text: str) -> tuple[Span, ...]:
             file = kind == "named" and re.fullmatch(r"[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4}", value)
             if value:  # "a file called ideas.md": a file name, whatever word introduced it
                 add(match.start(1), match.start(1) + len(value), "path" if file else kind, value)
-    for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE)):
+    for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE),
+                          ("code", _CODE)):
         for match in pattern.finditer(text):
             add(match.start(), match.end(), kind, match.group(0).rstrip(".,;:"))
             count = re.search(r"\d+", match.group(0)) if kind == "date" and match.group(0).startswith("in ") else None
@@ -152,8 +145,6 @@ def _find(text: str) -> tuple[Span, ...]:
                 at = match.start() + count.start()
                 found.append(Span(at, at + len(count.group(0)), "number", float(count.group(0)), _before(text, at),
                                   _after(text, at + len(count.group(0)))))
-    for match in _CODE.finditer(text):  # "AB123CD", "1Z999AA10123456784": a plate, a tracking number, an order id
-        add(match.start(), match.end(), "code", match.group(0))
     for start, end, clock in dates.clock_times(text):
         add(start, end, "time", clock)
     for start, end, seconds in dates.durations(text):

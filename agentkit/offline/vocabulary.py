@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from agentkit.offline import lexicon
 from agentkit.offline.dates import MONTHS, WEEKDAYS
 from agentkit.offline.language import NAME_DOTS, is_chinese
 from agentkit.offline.zh_numbers import as_digits, numeral
@@ -23,122 +24,9 @@ __all__ = ["WORDS", "english", "numeral"]
 DAYS = dict(zip("一二三四五六日天", [d.capitalize() for d in WEEKDAYS + ["sunday"]], strict=True))
 """星期一 ... 星期日 (or 星期天): the weekday's English name."""
 
-# Chinese word -> English words, longest first when read. Places are the English names the zone table knows.
-WORDS = {
-    # places
-    "东京": "Tokyo", "大阪": "Osaka", "纽约": "New York", "伦敦": "London", "巴黎": "Paris", "柏林": "Berlin",
-    "上海": "Shanghai", "北京": "Beijing", "广州": "Guangzhou", "深圳": "Shenzhen", "成都": "Chengdu",
-    "杭州": "Hangzhou", "南京": "Nanjing", "武汉": "Wuhan", "西安": "Xi'an", "重庆": "Chongqing", "香港": "Hong Kong",
-    "台北": "Taipei", "澳门": "Macau", "新加坡": "Singapore", "首尔": "Seoul", "悉尼": "Sydney", "墨尔本": "Melbourne",
-    "洛杉矶": "Los Angeles", "旧金山": "San Francisco", "芝加哥": "Chicago", "西雅图": "Seattle", "波士顿": "Boston",
-    "多伦多": "Toronto", "温哥华": "Vancouver", "莫斯科": "Moscow", "罗马": "Rome", "马德里": "Madrid",
-    "巴塞罗那": "Barcelona", "里斯本": "Lisbon", "阿姆斯特丹": "Amsterdam", "维也纳": "Vienna", "苏黎世": "Zurich",
-    "伊斯坦布尔": "Istanbul", "迪拜": "Dubai", "孟买": "Mumbai", "新德里": "New Delhi", "曼谷": "Bangkok",
-    "雅加达": "Jakarta", "马尼拉": "Manila", "河内": "Hanoi", "开罗": "Cairo", "内罗毕": "Nairobi",
-    "墨西哥城": "Mexico City", "圣保罗": "Sao Paulo", "里约热内卢": "Rio de Janeiro", "布宜诺斯艾利斯": "Buenos Aires",
-    "蒙得维的亚": "Montevideo", "利马": "Lima", "奥克兰": "Auckland", "都柏林": "Dublin", "斯德哥尔摩": "Stockholm",
-    "奥斯陆": "Oslo", "赫尔辛基": "Helsinki", "雅典": "Athens", "布拉格": "Prague", "华沙": "Warsaw",
-    "日本": "Japan", "中国": "China", "美国": "United States", "英国": "United Kingdom", "法国": "France",
-    "德国": "Germany", "韩国": "Korea", "印度": "India", "澳大利亚": "Australia", "加拿大": "Canada", "巴西": "Brazil",
-    "意大利": "Italy", "西班牙": "Spain", "俄罗斯": "Russia", "埃及": "Egypt", "新西兰": "New Zealand",
-    # money and units
-    "美元": "dollars", "美金": "dollars", "欧元": "euros", "英镑": "pounds", "日元": "yen", "人民币": "yuan",
-    "块钱": "yuan", "块": "yuan", "元": "yuan", "港币": "HKD", "韩元": "KRW", "瑞士法郎": "francs",
-    "公里": "km", "千米": "km", "英里": "miles", "厘米": "cm", "毫米": "mm", "米": "meters", "英尺": "feet",
-    "英寸": "inches", "公斤": "kg", "千克": "kg", "磅": "pounds", "克": "grams", "毫升": "ml", "升": "liters",
-    "加仑": "gallons", "摄氏度": "celsius", "摄氏": "celsius", "华氏度": "fahrenheit", "华氏": "fahrenheit",
-    # what is asked
-    "几点": "what time", "时间": "time", "时区": "time zone", "日期": "date", "现在": "now", "当前": "current",
-    "天气预报": "weather forecast", "天气": "weather", "气温": "temperature", "温度": "temperature", "预报": "forecast",
-    "空气质量": "air quality", "日出": "sunrise", "日落": "sunset", "汇率": "exchange rate", "股价": "stock price",
-    "股票": "stock", "航班": "flights", "机票": "flights", "酒店": "hotel", "火车": "train", "路线": "route",
-    "怎么走": "directions", "新闻": "news", "翻译成": "translate into", "翻译": "translate", "英文": "English",
-    "英语": "English", "中文": "Chinese", "日语": "Japanese", "法语": "French", "德语": "German",
-    "换算成": "convert to", "兑换成": "convert to", "转换成": "convert to", "换成": "convert to", "转成": "convert to",
-    "换算": "convert", "兑换": "convert", "转换": "convert", "等于多少": "in", "是多少": "is how much",
-    "读一下": "read", "读取": "read", "读": "read", "打开": "open", "查看": "show", "看看": "show", "显示": "show",
-    "内容": "contents", "文件夹": "folder", "目录": "folder", "文件": "files", "列出": "list", "所有": "all",
-    "写入": "write", "写到": "write to", "写": "write", "保存到": "save to", "保存": "save", "删除": "delete",
-    "改成": "change to", "改为": "change to", "替换成": "replace with", "写进": "write to", "存到": "save to",
-    "有几行": "how many lines", "有多少行": "how many lines", "几行": "how many lines", "数": "count", "几": "how many",
-    "里写了什么": "what does it say", "写了什么": "what does it say", "里有什么": "what is in",
-    "替换": "replace", "修改": "edit", "编辑": "edit", "行数": "lines", "行": "lines", "字数": "characters", "单词": "words",
-    "字符": "characters", "字": "characters", "统计": "count", "数一下": "count", "多少": "how many", "几个": "how many",
-    "复制": "copy", "重命名": "rename", "运行": "run", "执行": "run", "命令": "command", "终端": "shell", "搜索": "search",
-    "搜": "search", "查询": "query",
-    "查一下": "look up", "查": "look up", "掷": "roll", "扔": "roll", "投": "roll", "骰子": "dice", "密码": "password",
-    "生成": "generate", "随机": "random", "账单": "bill", "平分": "split", "分摊": "split", "均摊": "split",
-    "会议室": "meeting room", "开会": "meeting", "会议": "meeting", "提醒我": "remind me to", "提醒": "reminder",
-    "待办事项": "to-do list", "待办": "to-do list", "添加": "add", "加到": "add to", "发送": "send", "发": "send",
-    "加入": "add to", "加进": "add to", "预警": "alerts",
-    "邮件": "email", "短信": "text message", "消息": "message", "笔记": "note", "定时器": "timer", "计时器": "timer",
-    "倒计时": "countdown", "闹钟": "alarm", "食谱": "recipe", "菜谱": "recipe", "份": "servings", "平方根": "square root",
-    "面积": "area", "距离": "distance", "城市": "city", "名称": "name", "地点": "location", "位置": "location",
-    "金额": "amount", "数量": "count", "单位": "unit", "代码": "code", "币种": "currency", "货币": "currency",
-    "原": "from", "目标": "target", "天数": "days", "人数": "people", "人": "people", "位": "characters",
-    "今天": "today", "明天": "tomorrow", "后天": "the day after tomorrow", "昨天": "yesterday", "今晚": "tonight",
-    "下周": "next week", "未来": "next", "天": "days", "周": "weeks",
-    "计算": "calculate", "算一下": "calculate", "多少钱": "how much", "价格": "price", "价钱": "price",
-    "比特币": "bitcoin", "以太坊": "ethereum", "人口": "population", "国家": "country", "首都": "capital",
-    "邮箱": "email", "日历": "calendar", "安排": "schedule", "预订": "book", "预定": "book", "订": "order",
-    "餐厅": "restaurant", "附近": "near", "咖啡馆": "cafe", "咖啡店": "cafe", "药店": "pharmacy", "医院": "hospital",
-    "超市": "supermarket", "电影": "movie", "播放": "play", "歌曲": "song", "音乐": "music", "定义": "definition",
-    "意思": "meaning", "同义词": "synonyms", "拼写": "spelling", "检查": "check", "大写": "uppercase",
-    "小写": "lowercase", "包裹": "package", "快递": "package", "追踪": "track", "跟踪": "track", "停车": "parking",
-    "研究": "research", "助手": "helper", "交给": "hand to", "比较": "compare", "最便宜": "cheapest",
-    "计划": "plan", "步骤": "step", "步": "step", "标记为": "mark as", "标记": "mark", "进行中": "in progress",
-    "完成": "done", "浇水": "water", "花园": "garden", "任务": "task", "优先级": "priority", "高优先级": "high priority",
-    "做完": "done", "勾掉": "tick off", "划掉": "cross off", "盎司": "ounces", "杯": "cups",
-    "体重": "weight", "身高": "height", "卡路里": "calories", "热量": "calories", "跑步": "running",
-    "骑车": "cycling", "游泳": "swimming", "利息": "interest", "利率": "interest rate", "贷款": "loan",
-    "本金": "principal", "小费": "tip", "折扣": "discount", "税": "tax", "阶乘": "factorial", "质数": "prime",
-    "素数": "prime", "最大公约数": "greatest common divisor", "平均数": "average", "平均": "average",
-    "百分比": "percent", "三角形": "triangle", "圆": "circle", "半径": "radius", "大号": "large", "中号": "medium",
-    "小号": "small", "披萨": "pizza", "购物车": "cart", "叫我起床": "wake me up", "起床": "wake up", "记录": "log",
-    "网页": "web", "网上": "web", "年": "years", "月": "months", "星期": "weeks",
-    # everyday requests: spending, home, travel, bookings
-    "花了": "spent", "花费": "spent", "支出": "expense", "开销": "expense", "开支": "expense", "消费": "spending",
-    "记一笔": "log", "记账": "log expense", "记下": "log", "记": "log", "餐饮": "food", "吃饭": "meal",
-    "午饭": "lunch", "午餐": "lunch", "晚饭": "dinner", "晚餐": "dinner", "早饭": "breakfast", "早餐": "breakfast",
-    "交通": "transport", "打车": "taxi", "出租车": "taxi", "地铁": "subway", "公交": "bus", "购物": "shopping",
-    "衣服": "clothes", "娱乐": "entertainment", "医疗": "health", "药": "medicine", "房租": "rent", "喝了": "drank",
-    "喝": "drink", "水": "water", "加油": "fuel", "汽油": "fuel", "油": "fuel", "调到": "set to", "调成": "set to",
-    "设成": "set to", "设到": "set to", "设置": "set", "度": "degrees", "卧室": "bedroom", "客厅": "living room", "桌子": "table",
-    "厨房": "kitchen", "书房": "study", "浴室": "bathroom", "后院": "back yard", "前院": "front yard",
-    "温室": "greenhouse", "租车": "rent car", "租": "rent", "车型": "car type", "车": "car", "取消掉": "cancel",
-    "取消": "cancel", "预约": "appointment", "晚上": "evening", "晚": "nights", "住": "stay", "电影票": "movie tickets",
-    "火车票": "train tickets", "票": "tickets", "场次": "showtime", "那场": "", "专注": "focus", "计时": "timer",
-    "番茄钟": "pomodoro timer", "开始": "start", "标签": "label", "订位": "book table", "订座": "book table",
-    "座位": "seat", "位子": "table", "就餐": "dining", "数值": "value", "时长": "duration", "分钟": "minutes",
-    "类别": "category", "类型": "type", "备注": "note", "量": "amount", "每人": "per person", "每": "per",
-    "股票代码": "ticker symbol", "快递单号": "tracking number", "单号": "number", "出发": "departure",
-    "到达": "arrival", "去": "to", "买": "buy", "最新": "latest", "版本": "version", "上": "",
-    "取车": "pick up car", "好处": "benefits", "坏处": "harm", "影响": "effect", "合适": "appropriate",
-    "发明": "invented", "空调": "air conditioner", "消耗": "burned", "燃烧": "burned",
-    # everyday life: food and drink, home, health, money, travel, study and work
-    "咖啡": "coffee", "拿铁": "latte", "美式": "americano", "奶茶": "milk tea", "茶": "tea", "果汁": "juice",
-    "大杯": "large", "中杯": "medium", "小杯": "small", "外卖": "takeout", "点": "order", "来": "", "这": "",
-    "借书": "borrow book", "还书": "return book", "借": "borrow", "书": "book", "图书馆": "library",
-    "订阅": "subscribe", "套餐": "plan", "高级": "premium", "标准": "standard", "基础": "basic", "会员": "membership",
-    "停车费": "parking fee", "车牌号": "licence plate", "车牌": "licence plate", "费": "fee", "交": "pay",
-    "灯": "lights", "亮度": "brightness", "音量": "volume", "电视": "TV", "窗帘": "curtains", "关掉": "turn off",
-    "关闭": "turn off", "阅读清单": "reading list", "阅读": "reading", "清单": "list",
-    "作者是": "the author is", "作者": "author", "哪些": "which", "多远": "how far", "健身": "gym fitness",
-    "课程": "course", "课": "class", "高": "high", "低": "low",
-    "瑜伽": "yoga", "体温": "body temperature", "血压": "blood pressure", "步数": "steps", "睡眠": "sleep",
-    "工资": "salary", "收入": "income", "存款": "savings", "转账": "transfer", "余额": "balance", "银行": "bank",
-    "信用卡": "credit card", "账户": "account", "预算": "budget", "房间": "room", "入住": "check in",
-    "退房": "check out", "护照": "passport", "签证": "visa", "行李": "luggage", "航班号": "flight number",
-    "高铁": "high-speed train", "飞机": "plane", "作业": "homework", "考试": "exam", "报告": "report",
-    "项目": "project", "截止": "deadline", "文档": "document", "打电话": "call", "电话": "phone", "联系人": "contact",
-    "关于": "about", "最近": "recent", "最新的": "latest",
-    # how it is asked
-    "什么是": "what is", "是什么": "what is", "为什么": "why", "怎么样": "how is", "如何": "how", "谁": "who",
-    "那": "and", "呢": "", "和": "and", "与": "and", "跟": "and", "还有": "and", "然后": "then", "再": "then",
-    "并且": "and", "以及": "and", "使用": "use", "用": "use", "通过": "through",
-    "告诉我": "tell me", "帮我": "", "有什么": "what", "我": "", "有": "", "请": "please", "一下": "", "的": "", "把": "",
-    "在": "in", "到": "to", "从": "from", "给": "to", "里": "", "中": "", "吗": "", "了": "", "个": "", "是": "is",
-}
+TABLES = lexicon.words("words")
+WORDS: dict[str, str] = TABLES["chinese"]
+"""Chinese word -> English words, longest first when read. Places are the English names the zone table knows."""
 
 
 QUOTES = re.compile(r"“([^”]*)”|《([^》]*)》|\"([^\"]*)\"")
@@ -150,10 +38,11 @@ FILE = re.compile(r"(?<![\w./@:-])[\w./-]*?\.[A-Za-z][A-Za-z0-9]{0,4}(?![A-Za-z0
 BEFORE_FILE = re.compile(r".*(?:读一下|读取|查看|看看|打开|显示|写到|写入|写进|保存到|存到|加到|删除|数一下|统计|替换|换成|"
                          r"[把在往给从的里读写到])(?=.)")
 """What may be glued before a file name: the verb or the word that links it ("把笔记.txt" is 笔记.txt)."""
+MOVES = TABLES["zh_moves"]
 _VALUE = r"\s*[:：]?\s*([^\s“”\"'，。：:][^“”\"'，。]*?)\s*"
 EDITS = [  # "把 X 重命名为 Y" (a second file stays a file, read first); "把 X 里的 A 换成 B", "替换 X 里的 A 为 B";
     # "在 X 末尾加一行：A", "再加一行：A" (the file of the last call); "往 X 里写入：A", "创建 X，内容是 A"; "在 X 里搜索 A"
-    (re.compile(r"把\s*(?P<file>\x00\d+\x00)(?P<file2>)\s*(重命名|改名|移动|挪|复制|拷贝)[为成到叫]?\s*(\x00\d+\x00)"),
+    (re.compile(rf"把\s*(?P<file>\x00\d+\x00)(?P<file2>)\s*({'|'.join(MOVES)})[为成到叫]?\s*(\x00\d+\x00)"),
      " {0} {file} to {1} "),
     (re.compile(rf"(?:在\s*(?P<file>\x00\d+\x00)\s*[里中]?\s*[把将]|(?:[把将]|替换|修改)\s*(?P<file2>\x00\d+\x00)\s*[里中]?的?)"
                 rf"{_VALUE}(?:换成|替换成|替换为|改成|改为|为|成){_VALUE}(?=[。！!]?$)"), " replace {0} with {1} in {file} "),
@@ -166,7 +55,6 @@ EDITS = [  # "把 X 重命名为 Y" (a second file stays a file, read first); "�
     (re.compile(rf"在\s*(?P<file>\x00\d+\x00)(?P<file2>)\s*[里中]?\s*(?:搜索|查找|找一下|找){_VALUE}$"),
      " search for {0} in {file} "),
 ]
-MOVES = {"重命名": "rename", "改名": "rename", "移动": "move", "挪": "move", "复制": "copy", "拷贝": "copy"}
 
 
 def english(text: str) -> str:
@@ -238,7 +126,7 @@ def _times_and_durations(text: str) -> str:
     return _days(text)
 
 
-RELATIVE_DAYS = {"大后天": "in 3 days", "下个月": "next month", "下个星期": "next week", "周末": "weekend"}
+RELATIVE_DAYS = TABLES["zh_relative_days"]
 """Days said relative to today, read after the weekdays ("下个星期三" is next Wednesday, "下个星期" next week)."""
 
 
@@ -246,12 +134,11 @@ def _days(text: str) -> str:
     """ "12月25日" -> "December 25", "三天后" -> "in 3 days", "两周以后" -> "in 2 weeks"."""
     text = re.sub(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", lambda m: f" {MONTHS[int(m.group(1)) - 1].capitalize()} "
                   f"{int(m.group(2))} " if 1 <= int(m.group(1)) <= 12 else m.group(0), text)
-    units = {"天": "days", "周": "weeks", "星期": "weeks", "礼拜": "weeks", "月": "months"}
-    return re.sub(r"(\d+)\s*个?\s*(天|周|星期|礼拜|月)\s*(?:以后|之后|后)", lambda m: f" in {m.group(1)} {units[m.group(2)]} ",
-                  text)
+    return re.sub(rf"(\d+)\s*个?\s*({'|'.join(LATER)})\s*(?:以后|之后|后)", lambda m: f" in {m[1]} {LATER[m[2]]} ", text)
 
 
-LINKING = {"", "in", "to", "from", "and", "is", "please", "then", "use", "what", "per"}
+LATER = TABLES["zh_later"]
+LINKING = frozenset(TABLES["zh"]["linking"])
 """What single characters such as 在, 到, 把, 的 read as: they link words, and never start a compound word."""
 
 

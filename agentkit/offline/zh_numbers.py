@@ -13,19 +13,20 @@ from __future__ import annotations
 
 import re
 
-DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-POWERS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
-NUMERAL = "[零〇一二两三四五六七八九十百千万]+"
+from agentkit.offline import lexicon
 
-MEASURE_WORDS = "张辆间杯瓶本件只台部条次笔双支家场套盒袋"
+TABLES = lexicon.words("words")
+DIGITS: dict[str, int] = TABLES["zh_digits"]
+POWERS: dict[str, int] = TABLES["zh_powers"]
+NUMERAL = f"[{''.join(DIGITS)}{''.join(POWERS)}]+"
+
+MEASURE_WORDS = TABLES["zh_numbers"]["measure_words"]
 """Words that count things ("三张票": three tickets): dropped after a number, "a" after 一."""
-ARTICLE_AFTER = "辆笔次家台部件本条只杯瓶双支场套盒袋"
+ARTICLE_AFTER = TABLES["zh_numbers"]["article_after"]
 """Measure words after which 一 is "a" (一辆车, 记一笔): not 张, 间, 位, which count what is booked (一张票: 1 ticket)."""
-WITH_NUMERALS = {"一等座": " first class ", "二等座": " second class ", "商务座": " business class ",
-                 "一起": " together ", "一共": " in total ", "一般": " usually ", "一些": " some ", "一点儿": " a bit ",
-                 "万一": " in case "}
+WITH_NUMERALS: dict[str, str] = TABLES["zh_with_numerals"]
 """Words written with a numeral that are not numbers: read before the numerals are."""
-DECIMAL_UNITS = "度|元|块|公里|千米|米|升|公斤|千克|斤|倍|万|亿|小时|%|摄氏|华氏"
+DECIMAL_UNITS = TABLES["zh_numbers"]["decimal_units"]
 """What may follow a decimal written with 点 ("二十点五度"); otherwise 点 is o'clock ("九点五分")."""
 
 
