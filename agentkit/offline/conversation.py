@@ -20,6 +20,7 @@ from typing import Any
 from agentkit.offline.choose import Offer, Planned
 from agentkit.offline.dates import as_iso
 from agentkit.offline.fill import fill
+from agentkit.offline.lexicon import words
 from agentkit.offline.outputs import NUMBERED
 from agentkit.offline.places import is_known_place, zone_names
 from agentkit.offline.reading import message_text, split_name
@@ -70,19 +71,11 @@ class Conversation:
         return None
 
 
-FOLLOWS = re.compile(r"^\s*(?:and|but|also|then|now|same|the same|do the same|what about|how about|instead)\b|^\s*(?:那|还有|再)"
-                     r"|呢\s*[?？]?\s*$", re.IGNORECASE)
-"""'and in Lima?', 'what about rome', 'the same, but on Monday', '那上海呢？': the last request again, for another value."""
-CORRECTION = re.compile(r"\b(?:instead|rather)\b|^\s*(?:(?:no|nope|sorry|oops|wait)\b[,.!]?\s*)?(?:make (?:it|that|them)|"
-                        r"change (?:it|that) to|switch (?:it )?to|actually|i meant)\b|^\s*(?:no|nope)\b[,.!]"
-                        r"|改到|改成|改为|换成|换到|不对|不是|错了", re.IGNORECASE)
-"""'make it 7:15 instead', 'actually, Porto', 'no, for 3 people', '改到周五', '不对，要 4 张': this value, not the last one."""
-SAID_AROUND = re.compile(r"^\s*(?:(?:and|but|also|then|now|ok|okay|no|nope|sorry|oops|wait|actually|instead)\b[,.!]?\s*)*"
-                         r"(?:(?:do )?(?:the )?same(?: thing)?(?: for| with)?|what about|how about|make (?:it|that|them)|"
-                         r"change (?:it|that) to|switch (?:it )?to|i meant)?\s*[,.]?\s*(?:but\s+)?(?:(?:the|my)\s+)?"
-                         r"|\s*\b(?:instead|rather|please)\b|^\s*(?:那|还有|再)|呢|改到|改成|改为|换成|换到|不对|不是|错了|要|[,，。?？!！]",
-                         re.IGNORECASE)
-"""The words around the value in a follow-up or a correction: what is left is the value."""
+_WORDS = words("choose")["conversation"]
+FOLLOWS, CORRECTION, SAID_AROUND, BACK, IT_FILE = (re.compile("|".join(_WORDS[name]), re.IGNORECASE)
+                                                   for name in ("follows", "correction", "said_around", "back", "it_file"))
+"""A follow-up ("and in Lima?", "那上海呢？"), a correction ("actually, Porto", "改到周五"), the words around the value in
+either (what is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file)."""
 LEAD = re.compile(r"^\s*(?:for|in|at|on|to|with)\s+", re.IGNORECASE)
 
 
@@ -170,13 +163,6 @@ def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Pl
     return changed
 
 
-BACK = re.compile(r"\b(?:that|it|this|those|them|the (?:result|results|output|answer|text|list))\b|上面|这个|那个|它|结果",
-                  re.IGNORECASE)
-IT_FILE = re.compile(r"\b(?:that file|this file|the same file|its)\b|\b(read|open|edit|count|show|copy|check|delete|"
-                     r"search|print|in|of|does|from|into)\s+it\b", re.IGNORECASE)
-"""'count its lines', 'open it', 'how many lines does it have', 'what's in it'; not 'what time is it'."""
-
-
 def with_earlier_file(question: str, messages: list[dict]) -> str:
     """ "count its lines", "edit that file": "it" is the file the last call worked on, when the question names none."""
     if any(s.kind == "path" for s in find(question)):
@@ -228,15 +214,9 @@ class Steps:
     change: Callable[[list[str], str], list[str]]
 
 
-TWO_STEPS = (  # 'add a line to notes.txt: buy milk' ("在 笔记.txt 末尾加一行：买牛奶", "再加一行：买面包", read as English)
-    Steps(re.compile(r"\b(?:add|append) (?:a |another |one more )?line (?:to|into|at the end of) (\S+?):\s*(.+?)\s*$", re.I),
-          lambda lines, text: [*lines, text]),
-    Steps(re.compile(r"\b(?:add (?:a |another )?line (?:at|to) the (?:top|start|beginning) of|prepend (?:a |another )?"
-                     r"line to) (\S+?):\s*(.+?)\s*$", re.I), lambda lines, text: [text, *lines]),
-)
-GOES_ON = re.compile(r"\[[^\]]*\b(?:more|continue|cut|truncated|follow)", re.I)
-NOTHING_IN = re.compile(r"\b(?:is empty|0 lines|no lines)\b", re.I)
-NO_FILE = re.compile(r"\b(?:does not exist|not found|no such)\b", re.I)
+TWO_STEPS = (Steps(re.compile(_WORDS["append_line"], re.I), lambda lines, text: [*lines, text]),
+             Steps(re.compile(_WORDS["prepend_line"], re.I), lambda lines, text: [text, *lines]))
+GOES_ON, NOTHING_IN, NO_FILE = (re.compile(_WORDS[name], re.I) for name in ("goes_on", "nothing_in", "no_file"))
 
 
 def next_step(question: str, messages: list[dict], offers: list[Offer]) -> Planned | None:
