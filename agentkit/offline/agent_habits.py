@@ -14,6 +14,7 @@ from typing import NamedTuple
 from agentkit.offline.call_habits import as_one_turn, planned_calls
 from agentkit.offline.model import EmittedCall, OfflineModel, Reply
 from agentkit.offline.reading import message_text
+from agentkit.offline.request import calls_in, functions_of
 from agentkit.offline.text_habits import arguments_of
 
 HELPER = re.compile(r"\b(?:sub-?)?agents?\b|\bassistants?\b|\bdelegat|\bhelpers?\b|\bresearchers?\b|助手|智能体|代理",
@@ -25,17 +26,13 @@ PLAN = re.compile(r"\bplan|\bsteps?\b|\bto-?do|\bchecklist|计划|步骤|待办"
 DONE = ("done", "completed", "complete", "finished")
 
 
-def _tools(request: dict) -> list[dict]:
-    return [t["function"] for t in request.get("tools") or []]
-
-
 def _words(function: dict) -> str:
     return f"{function['name'].replace('_', ' ')} {function.get('description') or ''}"
 
 
 def helper_of(request: dict) -> tuple[str, str] | None:
     """(the tool, its parameter) that hands work to another agent: one free-text parameter, a helper's words."""
-    for function in _tools(request):
+    for function in functions_of(request):
         properties = (function.get("parameters") or {}).get("properties") or {}
         if len(properties) != 1 or not HELPER.search(_words(function)):
             continue
@@ -83,7 +80,7 @@ class PlanTools(NamedTuple):
 def plan_tools_of(request: dict) -> PlanTools | None:
     """A tool that takes a list of steps, and one that marks a step with a status that can be "done"."""
     writer = marker = None
-    for function in _tools(request):
+    for function in functions_of(request):
         properties = (function.get("parameters") or {}).get("properties") or {}
         if not PLAN.search(_words(function)):
             continue
@@ -113,7 +110,7 @@ def plans(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     if messages[-1]["role"] != "tool":
         return reply
     turns = messages[question_at + 1:]
-    made = [c["function"] for m in turns if m["role"] == "assistant" for c in m.get("tool_calls") or []]
+    made = [c["function"] for c in calls_in(turns)]
     done = [f for f in made if f["name"] not in tools.names]
     last = [c["function"]["name"] for c in next(m for m in reversed(turns) if m["role"] == "assistant").get("tool_calls") or []]
     if made and (made[0]["name"], made[0]["arguments"]) == (written.name, written.arguments):  # its own plan
@@ -154,6 +151,6 @@ def _step_of(arguments: object, open_steps: dict[int, str]) -> int | None:
 
 def _answer(base: OfflineModel, request: dict, question_at: int) -> Reply:
     """The answer from every result since the question but the plan tools', as if they had come in one turn."""
-    names = {t["function"]["name"] for t in request.get("tools") or []}
+    names = {f["name"] for f in functions_of(request)}
     return base.respond({**request, "messages": as_one_turn(request["messages"], question_at, names.__contains__),
                          "tools": []})

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from agentkit.offline.model import EmittedCall, OfflineModel, Reply
+from agentkit.offline.request import calls_in, functions_of
 from agentkit.offline.text_habits import arguments_of
 
 
@@ -104,7 +105,7 @@ def _wrong(calls: tuple[EmittedCall, ...], schemas: dict[str, dict]) -> tuple[Em
 def as_one_turn(messages: list[dict], question_at: int, keep: Callable[[str], bool] = bool) -> list[dict]:
     """The messages to the question, then every call since (whose name `keep` keeps) as one reply, then their results."""
     turns = messages[question_at + 1:]
-    calls = [c for m in turns if m["role"] == "assistant" for c in m.get("tool_calls") or [] if keep(c["function"]["name"])]
+    calls = [c for c in calls_in(turns) if keep(c["function"]["name"])]
     ids = {c["id"] for c in calls}
     return [*messages[: question_at + 1], {"role": "assistant", "content": None, "tool_calls": calls},
             *(m for m in turns if m["role"] == "tool" and m.get("tool_call_id") in ids)]
@@ -117,9 +118,8 @@ def planned_calls(base: OfflineModel, request: dict) -> tuple[int, tuple[Emitted
 
 
 def _schemas(request: dict) -> dict[str, dict]:
-    return {t["function"]["name"]: t["function"].get("parameters") or {} for t in request.get("tools") or []}
+    return {f["name"]: f.get("parameters") or {} for f in functions_of(request)}
 
 
 def _calls_made(messages: list[dict]) -> set[tuple[str, str]]:
-    return {(c["function"]["name"], c["function"]["arguments"])
-            for m in messages if m["role"] == "assistant" for c in m.get("tool_calls") or []}
+    return {(c["function"]["name"], c["function"]["arguments"]) for c in calls_in(messages)}

@@ -54,6 +54,7 @@ from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
 from agentkit.offline.reading import message_text
 from agentkit.offline.reply import EmittedCall, Reply
 from agentkit.offline.retry import corrected
+from agentkit.offline.slots import offer_of
 
 __all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "EmittedCall", "plain_answer", "plan"]
 
@@ -83,7 +84,7 @@ class OfflineModel:
 
     def _decide(self, request: dict[str, Any], told: Instructions) -> Reply:
         messages = request["messages"]
-        offered = [_offer_from_tool(t) for t in request.get("tools") or []]
+        offered = [offer_of(t) for t in request.get("tools") or []]
         offers = [o for o in offered if not is_forbidden(told, o.name, o.description)]
         choice = request.get("tool_choice") or "auto"
         if messages[-1]["role"] == "tool":
@@ -95,7 +96,7 @@ class OfflineModel:
         general = choice == "auto" and (asks_in_general(question) or answer.small_talk(question) is not None)
         stepped = next_step(question, messages, offers) if choice == "auto" else None
         if stepped:  # "在 笔记.txt 末尾加一行：买牛奶": read the file first, then write it back with the line
-            return Reply(tool_calls=(_stepped(stepped),))
+            return Reply(tool_calls=(_written(stepped, False),))
         if offers and choice != "none" and not general:
             asked = with_earlier_file(question, messages) if len(messages) > 1 else question
             planned = with_earlier_result(plan(asked, offers, choice), messages)
@@ -122,12 +123,8 @@ class OfflineModel:
         return Reply(content=answer.introduction(told.role, question, tools, language) or plain_answer(question, language))
 
 
-def _written(planned: Planned) -> EmittedCall:
-    return EmittedCall(planned.offer.name, json.dumps(planned.arguments))
-
-
-def _stepped(planned: Planned) -> EmittedCall:
-    return EmittedCall(planned.offer.name, json.dumps(planned.arguments, ensure_ascii=False))
+def _written(planned: Planned, ascii: bool = True) -> EmittedCall:
+    return EmittedCall(planned.offer.name, json.dumps(planned.arguments, ensure_ascii=ascii))
 
 
 def _ask_for_missing(planned: Planned, offers: list[Offer], language: str) -> Reply:
@@ -159,7 +156,7 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
     first_turn = not any(m["role"] == "assistant" for m in earlier)
     stepped = next_step(question, messages, offers)
     if stepped:  # the file just read, written back with the line added
-        return Reply(tool_calls=(_stepped(stepped),))
+        return Reply(tool_calls=(_written(stepped, False),))
     if any(content.startswith("Error:") for *_, content in results) and offers and first_turn:
         # A model reads the error and tries again once, if it now has a different call to make.
         retry = corrected(results, offers) or [_written(p) for p in plan(question, offers) if not p.missing]
@@ -194,17 +191,3 @@ def _completed(question: str, answer_text: str, offers: list[Offer]) -> EmittedC
         if not still:
             return EmittedCall(planned.offer.name, json.dumps({**planned.arguments, **found}))
     return None
-
-
-def _offer_from_tool(tool: dict) -> Offer:
-    """The same tool is offered on every turn: its words and slots are read once, not once per request."""
-    key = json.dumps(tool, sort_keys=True)
-    if key not in _OFFERS:
-        function = tool["function"]
-        if len(_OFFERS) >= 1024:
-            _OFFERS.clear()
-        _OFFERS[key] = Offer(function["name"], function.get("description") or "", function.get("parameters") or {})
-    return _OFFERS[key]
-
-
-_OFFERS: dict[str, Offer] = {}

@@ -8,6 +8,7 @@ can fill it, best first (`roles.py`), its JSON type and whether it is required.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
@@ -84,6 +85,21 @@ class Offer:
         required = set(self.schema.get("required") or [])
         return tuple(Slot(name, *role_of(name, spec), json_type(spec), name in required)
                      for name, spec in (self.schema.get("properties") or {}).items())
+
+
+def offer_of(tool: dict) -> Offer:
+    """A tool as given to `tools=` (or a bare function definition): offered on every turn, its words and slots are
+    read once, not once per request (the key keeps the schema's order: parameters are filled in it)."""
+    key = json.dumps(tool)
+    if key not in _OFFERS:
+        function = tool.get("function", tool)
+        if len(_OFFERS) >= 1024:
+            _OFFERS.clear()
+        _OFFERS[key] = Offer(function["name"], function.get("description") or "", function.get("parameters") or {})
+    return _OFFERS[key]
+
+
+_OFFERS: dict[str, Offer] = {}
 
 
 @lru_cache(maxsize=1024)
