@@ -14,8 +14,7 @@ from typing import NamedTuple
 from agentkit.offline.call_habits import as_one_turn, planned_calls
 from agentkit.offline.model import EmittedCall, OfflineModel, Reply
 from agentkit.offline.reading import message_text
-from agentkit.offline.request import calls_in, functions_of
-from agentkit.offline.text_habits import arguments_of
+from agentkit.offline.request import calls_in, functions_of, parsed
 
 HELPER = re.compile(r"\b(?:sub-?)?agents?\b|\bassistants?\b|\bdelegat|\bhelpers?\b|\bresearchers?\b|助手|智能体|代理",
                     re.IGNORECASE)
@@ -122,13 +121,13 @@ def plans(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     if done and set(last) == {tools.marker}:  # marked after a reminder: the answer
         return _answer(base, own, question_at)
     open_steps = _reminded(tools, [message_text(m) for m in turns if m["role"] == "tool"])
-    numbers = [n for f in done if (n := _step_of(arguments_of(EmittedCall(f["name"], f["arguments"])), open_steps))]
+    numbers = [n for f in done if (n := _step_of(parsed(f["arguments"]), open_steps))]
     return Reply(tool_calls=tuple(_mark(tools, n) for n in dict.fromkeys(numbers))) if numbers else reply
 
 
 def _phrase(call: EmittedCall) -> str:
     """A step as a short phrase: the tool's words and the values it is called with ("read file todo.txt")."""
-    values = [str(v) for v in (arguments_of(call) or {}).values() if isinstance(v, str | int | float)]
+    values = [str(v) for v in (parsed(call.arguments) or {}).values() if isinstance(v, str | int | float)]
     return " ".join([call.name.replace("_", " "), *values])
 
 

@@ -11,8 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from agentkit.offline.model import EmittedCall, OfflineModel, Reply
-from agentkit.offline.request import calls_in, functions_of
-from agentkit.offline.text_habits import arguments_of
+from agentkit.offline.request import calls_in, functions_of, parsed
 
 
 def one_call(base: OfflineModel, request: dict, reply: Reply) -> Reply:
@@ -36,7 +35,7 @@ def clarify(base: OfflineModel, request: dict, reply: Reply) -> Reply:
         return reply  # only the first request of a conversation; an answer to the question is taken as it is
     schemas = _schemas(request)
     for call in reply.tool_calls:
-        schema, given = schemas.get(call.name, {}), arguments_of(call)
+        schema, given = schemas.get(call.name, {}), parsed(call.arguments)
         if not isinstance(given, dict):
             continue  # arguments that do not parse are a mistake, not a guess
         properties = schema.get("properties") or {}
@@ -58,7 +57,7 @@ def styled_args(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     schemas = _schemas(request)
 
     def styled(call: EmittedCall) -> EmittedCall:
-        arguments = arguments_of(call)
+        arguments = parsed(call.arguments)
         if not isinstance(arguments, dict):
             return call
         properties = schemas.get(call.name, {}).get("properties") or {}
@@ -70,7 +69,7 @@ def styled_args(base: OfflineModel, request: dict, reply: Reply) -> Reply:
 
 
 def empty_args(base: OfflineModel, request: dict, reply: Reply) -> Reply:
-    return replace(reply, tool_calls=tuple(replace(call, arguments="") if arguments_of(call) == {} else call
+    return replace(reply, tool_calls=tuple(replace(call, arguments="") if parsed(call.arguments) == {} else call
                                            for call in reply.tool_calls))
 
 
@@ -91,7 +90,7 @@ def corrects(base: OfflineModel, request: dict, reply: Reply) -> Reply:
 
 def _wrong(calls: tuple[EmittedCall, ...], schemas: dict[str, dict]) -> tuple[EmittedCall, ...] | None:
     """The calls with the first one's first argument given a value of the wrong JSON type; None if it has none."""
-    arguments = arguments_of(calls[0]) if calls else None
+    arguments = parsed(calls[0].arguments) if calls else None
     if not isinstance(arguments, dict):
         return None  # no call, or already wrong (broken JSON, not an object): nothing to add
     properties = schemas.get(calls[0].name, {}).get("properties") or {}

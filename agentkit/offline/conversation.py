@@ -11,9 +11,7 @@ The state is a `Conversation`: the calls made last (one turn may make several), 
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +22,7 @@ from agentkit.offline.lexicon import words
 from agentkit.offline.outputs import NUMBERED
 from agentkit.offline.places import is_known_place, zone_names
 from agentkit.offline.reading import message_text, split_name
+from agentkit.offline.request import parsed
 from agentkit.offline.roles import FROM_WORDS, role_of
 from agentkit.offline.spans import QUOTED, find
 from agentkit.offline.vocabulary import english
@@ -196,27 +195,14 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
 
 def arguments_of(text: str | None) -> dict[str, Any]:
     """A call's arguments as a dict, from the JSON text a message carries ({} when it is not an object)."""
-    try:
-        value = json.loads(text or "{}")
-    except ValueError:
-        return {}
+    value = parsed(text or "{}")
     return value if isinstance(value, dict) else {}
 
 
-
-@dataclass(frozen=True)
-class Steps:
-    """A request said in one sentence that takes two calls: read the file, then write it back changed.
-
-    `asks` finds the request (its file, its text); `change` makes the new lines from the lines read."""
-
-    asks: re.Pattern
-    change: Callable[[list[str], str], list[str]]
-
-
-TWO_STEPS = (Steps(re.compile(_WORDS["append_line"], re.I), lambda lines, text: [*lines, text]),
-             Steps(re.compile(_WORDS["prepend_line"], re.I), lambda lines, text: [text, *lines]))
-GOES_ON, NOTHING_IN, NO_FILE = (re.compile(_WORDS[name], re.I) for name in ("goes_on", "nothing_in", "no_file"))
+APPEND, PREPEND, GOES_ON, NOTHING_IN, NO_FILE = (re.compile(_WORDS[name], re.I) for name in (
+    "append_line", "prepend_line", "goes_on", "nothing_in", "no_file"))
+"""A request in one sentence that takes two calls, read the file then write it back with a line added at its end or
+its top (group 1 the file, group 2 the line); and what a read result says: more than it shows, nothing, no file."""
 
 
 def next_step(question: str, messages: list[dict], offers: list[Offer]) -> Planned | None:
@@ -225,25 +211,18 @@ def next_step(question: str, messages: list[dict], offers: list[Offer]) -> Plann
     not exist yet is written with the new line alone."""
     reader = next((o for o in offers if "read" in split_name(o.name) and "path" in o.schema.get("properties", {})), None)
     writer = next((o for o in offers if {"path", "content"} <= set(o.schema.get("properties") or {})), None)
+    asked = english(question) if messages[-1]["role"] == "tool" else with_earlier_file(english(question), messages)
+    found = APPEND.search(asked) or PREPEND.search(asked)
     if messages[-1]["role"] != "tool":
-        asked = with_earlier_file(english(question), messages)
-        steps, found = _asked_in_steps(asked)
-        if steps and reader and writer and "." in found.group(1):
-            return Planned(reader, {"path": found.group(1)})
-        return None
-    steps, found = _asked_in_steps(english(question))
+        return Planned(reader, {"path": found.group(1)}) if found and reader and writer and "." in found.group(1) else None
     calls = Conversation.of([*messages, {"role": "user"}]).calls
-    if not steps or not writer or len(calls) != 1 or reader is None or calls[0].name != reader.name:
+    if not found or not writer or len(calls) != 1 or reader is None or calls[0].name != reader.name:
         return None
-    lines = _lines_read(calls[0].result)
+    lines, line = _lines_read(calls[0].result), found.group(2).strip('"')
     if lines is None:
         return None
-    text = "\n".join(steps.change(lines, found.group(2).strip('"'))) + "\n"
+    text = "\n".join([line, *lines] if found.re is PREPEND else [*lines, line]) + "\n"
     return Planned(writer, {"path": calls[0].arguments.get("path"), "content": text})
-
-
-def _asked_in_steps(question: str) -> tuple[Steps | None, re.Match | None]:
-    return next(((s, m) for s in TWO_STEPS for m in [s.asks.search(question)] if m), (None, None))
 
 
 def _lines_read(result: str) -> list[str] | None:

@@ -72,3 +72,11 @@ def functions_of(request: dict) -> list[dict]:
 def calls_in(messages: list[dict]) -> list[dict]:
     """Every call the assistant messages among `messages` made, in order: {"id", "type", "function"} each."""
     return [c for m in messages if m["role"] == "assistant" for c in m.get("tool_calls") or []]
+
+
+def parsed(text: str) -> Any:
+    """JSON text as its value (a call's arguments, say); None when it is not JSON."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
