@@ -12,17 +12,14 @@ import re
 from typing import NamedTuple
 
 from agentkit.offline.call_habits import as_one_turn, planned_calls
+from agentkit.offline.lexicon import words
 from agentkit.offline.model import EmittedCall, OfflineModel, Reply
 from agentkit.offline.reading import message_text
 from agentkit.offline.request import calls_in, functions_of, parsed
 
-HELPER = re.compile(r"\b(?:sub-?)?agents?\b|\bassistants?\b|\bdelegat|\bhelpers?\b|\bresearchers?\b|助手|智能体|代理",
-                    re.IGNORECASE)
-RESEARCH = re.compile(r"\b(?:research|find out|look into|investigate|compare|summari[sz]e|survey)|调查|研究|查明|比较|总结",
-                      re.IGNORECASE)
-SEVERAL = re.compile(r"\b(?:then|after that|afterwards)\b|然后|接着|之后", re.IGNORECASE)
-PLAN = re.compile(r"\bplan|\bsteps?\b|\bto-?do|\bchecklist|计划|步骤|待办", re.IGNORECASE)
-DONE = ("done", "completed", "complete", "finished")
+_WORDS = words("choose")["habits"]
+HELPER, RESEARCH, SEVERAL, PLAN = (re.compile("|".join(_WORDS[name]), re.I) for name in ("helper", "research", "several", "plan"))
+DONE = tuple(_WORDS["done"])
 
 
 def _words(function: dict) -> str:

@@ -50,6 +50,7 @@ from agentkit.offline.instructions import (
     read_instructions,
 )
 from agentkit.offline.language import language_of
+from agentkit.offline.lexicon import words
 from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
 from agentkit.offline.reading import message_text
 from agentkit.offline.reply import EmittedCall, Reply
@@ -58,8 +59,7 @@ from agentkit.offline.slots import offer_of
 
 __all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "EmittedCall", "plain_answer", "plan"]
 
-YES = re.compile(r"\s*(?:y|yes|ok|okay|sure|go ahead|please do|do it|yep|yeah|confirm(?:ed)?)\b|\s*(?:好|可以|是的|行|确认|继续)",
-                 re.IGNORECASE)
+YES = re.compile("|".join(words("choose")["habits"]["yes"]), re.IGNORECASE)
 
 
 @dataclass(frozen=True)
