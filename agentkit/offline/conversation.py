@@ -71,11 +71,12 @@ class Conversation:
 
 
 _WORDS = words("choose")["conversation"]
-FOLLOWS, CORRECTION, SAID_AROUND, BACK, IT_FILE = (re.compile("|".join(_WORDS[name]), re.IGNORECASE)
-                                                   for name in ("follows", "correction", "said_around", "back", "it_file"))
-"""A follow-up ("and in Lima?", "那上海呢？"), a correction ("actually, Porto", "改到周五"), the words around the value in
-either (what is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file)."""
-LEAD = re.compile(r"^\s*(?:for|in|at|on|to|with)\s+", re.IGNORECASE)
+FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile(w if isinstance(w := _WORDS[name], str) else "|".join(w), re.I)
+                                               for name in ("follows_on", "said_around", "back", "it_file", "lead"))
+"""A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
+is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
+FREE = {role or None for role in _WORDS["free"]}
+"""Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
 
 
 def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = False) -> list[Planned]:
@@ -101,7 +102,7 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
 
 def _reads_as_follow_up(question: str, strong_only: bool) -> bool:
     """ "and in Lima?", "actually 20:30", "改到周五", or (unless `strong_only`) a question of a few words."""
-    return bool(FOLLOWS.search(question) or CORRECTION.search(question)) or (
+    return bool(FOLLOWS_ON.search(question)) or (
         not strong_only and len(re.findall(r"\w+", question)) <= 3 and len(question) <= 24)
 
 
@@ -113,10 +114,6 @@ def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, An
     return {name: value for name, value in found.items()
             if not isinstance(value, str) or "enum" in (properties.get(name) or {}) or value in named
             or is_known_place(value) or role_of(name, properties.get(name) or {})[0] not in FREE}
-
-
-FREE = (None, "title", "query", "body", "place")
-"""Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
 
 
 def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: str) -> dict:
