@@ -31,8 +31,7 @@ from agentkit.offline.zh_values import in_learners_words
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
 _WORDS = words("choose")["choose"]
 WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME = (
-    re.compile(w if isinstance(w := _WORDS[name], str) else "|".join(w), re.IGNORECASE)
-    for name in ("whats_in", "show_file", "part_of_file", "means", "it", "ask_me"))
+    re.compile("|".join(_WORDS[name]), re.I) for name in ("whats_in", "show_file", "part_of_file", "means", "it", "ask_me"))
 """The words that imply a request ("what's in", "show me", "the first line of"), name its means ("with the shell"),
 point back at the clause before ("tick it off"), and ask to ask the person ("ask me")."""
 

@@ -22,7 +22,7 @@ from agentkit.offline.lexicon import words
 from agentkit.offline.outputs import NUMBERED
 from agentkit.offline.places import is_known_place, zone_names
 from agentkit.offline.reading import message_text, split_name
-from agentkit.offline.request import parsed
+from agentkit.offline.request import calls_in, parsed
 from agentkit.offline.roles import FROM_WORDS, role_of
 from agentkit.offline.spans import QUOTED, find
 from agentkit.offline.vocabulary import english
@@ -71,7 +71,7 @@ class Conversation:
 
 
 _WORDS = words("choose")["conversation"]
-FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile(w if isinstance(w := _WORDS[name], str) else "|".join(w), re.I)
+FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(_WORDS[name]), re.I)
                                                for name in ("follows_on", "said_around", "back", "it_file", "lead"))
 """A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
 is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
@@ -163,12 +163,11 @@ def with_earlier_file(question: str, messages: list[dict]) -> str:
     """ "count its lines", "edit that file": "it" is the file the last call worked on, when the question names none."""
     if any(s.kind == "path" for s in find(question)):
         return question
-    for message in reversed(messages[:-1]):
-        for call in reversed(message.get("tool_calls") or []):
-            arguments = arguments_of(call["function"].get("arguments"))
-            path = next((v for k, v in arguments.items() if isinstance(v, str) and role_of(k, {})[0] == "path"), None)
-            if path:
-                return IT_FILE.sub(lambda m, path=path: f"{m.group(1)} {path}" if m.group(1) else path, question, count=1)
+    for call in reversed(calls_in(messages[:-1])):
+        arguments = arguments_of(call["function"].get("arguments"))
+        path = next((v for k, v in arguments.items() if isinstance(v, str) and role_of(k, {})[0] == "path"), None)
+        if path:
+            return IT_FILE.sub(lambda m, path=path: f"{m.group(1)} {path}" if m.group(1) else path, question, count=1)
     return question
 
 

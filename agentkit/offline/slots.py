@@ -89,17 +89,14 @@ class Offer:
 
 def offer_of(tool: dict) -> Offer:
     """A tool as given to `tools=` (or a bare function definition): offered on every turn, its words and slots are
-    read once, not once per request (the key keeps the schema's order: parameters are filled in it)."""
-    key = json.dumps(tool)
-    if key not in _OFFERS:
-        function = tool.get("function", tool)
-        if len(_OFFERS) >= 1024:
-            _OFFERS.clear()
-        _OFFERS[key] = Offer(function["name"], function.get("description") or "", function.get("parameters") or {})
-    return _OFFERS[key]
+    read once, not once per request."""
+    return _offer(json.dumps(tool.get("function", tool)))  # in the schema's order, which fills the parameters
 
 
-_OFFERS: dict[str, Offer] = {}
+@lru_cache(maxsize=1024)
+def _offer(function: str) -> Offer:
+    found = json.loads(function)
+    return Offer(found["name"], found.get("description") or "", found.get("parameters") or {})
 
 
 @lru_cache(maxsize=1024)
