@@ -166,7 +166,7 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     # person a question is for what only they know, not for a request whose words merely touch "question" or "search".
     asking = ASK_ME.search(text)
     scored = [(score(o, text), score(named_only(o.name), text), -i, o) for i, o in enumerate(offers)
-              if asking or not _asks_the_person(o)]
+              if asking or not asks_the_person(o)]
     if not scored:
         return None, 0.0
     ranked = sorted(scored, key=lambda s: s[:3], reverse=True)
@@ -181,7 +181,7 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     return top[3], top[0]
 
 
-def _asks_the_person(offer: Offer) -> bool:
+def asks_the_person(offer: Offer) -> bool:
     """ask_user(question): the tool a model uses to ask for what it lacks, never the answer to a request."""
     return offer.name.lower().startswith("ask") and "question" in (offer.schema.get("properties") or {})
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from agentkit.offline import answer
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
-from agentkit.offline.choose import Offer, Planned, plan
+from agentkit.offline.choose import Offer, Planned, asks_the_person, plan
 from agentkit.offline.conversation import (
     Conversation,
     arguments_of,
@@ -130,8 +130,7 @@ def _written(planned: Planned, ascii: bool = True) -> EmittedCall:
 def _ask_for_missing(planned: Planned, offers: list[Offer], language: str) -> Reply:
     """A call lacks a required value: ask the person for it by its meaning, through `ask_user` when it is offered."""
     question = answer.ask_for(planned.offer.name, list(planned.missing), language, planned.offer.schema)
-    asker = next((o for o in offers if o.name != planned.offer.name and "ask" in o.name.lower()
-                  and "question" in (o.schema.get("properties") or {})), None)
+    asker = next((o for o in offers if o.name != planned.offer.name and asks_the_person(o)), None)
     if asker:
         return Reply(tool_calls=(EmittedCall(asker.name, json.dumps({"question": question}, ensure_ascii=False)),))
     return Reply(content=question)
