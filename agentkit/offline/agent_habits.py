@@ -12,21 +12,14 @@ import re
 from typing import NamedTuple
 
 from agentkit.offline.call_habits import as_one_turn, planned_calls
+from agentkit.offline.lexicon import words
 from agentkit.offline.model import EmittedCall, OfflineModel, Reply
 from agentkit.offline.reading import message_text
-from agentkit.offline.text_habits import arguments_of
+from agentkit.offline.request import calls_in, functions_of, parsed
 
-HELPER = re.compile(r"\b(?:sub-?)?agents?\b|\bassistants?\b|\bdelegat|\bhelpers?\b|\bresearchers?\b|助手|智能体|代理",
-                    re.IGNORECASE)
-RESEARCH = re.compile(r"\b(?:research|find out|look into|investigate|compare|summari[sz]e|survey)|调查|研究|查明|比较|总结",
-                      re.IGNORECASE)
-SEVERAL = re.compile(r"\b(?:then|after that|afterwards)\b|然后|接着|之后", re.IGNORECASE)
-PLAN = re.compile(r"\bplan|\bsteps?\b|\bto-?do|\bchecklist|计划|步骤|待办", re.IGNORECASE)
-DONE = ("done", "completed", "complete", "finished")
-
-
-def _tools(request: dict) -> list[dict]:
-    return [t["function"] for t in request.get("tools") or []]
+_WORDS = words("choose")["habits"]
+HELPER, RESEARCH, SEVERAL, PLAN = (re.compile("|".join(_WORDS[name]), re.I) for name in ("helper", "research", "several", "plan"))
+DONE = tuple(_WORDS["done"])
 
 
 def _words(function: dict) -> str:
@@ -35,7 +28,7 @@ def _words(function: dict) -> str:
 
 def helper_of(request: dict) -> tuple[str, str] | None:
     """(the tool, its parameter) that hands work to another agent: one free-text parameter, a helper's words."""
-    for function in _tools(request):
+    for function in functions_of(request):
         properties = (function.get("parameters") or {}).get("properties") or {}
         if len(properties) != 1 or not HELPER.search(_words(function)):
             continue
@@ -83,7 +76,7 @@ class PlanTools(NamedTuple):
 def plan_tools_of(request: dict) -> PlanTools | None:
     """A tool that takes a list of steps, and one that marks a step with a status that can be "done"."""
     writer = marker = None
-    for function in _tools(request):
+    for function in functions_of(request):
         properties = (function.get("parameters") or {}).get("properties") or {}
         if not PLAN.search(_words(function)):
             continue
@@ -113,7 +106,7 @@ def plans(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     if messages[-1]["role"] != "tool":
         return reply
     turns = messages[question_at + 1:]
-    made = [c["function"] for m in turns if m["role"] == "assistant" for c in m.get("tool_calls") or []]
+    made = [c["function"] for c in calls_in(turns)]
     done = [f for f in made if f["name"] not in tools.names]
     last = [c["function"]["name"] for c in next(m for m in reversed(turns) if m["role"] == "assistant").get("tool_calls") or []]
     if made and (made[0]["name"], made[0]["arguments"]) == (written.name, written.arguments):  # its own plan
@@ -125,13 +118,13 @@ def plans(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     if done and set(last) == {tools.marker}:  # marked after a reminder: the answer
         return _answer(base, own, question_at)
     open_steps = _reminded(tools, [message_text(m) for m in turns if m["role"] == "tool"])
-    numbers = [n for f in done if (n := _step_of(arguments_of(EmittedCall(f["name"], f["arguments"])), open_steps))]
+    numbers = [n for f in done if (n := _step_of(parsed(f["arguments"]), open_steps))]
     return Reply(tool_calls=tuple(_mark(tools, n) for n in dict.fromkeys(numbers))) if numbers else reply
 
 
 def _phrase(call: EmittedCall) -> str:
     """A step as a short phrase: the tool's words and the values it is called with ("read file todo.txt")."""
-    values = [str(v) for v in (arguments_of(call) or {}).values() if isinstance(v, str | int | float)]
+    values = [str(v) for v in (parsed(call.arguments) or {}).values() if isinstance(v, str | int | float)]
     return " ".join([call.name.replace("_", " "), *values])
 
 
@@ -154,6 +147,6 @@ def _step_of(arguments: object, open_steps: dict[int, str]) -> int | None:
 
 def _answer(base: OfflineModel, request: dict, question_at: int) -> Reply:
     """The answer from every result since the question but the plan tools', as if they had come in one turn."""
-    names = {t["function"]["name"] for t in request.get("tools") or []}
+    names = {f["name"] for f in functions_of(request)}
     return base.respond({**request, "messages": as_one_turn(request["messages"], question_at, names.__contains__),
                          "tools": []})

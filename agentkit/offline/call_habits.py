@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from agentkit.offline.model import EmittedCall, OfflineModel, Reply
-from agentkit.offline.text_habits import arguments_of
+from agentkit.offline.request import calls_in, functions_of, parsed
 
 
 def one_call(base: OfflineModel, request: dict, reply: Reply) -> Reply:
@@ -35,7 +35,7 @@ def clarify(base: OfflineModel, request: dict, reply: Reply) -> Reply:
         return reply  # only the first request of a conversation; an answer to the question is taken as it is
     schemas = _schemas(request)
     for call in reply.tool_calls:
-        schema, given = schemas.get(call.name, {}), arguments_of(call)
+        schema, given = schemas.get(call.name, {}), parsed(call.arguments)
         if not isinstance(given, dict):
             continue  # arguments that do not parse are a mistake, not a guess
         properties = schema.get("properties") or {}
@@ -57,7 +57,7 @@ def styled_args(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     schemas = _schemas(request)
 
     def styled(call: EmittedCall) -> EmittedCall:
-        arguments = arguments_of(call)
+        arguments = parsed(call.arguments)
         if not isinstance(arguments, dict):
             return call
         properties = schemas.get(call.name, {}).get("properties") or {}
@@ -69,7 +69,7 @@ def styled_args(base: OfflineModel, request: dict, reply: Reply) -> Reply:
 
 
 def empty_args(base: OfflineModel, request: dict, reply: Reply) -> Reply:
-    return replace(reply, tool_calls=tuple(replace(call, arguments="") if arguments_of(call) == {} else call
+    return replace(reply, tool_calls=tuple(replace(call, arguments="") if parsed(call.arguments) == {} else call
                                            for call in reply.tool_calls))
 
 
@@ -90,7 +90,7 @@ def corrects(base: OfflineModel, request: dict, reply: Reply) -> Reply:
 
 def _wrong(calls: tuple[EmittedCall, ...], schemas: dict[str, dict]) -> tuple[EmittedCall, ...] | None:
     """The calls with the first one's first argument given a value of the wrong JSON type; None if it has none."""
-    arguments = arguments_of(calls[0]) if calls else None
+    arguments = parsed(calls[0].arguments) if calls else None
     if not isinstance(arguments, dict):
         return None  # no call, or already wrong (broken JSON, not an object): nothing to add
     properties = schemas.get(calls[0].name, {}).get("properties") or {}
@@ -104,7 +104,7 @@ def _wrong(calls: tuple[EmittedCall, ...], schemas: dict[str, dict]) -> tuple[Em
 def as_one_turn(messages: list[dict], question_at: int, keep: Callable[[str], bool] = bool) -> list[dict]:
     """The messages to the question, then every call since (whose name `keep` keeps) as one reply, then their results."""
     turns = messages[question_at + 1:]
-    calls = [c for m in turns if m["role"] == "assistant" for c in m.get("tool_calls") or [] if keep(c["function"]["name"])]
+    calls = [c for c in calls_in(turns) if keep(c["function"]["name"])]
     ids = {c["id"] for c in calls}
     return [*messages[: question_at + 1], {"role": "assistant", "content": None, "tool_calls": calls},
             *(m for m in turns if m["role"] == "tool" and m.get("tool_call_id") in ids)]
@@ -117,9 +117,8 @@ def planned_calls(base: OfflineModel, request: dict) -> tuple[int, tuple[Emitted
 
 
 def _schemas(request: dict) -> dict[str, dict]:
-    return {t["function"]["name"]: t["function"].get("parameters") or {} for t in request.get("tools") or []}
+    return {f["name"]: f.get("parameters") or {} for f in functions_of(request)}
 
 
 def _calls_made(messages: list[dict]) -> set[tuple[str, str]]:
-    return {(c["function"]["name"], c["function"]["arguments"])
-            for m in messages if m["role"] == "assistant" for c in m.get("tool_calls") or []}
+    return {(c["function"]["name"], c["function"]["arguments"]) for c in calls_in(messages)}

@@ -20,6 +20,7 @@ from agentkit.offline import code, reading
 from agentkit.offline.clauses import clauses, each_item, with_context
 from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.general import is_general, is_place_fact
+from agentkit.offline.lexicon import words
 from agentkit.offline.request import ToolChoice
 from agentkit.offline.roles import json_type
 from agentkit.offline.slots import Offer, named_only
@@ -28,6 +29,11 @@ from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_values import in_learners_words
 
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
+_WORDS = words("choose")["choose"]
+WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME = (
+    re.compile("|".join(_WORDS[name]), re.I) for name in ("whats_in", "show_file", "part_of_file", "means", "it", "ask_me"))
+"""The words that imply a request ("what's in", "show me", "the first line of"), name its means ("with the shell"),
+point back at the clause before ("tick it off"), and ask to ask the person ("ask me")."""
 
 
 @dataclass(frozen=True)
@@ -86,16 +92,6 @@ def _everyday(offer: Offer, text: str, program: bool) -> float:
     file = next((str(s.value) for s in find(text) if s.kind == "path"), None)
     command = code.everyday_command(text, file)
     return 0.0 if not command else 2.0 if command.startswith(("head", "tail")) else 6.0 if command.startswith("wc") else 4.0
-
-
-WHATS_IN = re.compile(r"\bwhat(?:'s|s| is| are)\s+(?:in|inside)\b|\bwhat does\b.*\b(?:say|contain|hold)\b", re.IGNORECASE)
-SHOW_FILE = re.compile(r"\b(?:show|display|print|view|cat|dump|see|open)\b(?:\s+me)?\s+(?:the\s+)?"
-                       r"(?:(?:file|contents?\s+of|text\s+of)\s+)?[\w./-]+\.\w{1,5}\b", re.IGNORECASE)
-PART_OF_FILE = re.compile(r"\b(?:first|last|top|opening|final)\s+(?:\w+\s+)?lines?\s+(?:of|in|from)\b", re.IGNORECASE)
-"""'the first line of notes.txt', 'the last 5 lines in log.txt': a request to read (part of) a file."""
-MEANS = re.compile(r"\b(?:with|using|via|through|use)\s+(?=(?:the\s+|a\s+)?([A-Za-z]+))|"
-                   r"\bin\s+(?:the\s+|a\s+)?(shell|terminal|bash|python)\b", re.IGNORECASE)
-"""The means a request names: "with the shell", "using grep", "in bash" ("in euros" is not a means)."""
 
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
@@ -170,7 +166,7 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     # person a question is for what only they know, not for a request whose words merely touch "question" or "search".
     asking = ASK_ME.search(text)
     scored = [(score(o, text), score(named_only(o.name), text), -i, o) for i, o in enumerate(offers)
-              if asking or not _asks_the_person(o)]
+              if asking or not asks_the_person(o)]
     if not scored:
         return None, 0.0
     ranked = sorted(scored, key=lambda s: s[:3], reverse=True)
@@ -185,12 +181,7 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     return top[3], top[0]
 
 
-IT = re.compile(r"(?<!\bis )(?<!\b(?:to|in|on) )\b(?:it|them)\b(?!'s|\s+(?:is|was)\b)|它", re.IGNORECASE)
-"""A clause about what the one before named ("tick it off", "tell me if it went up"; not "what time is it")."""
-ASK_ME = re.compile(r"\bask (?:me|the user|the person|them|him|her|us)\b|\bcheck with me\b", re.IGNORECASE)
-
-
-def _asks_the_person(offer: Offer) -> bool:
+def asks_the_person(offer: Offer) -> bool:
     """ask_user(question): the tool a model uses to ask for what it lacks, never the answer to a request."""
     return offer.name.lower().startswith("ask") and "question" in (offer.schema.get("properties") or {})
 

@@ -12,14 +12,18 @@ from collections.abc import Iterable
 from typing import Any
 
 from agentkit.offline.code import code_spans
+from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.places import zones_in
 from agentkit.offline.spans import QUOTED
 
 ITEMS = re.compile(rf"^(?P<verb>\s*{ADDING}\s+)(?P<items>.+?)\s+(?P<rest>{ONTO}[^,;]*)$", re.IGNORECASE)
-ITEMS_FIRST = re.compile(r"^(?P<items>[^,;]+?\s+and\s+[^,;]+?)\s+(?P<verb>add|put|log|save|write down)\s+"
-                         r"(?:(?:to|on|onto|in|into)\s+)?(?:(?:my|the|our|your)\s+)?(?P<list>[^,;]+)$", re.IGNORECASE)
+_WORDS = words("choose")["clauses"]
+ITEMS_FIRST = re.compile(_WORDS["items_first"], re.IGNORECASE)
 """The items named before the verb, as Chinese puts them ("牛奶和鸡蛋都加到待办里": milk and eggs, add to the to-do list)."""
+SAID, CUTS = re.compile(_WORDS["said"], re.IGNORECASE), re.compile("|".join(_WORDS["cuts"]))
+MEANS_ONLY, VALUE_ONLY = (re.compile(_WORDS[name], re.IGNORECASE) for name in ("means_only", "value_only"))
+"""A part that only names the means ("use the shell"), or only gives a value by its role ("the author is Frank Herbert")."""
 
 
 def each_item(question: str) -> str:
@@ -47,12 +51,10 @@ def clauses(question: str) -> list[str]:
             quoted.append(question[start:end])
             masked, at = masked + question[at:start] + "\0", end
     masked += question[at:]
-    said = re.search(r"\b(?:saying|that says|which says|with the (?:text|message|body)|that reads)\b.*|:\s+\D.*", masked, re.I)
+    said = SAID.search(masked)
     tail = said.group(0) if said else ""
     head = masked[: said.start()] if said else masked
-    # "or" before a number or a name ("Rome, Athens or Madrid") and a question mark with more after it cut too
-    parts = re.split(r",(?!\d)|;|\band\b|\bthen\b|\balso\b|\bplus\b|\bas well as\b|\bor\b(?=\s+(?:[$€£]?\d|[A-Z]))|"
-                     r"\?\s+(?=\S)", head)
+    parts = CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
     restored = []
     for part in parts:
@@ -60,16 +62,6 @@ def clauses(question: str) -> list[str]:
             part = part.replace("\0", quoted.pop(0), 1)
         restored.append(part.strip())
     return _there(_joined([p for p in restored if re.search(r"\w", p)]))
-
-
-MEANS_ONLY = re.compile(r"(?:please\s+)?(?:(?:do it|do that)\s+)?(?:(?:use|using|with|via|through)\s+(?:the\s+|a\s+)?[\w-]+|"
-                        r"in\s+(?:the\s+|a\s+)?(?:shell|terminal|bash|python))(?:\s+(?:please|for (?:this|that|it)))?[.!?]?",
-                        re.IGNORECASE)
-
-
-VALUE_ONLY = re.compile(r"(?:and\s+)?(?:the|its|his|her|their)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|are|should be|will be)\s+\S.*",
-                        re.IGNORECASE)
-"""A part that only gives a value by its role: "add Dune to my list, the author is Frank Herbert"."""
 
 
 def _joined(parts: list[str]) -> list[str]:

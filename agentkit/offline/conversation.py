@@ -11,18 +11,18 @@ The state is a `Conversation`: the calls made last (one turn may make several), 
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from agentkit.offline.choose import Offer, Planned
 from agentkit.offline.dates import as_iso
 from agentkit.offline.fill import fill
+from agentkit.offline.lexicon import words
 from agentkit.offline.outputs import NUMBERED
 from agentkit.offline.places import is_known_place, zone_names
 from agentkit.offline.reading import message_text, split_name
+from agentkit.offline.request import calls_in, parsed
 from agentkit.offline.roles import FROM_WORDS, role_of
 from agentkit.offline.spans import QUOTED, find
 from agentkit.offline.vocabulary import english
@@ -70,20 +70,13 @@ class Conversation:
         return None
 
 
-FOLLOWS = re.compile(r"^\s*(?:and|but|also|then|now|same|the same|do the same|what about|how about|instead)\b|^\s*(?:那|还有|再)"
-                     r"|呢\s*[?？]?\s*$", re.IGNORECASE)
-"""'and in Lima?', 'what about rome', 'the same, but on Monday', '那上海呢？': the last request again, for another value."""
-CORRECTION = re.compile(r"\b(?:instead|rather)\b|^\s*(?:(?:no|nope|sorry|oops|wait)\b[,.!]?\s*)?(?:make (?:it|that|them)|"
-                        r"change (?:it|that) to|switch (?:it )?to|actually|i meant)\b|^\s*(?:no|nope)\b[,.!]"
-                        r"|改到|改成|改为|换成|换到|不对|不是|错了", re.IGNORECASE)
-"""'make it 7:15 instead', 'actually, Porto', 'no, for 3 people', '改到周五', '不对，要 4 张': this value, not the last one."""
-SAID_AROUND = re.compile(r"^\s*(?:(?:and|but|also|then|now|ok|okay|no|nope|sorry|oops|wait|actually|instead)\b[,.!]?\s*)*"
-                         r"(?:(?:do )?(?:the )?same(?: thing)?(?: for| with)?|what about|how about|make (?:it|that|them)|"
-                         r"change (?:it|that) to|switch (?:it )?to|i meant)?\s*[,.]?\s*(?:but\s+)?(?:(?:the|my)\s+)?"
-                         r"|\s*\b(?:instead|rather|please)\b|^\s*(?:那|还有|再)|呢|改到|改成|改为|换成|换到|不对|不是|错了|要|[,，。?？!！]",
-                         re.IGNORECASE)
-"""The words around the value in a follow-up or a correction: what is left is the value."""
-LEAD = re.compile(r"^\s*(?:for|in|at|on|to|with)\s+", re.IGNORECASE)
+_WORDS = words("choose")["conversation"]
+FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(_WORDS[name]), re.I)
+                                               for name in ("follows_on", "said_around", "back", "it_file", "lead"))
+"""A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
+is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
+FREE = {role or None for role in _WORDS["free"]}
+"""Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
 
 
 def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = False) -> list[Planned]:
@@ -109,7 +102,7 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
 
 def _reads_as_follow_up(question: str, strong_only: bool) -> bool:
     """ "and in Lima?", "actually 20:30", "改到周五", or (unless `strong_only`) a question of a few words."""
-    return bool(FOLLOWS.search(question) or CORRECTION.search(question)) or (
+    return bool(FOLLOWS_ON.search(question)) or (
         not strong_only and len(re.findall(r"\w+", question)) <= 3 and len(question) <= 24)
 
 
@@ -121,10 +114,6 @@ def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, An
     return {name: value for name, value in found.items()
             if not isinstance(value, str) or "enum" in (properties.get(name) or {}) or value in named
             or is_known_place(value) or role_of(name, properties.get(name) or {})[0] not in FREE}
-
-
-FREE = (None, "title", "query", "body", "place")
-"""Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
 
 
 def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: str) -> dict:
@@ -170,23 +159,15 @@ def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Pl
     return changed
 
 
-BACK = re.compile(r"\b(?:that|it|this|those|them|the (?:result|results|output|answer|text|list))\b|上面|这个|那个|它|结果",
-                  re.IGNORECASE)
-IT_FILE = re.compile(r"\b(?:that file|this file|the same file|its)\b|\b(read|open|edit|count|show|copy|check|delete|"
-                     r"search|print|in|of|does|from|into)\s+it\b", re.IGNORECASE)
-"""'count its lines', 'open it', 'how many lines does it have', 'what's in it'; not 'what time is it'."""
-
-
 def with_earlier_file(question: str, messages: list[dict]) -> str:
     """ "count its lines", "edit that file": "it" is the file the last call worked on, when the question names none."""
     if any(s.kind == "path" for s in find(question)):
         return question
-    for message in reversed(messages[:-1]):
-        for call in reversed(message.get("tool_calls") or []):
-            arguments = arguments_of(call["function"].get("arguments"))
-            path = next((v for k, v in arguments.items() if isinstance(v, str) and role_of(k, {})[0] == "path"), None)
-            if path:
-                return IT_FILE.sub(lambda m, path=path: f"{m.group(1)} {path}" if m.group(1) else path, question, count=1)
+    for call in reversed(calls_in(messages[:-1])):
+        arguments = arguments_of(call["function"].get("arguments"))
+        path = next((v for k, v in arguments.items() if isinstance(v, str) and role_of(k, {})[0] == "path"), None)
+        if path:
+            return IT_FILE.sub(lambda m, path=path: f"{m.group(1)} {path}" if m.group(1) else path, question, count=1)
     return question
 
 
@@ -210,33 +191,14 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
 
 def arguments_of(text: str | None) -> dict[str, Any]:
     """A call's arguments as a dict, from the JSON text a message carries ({} when it is not an object)."""
-    try:
-        value = json.loads(text or "{}")
-    except ValueError:
-        return {}
+    value = parsed(text or "{}")
     return value if isinstance(value, dict) else {}
 
 
-
-@dataclass(frozen=True)
-class Steps:
-    """A request said in one sentence that takes two calls: read the file, then write it back changed.
-
-    `asks` finds the request (its file, its text); `change` makes the new lines from the lines read."""
-
-    asks: re.Pattern
-    change: Callable[[list[str], str], list[str]]
-
-
-TWO_STEPS = (  # 'add a line to notes.txt: buy milk' ("在 笔记.txt 末尾加一行：买牛奶", "再加一行：买面包", read as English)
-    Steps(re.compile(r"\b(?:add|append) (?:a |another |one more )?line (?:to|into|at the end of) (\S+?):\s*(.+?)\s*$", re.I),
-          lambda lines, text: [*lines, text]),
-    Steps(re.compile(r"\b(?:add (?:a |another )?line (?:at|to) the (?:top|start|beginning) of|prepend (?:a |another )?"
-                     r"line to) (\S+?):\s*(.+?)\s*$", re.I), lambda lines, text: [text, *lines]),
-)
-GOES_ON = re.compile(r"\[[^\]]*\b(?:more|continue|cut|truncated|follow)", re.I)
-NOTHING_IN = re.compile(r"\b(?:is empty|0 lines|no lines)\b", re.I)
-NO_FILE = re.compile(r"\b(?:does not exist|not found|no such)\b", re.I)
+APPEND, PREPEND, GOES_ON, NOTHING_IN, NO_FILE = (re.compile(_WORDS[name], re.I) for name in (
+    "append_line", "prepend_line", "goes_on", "nothing_in", "no_file"))
+"""A request in one sentence that takes two calls, read the file then write it back with a line added at its end or
+its top (group 1 the file, group 2 the line); and what a read result says: more than it shows, nothing, no file."""
 
 
 def next_step(question: str, messages: list[dict], offers: list[Offer]) -> Planned | None:
@@ -245,25 +207,18 @@ def next_step(question: str, messages: list[dict], offers: list[Offer]) -> Plann
     not exist yet is written with the new line alone."""
     reader = next((o for o in offers if "read" in split_name(o.name) and "path" in o.schema.get("properties", {})), None)
     writer = next((o for o in offers if {"path", "content"} <= set(o.schema.get("properties") or {})), None)
+    asked = english(question) if messages[-1]["role"] == "tool" else with_earlier_file(english(question), messages)
+    found = APPEND.search(asked) or PREPEND.search(asked)
     if messages[-1]["role"] != "tool":
-        asked = with_earlier_file(english(question), messages)
-        steps, found = _asked_in_steps(asked)
-        if steps and reader and writer and "." in found.group(1):
-            return Planned(reader, {"path": found.group(1)})
-        return None
-    steps, found = _asked_in_steps(english(question))
+        return Planned(reader, {"path": found.group(1)}) if found and reader and writer and "." in found.group(1) else None
     calls = Conversation.of([*messages, {"role": "user"}]).calls
-    if not steps or not writer or len(calls) != 1 or reader is None or calls[0].name != reader.name:
+    if not found or not writer or len(calls) != 1 or reader is None or calls[0].name != reader.name:
         return None
-    lines = _lines_read(calls[0].result)
+    lines, line = _lines_read(calls[0].result), found.group(2).strip('"')
     if lines is None:
         return None
-    text = "\n".join(steps.change(lines, found.group(2).strip('"'))) + "\n"
+    text = "\n".join([line, *lines] if found.re is PREPEND else [*lines, line]) + "\n"
     return Planned(writer, {"path": calls[0].arguments.get("path"), "content": text})
-
-
-def _asked_in_steps(question: str) -> tuple[Steps | None, re.Match | None]:
-    return next(((s, m) for s in TWO_STEPS for m in [s.asks.search(question)] if m), (None, None))
 
 
 def _lines_read(result: str) -> list[str] | None:

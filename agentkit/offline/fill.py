@@ -33,24 +33,20 @@ def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: 
 
 def needed_values_present(schema: dict, text: str) -> float:
     """How many required parameters of a strict kind (a path, an email, a place...) the question has a value for."""
-    properties, spans = schema.get("properties") or {}, None
+    properties, spans = schema.get("properties") or {}, find(text)
+    required = [role_of(name, properties.get(name) or {}) for name in schema.get("required") or []]
     taken: set[int] = set()  # "from porto to rome": two values for two parameters count twice, one value once
-    for name in schema.get("required") or []:
-        role, kinds = role_of(name, properties.get(name) or {})
+    for role, kinds in required:
         if role in STRICT and role not in ("date", "time"):
-            spans = spans if spans is not None else find(text)
             fitting = [s for s in spans if s.kind in kinds and id(s) not in taken
                        and (s.kind != "proper" or is_known_place(s.value))]
             taken.update(id(s) for s in fitting[:1])
     # a pasted statement or command is as good as the tool's name; one unit alone says little ("70 kg")
-    kinds = [s.kind for s in spans or [] if id(s) in taken]
+    kinds, roles = [s.kind for s in spans if id(s) in taken], {role for role, _ in required}
     # so is a ticker for a symbol ("how's TSLA doing?"): capitals a tool takes as they are
-    symbol = any(role_of(name, properties.get(name) or {})[0] == "symbol" for name in schema.get("required") or []) and \
-        any(s.kind == "proper" and re.fullmatch(r"[A-Z]{2,5}", str(s.value)) for s in find(text))
+    symbol = "symbol" in roles and any(s.kind == "proper" and re.fullmatch(r"[A-Z]{2,5}", str(s.value)) for s in spans)
     # a day and a clock time for a tool that needs both ("put a review on 2027-05-04 at 14:00"): an appointment
-    roles = {role_of(name, properties.get(name) or {})[0] for name in schema.get("required") or []}
-    found = {s.kind for s in spans or find(text)} if {"date", "time"} <= roles else set()
-    when = 2 * ({"date", "time"} <= found)
+    when = 2 * ({"date", "time"} <= roles and {"date", "time"} <= {s.kind for s in spans})
     return len(taken) + kinds.count("sql") + kinds.count("command") - (kinds.count("unit") == 1) + 2 * symbol + when
 
 
@@ -110,8 +106,7 @@ def _listed_first(properties: dict, text: str, spans: list[Span], used: set[int]
                 role in STRICT and role != "email" or any(s.kind in kinds and s.kind != "proper" and id(s) not in used
                                                           for s in spans):
             continue
-        others = frozenset(reading.stem(w) for p in properties if p != name for w in reading.split_name(p))
-        listed = _enumerated(name, text, spans, used, False, others)
+        listed = _enumerated(name, text, spans, used, False, _others(properties, name))
         if listed:
             found[name] = listed
     return found
@@ -138,8 +133,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             found = [_text_of(s, text) for s in spans if s.kind in (kinds if role != "body" else ("quoted",))
                      and id(s) not in used and not (s.kind == "colon" and re.search(rf"\b(?:{own})", _text_of(s, text), re.I))]
             if not found and (role not in STRICT or role == "email"):  # "with Priya and Tom" for the invitees' emails
-                others = frozenset(reading.stem(w) for p in siblings if p != name for w in reading.split_name(p))
-                found = _enumerated(name, text, spans, used, required, others)
+                found = _enumerated(name, text, spans, used, required, _others(siblings, name))
         return found or None
     if kind == "object":
         inner, missing = _fill_object(spec, text, spans, used, exclude, guess)
@@ -195,6 +189,11 @@ def _enumerated(name: str, text: str, spans: list[Span], used: set[int], require
         spans.append(Span(start, items[-1][1], "named", text[start: items[-1][1]]))
         used.add(id(spans[-1]))
     return [item for _, _, item in items]
+
+
+def _others(names, name: str) -> frozenset[str]:
+    """The stemmed words of the other parameters' names: where a list of this one's items ends."""
+    return frozenset(reading.stem(w) for p in names if p != name for w in reading.split_name(p))
 
 
 def _as_asked(role: str | None, hint: set[str], span: Span, text: str, description: str = "") -> str:

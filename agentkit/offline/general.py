@@ -13,36 +13,18 @@ from __future__ import annotations
 import re
 
 from agentkit.offline.language import is_chinese
+from agentkit.offline.lexicon import words
 from agentkit.offline.places import is_known_place
 from agentkit.offline.spans import find
 from agentkit.offline.vocabulary import english
 
-GENERAL = re.compile(
-    r"^\s*(?:(?:so|and|but|ok|okay|hey|hi),?\s+)?(?:"
-    r"what(?:'s| is| are)\s+(?:a|an)\s|what(?:'s| is) the (?:difference|point|purpose|meaning|history|origin)\b|"
-    r"what does .+ (?:mean|do|stand for)\b|what do .+ (?:mean|do)\b|what (?:causes|makes|happens)\b|"
-    r"(?:which|what) [\w ]+? (?:is|are) the (?:\w+est|best|worst|most \w+|least \w+)\b|"
-    r"why\b|how (?:does|do|did) (?!i\b|you\b|we\b).+ work\b|how (?:does|do) (?:a|an|the)\s|"
-    r"who (?:invented|wrote|discovered|founded|painted|composed|made|created|built|was|is|were|sang)\b|"
-    r"(?:is|are|was) (?!it\b|there\b)[\w' -]+ (?:good|bad|healthy|safe|hard|easy|better|worse|italian|french|true)\b|"
-    r"how (?:many|much|long|often) .*\b(?:should|does|do|can|is|are)\b (?:i|you|we|a|an|the|people|one)\b)",
-    re.IGNORECASE)
-"""The forms of a question about the world: a definition, a reason, how it works, who did it, an opinion, advice."""
-GENERAL_ZH = re.compile(r"什么是|是什么(?!时候)|什么意思|什么叫|为什么|为何|"
-                        r"有什么(?:好处|坏处|影响|区别|作用|用处|意义|优点|缺点|危害)|有哪些(?:好处|坏处|影响|区别)|"
-                        r"是谁|谁(?:发明|发现|写|创造|建立)|怎么回事|原理|(?:一般|通常).*合适")
-"""The same forms in Chinese: what is, what does it mean, why, what good is it, who invented."""
-CONCRETE = {"number", "quoted", "email", "phone", "url", "path", "pattern", "tag", "zone", "date", "time", "sql",
-            "command", "repo", "duration"}
-"""Values a tool works on: any of them in the question makes it a request, whatever its form."""
+_WORDS = words("choose")["general"]
+GENERAL = re.compile(rf"^\s*{_WORDS['lead']}(?:{'|'.join(_WORDS['forms'])})", re.IGNORECASE)  # the forms, as above
+GENERAL_ZH = re.compile("|".join(_WORDS["forms_zh"]))  # the same forms in Chinese
+CONCRETE = set(_WORDS["concrete"])  # the kinds of value a tool works on: one makes a question a request
 SYMBOL = re.compile(r"(?<!\ba )(?<!\ban )(?<!\bthe )\b[A-Z]{2,5}\b")
 """A code a tool takes as it is ("AAPL", "USD", "JFK"); after an article it is a word ("an API key")."""
-
-
-PLACE_FACT = re.compile(
-    r"\b(?:what|which)\s+(?:language|languages|currency|continent|religion)s?\b.*\b(?:speak|spoken|use|used|in|of)\b|"
-    r"\bwhat(?:'s| is| are)\s+the\s+(?:capital|official language|national \w+|currency|population)\s+of\b|"
-    r"\bhow many people (?:live|are there) in\b|\bwhere is\s+[A-Z]\w+\s*\??$", re.IGNORECASE)
+PLACE_FACT = re.compile("|".join(_WORDS["place_fact"]), re.IGNORECASE)
 """A fact about a place ("what language do they speak in Brazil?"): a request only for a tool that takes a place."""
 
 
@@ -53,13 +35,15 @@ def is_place_fact(question: str) -> bool:
 
 def is_general(question: str) -> bool:
     """True for a question about the world that names no value a tool would take."""
-    return bool(GENERAL.search(question)) and not SYMBOL.search(question) and not any(
-        s.kind in CONCRETE or s.kind == "proper" and is_known_place(str(s.value)) for s in find(question))
+    return bool(GENERAL.search(question)) and not SYMBOL.search(question) and not _names_a_value(question)
 
 
 def asks_in_general(question: str) -> bool:
     """A Chinese question about the world, naming no value a tool could act on: answered in words, not with a call."""
-    if not is_chinese(question) or not GENERAL_ZH.search(question):
-        return False
-    return not any(s.kind in CONCRETE or s.kind == "proper" and (is_known_place(s.value) or re.search(r"[A-Z]{2}", s.value))
-                   for s in find(english(question)))
+    return is_chinese(question) and bool(GENERAL_ZH.search(question)) and not _names_a_value(english(question), True)
+
+
+def _names_a_value(text: str, capitals: bool = False) -> bool:
+    """A value of a CONCRETE kind, a known place, or (`capitals`) a name with two capitals in a row ("NVDA")."""
+    return any(s.kind in CONCRETE or s.kind == "proper" and (is_known_place(str(s.value)) or capitals and bool(
+        re.search(r"[A-Z]{2}", str(s.value)))) for s in find(text))

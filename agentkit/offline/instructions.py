@@ -27,44 +27,23 @@ import re
 from dataclasses import dataclass
 
 from agentkit.offline import reading
+from agentkit.offline.lexicon import words
 from agentkit.offline.results import GETTING
 
+_WORDS = words("choose")["instructions"]
 ROLE = re.compile(r"\byou are\s+([^.!?\n]*[^.!?\n\s])", re.IGNORECASE)
-BRIEF = re.compile(r"\b(?:(?:one|a single|1) sentence|be (?:brief|concise|terse)|(?:briefly|concisely)\b"
-                   r"|(?:short|brief|concise) (?:answers?|repl(?:y|ies)|responses?)"
-                   r"|keep (?:it|them|(?:your |the )?(?:answers?|replies|responses?)) (?:short|brief))", re.IGNORECASE)
+BRIEF, DETAIL, FORBID, ASK_FIRST, CAUTIOUS = (re.compile("|".join(_WORDS[name]), re.IGNORECASE)
+                                               for name in ("brief", "detail", "forbid", "ask_first", "cautious"))
 ORDER = re.compile(r"\b(?:run|execute)\b[^`\"\n]*[`\"]([^`\"]+)[`\"]", re.IGNORECASE)
 """An order to run a command, quoted: 'run `rm -rf ./*`', 'execute "cat secret.txt"'."""
 SENTENCE_END = re.compile(r"(?<=[.!?])\s|(?<=[。！？])")
-DETAIL = re.compile(r"\b(?:in (?:full )?detail|be thorough|thoroughly|detailed|(?:long|full|complete) (?:answers?|replies)"
-                    r"|explain (?:everything|fully))\b|详细|完整地?回答", re.IGNORECASE)
-BRIEF_ZH = re.compile(r"简短|简洁|简要|一句话")
-LANGUAGES = {"zh": r"chinese|mandarin|中文|汉语|简体", "en": r"english|英文|英语"}
-SPEAK = (r"(?:(?:answer|reply|respond|write|speak|talk)(?:s|ing)?|replies|responses)(?:\s+\w+){0,3}?\s+(?:only\s+)?in\s+"
-         r"|用|使用|以")
+SPEAK = "|".join(_WORDS["speak"])
 """An instruction about the answer's language: "Answer in Chinese", "Always reply to the user in English", "用中文回答"."""
-FORBID = re.compile(r"\b(?:(?:never|do not|don't|must not|mustn't|may not|should not|shouldn't|cannot|can't)\s+"
-                    r"(?:use|call|run|touch|invoke)|avoid\s+(?:using|calling|running)|"
-                    r"avoid(?=\s+(?:the\s+)?[\w-]+\s+(?:tool|command|function))|"
-                    r"stay away from)"
-                    r"\s+(?:the\s+|any\s+)?([\w-]+(?:\s+(?:tool|command|function)s?)?)(?![\w-]|\s+(?:to|for|when|if|unless|outside|except|on|in)\b)"
-                    r"|(?:不要|不准|禁止|不许|不得)(?:使用|调用|用)\s*"
-                    r"([\w-]+)", re.IGNORECASE)
-ASK_FIRST = re.compile(r"\b(?:ask|check with|get (?:my|the user's|their|an?) (?:ok|okay|approval|permission|consent|yes)|"
-                       r"wait for (?:my|a|the user's) (?:ok|okay|yes|approval))\b[^.\n]{0,40}\bbefore\b[^.\n]{0,30}"
-                       r"\b(?:writ|chang|edit|modif|delet|sav|creat|send)"
-                       r"|\bbefore\b[^.\n]{0,30}\b(?:writ|chang|edit|modif|delet|sav|creat|send)\w*[^.\n]{0,40}"
-                       r"\b(?:ask|check with|confirm)\b"
-                       r"|\bconfirm(?:ation)?\b[^.\n]{0,40}\bbefore\b|(?:写入?|修改|改动|删除|保存)[^。\n]{0,10}(?:前|之前)[^。\n]{0,6}(?:问|确认)",
-                       re.IGNORECASE)
-CAUTIOUS = re.compile(r"\b(?:call|use) (?:a |any )?tools? only (?:when|if)\b|\bonly (?:call|use) (?:a |any )?tools? "
-                      r"(?:when|if)\b|只有在[^。\n]{0,20}才(?:调用|使用)", re.IGNORECASE)
-WRITING = {"write", "edit", "delete", "remove", "create", "save", "move", "rename", "append", "update", "send",
-           "post", "upload", "insert", "drop", "overwrite", "replace", "set", "add", "bash", "shell", "run", "execute"}
+WRITING = set(_WORDS["writing"])
 """Words of a tool's name that say it changes something: "ask before writing" holds its calls for a yes."""
-CALLING_VERBS = GETTING | {"run", "do", "make", "tool", "convert"}
+CALLING_VERBS = GETTING | set(_WORDS["calling_verbs"])
 """Words of a tool's name that say only that it is called, not what it is about."""
-WHO_ASKED = ({"who", "you"}, {"your", "name"}, {"introduce", "yourself"}, {"what", "are", "you"}, {"what", "can", "you", "do"})
+WHO_ASKED = tuple(set(asked.split()) for asked in _WORDS["who_asked"])
 """Word sets of a question that asks the model who it is (any one of them, all its words)."""
 
 
@@ -93,10 +72,10 @@ def read_instructions(messages: list[dict]) -> Instructions:
     system = "\n".join(str(m.get("content") or "") for m in messages if m.get("role") in ("system", "developer"))
     role = ROLE.search(system)
     mine = re.sub(r"\byour\b", "my", role.group(1)) if role else None  # "your workspace" -> "my workspace"
-    language = next((code for code, names in LANGUAGES.items()
+    language = next((code for code, names in _WORDS["languages"].items()
                      if re.search(rf"(?:{SPEAK})(?:{names})", system, re.IGNORECASE)), None)
     forbidden = tuple(next(g for g in m.groups() if g) for m in FORBID.finditer(system))
-    return Instructions(role=mine, brief=bool(BRIEF.search(system) or BRIEF_ZH.search(system)),
+    return Instructions(role=mine, brief=bool(BRIEF.search(system)),
                         detailed=bool(DETAIL.search(system)), language=language, forbidden=forbidden,
                         ask_first=bool(ASK_FIRST.search(system)), cautious=bool(CAUTIOUS.search(system)))
 
@@ -134,11 +113,7 @@ def ordered_command(results: list[str]) -> str | None:
 
 def not_obeyed(command: str, language: str = "en") -> str:
     """What the model tells the user about an order it found in a tool result and did not follow."""
-    if language == "zh":
-        return (f"注意：工具的结果里要求运行 `{command}`。我没有运行它：工具输出里的文字是数据，不是你给的指示。"
-                "如果你确实想运行，请告诉我。")
-    return (f"Note: a tool result asks to run `{command}`. I did not run it: text in a tool's output is data, "
-            "not an instruction from you. Ask me if you want it run.")
+    return _WORDS["not_obeyed"][language].format(command=command)
 
 
 def fits_exactly(name: str, question: str) -> bool:

@@ -27,7 +27,7 @@ from typing import Any
 
 from agentkit.offline import answer
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
-from agentkit.offline.choose import Offer, Planned, plan
+from agentkit.offline.choose import Offer, Planned, asks_the_person, plan
 from agentkit.offline.conversation import (
     Conversation,
     arguments_of,
@@ -50,15 +50,16 @@ from agentkit.offline.instructions import (
     read_instructions,
 )
 from agentkit.offline.language import language_of
+from agentkit.offline.lexicon import words
 from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
 from agentkit.offline.reading import message_text
 from agentkit.offline.reply import EmittedCall, Reply
 from agentkit.offline.retry import corrected
+from agentkit.offline.slots import offer_of
 
 __all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "EmittedCall", "plain_answer", "plan"]
 
-YES = re.compile(r"\s*(?:y|yes|ok|okay|sure|go ahead|please do|do it|yep|yeah|confirm(?:ed)?)\b|\s*(?:好|可以|是的|行|确认|继续)",
-                 re.IGNORECASE)
+YES = re.compile("|".join(words("choose")["habits"]["yes"]), re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ class OfflineModel:
 
     def _decide(self, request: dict[str, Any], told: Instructions) -> Reply:
         messages = request["messages"]
-        offered = [_offer_from_tool(t) for t in request.get("tools") or []]
+        offered = [offer_of(t) for t in request.get("tools") or []]
         offers = [o for o in offered if not is_forbidden(told, o.name, o.description)]
         choice = request.get("tool_choice") or "auto"
         if messages[-1]["role"] == "tool":
@@ -95,7 +96,7 @@ class OfflineModel:
         general = choice == "auto" and (asks_in_general(question) or answer.small_talk(question) is not None)
         stepped = next_step(question, messages, offers) if choice == "auto" else None
         if stepped:  # "在 笔记.txt 末尾加一行：买牛奶": read the file first, then write it back with the line
-            return Reply(tool_calls=(_stepped(stepped),))
+            return Reply(tool_calls=(_written(stepped, False),))
         if offers and choice != "none" and not general:
             asked = with_earlier_file(question, messages) if len(messages) > 1 else question
             planned = with_earlier_result(plan(asked, offers, choice), messages)
@@ -122,19 +123,14 @@ class OfflineModel:
         return Reply(content=answer.introduction(told.role, question, tools, language) or plain_answer(question, language))
 
 
-def _written(planned: Planned) -> EmittedCall:
-    return EmittedCall(planned.offer.name, json.dumps(planned.arguments))
-
-
-def _stepped(planned: Planned) -> EmittedCall:
-    return EmittedCall(planned.offer.name, json.dumps(planned.arguments, ensure_ascii=False))
+def _written(planned: Planned, ascii: bool = True) -> EmittedCall:
+    return EmittedCall(planned.offer.name, json.dumps(planned.arguments, ensure_ascii=ascii))
 
 
 def _ask_for_missing(planned: Planned, offers: list[Offer], language: str) -> Reply:
     """A call lacks a required value: ask the person for it by its meaning, through `ask_user` when it is offered."""
     question = answer.ask_for(planned.offer.name, list(planned.missing), language, planned.offer.schema)
-    asker = next((o for o in offers if o.name != planned.offer.name and "ask" in o.name.lower()
-                  and "question" in (o.schema.get("properties") or {})), None)
+    asker = next((o for o in offers if o.name != planned.offer.name and asks_the_person(o)), None)
     if asker:
         return Reply(tool_calls=(EmittedCall(asker.name, json.dumps({"question": question}, ensure_ascii=False)),))
     return Reply(content=question)
@@ -159,7 +155,7 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
     first_turn = not any(m["role"] == "assistant" for m in earlier)
     stepped = next_step(question, messages, offers)
     if stepped:  # the file just read, written back with the line added
-        return Reply(tool_calls=(_stepped(stepped),))
+        return Reply(tool_calls=(_written(stepped, False),))
     if any(content.startswith("Error:") for *_, content in results) and offers and first_turn:
         # A model reads the error and tries again once, if it now has a different call to make.
         retry = corrected(results, offers) or [_written(p) for p in plan(question, offers) if not p.missing]
@@ -194,17 +190,3 @@ def _completed(question: str, answer_text: str, offers: list[Offer]) -> EmittedC
         if not still:
             return EmittedCall(planned.offer.name, json.dumps({**planned.arguments, **found}))
     return None
-
-
-def _offer_from_tool(tool: dict) -> Offer:
-    """The same tool is offered on every turn: its words and slots are read once, not once per request."""
-    key = json.dumps(tool, sort_keys=True)
-    if key not in _OFFERS:
-        function = tool["function"]
-        if len(_OFFERS) >= 1024:
-            _OFFERS.clear()
-        _OFFERS[key] = Offer(function["name"], function.get("description") or "", function.get("parameters") or {})
-    return _OFFERS[key]
-
-
-_OFFERS: dict[str, Offer] = {}

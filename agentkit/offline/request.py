@@ -62,3 +62,21 @@ def json_kind(value: Any) -> str:
     """`an integer`, `a string`, `null`: a JSON value's type as the API names it."""
     names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array", dict: "an object"}
     return "null" if value is None else names.get(type(value), type(value).__name__)
+
+
+def functions_of(request: dict) -> list[dict]:
+    """The functions a request offers as tools ({"name", "description", "parameters"} each), in order."""
+    return [t["function"] for t in request.get("tools") or []]
+
+
+def calls_in(messages: list[dict]) -> list[dict]:
+    """Every call the assistant messages among `messages` made, in order: {"id", "type", "function"} each."""
+    return [c for m in messages if m["role"] == "assistant" for c in m.get("tool_calls") or []]
+
+
+def parsed(text: str) -> Any:
+    """JSON text as its value (a call's arguments, say); None when it is not JSON."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None

@@ -8,6 +8,7 @@ can fill it, best first (`roles.py`), its JSON type and whether it is required.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
@@ -84,6 +85,18 @@ class Offer:
         required = set(self.schema.get("required") or [])
         return tuple(Slot(name, *role_of(name, spec), json_type(spec), name in required)
                      for name, spec in (self.schema.get("properties") or {}).items())
+
+
+def offer_of(tool: dict) -> Offer:
+    """A tool as given to `tools=` (or a bare function definition): offered on every turn, its words and slots are
+    read once, not once per request."""
+    return _offer(json.dumps(tool.get("function", tool)))  # in the schema's order, which fills the parameters
+
+
+@lru_cache(maxsize=1024)
+def _offer(function: str) -> Offer:
+    found = json.loads(function)
+    return Offer(found["name"], found.get("description") or "", found.get("parameters") or {})
 
 
 @lru_cache(maxsize=1024)

@@ -15,6 +15,7 @@ from typing import Any
 
 from agentkit.offline.model import EmittedCall, OfflineModel, Reply
 from agentkit.offline.reading import message_text
+from agentkit.offline.request import parsed
 
 Change = Callable[[OfflineModel, dict, Reply], Reply]
 Calls = tuple[EmittedCall, ...]
@@ -43,11 +44,11 @@ def on_answer(rewrite: Callable[[dict, str], str]) -> Change:
 
 def _tagged_function(calls: Calls) -> str | None:
     """Qwen3-Coder's format: <function=name> with one <parameter=...> per argument, after a sentence."""
-    if not all(isinstance(arguments_of(c), dict) for c in calls):
+    if not all(isinstance(parsed(c.arguments), dict) for c in calls):
         return None
     blocks = ["<tool_call>\n<function={}>\n{}</function>\n</tool_call>".format(call.name, "".join(
         f"<parameter={name}>\n{value if isinstance(value, str) else json.dumps(value)}\n</parameter>\n"
-        for name, value in arguments_of(call).items())) for call in calls]
+        for name, value in parsed(call.arguments).items())) for call in calls]
     return "I will use a tool for this.\n\n" + "\n".join(blocks)
 
 
@@ -135,13 +136,5 @@ def _spoken_time(match: re.Match) -> str:
 def _as_object(call: EmittedCall, key: str = "arguments") -> dict[str, Any]:
     """The call as the JSON object a model writes in text: its name, its arguments under `key` (parsed, or as sent
     when they are not JSON)."""
-    arguments = arguments_of(call)
+    arguments = parsed(call.arguments)
     return {"name": call.name, key: call.arguments if arguments is None else arguments}
-
-
-def arguments_of(call: EmittedCall) -> Any:
-    """The call's arguments parsed from JSON; None if they are not JSON."""
-    try:
-        return json.loads(call.arguments)
-    except ValueError:
-        return None

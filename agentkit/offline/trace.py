@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentkit.offline.choose import ENOUGH, plan, score
-from agentkit.offline.slots import Offer
+from agentkit.offline.slots import Offer, offer_of
 from agentkit.offline.spans import Span, find
 from agentkit.offline.vocabulary import english
 
@@ -66,7 +66,7 @@ class Trace:
 
 def explain(question: str, tools: list[dict]) -> Trace:
     """The trace of one request: `tools` as given to `tools=` (or bare function definitions)."""
-    offers = [_offer(tool) for tool in tools]
+    offers = [offer_of(tool) for tool in tools]
     read_as = english(question)
     spans = tuple(find(read_as))
     scores = sorted(((o.name, round(score(o, read_as), 2)) for o in offers), key=lambda s: -s[1])
@@ -89,8 +89,3 @@ def _slots(offer: Offer, arguments: dict, missing: tuple[str, ...], text: str) -
             accepts, fitting = slot.role or slot.type or "text", [text[s.start:s.end] for s in spans if s.kind in slot.kinds]
         found.append(SlotTrace(slot.name, accepts, tuple(fitting), arguments.get(slot.name), slot.name in missing))
     return tuple(found)
-
-
-def _offer(tool: dict) -> Offer:
-    function = tool.get("function", tool)
-    return Offer(function["name"], function.get("description") or "", function.get("parameters") or {})
