@@ -11,25 +11,18 @@ import json
 import re
 from typing import Any
 
+from agentkit.offline.lexicon import words
 from agentkit.offline.request import ApiError
 from agentkit.tools.strict import strict_problem
 
-MAX_TOOLS = 128
-MAX_NAME = 64
-NAME_PATTERN = "^[a-zA-Z0-9_-]+$"
-"""A function's name, as the API states the rule (and 1 to 64 characters)."""
-
-CHAT_RANGES = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0), "frequency_penalty": (-2.0, 2.0),
-               "presence_penalty": (-2.0, 2.0), "n": (1, 128), "max_tokens": (1, None), "max_completion_tokens": (1, None),
-               "top_logprobs": (0, 20)}
-RESPONSES_RANGES = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0), "max_output_tokens": (16, None),
-                    "top_logprobs": (0, 20)}
+RULES = words("answers")["contract"]
+MAX_TOOLS, MAX_NAME, NAME_PATTERN, NOT_PERMITTED_IN_STRICT = (RULES[key] for key in (
+    "max_tools", "max_name", "name_pattern", "not_permitted_in_strict"))
+"""At most 128 tools; a function's name 1 to 64 characters matching the API's pattern; JSON Schema keywords a strict
+schema cannot use (the model's output cannot be constrained to them as they are written)."""
+CHAT_RANGES, RESPONSES_RANGES = ({field: (*bounds, None)[:2] for field, bounds in RULES[table].items()}
+                                 for table in ("chat_ranges", "responses_ranges"))
 """field -> (lowest, highest) allowed value, None for no bound; a float bound for a number, an int for an integer."""
-
-NOT_PERMITTED_IN_STRICT = ("allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas",
-                           "patternProperties", "unevaluatedProperties", "propertyNames", "minProperties",
-                           "maxProperties", "unevaluatedItems", "contains", "minContains", "maxContains", "uniqueItems")
-"""JSON Schema keywords a strict schema cannot use: the model's output cannot be constrained to them as it is written."""
 
 
 def chat_rules(request: dict[str, Any]) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
+from agentkit.offline.lexicon import words
 from agentkit.offline.model import Reply
 from agentkit.offline.reading import message_text, split_name, stem
 from agentkit.offline.roles import json_type
@@ -61,10 +62,8 @@ def constrained(request: dict[str, Any], reply: Reply) -> Reply:
     return Reply(content=json.dumps(values, ensure_ascii=False))
 
 
-PEOPLE = {"attendee", "participant", "guest", "people", "person", "member", "invitee", "name", "friend", "player",
-          "author", "assignee", "recipient", "speaker", "contact", "student", "user"}
-"""Stems of list fields whose items are people: "with Priya and Tom" fills them with the names."""
-LIST_LEAD = r"(?:with|including|includes|tagged(?: as| with)?|tags?(?: it| them)?(?: as| with)?|labell?ed|labels?|and also|:)"
+PEOPLE, LIST_LEAD = frozenset(words("answers")["structured"]["people"]), words("answers")["structured"]["list_lead"]
+"""Stems of list fields whose items are people ("with Priya and Tom" fills them with the names); the words before a list."""
 
 
 def _with_lists(schema: dict, text: str, values: dict, missing: list[str]) -> tuple[dict, list[str]]:
