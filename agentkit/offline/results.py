@@ -62,16 +62,16 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
         return say("you_answered", language, answer=sentence_end(result, language))
     when = moment(result, language) if len(result) <= 80 and set(words) & CLOCK else None
     clock = re.match(r"\d{1,2}:\d{2}\b", result) if set(words) & CLOCK and len(result) <= 40 else None
-    if clock and not when:
-        where = context(arguments, language, places_only=True)
-        return say("now", language, clock=clock.group(0), where=where)
+    if clock and not when:  # "It's 22:53 in Tokyo." / "东京现在是 22:53。"
+        return say("now", language, clock=clock.group(0), where=context(arguments, language, places_only=True))
     if words[:1] and words[0] in READING and "\n" not in result and len(result) <= 200:
         source = next((v for v in arguments.values() if isinstance(v, str) and len(v) <= 60), "")
         if zh:
             return f"{source + ' 的' if source else ''}内容是：{sentence_end(result, 'zh')}"
         return f"{source or 'It'} says: {sentence_end(result, 'en')}"
-    if when:
-        return _now(when, context(arguments, language, places_only=True), language)
+    if when:  # "It's 22:53 in Tokyo (Friday, 4 December 2026)." / "东京现在是 22:53（2026年12月4日星期五）。"
+        return say("now_dated" if when[0] else "today", language, clock=when[0], date=when[1],
+                   where=context(arguments, language, places_only=True))
     if "\n" in result or len(result) > 200:
         return quoted(result, say("found_text", language), full)
     said = _scalar(words, arguments, _without_echo(result, arguments), language, question)
@@ -94,12 +94,6 @@ def _echoed(result: str, arguments: dict[str, Any]) -> list[str]:
 def _without_echo(result: str, arguments: dict[str, Any]) -> str:
     """ "sunny, 21 C" for city=Lisbon: a sentence that names the city already says it once, not twice."""
     return result.partition(":")[2].strip() if _echoed(result, arguments) else result
-
-
-def _now(when: tuple[str | None, str], where: str, language: Language) -> str:
-    """ "It's 22:53 in Tokyo (Friday, 4 December 2026)." / "东京现在是 22:53（2026年12月4日星期五）。" """
-    clock, date = when
-    return say("now_dated" if clock else "today", language, clock=clock, where=where, date=date)
 
 
 def _json(result: str) -> Any:
