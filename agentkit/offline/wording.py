@@ -78,10 +78,12 @@ def number(value: float | int, language: Language = "en") -> str:
 
 
 def join(items: list[str], language: Language = "en") -> str:
-    """ "a, b and c" / "a、b和c": a list as a person writes it (babel's CLDR list patterns, British English's)."""
-    from babel.lists import format_list  # here, not at import: babel's data loads on first use
-
-    return format_list(items, locale="zh" if language == "zh" else "en_GB")
+    """ "a, b and c" / "a、b和c": a list as a person writes it."""
+    if len(items) <= 1:
+        return "".join(items)
+    if language == "zh":
+        return "、".join(items[:-1]) + "和" + items[-1]
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def place(value: str, language: Language) -> str:
