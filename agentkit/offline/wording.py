@@ -113,9 +113,9 @@ def moment(text: str, language: Language) -> tuple[str | None, str] | None:
         when = datetime.fromisoformat(found.group(1) + (f"T{found.group(2)}" if found.group(2) else ""))
     except ValueError:
         return None
-    from babel.dates import format_date  # here, not at import: babel's data loads on first use
-
-    return found.group(2), format_date(when, "full" if language == "zh" else "EEEE, d MMMM y", locale=language)
+    if language == "zh":
+        return found.group(2), f"{when.year}年{when.month}月{when.day}日星期{'一二三四五六日'[when.weekday()]}"
+    return found.group(2), f"{when:%A}, {when.day} {when:%B} {when.year}"
 
 
 @cache
