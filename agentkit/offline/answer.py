@@ -13,46 +13,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agentkit.offline import reading
+from agentkit.offline import lexicon, reading
 from agentkit.offline.instructions import WHO_ASKED
 from agentkit.offline.language import is_chinese, language_of
 from agentkit.offline.results import ACTIONS, TOOLISH, tell
-from agentkit.offline.wording import Language, join, label
+from agentkit.offline.wording import Language, join, label, say
 
-PLAIN_ANSWERS = [
-    ({"caffeine", "tea"}, ("茶", "咖啡因"), "A cup of green tea (about 240 ml) has roughly 30-50 mg of caffeine, "
-                                         "about a third of a cup of coffee.",
-     "一杯绿茶（约 240 毫升）大约含 30-50 毫克咖啡因，约为一杯咖啡的三分之一。"),
-    ({"time"}, ("几点", "时间"), "I can't know the current time: no model has a clock or the internet. "
-                              "Give me a tool that reads the clock and I can use it.",
-     "我不知道现在的时间：模型都没有时钟，也不能上网。给我一个读取时钟的工具，我就能用它。"),
-    ({"capital", "france"}, ("法国", "首都"), "The capital of France is Paris.", "法国的首都是巴黎。"),
-    ({"hello"}, ("你好",), "Hello! I am the course's offline model. Ask me something, or offer me a tool.",
-     "你好！我是课程的离线模型。问我一个问题，或者给我一个工具。"),
-]
+ANSWER, SAY = lexicon.words("answers")["answer"], lexicon.words("answers")["say"]
+PLAIN_ANSWERS = [(set(plain["words"]), tuple(plain["zh_words"]), plain["en"], plain["zh"]) for plain in ANSWER["plain"]]
 """(English words, Chinese words, English answer, Chinese answer): the few plain questions the course asks."""
-NOT_THE_CLOCK = re.compile(r"\b(?:on|in|any|free|spare|first|last|next|same|whole|long|some|no|full|part)[ -]time\b|"
-                           r"\btime (?:zone|limit|off|travel|management)\b", re.IGNORECASE)
-"""'on time', 'the first time', 'free time': the word 'time' in a question that does not ask what time it is."""
-NOT_AN_LLM = ("I am the course's offline model: a small deterministic stand-in for an LLM, used when no "
-              "MODEL_API_KEY is set. I can answer a few fixed questions and call the tools you offer me when "
-              "your question fits one; for anything else, set MODEL_API_KEY in .env and talk to a real model.")
-NOT_AN_LLM_ZH = ("我是本课程的离线模型：在没有设置 MODEL_API_KEY 时代替大语言模型的一个小而确定的程序。"
-                 "我能回答几个固定的问题，并在问题适合时调用你提供的工具；"
-                 "其他问题请在 .env 里设置 MODEL_API_KEY，使用真正的模型。")
-DONT_KNOW = {"en": "I don't know that one, and none of the tools I have can look it up.",
-             "zh": "这个问题我答不上来，我手头的工具也查不到。"}
-GREETING = re.compile(r"\s*(?:(?:please\s+)?say\s+)?(?:hello|hi|hey|hiya|good (?:morning|afternoon|evening))\b"
-                      r"|\s*(?:你好|您好|嗨)", re.IGNORECASE)
-SMALL_TALK = (  # (a short message that is only this, what a person answers in English, in Chinese)
-    (r"(?:(?:ok|okay|great|cool|perfect|nice|awesome)\W+)?(?:many\s+)?(?:thanks|thank\s+you|thx|cheers|ty)\b[\w\s,!.'’]*"
-     r"|(?:好的?\W*)?(?:谢谢|多谢|感谢)\w*", "You're welcome.", "不客气。"),
-    (r"(?:bye|goodbye|see you|good night)\b[\w\s,!.'’]*|再见|拜拜", "Goodbye!", "再见！"),
-    (r"(?:hi|hey|hello|hiya|good (?:morning|afternoon|evening))(?:\s+there)?|你好|您好|嗨|早上好|晚上好",
-     "Hello! What can I do for you?", "你好！有什么可以帮你？"),
-    (r"ok|okay|great|cool|nice|perfect|got it|fine|alright|sounds good|好的?|明白了?|知道了|行|嗯",
-     "Good. What would you like to do next?", "好的。接下来想做什么？"),
-)
+NOT_THE_CLOCK = re.compile(ANSWER["not_the_clock"], re.IGNORECASE)
+NOT_AN_LLM, DONT_KNOW, GO_AHEAD = SAY["not_an_llm"]["en"], SAY["dont_know"], SAY["go_ahead"]
+GREETING = re.compile(ANSWER["greeting"], re.IGNORECASE)
+SMALL_TALK = [(talk["said"], talk["en"], talk["zh"]) for talk in ANSWER["small_talk"]]
 """A thank-you, a goodbye, a greeting, an "ok" on its own: answered as a person would, never with a tool or "I don't know"."""
 
 
@@ -77,7 +50,7 @@ def plain_answer(question: str, language: Language | None = None) -> str:
         if keys <= asked or (zh_keys != ("你好",) and all(k in question for k in zh_keys)) or (greeted and "hello" in keys):
             return chinese if language == "zh" else english
     if asks_who(question):
-        return NOT_AN_LLM_ZH if language == "zh" else NOT_AN_LLM
+        return SAY["not_an_llm"][language]
     return small_talk(question, language) or DONT_KNOW[language]
 
 
@@ -120,20 +93,13 @@ def sentences(results: list[tuple[str, dict[str, Any], str]], question: str = ""
     return joiner.join(said)
 
 
-GO_AHEAD = {"en": "Shall I go ahead?", "zh": "可以继续吗？"}
-"""How the model asks for a yes before a call that changes something; a yes after it lets the call run."""
-DOING_ZH = {"write": "写入", "edit": "修改", "delete": "删除", "remove": "删除", "create": "创建", "save": "保存",
-            "move": "移动", "rename": "重命名", "send": "发送", "run": "运行", "update": "更新", "add": "添加",
-            "append": "追加", "post": "发布", "upload": "上传", "bash": "运行命令", "shell": "运行命令", "read": "读取",
-            "get": "查看", "find": "查找", "glob": "查找文件", "search": "搜索", "list": "列出", "ask": "询问"}
+DOING_ZH = ANSWER["doing_zh"]
 
 
 def confirm_first(calls: list[tuple[str, dict[str, Any]]], language: Language) -> str:
     """What the model says instead of a call that changes something, when the system prompt says to ask first."""
     doing = [_what_it_does(name, arguments, language) for name, arguments in calls]
-    if language == "zh":
-        return f"在动手之前先问一下：我准备{join(doing, 'zh')}。{GO_AHEAD['zh']}"
-    return f"Before I change anything: I'm about to {join(doing, 'en')}. {GO_AHEAD['en']}"
+    return say("confirm_first", language, doing=join(doing, language), go_ahead=GO_AHEAD[language])
 
 
 def _what_it_does(name: str, arguments: dict[str, Any], language: Language) -> str:
@@ -143,16 +109,14 @@ def _what_it_does(name: str, arguments: dict[str, Any], language: Language) -> s
     target = next((str(v) for v in arguments.values() if isinstance(v, (str, int, float)) and not isinstance(v, bool)
                    and len(str(v)) <= 60 and "\n" not in str(v)), "")
     if command is not None:
-        return f"运行 `{command}`" if language == "zh" else f"run `{command}`"
+        return say("run", language, command=command)
     if language == "zh":
         verb = next((DOING_ZH[w] for w in words if w in DOING_ZH), "执行")
         return f"{verb} {target}".rstrip()
     return " ".join([*(w for w in words if w not in ("file",)), target]).strip()
 
 
-CAN_DO = re.compile(r"\bwhat (?:can|could) you (?:do|help)|\bwhat are you (?:able|good) |你(?:能|会|可以)(?:做|干|帮我)?什么",
-                    re.IGNORECASE)
-WHO_ZH = re.compile(r"你是谁|你是什么|你叫什么")
+CAN_DO, WHO_ZH = re.compile(ANSWER["can_do"], re.IGNORECASE), re.compile(ANSWER["who_zh"])
 
 
 def asks_who(question: str) -> bool:
@@ -192,5 +156,4 @@ def _able(name: str, description: str, language: Language) -> str:
 
 def not_allowed(language: Language) -> str:
     """The model was told never to use the only tool that would do this."""
-    return "按照给我的指示，我不能使用做这件事所需的工具，所以这次帮不了你。" if language == "zh" else \
-        "My instructions rule out the tool this would need, so I can't do it here."
+    return say("not_allowed", language)

@@ -27,10 +27,10 @@ import typing
 from typing import Any
 
 from agentkit.offline.contract_rules import chat_rules, responses_rules
+from agentkit.offline.lexicon import words
 from agentkit.offline.request import ApiError, json_kind
 
-_KINDS = {"string": "a string", "int": "an integer", "float": "a number", "bool": "a boolean", "list": "an array",
-          "iterable": "an array", "dict": "an object", "typed_dict": "an object", "model": "an object"}
+_KINDS = words("answers")["contract"]["kinds"]
 """pydantic's error types (`string_type`, ...) as the API names JSON's types."""
 
 

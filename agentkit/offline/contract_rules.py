@@ -9,27 +9,20 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, NoReturn
 
+from agentkit.offline.lexicon import words
 from agentkit.offline.request import ApiError
 from agentkit.tools.strict import strict_problem
 
-MAX_TOOLS = 128
-MAX_NAME = 64
-NAME_PATTERN = "^[a-zA-Z0-9_-]+$"
-"""A function's name, as the API states the rule (and 1 to 64 characters)."""
-
-CHAT_RANGES = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0), "frequency_penalty": (-2.0, 2.0),
-               "presence_penalty": (-2.0, 2.0), "n": (1, 128), "max_tokens": (1, None), "max_completion_tokens": (1, None),
-               "top_logprobs": (0, 20)}
-RESPONSES_RANGES = {"temperature": (0.0, 2.0), "top_p": (0.0, 1.0), "max_output_tokens": (16, None),
-                    "top_logprobs": (0, 20)}
+RULES = words("answers")["contract"]
+MAX_TOOLS, MAX_NAME, NAME_PATTERN, NOT_PERMITTED_IN_STRICT = (RULES[key] for key in (
+    "max_tools", "max_name", "name_pattern", "not_permitted_in_strict"))
+"""At most 128 tools; a function's name 1 to 64 characters matching the API's pattern; JSON Schema keywords a strict
+schema cannot use (the model's output cannot be constrained to them as they are written)."""
+CHAT_RANGES, RESPONSES_RANGES = ({field: (*bounds, None)[:2] for field, bounds in RULES[table].items()}
+                                 for table in ("chat_ranges", "responses_ranges"))
 """field -> (lowest, highest) allowed value, None for no bound; a float bound for a number, an int for an integer."""
-
-NOT_PERMITTED_IN_STRICT = ("allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas",
-                           "patternProperties", "unevaluatedProperties", "propertyNames", "minProperties",
-                           "maxProperties", "unevaluatedItems", "contains", "minContains", "maxContains", "uniqueItems")
-"""JSON Schema keywords a strict schema cannot use: the model's output cannot be constrained to them as it is written."""
 
 
 def chat_rules(request: dict[str, Any]) -> None:
@@ -38,15 +31,14 @@ def chat_rules(request: dict[str, Any]) -> None:
     functions = _tools(request.get("tools"), "tools", lambda tool: tool.get("function"), ".function")
     for field in ("tool_choice", "parallel_tool_calls"):
         if request.get(field) is not None and not request.get("tools"):
-            raise ApiError(400, f"Invalid value for '{field}': '{field}' is only allowed when 'tools' are specified.",
-                           field)
+            _refuse("only_with_tools", field, field=field)
     _chosen(request.get("tool_choice"), functions, "tool_choice.function.name")
     _ranges(request, CHAT_RANGES)
     _logprobs(request)
     if len(stop := request.get("stop") or []) > 4 and isinstance(stop, list):
         _array_too_long("stop", 4, len(stop))
     if request.get("stream_options") is not None and not request.get("stream"):
-        raise ApiError(400, "The 'stream_options' parameter is only allowed when 'stream' is enabled.", "stream_options")
+        _refuse("only_with_stream", "stream_options")
     response_format = request.get("response_format") or {}
     if response_format.get("type") == "json_schema":
         _format(response_format["json_schema"], "response_format.json_schema")
@@ -65,11 +57,10 @@ def responses_rules(request: dict[str, Any]) -> None:
             calls[item["call_id"]] = i
         elif item.get("type") == "function_call_output":
             if item["call_id"] not in calls:
-                raise ApiError(400, f"No tool call found for function call output with call_id {item['call_id']}.",
-                               "input")
+                _refuse("no_call", "input", call_id=item["call_id"])
             answered.add(item["call_id"])
     for call_id in calls.keys() - answered:
-        raise ApiError(400, f"No tool output found for function call {call_id}.", "input")
+        _refuse("no_output", "input", call_id=call_id)
     functions = _tools(request.get("tools"), "tools", lambda tool: tool if tool.get("type") == "function" else None,
                        "", strict_by_default=True)
     _chosen(request.get("tool_choice"), functions, "tool_choice.name")
@@ -90,21 +81,17 @@ def _messages(messages: list[dict[str, Any]]) -> None:
     for i, message in enumerate([*messages, {"role": "end of messages"}]):
         if message["role"] == "tool":
             if not opened:
-                raise ApiError(400, "Invalid parameter: messages with role 'tool' must be a response to a preceeding "
-                                    "message with 'tool_calls'.", f"messages.[{i}].role")
+                _refuse("tool_first", f"messages.[{i}].role")
             if message["tool_call_id"] not in pending:
-                raise ApiError(400, f"Invalid parameter: 'tool_call_id' of '{message['tool_call_id']}' not found in "
-                                    "'tool_calls' of previous message.", f"messages.[{i}].tool_call_id")
+                _refuse("unknown_call_id", f"messages.[{i}].tool_call_id", id=message["tool_call_id"])
             pending.remove(message["tool_call_id"])
             continue
         if pending:
-            raise ApiError(400, "An assistant message with 'tool_calls' must be followed by tool messages responding "
-                                "to each 'tool_call_id'. The following tool_call_ids did not have response messages: "
-                                f"{', '.join(pending)}", f"messages.[{i}].role")
+            _refuse("unanswered", f"messages.[{i}].role", ids=", ".join(pending))
         if message["role"] == "assistant" and message.get("tool_calls") is not None:
             _not_empty(message["tool_calls"], f"messages[{i}].tool_calls")
         elif message["role"] == "assistant" and message.get("content") is None and not message.get("function_call"):
-            raise ApiError(400, "Invalid value for 'content': expected a string, got null.", f"messages[{i}].content")
+            _refuse("null_content", f"messages[{i}].content")
         for j, call in enumerate(message.get("tool_calls") or []):
             if call["type"] == "function":
                 _name(call["function"]["name"], f"messages[{i}].tool_calls[{j}].function.name")
@@ -125,8 +112,7 @@ def _tools(tools: list[dict[str, Any]] | None, where: str, function_of: Any, inn
     for i, tool in enumerate(tools):
         function = function_of(tool)
         if function is None:
-            raise ApiError(400, f"Invalid value for '{where}[{i}].type': {json.dumps(tool.get('type'))}; the offline "
-                                "model answers only function tools.", f"{where}[{i}].type")
+            _refuse("not_a_function", f"{where}[{i}].type", type=json.dumps(tool.get("type")))
         _name(function["name"], f"{where}[{i}]{inner}.name")
         names.add(function["name"])
         parameters, strict = function.get("parameters"), function.get("strict")
@@ -143,15 +129,14 @@ def _chosen(choice: Any, offered: set[str], where: str) -> None:
         return
     _name(name := (choice.get("function") or choice)["name"], where)
     if name not in offered:
-        raise ApiError(400, f"Tool choice '{name}' not found in 'tools' parameter.", "tool_choice")
+        _refuse("unknown_choice", "tool_choice", name=name)
 
 
 def _format(spec: dict[str, Any], where: str) -> None:
     """A json_schema response format: a name the API accepts, a schema, and one `strict` can enforce if strict."""
     _name(spec["name"], f"{where}.name")
     if spec.get("schema") is None:  # the model needs a shape to fill
-        raise ApiError(400, f"Missing required parameter: '{where}.schema'.", f"{where}.schema",
-                       "missing_required_parameter")
+        _refuse("missing", f"{where}.schema", "missing_required_parameter")
     if spec.get("strict"):
         _strict(spec["schema"], f"response_format '{spec['name']}'", f"{where}.schema", "invalid_json_schema")
 
@@ -160,19 +145,17 @@ def _json_named(response_format: dict[str, Any], conversation: Any, where: str, 
     """JSON mode without a schema needs the word "json" in the conversation: else a model may write whitespace
     until it runs out of tokens."""
     if response_format.get("type") == "json_object" and "json" not in json.dumps(conversation).lower():
-        raise ApiError(400, f"'{where}' must contain the word 'json' in some form, to use '{field}' of type "
-                            "'json_object'.", where)
+        _refuse("json_unsaid", where, field=field)
 
 
 def _strict(schema: dict[str, Any], owner: str, param: str, code: str) -> None:
     """A schema the API can enforce as the model writes: an object at the top, closed, every property required,
     only the keywords it supports."""
     if schema.get("type") != "object":
-        raise ApiError(400, f"Invalid schema for {owner}: schema must be a JSON Schema of 'type: \"object\"', got "
-                            f"'type: \"{schema.get('type')}\"'.", param, code)
+        _refuse("not_an_object", param, code, owner=owner, type=schema.get("type"))
     problem = strict_problem(schema) or _not_permitted(schema, ())
     if problem:
-        raise ApiError(400, f"Invalid schema for {owner}: {problem}", param, code)
+        _refuse("invalid_schema", param, code, owner=owner, problem=problem)
 
 
 def _not_permitted(schema: Any, context: tuple[str, ...]) -> str | None:
@@ -197,8 +180,7 @@ def _name(name: str, where: str) -> None:
         _invalid(where, "string too long", f"a string with maximum length {MAX_NAME}",
                  f"a string with length {len(name)}", "string_above_max_length")
     if not re.fullmatch(NAME_PATTERN, name):
-        raise ApiError(400, f"Invalid '{where}': string does not match pattern. Expected a string that matches the "
-                            f"pattern '{NAME_PATTERN}'.", where, "invalid_value")
+        _refuse("name_pattern", where, "invalid_value", pattern=NAME_PATTERN)
 
 
 def _not_empty(array: list[Any], where: str) -> None:
@@ -213,7 +195,7 @@ def _array_too_long(where: str, most: int, length: int) -> None:
 
 def _invalid(where: str, problem: str, expected: str, got: str, code: str) -> None:
     """The API's wording for a value out of its bounds: `Invalid 'tools': empty array. Expected ..., but got ...`."""
-    raise ApiError(400, f"Invalid '{where}': {problem}. Expected {expected}, but got {got} instead.", where, code)
+    _refuse("out_of_bounds", where, code, problem=problem, expected=expected, got=got)
 
 
 def _ranges(request: dict[str, Any], ranges: dict[str, tuple[float | None, float | None]]) -> None:
@@ -230,5 +212,9 @@ def _ranges(request: dict[str, Any], ranges: dict[str, tuple[float | None, float
 def _logprobs(request: dict[str, Any]) -> None:
     # The wording is ours (the API's own was not found); the rule is the API reference's: top_logprobs needs logprobs.
     if request.get("top_logprobs") is not None and not request.get("logprobs"):
-        raise ApiError(400, "Invalid value for 'top_logprobs': 'logprobs' must be set to true to use 'top_logprobs'.",
-                       "top_logprobs")
+        _refuse("only_with_logprobs", "top_logprobs")
+
+
+def _refuse(refusal: str, param: str, code: str | None = None, **values: Any) -> NoReturn:
+    """A 400 in the provider's words: the sentence `refusal` of answers.toml's [refusals], {placeholders} filled."""
+    raise ApiError(400, RULES["refusals"][refusal].format(where=param, **values), param, code)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from agentkit.offline.wording import Language, join
+from agentkit.offline.lexicon import words
+from agentkit.offline.wording import Language, join, say
 
 SHOWN_LINES = 8
 """How many lines of a file or an output an answer quotes (all of them when the system prompt asks for detail)."""
@@ -25,37 +26,37 @@ def course_output(result: str, language: Language, full: bool) -> str | None:
 
 def command_output(command: str, result: str, language: Language, full: bool) -> str:
     """What a command printed ("exit code: 0\\nstdout:\\n…\\nstderr: (empty)"), or how it failed."""
-    zh = language == "zh"
     status = re.match(r"exit code: (-?\d+)", result)
     streams = dict(re.findall(r"^(stdout|stderr):[ \n]?(.*?)(?=^stdout:|^stderr:|\Z)", result, re.M | re.S))
     out, err = ((streams.get(name) or "").strip() for name in ("stdout", "stderr"))
     out, err = ("" if out == "(empty)" else out), ("" if err == "(empty)" else err)
-    shown = f"`{command}`" if command else ("命令" if zh else "The command")
+    shown = f"`{command}`" if command else say("the_command", language)
     if status and status.group(1) != "0":
         code, why = status.group(1), "\n".join(part for part in (out, err) if part)
-        if zh:
-            return quoted(why, f"{shown} 执行失败（退出码 {code}）：", full) if why else f"{shown} 执行失败（退出码 {code}）。"
-        return quoted(why, f"{shown} failed (exit code {code}):", full) if why else f"{shown} failed with exit code {code}."
+        if why:
+            return quoted(why, say("failed_printed", language, command=shown, code=code), full)
+        return say("failed", language, command=shown, code=code)
     text = out if status else result
-    counted = _counted(command, text, zh)
+    counted = _counted(command, text, language)
     if counted:
         return counted
     if not text:
-        return f"{shown} 已运行，没有输出。" if zh else f"{shown} ran and printed nothing."
-    return quoted(text, f"{shown} 的输出：" if zh else f"{shown} printed:", full)
+        return say("printed_nothing", language, command=shown)
+    return quoted(text, say("printed", language, command=shown), full)
 
 
-COUNTS = {"l": ("line", "行"), "w": ("word", "个词"), "c": ("byte", "字节"), "m": ("character", "个字符")}
+COUNTS = words("answers")["outputs"]["counts"]
 
 
-def _counted(command: str, output: str, zh: bool) -> str | None:
+def _counted(command: str, output: str, language: Language) -> str | None:
     """`wc -l notes.txt` printing "3 notes.txt" says "notes.txt has 3 lines.": the count, not the printout."""
     asked = re.fullmatch(r"wc\s+-([lwcm])\s+(\S+)", command.strip())
     said = re.fullmatch(r"\s*(\d+)\s+(\S+)\s*", output)
     if not asked or not said:
         return None
     count, (unit, unit_zh) = int(said.group(1)), COUNTS[asked.group(1)]
-    return f"{said.group(2)} 共有 {count} {unit_zh}。" if zh else f"{said.group(2)} has {count} {unit}{'s' * (count != 1)}."
+    unit = unit_zh if language == "zh" else unit + "s" * (count != 1)
+    return say("counted", language, name=said.group(2), count=count, unit=unit)
 
 
 NUMBERED = re.compile(r"^ *\d+\t(.*)$", re.MULTILINE)
@@ -66,17 +67,15 @@ def _file(result: str, language: Language, full: bool) -> str | None:
     """read_file's "a.txt, lines 1-3:\\n     1\\tone …" as "a.txt has 3 lines: …"."""
     empty = re.fullmatch(r"(.+?) is empty \(0 lines\)", result)
     if empty:
-        return f"{empty.group(1)} 是空文件。" if language == "zh" else f"{empty.group(1)} is empty."
+        return say("file_empty", language, name=empty.group(1))
     head = re.match(r"(.+?), lines? (\d+)(?:-(\d+))?:\n", result)
     if not head:
         return None
     lines = NUMBERED.findall(result[head.end():])
     whole = result.rstrip().endswith("[end of file]") and head.group(2) == "1"
     count, span = len(lines), f"{head.group(2)}-{head.group(3) or head.group(2)}"
-    if language == "zh":
-        intro = f"{head.group(1)} 共有 {count} 行：" if whole else f"{head.group(1)} 的第 {span} 行："
-    else:
-        intro = f"{head.group(1)} has {count} line{'s' * (count != 1)}:" if whole else f"Lines {span} of {head.group(1)}:"
+    intro = say("file_lines" if whole else "file_span", language, name=head.group(1), count=count, s="s" * (count != 1),
+                span=span)
     return quoted("\n".join(lines), intro, full)
 
 
@@ -84,16 +83,15 @@ def _listing(result: str, language: Language) -> str | None:
     """glob's "2 paths matching '*', sorted:\\na.txt\\nb.md" as "There are 2 files: a.txt and b.md."."""
     none = re.match(r"No paths match ('[^']*'|\"[^\"]*\")", result)
     if none:
-        return f"没有与 {none.group(1)} 匹配的文件。" if language == "zh" else f"No files match {none.group(1)}."
+        return say("no_match", language, pattern=none.group(1))
     head = re.match(r"(?:(\d+) paths?|First (\d+) paths) matching ('[^']*'|\"[^\"]*\")[^\n]*\n", result)
     if not head:
         return None
     paths = [p for p in result[head.end():].splitlines() if p and not p.startswith("[")]
-    more = len(paths) - SHOWN_PATHS
-    if language == "zh":
-        return f"共有 {len(paths)} 个文件：{join(paths[:SHOWN_PATHS] + [f'另外 {more} 个'] * (more > 0), 'zh')}。"
-    shown = join(paths[:SHOWN_PATHS] + [f"{more} more"] * (more > 0), "en")
-    return f"There {'is' if len(paths) == 1 else 'are'} {len(paths)} file{'s' * (len(paths) != 1)}: {shown}."
+    shown = join(paths[:SHOWN_PATHS] + [say("more", language, count=len(paths) - SHOWN_PATHS)] * (len(paths) > SHOWN_PATHS),
+                 language)
+    one = len(paths) == 1
+    return say("listing", language, be="is" if one else "are", count=len(paths), s="" if one else "s", paths=shown)
 
 
 def _changed(result: str, language: Language) -> str | None:
@@ -101,15 +99,12 @@ def _changed(result: str, language: Language) -> str | None:
     wrote = re.fullmatch(r"Wrote ([\d,]+) bytes to (.+) \((new file|replaced its old content)\)", result)
     if wrote:
         size, path, what = wrote.groups()
-        if language == "zh":
-            return f"已写入 {path}（{size} 字节，{'新文件' if what == 'new file' else '替换了原来的内容'}）。"
-        return f"I wrote {path} ({size} bytes, {'a new file' if what == 'new file' else 'replacing its old content'})."
+        return say("wrote_new" if what == "new file" else "wrote_over", language, path=path, size=size)
     edited = re.fullmatch(r"Replaced (\d+) occurrences? in (.+) \((lines? [\d, ]+)\)", result)
     if edited:
         count, path, where = edited.groups()
-        if language == "zh":
-            return f"已修改 {path}：替换了 {count} 处（第 {where.split(' ', 1)[1]} 行）。"
-        return f"I changed {path}: {count} replacement{'s' * (count != '1')}, on {where}."
+        return say("edited", language, path=path, count=count, s="s" * (count != "1"), lines=where.split(" ", 1)[1],
+                   where=where)
     return None
 
 

@@ -128,10 +128,7 @@ def _sse(completion: dict[str, Any], include_usage: bool) -> Iterator[bytes]:
     deltas: list[dict[str, Any]] = [{"role": "assistant", "content": None if message["content"] is None else ""}]
     if message.get("reasoning_content"):
         deltas.append({"reasoning_content": message["reasoning_content"]})
-    for piece in _pieces(message["content"] or ""):
-        deltas.append({"content": piece})
-    for piece in _pieces(message.get("refusal") or ""):
-        deltas.append({"refusal": piece})
+    deltas += [{field: piece} for field in ("content", "refusal") for piece in _pieces(message.get(field) or "")]
     deltas += _call_deltas(message.get("tool_calls") or [])
     base = {key: completion[key] for key in ("id", "created", "model", "system_fingerprint")}
     base |= {"object": "chat.completion.chunk"}

@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any
 
-from agentkit.offline import reading
+from agentkit.offline import lexicon, reading
 from agentkit.offline.failures import failure
 from agentkit.offline.fields import fields, how_many, row, sentence
 from agentkit.offline.outputs import command_output, course_output, quoted
@@ -29,35 +29,17 @@ from agentkit.offline.wording import (
     join,
     label,
     moment,
+    say,
     sentence_end,
     value_text,
 )
 
-GETTING = {"get", "fetch", "calculate", "calc", "compute", "find", "lookup", "look", "check", "retrieve", "show",
-           "query", "estimate", "measure", "count", "evaluate", "determine", "search", "current", "list"}
-TOOLISH = {"calculator", "calc", "tool", "api", "info", "helper", "service", "data", "value", "by", "for", "of"}
-SEARCHING = {"search", "query", "find", "lookup", "look"}
-CONVERTED = {"converted", "result", "value", "amount", "output", "answer"}
-"""First words of the field that holds what a conversion came to."""
-CONVERTING = {"convert", "converter", "conversion"}
-ACTIONS = {"send", "write", "create", "add", "set", "save", "delete", "remove", "move", "edit", "book", "schedule",
-           "update", "run", "execute", "post", "upload", "cancel", "make", "start", "stop", "play", "open", "close",
-           "reserve", "order", "buy", "log", "record", "register", "submit", "publish", "assign", "invite", "rename",
-           "rent", "hire", "pay", "transfer", "renew", "remind", "notify", "mark", "pin", "archive", "install", "deploy",
-           "enable", "disable", "mute", "subscribe", "unsubscribe", "follow", "join", "lock", "unlock", "turn", "charge"}
-DOING = {"translate", "define", "summarize", "summarise", "roll", "generate", "solve", "reverse", "shorten", "spell",
-         "format", "encode", "decode", "hash", "parse", "validate", "analyze", "analyse", "classify", "detect",
-         "recommend", "suggest", "predict", "sort", "compare", "split", "flip", "pick", "draw", "multiply", "divide",
-         "subtract", "sum", "round", "evaluate", "estimate"}
-"""First words of a tool that does something to its input: its result is said as "the result"."""
-NOTHING = {"en": ("I found nothing.", "Done."), "zh": ("没有找到结果。", "已完成。")}
+TABLES = ("getting", "toolish", "searching", "converted", "converting", "actions", "doing", "lookups", "reading", "clock")
+GETTING, TOOLISH, SEARCHING, CONVERTED, CONVERTING, ACTIONS, DOING, LOOKUPS, READING, CLOCK = (
+    frozenset(lexicon.words("answers")["results"][table]) for table in TABLES)
+"""The words of a tool's name (and of a result's field) that say what its result is: answers.toml's [results] says which."""
+NOTHING = {language: (say("nothing_found", language), say("nothing_done", language)) for language in ("en", "zh")}
 """What an empty result says: nothing found by a lookup, or an action done."""
-LOOKUPS = {"status", "state", "info", "details", "history", "list", "lookup"}
-"""Last words of a tool that reads a thing's state, whatever its first word: order_status, booking_details."""
-READING = {"read", "open", "view", "cat", "load", "download"}
-"""First words of a tool that hands back a text as it is: its answer quotes the text."""
-CLOCK = {"time", "clock", "now", "date", "today", "day", "datetime"}
-"""Words of a tool's name that make a date-time result "now": "It's 22:53 in Tokyo (…)"."""
 
 
 def tell(name: str, arguments: dict[str, Any], result: str, question: str, language: Language, full: bool) -> str:
@@ -77,21 +59,21 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
     if parsed is not None:
         return _structured(parsed, words, arguments, question, language, full)
     if words[:1] == ["ask"]:
-        return f"你的回答是：{sentence_end(result, language)}" if zh else f"You answered: {sentence_end(result, language)}"
+        return say("you_answered", language, answer=sentence_end(result, language))
     when = moment(result, language) if len(result) <= 80 and set(words) & CLOCK else None
     clock = re.match(r"\d{1,2}:\d{2}\b", result) if set(words) & CLOCK and len(result) <= 40 else None
-    if clock and not when:
-        where = context(arguments, language, places_only=True)
-        return f"{where}现在是 {clock.group(0)}。" if zh else f"It's {clock.group(0)}{where}."
+    if clock and not when:  # "It's 22:53 in Tokyo." / "东京现在是 22:53。"
+        return say("now", language, clock=clock.group(0), where=context(arguments, language, places_only=True))
     if words[:1] and words[0] in READING and "\n" not in result and len(result) <= 200:
         source = next((v for v in arguments.values() if isinstance(v, str) and len(v) <= 60), "")
         if zh:
             return f"{source + ' 的' if source else ''}内容是：{sentence_end(result, 'zh')}"
         return f"{source or 'It'} says: {sentence_end(result, 'en')}"
-    if when:
-        return _now(when, context(arguments, language, places_only=True), language)
+    if when:  # "It's 22:53 in Tokyo (Friday, 4 December 2026)." / "东京现在是 22:53（2026年12月4日星期五）。"
+        return say("now_dated" if when[0] else "today", language, clock=when[0], date=when[1],
+                   where=context(arguments, language, places_only=True))
     if "\n" in result or len(result) > 200:
-        return quoted(result, "结果如下：" if zh else "Here is what I found:", full)
+        return quoted(result, say("found_text", language), full)
     said = _scalar(words, arguments, _without_echo(result, arguments), language, question)
     return said if all(v.casefold() in said.casefold() for v in _echoed(result, arguments)) else _scalar(
         words, arguments, result, language)
@@ -112,14 +94,6 @@ def _echoed(result: str, arguments: dict[str, Any]) -> list[str]:
 def _without_echo(result: str, arguments: dict[str, Any]) -> str:
     """ "sunny, 21 C" for city=Lisbon: a sentence that names the city already says it once, not twice."""
     return result.partition(":")[2].strip() if _echoed(result, arguments) else result
-
-
-def _now(when: tuple[str | None, str], where: str, language: Language) -> str:
-    """ "It's 22:53 in Tokyo (Friday, 4 December 2026)." / "东京现在是 22:53（2026年12月4日星期五）。" """
-    clock, date = when
-    if language == "zh":
-        return f"{where}现在是 {clock}（{date}）。" if clock else f"{where}是{date}。"
-    return f"It's {clock}{where} ({date})." if clock else f"It's {date}{where}."
 
 
 def _json(result: str) -> Any:
@@ -169,14 +143,12 @@ def _items(value: list, words: list[str], arguments: dict, question: str, langua
     thing_zh = thing_zh if thing_zh and not re.search("[A-Za-z]", thing_zh) else "结果"
     many = thing if thing.endswith("s") else f"{thing}s" if thing else "results"
     if not value:
-        return f"没有找到{thing_zh}。" if zh else f"I found no {many}{where}."
+        return say("found_none", language, many=many, thing_zh=thing_zh, where=where)
     items = [row(v, question, language) for v in value[: 12 if not full else len(value)]]
-    items += [f"另外 {len(value) - len(items)} 个" if zh else f"{len(value) - len(items)} more"] * (len(value) > len(items))
-    if zh:
-        return f"找到 {len(value)} 个{thing_zh}：{join(items, 'zh')}。"
-    if len(value) == 1:
+    items += [say("more", language, count=len(value) - len(items))] * (len(value) > len(items))
+    if len(value) == 1 and not zh:
         return f"I found one{' ' + many.removesuffix('s') if thing else ''}{where}: {items[0]}."
-    return f"I found {len(value)} {many}{where}: {join(items, 'en')}."
+    return say("found", language, count=len(value), many=many, thing_zh=thing_zh, where=where, items=join(items, language))
 
 
 def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: Language, question: str = "") -> str:
@@ -190,20 +162,18 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
         return counted
     if low in ("", "null", "none"):
         return NOTHING[language][_acts(words)]
-    if language == "en" and low in ("true", "yes", "false", "no"):
-        return "Yes." if low in ("true", "yes") else "No."
-    if language == "zh" and low in ("true", "yes", "false", "no"):
-        return "是的。" if low in ("true", "yes") else "不是。"
+    if low in ("true", "yes", "false", "no"):
+        return say("yes" if low in ("true", "yes") else "no", language)
     subject_words = [w for w in words[1 if words and words[0] in GETTING else 0:] if w not in TOOLISH]
     if words and words[0] in DOING or re.fullmatch(r"-?[\d,]+(\.\d+)?", result) and _acts(words):
         subject_words = ["result"]  # translate_text, add_numbers: the name says what is done, not what comes out
     acting = _acts(words) and subject_words != ["result"]
     if words and words[0] in SEARCHING:  # what a search or a query found: "I found 3: A, B and C."
         items = [i.strip() for i in result.split("; ")] if "; " in result else []
-        if language == "zh":
-            return f"找到 {len(items)} 个结果：{join(items, 'zh')}。" if items else f"找到的结果：{sentence_end(result, 'zh')}"
-        found = f"I found {len(items)}{context(arguments, 'en')}: {join(items, 'en')}" if items else f"I found: {result}"
-        return sentence_end(found, "en")
+        if items:
+            return sentence_end(say("found_several", language, count=len(items), where=context(arguments, "en"),
+                                    items=join(items, language)), language)
+        return say("found_said", language, result=sentence_end(result, language))
     if language == "zh":
         if result.strip().rstrip(".!").lower() in STATUS_ZH:  # "Cancelled." -> "已取消。"
             return f"{STATUS_ZH[result.strip().rstrip('.!').lower()]}。"

@@ -19,10 +19,12 @@ from typing import Any
 
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
+from agentkit.offline.lexicon import words
 from agentkit.offline.model import Reply
 from agentkit.offline.reading import message_text, split_name, stem
 from agentkit.offline.roles import json_type
 from agentkit.offline.spans import find
+from agentkit.offline.wording import join, say
 
 
 def constrained(request: dict[str, Any], reply: Reply) -> Reply:
@@ -53,18 +55,14 @@ def constrained(request: dict[str, Any], reply: Reply) -> Reply:
     values = {name: value for name, value in values.items() if name not in wrong}
     missing = [*missing, *(name for name in wrong if name in schema.get("required", []))]
     if missing and spec.get("strict"):
-        names = [m.replace("_", " ") for m in missing]
-        if is_chinese(text):
-            return Reply(refusal=f"无法填写 {spec['name']}：消息里没有说明 {'、'.join(names)}。")
-        what = f"{names[0]} is" if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]} are"
-        return Reply(refusal=f"I cannot fill in {spec['name']}: the message does not say what {what}.")
+        names, language = [m.replace("_", " ") for m in missing], "zh" if is_chinese(text) else "en"
+        listed, be = "、".join(names) if language == "zh" else join(names), "is" if len(names) == 1 else "are"
+        return Reply(refusal=say("cannot_fill", language, form=spec["name"], names=listed, be=be))
     return Reply(content=json.dumps(values, ensure_ascii=False))
 
 
-PEOPLE = {"attendee", "participant", "guest", "people", "person", "member", "invitee", "name", "friend", "player",
-          "author", "assignee", "recipient", "speaker", "contact", "student", "user"}
-"""Stems of list fields whose items are people: "with Priya and Tom" fills them with the names."""
-LIST_LEAD = r"(?:with|including|includes|tagged(?: as| with)?|tags?(?: it| them)?(?: as| with)?|labell?ed|labels?|and also|:)"
+PEOPLE, LIST_LEAD = frozenset(words("answers")["structured"]["people"]), words("answers")["structured"]["list_lead"]
+"""Stems of list fields whose items are people ("with Priya and Tom" fills them with the names); the words before a list."""
 
 
 def _with_lists(schema: dict, text: str, values: dict, missing: list[str]) -> tuple[dict, list[str]]:

@@ -19,6 +19,7 @@ from typing import Any
 from agentkit.offline import agent_habits as agents
 from agentkit.offline import call_habits as calls
 from agentkit.offline import text_habits as text
+from agentkit.offline.lexicon import words
 from agentkit.offline.model import OfflineModel, Reply
 from agentkit.offline.text_habits import Change
 
@@ -65,49 +66,34 @@ def _unchanged(base: OfflineModel, request: dict[str, Any], reply: Reply) -> Rep
     return reply  # the variant's habit is only in how the completion is written out (its `wire`)
 
 
-_TABLE: list[tuple[Any, ...]] = [  # name, what it does in one line, its change, and its wire if it has one
-    ("prose", "a sentence before a FUNCTION: line, and a sentence in `content` next to native tool calls", text.with_prose),
-    ("fenced", "the FUNCTION: line inside a ``` code fence", text.fenced),
-    ("one_call", "one tool call per reply where the base model makes several; the others on later turns", calls.one_call),
-    ("reworded", "final answers in other words, times and numbers written differently from the tool output", text.reworded),
-    ("clarify", "asks which value you mean instead of calling a tool with its parameters left to defaults", calls.clarify),
-    ("styled_args", "arguments with other whitespace and key order, schema defaults filled in; call ids like call_0, "
-                    "toolu_01..., or 9 characters", calls.styled_args, other_ids),
-    ("corrects", "a first call with an argument of the wrong type, corrected after its Error: result", calls.corrects),
-    ("json_text", "each tool call written as a JSON object in `content`, no tool_calls (a server without a tool parser)",
-     text.json_text),
-    ("tagged_json", "each tool call as <tool_call>{JSON}</tool_call> in `content` (Hermes/Qwen2.5 format, no parser)",
-     text.tagged_json),
-    ("tagged_function", "tool calls as <tool_call><function=...><parameter=...> in `content`, after a sentence "
-                        "(Qwen3-Coder format, no parser)", text.tagged_function),
-    ("mistral_text", "tool calls as [TOOL_CALLS][{JSON}, ...] in `content` (Mistral format, vLLM without "
-                     "--tool-call-parser mistral)", text.mistral_text),
-    ("llama_text", "tool calls as <|python_tag|>{\"name\", \"parameters\"}; {...} in `content` (Llama 3.x format, no "
-                   "llama3_json parser)", text.llama_text),
-    ("fenced_json", "each tool call as a ```json fenced object in `content` (a chat model told of the tools only in "
-                    "its prompt, as a client must do for a model served without tool support)", text.fenced_json),
-    ("empty_args", 'a call without arguments sends arguments "" instead of "{}" (Claude through OpenRouter or '
-                   "Bedrock does)", calls.empty_args),
-    ("narrates", "a long answer-like sentence in `content` beside the tool calls, restating the question (as GPT-4o "
-                 "and Claude often write)", text.narrates),
-    ("restates", "final answers that open by restating the question in a paragraph of their own (as chat-tuned "
-                 "Llama and Gemma models often do)", text.restates),
-    ("listed", "final answers as paragraphs and a Markdown list, one bullet a sentence, the first in bold (as GPT-4o "
-               "and Claude lay results out)", text.listed),
-    ("explicit_empty", "optional message fields written out empty: tool_calls [] on answers, refusal, function_call "
-                       "and reasoning_content null (as vLLM sends them)", _unchanged, explicit_empty),
-    ("no_usage", "no `usage` in replies (the API marks it optional; some compatible servers leave it out)", _unchanged,
-     lambda completion: {key: value for key, value in completion.items() if key != "usage"}),
-    ("thinks", "a <think>...</think> block before every answer and next to every tool call", text.thinks),
-    ("reasoning_field", "thinking in a reasoning_content field, blank content beside tool calls (as llama.cpp sends "
-                        "them)", text.reasoning_field),
-    ("delegates", "a request of several steps or a research-like one handed whole to a tool that hands work to another "
-                  "agent, its answer relayed (as Claude does with Claude Code's Task tool)", agents.delegates),
-    ("plans", "a request of several steps: a plan written through a plan tool first, each step marked done after its "
-              "call, and a step a reminder lists marked once done (as Claude Code's to-do list)", agents.plans),
+_TABLE: list[tuple[Any, ...]] = [  # name, its change, and its wire if it has one (what each does: answers.toml)
+    ("prose", text.with_prose),
+    ("fenced", text.fenced),
+    ("one_call", calls.one_call),
+    ("reworded", text.reworded),
+    ("clarify", calls.clarify),
+    ("styled_args", calls.styled_args, other_ids),
+    ("corrects", calls.corrects),
+    ("json_text", text.json_text),
+    ("tagged_json", text.tagged_json),
+    ("tagged_function", text.tagged_function),
+    ("mistral_text", text.mistral_text),
+    ("llama_text", text.llama_text),
+    ("fenced_json", text.fenced_json),
+    ("empty_args", calls.empty_args),
+    ("narrates", text.narrates),
+    ("restates", text.restates),
+    ("listed", text.listed),
+    ("explicit_empty", _unchanged, explicit_empty),
+    ("no_usage", _unchanged, lambda completion: {key: value for key, value in completion.items() if key != "usage"}),
+    ("thinks", text.thinks),
+    ("reasoning_field", text.reasoning_field),
+    ("delegates", agents.delegates),
+    ("plans", agents.plans),
 ]
 
-VARIANTS: dict[str, tuple[str, Variant]] = {name: (doc, Variant(name, *rest)) for name, doc, *rest in _TABLE}
+VARIANTS: dict[str, tuple[str, Variant]] = {name: (words("answers")["variants"][name], Variant(name, *rest))
+                                             for name, *rest in _TABLE}
 """name -> (what it does, in one line; the model)."""
 
 

@@ -14,7 +14,7 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from agentkit.offline import reading
+from agentkit.offline import lexicon, reading
 from agentkit.offline.dates import WEEKDAYS
 from agentkit.offline.places import place_name, zone_names
 
@@ -24,46 +24,18 @@ Language = str
 MOMENT = re.compile(r"\b(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?([+-]\d{2}:?\d{2}|Z)?)?\b")
 """An ISO date or date-time, as APIs write them: 2026-12-04, 2026-12-04T22:53:29+09:00."""
 
-LABELS_ZH = {
-    "temperature": "温度", "temp": "温度", "humidity": "湿度", "condition": "天气", "conditions": "天气", "wind": "风速",
-    "rain": "降雨", "cost": "费用", "total": "总计", "count": "数量", "status": "状态", "title": "标题", "rate": "比率",
-    "result": "结果", "value": "值", "score": "分数", "description": "描述", "email": "邮箱", "address": "地址", "size": "大小",
-    "length": "长度", "weight": "重量", "height": "高度", "volume": "体积", "speed": "速度", "age": "年龄", "currency": "货币",
-    "language": "语言", "summary": "摘要", "author": "作者", "year": "年份", "rating": "评分", "location": "位置",
-    "owner": "负责人", "due": "截止", "quantity": "数量", "payment": "还款", "stock": "库存", "level": "等级",
-    "average": "平均值", "file": "文件", "lines": "行", "words": "词", "seats": "座位", "definition": "释义",
-    "repository": "仓库", "recipient": "收件人", "subject": "主题", "body": "正文", "content": "内容", "path": "路径",
-    "query": "搜索词", "text": "文本", "url": "网址", "user": "用户", "username": "用户名", "start": "开始时间",
-    "end": "结束时间", "destination": "目的地", "origin": "出发地", "number": "号码", "ticket": "工单", "issue": "问题单",
-    "symbol": "代码", "base": "基准货币", "quote": "报价货币", "state": "状态", "event": "事件", "translation": "译文",
-    "answer": "答案", "timezone": "时区", "days": "逐日", "day": "日期", "high": "最高", "low": "最低", "when": "时间",
-    "train": "车次", "departs": "出发时间", "confirmed": "已确认", "table": "桌号", "person": "人", "aqi": "空气质量指数",
-    "ends": "结束时间", "at": "", "created": "创建", "month": "本月", "logged": "已记录", "saved": "已保存", "car": "车辆",
-    "booking": "预订", "liter": "升", "tracking": "追踪", "carrier": "承运商", "eta": "预计送达", "delivered": "已送达",
-    "uv": "紫外线", "index": "指数", "pollutant": "污染物", "main": "主要", "feels": "体感", "note": "备注",
-    "remaining": "剩余", "free": "空余", "spaces": "车位", "mode": "模式", "reference": "编号", "confirmation": "确认",
-    "order": "订单", "progress": "进度", "in": "", "is": "", "has": "", "unread": "未读", "tide": "潮", "restock": "补货",
-    "flight": "航班", "meetings": "会议", "meeting": "会议", "recipes": "菜谱", "recipe": "菜谱", "rooms": "房间",
-    "books": "书", "pattern": "匹配模式", "items": "条目", "results": "结果", "events": "活动", "opens": "开门", "closes": "关门",
-}
-"""Chinese for the words that name fields and tools, where the reading vocabulary (`vocabulary.WORDS`, read
-backwards) has none or another; a word in neither is written as it is."""
-
-EXPANDED = {"temp": "temperature", "qty": "quantity", "desc": "description", "addr": "address", "num": "number",
-            "avg": "average", "pct": "percent", "tz": "time zone", "repo": "repository", "dir": "folder",
-            "msg": "message", "eta": "expected arrival", "img": "image", "dob": "date of birth", "max": "maximum",
-            "min": "minimum"}
-"""Short forms in field and parameter names, written out for a sentence."""
-
-UNITS = {"c": "°C", "celsius": "°C", "f": "°F", "fahrenheit": "°F", "pct": "%", "percent": "%", "km": "km",
-         "kmh": "km/h", "kph": "km/h", "mph": "mph", "mm": "mm", "cm": "cm", "kg": "kg", "usd": "USD",
-         "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "cny": "CNY", "ms": "ms", "mins": "min", "minutes": "min",
-         "miles": "miles", "mi": "mi", "lbs": "lb", "lb": "lb", "kelvin": "K", "hpa": "hPa"}
-"""A unit written at the end of a field's name (temp_c, wind_kmh, price_usd): said after its value instead."""
-
-
-PLACES = {"city", "location", "place", "country", "region", "where", "town", "area", "zone", "timezone", "tz"}
+WORDING = lexicon.words("answers")["wording"]
+LABELS_ZH, EXPANDED, UNITS, STATUS_ZH = (WORDING[table] for table in ("labels_zh", "expanded", "units", "status_zh"))
+"""Chinese for the words that name fields and tools (where the reading vocabulary has none or another), short
+forms written out (temp -> temperature), a unit at the end of a field's name (temp_c), a one-word status in Chinese."""
+PLACES = frozenset(WORDING["places"])
 """Words of a parameter's name that make its value a place: said as "in Tokyo" / "东京"."""
+SAY = lexicon.words("answers")["say"]
+
+
+def say(key: str, language: Language, **values: Any) -> str:
+    """The sentence `key` of answers.toml's [say] table in `language`, its {placeholders} filled from `values`."""
+    return SAY[key][language].format(**values)
 
 
 def label(key: str, language: Language) -> tuple[str, str]:
@@ -153,14 +125,6 @@ def _places_zh() -> dict[str, str]:
     from agentkit.offline.vocabulary import WORDS
 
     return {english: chinese for chinese, english in WORDS.items() if english[:1].isupper() and is_known_place(english)}
-
-
-STATUS_ZH = {"ok": "好了", "done": "已完成", "success": "成功", "cancelled": "已取消", "canceled": "已取消", "deleted": "已删除",
-             "removed": "已删除", "saved": "已保存", "sent": "已发送", "created": "已创建", "booked": "已预订",
-             "added": "已添加", "updated": "已更新", "scheduled": "已安排", "logged": "已记录", "confirmed": "已确认",
-             "delivered": "已送达", "shipped": "已发货", "in transit": "运输中", "pending": "待处理", "sold out": "已售完",
-             "failed": "失败了", "closed": "已关闭"}
-"""A one-word status a tool answers with ("Cancelled."), said in Chinese."""
 
 
 def value_text(value: Any, language: Language, unit: str = "") -> str:
