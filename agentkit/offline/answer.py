@@ -175,6 +175,15 @@ def introduction(role: str | None, question: str, tools: list[tuple[str, str]], 
     return f"I am {role}" + (f": with my tools I can {join(able, 'en')}." if able else ".")
 
 
+def greeting(question: str, tools: list[tuple[str, str]], language: Language) -> str | None:
+    """ "hello" with tools offered: hello, and what those tools (name, description) let it do, as a real model says."""
+    if not tools or not GREETING.match(question) or small_talk(question, language) is None:
+        return None
+    able = join([_able(name, description, language) for name, description in tools], language)
+    return f"你好！我可以用工具{able}。有什么可以帮你？" if language == "zh" else \
+        f"Hello! With my tools I can {able}. What can I do for you?"
+
+
 def _able(name: str, description: str, language: Language) -> str:
     """What one tool lets the model do, in a few words: its description's first clause, or its name read as words."""
     if language == "en" and not is_chinese(description) or language == "zh" and is_chinese(description):
