@@ -21,6 +21,7 @@ from agentkit.offline.clauses import clauses, each_item, with_context
 from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.general import is_general, is_place_fact
 from agentkit.offline.lexicon import words
+from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.request import ToolChoice
 from agentkit.offline.roles import json_type
 from agentkit.offline.slots import Offer, named_only
@@ -34,6 +35,8 @@ WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME = (
     re.compile("|".join(_WORDS[name]), re.I) for name in ("whats_in", "show_file", "part_of_file", "means", "it", "ask_me"))
 """The words that imply a request ("what's in", "show me", "the first line of"), name its means ("with the shell"),
 point back at the clause before ("tick it off"), and ask to ask the person ("ask me")."""
+INTO = re.compile(rf"\b{ADDING}\s+.+?\s+{ONTO}\s+([a-z]+)", re.I)
+"""'put the concert in my calendar': where a thing is added names the tool that adds it, as a means does."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +78,7 @@ def _asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     asked += ["read"] if SHOW_FILE.search(text) or PART_OF_FILE.search(text) else []
     asked += ["translate"] if SAY_IN.search(text) else []  # "how do you say thank you in Italian?"
     asked += [a + b for a, b in pairwise(asked)]
-    means = [reading.stem((a or b).lower()) for a, b in MEANS.findall(plain)]
+    means = [reading.stem((a or b).lower()) for a, b in MEANS.findall(plain)] + [reading.stem(w) for w in INTO.findall(plain)]
     return tuple(dict.fromkeys(asked)), tuple(means)
 
 
