@@ -37,6 +37,8 @@ WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME = (
 point back at the clause before ("tick it off"), and ask to ask the person ("ask me")."""
 INTO = re.compile(rf"\b{ADDING}\s+.+?\s+{ONTO}\s+([a-z]+)", re.I)
 """'put the concert in my calendar': where a thing is added names the tool that adds it, as a means does."""
+DONE = re.compile(rf"\b(?:{'|'.join(words('choose')['habits']['done'])})\b", re.I)
+NUMBERED = re.compile(r"\d|\b(?:first|second|third|fourth|fifth|last)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,8 @@ def score(offer: Offer, text: str) -> float:
     # "count the lines with wc": a program named as the means is a tool's that runs commands
     program = any(m in code.COMMANDS for m in means) and any(slot.role == "command" for slot in offer.slots)
     total += 8.0 * (program or any(reading.related(m, w) for m in means for w in named))
-    return total + min(2.0, needed_values_present(offer.schema, text)) + _everyday(offer, text, program)
+    total += _everyday(offer, text, program) + _marks_done(offer, text)
+    return total + min(2.0, needed_values_present(offer.schema, text))
 
 
 @lru_cache(maxsize=256)  # a clause is scored against every tool: read its words once
@@ -95,6 +98,15 @@ def _everyday(offer: Offer, text: str, program: bool) -> float:
     file = next((str(s.value) for s in find(text) if s.kind == "path"), None)
     command = code.everyday_command(text, file)
     return 0.0 if not command else 2.0 if command.startswith(("head", "tail")) else 6.0 if command.startswith("wc") else 4.0
+
+
+def _marks_done(offer: Offer, text: str) -> float:
+    """ "the first item is done", "第三项完成了": a numbered item said done is for a tool that marks one done (a whole
+    number parameter, and "done" in its description or among its options), not for one that adds items."""
+    properties = (offer.schema.get("properties") or {}).values()
+    marks = DONE.search(offer.description) or any(DONE.search(" ".join(map(str, p.get("enum") or []))) for p in properties)
+    numbered = any(json_type(p) == "integer" for p in properties)
+    return 4.0 if marks and numbered and DONE.search(text) and NUMBERED.search(text) else 0.0
 
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
