@@ -55,3 +55,23 @@ def test_a_greeting_with_tools_offered_says_what_those_tools_can_do(greeting, to
     answer = ask([{"role": "user", "content": greeting}], tools).content
     assert says in answer and "offer me a tool" not in answer and "给我一个工具" not in answer
     assert not ask([{"role": "user", "content": greeting}], tools).tool_calls
+
+
+READ = tool("read_file", "Read a text file from the workspace.", path={"type": "string", "description": "File path."},
+            limit={"type": "integer", "description": "Read at most this many lines."})
+READ["function"]["parameters"]["required"] = ["path"]
+
+
+@pytest.mark.parametrize(("question", "paths"), [
+    ("读一下 todo.txt 和 guests.txt 这两个文件", ["todo.txt", "guests.txt"]),
+    ("把 notes.md 和 plan.md 两个文件都打开", ["notes.md", "plan.md"]),
+    ("read the two files a.txt and b.txt", ["a.txt", "b.txt"]),
+])
+def test_two_paths_counted_as_two_files_are_two_whole_reads(question, paths):
+    reply = ask([{"role": "user", "content": question}], [READ])
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"path": p} for p in paths]
+
+
+def test_a_number_of_lines_still_limits_the_read():
+    reply = ask([{"role": "user", "content": "read the first 2 lines of a.txt"}], [READ])
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"path": "a.txt", "limit": 2}]
