@@ -14,7 +14,7 @@ import string
 from typing import Any
 
 from agentkit.offline import code, dates, lists, numbers, reading
-from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, without_values
+from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
@@ -176,7 +176,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         return code.command_for(text, file, number) if role == "command" else code.pattern_for(text)
     if required and role not in STRICT:
         rest = [s for s in spans if s.kind in ("quoted", "said", "named", "colon") and id(s) not in used]
-        return _before_labels(_text_of(rest[0], text), siblings, name) if rest else LATER
+        said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
+        return _before_labels(said, siblings, name) if rest else LATER
     return None
 
 
