@@ -121,8 +121,7 @@ class OfflineModel:
         if protocol:
             return protocol_reply(messages, protocol)
         tools = [(o.name, o.description) for o in offers]
-        return Reply(content=answer.introduction(told.role, question, tools, language)
-                 or answer.greeting(question, tools, language) or plain_answer(question, language))
+        return Reply(content=answer.introduction(told.role, question, tools, language) or plain_answer(question, language))
 
 
 def _written(planned: Planned, ascii: bool = True) -> EmittedCall:
