@@ -104,9 +104,9 @@ def _marks_done(offer: Offer, text: str) -> float:
     """ "the first item is done", "第三项完成了": a numbered item said done is for a tool that marks one done (a whole
     number parameter, and "done" in its description or among its options), not for one that adds items."""
     properties = (offer.schema.get("properties") or {}).values()
-    marks = DONE.search(offer.description) or any(DONE.search(" ".join(map(str, p.get("enum") or []))) for p in properties)
-    numbered = any(json_type(p) == "integer" for p in properties)
-    return 4.0 if marks and numbered and DONE.search(text) and NUMBERED.search(text) else 0.0
+    asked = DONE.search(text) and NUMBERED.search(text)  # read first: most requests say nothing is done
+    marks = asked and (DONE.search(offer.description) or any(DONE.search(str(p.get("enum", ""))) for p in properties))
+    return 4.0 if marks and any(json_type(p) == "integer" for p in properties) else 0.0
 
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
