@@ -58,7 +58,7 @@ def score(offer: Offer, text: str) -> float:
     path or a place, adds one point: not enough alone, enough with one more word in common; two such values
     ("from porto to rome") are enough alone.
     """
-    asked, means = _asked(text)
+    asked, means, done = _asked(text)
     total = 0.0
     for word in asked:
         best = offer.weight_of(word)
@@ -68,13 +68,14 @@ def score(offer: Offer, text: str) -> float:
     # "count the lines with wc": a program named as the means is a tool's that runs commands
     program = any(m in code.COMMANDS for m in means) and any(slot.role == "command" for slot in offer.slots)
     total += 8.0 * (program or any(reading.related(m, w) for m in means for w in named))
-    total += _everyday(offer, text, program) + _marks_done(offer, text)
+    total += _everyday(offer, text, program) + (_marks_done(offer) if done else 0.0)
     return total + min(2.0, needed_values_present(offer.schema, text))
 
 
 @lru_cache(maxsize=256)  # a clause is scored against every tool: read its words once
-def _asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The words a piece of the question asks with (and each two in a row joined), and the means it names."""
+def _asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """The words a piece of the question asks with (and each two in a row joined), the means it names, and whether it
+    says a numbered item is done ("the first item is done", "第三项完成了")."""
     plain = without_literals(text)
     asked = reading.words(plain) + (["content"] if WHATS_IN.search(plain) else [])  # "what's in notes.txt?" asks to read
     # "show me config.yaml", "print notes.txt", "the first line of a.txt": show what it says
@@ -82,7 +83,7 @@ def _asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     asked += ["translate"] if SAY_IN.search(text) else []  # "how do you say thank you in Italian?"
     asked += [a + b for a, b in pairwise(asked)]
     means = [reading.stem((a or b).lower()) for a, b in MEANS.findall(plain)] + [reading.stem(w) for w in INTO.findall(plain)]
-    return tuple(dict.fromkeys(asked)), tuple(means)
+    return tuple(dict.fromkeys(asked)), tuple(means), bool(DONE.search(plain) and NUMBERED.search(plain))
 
 
 def _takes_a_place(offer: Offer) -> bool:
@@ -100,12 +101,11 @@ def _everyday(offer: Offer, text: str, program: bool) -> float:
     return 0.0 if not command else 2.0 if command.startswith(("head", "tail")) else 6.0 if command.startswith("wc") else 4.0
 
 
-def _marks_done(offer: Offer, text: str) -> float:
-    """ "the first item is done", "第三项完成了": a numbered item said done is for a tool that marks one done (a whole
-    number parameter, and "done" in its description or among its options), not for one that adds items."""
+def _marks_done(offer: Offer) -> float:
+    """A numbered item said done is for a tool that marks one done (a whole number parameter, and "done" in its
+    description or among its options), not for one that adds items."""
     properties = (offer.schema.get("properties") or {}).values()
-    asked = DONE.search(text) and NUMBERED.search(text)  # read first: most requests say nothing is done
-    marks = asked and (DONE.search(offer.description) or any(DONE.search(str(p.get("enum", ""))) for p in properties))
+    marks = DONE.search(offer.description) or any(DONE.search(str(p.get("enum", ""))) for p in properties)
     return 4.0 if marks and any(json_type(p) == "integer" for p in properties) else 0.0
 
 
