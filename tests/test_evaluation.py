@@ -259,9 +259,6 @@ TRAIN_MISSES = {
     "choose_036", "none_016", "single_020", "single_037", "zh_013",
     "tools_012", "tools_014", "tools_015", "tools_018", "tools_022", "tools_027", "words_008",
     "agents_007", "agents_011", "agents_014",
-    # issue 34's cases, written before their fixes
-    "pronoun_004", "twocall_010",
-    "zhwith_002",  # issue 34/37's: a title after "日历加一条：" keeps the date and time the colon's text holds
 }
 TRAIN_CASES = load_cases(split="train")
 

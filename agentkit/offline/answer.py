@@ -127,8 +127,13 @@ def asks_who(question: str) -> bool:
 
 def introduction(role: str | None, question: str, tools: list[tuple[str, str]], language: Language) -> str | None:
     """Asked who it is, the role the system prompt gave it; asked what it can do, that role and, briefly, what its
-    tools (name, description) let it do, as a real model says: "I am a coding agent: with my tools I can ..."."""
+    tools (name, description) let it do, as a real model says: "I am a coding agent: with my tools I can ..."; greeted
+    ("hello") with tools offered, hello and what those tools let it do, never "offer me a tool"."""
     can_do = CAN_DO.search(question) is not None
+    if tools and GREETING.match(question) and small_talk(question, language):
+        said = "你好！我可以用工具{}。有什么可以帮你？" if language == "zh" else \
+            "Hello! With my tools I can {}. What can I do for you?"
+        return said.format(join([_able(name, description, language) for name, description in tools], language))
     if role is None or not asks_who(question):
         return None
     able = [_able(name, description, language) for name, description in tools] if can_do else []

@@ -21,6 +21,7 @@ from agentkit.offline.clauses import clauses, each_item, with_context
 from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.general import is_general, is_place_fact
 from agentkit.offline.lexicon import words
+from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.request import ToolChoice
 from agentkit.offline.roles import json_type
 from agentkit.offline.slots import Offer, named_only
@@ -34,6 +35,10 @@ WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME = (
     re.compile("|".join(_WORDS[name]), re.I) for name in ("whats_in", "show_file", "part_of_file", "means", "it", "ask_me"))
 """The words that imply a request ("what's in", "show me", "the first line of"), name its means ("with the shell"),
 point back at the clause before ("tick it off"), and ask to ask the person ("ask me")."""
+INTO = re.compile(rf"\b{ADDING}\s+.+?\s+{ONTO}\s+([a-z]+)", re.I)
+"""'put the concert in my calendar': where a thing is added names the tool that adds it, as a means does."""
+DONE = re.compile(rf"\b(?:{'|'.join(words('choose')['habits']['done'])})\b", re.I)
+NUMBERED = re.compile(r"\d|\b(?:first|second|third|fourth|fifth|last)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -53,7 +58,7 @@ def score(offer: Offer, text: str) -> float:
     path or a place, adds one point: not enough alone, enough with one more word in common; two such values
     ("from porto to rome") are enough alone.
     """
-    asked, means = _asked(text)
+    asked, means, done = _asked(text)
     total = 0.0
     for word in asked:
         best = offer.weight_of(word)
@@ -63,20 +68,22 @@ def score(offer: Offer, text: str) -> float:
     # "count the lines with wc": a program named as the means is a tool's that runs commands
     program = any(m in code.COMMANDS for m in means) and any(slot.role == "command" for slot in offer.slots)
     total += 8.0 * (program or any(reading.related(m, w) for m in means for w in named))
-    return total + min(2.0, needed_values_present(offer.schema, text)) + _everyday(offer, text, program)
+    total += _everyday(offer, text, program) + (_marks_done(offer) if done else 0.0)
+    return total + min(2.0, needed_values_present(offer.schema, text))
 
 
 @lru_cache(maxsize=256)  # a clause is scored against every tool: read its words once
-def _asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The words a piece of the question asks with (and each two in a row joined), and the means it names."""
+def _asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+    """The words a piece of the question asks with (and each two in a row joined), the means it names, and whether it
+    says a numbered item is done ("the first item is done", "第三项完成了")."""
     plain = without_literals(text)
     asked = reading.words(plain) + (["content"] if WHATS_IN.search(plain) else [])  # "what's in notes.txt?" asks to read
     # "show me config.yaml", "print notes.txt", "the first line of a.txt": show what it says
     asked += ["read"] if SHOW_FILE.search(text) or PART_OF_FILE.search(text) else []
     asked += ["translate"] if SAY_IN.search(text) else []  # "how do you say thank you in Italian?"
     asked += [a + b for a, b in pairwise(asked)]
-    means = [reading.stem((a or b).lower()) for a, b in MEANS.findall(plain)]
-    return tuple(dict.fromkeys(asked)), tuple(means)
+    means = [reading.stem((a or b).lower()) for a, b in MEANS.findall(plain)] + [reading.stem(w) for w in INTO.findall(plain)]
+    return tuple(dict.fromkeys(asked)), tuple(means), bool(DONE.search(plain) and NUMBERED.search(plain))
 
 
 def _takes_a_place(offer: Offer) -> bool:
@@ -92,6 +99,14 @@ def _everyday(offer: Offer, text: str, program: bool) -> float:
     file = next((str(s.value) for s in find(text) if s.kind == "path"), None)
     command = code.everyday_command(text, file)
     return 0.0 if not command else 2.0 if command.startswith(("head", "tail")) else 6.0 if command.startswith("wc") else 4.0
+
+
+def _marks_done(offer: Offer) -> float:
+    """A numbered item said done is for a tool that marks one done (a whole number parameter, and "done" in its
+    description or among its options), not for one that adds items."""
+    properties = (offer.schema.get("properties") or {}).values()
+    marks = DONE.search(offer.description) or any(DONE.search(str(p.get("enum", ""))) for p in properties)
+    return 4.0 if marks and any(json_type(p) == "integer" for p in properties) else 0.0
 
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:

@@ -75,6 +75,7 @@ FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(_WORDS[name]
                                                for name in ("follows_on", "said_around", "back", "it_file", "lead"))
 """A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
 is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
+AGAIN = re.compile(_WORDS["again"], re.I)
 FREE = {role or None for role in _WORDS["free"]}
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
 
@@ -98,6 +99,12 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     arguments = {**previous, **{n: _as_before(v, previous.get(n)) for n, v in changed.items()}}
     missing = [name for name in offer.schema.get("required") or [] if name not in arguments]
     return [Planned(offer, arguments, tuple(missing))] if not missing else []
+
+
+def again(messages: list[dict], offers: list[Offer]) -> Planned | None:
+    """ "try again", "再试一次": the last call once more, with the same arguments, as a person asks after an error."""
+    last = Conversation.of(messages).last_call_to(offers) if AGAIN.match(message_text(messages[-1])) else None
+    return Planned(*last) if last else None
 
 
 def _reads_as_follow_up(question: str, strong_only: bool) -> bool:

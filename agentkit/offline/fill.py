@@ -14,7 +14,7 @@ import string
 from typing import Any
 
 from agentkit.offline import code, dates, lists, numbers, reading
-from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, without_values
+from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
@@ -57,7 +57,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     values: dict[str, Any] = numbers.durations(numeric, properties, spans, used)  # "for an hour" -> 60 for duration_minutes
     values |= numbers.line_counts([n for n in numeric if n not in values], properties, text, spans, used)  # "first line"
     numeric = [n for n in numeric if n not in values]
-    free = [s for s in spans if s.kind == "number" and id(s) not in used]
+    paths = sum(s.kind == "path" for s in spans)  # "a.txt 和 b.txt 这两个文件": the 2 counts the files, it is no value
+    free = [s for s in spans if s.kind == "number" and id(s) not in used and not (paths and s.after[:1] == ("files",))]
     must = [name for name in required if not nullable(properties[name])]
     placed = numbers.assign(numeric, {n: hint_of(n, properties[n]) for n in numeric}, properties, must, free)
     used.update(id(s) for s in placed.values())
@@ -175,7 +176,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         return code.command_for(text, file, number) if role == "command" else code.pattern_for(text)
     if required and role not in STRICT:
         rest = [s for s in spans if s.kind in ("quoted", "said", "named", "colon") and id(s) not in used]
-        return _before_labels(_text_of(rest[0], text), siblings, name) if rest else LATER
+        said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
+        return _before_labels(said, siblings, name) if rest else LATER
     return None
 
 

@@ -30,6 +30,7 @@ from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
 from agentkit.offline.choose import Offer, Planned, asks_the_person, plan
 from agentkit.offline.conversation import (
     Conversation,
+    again,
     arguments_of,
     follow_up,
     next_step,
@@ -94,8 +95,8 @@ class OfflineModel:
         language = told.language or language_of(question)
         # "什么是股票代码？" asks about the world, and "thanks!" asks nothing: answered in words, with no call
         general = choice == "auto" and (asks_in_general(question) or answer.small_talk(question) is not None)
-        stepped = next_step(question, messages, offers) if choice == "auto" else None
-        if stepped:  # "在 笔记.txt 末尾加一行：买牛奶": read the file first, then write it back with the line
+        stepped = next_step(question, messages, offers) or again(messages, offers) if choice == "auto" else None
+        if stepped:  # "在 笔记.txt 末尾加一行：买牛奶" (read, then write back), "try again" (the last call)
             return Reply(tool_calls=(_written(stepped, False),))
         if offers and choice != "none" and not general:
             asked = with_earlier_file(question, messages) if len(messages) > 1 else question

@@ -98,3 +98,12 @@ def cut(text: str, cuts: list[tuple[int, int]]) -> str:
         pieces += [text[at:max(start, at)], " "]
         at = max(at, end)
     return re.sub(r"\s+", " ", "".join(pieces) + text[at:]).strip()
+
+
+def without_when(text: str, span: Span, spans: list[Span], siblings: tuple[str, ...]) -> str:
+    """ "Add to my calendar: lunch with Ana on Friday at 1pm": a colon's text as a title, without the day and time
+    (and "on", "at" before them) that a date or time parameter beside it takes."""
+    timed = any(w in ("date", "time", "day", "when") for p in siblings for w in reading.split_name(p))
+    when = [(len(re.sub(r"\b(?:on|at|by)\s+$", "", text[:s.start])), s.end) for s in spans
+            if timed and s.kind in ("date", "time") and span.start <= s.start < span.end]
+    return cut(text, [(0, span.start), (span.end, len(text)), *when])

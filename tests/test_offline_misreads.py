@@ -1,0 +1,77 @@
+"""Issue 34's misreads of the offline model, each tested as a class in words of our own (not the reported sentence):
+"try again" after a failed call repeats it, and a greeting with tools offered says what those tools can do."""
+
+import json
+
+import pytest
+
+from agentkit.offline import OfflineModel
+
+
+def tool(name, description, **properties):
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
+        "type": "object", "properties": properties, "required": list(properties)}}}
+
+
+NOTE = tool("save_note", "Save a short note for later.", text={"type": "string"})
+WEATHER = tool("get_weather", "Get the current weather in a city.", city={"type": "string"})
+RATES = tool("exchange_rate", "Get the exchange rate between two currencies.",
+             base={"type": "string", "description": "Currency code, e.g. USD"},
+             target={"type": "string", "description": "Currency code, e.g. EUR"})
+
+
+def ask(messages, tools):
+    return OfflineModel().respond({"messages": messages, "tools": tools})
+
+
+def failed(question, tools, error):
+    """The conversation after a call that ended in `error` and the model's apology."""
+    first = ask([{"role": "user", "content": question}], tools).tool_calls[0]
+    return [{"role": "user", "content": question},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": first.name, "arguments": first.arguments}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": error},
+            {"role": "assistant", "content": "Sorry, the tool failed: " + error}], first
+
+
+@pytest.mark.parametrize(("question", "tools", "error", "again"), [
+    ("What's the weather in Porto?", [WEATHER, NOTE], "Error: the request timed out", "Try again"),
+    ("How many euros is one US dollar?", [RATES], "Error: 503 service temporarily unavailable", "could you try that again?"),
+    ("杭州天气怎么样？", [WEATHER], "Error: 429 too many requests", "再试一次"),
+    ("东京天气如何", [WEATHER, NOTE], "Error: timeout", "请重试"),
+])
+def test_try_again_after_an_error_repeats_the_last_call_with_the_same_arguments(question, tools, error, again):
+    messages, first = failed(question, tools, error)
+    reply = ask([*messages, {"role": "user", "content": again}], tools)
+    assert [(c.name, json.loads(c.arguments)) for c in reply.tool_calls] == [(first.name, json.loads(first.arguments))]
+
+
+@pytest.mark.parametrize(("greeting", "tools", "says"), [
+    ("hello", [NOTE], "save a short note for later"),
+    ("Hi there!", [WEATHER, RATES], "get the current weather in a city and get the exchange rate"),
+    ("你好", [NOTE], "我可以用工具"),
+])
+def test_a_greeting_with_tools_offered_says_what_those_tools_can_do(greeting, tools, says):
+    answer = ask([{"role": "user", "content": greeting}], tools).content
+    assert says in answer and "offer me a tool" not in answer and "给我一个工具" not in answer
+    assert not ask([{"role": "user", "content": greeting}], tools).tool_calls
+
+
+READ = tool("read_file", "Read a text file from the workspace.", path={"type": "string", "description": "File path."},
+            limit={"type": "integer", "description": "Read at most this many lines."})
+READ["function"]["parameters"]["required"] = ["path"]
+
+
+@pytest.mark.parametrize(("question", "paths"), [
+    ("读一下 todo.txt 和 guests.txt 这两个文件", ["todo.txt", "guests.txt"]),
+    ("把 notes.md 和 plan.md 两个文件都打开", ["notes.md", "plan.md"]),
+    ("read the two files a.txt and b.txt", ["a.txt", "b.txt"]),
+])
+def test_two_paths_counted_as_two_files_are_two_whole_reads(question, paths):
+    reply = ask([{"role": "user", "content": question}], [READ])
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"path": p} for p in paths]
+
+
+def test_a_number_of_lines_still_limits_the_read():
+    reply = ask([{"role": "user", "content": "read the first 2 lines of a.txt"}], [READ])
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"path": "a.txt", "limit": 2}]
