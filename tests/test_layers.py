@@ -124,11 +124,12 @@ def test_the_core_fits_its_budget():
     assert total <= CORE_BUDGET, f"the core has {total:,} lines (budget {CORE_BUDGET:,}); biggest: {biggest}"
 
 
-OFFLINE_REACHED, OFFLINE_BUDGET = 6_648, 5_000
-"""Lines of the offline model (`agentkit/offline/`): COURSE_DESIGN section 4 and issue 34 ask for 5,000, as one
-pipeline of stages over one lexicon. Until a redesign gets there, it may shrink but never grow: a class of
-request it learns must pay for itself by folding something else. (Raised once by 171, from 6,460, for the
-`delegates` and `plans` variants of chapter 14, `agent_habits.py`: habits of other models, not requests learnt.)"""
+OFFLINE_REACHED, OFFLINE_BUDGET = 6_023, 5_000
+"""Lines of Python of the offline model (`agentkit/offline/`, subfolders included): COURSE_DESIGN section 4 and
+issue 34 ask for 5,000, as one pipeline of stages over one lexicon. It may shrink but never grow: a class of request
+it learns must pay for itself by folding something else. Its word tables are data since, one TOML file a stage in
+`offline/lexicon/` (about 1,800 lines, not counted here), which took it from 6,648 to 5,984; seven classes of
+misread fixed after that cost 39."""
 
 
 def offline_lines() -> int:
@@ -139,7 +140,7 @@ def test_the_offline_model_does_not_grow():
     assert offline_lines() <= OFFLINE_REACHED, f"agentkit/offline/ grew to {offline_lines():,} lines ({OFFLINE_REACHED:,})"
 
 
-@pytest.mark.xfail(strict=True, reason="6,631 lines today: a redesign of the stages, not more folding, is needed")
+@pytest.mark.xfail(strict=True, reason="6,023 lines today: what is left is the stages' logic: a redesign, not folding")
 def test_the_offline_model_fits_its_budget():
     assert offline_lines() <= OFFLINE_BUDGET
 
