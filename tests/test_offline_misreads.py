@@ -75,3 +75,15 @@ def test_two_paths_counted_as_two_files_are_two_whole_reads(question, paths):
 def test_a_number_of_lines_still_limits_the_read():
     reply = ask([{"role": "user", "content": "read the first 2 lines of a.txt"}], [READ])
     assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"path": "a.txt", "limit": 2}]
+
+
+@pytest.mark.parametrize(("question", "paths"), [
+    ("帮我看看 plan.md 和 notes.md 里都写了什么", ["plan.md", "notes.md"]),
+    ("config.yaml 和 README.md 两个文件里写了什么？", ["config.yaml", "README.md"]),
+    ("what's inside todo.txt and done.txt?", ["todo.txt", "done.txt"]),
+    ("notes.md 里写了什么", ["notes.md"]),
+])
+def test_asking_what_two_files_say_reads_each_of_them(question, paths):
+    """ "里写了什么" once read as "what does it say", and its "it" joined the second file to the first call."""
+    reply = ask([{"role": "user", "content": question}], [READ])
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"path": p} for p in paths]
