@@ -87,3 +87,21 @@ def test_asking_what_two_files_say_reads_each_of_them(question, paths):
     """ "里写了什么" once read as "what does it say", and its "it" joined the second file to the first call."""
     reply = ask([{"role": "user", "content": question}], [READ])
     assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"path": p} for p in paths]
+
+
+TODO = tool("add_todo_item", "Add a task to the user's to-do list.", task={"type": "string", "description": "What to do."},
+            due_date={"type": "string", "description": "When the task is due, YYYY-MM-DD."})
+CALENDAR = tool("add_calendar_entry", "Add an entry to the calendar.", title={"type": "string", "description": "Its title."},
+                date={"type": "string", "description": "The day."})
+TODO["function"]["parameters"]["required"] = ["task"]
+
+
+@pytest.mark.parametrize(("question", "title", "date"), [
+    ("add renew passport to my to-do list, then put it on my calendar for May 2", "renew passport", "May 2"),
+    ("把交房租加到待办里，然后把它记到日历上，周五", "交房租", "Friday"),
+])
+def test_it_in_a_later_clause_is_the_thing_of_the_call_before(question, title, date):
+    """The calendar call takes its title from "it", the task of the to-do call, instead of asking for one."""
+    calls = ask([{"role": "user", "content": question}], [TODO, CALENDAR]).tool_calls
+    assert [c.name for c in calls] == ["add_todo_item", "add_calendar_entry"]
+    assert json.loads(calls[1].arguments) == {"title": title, "date": date}

@@ -23,7 +23,7 @@ from agentkit.offline.general import is_general, is_place_fact
 from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.request import ToolChoice
-from agentkit.offline.roles import json_type
+from agentkit.offline.roles import json_type, role_of
 from agentkit.offline.slots import Offer, named_only
 from agentkit.offline.spans import SAY_IN, find, without_literals
 from agentkit.offline.vocabulary import english
@@ -86,10 +86,6 @@ def _asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     return tuple(dict.fromkeys(asked)), tuple(means), bool(DONE.search(plain) and NUMBERED.search(plain))
 
 
-def _takes_a_place(offer: Offer) -> bool:
-    return any(slot.role in ("place", "zone") for slot in offer.slots)
-
-
 def _everyday(offer: Offer, text: str, program: bool) -> float:
     """ "how big is notes.txt?", "rename a.md to b.md": a request about a file that a shell command answers counts
     for a tool that runs commands as a name word does; reading a part of a file ("its first line") a little less,
@@ -114,7 +110,7 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     asked, question = question, _items_split(english(question), offers)  # Chinese read through the bilingual vocabulary
     if choice == "auto" and is_general(question):  # "what is a stock split?": a question about the world
         return []
-    if choice == "auto" and is_place_fact(question) and not any(_takes_a_place(offer) for offer in offers):
+    if choice == "auto" and is_place_fact(question) and not any(s.role in ("place", "zone") for o in offers for s in o.slots):
         return []  # "what language do they speak in Brazil?" is not for a tool that translates
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
         offer = next(o for o in offers if o.name == choice["function"]["name"])
@@ -189,7 +185,7 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     # Between tools that fit about as well, the one the question gives every required value for: "list the files"
     # is glob (a pattern it implies), not read_file (a path nobody named).
     close = [s for s in ranked[1:] if s[0] >= max(ENOUGH, top[0] - 2.0)]
-    if close and not _complete(top[3], text):
+    if close and not _complete(top[3], text) and not IT.search(text):  # "it": a value said before
         fillable = next((s for s in close if _complete(s[3], text)), None)
         if fillable:
             return fillable[3], fillable[0]
@@ -262,16 +258,20 @@ def _unique(calls: list[Planned]) -> list[Planned]:
 
 
 def _share_arguments(calls: list[Planned]) -> list[Planned]:
-    """Calls share what only one of them stated: "in Tokyo and Paris, in celsius" (one tool), or "define 'laconic'
-    and give me synonyms for it" (another tool, a parameter of the same name)."""
+    """Calls share what one stated: "in Tokyo and Paris, in celsius", "define 'laconic' and give me synonyms for it" (a
+    parameter of the same name); "add rent to my to-dos, then put it on my calendar" (a value of its kind in the call before)."""
     shared: list[Planned] = []
     for call in calls:
         siblings = sorted((c for c in calls if c is not call), key=lambda c: c.offer.name != call.offer.name)
         arguments = dict(call.arguments)
-        for sibling in siblings:
-            for name, value in sibling.arguments.items():
-                if name not in arguments and name in call.missing:
-                    arguments[name] = value
-        missing = tuple(m for m in call.missing if m not in arguments)
-        shared.append(Planned(call.offer, arguments, missing, call.clause))
+        earlier = shared[-1] if shared and IT.search(call.clause) else None
+        for name in call.missing:
+            found = [s.arguments[name] for s in siblings if name in s.arguments] + [v for n, v in (
+                earlier.arguments.items() if earlier else ()) if _kind(earlier.offer, n) == _kind(call.offer, name)]
+            arguments.update({name: found[0]} if found else {})
+        shared.append(Planned(call.offer, arguments, tuple(m for m in call.missing if m not in arguments), call.clause))
     return shared
+
+
+def _kind(offer: Offer, name: str) -> str | None:
+    return {None: "text", "title": "text"}.get(role := role_of(name, offer.schema["properties"][name])[0], role)

@@ -31,7 +31,7 @@ WORDS: dict[str, str] = TABLES["chinese"]
 
 QUOTES = re.compile(r"“([^”]*)”|《([^》]*)》|\"([^\"]*)\"")
 """Quoted text and titles: kept aside while the rest is read, put back as written."""
-BA = re.compile(r"把\s*([^\s“”\"'，。][^“”\"'，。]*?)\s*(写到|写入|写进|保存到|存到|追加到|加到)")
+BA = re.compile(r"把\s*(?!它)([^\s“”\"'，。][^“”\"'，。]*?)\s*(写到|写入|写进|保存到|存到|追加到|加到)")
 """The 把 construction with an unquoted object: "把 X 写到 Y" is "write X to Y"."""
 FILE = re.compile(r"(?<![\w./@:-])[\w./-]*?\.[A-Za-z][A-Za-z0-9]{0,4}(?![A-Za-z0-9_/@])")
 """A file name ("笔记.txt", "读一下日记.txt", "config.yaml"): a value as written, its words never read."""
