@@ -1,8 +1,8 @@
 """The provider's rules that the request types cannot say, in one place, each refused in the provider's words.
 
 `contract.py` checks a request's shape against the SDK's types; what is left is what holds *between* fields or
-across messages: every tool call answered before the next turn, `tool_choice` only with tools and naming one of them,
-and the schemas `strict` can enforce. (Bounds on one field, such as a name's pattern or a number's range, are
+across messages: every tool call answered before the next turn, a field only with the one it needs (`tool_choice`
+with tools), a named tool_choice one of the tools, and the schemas `strict` can enforce. (Bounds on one field, such as a name's pattern or a number's range, are
 constraints `contract.py` puts on the types.)
 """
 
@@ -24,13 +24,10 @@ def chat_rules(request: dict[str, Any]) -> None:
     """The rules of `POST /v1/chat/completions` beyond its types."""
     _messages(request["messages"])
     functions = _tools(request.get("tools"), "tools", lambda tool: tool.get("function"), ".function")
-    for field in ("tool_choice", "parallel_tool_calls"):
-        if request.get(field) is not None and not request.get("tools"):
-            _refuse("only_with_tools", field, field=field)
+    for field, needed in RULES["needs"].items():  # a field that goes only with another
+        if request.get(field) is not None and not request.get(needed):
+            _refuse(f"only_with_{needed}", field, field=field)
     _chosen(request.get("tool_choice"), functions)
-    _logprobs(request)
-    if request.get("stream_options") is not None and not request.get("stream"):
-        _refuse("only_with_stream", "stream_options")
     response_format = request.get("response_format") or {}
     if response_format.get("type") == "json_schema":
         _format(response_format["json_schema"], "response_format.json_schema")
@@ -144,12 +141,6 @@ def _not_permitted(schema: Any, context: tuple[str, ...]) -> str | None:
             if found := _not_permitted(value, (*context, keyword)):
                 return found
     return None
-
-
-def _logprobs(request: dict[str, Any]) -> None:
-    # The wording is ours (the API's own was not found); the rule is the API reference's: top_logprobs needs logprobs.
-    if request.get("top_logprobs") is not None and not request.get("logprobs"):
-        _refuse("only_with_logprobs", "top_logprobs")
 
 
 def _refuse(refusal: str, param: str, code: str | None = None, **values: Any) -> NoReturn:
