@@ -2,8 +2,8 @@
 
 `contract.py` checks a request's shape against the SDK's types; what is left is what holds *between* fields or
 across messages: every tool call answered before the next turn, a field only with the one it needs (`tool_choice`
-with tools), a named tool_choice one of the tools, and the schemas `strict` can enforce. (Bounds on one field, such as a name's pattern or a number's range, are
-constraints `contract.py` puts on the types.)
+with tools), a named tool_choice one of the tools, and the schemas `strict` can enforce. (Bounds on one field, such
+as a name's pattern or a number's range, are constraints `contract.py` puts on the types.)
 """
 
 from __future__ import annotations
