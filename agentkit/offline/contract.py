@@ -176,7 +176,7 @@ def _api_error(errors: list[dict[str, Any]], request: dict[str, Any]) -> ApiErro
         return ApiError(400, _CONTRACT["refusals"][said["refusal"]].format(where=where, **context), where, context["code"])
     if kind in ("missing", "union_tag_not_found"):
         name = f"{where}.{first['ctx']['discriminator'].strip(chr(39))}" if kind == "union_tag_not_found" else where
-        return ApiError(400, f"Missing required parameter: '{name}'.", name, "missing_required_parameter")
+        return ApiError(400, _CONTRACT["refusals"]["missing"].format(where=name), name, "missing_required_parameter")
     if kind in ("literal_error", "union_tag_invalid"):
         if kind == "union_tag_invalid":
             where, value = f"{where}.{first['ctx']['discriminator'].strip(chr(39))}", first["ctx"]["tag"]
