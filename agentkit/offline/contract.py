@@ -3,13 +3,15 @@
 The SDK describes every request as TypedDicts (`openai.types.chat.completion_create_params`,
 `openai.types.responses.response_create_params`): which fields exist, which are required, their types and their
 allowed values. Validating a request against them refuses what the API documents it refuses, without a copy of
-the API reference of our own. Three adjustments make pydantic read them as the API does:
+the API reference of our own. Four adjustments make pydantic read them as the API does:
 
 - `Iterable[X]` is validated as `list[X]`: pydantic checks an iterable only when it is consumed, too late;
 - a union of objects told apart by one field (`role` for messages, `type` for tools and parts) is validated as
   a *discriminated* union, so an error names that member's field, not every member's;
 - a field typed `Required[Optional[X]]` may be left out: the API reads it absent as null (a Responses
-  function tool without `strict`).
+  function tool without `strict`);
+- the API's bounds on one field that the types do not state (a function's name, no empty `messages`, at most 128
+  tools, numbers in range) are added to them as constraints, from the lexicon's `[contract.bounds]`.
 
 Unknown fields are ignored, as most OpenAI-compatible servers do (OpenAI's own refuses them); the rules the
 types cannot say are `contract_rules.py`. Each refusal is an `ApiError` in the provider's words.
@@ -133,9 +135,10 @@ def _bounded(hint: Any, bounds: dict[str, Any] | None) -> Any:
     if not bounds:
         return hint
     members = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
-    bounded = [member for member in members if typing.get_origin(member) is list] or members
-    return functools.reduce(operator.or_, [typing.Annotated[member, Field(**bounds)]
-                                           if member in bounded and member is not type(None) else member for member in members])
+    lists = [member for member in members if typing.get_origin(member) is list]
+    bounded = [typing.Annotated[member, Field(**bounds)] if member in (lists or members) and member is not type(None)
+               else member for member in members]
+    return functools.reduce(operator.or_, bounded)
 
 
 def _unwrapped(hint: Any) -> Any:
