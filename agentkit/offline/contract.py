@@ -3,13 +3,15 @@
 The SDK describes every request as TypedDicts (`openai.types.chat.completion_create_params`,
 `openai.types.responses.response_create_params`): which fields exist, which are required, their types and their
 allowed values. Validating a request against them refuses what the API documents it refuses, without a copy of
-the API reference of our own. Three adjustments make pydantic read them as the API does:
+the API reference of our own. Four adjustments make pydantic read them as the API does:
 
 - `Iterable[X]` is validated as `list[X]`: pydantic checks an iterable only when it is consumed, too late;
 - a union of objects told apart by one field (`role` for messages, `type` for tools and parts) is validated as
   a *discriminated* union, so an error names that member's field, not every member's;
 - a field typed `Required[Optional[X]]` may be left out: the API reads it absent as null (a Responses
-  function tool without `strict`).
+  function tool without `strict`);
+- the API's bounds on one field that the types do not state (a function's name, no empty `messages`, at most 128
+  tools, numbers in range) are added to them as constraints, from the lexicon's `[contract.bounds]`.
 
 Unknown fields are ignored, as most OpenAI-compatible servers do (OpenAI's own refuses them); the rules the
 types cannot say are `contract_rules.py`. Each refusal is an `ApiError` in the provider's words.
@@ -30,8 +32,10 @@ from agentkit.offline.contract_rules import chat_rules, responses_rules
 from agentkit.offline.lexicon import words
 from agentkit.offline.request import ApiError, json_kind
 
-_KINDS = words("answers")["contract"]["kinds"]
-"""pydantic's error types (`string_type`, ...) as the API names JSON's types."""
+_CONTRACT = words("answers")["contract"]
+_KINDS, _BOUNDS, _FUNCTION_NAME, _SAID = (_CONTRACT[key] for key in ("kinds", "bounds", "function_name", "bounds_said"))
+"""pydantic's error types (`string_type`, ...) as the API names JSON's types; the bounds the types do not state, a
+function's name's among them; pydantic's error for each bound -> the refusal that says it."""
 
 
 def check_chat(request: dict[str, Any]) -> None:
@@ -107,7 +111,7 @@ def _eager(hint: Any) -> Any:
 def _typed_dict(kind: type) -> Any:
     import typing_extensions as tx
 
-    fields, tags = {}, {}
+    fields, tags, where = {}, {}, f"{kind.__module__.rpartition('.')[2]}.{kind.__qualname__}"
     for name, hint in typing.get_type_hints(kind, include_extras=True).items():
         # Read from the hint: with postponed annotations, `__required_keys__` does not see `Required[...]`.
         required = name in kind.__required_keys__ or typing.get_origin(hint) in (tx.Required, typing.Required)
@@ -115,10 +119,26 @@ def _typed_dict(kind: type) -> Any:
         if required and typing.get_origin(hint) is typing.Literal:
             tags[name] = typing.get_args(hint)
         required = required and type(None) not in typing.get_args(hint)  # absent reads as null
-        fields[name] = tx.Required[_eager(hint)] if required else tx.NotRequired[_eager(hint)]
+        named = name == "name" and where in _FUNCTION_NAME["types"]
+        hint = _bounded(_eager(hint), _FUNCTION_NAME["bounds"] if named else _BOUNDS.get(f"{where}.{name}"))
+        fields[name] = tx.Required[hint] if required else tx.NotRequired[hint]
     eager = tx.TypedDict(kind.__name__, fields, total=False)  # type: ignore[operator]
     eager.__tag_values__ = tags  # type: ignore[attr-defined]
     return eager
+
+
+def _bounded(hint: Any, bounds: dict[str, Any] | None) -> Any:
+    """`hint` with the API's bounds on it as pydantic constraints: on each member of a union but None, a length on
+    its lists only (`stop` may be a string of any length)."""
+    from pydantic import Field
+
+    if not bounds:
+        return hint
+    members = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
+    lists = [member for member in members if typing.get_origin(member) is list]
+    bounded = [typing.Annotated[member, Field(**bounds)] if member in (lists or members) and member is not type(None)
+               else member for member in members]
+    return functools.reduce(operator.or_, bounded)
 
 
 def _unwrapped(hint: Any) -> Any:
@@ -148,11 +168,18 @@ def _api_error(errors: list[dict[str, Any]], request: dict[str, Any]) -> ApiErro
     A union that no member accepts gives one error per member: the one that reached deepest into the value is
     about the member the value was meant to be."""
     located = [(error, *_located(error["loc"], request, missing=error["type"] == "missing")) for error in errors]
-    first, where, value, _ = max(located, key=lambda found: (found[1].count(".") + found[1].count("["), found[3]))
+    first, where, value, _ = max(located, key=lambda found: (found[1].count(".") + found[1].count("["), found[3],
+                                                            found[0]["type"] in _SAID))  # a bound over a member's type
     kind = first["type"]
+    if said := _SAID.get(kind):  # a bound of [contract.bounds], in the API's words
+        bound = first["ctx"].get("ge", first["ctx"].get("le"))
+        context = first["ctx"] | {"got": json.dumps(value), "length": len(value) if isinstance(value, str | list) else 0,
+                                  "number": "decimal" if isinstance(bound, float) else "integer"}
+        context |= {key: text.format(**context) for key, text in said.items()}
+        return ApiError(400, _CONTRACT["refusals"][said["refusal"]].format(where=where, **context), where, context["code"])
     if kind in ("missing", "union_tag_not_found"):
         name = f"{where}.{first['ctx']['discriminator'].strip(chr(39))}" if kind == "union_tag_not_found" else where
-        return ApiError(400, f"Missing required parameter: '{name}'.", name, "missing_required_parameter")
+        return ApiError(400, _CONTRACT["refusals"]["missing"].format(where=name), name, "missing_required_parameter")
     if kind in ("literal_error", "union_tag_invalid"):
         if kind == "union_tag_invalid":
             where, value = f"{where}.{first['ctx']['discriminator'].strip(chr(39))}", first["ctx"]["tag"]

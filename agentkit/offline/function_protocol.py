@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from agentkit.offline import answer
 from agentkit.offline.answer import plain_answer
 from agentkit.offline.choose import Offer, plan
 from agentkit.offline.reading import message_text
 from agentkit.offline.reply import Reply
+from agentkit.offline.request import parsed
 
 
 def function_protocol(messages: list[dict]) -> list[Offer] | None:
@@ -39,7 +39,9 @@ def protocol_reply(messages: list[dict], offers: list[Offer]) -> Reply:
         tool, args = re.search(r"FUNCTION:\s*(\w+)\((.*)\)", message_text(previous)).groups()
         offer = next((o for o in offers if o.name == tool), None)
         names = list(offer.schema["properties"] if offer else {})
-        values = _positional(args)  # as many as the model wrote, which need not be one per parameter
+        values = parsed(f"[{args}]")  # as many as the model wrote, which need not be one per parameter
+        if values is None:  # a bare word stays text
+            values = [a.strip().strip("\"'") for a in args.split(",") if a.strip()]
         result = re.sub(r"^\s*RESULT:\s*", "", message_text(messages[-1]))
         question = next((message_text(m) for m in reversed(messages[:-2]) if m["role"] == "user"), "")
         return Reply(content=answer.sentences([(tool, dict(zip(names, values, strict=False)), result)], question))
@@ -51,10 +53,3 @@ def protocol_reply(messages: list[dict], offers: list[Offer]) -> Reply:
     invented = "10:42 AM" if "time" in calls[0].offer.name else "42"
     return Reply(content=f"FUNCTION: {calls[0].offer.name}({args})\nRESULT: {invented}\nThe answer is {invented}.")
 
-
-def _positional(args: str) -> list[Any]:
-    """The values of a `FUNCTION: name(a, "b")` line, as JSON reads them (a bare word stays text)."""
-    try:
-        return json.loads(f"[{args}]")
-    except ValueError:
-        return [a.strip().strip("\"'") for a in args.split(",") if a.strip()]

@@ -23,22 +23,17 @@ def make_mistake(calls: list[EmittedCall], mistake: Mistake) -> list[EmittedCall
     """`calls` with the first one made wrong in the way `mistake` names."""
     first, arguments = calls[0], json.loads(calls[0].arguments)
     key = next(iter(arguments), "value")
-    if mistake == "unknown_tool":
-        parts = first.name.split("_")
-        name = "_".join(parts[::len(parts) - 1] if len(parts) > 2 else parts[::-1])  # get_current_time -> get_time
-        wrong = [EmittedCall(name if name != first.name else f"{name}_tool", first.arguments)]
-    elif mistake == "broken_json":
-        wrong = [EmittedCall(first.name, first.arguments[:-1])]
-    elif mistake == "not_an_object":
-        wrong = [EmittedCall(first.name, json.dumps(list(arguments.values())))]
-    elif mistake == "missing_argument":
-        wrong = [EmittedCall(first.name, json.dumps({k: v for k, v in arguments.items() if k != key}))]
-    elif mistake == "wrong_type":
-        value = arguments.get(key)
-        wrong = [EmittedCall(first.name, json.dumps({**arguments, key: str(value) if isinstance(value, (int, float)) else 42}))]
-    elif mistake == "extra_argument":
-        wrong = [EmittedCall(first.name, json.dumps({**arguments, "verbose": True}))]
-    else:  # path_outside_workspace: climb out of the folder the path argument is relative to
-        key = next((k for k in arguments if "path" in k or "file" in k), key)
-        wrong = [EmittedCall(first.name, json.dumps({**arguments, key: "../" + str(arguments.get(key, "secret.txt"))}))]
-    return wrong + calls[1:]
+    path = next((k for k in arguments if "path" in k or "file" in k), key)  # the path argument, to climb out of its folder
+    value = arguments.get(key)
+    parts = first.name.split("_")
+    renamed = "_".join(parts[::len(parts) - 1] if len(parts) > 2 else parts[::-1])  # get_current_time -> get_time
+    name, written = {
+        "unknown_tool": (renamed if renamed != first.name else f"{renamed}_tool", first.arguments),
+        "broken_json": (first.name, first.arguments[:-1]),
+        "not_an_object": (first.name, json.dumps(list(arguments.values()))),
+        "missing_argument": (first.name, json.dumps({k: v for k, v in arguments.items() if k != key})),
+        "wrong_type": (first.name, json.dumps({**arguments, key: str(value) if isinstance(value, (int, float)) else 42})),
+        "extra_argument": (first.name, json.dumps({**arguments, "verbose": True})),
+        "path_outside_workspace": (first.name, json.dumps({**arguments, path: "../" + str(arguments.get(path, "secret.txt"))})),
+    }[mistake]
+    return [EmittedCall(name, written), *calls[1:]]

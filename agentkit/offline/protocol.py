@@ -162,5 +162,6 @@ def _pieces(text: str, size: int = 0) -> list[str]:
     return [word for word in text.replace(" ", " \x00").split("\x00") if word]
 
 
-def _event(chunk: dict[str, Any]) -> bytes:
-    return f"data: {json.dumps(chunk)}\n\n".encode()
+def _event(chunk: dict[str, Any], kind: str = "") -> bytes:
+    """One server-sent event: the chunk as JSON, under its name if it has one (the Responses API names each)."""
+    return ((f"event: {kind}\n" if kind else "") + f"data: {json.dumps(chunk)}\n\n").encode()

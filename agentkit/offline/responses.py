@@ -23,13 +23,14 @@ answered by the same model, and its completion converted back: one decision proc
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from agentkit.hardening.echo import echo
 from agentkit.offline.contract import check_responses
-from agentkit.offline.protocol import Model, _pieces, completed
+from agentkit.offline.protocol import Model, _event, _pieces, completed
 from agentkit.offline.request import ApiError, HttpReply, read_json
 
 _TEXT_PARTS = ("input_text", "output_text", "text")
@@ -165,11 +166,6 @@ def response_events(response: dict[str, Any]) -> Iterator[bytes]:
                    response=response)
 
 
-def _numbered():
-    count = iter(range(1_000_000))
-
-    def event(kind: str, **fields: Any) -> bytes:
-        data = {"type": kind, "sequence_number": next(count)} | fields
-        return f"event: {kind}\ndata: {json.dumps(data)}\n\n".encode()
-
-    return event
+def _numbered() -> Callable[..., bytes]:
+    count = itertools.count()
+    return lambda kind, **fields: _event({"type": kind, "sequence_number": next(count)} | fields, kind)
