@@ -12,7 +12,6 @@ The result's shape decides the sentence, tried in this order:
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -20,6 +19,7 @@ from agentkit.offline import lexicon, reading
 from agentkit.offline.failures import failure
 from agentkit.offline.fields import fields, how_many, row, sentence
 from agentkit.offline.outputs import command_output, course_output, quoted
+from agentkit.offline.request import parsed as parsed_json
 from agentkit.offline.wording import (
     LABELS_ZH,
     MOMENT,
@@ -55,7 +55,7 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
     if shaped:
         return shaped
     words = reading.split_name(name)
-    parsed = _json(result)
+    parsed = parsed_json(result) if result[:1] in ("{", "[") else None
     if parsed is not None:
         return _structured(parsed, words, arguments, question, language, full)
     if words[:1] == ["ask"]:
@@ -94,15 +94,6 @@ def _echoed(result: str, arguments: dict[str, Any]) -> list[str]:
 def _without_echo(result: str, arguments: dict[str, Any]) -> str:
     """ "sunny, 21 C" for city=Lisbon: a sentence that names the city already says it once, not twice."""
     return result.partition(":")[2].strip() if _echoed(result, arguments) else result
-
-
-def _json(result: str) -> Any:
-    if not result or result[0] not in "{[":
-        return None
-    try:
-        return json.loads(result)
-    except ValueError:
-        return None
 
 
 def _structured(value: Any, words: list[str], arguments: dict, question: str, language: Language, full: bool) -> str:
