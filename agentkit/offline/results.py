@@ -99,10 +99,12 @@ def _without_echo(result: str, arguments: dict[str, Any]) -> str:
 def _structured(value: Any, words: list[str], arguments: dict, question: str, language: Language, full: bool) -> str:
     """A JSON result as words: an object by the fields asked about, a list by its items."""
     zh = language == "zh"
+    given = tuple(v for v in arguments.values() if isinstance(v, (str, int, float)))
     lists = [k for k, v in value.items() if isinstance(v, list)] if isinstance(value, dict) else []
-    counts = all(isinstance(v, (int, float)) for k, v in value.items() if k not in lists) if lists else False
+    # {"count": 3, "recipes": [...]}, {"beach": "Porthmeor", "tides": [...]}: besides the list, counts and the call's input
+    counts = all(isinstance(v, (int, float)) or v in given for k, v in value.items() if k not in lists) if lists else False
     if len(lists) == 1 and counts:
-        words, value = [*words, lists[0]], value[lists[0]]  # {"count": 3, "recipes": [...]}: the list is the answer
+        words, value = [*words, lists[0]], value[lists[0]]  # the list is the answer
     elif isinstance(value, dict) and len(value) == 1 and isinstance(next(iter(value.values())), dict):
         value = next(iter(value.values()))  # {"person": {...}}: the object inside is the answer
     if isinstance(value, list):
@@ -110,10 +112,9 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     if not isinstance(value, dict):
         return _scalar(words, arguments, value_text(value, language), language, question)
     acting = _acts(words)  # what an action made: every field says something (its number, state)
-    if not value:
-        return NOTHING[language][acting]
+    if not value or all(v is True and k in ("ok", "success", "done") for k, v in value.items()):  # {"ok": true}: done
+        return NOTHING[language][acting or bool(value)]
     where = context(arguments, language, places_only=True)
-    given = tuple(v for v in arguments.values() if isinstance(v, (str, int, float)))
     topic = "".join(label(w, "zh")[0] for w in words)  # "天气" asks about the weather as a whole, not one field
     chosen = fields(value, question, language, full or acting, given, topic)[: None if full else 5]
     converted_names = CONVERTED | {label(w, "zh")[0] for w in CONVERTED}  # the field's name as the sentence labels it
@@ -134,7 +135,7 @@ def _items(value: list, words: list[str], arguments: dict, question: str, langua
     thing_zh = thing_zh if thing_zh and not re.search("[A-Za-z]", thing_zh) else "结果"
     many = thing if thing.endswith("s") else f"{thing}s" if thing else "results"
     if not value:
-        return say("found_none", language, many=many, thing_zh=thing_zh, where=where)
+        return say("found_none", language, many=thing if thing.endswith("ing") else many, thing_zh=thing_zh, where=where)
     items = [row(v, question, language) for v in value[: 12 if not full else len(value)]]
     items += [say("more", language, count=len(value) - len(items))] * (len(value) > len(items))
     if len(value) == 1 and not zh:
