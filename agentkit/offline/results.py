@@ -74,9 +74,9 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
                    where=context(arguments, language, places_only=True))
     if "\n" in result or len(result) > 200:
         return quoted(result, say("found_text", language), full)
-    said = _scalar(words, arguments, _without_echo(result, arguments), language, question)
-    return said if all(v.casefold() in said.casefold() for v in _echoed(result, arguments)) else _scalar(
-        words, arguments, result, language)
+    rest, echoed = _echoed(result, arguments)
+    said = _scalar(words, arguments, rest, language, question)
+    return said if all(v.casefold() in said.casefold() for v in echoed) else _scalar(words, arguments, result, language)
 
 
 def _acts(words: list[str]) -> bool:
@@ -84,16 +84,13 @@ def _acts(words: list[str]) -> bool:
     return bool(words) and words[0] in ACTIONS and words[-1] not in LOOKUPS
 
 
-def _echoed(result: str, arguments: dict[str, Any]) -> list[str]:
-    """The argument a result starts by repeating ("Lisbon: sunny, 21 C" for city=Lisbon), if any."""
+def _echoed(result: str, arguments: dict[str, Any]) -> tuple[str, list[str]]:
+    """The result without the argument it starts by repeating, and that argument: ("sunny, 21 C", ["Lisbon"]) for
+    "Lisbon: sunny, 21 C" and city=Lisbon; a sentence that names the city already says it once, not twice."""
     head, separator, rest = result.partition(":")
-    return [v for v in arguments.values() if isinstance(v, str) and separator and rest.strip()
-            and head.strip().casefold() == v.strip().casefold()][:1]
-
-
-def _without_echo(result: str, arguments: dict[str, Any]) -> str:
-    """ "sunny, 21 C" for city=Lisbon: a sentence that names the city already says it once, not twice."""
-    return result.partition(":")[2].strip() if _echoed(result, arguments) else result
+    echoed = [v for v in arguments.values() if isinstance(v, str) and separator and rest.strip()
+              and head.strip().casefold() == v.strip().casefold()][:1]
+    return (rest.strip() if echoed else result), echoed
 
 
 def _structured(value: Any, words: list[str], arguments: dict, question: str, language: Language, full: bool) -> str:
