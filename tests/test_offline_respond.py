@@ -151,6 +151,17 @@ def test_a_chinese_answer_leaves_out_a_yes_no_field_it_cannot_name_in_chinese():
     assert not re.search("[A-Za-z]{3,} ?[A-Za-z]", said.replace("autumn", "")), said
 
 
+@pytest.mark.parametrize(("result", "said"), [
+    ({"minutes": 27, "distance_km": 8.3}, "27 分钟，距离是 8.3 km。"),
+    ({"weight_kg": 4.2, "breed_group": "terrier", "chip_code": "9X"}, "重量是 4.2 kg。"),
+    ({"breed_group": "terrier"}, "结果是 terrier。"),
+])
+def test_a_chinese_answer_says_units_in_chinese_and_no_value_without_its_name(result, said):
+    """ "27 分钟", not "27 min"; a value whose field the table cannot name in Chinese is left out where others are said
+    ("terrier" alone, beside "重量是 4.2 kg", says nothing), and said alone where it is all the result has."""
+    assert _answer("怎么样？", "get_profile", {}, result) == said
+
+
 @pytest.mark.parametrize(("question", "said"), [
     ("open my plans and budget memos",
      "That didn't work: memo 'plans' does not exist; memo 'budget' does not exist. Check the name and try again."),
