@@ -24,18 +24,19 @@ def _answer(question, name, arguments, result):
      "I found no ferries from Split to Hvar."),
     ("which plays are on?", "find_plays", {}, {"total": 2, "plays": ["Hamlet", "Medea"]}, "I found 2 plays: Hamlet and Medea."),
     ("is the ramp clear?", "ramp_status", {"ramp": "B"}, {"blocked": False, "reopens_at": "14:00"},
-     "No, it is not blocked; it reopens at 14:00."),
-    ("where is crate 7?", "locate_crate", {"crate": "7"}, {"state": "Loading", "dock": "D4"}, "It is loading, with dock D4."),
+     "No, it is not blocked and it reopens at 14:00."),
+    ("where is crate 7?", "locate_crate", {"crate": "7"}, {"state": "Loading", "dock": "D4"},
+     "It is loading and the dock is D4."),
     ("how many pallets are left?", "count_pallets", {}, {"pallets": 14}, "That's 14 pallets."),
     ("who reviews it?", "reviewer", {}, {"reviewer": {"name": "Ines Duarte", "team": "infra"}},
-     "It is Ines Duarte, with team infra."),
+     "It is Ines Duarte and the team is infra."),
 ])
 def test_an_answer_is_a_sentence_that_says_what_was_asked(question, name, arguments, result, said):
     assert _answer(question, name, arguments, result) == said
 
 
 @pytest.mark.parametrize(("question", "result", "said"), [
-    ("货架 7 上有货吗？", {"in_stock": False, "restock_date": "2026-12-10"}, "没有库存，补货日期为 2026年12月10日星期四。"),
+    ("货架 7 上有货吗？", {"in_stock": False, "restock_date": "2026-12-10"}, "没有库存，补货日期是 2026年12月10日星期四。"),
     ("还有几个托盘？", {"pallets": 14}, "一共 14 个。"),
     ("有哪些航班？", {"flights": []}, "没有找到航班。"),
 ])
@@ -124,3 +125,52 @@ def test_a_status_in_a_chinese_answer_is_said_in_chinese(result, said, english):
                                                "parameters": {"type": "object", "properties": {}}}}]
     answer = OfflineModel().respond({"messages": messages, "tools": tools}).content
     assert said in answer and english not in answer, answer
+
+
+@pytest.mark.parametrize(("question", "name", "result", "said"), [
+    ("Start the kettle.", "start_kettle", {"success": True}, "Done."),
+    ("烧一壶水。", "start_kettle", {"ok": True}, "已完成。"),
+    ("How much is in my wallet?", "get_wallet", {"owner": "Li", "total": {"amount": 12.5, "currency": "CHF"}},
+     "The owner is Li and the total amount is 12.5 CHF."),
+    ("钱包里还有多少钱？", "get_wallet", {"total": 12.5, "currency": "CHF"}, "总计是 12.5 CHF。"),
+    ("How were my laps?", "list_laps", [{"lap": "first", "seconds": 62.1}, {"lap": "second", "seconds": 60.4}],
+     "I found 2 laps: first (62.1) and second (60.4)."),
+    ("Which gates are open?", "find_gates", {"terminal": "B", "gates": [{"gate": "B4", "closes": "18:20"}]},
+     "I found one gate for B: B4 (18:20)."),
+])
+def test_a_result_is_said_by_its_shape_never_by_its_keys(question, name, result, said):
+    """An object that only says it worked is "Done."; an amount is said with the currency beside it; a list of objects
+    with no naming field is said by its values, and the fields beside a list that only say back the call's input are
+    not the answer."""
+    arguments = {"terminal": "B"} if "terminal" in result else {}
+    assert _answer(question, name, arguments, result) == said
+
+
+def test_a_chinese_answer_leaves_out_a_yes_no_field_it_cannot_name_in_chinese():
+    said = _answer("蘑菇能吃吗？", "get_mushroom", {}, {"edible_when_cooked": True, "season": "autumn"})
+    assert not re.search("[A-Za-z]{3,} ?[A-Za-z]", said.replace("autumn", "")), said
+
+
+@pytest.mark.parametrize(("result", "said"), [
+    ({"minutes": 27, "distance_km": 8.3}, "27 分钟，距离是 8.3 km。"),
+    ({"weight_kg": 4.2, "breed_group": "terrier", "chip_code": "9X"}, "重量是 4.2 kg。"),
+    ({"breed_group": "terrier"}, "结果是 terrier。"),
+])
+def test_a_chinese_answer_says_units_in_chinese_and_no_value_without_its_name(result, said):
+    """ "27 分钟", not "27 min"; a value whose field the table cannot name in Chinese is left out where others are said
+    ("terrier" alone, beside "重量是 4.2 kg", says nothing), and said alone where it is all the result has."""
+    assert _answer("怎么样？", "get_profile", {}, result) == said
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("open my plans and budget memos",
+     "That didn't work: memo 'plans' does not exist; memo 'budget' does not exist. Check the name and try again."),
+    ("打开 plans 和 budget 备忘录", "没能完成：不认识或找不到 plans和budget。请检查名称是否正确，再试一次。"),
+])
+def test_calls_that_failed_alike_are_said_in_one_sentence(question, said):
+    from agentkit.offline.answer import sentences
+
+    failed = [("open_memo", {"name": name}, f"Error: memo '{name}' does not exist") for name in ("plans", "budget")]
+    assert sentences(failed, question) == said
+    answer = sentences([failed[0], ("open_memo", {"name": "budget"}, "Buy a bike")], question)
+    assert answer.count("plans") == 1 and "budget" in answer and "budget和" not in answer, answer

@@ -39,40 +39,58 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
             flat.update({f"{key}_{k}": v for k, v in item.items() if not isinstance(v, (dict, list))})
         elif not isinstance(item, list) or all(not isinstance(v, (dict, list)) for v in item):
             flat[key] = item
-        else:  # a list of objects: each said by its name and one more field ("Mon (high 20°C)")
+        else:  # a list of objects: each said by its name and the rest ("Mon (20°C)")
             flat[key] = "; ".join(row(v, question, language) for v in item[:12])
+    units = _currencies(flat)
     asked = set(reading.words(question))
     identifying = {k for k in flat if reading.split_name(k)[-1:] in (["id"], ["uuid"], ["url"], ["href"], ["timestamp"])}
     echoed = {k for k, v in flat.items() if v in given and not isinstance(v, bool)}  # the call's own input, said back
 
-    def named(key: str, loosely: bool) -> bool:
-        key_words = {reading.stem(w) for w in label(key, "en")[0].split() + reading.split_name(key)}
-        key_words |= set(reading.words(str(flat[key]))) if key not in echoed else set()
+    def named(key: str, loosely: bool, by: str) -> bool:
+        names = {reading.stem(w) for w in label(key, "en")[0].split() + reading.split_name(key)} if by != "value" else set()
+        key_words = names | (set(reading.words(str(flat[key]))) if by != "name" and key not in echoed else set())
         near = reading.related if loosely else reading.close
         zh_label = label(key, "zh")[0]
-        return any(near(a, k) for a in asked for k in key_words) or bool(zh_label and zh_label in question
-                                                                           and zh_label not in topic)
+        return any(near(a, k) for a in asked for k in key_words) or by != "value" and bool(
+            zh_label and zh_label in question and zh_label not in topic)
 
-    chosen = [k for k in flat if named(k, False)] or [k for k in flat if named(k, True)]
+    # a field the question names comes first, then one whose value it names ("Is it raining?": condition "rain"), then
+    # one it names loosely ("weather": temperature, condition)
+    chosen = next(([k for k in flat if named(k, loose, by)] for loose, by in ((False, "name"), (False, "value"), (True, ""))
+                   if any(named(k, loose, by) for k in flat)), [])
     if full or not chosen:
         chosen = [k for k in flat if k not in identifying | echoed or k in chosen][: len(flat) if full else 4]
     shown = []
     for key in chosen:
         name, unit = label(key, language)
         said = place(flat[key], language) if set(reading.split_name(key)) & PLACES and isinstance(flat[key], str) else None
-        shown.append(Fact(name, said or value_text(flat[key], language, unit), flat[key], key))
-    return shown
+        shown.append(Fact(name, said or value_text(flat[key], language, units.get(key, unit)), flat[key], key))
+    return [fact for fact in shown if not (units and fact.key.endswith("currency"))]
+
+
+def _currencies(flat: dict[str, Any]) -> dict[str, str]:
+    """{"balance": 2450.75, "currency": "USD"}: an amount's unit is the currency beside it ("2450.75 USD"), said once."""
+    units = {}
+    for key, currency in flat.items():
+        prefix = key.removesuffix("currency").rstrip("_")
+        amount = next((k for k, v in flat.items() if k.startswith(prefix) and isinstance(v, float | int)
+                       and not isinstance(v, bool)), None) if key.endswith("currency") and isinstance(currency, str) else None
+        units |= {amount: currency} if amount else {}
+    return units
 
 
 def row(item: Any, question: str, language: Language) -> str:
-    """One item of a list: a value, or an object by its name and one more field ("Dune (1965)")."""
+    """One item of a list: a value, or an object by its name and one more field ("Dune (1965)"), or by its first
+    value and the others ("high (06:12, 5.1 m)"); never its keys."""
     if not isinstance(item, dict):
         return value_text(item, language)
     key = next((k for n in NAMING for k in item if reading.split_name(k)[-1:] == [n]), None)
-    if key is None:
-        return ", ".join(f"{fact.name} {fact.said}".strip() for fact in fields(item, question, language, False))
-    rest = [fact.said for fact in fields({k: v for k, v in item.items() if k != key}, question, language, False)][:1]
-    return (f"{item[key]}, {rest[0]}" if "(" in rest[0] else f"{item[key]} ({rest[0]})") if rest else str(item[key])
+    said = [f.said for f in fields({k: v for k, v in item.items() if k != key}, question if key else "", language, False)]
+    head, rest = (str(item[key]), said[:1]) if key else (said[0] if said else "", said[1:])
+    comma = "，" if language == "zh" else ", "
+    if any("(" in r or "（" in r for r in rest):  # "Standup, 10:30 (Monday, …)": no brackets in brackets
+        return comma.join([head, *rest])
+    return f"{head}（{'，'.join(rest)}）" if rest and language == "zh" else f"{head} ({', '.join(rest)})" if rest else head
 
 
 STATES = frozenset(lexicon.words("words")["fields"]["states"].split())
@@ -82,10 +100,12 @@ YES_NO = tuple(lexicon.words("words")["fields"]["yes_no"])
 
 def sentence(facts: list[Fact], question: str, where: str, language: Language, acting: bool) -> str:
     """Facts as a sentence a person says: states and yes/no fields as what it is ("it is in stock"), a place as where
-    it is, fields named after a verb as what it does ("it opens at 09:00"), the rest "with" their values."""
+    it is, fields named after a verb as what it does ("it opens at 09:00"), the rest by their names ("the weight is 12 kg")."""
     states, places, doing, nouns = [], [], [], []
     for fact in facts:
         words, key = fact.name.split(), set(reading.split_name(fact.key))
+        if isinstance(fact.value, bool) and language == "zh" and re.search("[A-Za-z]", fact.name):
+            continue  # "toxic to pets": an English name is never pasted into a Chinese answer
         if isinstance(fact.value, bool):
             states.append(_yes_no(fact.name, fact.value, language))
         elif key & STATES and isinstance(fact.value, str) and len(fact.said) <= 30:
@@ -98,22 +118,23 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
             doing.append(f"it {fact.name} {fact.said}")
         else:
             nouns.append((fact.name, fact.said))
-    counted = how_many(question, facts[0].said, language) if len(facts) == 1 and isinstance(facts[0].value, int | float) else None
+    counted = how_many(question, facts[0].said, language) if len(facts) == 1 and re.fullmatch(r"[\d,.]+", facts[0].said) else None
     if counted:
         return counted
     if language == "zh":
-        # a name the table could not put in Chinese is left out: the value alone, never an English key
-        parts = states + [f"在{p}" for p in places] + [v if re.search("[A-Za-z]", n) or not n else f"{n}为 {v}" for n, v in nouns]
+        # a fact whose name the table could not put in Chinese is left out ("4" alone says nothing), never an English
+        # key; where it is all there is, its value alone
+        named = [f"{n}是 {v}" if n else v for n, v in nouns if not re.search("[A-Za-z]", n)]
+        parts = states + [f"在{p}" for p in places] + (named if named or states or places else [v for _, v in nouns])
         lead = "已完成：" if acting else (where.strip() + "：" if where.strip() else "")
         lead = lead or ("" if is_chinese("".join(parts)) else "结果是 ")  # "7" alone is not yet a Chinese sentence
         return f"{lead}{'，'.join(parts)}。"
     said = f"it is {join(states, 'en')}" if states else ""
     said += f"{' ' if said else 'it is '}in {join(places, 'en')}" if places else where if said else ""
-    if not said and nouns:
-        name, value = nouns.pop(0)
-        said = f"the {name}{where} {'are' if _plural(name) else 'is'} {value}" if name else value
-    said += f", with {join([f'{n} {v}'.strip() for n, v in nouns], 'en')}" if nouns else ""
-    said = "; ".join(part for part in (said, *doing) if part)
+    # each value with its name, as a person says it: "the weight is 12.4 kg and the species is dog"
+    said = join([part for part in (said, *(f"the {name}{'' if said or i else where} {'are' if _plural(name) else 'is'} "
+                                          f"{value}" if name else f"it is {value}" for i, (name, value) in enumerate(nouns)),
+                                   *doing) if part], "en")
     if acting:
         return f"Done: {said}."
     first = facts[0].value if facts else None
@@ -127,14 +148,16 @@ def _yes_no(name: str, value: bool, language: Language) -> str:
     name = " ".join(w for w in name.split() if w not in ("is", "has", "in")) if language == "zh" else name
     if language == "zh":
         name = name.replace(" ", "")
-        return (name if value else "未" + name[1:]) if name.startswith("已") else ("有" if value else "没有") + name
+        if name.startswith(("已", "可")):  # 已确认 / 未确认, 可用 / 不可用
+            return name if value else ("未" + name[1:] if name.startswith("已") else "不" + name)
+        return ("有" if value else "没有") + name
     name = name.removeprefix("is ")
     return name if value else f"not {name}"
 
 
 def _plural(name: str) -> bool:
     """ "the temperatures are", "the status is": a plural English name, not one that only ends in s."""
-    return name.endswith("s") and not name.endswith(("ss", "us", "is"))
+    return name.endswith("s") and not name.endswith(("ss", "us", "is", "species", "series", "news"))
 
 
 HOW_MANY = re.compile(r"\bhow many ([a-z][a-z ]*?)(?= (?:do|does|did|are|is|were|was|have|has|had|will|can|in|on|at|for|"

@@ -12,7 +12,6 @@ The result's shape decides the sentence, tried in this order:
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -20,6 +19,7 @@ from agentkit.offline import lexicon, reading
 from agentkit.offline.failures import failure
 from agentkit.offline.fields import fields, how_many, row, sentence
 from agentkit.offline.outputs import command_output, course_output, quoted
+from agentkit.offline.request import parsed as parsed_json
 from agentkit.offline.wording import (
     LABELS_ZH,
     MOMENT,
@@ -55,7 +55,7 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
     if shaped:
         return shaped
     words = reading.split_name(name)
-    parsed = _json(result)
+    parsed = parsed_json(result) if result[:1] in ("{", "[") else None
     if parsed is not None:
         return _structured(parsed, words, arguments, question, language, full)
     if words[:1] == ["ask"]:
@@ -74,9 +74,9 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
                    where=context(arguments, language, places_only=True))
     if "\n" in result or len(result) > 200:
         return quoted(result, say("found_text", language), full)
-    said = _scalar(words, arguments, _without_echo(result, arguments), language, question)
-    return said if all(v.casefold() in said.casefold() for v in _echoed(result, arguments)) else _scalar(
-        words, arguments, result, language)
+    rest, echoed = _echoed(result, arguments)
+    said = _scalar(words, arguments, rest, language, question)
+    return said if all(v.casefold() in said.casefold() for v in echoed) else _scalar(words, arguments, result, language)
 
 
 def _acts(words: list[str]) -> bool:
@@ -84,34 +84,24 @@ def _acts(words: list[str]) -> bool:
     return bool(words) and words[0] in ACTIONS and words[-1] not in LOOKUPS
 
 
-def _echoed(result: str, arguments: dict[str, Any]) -> list[str]:
-    """The argument a result starts by repeating ("Lisbon: sunny, 21 C" for city=Lisbon), if any."""
+def _echoed(result: str, arguments: dict[str, Any]) -> tuple[str, list[str]]:
+    """The result without the argument it starts by repeating, and that argument: ("sunny, 21 C", ["Lisbon"]) for
+    "Lisbon: sunny, 21 C" and city=Lisbon; a sentence that names the city already says it once, not twice."""
     head, separator, rest = result.partition(":")
-    return [v for v in arguments.values() if isinstance(v, str) and separator and rest.strip()
-            and head.strip().casefold() == v.strip().casefold()][:1]
-
-
-def _without_echo(result: str, arguments: dict[str, Any]) -> str:
-    """ "sunny, 21 C" for city=Lisbon: a sentence that names the city already says it once, not twice."""
-    return result.partition(":")[2].strip() if _echoed(result, arguments) else result
-
-
-def _json(result: str) -> Any:
-    if not result or result[0] not in "{[":
-        return None
-    try:
-        return json.loads(result)
-    except ValueError:
-        return None
+    echoed = [v for v in arguments.values() if isinstance(v, str) and separator and rest.strip()
+              and head.strip().casefold() == v.strip().casefold()][:1]
+    return (rest.strip() if echoed else result), echoed
 
 
 def _structured(value: Any, words: list[str], arguments: dict, question: str, language: Language, full: bool) -> str:
     """A JSON result as words: an object by the fields asked about, a list by its items."""
     zh = language == "zh"
+    given = tuple(v for v in arguments.values() if isinstance(v, (str, int, float)))
     lists = [k for k, v in value.items() if isinstance(v, list)] if isinstance(value, dict) else []
-    counts = all(isinstance(v, (int, float)) for k, v in value.items() if k not in lists) if lists else False
+    # {"count": 3, "recipes": [...]}, {"beach": "Porthmeor", "tides": [...]}: besides the list, counts and the call's input
+    counts = all(isinstance(v, (int, float)) or v in given for k, v in value.items() if k not in lists) if lists else False
     if len(lists) == 1 and counts:
-        words, value = [*words, lists[0]], value[lists[0]]  # {"count": 3, "recipes": [...]}: the list is the answer
+        words, value = [*words, lists[0]], value[lists[0]]  # the list is the answer
     elif isinstance(value, dict) and len(value) == 1 and isinstance(next(iter(value.values())), dict):
         value = next(iter(value.values()))  # {"person": {...}}: the object inside is the answer
     if isinstance(value, list):
@@ -119,10 +109,9 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     if not isinstance(value, dict):
         return _scalar(words, arguments, value_text(value, language), language, question)
     acting = _acts(words)  # what an action made: every field says something (its number, state)
-    if not value:
-        return NOTHING[language][acting]
+    if not value or all(v is True and k in ("ok", "success", "done") for k, v in value.items()):  # {"ok": true}: done
+        return NOTHING[language][acting or bool(value)]
     where = context(arguments, language, places_only=True)
-    given = tuple(v for v in arguments.values() if isinstance(v, (str, int, float)))
     topic = "".join(label(w, "zh")[0] for w in words)  # "天气" asks about the weather as a whole, not one field
     chosen = fields(value, question, language, full or acting, given, topic)[: None if full else 5]
     converted_names = CONVERTED | {label(w, "zh")[0] for w in CONVERTED}  # the field's name as the sentence labels it
@@ -143,7 +132,7 @@ def _items(value: list, words: list[str], arguments: dict, question: str, langua
     thing_zh = thing_zh if thing_zh and not re.search("[A-Za-z]", thing_zh) else "结果"
     many = thing if thing.endswith("s") else f"{thing}s" if thing else "results"
     if not value:
-        return say("found_none", language, many=many, thing_zh=thing_zh, where=where)
+        return say("found_none", language, many=thing if thing.endswith("ing") else many, thing_zh=thing_zh, where=where)
     items = [row(v, question, language) for v in value[: 12 if not full else len(value)]]
     items += [say("more", language, count=len(value) - len(items))] * (len(value) > len(items))
     if len(value) == 1 and not zh:

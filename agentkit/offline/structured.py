@@ -13,17 +13,14 @@ cannot enforce was refused before, by `contract_rules.py`):
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import replace
 from typing import Any
 
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
-from agentkit.offline.lexicon import words
 from agentkit.offline.model import Reply
-from agentkit.offline.reading import message_text, split_name, stem
+from agentkit.offline.reading import message_text
 from agentkit.offline.roles import json_type
-from agentkit.offline.spans import find
 from agentkit.offline.wording import join, say
 
 
@@ -42,7 +39,6 @@ def constrained(request: dict[str, Any], reply: Reply) -> Reply:
     spec = response_format["json_schema"]
     schema = plain(spec["schema"], spec["schema"].get("$defs") or {})
     values, missing = fill(schema, text)
-    values, missing = _with_lists(schema, text, values, missing)
     # a list the message names nothing for is empty, not missing: "new contact: Joe Bloggs" has no tags
     empty = [name for name in missing if json_type((schema.get("properties") or {}).get(name) or {}) == "array"]
     values = {name: [] if name in empty else values.get(name) for name in schema.get("properties") or {}
@@ -59,39 +55,6 @@ def constrained(request: dict[str, Any], reply: Reply) -> Reply:
         listed, be = "、".join(names) if language == "zh" else join(names), "is" if len(names) == 1 else "are"
         return Reply(refusal=say("cannot_fill", language, form=spec["name"], names=listed, be=be))
     return Reply(content=json.dumps(values, ensure_ascii=False))
-
-
-PEOPLE, LIST_LEAD = frozenset(words("answers")["structured"]["people"]), words("answers")["structured"]["list_lead"]
-"""Stems of list fields whose items are people ("with Priya and Tom" fills them with the names); the words before a list."""
-
-
-def _with_lists(schema: dict, text: str, values: dict, missing: list[str]) -> tuple[dict, list[str]]:
-    """A list of strings the fill left empty, read as a person writes one: "with Priya and Tom", "tag it a and b"."""
-    properties = schema.get("properties") or {}
-    for name, spec in properties.items():
-        items = spec.get("items") or {}
-        if json_type(spec) != "array" or json_type(items) != "string" or "enum" in items or values.get(name):
-            continue
-        found = _listed(name, text, {v for v in values.values() if isinstance(v, str)})
-        if found:
-            values = {**values, name: found}
-            missing = [m for m in missing if m != name]
-    return {n: values[n] for n in properties if n in values}, missing
-
-
-def _listed(name: str, text: str, taken: set[str]) -> list[str]:
-    """The items of the list that `name` stands for: after its own word ("tags a and b"), after "with", or the names."""
-    stems = {stem(w) for w in split_name(name)}
-    own = "|".join(re.escape(w) for w in split_name(name))
-    lead = rf"\b(?:{own}|{LIST_LEAD})\b" if own else LIST_LEAD
-    for found in re.finditer(rf"(?i){lead}\s*(.+?)(?=[.;!?]|\b(?:on|at|in|by|for|from|to|before|after)\b|$)", text):
-        items = [i.strip(" '\"“”") for i in re.split(r",|\band\b|、|和|及|与|\bor\b", found.group(1))]
-        items = [i for i in items if i and i not in taken and len(i.split()) <= 4 and not re.fullmatch(r"(?i)me|us|it", i)]
-        if len(items) >= 1 and (not stems & PEOPLE or all(i[:1].isupper() or is_chinese(i) for i in items)):
-            return items
-    if stems & PEOPLE:  # no list phrase: the names written in capitals that no other field took
-        return [s.value for s in find(text) if s.kind == "proper" and s.value not in taken]
-    return []
 
 
 def plain(schema: Any, defs: dict[str, Any]) -> Any:

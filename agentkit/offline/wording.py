@@ -25,9 +25,11 @@ MOMENT = re.compile(r"\b(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+
 """An ISO date or date-time, as APIs write them: 2026-12-04, 2026-12-04T22:53:29+09:00."""
 
 WORDING = lexicon.words("answers")["wording"]
-LABELS_ZH, EXPANDED, UNITS, STATUS_ZH = (WORDING[table] for table in ("labels_zh", "expanded", "units", "status_zh"))
+LABELS_ZH, EXPANDED, UNITS, UNITS_ZH, STATUS_ZH = (WORDING[table] for table in (
+    "labels_zh", "expanded", "units", "units_zh", "status_zh"))
 """Chinese for the words that name fields and tools (where the reading vocabulary has none or another), short
-forms written out (temp -> temperature), a unit at the end of a field's name (temp_c), a one-word status in Chinese."""
+forms written out (temp -> temperature), a unit at the end of a field's name (temp_c) and how Chinese writes it, a
+one-word status in Chinese."""
 PLACES = frozenset(WORDING["places"])
 """Words of a parameter's name that make its value a place: said as "in Tokyo" / "东京"."""
 SAY = lexicon.words("answers")["say"]
@@ -132,7 +134,7 @@ def value_text(value: Any, language: Language, unit: str = "") -> str:
     if isinstance(value, bool):
         return ("是" if value else "否") if language == "zh" else ("yes" if value else "no")
     if isinstance(value, (int, float)):
-        said = number(value, language)
+        said, unit = number(value, language), UNITS_ZH.get(unit, unit) if language == "zh" else unit
         return f"{said}{unit}" if unit in ("%", "°C", "°F") else f"{said} {unit}".rstrip()
     if isinstance(value, list):
         return join([value_text(v, language) for v in value if not isinstance(v, (dict, list))], language)
