@@ -18,6 +18,7 @@ from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, with
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
+from agentkit.offline.zh_values import glossed
 
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
 
@@ -117,7 +118,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
            siblings: tuple[str, ...] = ()) -> Any:
     kind, hint = json_type(spec), hint_of(name, spec)
     if "enum" in spec:
-        return _choice(spec["enum"], hint, text, spec.get("default") if required and guess else None,
+        return glossed(spec, text) or _choice(spec["enum"], hint, text, spec.get("default") if required and guess else None,
                        required and guess)
     if kind == "boolean":
         return _boolean(name, text, required and guess)

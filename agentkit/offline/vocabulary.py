@@ -29,6 +29,7 @@ WORDS: dict[str, str] = TABLES["chinese"]
 """Chinese word -> English words, longest first when read. Places are the English names the zone table knows."""
 
 
+WIDE = str.maketrans({"，": " , ", "。": " . ", "？": " ? ", "！": " ! ", "、": " , ", "：": ": ", "“": ' "', "”": '" '})
 QUOTES = re.compile(r"“([^”]*)”|《([^》]*)》|\"([^\"]*)\"")
 """Quoted text and titles: kept aside while the rest is read, put back as written."""
 BA = re.compile(r"把\s*(?!它)([^\s“”\"'，。][^“”\"'，。]*?)\s*(写到|写入|写进|保存到|存到|追加到|加到)")
@@ -89,8 +90,7 @@ def english(text: str) -> str:
     text = re.sub(r"((?:\d:\d\d|^|[，,：:])\s*)[和跟与]", r"\1 with ", text)
     text = re.sub(r"第\s*(\d+)\s*([行项条])", lambda m: f" {'line' if m[2] == '行' else 'item'} {m[1]} ", text)  # 第二行, 第一项
     text = _vocabulary().sub(_read_word, text)
-    text = text.replace("，", " , ").replace("。", " . ").replace("？", " ? ").replace("！", " ! ").replace("、", " , ")
-    text = text.replace("：", ": ").replace("“", ' "').replace("”", '" ')
+    text = text.translate(WIDE)
     text = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
     return re.sub(r"\s+", " ", text).strip()
 
