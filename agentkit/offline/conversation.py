@@ -132,7 +132,7 @@ def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: st
     for name, value in changed.items():
         role = role_of(name, properties.get(name) or {})[0]
         pair = [n for n in previous if n != name and role and role_of(n, properties.get(n) or {})[0] == role
-                and isinstance(previous[n], str)]
+                and isinstance(previous[n], str) and "enum" not in (properties.get(n) or {})]  # place_type is no place
         if role and pair and len(changed) == 1:
             ends = sorted([name, *pair], key=list(properties).index)
             name = next((n for n in ends if set(split_name(n)) & FROM_WORDS), ends[0]) if said_from else ends[-1]

@@ -16,7 +16,7 @@ from typing import Any
 from agentkit.offline import code, dates, lists, numbers, reading
 from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
-from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
+from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, preposition, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
 from agentkit.offline.zh_values import glossed
 
@@ -56,6 +56,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     required = [r for r in schema.get("required") or [] if r in properties]
     numeric = [n for n, p in properties.items() if json_type(p) in ("number", "integer") and "enum" not in p]
     values: dict[str, Any] = numbers.durations(numeric, properties, spans, used)  # "for an hour" -> 60 for duration_minutes
+    values |= numbers.patterned(properties, text, spans, used)  # "表号是98765432101" for a meter's "^[0-9]{11}$"
     values |= numbers.line_counts([n for n in numeric if n not in values], properties, text, spans, used)  # "first line"
     numeric = [n for n in numeric if n not in values]
     paths = sum(s.kind == "path" for s in spans)  # "a.txt 和 b.txt 这两个文件": the 2 counts the files, it is no value
@@ -150,8 +151,9 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
                   and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))]
     if role == "place":
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
-        candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or _after_preposition(s)
-                      or coded and re.fullmatch(r"[A-Z]{2,4}", str(s.value))]
+        # "in Lisbon", "to the Louvre": a name a place parameter can take even when no table knows it
+        candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or preposition(s) in {
+            "in", "at", "from", "to", "for", "near", "of", "into"} or coded and re.fullmatch(r"[A-Z]{2,4}", str(s.value))]
     if role == "repo":  # a repository is owner/name: "Open an issue titled 'Crash on start'" names no repository
         candidates = [s for s in candidates if s.kind == "repo" or re.fullmatch(r"[\w.-]+/[\w.-]+", str(s.value).strip())]
     if role in ("place", "unit", "language", "date", "time"):
@@ -288,12 +290,6 @@ def _boolean(name: str, text: str, must: bool) -> bool | None:
         first = min(match.start() for match in matches)
         return not re.search(r"\b(?:no|not|without|don't|exclude|skip|never)\b[\w\s]{0,20}$", lowered[:first])
     return False if must else None
-
-
-def _after_preposition(span: Span) -> bool:
-    """ "in Lisbon", "to the Louvre": a name a place parameter can take even when no table knows it."""
-    before = span.before[:-1] if span.before[-1:] in (("the",), ("a",)) else span.before
-    return bool(before) and before[-1] in {"in", "at", "from", "to", "for", "near", "of", "into"}
 
 
 def _text_of(span: Span, text: str) -> str:

@@ -50,6 +50,15 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
     return {name: numbers[j] for name, j in chosen.items()}
 
 
+def patterned(properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, str]:
+    """A string whose pattern takes digits ("^[0-9]{11}$": a meter, a card) takes the number written that fits it, before
+    a number parameter can ("充两百，表号是98765432101": 98765432101 is the meter's, 200 the amount)."""
+    fitting = {name: next((s for s in spans if s.kind == "number" and id(s) not in used and re.fullmatch(spec["pattern"], text[
+        s.start:s.end])), None) for name, spec in properties.items() if json_type(spec) == "string" and "pattern" in spec}
+    used.update(id(s) for s in fitting.values() if s)
+    return {name: text[s.start:s.end] for name, s in fitting.items() if s}
+
+
 def _whole(spec: dict) -> bool:
     return json_type(spec) == "integer"
 

@@ -69,6 +69,7 @@ def english(text: str) -> str:
     text = QUOTES.sub(lambda m: _kept(next(g for g in m.groups() if g is not None), kept, '"'), text)
     text = re.sub(r"(\.[A-Za-z][A-Za-z0-9]{0,4})(?=[\u4e00-\u9fff])", r"\1 ", text)  # "笔记.txt移到…": the name ends
     text = FILE.sub(lambda m: _kept_file(m.group(0), kept), text)
+    text = re.sub(r"([\u4e00-\u9fff])(?=\d)", r"\1 ", text)  # "卡号0031245678": a number glued after a word is its own
     for pattern, english_words in EDITS:
         text = pattern.sub(lambda m, said=english_words: said.format(
             *(MOVES.get(v) or v if v in MOVES or "\x00" in v else _kept(v, kept, "" if "search" in said else '"')
@@ -89,7 +90,9 @@ def english(text: str) -> str:
     text = _times_and_durations(text)  # "3点和 Lina 开会", "跟小王吃饭": after a time or a clause's start, 和/跟 is "with"
     text = re.sub(r"((?:\d:\d\d|^|[，,：:])\s*)[和跟与]", r"\1 with ", text)
     text = re.sub(r"第\s*(\d+)\s*([行项条])", lambda m: f" {'line' if m[2] == '行' else 'item'} {m[1]} ", text)  # 第二行, 第一项
-    text = _vocabulary().sub(_read_word, text)
+    text = _vocabulary().sub(_read_word, text)  # "西单附近有药店" reads "西单 near> any pharmacy": "any pharmacy near 西单"
+    text = re.sub(r"((?:[A-Z][\w'-]*\s+)*[A-Z][\w'-]*|[\u4e00-\u9fff]+)?\s*\b(near|in)>([^,.?!，。？！]*)",
+                  lambda m: f" {m[3]} {m[2]} {m[1]} " if m[1] else f" {m[2]} {m[3]} ", text)
     text = text.translate(WIDE)
     text = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
     return re.sub(r"\s+", " ", text).strip()
