@@ -125,3 +125,13 @@ def test_a_pattern_python_cannot_read_is_no_error():
     """JSON Schema patterns are ECMA 262: "\\p{L}" is a letter there, an error in Python's re."""
     call = ask([{"role": "user", "content": "call me Mira from now on, nickname Mira, I am 12"}], [NICK]).tool_calls[0]
     assert call.name == "set_nickname"
+
+
+CARD = tool("get_card_balance", "Look up the balance of a library card.", card={"type": "string", "pattern": "^[0-9]{8}$"})
+
+
+@pytest.mark.parametrize("question", ["查一下借书卡的余额，卡号20261205", "what's left on my library card? it's 20261205"])
+def test_words_a_digits_pattern_refuses_are_no_value_for_it(question):
+    """The clause before the number ("查一下借书卡的余额") gives no card number of its own: one call, with the number."""
+    calls = ask([{"role": "user", "content": question}], [CARD]).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [{"card": "20261205"}]

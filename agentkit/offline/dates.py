@@ -155,10 +155,8 @@ def _month_day(words: str, today: dt.date) -> str | None:
 def _amount(written: str) -> float:
     if re.fullmatch(r"\d+(?:\.\d+)?", written):
         return float(written)
-    if written.startswith(("half", "a half")):
-        return 0.5
-    if "quarter" in written:
-        return 0.25
+    if written.startswith(("half", "a half")) or "quarter" in written:
+        return 0.5 if written.startswith(("half", "a half")) else 0.25
     try:  # "a", "an" and what text2num cannot read are one
         return float(text2num(written, "en"))
     except ValueError:

@@ -93,7 +93,9 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele)
             values[name] = person.group(0) if person else phrase
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
-    ordered = {name: values[name] for name in properties if name in values}
+    refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))
+               and not re.fullmatch(p["pattern"], str(values[n]))}  # "查下" is no card number that ^[0-9]{10}$ takes
+    ordered = {name: values[name] for name in properties if name in values and name not in refused}
     return ordered, [name for name in required if name not in ordered]
 
 
