@@ -105,3 +105,33 @@ def test_it_in_a_later_clause_is_the_thing_of_the_call_before(question, title, d
     calls = ask([{"role": "user", "content": question}], [TODO, CALENDAR]).tool_calls
     assert [c.name for c in calls] == ["add_todo_item", "add_calendar_entry"]
     assert json.loads(calls[1].arguments) == {"title": title, "date": date}
+
+
+METER = tool("top_up_meter", "Top up a prepaid water meter.",
+             meter_id={"type": "string", "pattern": "^[0-9]{9}$"}, amount={"type": "number"})
+NICK = tool("set_nickname", "Set the player's nickname.", nickname={"type": "string", "pattern": r"^\p{L}{2,12}$"})
+
+
+@pytest.mark.parametrize(("question", "meter_id", "amount"), [
+    ("水表号是300412345，充五十块", "300412345", 50),
+    ("put 30 on water meter 123456789", "123456789", 30),
+])
+def test_a_string_whose_pattern_takes_digits_takes_the_number_that_fits_it(question, meter_id, amount):
+    call = ask([{"role": "user", "content": question}], [METER]).tool_calls[0]
+    assert json.loads(call.arguments) == {"meter_id": meter_id, "amount": amount}
+
+
+def test_a_pattern_python_cannot_read_is_no_error():
+    """JSON Schema patterns are ECMA 262: "\\p{L}" is a letter there, an error in Python's re."""
+    call = ask([{"role": "user", "content": "call me Mira from now on, nickname Mira, I am 12"}], [NICK]).tool_calls[0]
+    assert call.name == "set_nickname"
+
+
+CARD = tool("get_card_balance", "Look up the balance of a library card.", card={"type": "string", "pattern": "^[0-9]{8}$"})
+
+
+@pytest.mark.parametrize("question", ["查一下借书卡的余额，卡号20261205", "what's left on my library card? it's 20261205"])
+def test_words_a_digits_pattern_refuses_are_no_value_for_it(question):
+    """The clause before the number ("查一下借书卡的余额") gives no card number of its own: one call, with the number."""
+    calls = ask([{"role": "user", "content": question}], [CARD]).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [{"card": "20261205"}]

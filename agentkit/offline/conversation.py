@@ -63,11 +63,8 @@ class Conversation:
 
     def last_call_to(self, offers: list[Offer]) -> tuple[Offer, dict[str, Any]] | None:
         """The last call of a tool still offered, with its arguments."""
-        for call in reversed(self.calls):
-            offer = next((o for o in offers if o.name == call.name), None)
-            if offer:
-                return offer, call.arguments
-        return None
+        return next(((offer, call.arguments) for call in reversed(self.calls) for offer in offers if offer.name == call.name),
+                    None)
 
 
 _WORDS = words("choose")["conversation"]
@@ -132,7 +129,7 @@ def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: st
     for name, value in changed.items():
         role = role_of(name, properties.get(name) or {})[0]
         pair = [n for n in previous if n != name and role and role_of(n, properties.get(n) or {})[0] == role
-                and isinstance(previous[n], str)]
+                and isinstance(previous[n], str) and "enum" not in (properties.get(n) or {})]  # place_type is no place
         if role and pair and len(changed) == 1:
             ends = sorted([name, *pair], key=list(properties).index)
             name = next((n for n in ends if set(split_name(n)) & FROM_WORDS), ends[0]) if said_from else ends[-1]
@@ -179,7 +176,11 @@ def with_earlier_file(question: str, messages: list[dict]) -> str:
 
 
 def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
-    """ "what about bergen?": the words left, for the text parameter the last call was about."""
+    """ "what about bergen?": the words left, for the text parameter the last call was about; "make it 3", "太短了，改成24":
+    a number alone (after words it cannot read at most), for the one number the last call gave."""
+    numeric, alone = [n for n, value in previous.items() if type(value) in (int, float)], re.search(r"(?<!\S)\d+$", rest)
+    if alone and len(numeric) == 1 and not re.search(r"[a-z\d]", rest[:alone.start()], re.I):
+        return {numeric[0]: int(alone.group(0))}
     if not rest or len(rest.split()) > 3 or re.fullmatch(r"[\d\s.,:-]+", rest):
         return {}
     properties = offer.schema.get("properties") or {}
@@ -236,6 +237,4 @@ def _lines_read(result: str) -> list[str] | None:
     if GOES_ON.search(result):
         return None
     numbered = NUMBERED.findall(result)
-    if numbered:
-        return numbered
-    return [] if NOTHING_IN.search(result) and len(result.splitlines()) == 1 else result.splitlines()
+    return numbered or ([] if NOTHING_IN.search(result) and len(result.splitlines()) == 1 else result.splitlines())

@@ -39,8 +39,6 @@ CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}
                    re.IGNORECASE)
 RELATIVE = re.compile(rf"\bin\s+(\d+|a|an|{said(1, 100)})\s+(days?|weeks?|months?)\b|"
                       r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\bnext\s+(?:week|month)\b", re.IGNORECASE)
-
-
 EVENING = re.compile(r"\b(?:tonight|this (?:evening|afternoon)|in the (?:evening|afternoon))\b", re.IGNORECASE)
 
 
@@ -115,7 +113,8 @@ def as_iso(written: str, today: dt.date | None = None) -> str | None:
     words = written.lower().strip()
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", words):
         return words
-    days = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1, "the day after tomorrow": 2, "day after tomorrow": 2}
+    days = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1, "the day after tomorrow": 2, "day after tomorrow": 2,
+            "next week": 7, "next month": 30}
     if words in days:
         return (today + dt.timedelta(days=days[words])).isoformat()
     named = re.fullmatch(r"(next |this |on )?(\w+)", words)
@@ -127,8 +126,6 @@ def as_iso(written: str, today: dt.date | None = None) -> str | None:
         count = _amount(relative.group(1))
         step = {"day": 1, "week": 7, "month": 30}[relative.group(2)]
         return (today + dt.timedelta(days=int(count * step))).isoformat()
-    if words in ("next week", "next month"):
-        return (today + dt.timedelta(days=7 if words == "next week" else 30)).isoformat()
     return _month_day(words, today)
 
 
@@ -158,13 +155,9 @@ def _month_day(words: str, today: dt.date) -> str | None:
 def _amount(written: str) -> float:
     if re.fullmatch(r"\d+(?:\.\d+)?", written):
         return float(written)
-    if written.startswith(("half", "a half")):
-        return 0.5
-    if "quarter" in written:
-        return 0.25
-    if written in ("a", "an"):
-        return 1.0
-    try:
+    if written.startswith(("half", "a half")) or "quarter" in written:
+        return 0.5 if written.startswith(("half", "a half")) else 0.25
+    try:  # "a", "an" and what text2num cannot read are one
         return float(text2num(written, "en"))
     except ValueError:
         return 1.0

@@ -16,8 +16,9 @@ from typing import Any
 from agentkit.offline import code, dates, lists, numbers, reading
 from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
-from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
+from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, preposition, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
+from agentkit.offline.zh_values import glossed
 
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
 
@@ -55,6 +56,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     required = [r for r in schema.get("required") or [] if r in properties]
     numeric = [n for n, p in properties.items() if json_type(p) in ("number", "integer") and "enum" not in p]
     values: dict[str, Any] = numbers.durations(numeric, properties, spans, used)  # "for an hour" -> 60 for duration_minutes
+    values |= numbers.patterned(properties, text, spans, used)  # "表号是98765432101" for a meter's "^[0-9]{11}$"
     values |= numbers.line_counts([n for n in numeric if n not in values], properties, text, spans, used)  # "first line"
     numeric = [n for n in numeric if n not in values]
     paths = sum(s.kind == "path" for s in spans)  # "a.txt 和 b.txt 这两个文件": the 2 counts the files, it is no value
@@ -91,7 +93,9 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele)
             values[name] = person.group(0) if person else phrase
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
-    ordered = {name: values[name] for name in properties if name in values}
+    refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))
+               and not re.fullmatch(p["pattern"], str(values[n]))}  # "查下" is no card number that ^[0-9]{10}$ takes
+    ordered = {name: values[name] for name in properties if name in values and name not in refused}
     return ordered, [name for name in required if name not in ordered]
 
 
@@ -117,7 +121,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
            siblings: tuple[str, ...] = ()) -> Any:
     kind, hint = json_type(spec), hint_of(name, spec)
     if "enum" in spec:
-        return _choice(spec["enum"], hint, text, spec.get("default") if required and guess else None,
+        return glossed(spec, text) or _choice(spec["enum"], hint, text, spec.get("default") if required and guess else None,
                        required and guess)
     if kind == "boolean":
         return _boolean(name, text, required and guess)
@@ -149,8 +153,9 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
                   and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))]
     if role == "place":
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
-        candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or _after_preposition(s)
-                      or coded and re.fullmatch(r"[A-Z]{2,4}", str(s.value))]
+        # "in Lisbon", "to the Louvre": a name a place parameter can take even when no table knows it
+        candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or preposition(s) in {
+            "in", "at", "from", "to", "for", "near", "of", "into"} or coded and re.fullmatch(r"[A-Z]{2,4}", str(s.value))]
     if role == "repo":  # a repository is owner/name: "Open an issue titled 'Crash on start'" names no repository
         candidates = [s for s in candidates if s.kind == "repo" or re.fullmatch(r"[\w.-]+/[\w.-]+", str(s.value).strip())]
     if role in ("place", "unit", "language", "date", "time"):
@@ -287,12 +292,6 @@ def _boolean(name: str, text: str, must: bool) -> bool | None:
         first = min(match.start() for match in matches)
         return not re.search(r"\b(?:no|not|without|don't|exclude|skip|never)\b[\w\s]{0,20}$", lowered[:first])
     return False if must else None
-
-
-def _after_preposition(span: Span) -> bool:
-    """ "in Lisbon", "to the Louvre": a name a place parameter can take even when no table knows it."""
-    before = span.before[:-1] if span.before[-1:] in (("the",), ("a",)) else span.before
-    return bool(before) and before[-1] in {"in", "at", "from", "to", "for", "near", "of", "into"}
 
 
 def _text_of(span: Span, text: str) -> str:

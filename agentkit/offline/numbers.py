@@ -26,6 +26,7 @@ PEOPLE_WORDS = frozenset(TABLES["people_words"].split())
 MONEY_PARAMS = frozenset(TABLES["money_params"].split())
 SIZE_PARAMS = frozenset(TABLES["size_params"].split())
 DURATION_WORDS = frozenset(TABLES["duration_words"].split())
+DIGITS = re.compile(r"\^?(?:\[0-9\]|\\d)(?:\{\d+(?:,\d*)?\}|[+*])?\$?")  # "^[0-9]{11}$", "\d+": a pattern of digits only
 
 
 def assign(names: list[str], hints: dict[str, set[str]], properties: dict, required: list[str],
@@ -48,6 +49,15 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
         if name not in chosen and name in required and free:
             chosen[name] = free[0]
     return {name: numbers[j] for name, j in chosen.items()}
+
+
+def patterned(properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, str]:
+    """A string whose pattern takes digits ("^[0-9]{11}$": a meter, a card) takes the number written that fits it, before
+    a number parameter can ("充两百，表号是98765432101": 98765432101 is the meter's, 200 the amount)."""
+    fitting = {name: next((s for s in spans if s.kind == "number" and id(s) not in used and re.fullmatch(spec["pattern"], text[
+        s.start:s.end])), None) for name, spec in properties.items() if DIGITS.fullmatch(str(spec.get("pattern")))}
+    used.update(id(s) for s in fitting.values() if s)
+    return {name: text[s.start:s.end] for name, s in fitting.items() if s}
 
 
 def _whole(spec: dict) -> bool:

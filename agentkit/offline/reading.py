@@ -29,6 +29,8 @@ def words(text: str) -> list[str]:
     lowered = text.lower().replace("_", " ")
     lowered = re.sub(r"\b([a-z]+)-([a-z]+)\b", lambda m: f"{m.group(1)} {m.group(2)} {m.group(1)}{m.group(2)}", lowered)
     tokens = re.findall(r"[a-z0-9]+", lowered)
+    # Chinese the vocabulary left unread ("充电桩"): its two-character pieces, so it still meets a Chinese description
+    tokens += [run[i:i + 2] for run in re.findall(r"[\u4e00-\u9fff]{2,}", lowered) for i in range(len(run) - 1)]
     return [stem(t) for t in tokens if t not in STOP_WORDS]
 
 
@@ -65,19 +67,15 @@ def _synonym_groups() -> dict[str, frozenset[int]]:
     return {word: frozenset(found) for word, found in groups.items()}
 
 
+@cache
 def is_weak(word: str) -> bool:
     """A stemmed word that barely says which tool fits (see WEAK_WORDS)."""
-    return word in _weak_stems()
-
-
-@cache
-def _weak_stems() -> frozenset[str]:
-    return frozenset(stem(w) for w in WEAK_WORDS)
+    return word in {stem(w) for w in WEAK_WORDS}
 
 
 def related(a: str, b: str) -> bool:
-    """Two stemmed words mean the same here: close (below), or synonyms."""
-    return close(a, b) or synonyms(a, b)
+    """Two stemmed words mean the same here: close (below), or in one line of SYNONYMS (not merely spelled alike)."""
+    return close(a, b) or bool(synonym_groups(a) & synonym_groups(b))
 
 
 def close(a: str, b: str) -> bool:
@@ -88,11 +86,6 @@ def close(a: str, b: str) -> bool:
 def synonym_groups(word: str) -> frozenset[int]:
     """The lines of SYNONYMS a stemmed word is in."""
     return _synonym_groups().get(word, frozenset())
-
-
-def synonyms(a: str, b: str) -> bool:
-    """Two stemmed words in one line of SYNONYMS (not merely spelled alike)."""
-    return bool(synonym_groups(a) & synonym_groups(b))
 
 
 def names_option(word: str, option: str, options: list[str]) -> bool:

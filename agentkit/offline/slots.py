@@ -51,7 +51,7 @@ class Offer:
             found += [(reading.stem(w), 1.0) for w in reading.split_name(param) if w not in reading.STOP_WORDS]
             found += [(w, 1.0) for w in reading.words(english(spec.get("description", "")))]
             enum = spec.get("enum") or (spec.get("items") or {}).get("enum") or []
-            found += [(reading.stem(w), 1.0) for value in enum for w in reading.split_name(str(value))]
+            found += [(reading.stem(w), 1.0) for v in map(str, enum) for w in reading.split_name(v) + reading.words(v)]
         return found
 
     @cached_property

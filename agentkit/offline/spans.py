@@ -203,8 +203,7 @@ def _find(text: str) -> tuple[Span, ...]:
                 sentence_start and not is_known_place(name.split()[0])):
             name = name.partition(" ")[2]  # a capitalised first word of a sentence is not a name
         if name:
-            start = match.end() - len(name)
-            add(start, match.end(), "proper", name)
+            add(match.end() - len(name), match.end(), "proper", name)
     for match in FOREIGN_NAME.finditer(text):  # "弗兰克·赫伯特": a foreign name as Chinese writes it
         add(match.start(), match.end(), "proper", match.group(0))
     colon = _COLON.search(text)  # "Make this all caps: please handle with care": the text a tool works on
@@ -223,10 +222,8 @@ def _after(text: str, end: int) -> tuple[str, ...]:
 
 def _money(text: str, match: re.Match) -> bool:
     """ "$84", "84 euros", "for 2.30": a sum of money, not a count or a size (a size has its unit after it)."""
-    after = _after(text, match.end(1))[:2]
-    if after[:1] and after[0] in CURRENCY_COUNTRIES:  # "200 swiss francs": the currency is the word after its country
-        after = after[1:]
-    after = after[:1]
+    after = _after(text, match.end(1))[:2]  # "200 swiss francs": the currency is the word after its country
+    after = after[1:2] if after[:1] and after[0] in CURRENCY_COUNTRIES else after[:1]
     return bool(re.search(r"[$€£¥]\s?-?$", text[: match.start(1) + 1]) or after and after[0] in MONEY_WORDS
                 or re.fullmatch(r"\d+\.\d\d", match.group(1)) and not (after and after[0] in UNITS))
 

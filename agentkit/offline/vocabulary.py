@@ -29,6 +29,7 @@ WORDS: dict[str, str] = TABLES["chinese"]
 """Chinese word -> English words, longest first when read. Places are the English names the zone table knows."""
 
 
+WIDE = str.maketrans({"，": " , ", "。": " . ", "？": " ? ", "！": " ! ", "、": " , ", "：": ": ", "“": ' "', "”": '" '})
 QUOTES = re.compile(r"“([^”]*)”|《([^》]*)》|\"([^\"]*)\"")
 """Quoted text and titles: kept aside while the rest is read, put back as written."""
 BA = re.compile(r"把\s*(?!它)([^\s“”\"'，。][^“”\"'，。]*?)\s*(写到|写入|写进|保存到|存到|追加到|加到)")
@@ -68,6 +69,7 @@ def english(text: str) -> str:
     text = QUOTES.sub(lambda m: _kept(next(g for g in m.groups() if g is not None), kept, '"'), text)
     text = re.sub(r"(\.[A-Za-z][A-Za-z0-9]{0,4})(?=[\u4e00-\u9fff])", r"\1 ", text)  # "笔记.txt移到…": the name ends
     text = FILE.sub(lambda m: _kept_file(m.group(0), kept), text)
+    text = re.sub(r"([\u4e00-\u9fff])(?=\d)", r"\1 ", text)  # "卡号0031245678": a number glued after a word is its own
     for pattern, english_words in EDITS:
         text = pattern.sub(lambda m, said=english_words: said.format(
             *(MOVES.get(v) or v if v in MOVES or "\x00" in v else _kept(v, kept, "" if "search" in said else '"')
@@ -88,9 +90,10 @@ def english(text: str) -> str:
     text = _times_and_durations(text)  # "3点和 Lina 开会", "跟小王吃饭": after a time or a clause's start, 和/跟 is "with"
     text = re.sub(r"((?:\d:\d\d|^|[，,：:])\s*)[和跟与]", r"\1 with ", text)
     text = re.sub(r"第\s*(\d+)\s*([行项条])", lambda m: f" {'line' if m[2] == '行' else 'item'} {m[1]} ", text)  # 第二行, 第一项
-    text = _vocabulary().sub(_read_word, text)
-    text = text.replace("，", " , ").replace("。", " . ").replace("？", " ? ").replace("！", " ! ").replace("、", " , ")
-    text = text.replace("：", ": ").replace("“", ' "').replace("”", '" ')
+    text = _vocabulary().sub(_read_word, text)  # "西单附近有药店" reads "西单 near> any pharmacy": "any pharmacy near 西单"
+    text = re.sub(r"((?:[A-Z][\w'-]*\s+)*[A-Z][\w'-]*|[\u4e00-\u9fff]+)?\s*\b(near|in)>([^,.?!，。？！]*)",
+                  lambda m: f" {m[3]} {m[2]} {m[1]} " if m[1] else f" {m[2]} {m[3]} ", text)
+    text = text.translate(WIDE)
     text = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
     return re.sub(r"\s+", " ", text).strip()
 
@@ -109,16 +112,16 @@ def _kept_file(found: str, kept: list[str]) -> str:
 
 
 def _times_and_durations(text: str) -> str:
-    """ "下午3点半" -> "at 15:30", "一个半小时" -> "for 90 minutes", "三个六面骰子" -> "3 dice with 6 sides"."""
+    """ "下午3点半" is "at 15:30", "七点三刻" "at 07:45", "一个半小时" "for 90 minutes", "三个六面骰子" "3 dice with 6 sides"."""
     def clock(m: re.Match) -> str:
-        hour, minute = int(m.group(2)), (30 if m.group(3) == "半" else int(m.group(4) or 0))
+        hour, minute = int(m.group(2)), (30 if m.group(3) == "半" else 15 * int(m[4]) if m[4] else int(m.group(5) or 0))
         hour += 12 if m.group(1) in ("下午", "晚上", "傍晚", "今晚", "明晚") and hour < 12 else 0
-        day = {"今晚": " tonight", "明晚": " tomorrow"}.get(m.group(1) or "", "")
+        day = {"今晚": " tonight", "明晚": " tomorrow", "明早": " tomorrow"}.get(m.group(1) or "", "")
         return f"{day} at {hour:02d}:{minute:02d} "
 
-    text = re.sub(r"(上午|早上|中午|下午|晚上|傍晚|今晚|明晚)?\s*(\d{1,2})\s*[点時时]\s*(?:(半)|(\d{1,2})\s*分?)?", clock, text)
-    hours = r"(\d+)\s*个?(半)?\s*(?:小时|钟头)"
-    text = re.sub(hours, lambda m: f" for {int(m.group(1)) * 60 + (30 if m.group(2) else 0)} minutes ", text)
+    text = re.sub(r"(上午|早上|中午|下午|晚上|傍晚|今晚|明晚|明早)?\s*(\d{1,2})\s*[点時时]\s*"
+                  r"(?:(半)|([13])\s*刻|(\d{1,2})\s*分?)?", clock, text)
+    text = re.sub(r"(\d+)\s*个?(半)?\s*(?:小时|钟头)", lambda m: f" for {int(m[1]) * 60 + (30 if m[2] else 0)} minutes ", text)
     text = re.sub(r"半\s*个?\s*(?:小时|钟头)", " for 30 minutes ", text)
     text = re.sub(r"(\d+)\s*分钟", r" for \1 minutes ", text)
     text = re.sub(r"(\d+)\s*秒钟?", r" for \1 seconds ", text)

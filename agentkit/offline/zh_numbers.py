@@ -65,6 +65,4 @@ def _number(written: str) -> str:
 
 def _fraction(written: str | None) -> str:
     """ "五" after 点 is ".5": the digits after the point, each read alone."""
-    if not written:
-        return ""
-    return "." + (written if written.isdigit() else "".join(str(DIGITS.get(c, 0)) for c in written))
+    return "." + (written if written.isdigit() else "".join(str(DIGITS.get(c, 0)) for c in written)) if written else ""

@@ -65,3 +65,11 @@ def _chinese_for(word: str) -> tuple[str, ...]:
 
 def _plain(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip(" ,.?!\"'").casefold()
+
+
+def glossed(spec: dict, text: str) -> Any:
+    """The option a Chinese description glosses ("large 大杯", "no_ice 去冰") or a Chinese option ("怡宝") that the
+    question names; both read through the vocabulary as the question was, so "去冰" meets "去冰"."""
+    glosses = dict(re.findall(r"([\w%]+)\s*[（(：:=]?\s*([\u4e00-\u9fff]+)", spec.get("description") or ""))
+    return next((o for o in spec["enum"] if any(w and english(w) in text for w in (
+        glosses.get(str(o)), is_chinese(str(o)) and str(o)))), None)
