@@ -11,6 +11,7 @@ parameter already filled ("in Tokyo and in Paris") starts another call of the sa
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -63,11 +64,10 @@ def score(offer: Offer, text: str) -> float:
     for word in asked:
         best = offer.weight_of(word)
         total += best / 3 if reading.is_weak(word) else best
-    # "with the shell", "using bash": a tool named as the means decides, whatever else the words point at
-    named = [w for w, weight in offer.weighted_words() if weight == 3.0]
     # "count the lines with wc": a program named as the means is a tool's that runs commands
     program = any(m in code.COMMANDS for m in means) and any(slot.role == "command" for slot in offer.slots)
-    total += 8.0 * (program or any(reading.related(m, w) for m in means for w in named))
+    # "with the shell", "using bash": a tool named as the means decides, whatever else the words point at
+    total += 8.0 * (program or any(reading.related(m, w) for m in means for w, weight in offer.weighted_words() if weight == 3))
     total += _everyday(offer, text, program) + (_marks_done(offer) if done else 0.0)
     return total + min(2.0, needed_values_present(offer.schema, text))
 
@@ -176,11 +176,13 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     # On a tie, the words of the tool's name decide; then the order the tools were offered in. A tool that asks the
     # person a question is for what only they know, not for a request whose words merely touch "question" or "search".
     asking = ASK_ME.search(text)
-    scored = [(score(o, text), score(named_only(o.name), text), -i, o) for i, o in enumerate(offers)
-              if asking or not asks_the_person(o)]
+    scored = [(score(o, text), -i, o) for i, o in enumerate(offers) if asking or not asks_the_person(o)]
     if not scored:
         return None, 0.0
-    ranked = sorted(scored, key=lambda s: s[:3], reverse=True)
+    # the name's words only break ties, so they are scored only for tools tied where the order counts: at the top or close
+    tied, least = Counter(s for s, _, _ in scored), min(ENOUGH, max(s for s, _, _ in scored))
+    ranked = sorted(((s, score(named_only(o.name), text) if tied[s] > 1 and s >= least else 0.0, i, o) for s, i, o in scored),
+                    key=lambda s: s[:3], reverse=True)
     top = ranked[0]
     # Between tools that fit about as well, the one the question gives every required value for: "list the files"
     # is glob (a pattern it implies), not read_file (a path nobody named).
