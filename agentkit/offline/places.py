@@ -99,21 +99,18 @@ PREPOSITIONS = frozenset({"in", "from", "to", "at", "for", "near", "via", "of", 
 def country_code(name: str) -> str:
     """ "Japan" -> "JP": the ISO 3166 code a parameter asks for, from CLDR's English names (babel, loaded on first
     use); a name it does not know stays as written."""
-    return _country_codes().get(name.lower(), name)
-
-
-@cache
-def _country_codes() -> dict[str, str]:
-    from babel import Locale
-
-    named = {english.lower(): code for code, english in Locale("en").territories.items() if code.isalpha()}
-    return named | COUNTRY_ALIASES
+    return COUNTRY_ALIASES.get(name.lower()) or _english_names("territories").get(name.lower(), name)
 
 
 def language_code(name: str) -> str:
     """ "German" -> "de", "Mandarin" -> "zh": the ISO 639-1 code a parameter asks for, from CLDR's English names
     (babel, loaded here on first use); a name it does not know stays as written."""
+    return _english_names("languages").get(name.lower()) or TABLES["language_aliases"].get(name.lower(), name)
+
+
+@cache  # CLDR's table is read once, on first use, not on every call (5 ms)
+def _english_names(table: str) -> dict[str, str]:
+    """CLDR's English names of territories or languages -> their two-letter codes."""
     from babel import Locale
 
-    codes = {english.lower(): code for code, english in Locale("en").languages.items() if len(code) == 2}
-    return codes.get(name.lower()) or TABLES["language_aliases"].get(name.lower(), name)
+    return {english.lower(): code for code, english in getattr(Locale("en"), table).items() if len(code) == 2 and code.isalpha()}

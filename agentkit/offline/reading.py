@@ -8,7 +8,7 @@ and from the initials of a tool's name, and nothing else.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from agentkit.offline import lexicon
 
@@ -95,7 +95,8 @@ def synonyms(a: str, b: str) -> bool:
     return bool(synonym_groups(a) & synonym_groups(b))
 
 
-def names_option(word: str, option: str, options: list[str]) -> bool:
+@lru_cache(maxsize=4096)  # a request is read as several texts with the same words, each against the same options
+def names_option(word: str, option: str, options: tuple[str, ...]) -> bool:
     """A stemmed word names this option alone, read by its closest synonym line: "miles" is in a line with "km"
     ("distance ... km miles") and in one with "mi" ("mile miles mi"); the shorter line says which unit it is."""
     lines = [g for g in synonym_groups(word) if any(g in synonym_groups(o) for o in options)]
