@@ -11,7 +11,6 @@ parameter already filled ("in Tokyo and in Paris") starts another call of the sa
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -179,10 +178,9 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     scored = [(score(o, text), -i, o) for i, o in enumerate(offers) if asking or not asks_the_person(o)]
     if not scored:
         return None, 0.0
-    # the name's words only break ties, so they are scored only for tools tied where the order counts: at the top or close
-    tied, least = Counter(s for s, _, _ in scored), min(ENOUGH, max(s for s, _, _ in scored))
-    ranked = sorted(((s, score(named_only(o.name), text) if tied[s] > 1 and s >= least else 0.0, i, o) for s, i, o in scored),
-                    key=lambda s: s[:3], reverse=True)
+    scores, least = [s for s, _, _ in scored], min(ENOUGH, max(scored)[0])  # a name is read only for a tie that counts
+    ranked = sorted(((s, score(named_only(o.name), text) if s >= least and scores.count(s) > 1 else 0.0, i, o)
+                     for s, i, o in scored), key=lambda s: s[:3], reverse=True)
     top = ranked[0]
     # Between tools that fit about as well, the one the question gives every required value for: "list the files"
     # is glob (a pattern it implies), not read_file (a path nobody named).

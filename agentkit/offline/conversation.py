@@ -212,11 +212,10 @@ def next_step(question: str, messages: list[dict], offers: list[Offer]) -> Plann
     """The next call of a request that takes steps: the read first; once it is read (the last message, its result),
     the write. A file shown only in part is never written back (what was not shown would be lost); a file that does
     not exist yet is written with the new line alone."""
+    reader = next((o for o in offers if "read" in split_name(o.name) and "path" in o.schema.get("properties", {})), None)
+    writer = next((o for o in offers if {"path", "content"} <= set(o.schema.get("properties") or {})), None)
     asked = english(question) if messages[-1]["role"] == "tool" else with_earlier_file(english(question), messages)
-    found = APPEND.search(asked) or PREPEND.search(asked)  # most requests add no line: then no tool is looked at
-    reader = found and next((o for o in offers if "read" in split_name(o.name) and "path" in o.schema.get("properties", {})),
-                            None)
-    writer = found and next((o for o in offers if {"path", "content"} <= set(o.schema.get("properties") or {})), None)
+    found = APPEND.search(asked) or PREPEND.search(asked)
     if messages[-1]["role"] != "tool":
         return Planned(reader, {"path": found.group(1)}) if found and reader and writer and "." in found.group(1) else None
     calls = Conversation.of([*messages, {"role": "user"}]).calls

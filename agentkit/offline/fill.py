@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import string
-from functools import lru_cache
 from typing import Any
 
 from agentkit.offline import code, dates, lists, numbers, reading
@@ -21,6 +20,7 @@ from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nul
 from agentkit.offline.spans import QUOTED, Span, find
 
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
+CURRENCY_WORDS = re.compile(rf"\b(?:{'|'.join(CURRENCY_CODES)})\b")
 
 
 def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: bool = True) -> tuple[dict, list[str]]:
@@ -235,13 +235,12 @@ def _labelled(name: str, properties: dict, text: str) -> str | None:
     # "in room B2", "at gate 14", "table 4": the parameter's own word, then a code with a digit in it
     if not set(reading.split_name(name)) - reading.STOP_WORDS:  # a parameter named "at" or "to" labels nothing
         return None
-    if re.search(r"\d", text):  # a code has a digit: a text with none compiles no pattern here
-        # "stop 4521" for stop_id, "order 55102" for order_number: the thing's word labels its identifier too
-        thing = re.sub(r"[ _](?:id|number|no|code|ref|identifier)$", "", name.replace("_", " ")) if "_" in name else name
-        labels = "|".join(re.escape(label) for label in dict.fromkeys((name.replace("_", " "), thing)))
-        coded = re.search(rf"\b(?:{labels})\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}\d[\w-]*)\b", text, re.I)
-        if coded:
-            return coded.group(1)
+    # "stop 4521" for stop_id, "order 55102" for order_number: the thing's word labels its identifier too
+    thing = re.sub(r"[ _](?:id|number|no|code|ref|identifier)$", "", name.replace("_", " ")) if "_" in name else name
+    labels = "|".join(re.escape(label) for label in dict.fromkeys((name.replace("_", " "), thing)))
+    coded = re.search(rf"\b(?:{labels})\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}\d[\w-]*)\b", text, re.I)
+    if coded:
+        return coded.group(1)
     # "the bedroom", "in the living room" for `room`: a phrase that ends in a role-less parameter's word is its value
     if "_" in name or len(name) < 4 or role_of(name, properties[name])[0] is not None:
         return None
@@ -251,13 +250,14 @@ def _labelled(name: str, properties: dict, text: str) -> str | None:
 
 def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) -> Any:
     """The option the question names; for "from X to Y", the one on this parameter's side. Else `default`."""
-    lowered, words = _option_words(text)
+    lowered = re.sub("|".join(SYMBOLS), lambda m: SYMBOLS[m.group(0)], text.lower())  # "68°f": "68 fahrenheit"
+    lowered = CURRENCY_WORDS.sub(lambda m: f"{m.group(0)} {CURRENCY_CODES[m.group(0)].lower()}", lowered)  # "dollars usd"
     found = []
     heads = [(reading.split_name(str(option)) or [""])[0] for option in options]
     for option, head in zip(options, heads, strict=True):
         part = reading.stem(head)
         others = [reading.stem(h) for h in heads if h != head]
-        for start, word in words:
+        for start, word in reading.words_at(lowered):
             spelled = word == part or len(word) >= 4 and part.startswith(word) or part == word[:4]
             # a synonym ("ml" for milliliters, "electric" for ev) only when it points at this option alone
             if part and (spelled or reading.names_option(word, part, (part, *others))):
@@ -273,16 +273,6 @@ def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) 
         target = towards or [f for f in found if f not in source]
         return target[-1][1] if target else (default if must else None)
     return (source or [f for f in found if f not in towards] or found)[0][1] if side_of(hint) == "from" else found[0][1]
-
-
-@lru_cache(maxsize=256)  # every option of every parameter with options is looked for in the same text: read it once
-def _option_words(text: str) -> tuple[str, tuple[tuple[int, str], ...]]:
-    """The text lowercased, a symbol as its word ("68°f": "68 fahrenheit") and a currency word with its code ("1200
-    dollars" names the option USD); and its words, stemmed, with where each starts."""
-    lowered = re.sub("|".join(SYMBOLS), lambda m: SYMBOLS[m.group(0)], text.lower())
-    lowered = re.sub(r"\b[a-z]+\b", lambda m: f"{m.group(0)} {CURRENCY_CODES[m.group(0)].lower()}"
-                     if m.group(0) in CURRENCY_CODES else m.group(0), lowered)
-    return lowered, tuple((match.start(), reading.stem(match.group(0))) for match in re.finditer(r"[a-z0-9]+", lowered))
 
 
 def _boolean(name: str, text: str, must: bool) -> bool | None:

@@ -108,9 +108,8 @@ def language_code(name: str) -> str:
     return _english_names("languages").get(name.lower()) or TABLES["language_aliases"].get(name.lower(), name)
 
 
-@cache  # CLDR's table is read once, on first use, not on every call (5 ms)
+@cache  # CLDR's English names of territories or languages -> their two-letter codes: read once, not on every call (5 ms)
 def _english_names(table: str) -> dict[str, str]:
-    """CLDR's English names of territories or languages -> their two-letter codes."""
     from babel import Locale
 
     return {english.lower(): code for code, english in getattr(Locale("en"), table).items() if len(code) == 2 and code.isalpha()}

@@ -32,6 +32,11 @@ def words(text: str) -> list[str]:
     return [stem(t) for t in tokens if t not in STOP_WORDS]
 
 
+@lru_cache(maxsize=256)  # a lowercase text's words, stemmed, and where each starts: read once for all the options
+def words_at(lowered: str) -> tuple[tuple[int, str], ...]:
+    return tuple((match.start(), stem(match.group(0))) for match in re.finditer(r"[a-z0-9]+", lowered))
+
+
 def split_name(name: str) -> list[str]:
     """A tool or parameter name as lowercase words: getCurrentTime, get_current_time, get-current-time."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
@@ -55,6 +60,9 @@ def stem(word: str) -> str:
     return word
 
 
+WEAK_STEMS = frozenset(stem(w) for w in WEAK_WORDS)
+
+
 @cache
 def _synonym_groups() -> dict[str, frozenset[int]]:
     """Stemmed word -> the synonym groups it belongs to; built on first use, not at import."""
@@ -67,12 +75,7 @@ def _synonym_groups() -> dict[str, frozenset[int]]:
 
 def is_weak(word: str) -> bool:
     """A stemmed word that barely says which tool fits (see WEAK_WORDS)."""
-    return word in _weak_stems()
-
-
-@cache
-def _weak_stems() -> frozenset[str]:
-    return frozenset(stem(w) for w in WEAK_WORDS)
+    return word in WEAK_STEMS
 
 
 def related(a: str, b: str) -> bool:

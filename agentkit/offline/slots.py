@@ -77,9 +77,8 @@ class Offer:
             exact[w] = max(weight, exact.get(w, 0.0))
             for group in reading.synonym_groups(w):
                 groups[group] = max(weight, groups.get(group, 0.0))
-        # each start of four letters or more of a word, with its best weight (written last, so it is the one kept)
         starts = {w[:end]: weight for w, weight in sorted(exact.items(), key=lambda e: e[1]) for end in range(4, len(w) + 1)}
-        return exact, groups, starts, {}
+        return exact, groups, starts, {}  # sorted by weight: of the words a start begins, the best one's weight is kept
 
     @cached_property
     def slots(self) -> tuple[Slot, ...]:
