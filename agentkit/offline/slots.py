@@ -63,7 +63,7 @@ class Offer:
         exact, groups, starts, known = self._index
         if word not in known:  # the same words come back clause after clause: each is looked up once per tool
             best = max([exact.get(word, 0.0), *(groups.get(g, 0.0) for g in reading.synonym_groups(word))])
-            if len(word) >= 4:  # "calc" and "calculate": one the start of the other (a tool's word, or the word's)
+            if word[:4] in starts:  # "calc" and "calculate": one the start of the other (a tool's word, or the word's)
                 best = max([best, starts.get(word, 0.0), *(exact.get(word[:end], 0.0) for end in range(4, len(word) + 1))])
             known[word] = best
         return known[word]
