@@ -225,10 +225,10 @@ def _completes(offer: Offer, so_far: str, clause: str) -> bool:
     return bool(missing) and len(still) < len(missing)
 
 
-def _loses(offer: Offer, so_far: str, clause: str) -> bool:
+def _loses(offer: Offer, so_far: str, clause: str, read: list | None = None) -> bool:
     """One call of both would drop a number or time the clause gives ("at 9 and at 17 to stretch"): so two calls;
-    "the GCD of 84 and 36" keeps both numbers, in two parameters."""
-    (before, _), (merged, _), (alone, _) = _read(offer, so_far, f"{so_far} and {clause}", clause)
+    "the GCD of 84 and 36" keeps both numbers, in two parameters. (`read`: the three texts, when already read.)"""
+    (before, _), (merged, _), (alone, _) = read or _read(offer, so_far, f"{so_far} and {clause}", clause)
     return bool(before) and any(isinstance(value, int | float) or re.fullmatch(r"\d\d:\d\d", str(value))
                                 for value in alone.values() if value not in merged.values() and not isinstance(value, bool))
 
@@ -238,9 +238,9 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
 
     When the clause only completes the call ("the GCD of 84 and 36"), it is the same call.
     """
-    (before, _), (merged, _), (clause_only, _) = _read(offer, so_far, f"{so_far} and {clause}", clause)
+    (before, _), (merged, _), (clause_only, _) = read = _read(offer, so_far, f"{so_far} and {clause}", clause)
     if len(merged) > len(before) and all(merged.get(name) == value for name, value in before.items()):
-        return _loses(offer, so_far, clause)
+        return _loses(offer, so_far, clause, read)
     if any(isinstance(value, list) and len(merged.get(name) or []) > len(value) for name, value in before.items()):
         return False  # "with labels bug, ui": one more item of a list, not another call
     [(alone, _)] = _read(offer, with_context(so_far, clause, before.values()))
