@@ -20,7 +20,6 @@ from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nul
 from agentkit.offline.spans import QUOTED, Span, find
 
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
-CURRENCY_WORDS = re.compile(rf"\b(?:{'|'.join(CURRENCY_CODES)})\b")
 
 
 def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: bool = True) -> tuple[dict, list[str]]:
@@ -249,9 +248,9 @@ def _labelled(name: str, properties: dict, text: str) -> str | None:
 
 
 def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) -> Any:
-    """The option the question names; for "from X to Y", the one on this parameter's side. Else `default`."""
+    """The option the question names ("1200 dollars" names USD); for "from X to Y", the one on this parameter's side."""
     lowered = re.sub("|".join(SYMBOLS), lambda m: SYMBOLS[m.group(0)], text.lower())  # "68°f": "68 fahrenheit"
-    lowered = CURRENCY_WORDS.sub(lambda m: f"{m.group(0)} {CURRENCY_CODES[m.group(0)].lower()}", lowered)  # "dollars usd"
+    lowered = re.sub(rf"\b(?:{'|'.join(CURRENCY_CODES)})\b", lambda m: f"{m[0]} {CURRENCY_CODES[m[0]].lower()}", lowered)
     found = []
     heads = [(reading.split_name(str(option)) or [""])[0] for option in options]
     for option, head in zip(options, heads, strict=True):

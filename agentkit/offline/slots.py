@@ -30,7 +30,7 @@ class Slot:
     required: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one tool is one object (offer_of keeps them): its readings are cached by it
 class Offer:
     """A tool as the model sees it, from `tools=` or from a `FUNCTION:` system prompt."""
 
