@@ -63,11 +63,10 @@ def score(offer: Offer, text: str) -> float:
     for word in asked:
         best = offer.weight_of(word)
         total += best / 3 if reading.is_weak(word) else best
-    # "with the shell", "using bash": a tool named as the means decides, whatever else the words point at
-    named = [w for w, weight in offer.weighted_words() if weight == 3.0]
     # "count the lines with wc": a program named as the means is a tool's that runs commands
     program = any(m in code.COMMANDS for m in means) and any(slot.role == "command" for slot in offer.slots)
-    total += 8.0 * (program or any(reading.related(m, w) for m in means for w in named))
+    # "with the shell", "using bash": a tool named as the means decides, whatever else the words point at
+    total += 8.0 * (program or any(reading.related(m, w) for m in means for w, weight in offer.weighted_words() if weight == 3))
     total += _everyday(offer, text, program) + (_marks_done(offer) if done else 0.0)
     return total + min(2.0, needed_values_present(offer.schema, text))
 
@@ -176,11 +175,12 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     # On a tie, the words of the tool's name decide; then the order the tools were offered in. A tool that asks the
     # person a question is for what only they know, not for a request whose words merely touch "question" or "search".
     asking = ASK_ME.search(text)
-    scored = [(score(o, text), score(named_only(o.name), text), -i, o) for i, o in enumerate(offers)
-              if asking or not asks_the_person(o)]
+    scored = [(score(o, text), -i, o) for i, o in enumerate(offers) if asking or not asks_the_person(o)]
     if not scored:
         return None, 0.0
-    ranked = sorted(scored, key=lambda s: s[:3], reverse=True)
+    scores, least = [s for s, _, _ in scored], min(ENOUGH, max(scored)[0])  # a name is read only for a tie that counts
+    ranked = sorted(((s, score(named_only(o.name), text) if s >= least and scores.count(s) > 1 else 0.0, i, o)
+                     for s, i, o in scored), key=lambda s: s[:3], reverse=True)
     top = ranked[0]
     # Between tools that fit about as well, the one the question gives every required value for: "list the files"
     # is glob (a pattern it implies), not read_file (a path nobody named).
@@ -202,14 +202,15 @@ def _planned(offer: Offer, text: str) -> Planned:
     return Planned(offer, arguments, tuple(missing), text)
 
 
-def _read(offer: Offer, *texts: str) -> list[tuple[dict, list[str]]]:
-    """What each text alone gives the tool (none guessed): its arguments, and the required ones it lacks."""
-    return [fill(offer.schema, text, exclude=offer.words, guess=False) for text in texts]
+@lru_cache(maxsize=1024)  # a clause is read again beside each other clause: each text once per tool (never changed after)
+def _read(offer: Offer, text: str) -> tuple[dict, list[str]]:
+    """What the text alone gives the tool (none guessed): its arguments, and the required ones it lacks."""
+    return fill(offer.schema, text, exclude=offer.words, guess=False)
 
 
 def _complete(offer: Offer, text: str) -> bool:
     """The text alone has a value for every required parameter (none guessed)."""
-    return next(bool(arguments) and not missing for arguments, missing in _read(offer, text))
+    return next(bool(arguments) and not missing for arguments, missing in [_read(offer, text)])
 
 
 def _goes_on(offer: Offer, so_far: str, clause: str, best_score: float) -> bool:
@@ -221,14 +222,14 @@ def _goes_on(offer: Offer, so_far: str, clause: str, best_score: float) -> bool:
 
 def _completes(offer: Offer, so_far: str, clause: str) -> bool:
     """The clause brings a required value the call so far lacks."""
-    (_, missing), (_, still) = _read(offer, so_far, f"{so_far} and {clause}")
+    (_, missing), (_, still) = _read(offer, so_far), _read(offer, f"{so_far} and {clause}")
     return bool(missing) and len(still) < len(missing)
 
 
 def _loses(offer: Offer, so_far: str, clause: str) -> bool:
     """One call of both would drop a number or time the clause gives ("at 9 and at 17 to stretch"): so two calls;
     "the GCD of 84 and 36" keeps both numbers, in two parameters."""
-    (before, _), (merged, _), (alone, _) = _read(offer, so_far, f"{so_far} and {clause}", clause)
+    (before, _), (merged, _), (alone, _) = [_read(offer, t) for t in (so_far, f"{so_far} and {clause}", clause)]
     return bool(before) and any(isinstance(value, int | float) or re.fullmatch(r"\d\d:\d\d", str(value))
                                 for value in alone.values() if value not in merged.values() and not isinstance(value, bool))
 
@@ -238,12 +239,12 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
 
     When the clause only completes the call ("the GCD of 84 and 36"), it is the same call.
     """
-    (before, _), (merged, _), (clause_only, _) = _read(offer, so_far, f"{so_far} and {clause}", clause)
+    (before, _), (merged, _), (clause_only, _) = [_read(offer, t) for t in (so_far, f"{so_far} and {clause}", clause)]
     if len(merged) > len(before) and all(merged.get(name) == value for name, value in before.items()):
         return _loses(offer, so_far, clause)
     if any(isinstance(value, list) and len(merged.get(name) or []) > len(value) for name, value in before.items()):
         return False  # "with labels bug, ui": one more item of a list, not another call
-    [(alone, _)] = _read(offer, with_context(so_far, clause, before.values()))
+    alone, _ = _read(offer, with_context(so_far, clause, before.values()))
     properties = offer.schema.get("properties") or {}
     lists = {n for n, p in properties.items() if p.get("type") == "array"}
     # an option named alone ("bitcoin and ethereum") is another call even when no lead words come with it

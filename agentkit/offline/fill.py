@@ -231,10 +231,11 @@ def _before_labels(value: str, siblings: tuple[str, ...], name: str) -> str:
 
 def _labelled(name: str, properties: dict, text: str) -> str | None:
     """ "subject: Report, body: The Q3 report is attached." -> the text after this parameter's label."""
-    labels = "|".join(re.escape(p.replace("_", " ")) for p in properties)
-    match = re.search(rf"\b{re.escape(name.replace('_', ' '))}\s*[:=]\s*(.+?)(?=,?\s*\b(?:{labels})\s*[:=]|$)", text, re.I)
-    if match:
-        return match.group(1).strip().rstrip(",").strip("\"“”")
+    if ":" in text or "=" in text:  # a label's sign: most texts have none, and then no pattern is compiled (~1 ms a tool)
+        labels = "|".join(re.escape(p.replace("_", " ")) for p in properties)
+        match = re.search(rf"\b{re.escape(name.replace('_', ' '))}\s*[:=]\s*(.+?)(?=,?\s*\b(?:{labels})\s*[:=]|$)", text, re.I)
+        if match:
+            return match.group(1).strip().rstrip(",").strip("\"“”")
     # "in room B2", "at gate 14", "table 4": the parameter's own word, then a code with a digit in it
     if not set(reading.split_name(name)) - reading.STOP_WORDS:  # a parameter named "at" or "to" labels nothing
         return None
@@ -252,25 +253,20 @@ def _labelled(name: str, properties: dict, text: str) -> str | None:
 
 
 def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) -> Any:
-    """The option the question names; for "from X to Y", the one on this parameter's side. Else `default`."""
-    lowered = text.lower()
-    for symbol, word in SYMBOLS.items():
-        lowered = lowered.replace(symbol, word)
-    # "1200 dollars" names the option USD: a currency word is read with its code too
-    lowered = re.sub(r"\b[a-z]+\b", lambda m: f"{m.group(0)} {CURRENCY_CODES[m.group(0)].lower()}"
-                     if m.group(0) in CURRENCY_CODES else m.group(0), lowered)
+    """The option the question names ("1200 dollars" names USD); for "from X to Y", the one on this parameter's side."""
+    lowered = re.sub("|".join(SYMBOLS), lambda m: SYMBOLS[m.group(0)], text.lower())  # "68°f": "68 fahrenheit"
+    lowered = re.sub(rf"\b(?:{'|'.join(CURRENCY_CODES)})\b", lambda m: f"{m[0]} {CURRENCY_CODES[m[0]].lower()}", lowered)
     found = []
     heads = [(reading.split_name(str(option)) or [""])[0] for option in options]
     for option, head in zip(options, heads, strict=True):
         part = reading.stem(head)
         others = [reading.stem(h) for h in heads if h != head]
-        for match in re.finditer(r"[a-z0-9]+", lowered):
-            word = reading.stem(match.group(0))
+        for start, word in reading.words_at(lowered):
             spelled = word == part or len(word) >= 4 and part.startswith(word) or part == word[:4]
             # a synonym ("ml" for milliliters, "electric" for ev) only when it points at this option alone
-            if part and (spelled or reading.names_option(word, part, [part, *others])):
-                before = re.findall(r"[a-z0-9]+", lowered[: match.start()])[-2:]
-                found.append((match.start(), option, before))
+            if part and (spelled or reading.names_option(word, part, (part, *others))):
+                before = re.findall(r"[a-z0-9]+", lowered[:start])[-2:]
+                found.append((start, option, before))
                 break
     if not found:
         return default if must else None  # no default and no option named: ask, rather than pick one blind

@@ -82,8 +82,8 @@ def read_instructions(messages: list[dict]) -> Instructions:
 
 def is_forbidden(instructions: Instructions, name: str, description: str) -> bool:
     """Whether a tool is one the prompt says never to use: named, or named by what it is ("the shell tool")."""
-    tool_words = {reading.stem(w) for w in reading.split_name(name)} | set(reading.words(description)[:6])
     saying = [[w for w in reading.words(said) if w not in ("tool", "command", "function")] for said in instructions.forbidden]
+    tool_words = {reading.stem(w) for w in reading.split_name(name)} | set(reading.words(description)[:6]) if saying else set()
     return any(said.lower() == name.lower() for said in instructions.forbidden) or any(
         words and all(any(reading.related(w, t) for t in tool_words) for w in words) for words in saying)
 

@@ -8,7 +8,7 @@ and from the initials of a tool's name, and nothing else.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 from agentkit.offline import lexicon
 
@@ -34,6 +34,11 @@ def words(text: str) -> list[str]:
     return [stem(t) for t in tokens if t not in STOP_WORDS]
 
 
+@lru_cache(maxsize=256)  # a lowercase text's words, stemmed, and where each starts: read once for all the options
+def words_at(lowered: str) -> tuple[tuple[int, str], ...]:
+    return tuple((match.start(), stem(match.group(0))) for match in re.finditer(r"[a-z0-9]+", lowered))
+
+
 def split_name(name: str) -> list[str]:
     """A tool or parameter name as lowercase words: getCurrentTime, get_current_time, get-current-time."""
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
@@ -57,6 +62,9 @@ def stem(word: str) -> str:
     return word
 
 
+WEAK_STEMS = frozenset(stem(w) for w in WEAK_WORDS)
+
+
 @cache
 def _synonym_groups() -> dict[str, frozenset[int]]:
     """Stemmed word -> the synonym groups it belongs to; built on first use, not at import."""
@@ -67,10 +75,9 @@ def _synonym_groups() -> dict[str, frozenset[int]]:
     return {word: frozenset(found) for word, found in groups.items()}
 
 
-@cache
 def is_weak(word: str) -> bool:
     """A stemmed word that barely says which tool fits (see WEAK_WORDS)."""
-    return word in {stem(w) for w in WEAK_WORDS}
+    return word in WEAK_STEMS
 
 
 def related(a: str, b: str) -> bool:
@@ -88,7 +95,8 @@ def synonym_groups(word: str) -> frozenset[int]:
     return _synonym_groups().get(word, frozenset())
 
 
-def names_option(word: str, option: str, options: list[str]) -> bool:
+@lru_cache(maxsize=4096)  # a request is read as several texts with the same words, each against the same options
+def names_option(word: str, option: str, options: tuple[str, ...]) -> bool:
     """A stemmed word names this option alone, read by its closest synonym line: "miles" is in a line with "km"
     ("distance ... km miles") and in one with "mi" ("mile miles mi"); the shorter line says which unit it is."""
     lines = [g for g in synonym_groups(word) if any(g in synonym_groups(o) for o in options)]

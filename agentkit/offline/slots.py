@@ -30,7 +30,7 @@ class Slot:
     required: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one tool is one object (offer_of keeps them): its readings are cached by it
 class Offer:
     """A tool as the model sees it, from `tools=` or from a `FUNCTION:` system prompt."""
 
@@ -60,24 +60,25 @@ class Offer:
 
     def weight_of(self, word: str) -> float:
         """The weight of the tool's word that best means `word` (`reading.related`), 0 when none does."""
-        exact, groups, long, known = self._index
+        exact, groups, starts, known = self._index
         if word not in known:  # the same words come back clause after clause: each is looked up once per tool
             best = max([exact.get(word, 0.0), *(groups.get(g, 0.0) for g in reading.synonym_groups(word))])
-            if len(word) >= 4:  # "calc" and "calculate": one the start of the other
-                best = max([best, *(weight for w, weight in long if w.startswith(word) or word.startswith(w))])
+            if word[:4] in starts:  # "calc" and "calculate": one the start of the other (a tool's word, or the word's)
+                best = max([best, starts.get(word, 0.0), *(exact.get(word[:end], 0.0) for end in range(4, len(word) + 1))])
             known[word] = best
         return known[word]
 
     @cached_property
-    def _index(self) -> tuple[dict[str, float], dict[int, float], list[tuple[str, float]], dict[str, float]]:
-        """The tool's words by spelling, by synonym line and (four letters or more) for prefixes, best weight each."""
+    def _index(self) -> tuple[dict[str, float], dict[int, float], dict[str, float], dict[str, float]]:
+        """The tool's words by spelling, by synonym line and by their starts of four letters or more, best weight each."""
         exact: dict[str, float] = {}
         groups: dict[int, float] = {}
         for w, weight in self._weighted:
             exact[w] = max(weight, exact.get(w, 0.0))
             for group in reading.synonym_groups(w):
                 groups[group] = max(weight, groups.get(group, 0.0))
-        return exact, groups, [(w, weight) for w, weight in exact.items() if len(w) >= 4], {}
+        starts = {w[:end]: weight for w, weight in sorted(exact.items(), key=lambda e: e[1]) for end in range(4, len(w) + 1)}
+        return exact, groups, starts, {}  # sorted by weight: of the words a start begins, the best one's weight is kept
 
     @cached_property
     def slots(self) -> tuple[Slot, ...]:

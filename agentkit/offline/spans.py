@@ -41,7 +41,8 @@ class Span:
 
 TABLES = lexicon.words("words")
 NUMBER_WORDS: dict[str, float] = TABLES["number_words"]
-NUMBER_WORDS_FOR_RUNS = [w for w in NUMBER_WORDS if w not in ("dozen", "half")] + ["thousand", "million"]
+_RUN_WORDS = "|".join([w for w in NUMBER_WORDS if w not in ("dozen", "half")] + ["thousand", "million"])
+NUMBER_RUN = re.compile(rf"\b(?:{_RUN_WORDS})(?:(?:[\s-]|\s+and\s+)(?:{_RUN_WORDS}))+\b", re.I)  # built once, not per text
 CURRENCY_SIGNS = TABLES["currency_signs"]
 MONEY_WORDS = frozenset({w for w in CURRENCY_CODES if w not in ("pound", "pounds")} | {"cad", "aud", "bucks"}
                         | {code.lower() for code in CURRENCY_CODES.values()})  # "pounds" is as often a weight
@@ -174,8 +175,7 @@ def _find(text: str) -> tuple[Span, ...]:
         if position or (after_the and match.group(1).lower() in _FIRST_SECOND):
             add(match.start(1), match.end(1), "number", float(position[1] if position else _FIRST_SECOND[match.group(1).lower()]))
     # "twenty two", "twenty-two" and "one hundred and five" are one number each (text2num reads them)
-    words = "|".join(NUMBER_WORDS_FOR_RUNS)
-    for match in re.finditer(rf"\b(?:{words})(?:(?:[\s-]|\s+and\s+)(?:{words}))+\b", text, re.IGNORECASE):
+    for match in NUMBER_RUN.finditer(text):
         try:
             add(match.start(), match.end(), "number", float(text2num(match.group(0).lower(), "en")))
         except ValueError:
