@@ -24,6 +24,11 @@ WEEKDAYS: list[str] = TABLES["dates"]["weekdays"].split()
 MONTHS: list[str] = TABLES["dates"]["months"].split()
 """The names of days and months, the one copy every stage reads (Chinese ones are read as these)."""
 UNIT_SECONDS: dict[str, int] = TABLES["unit_seconds"]
+MONTH = "|".join([*MONTHS, *(rf"{m[:3]}\.?" for m in MONTHS if m != "may"), r"sept\.?"])  # "Oct 9th", "sept. 3"
+_ENDS = "|".join(["and", "or", "then", *TABLES["lists"]["boundary"].split()])
+DAY_OF_MONTH = (r"(?:" + "|".join(rf"(?<=\b{w}\s)" for w in ("on", "by", "for", "until", "from", "to", "before", "after")) +
+                rf")the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:$|[,.;!?]|(?:{_ENDS})\b))")
+"""A day of this month or the next ("on the 14th", "by the 2nd, 10:30"), not a position ("the 3rd step")."""
 
 
 def said(low: float, high: float) -> str:
@@ -115,7 +120,8 @@ def as_iso(written: str, today: dt.date | None = None) -> str | None:
     words = written.lower().strip()
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", words):
         return words
-    days = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1, "the day after tomorrow": 2, "day after tomorrow": 2}
+    days = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1, "the day after tomorrow": 2, "day after tomorrow": 2,
+            "next week": 7, "next month": 30}
     if words in days:
         return (today + dt.timedelta(days=days[words])).isoformat()
     named = re.fullmatch(r"(next |this |on )?(\w+)", words)
@@ -127,9 +133,9 @@ def as_iso(written: str, today: dt.date | None = None) -> str | None:
         count = _amount(relative.group(1))
         step = {"day": 1, "week": 7, "month": 30}[relative.group(2)]
         return (today + dt.timedelta(days=int(count * step))).isoformat()
-    if words in ("next week", "next month"):
-        return (today + dt.timedelta(days=7 if words == "next week" else 30)).isoformat()
-    return _month_day(words, today)
+    day = re.fullmatch(r"(?:the )?(\d{1,2})(?:st|nd|rd|th)", words)  # "the 3rd": this month's, or next month's once past
+    words = f"{MONTHS[(today.month - (int(day[1]) >= today.day)) % 12]} {day[1]}" if day else words
+    return _month_day(words.replace(".", ""), today)
 
 
 _MONTH_DAY = re.compile(r"(?:(?P<m1>[a-z]+)\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
@@ -162,9 +168,7 @@ def _amount(written: str) -> float:
         return 0.5
     if "quarter" in written:
         return 0.25
-    if written in ("a", "an"):
-        return 1.0
-    try:
+    try:  # "a", "an" and what is no number: one
         return float(text2num(written, "en"))
     except ValueError:
         return 1.0

@@ -16,7 +16,7 @@ from typing import Any
 from agentkit.offline import code, dates, lists, numbers, reading
 from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
-from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, role_of, side_of
+from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, preposition, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
 
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
@@ -147,10 +147,10 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     candidates = [s for s in spans if s.kind in kinds and id(s) not in used  # "with Lina meeting": Lina is not the title
                   and not (day and s.kind == "time" and clock.fullmatch(str(s.value))) and not (role in ("title", "body")
                   and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))]
-    if role == "place":
+    if role == "place":  # a name no table knows can be a place after "in", "to the" ("in Lisbon", "to the Louvre")
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
-        candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or _after_preposition(s)
-                      or coded and re.fullmatch(r"[A-Z]{2,4}", str(s.value))]
+        candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or coded and re.fullmatch(
+            r"[A-Z]{2,4}", str(s.value)) or preposition(s) in {"in", "at", "from", "to", "for", "near", "of", "into"}]
     if role == "repo":  # a repository is owner/name: "Open an issue titled 'Crash on start'" names no repository
         candidates = [s for s in candidates if s.kind == "repo" or re.fullmatch(r"[\w.-]+/[\w.-]+", str(s.value).strip())]
     if role in ("place", "unit", "language", "date", "time"):
@@ -287,12 +287,6 @@ def _boolean(name: str, text: str, must: bool) -> bool | None:
         first = min(match.start() for match in matches)
         return not re.search(r"\b(?:no|not|without|don't|exclude|skip|never)\b[\w\s]{0,20}$", lowered[:first])
     return False if must else None
-
-
-def _after_preposition(span: Span) -> bool:
-    """ "in Lisbon", "to the Louvre": a name a place parameter can take even when no table knows it."""
-    before = span.before[:-1] if span.before[-1:] in (("the",), ("a",)) else span.before
-    return bool(before) and before[-1] in {"in", "at", "from", "to", "for", "near", "of", "into"}
 
 
 def _text_of(span: Span, text: str) -> str:

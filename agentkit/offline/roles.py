@@ -75,16 +75,16 @@ def by_direction(hint: set[str], spans: list[Span]) -> list[Span]:
     is where it goes.
     """
     if side_of(hint) == "to":
-        towards = [s for s in spans if _preposition(s) in {"to", "into", "in", "until"}]
-        return towards or [s for s in spans if not s.counted and _preposition(s) != "from"] or spans[1:] or spans
+        towards = [s for s in spans if preposition(s) in {"to", "into", "in", "until"}]
+        return towards or [s for s in spans if not s.counted and preposition(s) != "from"] or spans[1:] or spans
     if side_of(hint) == "from":
-        return [s for s in spans if _preposition(s) in {"from", "since"}] or [
+        return [s for s in spans if preposition(s) in {"from", "since"}] or [
             s for s in spans if s.counted] or [s for s in spans if s.after[:1] == ("to",)] or [  # "SFO to NRT"
-            s for s in spans if _preposition(s) not in ("to", "into")]  # "and to yen?" names no origin
+            s for s in spans if preposition(s) not in ("to", "into")]  # "and to yen?" names no origin
     return spans
 
 
-def _preposition(span: Span) -> str | None:
+def preposition(span: Span) -> str | None:
     """The word before a value, past an article: "to the US" is "to"."""
     words = list(span.before)
     while words and words[-1] in ("the", "a", "an"):
