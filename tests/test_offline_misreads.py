@@ -105,3 +105,18 @@ def test_it_in_a_later_clause_is_the_thing_of_the_call_before(question, title, d
     calls = ask([{"role": "user", "content": question}], [TODO, CALENDAR]).tool_calls
     assert [c.name for c in calls] == ["add_todo_item", "add_calendar_entry"]
     assert json.loads(calls[1].arguments) == {"title": title, "date": date}
+
+
+SNACK = tool("order_snack", "Order a snack from the café counter.",
+             snack={"type": "string", "description": "The pastry, e.g. 'croissant', 'muffin' or 'bagel'"},
+             size={"type": "string", "enum": ["regular", "large"]})
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("a large muffin, ty", {"snack": "muffin", "size": "large"}),
+    ("regular bagel plz", {"snack": "bagel", "size": "regular"}),
+])
+def test_a_quoted_example_in_the_description_is_a_value_and_a_filler_word_is_none(question, arguments):
+    """Developers quote their examples (e.g. 'croissant'); "plz", "u", "ty" say nothing about what is asked."""
+    calls = ask([{"role": "user", "content": question}], [SNACK]).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [arguments]
