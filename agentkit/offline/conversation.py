@@ -158,11 +158,8 @@ def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Pl
         quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
         body = [n for n, spec in properties.items() if role_of(n, spec)[0] == "body"
                 and not (isinstance(call.arguments.get(n), str) and call.arguments[n] in quoted)]
-        if not body:
-            changed.append(call)
-            continue
-        arguments = {**call.arguments, body[0]: earlier}
-        changed.append(Planned(call.offer, arguments, tuple(m for m in call.missing if m != body[0])))
+        changed.append(Planned(call.offer, {**call.arguments, body[0]: earlier}, tuple(m for m in call.missing if m != body[0]))
+                       if body else call)
     return changed
 
 

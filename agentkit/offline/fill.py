@@ -13,13 +13,15 @@ import re
 import string
 from typing import Any
 
-from agentkit.offline import code, dates, lists, numbers, reading
+from agentkit.offline import code, dates, lexicon, lists, numbers, reading
 from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, preposition, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
 
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
+YES, NO = (frozenset(lexicon.words("words")["flags"][said].split()) for said in ("yes", "no"))
+YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
 
 
 def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: bool = True) -> tuple[dict, list[str]]:
@@ -279,14 +281,15 @@ def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) 
 
 
 def _boolean(name: str, text: str, must: bool) -> bool | None:
-    topic = [w for w in reading.split_name(name) if w not in {"is", "include", "use", "enable", "show", "with", "has", "only"}]
+    topic = [w for w in reading.split_name(name) if w not in {"is", "include", "use", "show", "with", "has", "only"} | YES | NO]
     # Every word of the flag must be asked for ("replace all", not just "replace"), outside quoted text.
     lowered = QUOTED.sub(" ", text).lower()
     matches = [re.search(rf"\b{re.escape(reading.stem(word)[:5])}\w*", lowered) for word in topic]
     if topic and all(matches):
         first = min(match.start() for match in matches)
         return not re.search(r"\b(?:no|not|without|don't|exclude|skip|never)\b[\w\s]{0,20}$", lowered[:first])
-    return False if must else None
+    said = YES_NO.search(lowered) if must else None  # "RSVP yes", "switch it off": a required flag answered in a word
+    return said is not None and said.group(0) in YES if must else None
 
 
 def _text_of(span: Span, text: str) -> str:
