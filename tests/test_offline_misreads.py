@@ -120,3 +120,21 @@ def test_a_quoted_example_in_the_description_is_a_value_and_a_filler_word_is_non
     """Developers quote their examples (e.g. 'croissant'); "plz", "u", "ty" say nothing about what is asked."""
     calls = ask([{"role": "user", "content": question}], [SNACK]).tool_calls
     assert [json.loads(c.arguments) for c in calls] == [arguments]
+
+
+BUS = tool("next_bus", "When the next bus comes to a stop.", stop={"type": "string", "description": "Stop number on the sign"},
+           line={"type": "string", "description": "Bus line"})
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("and the 31?", {"stop": "2231", "line": "31"}),  # a line is written like the line it replaces
+    ("what about 2240", {"stop": "2240", "line": "8"}),
+    ("oh wait, stop 2250", {"stop": "2250", "line": "8"}),
+])
+def test_a_follow_up_in_digits_changes_the_code_it_looks_like(question, arguments):
+    """A value in digits for a text parameter (a stop, a line) replaces the earlier value written like it."""
+    history = [{"role": "user", "content": "when is the 8 at stop 2231"}, {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "next_bus", "arguments": '{"stop": "2231", "line": "8"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"minutes": 4}'}, {"role": "assistant", "content": "In 4 minutes."}]
+    calls = ask([*history, {"role": "user", "content": question}], [BUS]).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [arguments]

@@ -63,11 +63,7 @@ class Conversation:
 
     def last_call_to(self, offers: list[Offer]) -> tuple[Offer, dict[str, Any]] | None:
         """The last call of a tool still offered, with its arguments."""
-        for call in reversed(self.calls):
-            offer = next((o for o in offers if o.name == call.name), None)
-            if offer:
-                return offer, call.arguments
-        return None
+        return next(((o, call.arguments) for call in reversed(self.calls) for o in offers if o.name == call.name), None)
 
 
 _WORDS = words("choose")["conversation"]
@@ -115,12 +111,13 @@ def _reads_as_follow_up(question: str, strong_only: bool) -> bool:
 
 def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, Any]) -> dict[str, Any]:
     """The values fill found that the message really names: a typed value (a number, a date, a place...), or free
-    text only when it is the message's whole value ("no, for 3 people" names a count, not a restaurant "people")."""
+    text only when it is the message's whole value ("no, for 3 people" names a count, not a restaurant "people") or
+    follows the parameter's name ("stop 2250")."""
     properties = offer.schema.get("properties") or {}
     named = {str(s.value) for s in find(question) if s.kind in ("quoted", "proper", "zone")} | set(bare.values())
     return {name: value for name, value in found.items()
-            if not isinstance(value, str) or "enum" in (properties.get(name) or {}) or value in named
-            or is_known_place(value) or role_of(name, properties.get(name) or {})[0] not in FREE}
+            if not isinstance(value, str) or "enum" in (properties.get(name) or {}) or value in named or is_known_place(value)
+            or role_of(name, properties.get(name) or {})[0] not in FREE or f"{name} {value}".lower() in question.lower()}
 
 
 def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: str) -> dict:
@@ -176,10 +173,14 @@ def with_earlier_file(question: str, messages: list[dict]) -> str:
 
 
 def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
-    """ "what about bergen?": the words left, for the text parameter the last call was about."""
+    """ "what about bergen?": the words left, for the text parameter the last call was about; "and the 31?" (digits):
+    for the one whose last value was digits too, the closest in length (a bus line, not its stop)."""
+    properties = offer.schema.get("properties") or {}
+    codes = [n for n, v in previous.items() if isinstance(v, str) and v.isdigit() and "enum" not in (properties.get(n) or {})]
+    if rest.isdigit() and codes:
+        return {min(codes, key=lambda n: abs(len(previous[n]) - len(rest))): rest}
     if not rest or len(rest.split()) > 3 or re.fullmatch(r"[\d\s.,:-]+", rest):
         return {}
-    properties = offer.schema.get("properties") or {}
     for name, value in previous.items():
         spec = properties.get(name) or {}
         if isinstance(value, str) and "enum" not in spec:
@@ -232,7 +233,5 @@ def _lines_read(result: str) -> list[str] | None:
         return [] if NO_FILE.search(result) else None
     if GOES_ON.search(result):
         return None
-    numbered = NUMBERED.findall(result)
-    if numbered:
-        return numbered
-    return [] if NOTHING_IN.search(result) and len(result.splitlines()) == 1 else result.splitlines()
+    lines = result.splitlines()
+    return NUMBERED.findall(result) or ([] if NOTHING_IN.search(result) and len(lines) == 1 else lines)
