@@ -52,8 +52,7 @@ def clauses(question: str) -> list[str]:
             masked, at = masked + question[at:start] + "\0", end
     masked += question[at:]
     said = SAID.search(masked)
-    tail = said.group(0) if said else ""
-    head = masked[: said.start()] if said else masked
+    head, tail = (masked[: said.start()], said.group(0)) if said else (masked, "")
     parts = CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
     restored = []

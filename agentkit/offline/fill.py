@@ -21,6 +21,7 @@ from agentkit.offline.spans import QUOTED, Span, find
 
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
 YES, NO = (frozenset(lexicon.words("words")["flags"][said].split()) for said in ("yes", "no"))
+WHOSE = re.compile(rf"(?:\s+(?!(?:{'|'.join(lists.BOUNDARY)})\b)[a-z][\w-]*)*")
 YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
 
 
@@ -163,6 +164,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         used.add(id(chosen))
         if chosen.kind == "colon":  # "记一笔支出：午饭 35 元": the note is what the amount and currency left of it
             return _before_labels(cut(text, taken) or str(chosen.value), siblings, name)
+        if role == "title" and chosen.kind == "proper" and str(chosen.value).endswith("'s"):  # "Priya's farewell lunch"
+            return str(chosen.value) + WHOSE.match(text, chosen.end).group(0)  # whose, then what: up to another argument
         return _as_asked(role, hint, chosen, text, spec.get("description", ""))
     side = side_of(hint) if role == "place" else None  # "from the airport to Hilton Downtown": a place no table knows
     if side or role == "place" and required:  # "any storm warnings for florida?": one after its preposition

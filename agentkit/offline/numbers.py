@@ -98,9 +98,8 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
 
 def fits(value: Any, spec: dict) -> bool:
     """A value this parameter can take: a whole number for an integer (3.5 never becomes 3), within its bounds."""
-    if spec.get("type") == "integer" and not float(value).is_integer():
-        return False
-    return spec.get("minimum", float("-inf")) <= value <= spec.get("maximum", float("inf"))
+    whole = spec.get("type") != "integer" or float(value).is_integer()
+    return whole and spec.get("minimum", float("-inf")) <= value <= spec.get("maximum", float("inf"))
 
 
 def as_json(value: float, kind: str | None) -> int | float:
@@ -135,8 +134,7 @@ def line_counts(numeric: list[str], properties: dict, text: str, spans: list[Spa
         hint = {reading.stem(w) for w in hint_of(name, properties[name])}
         if "line" in hint and hint & {"limit", "many", "count", "number", "max", "most"} and \
                 not hint & {"first", "start", "offset", "from", "begin"}:
-            word = (found.group(1) or "one").lower()
-            count = int(word) if word.isdigit() else int(NUMBER_WORDS[word])
+            word = (found.group(1) or "one").lower()  # "5" or "five"
             used.update(id(s) for s in spans if s.kind == "number" and found.start() <= s.start < found.end())
-            return {name: count}
+            return {name: int(NUMBER_WORDS.get(word, word))}
     return {}
