@@ -138,3 +138,21 @@ def test_a_follow_up_in_digits_changes_the_code_it_looks_like(question, argument
         {"role": "tool", "tool_call_id": "c1", "content": '{"minutes": 4}'}, {"role": "assistant", "content": "In 4 minutes."}]
     calls = ask([*history, {"role": "user", "content": question}], [BUS]).tool_calls
     assert [json.loads(c.arguments) for c in calls] == [arguments]
+
+
+TUTOR = tool("log_lesson", "Log a private lesson so the tutor gets paid.",
+             tutor_name={"type": "string", "description": "The tutor's first name"}, hours={"type": "number"})
+ANSWER = tool("answer_invite", "Answer an invitation.", event={"type": "string", "description": "The event"},
+              going={"type": "boolean"}, guests={"type": "integer", "description": "How many people the user brings"})
+
+
+@pytest.mark.parametrize(("question", "tools", "arguments"), [
+    ("log 3 hours of tutoring by Ines", [TUTOR], [{"tutor_name": "Ines", "hours": 3}]),
+    ("log 1.5 hours with Marco, the tutor", [TUTOR], [{"tutor_name": "Marco", "hours": 1.5}]),
+    ("yes to the gala, I'm bringing 2 guests", [ANSWER], [{"event": "the gala", "going": True, "guests": 2}]),
+])
+def test_a_person_named_for_their_role_and_i_am_is_no_name(question, tools, arguments):
+    """A name parameter of someone's role (a tutor, a sitter) takes the person's name, not the words around it;
+    "I'm" starts a clause, it is nobody's name."""
+    calls = ask([{"role": "user", "content": question}], tools).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == arguments
