@@ -156,3 +156,17 @@ def test_a_person_named_for_their_role_and_i_am_is_no_name(question, tools, argu
     "I'm" starts a clause, it is nobody's name."""
     calls = ask([{"role": "user", "content": question}], tools).tool_calls
     assert [json.loads(c.arguments) for c in calls] == arguments
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("and 1.5 more too", {"tutor_name": "Marco", "hours": 1.5}),  # "too" is no tutor
+    ("and for Ines?", {"tutor_name": "Ines", "hours": 2}),
+])
+def test_a_follow_up_keeps_the_person_unless_it_names_another(question, arguments):
+    made = {"id": "c1", "type": "function",
+            "function": {"name": "log_lesson", "arguments": '{"tutor_name": "Marco", "hours": 2}'}}
+    history = [{"role": "user", "content": "log 2 hours with Marco, the tutor"}, {"role": "assistant", "content": None,
+               "tool_calls": [made]}, {"role": "tool", "tool_call_id": "c1", "content": '{"ok": true}'},
+               {"role": "assistant", "content": "Logged."}]
+    calls = ask([*history, {"role": "user", "content": question}], [TUTOR]).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [arguments]
