@@ -170,3 +170,14 @@ def test_a_follow_up_keeps_the_person_unless_it_names_another(question, argument
                {"role": "assistant", "content": "Logged."}]
     calls = ask([*history, {"role": "user", "content": question}], [TUTOR]).tool_calls
     assert [json.loads(c.arguments) for c in calls] == [arguments]
+
+
+SHIFT = tool("log_shift", "Log a shift worked.", worker={"type": "string", "description": "Who worked"},
+             hours={"type": "number", "description": "Hours worked"},
+             hourly_rate={"type": "number", "description": "Pay per hour"})
+
+
+@pytest.mark.parametrize("question", ["Kim worked 6 hours at $21 an hour", "6 hours for Kim, 21 dollars an hour"])
+def test_an_amount_an_hour_is_a_rate_not_one_more_hour(question):
+    calls = ask([{"role": "user", "content": question}], [SHIFT]).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [{"worker": "Kim", "hours": 6, "hourly_rate": 21}]

@@ -21,7 +21,7 @@ from agentkit.offline.spans import QUOTED, Span, find
 
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
 YES, NO = (frozenset(lexicon.words("words")["flags"][said].split()) for said in ("yes", "no"))
-WHOSE = re.compile(rf"(?:\s+(?!(?:{'|'.join(lists.BOUNDARY)})\b)[a-z][\w-]*)*")
+WHOSE = re.compile(rf"(?:\s+(?!(?:{dates.ENDS})\b)[a-z][\w-]*)*")
 YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
 
 
