@@ -36,9 +36,8 @@ def each_item(question: str) -> str:
         return question
     quoted = [m.group(0) for m in QUOTED.finditer(match.group("items"))]  # "add 'a, b' and 'c'": the quotes are the items
     items = quoted or [i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", match.group("items")) if i.strip()]
-    if len(items) < 2 or any(len(item.split()) > 5 for item in items):
-        return question
-    return " and ".join(f"{match.group('verb').strip()} {item} {match.group('rest')}" for item in items)
+    return question if len(items) < 2 or any(len(item.split()) > 5 for item in items) else " and ".join(
+        f"{match.group('verb').strip()} {item} {match.group('rest')}" for item in items)
 
 
 def clauses(question: str) -> list[str]:

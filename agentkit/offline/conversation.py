@@ -139,9 +139,8 @@ def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: st
 
 def _as_before(value: Any, before: Any) -> Any:
     """A new value written as the old one was: "Monday" for a date the last call gave as 2026-12-04 is a date too."""
-    if isinstance(before, str) and ISO_DATE.fullmatch(before) and isinstance(value, str) and not ISO_DATE.fullmatch(value):
-        return as_iso(value) or value
-    return value
+    dated = isinstance(before, str) and ISO_DATE.fullmatch(before) and isinstance(value, str) and not ISO_DATE.fullmatch(value)
+    return as_iso(value) or value if dated else value
 
 
 def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Planned]:
@@ -188,9 +187,7 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
             if role == "zone":
                 zone = zone_names().get(rest.lower())
                 return {name: zone} if zone else {}
-            if role == "place" or is_known_place(rest):
-                return {name: rest}
-            return {name: rest} if role in (None, "query", "title", "path", "symbol") else {}
+            return {name: rest} if role in (None, "query", "title", "path", "symbol", "place") or is_known_place(rest) else {}
     return {}
 
 

@@ -66,6 +66,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     placed = numbers.assign(numeric, {n: hint_of(n, properties[n]) for n in numeric}, properties, must, free)
     used.update(id(s) for s in placed.values())
     values |= {n: numbers.value_for(n, properties[n], s) for n, s in placed.items()}
+    values |= numbers.ones([n for n in numeric if n not in values], text)
     later = []  # free text ("what the event is called") is read last, from what the other parameters left over
     labelled = {name: _labelled(name, properties, text) for name, spec in properties.items()
                 if name not in numeric and json_type(spec) == "string" and "enum" not in spec}

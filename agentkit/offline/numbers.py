@@ -26,6 +26,7 @@ PEOPLE_WORDS = frozenset(TABLES["people_words"].split())
 MONEY_PARAMS = frozenset(TABLES["money_params"].split())
 SIZE_PARAMS = frozenset(TABLES["size_params"].split())
 DURATION_WORDS = frozenset(TABLES["duration_words"].split())
+NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no thing "a ticket" could name
 
 
 def assign(names: list[str], hints: dict[str, set[str]], properties: dict, required: list[str],
@@ -48,6 +49,12 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
         if name not in chosen and name in required and free:
             chosen[name] = free[0]
     return {name: numbers[j] for name, j in chosen.items()}
+
+
+def ones(names: list[str], text: str) -> dict[str, int]:
+    """ "a ticket", "an extra shot", "for a day": one, for the parameter named for what is counted (tickets, days)."""
+    said = {n: r"\s+".join(reading.stem(w) for w in reading.split_name(n) if w not in NOT_A_THING) for n in names}
+    return {n: 1 for n, words in said.items() if words and re.search(rf"\b(?:a|an)\s+{words}", text, re.IGNORECASE)}
 
 
 def _whole(spec: dict) -> bool:
