@@ -135,3 +135,79 @@ def test_words_a_digits_pattern_refuses_are_no_value_for_it(question):
     """The clause before the number ("查一下借书卡的余额") gives no card number of its own: one call, with the number."""
     calls = ask([{"role": "user", "content": question}], [CARD]).tool_calls
     assert [json.loads(c.arguments) for c in calls] == [{"card": "20261205"}]
+
+
+SNACK = tool("order_snack", "Order a snack from the café counter.",
+             snack={"type": "string", "description": "The pastry, e.g. 'croissant', 'muffin' or 'bagel'"},
+             size={"type": "string", "enum": ["regular", "large"]})
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("a large muffin, ty", {"snack": "muffin", "size": "large"}),
+    ("regular bagel plz", {"snack": "bagel", "size": "regular"}),
+])
+def test_a_quoted_example_in_the_description_is_a_value_and_a_filler_word_is_none(question, arguments):
+    """Developers quote their examples (e.g. 'croissant'); "plz", "u", "ty" say nothing about what is asked."""
+    calls = ask([{"role": "user", "content": question}], [SNACK]).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [arguments]
+
+
+BUS = tool("next_bus", "When the next bus comes to a stop.", stop={"type": "string", "description": "Stop number on the sign"},
+           line={"type": "string", "description": "Bus line"})
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("and the 31?", {"stop": "2231", "line": "31"}),  # a line is written like the line it replaces
+    ("what about 2240", {"stop": "2240", "line": "8"}),
+    ("oh wait, stop 2250", {"stop": "2250", "line": "8"}),
+])
+def test_a_follow_up_in_digits_changes_the_code_it_looks_like(question, arguments):
+    """A value in digits for a text parameter (a stop, a line) replaces the earlier value written like it."""
+    history = [{"role": "user", "content": "when is the 8 at stop 2231"}, {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "next_bus", "arguments": '{"stop": "2231", "line": "8"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"minutes": 4}'}, {"role": "assistant", "content": "In 4 minutes."}]
+    calls = ask([*history, {"role": "user", "content": question}], [BUS]).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [arguments]
+
+
+TUTOR = tool("log_lesson", "Log a private lesson so the tutor gets paid.",
+             tutor_name={"type": "string", "description": "The tutor's first name"}, hours={"type": "number"})
+ANSWER = tool("answer_invite", "Answer an invitation.", event={"type": "string", "description": "The event"},
+              going={"type": "boolean"}, guests={"type": "integer", "description": "How many people the user brings"})
+
+
+@pytest.mark.parametrize(("question", "tools", "arguments"), [
+    ("log 3 hours of tutoring by Ines", [TUTOR], [{"tutor_name": "Ines", "hours": 3}]),
+    ("log 1.5 hours with Marco, the tutor", [TUTOR], [{"tutor_name": "Marco", "hours": 1.5}]),
+    ("yes to the gala, I'm bringing 2 guests", [ANSWER], [{"event": "the gala", "going": True, "guests": 2}]),
+])
+def test_a_person_named_for_their_role_and_i_am_is_no_name(question, tools, arguments):
+    """A name parameter of someone's role (a tutor, a sitter) takes the person's name, not the words around it;
+    "I'm" starts a clause, it is nobody's name."""
+    calls = ask([{"role": "user", "content": question}], tools).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == arguments
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("and 1.5 more too", {"tutor_name": "Marco", "hours": 1.5}),  # "too" is no tutor
+    ("and for Ines?", {"tutor_name": "Ines", "hours": 2}),
+])
+def test_a_follow_up_keeps_the_person_unless_it_names_another(question, arguments):
+    made = {"id": "c1", "type": "function",
+            "function": {"name": "log_lesson", "arguments": '{"tutor_name": "Marco", "hours": 2}'}}
+    history = [{"role": "user", "content": "log 2 hours with Marco, the tutor"}, {"role": "assistant", "content": None,
+               "tool_calls": [made]}, {"role": "tool", "tool_call_id": "c1", "content": '{"ok": true}'},
+               {"role": "assistant", "content": "Logged."}]
+    calls = ask([*history, {"role": "user", "content": question}], [TUTOR]).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [arguments]
+
+
+SHIFT = tool("log_shift", "Log a shift worked.", worker={"type": "string", "description": "Who worked"},
+             hours={"type": "number", "description": "Hours worked"},
+             hourly_rate={"type": "number", "description": "Pay per hour"})
+
+
+@pytest.mark.parametrize("question", ["Kim worked 6 hours at $21 an hour", "6 hours for Kim, 21 dollars an hour"])
+def test_an_amount_an_hour_is_a_rate_not_one_more_hour(question):
+    calls = ask([{"role": "user", "content": question}], [SHIFT]).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [{"worker": "Kim", "hours": 6, "hourly_rate": 21}]

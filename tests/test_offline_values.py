@@ -147,6 +147,8 @@ def test_a_list_never_takes_a_tool_word_or_a_verb():
     ("march 3rd 2027", "2027-03-03"), ("12 may 2027", "2027-05-12"), ("1st of june", "2026-06-01"),
     ("march 3", "2027-03-03"),  # without a year: the coming one
     ("november 20", "2026-11-20"), ("february 30", None),
+    ("dec 1st", "2026-12-01"), ("sept. 3", "2026-09-03"),  # a month's short name
+    ("the 14th", "2026-03-14"), ("the 3rd", "2026-04-03"),  # a day of this month, or of the next once it has passed
 ])
 def test_a_day_by_its_month_name(written, day):
     import datetime as dt

@@ -36,9 +36,8 @@ def each_item(question: str) -> str:
         return question
     quoted = [m.group(0) for m in QUOTED.finditer(match.group("items"))]  # "add 'a, b' and 'c'": the quotes are the items
     items = quoted or [i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", match.group("items")) if i.strip()]
-    if len(items) < 2 or any(len(item.split()) > 5 for item in items):
-        return question
-    return " and ".join(f"{match.group('verb').strip()} {item} {match.group('rest')}" for item in items)
+    return question if len(items) < 2 or any(len(item.split()) > 5 for item in items) else " and ".join(
+        f"{match.group('verb').strip()} {item} {match.group('rest')}" for item in items)
 
 
 def clauses(question: str) -> list[str]:
@@ -52,8 +51,7 @@ def clauses(question: str) -> list[str]:
             masked, at = masked + question[at:start] + "\0", end
     masked += question[at:]
     said = SAID.search(masked)
-    tail = said.group(0) if said else ""
-    head = masked[: said.start()] if said else masked
+    head, tail = (masked[: said.start()], said.group(0)) if said else (masked, "")
     parts = CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
     restored = []

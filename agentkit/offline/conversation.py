@@ -63,8 +63,7 @@ class Conversation:
 
     def last_call_to(self, offers: list[Offer]) -> tuple[Offer, dict[str, Any]] | None:
         """The last call of a tool still offered, with its arguments."""
-        return next(((offer, call.arguments) for call in reversed(self.calls) for offer in offers if offer.name == call.name),
-                    None)
+        return next(((o, call.arguments) for call in reversed(self.calls) for o in offers if o.name == call.name), None)
 
 
 _WORDS = words("choose")["conversation"]
@@ -112,12 +111,13 @@ def _reads_as_follow_up(question: str, strong_only: bool) -> bool:
 
 def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, Any]) -> dict[str, Any]:
     """The values fill found that the message really names: a typed value (a number, a date, a place...), or free
-    text only when it is the message's whole value ("no, for 3 people" names a count, not a restaurant "people")."""
+    text only when it is the message's whole value ("no, for 3 people" names a count, not a restaurant "people") or
+    follows the parameter's name ("stop 2250")."""
     properties = offer.schema.get("properties") or {}
     named = {str(s.value) for s in find(question) if s.kind in ("quoted", "proper", "zone")} | set(bare.values())
     return {name: value for name, value in found.items()
-            if not isinstance(value, str) or "enum" in (properties.get(name) or {}) or value in named
-            or is_known_place(value) or role_of(name, properties.get(name) or {})[0] not in FREE}
+            if not isinstance(value, str) or "enum" in (properties.get(name) or {}) or value in named or is_known_place(value)
+            or role_of(name, properties.get(name) or {})[0] not in FREE or f"{name} {value}".lower() in question.lower()}
 
 
 def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: str) -> dict:
@@ -139,9 +139,8 @@ def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: st
 
 def _as_before(value: Any, before: Any) -> Any:
     """A new value written as the old one was: "Monday" for a date the last call gave as 2026-12-04 is a date too."""
-    if isinstance(before, str) and ISO_DATE.fullmatch(before) and isinstance(value, str) and not ISO_DATE.fullmatch(value):
-        return as_iso(value) or value
-    return value
+    dated = isinstance(before, str) and ISO_DATE.fullmatch(before) and isinstance(value, str) and not ISO_DATE.fullmatch(value)
+    return as_iso(value) or value if dated else value
 
 
 def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Planned]:
@@ -155,11 +154,8 @@ def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Pl
         quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
         body = [n for n, spec in properties.items() if role_of(n, spec)[0] == "body"
                 and not (isinstance(call.arguments.get(n), str) and call.arguments[n] in quoted)]
-        if not body:
-            changed.append(call)
-            continue
-        arguments = {**call.arguments, body[0]: earlier}
-        changed.append(Planned(call.offer, arguments, tuple(m for m in call.missing if m != body[0])))
+        changed.append(Planned(call.offer, {**call.arguments, body[0]: earlier}, tuple(m for m in call.missing if m != body[0]))
+                       if body else call)
     return changed
 
 
@@ -176,14 +172,18 @@ def with_earlier_file(question: str, messages: list[dict]) -> str:
 
 
 def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
-    """ "what about bergen?": the words left, for the text parameter the last call was about; "make it 3", "太短了，改成24":
-    a number alone (after words it cannot read at most), for the one number the last call gave."""
+    """ "what about bergen?": the words left, for the text parameter the last call was about; "and the 31?" (digits):
+    for the one whose last value was digits too, the closest in length (a bus line, not its stop); "make it 3",
+    "太短了，改成24": a number alone (after words it cannot read at most), for the one number the last call gave."""
+    properties = offer.schema.get("properties") or {}
+    codes = [n for n, v in previous.items() if isinstance(v, str) and v.isdigit() and "enum" not in (properties.get(n) or {})]
+    if rest.isdigit() and codes:
+        return {min(codes, key=lambda n: abs(len(previous[n]) - len(rest))): rest}
     numeric, alone = [n for n, value in previous.items() if type(value) in (int, float)], re.search(r"(?<!\S)\d+$", rest)
     if alone and len(numeric) == 1 and not re.search(r"[a-z\d]", rest[:alone.start()], re.I):
         return {numeric[0]: int(alone.group(0))}
     if not rest or len(rest.split()) > 3 or re.fullmatch(r"[\d\s.,:-]+", rest):
         return {}
-    properties = offer.schema.get("properties") or {}
     for name, value in previous.items():
         spec = properties.get(name) or {}
         if isinstance(value, str) and "enum" not in spec:
@@ -191,9 +191,7 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
             if role == "zone":
                 zone = zone_names().get(rest.lower())
                 return {name: zone} if zone else {}
-            if role == "place" or is_known_place(rest):
-                return {name: rest}
-            return {name: rest} if role in (None, "query", "title", "path", "symbol") else {}
+            return {name: rest} if role in (None, "query", "title", "path", "symbol", "place") or is_known_place(rest) else {}
     return {}
 
 
@@ -236,5 +234,5 @@ def _lines_read(result: str) -> list[str] | None:
         return [] if NO_FILE.search(result) else None
     if GOES_ON.search(result):
         return None
-    numbered = NUMBERED.findall(result)
-    return numbered or ([] if NOTHING_IN.search(result) and len(result.splitlines()) == 1 else result.splitlines())
+    lines = result.splitlines()
+    return NUMBERED.findall(result) or ([] if NOTHING_IN.search(result) and len(lines) == 1 else lines)

@@ -24,6 +24,11 @@ WEEKDAYS: list[str] = TABLES["dates"]["weekdays"].split()
 MONTHS: list[str] = TABLES["dates"]["months"].split()
 """The names of days and months, the one copy every stage reads (Chinese ones are read as these)."""
 UNIT_SECONDS: dict[str, int] = TABLES["unit_seconds"]
+MONTH = "|".join([*MONTHS, *(rf"{m[:3]}\.?" for m in MONTHS if m != "may"), r"sept\.?"])  # "Oct 9th", "sept. 3"
+ENDS = "|".join(["and", "or", "then", *TABLES["lists"]["boundary"].split()])  # words that start another value
+DAY_OF_MONTH = (r"(?:" + "|".join(rf"(?<=\b{w}\s)" for w in ("on", "by", "for", "until", "from", "to", "before", "after")) +
+                rf")the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:$|[,.;!?]|(?:{ENDS})\b))")
+"""A day of this month or the next ("on the 14th", "by the 2nd, 10:30"), not a position ("the 3rd step")."""
 
 
 def said(low: float, high: float) -> str:
@@ -34,6 +39,7 @@ def said(low: float, high: float) -> str:
 _AMOUNT = rf"\d+(?:\.\d+)?|(?:{said(20, 90)})[\s-](?:{said(1, 9)})|an?|{said(1, 100)}|half an?|a half|(?:a )?quarter of an?"
 DURATION = re.compile(rf"\b({_AMOUNT})[\s-]*(seconds?|secs?|minutes?|mins?|hours?|hrs?|(?<=\d)h)\b(\s+and\s+a\s+half)?",
                       re.IGNORECASE)
+RATE = re.compile(rf"(?:\d|\b(?:{said(1, 100)}))\s+(?:(?!(?:{ENDS})\b)[a-z]+\s+)?$", re.I)  # "$21 an hour": no duration
 CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)|\b(\d{1,2}):(\d{2})\b|\bnoon\b|\bmidnight\b|"
                    r"(?<=\bat\s)(\d{1,2})\b(?![.:,]?\d|\s*(?:%|percent|people|persons|dollars|euros|km|miles|degrees))",
                    re.IGNORECASE)
@@ -89,6 +95,8 @@ def durations(text: str) -> list[tuple[int, int, float]]:
     found = []
     for match in DURATION.finditer(text):
         amount, unit, half = match.group(1).lower(), match.group(2).lower(), match.group(3)
+        if amount in ("a", "an") and RATE.search(text[: match.start()]):
+            continue  # "$21 an hour", "20 dollars a day": a rate, not a length of time
         base = unit.rstrip("s") if len(unit) > 1 else unit
         seconds = UNIT_SECONDS.get(base, UNIT_SECONDS.get(base[:3], 60))
         count = _amount(amount) + (0.5 if half else 0)
@@ -126,7 +134,9 @@ def as_iso(written: str, today: dt.date | None = None) -> str | None:
         count = _amount(relative.group(1))
         step = {"day": 1, "week": 7, "month": 30}[relative.group(2)]
         return (today + dt.timedelta(days=int(count * step))).isoformat()
-    return _month_day(words, today)
+    day = re.fullmatch(r"(?:the )?(\d{1,2})(?:st|nd|rd|th)", words)  # "the 3rd": this month's, or next month's once past
+    words = f"{MONTHS[(today.month - (int(day[1]) >= today.day)) % 12]} {day[1]}" if day else words
+    return _month_day(words.replace(".", ""), today)
 
 
 _MONTH_DAY = re.compile(r"(?:(?P<m1>[a-z]+)\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
@@ -153,11 +163,11 @@ def _month_day(words: str, today: dt.date) -> str | None:
 
 
 def _amount(written: str) -> float:
-    if re.fullmatch(r"\d+(?:\.\d+)?", written):
-        return float(written)
-    if written.startswith(("half", "a half")) or "quarter" in written:
-        return 0.5 if written.startswith(("half", "a half")) else 0.25
-    try:  # "a", "an" and what text2num cannot read are one
-        return float(text2num(written, "en"))
+    if written.startswith(("half", "a half")):
+        return 0.5
+    if "quarter" in written:
+        return 0.25
+    try:  # "90", "ninety"; "a", "an" and what is no number: one
+        return float(written) if written[0].isdigit() else float(text2num(written, "en"))
     except ValueError:
         return 1.0

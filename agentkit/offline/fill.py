@@ -13,7 +13,7 @@ import re
 import string
 from typing import Any
 
-from agentkit.offline import code, dates, lists, numbers, reading
+from agentkit.offline import code, dates, lexicon, lists, numbers, reading
 from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, preposition, role_of, side_of
@@ -21,6 +21,9 @@ from agentkit.offline.spans import QUOTED, Span, find
 from agentkit.offline.zh_values import glossed
 
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
+YES, NO = (frozenset(lexicon.words("words")["flags"][said].split()) for said in ("yes", "no"))
+WHOSE = re.compile(rf"(?:\s+(?!(?:{dates.ENDS})\b)[a-z][\w-]*)*")
+YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
 
 
 def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: bool = True) -> tuple[dict, list[str]]:
@@ -65,6 +68,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     placed = numbers.assign(numeric, {n: hint_of(n, properties[n]) for n in numeric}, properties, must, free)
     used.update(id(s) for s in placed.values())
     values |= {n: numbers.value_for(n, properties[n], s) for n, s in placed.items()}
+    values |= numbers.ones([n for n in numeric if n not in values], text)
     later = []  # free text ("what the event is called") is read last, from what the other parameters left over
     labelled = {name: _labelled(name, properties, text) for name, spec in properties.items()
                 if name not in numeric and json_type(spec) == "string" and "enum" not in spec}
@@ -151,11 +155,10 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     candidates = [s for s in spans if s.kind in kinds and id(s) not in used  # "with Lina meeting": Lina is not the title
                   and not (day and s.kind == "time" and clock.fullmatch(str(s.value))) and not (role in ("title", "body")
                   and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))]
-    if role == "place":
+    if role == "place":  # a name no table knows can be a place after "in", "to the" ("in Lisbon", "to the Louvre")
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
-        # "in Lisbon", "to the Louvre": a name a place parameter can take even when no table knows it
-        candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or preposition(s) in {
-            "in", "at", "from", "to", "for", "near", "of", "into"} or coded and re.fullmatch(r"[A-Z]{2,4}", str(s.value))]
+        candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or coded and re.fullmatch(
+            r"[A-Z]{2,4}", str(s.value)) or preposition(s) in {"in", "at", "from", "to", "for", "near", "of", "into"}]
     if role == "repo":  # a repository is owner/name: "Open an issue titled 'Crash on start'" names no repository
         candidates = [s for s in candidates if s.kind == "repo" or re.fullmatch(r"[\w.-]+/[\w.-]+", str(s.value).strip())]
     if role in ("place", "unit", "language", "date", "time"):
@@ -166,6 +169,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         used.add(id(chosen))
         if chosen.kind == "colon":  # "记一笔支出：午饭 35 元": the note is what the amount and currency left of it
             return _before_labels(cut(text, taken) or str(chosen.value), siblings, name)
+        if role == "title" and chosen.kind == "proper" and str(chosen.value).endswith("'s"):  # "Priya's farewell lunch"
+            return str(chosen.value) + WHOSE.match(text, chosen.end).group(0)  # whose, then what: up to another argument
         return _as_asked(role, hint, chosen, text, spec.get("description", ""))
     side = side_of(hint) if role == "place" else None  # "from the airport to Hilton Downtown": a place no table knows
     if side or role == "place" and required:  # "any storm warnings for florida?": one after its preposition
@@ -280,14 +285,15 @@ def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) 
 
 
 def _boolean(name: str, text: str, must: bool) -> bool | None:
-    topic = [w for w in reading.split_name(name) if w not in {"is", "include", "use", "enable", "show", "with", "has", "only"}]
+    topic = [w for w in reading.split_name(name) if w not in {"is", "include", "use", "show", "with", "has", "only"} | YES | NO]
     # Every word of the flag must be asked for ("replace all", not just "replace"), outside quoted text.
     lowered = QUOTED.sub(" ", text).lower()
     matches = [re.search(rf"\b{re.escape(reading.stem(word)[:5])}\w*", lowered) for word in topic]
     if topic and all(matches):
         first = min(match.start() for match in matches)
         return not re.search(r"\b(?:no|not|without|don't|exclude|skip|never)\b[\w\s]{0,20}$", lowered[:first])
-    return False if must else None
+    said = YES_NO.search(lowered) if must else None  # "RSVP yes", "switch it off": a required flag answered in a word
+    return said is not None and said.group(0) in YES if must else None
 
 
 def _text_of(span: Span, text: str) -> str:

@@ -75,9 +75,8 @@ def _items(tokens: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
             continue
         items[-1].append(token)
     found = [group for group in items if group]
-    if not found or any(len(group) > MAX_WORDS for group in found):
-        return []
-    return [(group[0][0], group[-1][1], " ".join(t[2] for t in group)) for group in found]
+    return [] if not found or any(len(group) > MAX_WORDS for group in found) else [
+        (group[0][0], group[-1][1], " ".join(t[2] for t in group)) for group in found]
 
 
 def phrase_after(text: str, leads: set[str], blocked: list[tuple[int, int]]) -> tuple[int, int, str] | None:

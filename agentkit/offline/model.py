@@ -79,9 +79,7 @@ class OfflineModel:
     def respond(self, request: dict[str, Any]) -> Reply:
         told = read_instructions(request["messages"])
         reply = self._decide(request, told)
-        if reply.content and told.brief:
-            return Reply(first_sentence(reply.content), reply.tool_calls)
-        return reply
+        return Reply(first_sentence(reply.content), reply.tool_calls) if reply.content and told.brief else reply
 
     def _decide(self, request: dict[str, Any], told: Instructions) -> Reply:
         messages = request["messages"]
@@ -139,9 +137,8 @@ def _ask_for_missing(planned: Planned, offers: list[Offer], language: str) -> Re
 
 def _confirmed(messages: list[dict]) -> str | None:
     """After "Shall I go ahead?" (asked before a call that changes something), a yes: the request it was about."""
-    if len(messages) < 3 or messages[-2].get("role") != "assistant" or not YES.match(message_text(messages[-1])):
-        return None
-    if not any(mark in message_text(messages[-2]) for mark in answer.GO_AHEAD.values()):
+    if len(messages) < 3 or messages[-2].get("role") != "assistant" or not YES.match(message_text(messages[-1])) or not any(
+            mark in message_text(messages[-2]) for mark in answer.GO_AHEAD.values()):
         return None
     return next((message_text(m) for m in reversed(messages[:-2]) if m["role"] == "user"), None)
 

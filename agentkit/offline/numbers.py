@@ -27,6 +27,7 @@ MONEY_PARAMS = frozenset(TABLES["money_params"].split())
 SIZE_PARAMS = frozenset(TABLES["size_params"].split())
 DURATION_WORDS = frozenset(TABLES["duration_words"].split())
 DIGITS = re.compile(r"\^?(?:\[0-9\]|\\d)(?:\{\d+(?:,\d*)?\}|[+*])?\$?")  # "^[0-9]{11}$", "\d+": a pattern of digits only
+NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no thing "a ticket" could name
 
 
 def assign(names: list[str], hints: dict[str, set[str]], properties: dict, required: list[str],
@@ -58,6 +59,12 @@ def patterned(properties: dict, text: str, spans: list[Span], used: set[int]) ->
         s.start:s.end])), None) for name, spec in properties.items() if DIGITS.fullmatch(str(spec.get("pattern")))}
     used.update(id(s) for s in fitting.values() if s)
     return {name: text[s.start:s.end] for name, s in fitting.items() if s}
+
+
+def ones(names: list[str], text: str) -> dict[str, int]:
+    """ "a ticket", "an extra shot", "for a day": one, for the parameter named for what is counted (tickets, days)."""
+    said = {n: r"\s+".join(reading.stem(w) for w in reading.split_name(n) if w not in NOT_A_THING) for n in names}
+    return {n: 1 for n, words in said.items() if words and re.search(rf"\b(?:a|an)\s+{words}", text, re.IGNORECASE)}
 
 
 def _whole(spec: dict) -> bool:
@@ -108,9 +115,8 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
 
 def fits(value: Any, spec: dict) -> bool:
     """A value this parameter can take: a whole number for an integer (3.5 never becomes 3), within its bounds."""
-    if spec.get("type") == "integer" and not float(value).is_integer():
-        return False
-    return spec.get("minimum", float("-inf")) <= value <= spec.get("maximum", float("inf"))
+    whole = spec.get("type") != "integer" or float(value).is_integer()
+    return whole and spec.get("minimum", float("-inf")) <= value <= spec.get("maximum", float("inf"))
 
 
 def as_json(value: float, kind: str | None) -> int | float:
@@ -145,8 +151,7 @@ def line_counts(numeric: list[str], properties: dict, text: str, spans: list[Spa
         hint = {reading.stem(w) for w in hint_of(name, properties[name])}
         if "line" in hint and hint & {"limit", "many", "count", "number", "max", "most"} and \
                 not hint & {"first", "start", "offset", "from", "begin"}:
-            word = (found.group(1) or "one").lower()
-            count = int(word) if word.isdigit() else int(NUMBER_WORDS[word])
+            word = (found.group(1) or "one").lower()  # "5" or "five"
             used.update(id(s) for s in spans if s.kind == "number" and found.start() <= s.start < found.end())
-            return {name: count}
+            return {name: int(NUMBER_WORDS.get(word, word))}
     return {}

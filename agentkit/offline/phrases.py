@@ -21,13 +21,14 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) 
     """What a search is about: the words after "for", "about", "on" or "to" (the first such phrase that is not
     just the tool's own words, as in "on my to-do list"), or else the words that are not the tool's (a Chinese word
     of one character, "5克盐", only when asked: more often it is a verb the vocabulary does not know)."""
+    text = FILLERS.sub("", text)
     item = ITEM.match(text)  # "add milk to my list", "put buy milk on my todo list": what is added
     if item and any(not _is_tool_word(w, exclude) for w in _words(item.group(1))):
         return item.group(1).strip("\"'“”")
     for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(.+)"):
         for after in re.finditer(pattern, text, re.IGNORECASE):
-            # up to a clause break, and without a trailing "at 17:30", "on Friday" or "under $100": other arguments
-            phrase = re.split(r"\s+-+\s+|[,;]\s", after.group(1).strip().rstrip("?.!"))[0]
+            # up to a clause break ("and I'm..."), and without a trailing "at 17:30", "on Friday" or "under $100": other values
+            phrase = re.split(r"\s+-+\s+|[,;]\s|\s+and\s+(?=(?i:i|we|he|she|they)\b)", after.group(1).strip().rstrip("?.!"))[0]
             phrase = re.sub(r"(?:^|\s+)(?:at|on|by|before|in|tomorrow|today|under|below|over|above|less than|more than)\b[^,]*$",
                             "", phrase)
             if any(not _is_tool_word(w, exclude) for w in _words(phrase)):
@@ -47,6 +48,7 @@ ONTO = r"(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b"
 ITEM = re.compile(rf"\s*{ADDING}\s+(.+?)\s+{ONTO}", re.IGNORECASE)
 PRONOUNS = frozenset(lexicon.words("words")["phrases"]["pronouns"].split())
 COMMANDS = frozenset(lexicon.words("words")["phrases"]["commands"].split())
+FILLERS = re.compile(rf"\s*\b(?:{'|'.join(lexicon.words('words')['phrases']['fillers'].split())})\b[,.!]?", re.IGNORECASE)
 
 
 HAN = r"[\u3400-\u4dbf\u4e00-\u9fff]"
@@ -67,11 +69,11 @@ LATER = object()  # a free-text value, read once every other parameter has taken
 
 
 def example_named(description: str, text: str) -> str | None:
-    """ "The activity, e.g. running, cycling": "burn running for 45 minutes" names the example "running". The
-    examples are the tool's own words, so the key phrase leaves them out; named in the question, they are the value."""
+    """ "The activity, e.g. running, 'cycling'": "burn running for 45 minutes" names the example "running" (quotes aside).
+    The examples are the tool's own words, so the key phrase leaves them out; named in the question, they are the value."""
     listed = re.search(r"\b(?:e\.g\.|eg\.|for example|such as|like)\s*(.+)", description, re.I)
-    examples = re.split(r",\s*|\s+or\s+|\s+and\s+", listed.group(1).rstrip(".)")) if listed else []
-    return next((e.strip() for e in examples if e.strip() and re.search(rf"\b{re.escape(e.strip())}\b", text, re.I)), None)
+    examples = [e.strip(" '\"") for e in re.split(r",\s*|\s+or\s+|\s+and\s+", listed.group(1).rstrip(".)"))] if listed else []
+    return next((e for e in examples if e and re.search(rf"\b{re.escape(e)}\b", text, re.I)), None)
 
 
 def without_values(text: str, spans: list[Span], used: set[int], properties: dict) -> str:
