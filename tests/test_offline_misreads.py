@@ -211,3 +211,17 @@ SHIFT = tool("log_shift", "Log a shift worked.", worker={"type": "string", "desc
 def test_an_amount_an_hour_is_a_rate_not_one_more_hour(question):
     calls = ask([{"role": "user", "content": question}], [SHIFT]).tool_calls
     assert [json.loads(c.arguments) for c in calls] == [{"worker": "Kim", "hours": 6, "hourly_rate": 21}]
+
+
+AREA = tool("rectangle_area", "Area of a rectangle.", length={"type": "number"}, width={"type": "number"})
+SEATS = tool("book_seats", "Book seats for a show.", show={"type": "string"}, seats={"type": "integer"})
+
+
+@pytest.mark.parametrize(("question", "tools", "arguments"), [
+    ("area for a length of 3 metres and a width of 2.5 metres", [AREA], {"length": 3, "width": 2.5}),
+    ("book a seat for Hamlet", [SEATS], {"show": "Hamlet", "seats": 1}),
+])
+def test_a_thing_counts_one_unless_it_names_a_value_after_of(question, tools, arguments):
+    """ "a seat" is one seat; "a length of 3 metres" names the parameter whose value follows, and is one call."""
+    calls = ask([{"role": "user", "content": question}], tools).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [arguments]
