@@ -134,7 +134,7 @@ def test_a_status_in_a_chinese_answer_is_said_in_chinese(result, said, english):
      "The owner is Li and the total amount is 12.5 CHF."),
     ("钱包里还有多少钱？", "get_wallet", {"total": 12.5, "currency": "CHF"}, "总计是 12.5 CHF。"),
     ("How were my laps?", "list_laps", [{"lap": "first", "seconds": 62.1}, {"lap": "second", "seconds": 60.4}],
-     "I found 2 laps: first (62.1) and second (60.4)."),
+     "I found 2 laps: first (62.1 s) and second (60.4 s)."),
     ("Which gates are open?", "find_gates", {"terminal": "B", "gates": [{"gate": "B4", "closes": "18:20"}]},
      "I found one gate for B: B4 (18:20)."),
 ])
@@ -174,3 +174,39 @@ def test_calls_that_failed_alike_are_said_in_one_sentence(question, said):
     assert sentences(failed, question) == said
     answer = sentences([failed[0], ("open_memo", {"name": "budget"}, "Buy a bike")], question)
     assert answer.count("plans") == 1 and "budget" in answer and "budget和" not in answer, answer
+
+
+@pytest.mark.parametrize(("question", "name", "result", "said"), [
+    ("book me a massage at 5pm", "book_massage", {"error": "no therapist free at 17:00", "alternatives": ["18:00", "19:30"]},
+     "I couldn't book it: no therapist free at 17:00. The alternatives are 18:00 and 19:30."),
+    ("pay the gas bill", "pay_invoice", {"success": False, "message": "card declined"}, "I couldn't pay it: card declined."),
+    ("order the groceries", "order_groceries", {"status": "rejected", "reason": "address outside delivery area"},
+     "I couldn't order it: address outside delivery area."),
+    ("tides at Porthleven?", "get_tides", {"ok": False, "errors": ["station not found"]}, "That didn't work: station not found."),
+    ("帮我选个靠窗的座位", "choose_seat", {"error": "seat map unavailable"}, "没能完成：seat map unavailable。"),
+])
+def test_a_result_that_says_it_failed_is_said_as_a_failure_never_done(question, name, result, said):
+    """An error field, "ok"/"success" false, a failed or rejected status: what went wrong, then anything else it offers."""
+    assert _answer(question, name, {"when": "today"}, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "result", "said"), [
+    ("how much rain fell?", "get_rainfall", {"rain_mm_1h": 2.5}, "The rain (1 h) is 2.5 mm."),
+    ("order me a pot of tea", "order_tea", {"ok": True, "ready_in_minutes": 4}, "Done: it will be ready in 4 min."),
+    ("where's my parcel?", "track_parcel", {"delivered_on": "2026-12-03"}, "It was delivered on Thursday, 3 December 2026."),
+    ("how's the train?", "train_status", {"state": "out_for_service"}, "It is out for service."),
+    ("log my water", "log_water", {"ok": True, "entries_today": 3, "level": "above_target"},
+     "Done: the entries today are 3 and the level is above target."),
+])
+def test_a_key_with_a_unit_or_a_verb_and_an_enum_value_read_as_words(question, name, result, said):
+    """A unit inside a key goes with the value ("2.5 mm"), a key that is a verb phrase reads as one ("it will be ready
+    in 4 min"), an enum value is words ("out for service"), and "ok": true beside other facts is the "Done"."""
+    assert _answer(question, name, {}, result) == said
+
+
+@pytest.mark.parametrize(("question", "result", "said"), [
+    ("G12 今天准点吗", {"status": "on_time"}, "准点。"),
+    ("这双鞋英码多少？", {"size": 7.5}, "大小是 7.5。"),
+])
+def test_a_chinese_answer_says_an_enum_in_chinese_and_a_measure_is_not_a_total(question, result, said):
+    assert _answer(question, "get_info", {}, result) == said

@@ -115,7 +115,9 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
         elif key & PLACES and isinstance(fact.value, str):
             places.append(fact.said)
         elif len(words) > 1 and words[-1] in ("at", "on", "in", "by", "until", "from", "to") and language == "en":
-            doing.append(f"it {fact.name} {fact.said}")
+            first = words[0]  # "it opens at 09:00", "it was delivered on …", "it will be ready in 7 min", "it is due on …"
+            be = "was " if first.endswith("ed") else "" if first.endswith("s") else "will be " if words[-1] == "in" else "is "
+            doing.append(f"it {be}{fact.name} {fact.said}")
         else:
             nouns.append((fact.name, fact.said))
     counted = how_many(question, facts[0].said, language) if len(facts) == 1 and re.fullmatch(r"[\d,.]+", facts[0].said) else None
@@ -157,6 +159,7 @@ def _yes_no(name: str, value: bool, language: Language) -> str:
 
 def _plural(name: str) -> bool:
     """ "the temperatures are", "the status is": a plural English name, not one that only ends in s."""
+    name = re.split(r" (?:this|per|in|of|for|on|at|today|last|next|\()", name)[0]  # "the readings this week are"
     return name.endswith("s") and not name.endswith(("ss", "us", "is", "species", "series", "news"))
 
 
@@ -169,7 +172,7 @@ HOW_MANY = re.compile(r"\bhow many ([a-z][a-z ]*?)(?= (?:do|does|did|are|is|were
 def how_many(question: str, number: str, language: Language) -> str | None:
     """A count said as the answer to "how many": "That's 7 unread messages." / "一共 7 条。"; None for other questions."""
     asked = HOW_MANY.search(question)
-    if asked is None:
+    if asked is None or "." in number:  # a count is whole: "8.5" answers "多少" as a measure, not as "一共"
         return None
     return f"一共 {number} {asked.group(2) or asked.group(3) or ''}".rstrip() + "。" if language == "zh" else \
         f"That's {number} {asked.group(1) or ''}".rstrip() + "."
