@@ -210,3 +210,21 @@ def test_a_key_with_a_unit_or_a_verb_and_an_enum_value_read_as_words(question, n
 ])
 def test_a_chinese_answer_says_an_enum_in_chinese_and_a_measure_is_not_a_total(question, result, said):
     assert _answer(question, "get_info", {}, result) == said
+
+
+def test_a_place_the_call_went_to_is_not_pinned_on_a_field_and_yuan_is_said_in_chinese():
+    """ "the driver to the station is Ana" says the trip, not the driver; "in Tokyo" still goes with what it is of."""
+    said = _answer("get me a cab to the pier", "request_cab", {"destination": "the pier"}, {"driver": "Ana", "eta_minutes": 4})
+    assert said == "The driver is Ana and the expected arrival is 4 min.", said
+    said = _answer("how warm is it in Oslo?", "get_weather", {"city": "Oslo"}, {"temp_c": 3})
+    assert said == "The temperature in Oslo is 3°C.", said
+    assert _answer("卡里还有多少钱？", "get_card", {}, {"balance": 12.5, "currency": "CNY"}) == "余额是 12.5 元。"
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("which gyms are open?", "I found 2 gyms: Pulse (free 4) and Core (free 0)."),
+    ("附近有健身房吗", "找到 2 个结果：Pulse（空余 4）和Core（空余 0）。"),
+])
+def test_a_bare_number_in_a_list_row_is_said_with_its_name(question, said):
+    rows = [{"name": "Pulse", "free": 4, "distance_m": 300}, {"name": "Core", "free": 0, "distance_m": 900}]
+    assert _answer(question, "find_gyms", {}, {"gyms": rows}) == said

@@ -85,7 +85,9 @@ def row(item: Any, question: str, language: Language) -> str:
     if not isinstance(item, dict):
         return value_text(item, language)
     key = next((k for n in NAMING for k in item if reading.split_name(k)[-1:] == [n]), None)
-    said = [f.said for f in fields({k: v for k, v in item.items() if k != key}, question if key else "", language, False)]
+    said = [f"{f.name} {f.said}" if re.fullmatch(r"-?[\d,.]+", f.said) and f.name and f.key != "year" and not (
+        language == "zh" and re.search("[A-Za-z]", f.name)) else f.said  # "Ana (score 3)": a bare number says nothing
+            for f in fields({k: v for k, v in item.items() if k != key}, question if key else "", language, False)]
     head, rest = (str(item[key]), said[:1]) if key else (said[0] if said else "", said[1:])
     comma = "，" if language == "zh" else ", "
     if any("(" in r or "（" in r for r in rest):  # "Standup, 10:30 (Monday, …)": no brackets in brackets

@@ -118,6 +118,7 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
         return NOTHING[language][acting or bool(value)]
     value = facts
     where = context(arguments, language, places_only=True)
+    where = "" if re.fullmatch(r" (?:to|from) .+", where) else where  # "the driver to the pier" is not who drives
     topic = "".join(label(w, "zh")[0] for w in words)  # "天气" asks about the weather as a whole, not one field
     chosen = fields(value, question, language, full or acting, given, topic)[: None if full else 5]
     converted_names = CONVERTED | {label(w, "zh")[0] for w in CONVERTED}  # the field's name as the sentence labels it
