@@ -131,7 +131,7 @@ def test_a_status_in_a_chinese_answer_is_said_in_chinese(result, said, english):
     ("Start the kettle.", "start_kettle", {"success": True}, "Done."),
     ("烧一壶水。", "start_kettle", {"ok": True}, "已完成。"),
     ("How much is in my wallet?", "get_wallet", {"owner": "Li", "total": {"amount": 12.5, "currency": "CHF"}},
-     "The owner is Li and the total amount is 12.5 CHF."),
+     "The owner is Li and the total is 12.5 CHF."),
     ("钱包里还有多少钱？", "get_wallet", {"total": 12.5, "currency": "CHF"}, "总计是 12.5 CHF。"),
     ("How were my laps?", "list_laps", [{"lap": "first", "seconds": 62.1}, {"lap": "second", "seconds": 60.4}],
      "I found 2 laps: first (62.1 s) and second (60.4 s)."),
@@ -228,3 +228,14 @@ def test_a_place_the_call_went_to_is_not_pinned_on_a_field_and_yuan_is_said_in_c
 def test_a_bare_number_in_a_list_row_is_said_with_its_name(question, said):
     rows = [{"name": "Pulse", "free": 4, "distance_m": 300}, {"name": "Core", "free": 0, "distance_m": 900}]
     assert _answer(question, "find_gyms", {}, {"gyms": rows}) == said
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("When does my ferry ZK4 sail and what did it cost?",
+     "The ferry is Blue Star 2, the departure is 06:30 (Friday, 18 December 2026) and the price is 42.5 EUR."),
+    ("我的渡轮 ZK4 什么时候开，花了多少钱？", "出发是 06:30（2026年12月18日星期五），价格是 42.5 EUR。"),
+])
+def test_a_question_that_asks_when_or_what_it_cost_gets_the_time_and_the_money(question, said):
+    result = {"ferry": "Blue Star 2", "departure": "2026-12-18T06:30:00", "deck": "upper",
+              "price": {"amount": 42.5, "currency": "EUR"}}
+    assert _answer(question, "get_ferry_booking", {"reference": "ZK4"}, result) == said

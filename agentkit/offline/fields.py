@@ -13,7 +13,10 @@ from typing import Any, NamedTuple
 
 from agentkit.offline import lexicon, reading
 from agentkit.offline.language import is_chinese
-from agentkit.offline.wording import PLACES, STATUS_ZH, Language, join, label, place, value_text
+from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, Language, join, label, place, value_text
+
+ASKS_WHEN, ASKS_COST = (re.compile(WORDING[asks], re.IGNORECASE) for asks in ("asks_when", "asks_cost"))
+MONEY = frozenset(WORDING["money"])
 
 
 class Fact(NamedTuple):
@@ -36,7 +39,8 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     flat: dict[str, Any] = {}
     for key, item in value.items():
         if isinstance(item, dict):  # one level down: {"main": {"temp": 21}} -> "main temp"
-            flat.update({f"{key}_{k}": v for k, v in item.items() if not isinstance(v, (dict, list))})
+            flat.update({key if k in ("amount", "value") else f"{key}_{k}": v for k, v in item.items()  # "price": {"amount"}
+                         if not isinstance(v, (dict, list))})
         elif not isinstance(item, list) or all(not isinstance(v, (dict, list)) for v in item):
             flat[key] = item
         else:  # a list of objects: each said by its name and the rest ("Mon (20°C)")
@@ -58,6 +62,9 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     # one it names loosely ("weather": temperature, condition)
     chosen = next(([k for k in flat if named(k, loose, by)] for loose, by in ((False, "name"), (False, "value"), (True, ""))
                    if any(named(k, loose, by) for k in flat)), [])
+    # "when does it leave and what did it cost?": the date-times and the money, whatever their fields are called
+    chosen += [k for k, v in flat.items() if k not in chosen and (ASKS_WHEN.search(question) and MOMENT.search(str(v)) or
+               ASKS_COST.search(question) and set(reading.split_name(k)) & MONEY and not isinstance(v, str))]
     if full or not chosen:
         chosen = [k for k in flat if k not in identifying | echoed or k in chosen][: len(flat) if full else 4]
     shown = []
