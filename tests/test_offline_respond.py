@@ -239,3 +239,5 @@ def test_a_question_that_asks_when_or_what_it_cost_gets_the_time_and_the_money(q
     result = {"ferry": "Blue Star 2", "departure": "2026-12-18T06:30:00", "deck": "upper",
               "price": {"amount": 42.5, "currency": "EUR"}}
     assert _answer(question, "get_ferry_booking", {"reference": "ZK4"}, result) == said
+    said = _answer("when does it sail?", "get_ferry_booking", {}, {"ferry": "Blue Star 2", "sails": "2026-12-18T06:30:00"})
+    assert said == "It sails at 06:30 (Friday, 18 December 2026).", said

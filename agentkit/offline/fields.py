@@ -123,6 +123,8 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
             states.append(f"是{fact.said}" if language == "zh" else fact.said)
         elif key & PLACES and isinstance(fact.value, str):
             places.append(fact.said)
+        elif words == [fact.key] and re.fullmatch(r"\w+[^s]s", fact.key) and MOMENT.match(str(fact.value)) and language == "en":
+            doing.append(f"it {fact.key} {'at' if ':' in fact.said else 'on'} {fact.said}")  # "departs": "it departs at 07:45"
         elif len(words) > 1 and words[-1] in ("at", "on", "in", "by", "until", "from", "to") and language == "en":
             first = words[0]  # "it opens at 09:00", "it was delivered on …", "it will be ready in 7 min", "it is due on …"
             be = "was " if first.endswith("ed") else "" if first.endswith("s") else "will be " if words[-1] == "in" else "is "
