@@ -131,10 +131,10 @@ def test_a_status_in_a_chinese_answer_is_said_in_chinese(result, said, english):
     ("Start the kettle.", "start_kettle", {"success": True}, "Done."),
     ("烧一壶水。", "start_kettle", {"ok": True}, "已完成。"),
     ("How much is in my wallet?", "get_wallet", {"owner": "Li", "total": {"amount": 12.5, "currency": "CHF"}},
-     "The owner is Li and the total amount is 12.5 CHF."),
+     "The owner is Li and the total is 12.5 CHF."),
     ("钱包里还有多少钱？", "get_wallet", {"total": 12.5, "currency": "CHF"}, "总计是 12.5 CHF。"),
     ("How were my laps?", "list_laps", [{"lap": "first", "seconds": 62.1}, {"lap": "second", "seconds": 60.4}],
-     "I found 2 laps: first (62.1) and second (60.4)."),
+     "I found 2 laps: first (62.1 s) and second (60.4 s)."),
     ("Which gates are open?", "find_gates", {"terminal": "B", "gates": [{"gate": "B4", "closes": "18:20"}]},
      "I found one gate for B: B4 (18:20)."),
 ])
@@ -174,3 +174,70 @@ def test_calls_that_failed_alike_are_said_in_one_sentence(question, said):
     assert sentences(failed, question) == said
     answer = sentences([failed[0], ("open_memo", {"name": "budget"}, "Buy a bike")], question)
     assert answer.count("plans") == 1 and "budget" in answer and "budget和" not in answer, answer
+
+
+@pytest.mark.parametrize(("question", "name", "result", "said"), [
+    ("book me a massage at 5pm", "book_massage", {"error": "no therapist free at 17:00", "alternatives": ["18:00", "19:30"]},
+     "I couldn't book it: no therapist free at 17:00. The alternatives are 18:00 and 19:30."),
+    ("pay the gas bill", "pay_invoice", {"success": False, "message": "card declined"}, "I couldn't pay it: card declined."),
+    ("order the groceries", "order_groceries", {"status": "rejected", "reason": "address outside delivery area"},
+     "I couldn't order it: address outside delivery area."),
+    ("tides at Porthleven?", "get_tides", {"ok": False, "errors": ["station not found"]}, "That didn't work: station not found."),
+    ("帮我选个靠窗的座位", "choose_seat", {"error": "seat map unavailable"}, "没能完成：seat map unavailable。"),
+])
+def test_a_result_that_says_it_failed_is_said_as_a_failure_never_done(question, name, result, said):
+    """An error field, "ok"/"success" false, a failed or rejected status: what went wrong, then anything else it offers."""
+    assert _answer(question, name, {"when": "today"}, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "result", "said"), [
+    ("how much rain fell?", "get_rainfall", {"rain_mm_1h": 2.5}, "The rain (1 h) is 2.5 mm."),
+    ("order me a pot of tea", "order_tea", {"ok": True, "ready_in_minutes": 4}, "Done: it will be ready in 4 min."),
+    ("where's my parcel?", "track_parcel", {"delivered_on": "2026-12-03"}, "It was delivered on Thursday, 3 December 2026."),
+    ("how's the train?", "train_status", {"state": "out_for_service"}, "It is out for service."),
+    ("log my water", "log_water", {"ok": True, "entries_today": 3, "level": "above_target"},
+     "Done: the entries today are 3 and the level is above target."),
+])
+def test_a_key_with_a_unit_or_a_verb_and_an_enum_value_read_as_words(question, name, result, said):
+    """A unit inside a key goes with the value ("2.5 mm"), a key that is a verb phrase reads as one ("it will be ready
+    in 4 min"), an enum value is words ("out for service"), and "ok": true beside other facts is the "Done"."""
+    assert _answer(question, name, {}, result) == said
+
+
+@pytest.mark.parametrize(("question", "result", "said"), [
+    ("G12 今天准点吗", {"status": "on_time"}, "准点。"),
+    ("这双鞋英码多少？", {"size": 7.5}, "大小是 7.5。"),
+])
+def test_a_chinese_answer_says_an_enum_in_chinese_and_a_measure_is_not_a_total(question, result, said):
+    assert _answer(question, "get_info", {}, result) == said
+
+
+def test_a_place_the_call_went_to_is_not_pinned_on_a_field_and_yuan_is_said_in_chinese():
+    """ "the driver to the station is Ana" says the trip, not the driver; "in Tokyo" still goes with what it is of."""
+    said = _answer("get me a cab to the pier", "request_cab", {"destination": "the pier"}, {"driver": "Ana", "eta_minutes": 4})
+    assert said == "The driver is Ana and the expected arrival is 4 min.", said
+    said = _answer("how warm is it in Oslo?", "get_weather", {"city": "Oslo"}, {"temp_c": 3})
+    assert said == "The temperature in Oslo is 3°C.", said
+    assert _answer("卡里还有多少钱？", "get_card", {}, {"balance": 12.5, "currency": "CNY"}) == "余额是 12.5 元。"
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("which gyms are open?", "I found 2 gyms: Pulse (free 4) and Core (free 0)."),
+    ("附近有健身房吗", "找到 2 个结果：Pulse（空余 4）和Core（空余 0）。"),
+])
+def test_a_bare_number_in_a_list_row_is_said_with_its_name(question, said):
+    rows = [{"name": "Pulse", "free": 4, "distance_m": 300}, {"name": "Core", "free": 0, "distance_m": 900}]
+    assert _answer(question, "find_gyms", {}, {"gyms": rows}) == said
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("When does my ferry ZK4 sail and what did it cost?",
+     "The ferry is Blue Star 2, the departure is 06:30 (Friday, 18 December 2026) and the price is 42.5 EUR."),
+    ("我的渡轮 ZK4 什么时候开，花了多少钱？", "出发是 06:30（2026年12月18日星期五），价格是 42.5 EUR。"),
+])
+def test_a_question_that_asks_when_or_what_it_cost_gets_the_time_and_the_money(question, said):
+    result = {"ferry": "Blue Star 2", "departure": "2026-12-18T06:30:00", "deck": "upper",
+              "price": {"amount": 42.5, "currency": "EUR"}}
+    assert _answer(question, "get_ferry_booking", {"reference": "ZK4"}, result) == said
+    said = _answer("when does it sail?", "get_ferry_booking", {}, {"ferry": "Blue Star 2", "sails": "2026-12-18T06:30:00"})
+    assert said == "It sails at 06:30 (Friday, 18 December 2026).", said

@@ -13,7 +13,10 @@ from typing import Any, NamedTuple
 
 from agentkit.offline import lexicon, reading
 from agentkit.offline.language import is_chinese
-from agentkit.offline.wording import PLACES, STATUS_ZH, Language, join, label, place, value_text
+from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, Language, join, label, place, value_text
+
+ASKS_WHEN, ASKS_COST = (re.compile(WORDING[asks], re.IGNORECASE) for asks in ("asks_when", "asks_cost"))
+MONEY = frozenset(WORDING["money"])
 
 
 class Fact(NamedTuple):
@@ -36,7 +39,8 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     flat: dict[str, Any] = {}
     for key, item in value.items():
         if isinstance(item, dict):  # one level down: {"main": {"temp": 21}} -> "main temp"
-            flat.update({f"{key}_{k}": v for k, v in item.items() if not isinstance(v, (dict, list))})
+            flat.update({key if k in ("amount", "value") else f"{key}_{k}": v for k, v in item.items()  # "price": {"amount"}
+                         if not isinstance(v, (dict, list))})
         elif not isinstance(item, list) or all(not isinstance(v, (dict, list)) for v in item):
             flat[key] = item
         else:  # a list of objects: each said by its name and the rest ("Mon (20°C)")
@@ -58,6 +62,9 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     # one it names loosely ("weather": temperature, condition)
     chosen = next(([k for k in flat if named(k, loose, by)] for loose, by in ((False, "name"), (False, "value"), (True, ""))
                    if any(named(k, loose, by) for k in flat)), [])
+    # "when does it leave and what did it cost?": the date-times and the money, whatever their fields are called
+    chosen += [k for k, v in flat.items() if k not in chosen and (ASKS_WHEN.search(question) and MOMENT.search(str(v)) or
+               ASKS_COST.search(question) and set(reading.split_name(k)) & MONEY and not isinstance(v, str))]
     if full or not chosen:
         chosen = [k for k in flat if k not in identifying | echoed or k in chosen][: len(flat) if full else 4]
     shown = []
@@ -85,7 +92,9 @@ def row(item: Any, question: str, language: Language) -> str:
     if not isinstance(item, dict):
         return value_text(item, language)
     key = next((k for n in NAMING for k in item if reading.split_name(k)[-1:] == [n]), None)
-    said = [f.said for f in fields({k: v for k, v in item.items() if k != key}, question if key else "", language, False)]
+    said = [f"{f.name} {f.said}" if re.fullmatch(r"-?[\d,.]+", f.said) and f.name and f.key != "year" and not (
+        language == "zh" and re.search("[A-Za-z]", f.name)) else f.said  # "Ana (score 3)": a bare number says nothing
+            for f in fields({k: v for k, v in item.items() if k != key}, question if key else "", language, False)]
     head, rest = (str(item[key]), said[:1]) if key else (said[0] if said else "", said[1:])
     comma = "，" if language == "zh" else ", "
     if any("(" in r or "（" in r for r in rest):  # "Standup, 10:30 (Monday, …)": no brackets in brackets
@@ -114,8 +123,12 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
             states.append(f"是{fact.said}" if language == "zh" else fact.said)
         elif key & PLACES and isinstance(fact.value, str):
             places.append(fact.said)
+        elif words == [fact.key] and re.fullmatch(r"\w+[^s]s", fact.key) and MOMENT.match(str(fact.value)) and language == "en":
+            doing.append(f"it {fact.key} {'at' if ':' in fact.said else 'on'} {fact.said}")  # "departs": "it departs at 07:45"
         elif len(words) > 1 and words[-1] in ("at", "on", "in", "by", "until", "from", "to") and language == "en":
-            doing.append(f"it {fact.name} {fact.said}")
+            first = words[0]  # "it opens at 09:00", "it was delivered on …", "it will be ready in 7 min", "it is due on …"
+            be = "was " if first.endswith("ed") else "" if first.endswith("s") else "will be " if words[-1] == "in" else "is "
+            doing.append(f"it {be}{fact.name} {fact.said}")
         else:
             nouns.append((fact.name, fact.said))
     counted = how_many(question, facts[0].said, language) if len(facts) == 1 and re.fullmatch(r"[\d,.]+", facts[0].said) else None
@@ -157,6 +170,7 @@ def _yes_no(name: str, value: bool, language: Language) -> str:
 
 def _plural(name: str) -> bool:
     """ "the temperatures are", "the status is": a plural English name, not one that only ends in s."""
+    name = re.split(r" (?:this|per|in|of|for|on|at|today|last|next|\()", name)[0]  # "the readings this week are"
     return name.endswith("s") and not name.endswith(("ss", "us", "is", "species", "series", "news"))
 
 
@@ -169,7 +183,7 @@ HOW_MANY = re.compile(r"\bhow many ([a-z][a-z ]*?)(?= (?:do|does|did|are|is|were
 def how_many(question: str, number: str, language: Language) -> str | None:
     """A count said as the answer to "how many": "That's 7 unread messages." / "一共 7 条。"; None for other questions."""
     asked = HOW_MANY.search(question)
-    if asked is None:
+    if asked is None or "." in number:  # a count is whole: "8.5" answers "多少" as a measure, not as "一共"
         return None
     return f"一共 {number} {asked.group(2) or asked.group(3) or ''}".rstrip() + "。" if language == "zh" else \
         f"That's {number} {asked.group(1) or ''}".rstrip() + "."

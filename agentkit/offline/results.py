@@ -34,8 +34,9 @@ from agentkit.offline.wording import (
     value_text,
 )
 
-TABLES = ("getting", "toolish", "searching", "converted", "converting", "actions", "doing", "lookups", "reading", "clock")
-GETTING, TOOLISH, SEARCHING, CONVERTED, CONVERTING, ACTIONS, DOING, LOOKUPS, READING, CLOCK = (
+TABLES = ("getting", "toolish", "searching", "converted", "converting", "actions", "doing", "lookups", "reading", "clock",
+          "faults", "failed")
+GETTING, TOOLISH, SEARCHING, CONVERTED, CONVERTING, ACTIONS, DOING, LOOKUPS, READING, CLOCK, FAULTS, FAILED = (
     frozenset(lexicon.words("answers")["results"][table]) for table in TABLES)
 """The words of a tool's name (and of a result's field) that say what its result is: answers.toml's [results] says which."""
 NOTHING = {language: (say("nothing_found", language), say("nothing_done", language)) for language in ("en", "zh")}
@@ -97,6 +98,9 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     """A JSON result as words: an object by the fields asked about, a list by its items."""
     zh = language == "zh"
     given = tuple(v for v in arguments.values() if isinstance(v, (str, int, float)))
+    failed = _failed(value, words, given, question, language) if isinstance(value, dict) else None
+    if failed:
+        return failed
     lists = [k for k, v in value.items() if isinstance(v, list)] if isinstance(value, dict) else []
     # {"count": 3, "recipes": [...]}, {"beach": "Porthmeor", "tides": [...]}: besides the list, counts and the call's input
     counts = all(isinstance(v, (int, float)) or v in given for k, v in value.items() if k not in lists) if lists else False
@@ -109,9 +113,12 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     if not isinstance(value, dict):
         return _scalar(words, arguments, value_text(value, language), language, question)
     acting = _acts(words)  # what an action made: every field says something (its number, state)
-    if not value or all(v is True and k in ("ok", "success", "done") for k, v in value.items()):  # {"ok": true}: done
+    facts = {k: v for k, v in value.items() if not (v is True and k in ("ok", "success", "done"))}  # the "Done" says it
+    if not facts:  # {"ok": true}: done
         return NOTHING[language][acting or bool(value)]
+    value = facts
     where = context(arguments, language, places_only=True)
+    where = "" if re.fullmatch(r" (?:to|from) .+", where) else where  # "the driver to the pier" is not who drives
     topic = "".join(label(w, "zh")[0] for w in words)  # "天气" asks about the weather as a whole, not one field
     chosen = fields(value, question, language, full or acting, given, topic)[: None if full else 5]
     converted_names = CONVERTED | {label(w, "zh")[0] for w in CONVERTED}  # the field's name as the sentence labels it
@@ -122,6 +129,21 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     if not chosen:
         return NOTHING[language][acting]
     return sentence(chosen, question, where, language, acting)
+
+
+def _failed(value: dict, words: list[str], given: tuple, question: str, language: Language) -> str | None:
+    """{"error": …}, "ok": false, a status "rejected": what went wrong ("I couldn't book it: no court is free at 09:00."),
+    then what else the result offers ("The alternatives are 10:00 and 11:30."); None for a result that did not fail."""
+    wrong = [k for k, v in value.items() if k in FAULTS and v or v is False and k in ("ok", "success") or v is True and
+             k == "failed" or k in ("status", "state") and isinstance(v, str) and v.lower().replace("_", " ") in FAILED]
+    if not wrong:
+        return None
+    why = next((k for k in (*FAULTS, "message", "reason", "detail") if value.get(k) and isinstance(value[k], str | list)), None)
+    what = ("：" if language == "zh" else ": ") + value_text(value[why], language).rstrip(".。") if why else ""
+    said = say("couldnt" if _acts(words) else "didnt_work", language, verb=words[0] if words else "", what=what)
+    rest = {k: v for k, v in value.items() if k not in {*wrong, why, "ok", "success", "status", "state"}}
+    chosen = fields(rest, question, language, False, given) if rest else []
+    return f"{said}{'' if language == 'zh' else ' '}{sentence(chosen, question, '', language, False)}" if chosen else said
 
 
 def _items(value: list, words: list[str], arguments: dict, question: str, language: Language, full: bool) -> str:

@@ -45,8 +45,11 @@ def label(key: str, language: Language) -> tuple[str, str]:
     words = reading.split_name(key)
     if len(words) == 1 and words[0] in UNITS and words[0] not in ("c", "f"):  # {"km": 1745.2}: the unit is the name
         return "", UNITS[words[0]]
-    unit = UNITS[words[-1]] if len(words) > 1 and words[-1] in UNITS else ""
-    words = words[:-1] if unit else words
+    # the unit is the last word, or one inside the name with a qualifier after it: new_snow_cm_24h -> "new snow (24 h)"
+    at = next((i for i, w in enumerate(words) if i and w in UNITS and words[i - 1] != "per"
+               and (i == len(words) - 1 or len(w) > 1)), None)  # price_per_kwh: a rate, named with its unit
+    unit, after = (UNITS[words[at]], " ".join(re.sub(r"(\d)([a-z])", r"\1 \2", w) for w in words[at + 1:])) if at else ("", "")
+    words = [*words[:at], f"({after})"] if after else words[:at] if unit else words
     if language == "zh":
         named = chinese_names()
         pieces = [next((t[n] for n in (w, EXPANDED.get(w, "")) for t in (LABELS_ZH, named) if n in t), w) for w in words]
@@ -144,9 +147,10 @@ def value_text(value: Any, language: Language, unit: str = "") -> str:
     when = moment(text, language) if MOMENT.fullmatch(text) else None
     if when:  # "22:53 (Friday, 4 December 2026)" / "22:53（2026年12月4日星期五）"
         return (f"{when[0]}（{when[1]}）" if language == "zh" else f"{when[0]} ({when[1]})") if when[0] else when[1]
+    text = text.replace("_", " ") if re.fullmatch(r"[a-z]+(?:_[a-z]+){1,3}", text) else text  # an enum: "on_time" -> "on time"
     day = text.lower() in WEEKDAYS and "星期" + "一二三四五六日"[WEEKDAYS.index(text.lower())]
     if language == "zh" and (day or text.islower()):  # "food" 餐饮, "Friday" 星期五: the vocabulary's word; "Lina" stays
-        text = day or chinese_names().get(text, text)
+        text = day or STATUS_ZH.get(text) or chinese_names().get(text, text)
     return f"{text} {unit}".rstrip() if unit and unit not in text else text
 
 
