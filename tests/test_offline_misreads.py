@@ -228,7 +228,7 @@ def test_a_thing_counts_one_unless_it_names_a_value_after_of(question, tools, ar
 
 
 
-@pytest.mark.parametrize("question", ["看一下 plan.md，帮我总结内容", "读 report.md，分析一下内容", "看看 todo.txt，概括一下内容"])
+@pytest.mark.parametrize("question", ["看一下 plan.md，帮我总结内容", "读 report.md，分析一下内容", "看看 todo.txt，概括一下"])
 def test_reading_then_asking_for_a_summary_is_one_read_not_a_write(question, tmp_path):
     """Summing up, analysing or explaining what was read is the model's own work: no write_file with the verb as content."""
     from agentkit.tools.filesystem import file_tools
