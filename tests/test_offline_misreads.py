@@ -237,3 +237,29 @@ def test_reading_then_asking_for_a_summary_is_one_read_not_a_write(question, tmp
     tools = [definition.to_openai() for definition in file_tools(Workspace(tmp_path))]
     calls = ask([{"role": "user", "content": question}], tools).tool_calls
     assert [c.name for c in calls] == ["read_file"]
+
+
+
+WISH = tool("add_to_wishlist", "Add a book to the wish list.", title={"type": "string", "description": "The book's title"},
+            author={"type": "string", "description": "The author's name"})
+WISHED_BY = tool("wishlist_by", "The books on the wish list by one author.",
+                 author={"type": "string", "description": "The author's name"})
+
+
+@pytest.mark.parametrize("question", ["把《三体》加到我的阅读清单里，作者是刘慈欣", "把《活着》加到阅读清单，作者是余华"])
+def test_a_chinese_name_beside_a_parameter_word_does_not_pull_towards_another_tool(question):
+    """The pieces of an unread name ("刘慈", "慈欣") are never joined to the English word before them ("author刘慈"),
+    which matched the other tool's parameter as if the request were about the author."""
+    calls = ask([{"role": "user", "content": question}], [WISH, WISHED_BY]).tool_calls
+    assert [c.name for c in calls] == ["add_to_wishlist"]
+
+
+@pytest.mark.parametrize("question", ["找出 notes 里所有 .md 文件", "找到 drafts 里所有的 .txt 文件"])
+def test_finding_files_by_kind_is_a_glob(question, tmp_path):
+    """找出/找到 are "find": unread, the course's file tools all scored alike and the read_file asked for a path."""
+    from agentkit.tools.filesystem import file_tools
+    from agentkit.tools.workspace import Workspace
+
+    tools = [definition.to_openai() for definition in file_tools(Workspace(tmp_path))]
+    calls = ask([{"role": "user", "content": question}], tools).tool_calls
+    assert [c.name for c in calls] == ["glob"]

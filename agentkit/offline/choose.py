@@ -80,7 +80,7 @@ def _asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     # "show me config.yaml", "print notes.txt", "the first line of a.txt": show what it says
     asked += ["read"] if SHOW_FILE.search(text) or PART_OF_FILE.search(text) else []
     asked += ["translate"] if SAY_IN.search(text) else []  # "how do you say thank you in Italian?"
-    asked += [a + b for a, b in pairwise(asked)]
+    asked += [a + b for a, b in pairwise(asked) if a.isascii() and b.isascii()]  # not "author" + a piece of 弗兰克
     means = [reading.stem((a or b).lower()) for a, b in MEANS.findall(plain)] + [reading.stem(w) for w in INTO.findall(plain)]
     return tuple(dict.fromkeys(asked)), tuple(means), bool(DONE.search(plain) and NUMBERED.search(plain))
 
