@@ -263,3 +263,18 @@ def test_finding_files_by_kind_is_a_glob(question, tmp_path):
     tools = [definition.to_openai() for definition in file_tools(Workspace(tmp_path))]
     calls = ask([{"role": "user", "content": question}], tools).tool_calls
     assert [c.name for c in calls] == ["glob"]
+
+
+ROOM = tool("book_meeting_room", "预订会议室", building={"type": "string", "description": "大楼名称"},
+            date={"type": "string", "description": "日期"})
+SHOW = tool("buy_show_ticket", "买演出门票", theatre={"type": "string", "description": "剧院名称"},
+            date={"type": "string", "description": "日期"})
+
+
+@pytest.mark.parametrize(("question", "tools", "name", "value"), [
+    ("明天在科技大厦订个会议室", [ROOM], "building", "科技大厦"),
+    ("今晚在星光剧院订票", [SHOW], "theatre", "星光剧院"),
+    ("周五在海天大楼预订一间会议室", [ROOM], "building", "海天大楼")])
+def test_a_chinese_place_before_the_verb_is_the_value_without_the_verb(question, tools, name, value):
+    call = ask([{"role": "user", "content": question}], tools).tool_calls[0]
+    assert json.loads(call.arguments)[name] == value

@@ -37,8 +37,8 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) 
     kept = [t for t in re.findall(rf"(?:\bwith\s+(?=[A-Z]|{HAN}))?(?:{LATIN}|{HAN}{{{1 if one_character else 2},}})", text)
             if t.lower() not in reading.STOP_WORDS and not _is_tool_word(reading.stem(t.lower()), exclude)
             and not t[0].isdigit()]
-    while kept and kept[0].lower() in COMMANDS:  # "Put buy milk on my list": the request's verb is not the item
-        kept.pop(0)
+    while kept and (kept[0].lower() in COMMANDS or kept[-1] in COMMANDS and re.match(HAN, kept[-2:][0])):
+        kept.pop(0 if kept[0].lower() in COMMANDS else -1)  # "Put buy milk on", "在科技大厦订": the verb is not the item
     return " ".join(kept) or None
 
 
