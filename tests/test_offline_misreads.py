@@ -263,3 +263,23 @@ def test_finding_files_by_kind_is_a_glob(question, tmp_path):
     tools = [definition.to_openai() for definition in file_tools(Workspace(tmp_path))]
     calls = ask([{"role": "user", "content": question}], tools).tool_calls
     assert [c.name for c in calls] == ["glob"]
+
+
+FUEL = tool("log_fuel", "Log a fuel fill-up.", liters={"type": "number"}, price_per_liter={"type": "number"},
+            odometer_km={"type": "integer"})
+DELI = tool("buy_cheese", "Order cheese at the deli counter.", weight_grams={"type": "integer"},
+            price_per_kg={"type": "number"})
+WORKOUT = tool("log_workout", "Log a workout.", activity={"type": "string"}, duration_minutes={"type": "integer"})
+
+
+@pytest.mark.parametrize(("question", "tools", "arguments"), [
+    ("put in 30 litres at 1.65/litre, odometer at 48,200km", [FUEL],
+     {"liters": 30, "price_per_liter": 1.65, "odometer_km": 48200}),
+    ("topped up 22.5L at 1.71/L, 61,040km on the clock", [FUEL],
+     {"liters": 22.5, "price_per_liter": 1.71, "odometer_km": 61040}),
+    ("300g of brie at 24.90/kg", [DELI], {"weight_grams": 300, "price_per_kg": 24.9}),
+    ("log a 45min swim", [WORKOUT], {"activity": "swim", "duration_minutes": 45}),
+])
+def test_a_unit_glued_to_its_number_is_one_quantity_and_a_price_per_unit_is_a_price(question, tools, arguments):
+    call = ask([{"role": "user", "content": question}], tools).tool_calls
+    assert [json.loads(c.arguments) for c in call] == [arguments]
