@@ -279,6 +279,8 @@ WORKOUT = tool("log_workout", "Log a workout.", activity={"type": "string"}, dur
      {"liters": 22.5, "price_per_liter": 1.71, "odometer_km": 61040}),
     ("300g of brie at 24.90/kg", [DELI], {"weight_grams": 300, "price_per_kg": 24.9}),
     ("log a 45min swim", [WORKOUT], {"activity": "swim", "duration_minutes": 45}),
+    ("log a 1h20m bike ride", [WORKOUT], {"activity": "bike ride", "duration_minutes": 80}),
+    ("log a hike of 2 hours 10 minutes", [WORKOUT], {"activity": "hike", "duration_minutes": 130}),
 ])
 def test_a_unit_glued_to_its_number_is_one_quantity_and_a_price_per_unit_is_a_price(question, tools, arguments):
     call = ask([{"role": "user", "content": question}], tools).tool_calls
