@@ -278,3 +278,25 @@ SHOW = tool("buy_show_ticket", "买演出门票", theatre={"type": "string", "de
 def test_a_chinese_place_before_the_verb_is_the_value_without_the_verb(question, tools, name, value):
     call = ask([{"role": "user", "content": question}], tools).tool_calls[0]
     assert json.loads(call.arguments)[name] == value
+
+
+FUEL = tool("log_fuel", "Log a fuel fill-up.", liters={"type": "number"}, price_per_liter={"type": "number"},
+            odometer_km={"type": "integer"})
+DELI = tool("buy_cheese", "Order cheese at the deli counter.", weight_grams={"type": "integer"},
+            price_per_kg={"type": "number"})
+WORKOUT = tool("log_workout", "Log a workout.", activity={"type": "string"}, duration_minutes={"type": "integer"})
+
+
+@pytest.mark.parametrize(("question", "tools", "arguments"), [
+    ("put in 30 litres at 1.65/litre, odometer at 48,200km", [FUEL],
+     {"liters": 30, "price_per_liter": 1.65, "odometer_km": 48200}),
+    ("topped up 22.5L at 1.71/L, 61,040km on the clock", [FUEL],
+     {"liters": 22.5, "price_per_liter": 1.71, "odometer_km": 61040}),
+    ("300g of brie at 24.90/kg", [DELI], {"weight_grams": 300, "price_per_kg": 24.9}),
+    ("log a 45min swim", [WORKOUT], {"activity": "swim", "duration_minutes": 45}),
+    ("log a 1h20m bike ride", [WORKOUT], {"activity": "bike ride", "duration_minutes": 80}),
+    ("log a hike of 2 hours 10 minutes", [WORKOUT], {"activity": "hike", "duration_minutes": 130}),
+])
+def test_a_unit_glued_to_its_number_is_one_quantity_and_a_price_per_unit_is_a_price(question, tools, arguments):
+    call = ask([{"role": "user", "content": question}], tools).tool_calls
+    assert [json.loads(c.arguments) for c in call] == [arguments]

@@ -150,14 +150,12 @@ def _month_day(words: str, today: dt.date) -> str | None:
         return None
     month_word, day = (match.group("m1"), match.group("d1")) if match.group("m1") else (match.group("m2"), match.group("d2"))
     month = next((i for i, name in enumerate(MONTHS, 1) if name.startswith(month_word[:3]) and len(month_word) >= 3), None)
-    if month is None:
-        return None
     year = int(match.group("year") or today.year)
     try:
         day_asked = dt.date(year, month, int(day))
         if not match.group("year") and day_asked < today:
             day_asked = dt.date(year + 1, month, int(day))
-    except ValueError:  # "february 30"
+    except (TypeError, ValueError):  # "february 30", or no month of that name (None)
         return None
     return day_asked.isoformat()
 

@@ -56,11 +56,13 @@ EDITS = [  # "把 X 重命名为 Y" (a second file stays a file, read first); "�
     (re.compile(rf"在\s*(?P<file>\x00\d+\x00)(?P<file2>)\s*[里中]?\s*(?:搜索|查找|找一下|找){_VALUE}$"),
      " search for {0} in {file} "),
 ]
+HOURS_MINUTES = re.compile(r"\b(\d+)\s*h(?:ours?|rs?)?,?\s*(?:and\s+)?(\d+)\s*m(?:in(?:ute)?s?)?\b", re.IGNORECASE)
 
 
 def english(text: str) -> str:
     """The text with its Chinese read as English words, and a number glued to its unit parted ("250ml" "250 ml")."""
-    text = _glued_unit().sub(r"\1 \2", text)
+    text = _glued_unit().sub(lambda m: f"{m.group(1)} {'per ' if '/' in m.group(2) else m.group(2)}", text)
+    text = HOURS_MINUTES.sub(lambda m: f"{int(m[1]) * 60 + int(m[2])} minutes", text)  # "3h45m", "2 hours 15 minutes"
     if not is_chinese(text):
         return text
     # "把 你好 写到 hi.txt": the object comes before the verb; kept aside and quoted, it stays one value as written
@@ -169,8 +171,8 @@ def _vocabulary() -> re.Pattern[str]:
 
 @cache
 def _glued_unit() -> re.Pattern:
-    """ "250ml", "5km", "70kg": a number written against a unit of two letters or more (never "3pm" or "4d6")."""
+    """ "250ml", "40L", "45min": a number written against its unit (never "3pm", "4d6"); "1.79/L" is read "1.79 per L"."""
     from agentkit.offline.spans import UNITS  # spans reads numbers; this only needs its unit words
-    units = "|".join(sorted((u for u in UNITS if len(u) > 1), key=len, reverse=True))
-    return re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)({units})\b", re.IGNORECASE)
+    units = "|".join(sorted((u for u in UNITS if len(u) > 1 or u in "lg"), key=len, reverse=True) + ["mins?", "hrs?"])
+    return re.compile(rf"(?<![\w.])(\d+(?:\.\d+)?)(\s*/\s*(?={units})|{units})\b", re.IGNORECASE)
 
