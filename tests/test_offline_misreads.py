@@ -227,17 +227,19 @@ def test_a_thing_counts_one_unless_it_names_a_value_after_of(question, tools, ar
     assert [json.loads(c.arguments) for c in calls] == [arguments]
 
 
+def tools_called_with_the_course_file_tools(question, root):
+    """The names of the tools the model calls for `question`, offered the course's own file tools over `root`."""
+    from agentkit.tools.filesystem import file_tools
+    from agentkit.tools.workspace import Workspace
+
+    tools = [definition.to_openai() for definition in file_tools(Workspace(root))]
+    return [c.name for c in ask([{"role": "user", "content": question}], tools).tool_calls]
+
 
 @pytest.mark.parametrize("question", ["看一下 plan.md，帮我总结内容", "读 report.md，分析一下内容", "看看 todo.txt，概括一下"])
 def test_reading_then_asking_for_a_summary_is_one_read_not_a_write(question, tmp_path):
     """Summing up, analysing or explaining what was read is the model's own work: no write_file with the verb as content."""
-    from agentkit.tools.filesystem import file_tools
-    from agentkit.tools.workspace import Workspace
-
-    tools = [definition.to_openai() for definition in file_tools(Workspace(tmp_path))]
-    calls = ask([{"role": "user", "content": question}], tools).tool_calls
-    assert [c.name for c in calls] == ["read_file"]
-
+    assert tools_called_with_the_course_file_tools(question, tmp_path) == ["read_file"]
 
 
 WISH = tool("add_to_wishlist", "Add a book to the wish list.", title={"type": "string", "description": "The book's title"},
@@ -257,12 +259,7 @@ def test_a_chinese_name_beside_a_parameter_word_does_not_pull_towards_another_to
 @pytest.mark.parametrize("question", ["找出 notes 里所有 .md 文件", "找到 drafts 里所有的 .txt 文件"])
 def test_finding_files_by_kind_is_a_glob(question, tmp_path):
     """找出/找到 are "find": unread, the course's file tools all scored alike and the read_file asked for a path."""
-    from agentkit.tools.filesystem import file_tools
-    from agentkit.tools.workspace import Workspace
-
-    tools = [definition.to_openai() for definition in file_tools(Workspace(tmp_path))]
-    calls = ask([{"role": "user", "content": question}], tools).tool_calls
-    assert [c.name for c in calls] == ["glob"]
+    assert tools_called_with_the_course_file_tools(question, tmp_path) == ["glob"]
 
 
 ROOM = tool("book_meeting_room", "预订会议室", building={"type": "string", "description": "大楼名称"},
