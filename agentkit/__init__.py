@@ -30,38 +30,42 @@ classroom/ (the exercises and the teacher's tools). docs/teaching.md draws the l
     from agentkit import connect, load_settings, build_registry, clock_tool, run_task, finish
 """
 
-from agentkit.asking import Ask, Question, TaskCancelled, scripted_answers, terminal_ask
-from agentkit.calls import ToolCall
-from agentkit.config import ConfigError, Settings, connect, load_settings
-from agentkit.errors import ToolError, WorkspaceError
-from agentkit.events import Event, finish
-from agentkit.history import trim_history
-from agentkit.limits import DEFAULT_LIMITS, Limits
-from agentkit.loop import run_task
-from agentkit.manual import FunctionCallError, build_system_prompt, manual_round_trip, parse_reply
-from agentkit.policy import Decision, ToolExecutor, ToolPolicy
-from agentkit.task import Task, Usage
-from agentkit.tools import (
-    ToolDefinition,
-    ToolResult,
-    Workspace,
-    ask_user_tool,
-    clock_tool,
-    execute_tool,
-    file_tools,
-    get_current_time,
-    shell_tool,
-    tool_message,
-)
-from agentkit.tools.registry import DuplicateToolError, build_registry, openai_tools
-from agentkit.tools.schema import ToolDefinitionError, tool
+import importlib.util
+from typing import Any
 
-__all__ = [
-    "DEFAULT_LIMITS", "Ask", "ConfigError", "Decision", "DuplicateToolError", "Event", "FunctionCallError", "Limits", "Question",
-    "Settings", "Task", "TaskCancelled", "ToolCall", "ToolDefinition", "ToolDefinitionError", "ToolError", "ToolExecutor",
-    "ToolPolicy", "ToolResult", "Usage", "Workspace", "WorkspaceError", "ask_user_tool", "build_registry", "build_system_prompt",
-    "clock_tool", "connect", "execute_tool", "file_tools", "finish", "get_current_time", "load_settings", "manual_round_trip",
-    "openai_tools", "parse_reply", "run_task", "scripted_answers", "shell_tool", "terminal_ask", "tool", "tool_message",
-    "trim_history",
-]
+PUBLIC = {
+    "agentkit.asking": ("Ask", "Question", "TaskCancelled", "scripted_answers", "terminal_ask"),
+    "agentkit.calls": ("ToolCall",),
+    "agentkit.config": ("ConfigError", "Settings", "connect", "load_settings"),
+    "agentkit.errors": ("ToolError", "WorkspaceError"),
+    "agentkit.events": ("Event", "finish"),
+    "agentkit.history": ("trim_history",),
+    "agentkit.limits": ("DEFAULT_LIMITS", "Limits"),
+    "agentkit.loop": ("run_task",),
+    "agentkit.manual": ("FunctionCallError", "build_system_prompt", "manual_round_trip", "parse_reply"),
+    "agentkit.policy": ("Decision", "ToolExecutor", "ToolPolicy"),
+    "agentkit.task": ("Task", "Usage"),
+    "agentkit.tools": ("ToolDefinition", "ToolResult", "Workspace", "ask_user_tool", "clock_tool", "execute_tool",
+                       "file_tools", "get_current_time", "shell_tool", "tool_message"),
+    "agentkit.tools.registry": ("DuplicateToolError", "build_registry", "openai_tools"),
+    "agentkit.tools.schema": ("ToolDefinitionError", "tool"),
+}
+"""Each public name by the module that defines it. A name is imported the first time it is asked for (PEP 562), so
+`import agentkit` loads nothing heavy: the `agentkit` command sets up its Ctrl-C handling before the `openai` SDK
+(about a second) loads, and `from agentkit import connect` loads what `connect` needs, no more."""
 
+HOME = {name: module for module, names in PUBLIC.items() for name in names}
+__all__ = sorted(HOME)
+
+
+def __getattr__(name: str) -> Any:
+    """`agentkit.connect` (a public name, from its module) or `agentkit.tools` (a subpackage), loaded on first use."""
+    if name not in HOME and importlib.util.find_spec(f"agentkit.{name}") is None:
+        raise AttributeError(f"module 'agentkit' has no attribute {name!r}")
+    value = getattr(importlib.import_module(HOME[name]), name) if name in HOME else importlib.import_module(f"agentkit.{name}")
+    globals()[name] = value  # found once; the next use is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *HOME})

@@ -183,3 +183,19 @@ def test_the_import_check_sees_a_module_that_works_only_after_the_package_init(t
     run = subprocess.run([sys.executable, "-c", "import importlib.util\n" + IMPORT_EACH_ALONE, str(tmp_path),
                           json.dumps(["agentkit.a", "agentkit.b"])], capture_output=True, text=True, check=True)
     assert list(json.loads(run.stdout.splitlines()[-1])) == ["agentkit.a"]
+
+
+def test_every_public_name_comes_from_the_module_the_package_names_and_the_command_starts_without_the_sdk():
+    """`agentkit/__init__.py` loads its public names on first use: each is found in its module, and loading the
+    `agentkit` command's module (what the console script does before `main()` sets up Ctrl-C handling) imports
+    neither the `openai` SDK nor pydantic, so a Ctrl-C while the command starts ends it with one line, not a traceback."""
+    check = """
+import sys, importlib
+import agentkit.frontends.cli
+heavy = sorted(name for name in ("openai", "pydantic", "jsonschema") if name in sys.modules)
+import agentkit
+wrong = [name for name, home in agentkit.HOME.items() if getattr(agentkit, name) is not getattr(importlib.import_module(home), name)]
+print(heavy, wrong, sorted(agentkit.__all__) == agentkit.__all__, agentkit.tools.__name__)
+"""
+    run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True, cwd=PACKAGE.parent)
+    assert run.stdout.split() == ["[]", "[]", "True", "agentkit.tools"]

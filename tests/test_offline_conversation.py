@@ -123,3 +123,28 @@ def test_a_line_is_added_in_two_steps_read_then_written_back(request_, shown, wr
 @pytest.mark.parametrize("shown", ["1\tbuy milk\n[output truncated: 40 more lines]", "Error: permission denied"])
 def test_a_file_shown_in_part_or_not_read_is_never_written_back(shown):
     assert not any(name == "save_document" for name, _ in _after_reading("add a line to todo.md: call Ana", shown))
+
+
+SPA = _tool("book_spa", "Book a spa treatment", {
+    "treatment": {"type": "string"}, "start": {"type": "string", "description": "HH:MM, 24 hours"},
+    "hot_stones": {"type": "boolean", "description": "add heated stones"},
+    "aromatherapy_oil": {"type": "boolean"}}, ["treatment", "start"])
+
+
+@pytest.mark.parametrize(("message", "changed"), [
+    ("actually make it 8:15", {"start": "20:15"}),          # the same evening as the 20:00 it changes
+    ("no wait, 8:15am", {"start": "08:15"}),                # unless it says morning
+    ("what if I add hot stones?", {"hot_stones": True}),    # a flag named by its first word, switched on
+    ("hmm, what if we skip the aromatherapy", {"aromatherapy_oil": False}),
+])
+def test_a_follow_up_keeps_the_afternoon_and_switches_a_flag_it_names(message, changed):
+    history = _turn("book_spa", {"treatment": "massage", "start": "20:00"})
+    assert _calls([SPA], history, message) == [("book_spa", {"treatment": "massage", "start": "20:00", **changed})]
+
+
+@pytest.mark.parametrize("message", ["ok 9 works then", "fine, 9 is fine", "9 will do"])
+def test_accepting_the_time_a_failed_call_offered_repeats_it_with_that_time(message):
+    """A bare number after a result that offered a clock time is that time, not another parameter's digits."""
+    history = _turn("book_spa", {"treatment": "facial", "start": "08:00", "room": "12"},
+                    results=['{"booked": false, "reason": "no therapist at 08:00", "earliest": "09:00"}'])
+    assert _calls([SPA], history, message) == [("book_spa", {"treatment": "facial", "start": "09:00", "room": "12"})]

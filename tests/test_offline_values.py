@@ -338,3 +338,19 @@ def test_a_duration_is_given_in_the_unit_its_parameter_names_by_the_one_table_of
 def test_an_ordinal_is_a_position_read_as_a_number(text, found):
     from agentkit.offline import spans
     assert [(span.kind, span.value) for span in spans.find(text)] == found
+
+
+RENEW = _offer("renew_permit", "Renew a parking permit.", {
+    "area": {"type": "string"}, "start": {"type": "string", "format": "date"}, "note": {"type": "string"}}, ["area", "start"])
+
+
+@pytest.mark.parametrize(("question", "days"), [
+    ("renew my permit for area C starting tomorrow", 1), ("续一下C区的停车证，明天开始", 1),
+    ("renew the area C permit from the day after tomorrow", 2), ("C区停车证续期，后天开始", 2)])
+def test_a_date_whose_schema_format_is_date_is_written_yyyy_mm_dd(question, days):
+    """JSON Schema's `"format": "date"` asks for RFC 3339's full-date, with no word of it in a description: a day said
+    in words is worked out from today, in either language, as a real model writes it."""
+    import datetime as dt
+
+    [(name, arguments)] = _calls(question, RENEW)
+    assert arguments["start"] == (dt.date.today() + dt.timedelta(days=days)).isoformat()

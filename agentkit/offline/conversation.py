@@ -27,7 +27,8 @@ from agentkit.offline.roles import FROM_WORDS, role_of
 from agentkit.offline.spans import QUOTED, find
 from agentkit.offline.vocabulary import english
 
-ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+ISO_DATE, CLOCK = re.compile(r"\d{4}-\d{2}-\d{2}"), re.compile(r"[012]\d:[0-5]\d")
+MORNING = re.compile(r"(?<![a-z])(?:am|a\.m\.)(?![a-z])|\bmorning\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(_WORDS[name]
 """A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
 is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
 AGAIN = re.compile(_WORDS["again"], re.I)
+FLAG = re.compile(r"(?:(?P<on>add|include)|without|drop|remove|skip|no)\s+(?:the\s+)?(?P<flag>\w{3,})", re.I)
 FREE = {role or None for role in _WORDS["free"]}
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
 
@@ -79,12 +81,14 @@ FREE = {role or None for role in _WORDS["free"]}
 def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = False) -> list[Planned]:
     """The last call again, with the values this message changes (none: not a follow-up). `strong_only`: only
     when the message says it follows on ("and…", "actually…", "那…呢"), not merely because it is short."""
-    asked = message_text(messages[-1])
-    last = Conversation.of(messages).last_call_to(offers)
+    asked, state = message_text(messages[-1]), Conversation.of(messages)
+    last = state.last_call_to(offers)
     if last is None or not _reads_as_follow_up(asked, strong_only):
         return []
     offer, previous = last
     value = SAID_AROUND.sub(" ", asked).strip()  # "the same, but on Monday" -> "on Monday"
+    offered = re.search(rf"(?<![\d:])0?{value}:\d\d\b", state.last_result or "") if value.isdigit() else None
+    value = offered.group(0) if offered else value  # "ok 12 works then" after a result offering "12:00"
     question = english(value)
     found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
     bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,"))
@@ -92,7 +96,7 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     changed = _to_the_side_named(offer, changed or bare, previous, question)
     if not changed:
         return []
-    arguments = {**previous, **{n: _as_before(v, previous.get(n)) for n, v in changed.items()}}
+    arguments = {**previous, **{n: _as_before(v, previous.get(n), question) for n, v in changed.items()}}
     missing = [name for name in offer.schema.get("required") or [] if name not in arguments]
     return [Planned(offer, arguments, tuple(missing))] if not missing else []
 
@@ -137,8 +141,11 @@ def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: st
     return moved
 
 
-def _as_before(value: Any, before: Any) -> Any:
-    """A new value written as the old one was: "Monday" for a date the last call gave as 2026-12-04 is a date too."""
+def _as_before(value: Any, before: Any, question: str) -> Any:
+    """A new value written as the old one was: "Monday" for a date the last call gave as 2026-12-04 is a date too;
+    "make it 7:30" after 18:00 is 19:30, the same afternoon, unless the message says "am" or "morning"."""
+    if all(isinstance(v, str) and CLOCK.fullmatch(v) for v in (value, before)) and int(before[:2]) >= 12 > int(value[:2]) > 0:
+        return value if MORNING.search(question) else f"{int(value[:2]) + 12}{value[2:]}"
     dated = isinstance(before, str) and ISO_DATE.fullmatch(before) and isinstance(value, str) and not ISO_DATE.fullmatch(value)
     return as_iso(value) or value if dated else value
 
@@ -176,6 +183,10 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
     for the one whose last value was digits too, the closest in length (a bus line, not its stop); "make it 3",
     "太短了，改成24": a number alone (after words it cannot read at most), for the one number the last call gave."""
     properties = offer.schema.get("properties") or {}
+    flag = FLAG.fullmatch(rest)  # "what if we add packing?": the flag whose name starts with the word, on or off
+    for name, spec in properties.items() if flag else ():
+        if spec.get("type") == "boolean" and name.startswith(flag["flag"][:5].lower()):
+            return {name: flag["on"] is not None}
     codes = [n for n, v in previous.items() if isinstance(v, str) and v.isdigit() and "enum" not in (properties.get(n) or {})]
     if rest.isdigit() and codes:
         return {min(codes, key=lambda n: abs(len(previous[n]) - len(rest))): rest}

@@ -110,9 +110,9 @@ def in_unit(seconds: float, hint: set[str]) -> float:
     return seconds / (min(named) if named else 60)  # of two units named, the finer: a count of seconds stays exact
 
 
-def wants_format(description: str) -> bool:
-    """A date parameter whose description asks for a written format rather than the learner's words."""
-    return bool(re.search(r"yyyy|iso|\d{4}-\d{2}-\d{2}|format", description, re.IGNORECASE))
+def wants_format(spec: dict) -> bool:
+    """A date parameter that asks for YYYY-MM-DD, not the learner's words: `"format": "date"` or its description."""
+    return spec.get("format") == "date" or bool(re.search(r"yyyy|iso|\d{4}-\d\d-\d\d|format", spec.get("description", ""), re.I))
 
 
 def as_iso(written: str, today: dt.date | None = None) -> str | None:

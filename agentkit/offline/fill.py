@@ -171,7 +171,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             return _before_labels(cut(text, taken) or str(chosen.value), siblings, name)
         if role == "title" and chosen.kind == "proper" and str(chosen.value).endswith("'s"):  # "Priya's farewell lunch"
             return str(chosen.value) + WHOSE.match(text, chosen.end).group(0)  # whose, then what: up to another argument
-        return _as_asked(role, hint, chosen, text, spec.get("description", ""))
+        return _as_asked(role, hint, chosen, text, spec)
     side = side_of(hint) if role == "place" else None  # "from the airport to Hilton Downtown": a place no table knows
     if side or role == "place" and required:  # "any storm warnings for florida?": one after its preposition
         leads = {"from"} if side == "from" else {"to", "into"} if side else {"in", "for", "at", "near", "around"}
@@ -208,19 +208,19 @@ def _others(names, name: str) -> frozenset[str]:
     return frozenset(reading.stem(w) for p in names if p != name for w in reading.split_name(p))
 
 
-def _as_asked(role: str | None, hint: set[str], span: Span, text: str, description: str = "") -> str:
+def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dict) -> str:
     """The value as the parameter wants it: a zone as an IANA name, a currency or a country as its code, a day
-    as YYYY-MM-DD when the description asks for that format (otherwise as the learner wrote it)."""
+    as YYYY-MM-DD when the schema asks for that format (otherwise as the learner wrote it)."""
     if role == "zone":
         return str(span.value)
     written = _text_of(span, text)
-    if role == "date" and span.kind == "date" and dates.wants_format(description):
+    if role == "date" and span.kind == "date" and dates.wants_format(spec):
         return dates.as_iso(written) or written
-    if role == "unit" and (hint & {"currency", "ccy"} or re.search(r"4217|currenc", description, re.I)):
+    if role == "unit" and (hint & {"currency", "ccy"} or re.search(r"4217|currenc", spec.get("description", ""), re.I)):
         return currency_code(written, span.before)
     if role == "place" and hint & {"code", "iso"}:
         return country_code(written)
-    if role == "language" and (hint & {"code", "iso"} or re.search(r"\b639\b|\bcode\b", description, re.I)):
+    if role == "language" and (hint & {"code", "iso"} or re.search(r"\b639\b|\bcode\b", spec.get("description", ""), re.I)):
         return language_code(written)  # "ISO 639-1 code like 'fr'": German -> de
     if role in ("place", "language") and written.islower():  # "from porto to rome" -> "Porto", "Rome"; "Italian"
         return string.capwords(written)

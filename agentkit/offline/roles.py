@@ -30,23 +30,24 @@ STRICT = {"zone", "phone", "email", "url", "pattern", "path", "date", "time", "l
 FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b"),
           "unit": re.compile(r"\b(?:iso\s*)?4217\b|\bcurrency code\b")}
 """A format written in a description says what the value is."""
+SCHEMA_FORMAT: dict[object, Role] = {"date": "date", "email": "email", "uri": "url"}  # JSON Schema's formats with a role
 FROM_WORDS = frozenset(lexicon.words("words")["sides"]["from"].split())
 TO_WORDS = frozenset(lexicon.words("words")["sides"]["to"].split())
 
 
 def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
-    """A parameter's role: by the words of its name first, then by its description."""
-    return _role(name, spec.get("description") or "")
+    """A parameter's role: by its schema's `format` ("date", "email", "uri"), then its name's words, then its description."""
+    return _role(name, spec.get("description") or "", SCHEMA_FORMAT.get(spec.get("format")))
 
 
 @lru_cache(maxsize=4096)  # a tool's parameters are read for every clause and every tool of every request: read each once
-def _role(name: str, description: str) -> tuple[Role | None, tuple[SpanKind, ...]]:
+def _role(name: str, description: str, format_role: Role | None = None) -> tuple[Role | None, tuple[SpanKind, ...]]:
     described = english(description).lower()
     named = set(reading.split_name(name))
     if "sql" in named or re.search(r"\bsql\b", described):  # "query: the SQL statement to run" is code, not a search
         return ROLES[0][0], ROLES[0][2]
     # "start: HH:MM" is a clock time and "on: YYYY-MM-DD" a day, whatever else the name or description says
-    formats = {role for role, pattern in FORMAT.items() if pattern.search(described)}
+    formats = {role for role, pattern in FORMAT.items() if pattern.search(described)} | {format_role} - {None}
     for words in (formats, named, set(re.findall(r"[a-z]+", described)[:8])):
         for role, names, kinds in ROLES:
             if words & (names | {role}):
@@ -86,10 +87,7 @@ def by_direction(hint: set[str], spans: list[Span]) -> list[Span]:
 
 def preposition(span: Span) -> str | None:
     """The word before a value, past an article: "to the US" is "to"."""
-    words = list(span.before)
-    while words and words[-1] in ("the", "a", "an"):
-        words.pop()
-    return words[-1] if words else None
+    return next((word for word in reversed(span.before) if word not in ("the", "a", "an")), None)
 
 
 def side_of(hint: set[str]) -> Side | None:
