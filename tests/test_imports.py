@@ -194,7 +194,8 @@ import sys, importlib
 import agentkit.frontends.cli
 heavy = sorted(name for name in ("openai", "pydantic", "jsonschema") if name in sys.modules)
 import agentkit
-wrong = [name for name, home in agentkit.HOME.items() if getattr(agentkit, name) is not getattr(importlib.import_module(home), name)]
+wrong = [name for name, home in agentkit.HOME.items()
+         if getattr(agentkit, name) is not getattr(importlib.import_module(home), name)]
 print(heavy, wrong, sorted(agentkit.__all__) == agentkit.__all__, agentkit.tools.__name__)
 """
     run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, check=True, cwd=PACKAGE.parent)

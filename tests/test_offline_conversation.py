@@ -148,3 +148,19 @@ def test_accepting_the_time_a_failed_call_offered_repeats_it_with_that_time(mess
     history = _turn("book_spa", {"treatment": "facial", "start": "08:00", "room": "12"},
                     results=['{"booked": false, "reason": "no therapist at 08:00", "earliest": "09:00"}'])
     assert _calls([SPA], history, message) == [("book_spa", {"treatment": "facial", "start": "09:00", "room": "12"})]
+
+
+CABIN = _tool("book_cabin", "Book a holiday cabin", {
+    "lake": {"type": "string"}, "guests": {"type": "integer"}, "nights": {"type": "integer"},
+    "arrival": {"type": "string", "enum": ["早上", "下午", "晚上"], "description": "到达时段"}}, ["lake", "guests", "nights"])
+
+
+@pytest.mark.parametrize(("message", "changed"), [
+    ("two more people", {"guests": 6}), ("add one more night", {"nights": 4}), ("one fewer night", {"nights": 2}),
+    ("多加一个人", {"guests": 5}), ("少两个人", {"guests": 2}),
+    ("那晚上呢？", {"arrival": "晚上"}),  # the option alone changes, never the lake too
+])
+def test_a_count_said_as_a_change_and_an_option_alone_change_only_their_parameter(message, changed):
+    history = _turn("book_cabin", {"lake": "Tahoe", "guests": 4, "nights": 3, "arrival": "下午"})
+    assert _calls([CABIN], history, message) == [("book_cabin", {"lake": "Tahoe", "guests": 4, "nights": 3, "arrival": "下午",
+                                                                  **changed})]

@@ -72,7 +72,7 @@ FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(_WORDS[name]
                                                for name in ("follows_on", "said_around", "back", "it_file", "lead"))
 """A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
 is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
-AGAIN = re.compile(_WORDS["again"], re.I)
+AGAIN, MORE, FEWER = (re.compile(_WORDS[name], re.I) for name in ("again", "more", "fewer"))
 FLAG = re.compile(r"(?:(?P<on>add|include)|without|drop|remove|skip|no)\s+(?:the\s+)?(?P<flag>\w{3,})", re.I)
 FREE = {role or None for role in _WORDS["free"]}
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
@@ -93,7 +93,7 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
     bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,"))
     changed = _kept(offer, {n: v for n, v in found.items() if v is not None and v != previous.get(n)}, question, bare)
-    changed = _to_the_side_named(offer, changed or bare, previous, question)
+    changed = _counted_on(_to_the_side_named(offer, changed or bare, previous, question), previous, asked)
     if not changed:
         return []
     arguments = {**previous, **{n: _as_before(v, previous.get(n), question) for n, v in changed.items()}}
@@ -116,12 +116,23 @@ def _reads_as_follow_up(question: str, strong_only: bool) -> bool:
 def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, Any]) -> dict[str, Any]:
     """The values fill found that the message really names: a typed value (a number, a date, a place...), or free
     text only when it is the message's whole value ("no, for 3 people" names a count, not a restaurant "people") or
-    follows the parameter's name ("stop 2250")."""
+    follows the parameter's name ("stop 2250"); never the words an option took ("那下午呢？" changes the period only)."""
     properties = offer.schema.get("properties") or {}
+    options = {english(str(v)) for n, v in found.items() if "enum" in (properties.get(n) or {})}
     named = {str(s.value) for s in find(question) if s.kind in ("quoted", "proper", "zone")} | set(bare.values())
+    named -= options
     return {name: value for name, value in found.items()
             if not isinstance(value, str) or "enum" in (properties.get(name) or {}) or value in named or is_known_place(value)
             or role_of(name, properties.get(name) or {})[0] not in FREE or f"{name} {value}".lower() in question.lower()}
+
+
+def _counted_on(changed: dict, previous: dict, said: str) -> dict:
+    """ "two more people", "再加两个人", "one fewer night": a count added to (or taken from) the one the last call gave."""
+    sign = 1 if MORE.search(said) else -1 if FEWER.search(said) else 0
+    for name, value in changed.items():
+        if sign and type(value) is int and type(previous.get(name)) is int:
+            changed[name] = previous[name] + sign * value
+    return changed
 
 
 def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: str) -> dict:
