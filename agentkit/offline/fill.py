@@ -215,7 +215,7 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, descripti
         return str(span.value)
     written = _text_of(span, text)
     if role == "date" and span.kind == "date" and dates.wants_format(description):
-        return dates.as_iso(written) or written
+        return dates.as_iso(written, past=bool(dates.PAST.search(" ".join([description, *span.before])))) or written
     if role == "unit" and (hint & {"currency", "ccy"} or re.search(r"4217|currenc", description, re.I)):
         return currency_code(written, span.before)
     if role == "place" and hint & {"code", "iso"}:

@@ -1,0 +1,51 @@
+"""Issue 34's values written as people write them, each tested as a class in words of our own (not a reported
+sentence): a day without its year for something that happened is the last such day, not the coming one."""
+
+import datetime as dt
+import json
+
+import pytest
+
+from agentkit.offline import OfflineModel, dates
+
+
+def tool(name, description, required=None, **properties):
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
+        "type": "object", "properties": properties, "required": required or list(properties)}}}
+
+
+def called(question, tools):
+    reply = OfflineModel().respond({"messages": [{"role": "user", "content": question}], "tools": tools})
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
+
+
+@pytest.mark.parametrize(("written", "coming", "last"), [
+    ("the 28th", "2026-12-28", "2026-11-28"),
+    ("the 5th", "2026-12-05", "2026-12-05"),
+    ("the 2nd", "2027-01-02", "2026-12-02"),
+    ("Dec 1st", "2027-12-01", "2026-12-01"),
+    ("january 9", "2027-01-09", "2026-01-09"),
+    ("friday", "2026-12-11", "2026-12-04"),
+])
+def test_a_day_without_its_year_is_the_coming_one_or_for_what_happened_the_last_one(written, coming, last):
+    today = dt.date(2026, 12, 5)  # a Saturday
+    assert dates.as_iso(written, today) == coming
+    assert dates.as_iso(written, today, past=True) == last
+
+
+REFUND = tool("claim_refund", "Claim back a ticket for a trip that was cancelled.", ["route", "travel_date"],
+              route={"type": "string", "description": "The line or route"},
+              travel_date={"type": "string", "description": "Day the trip was meant to happen, YYYY-MM-DD"})
+DEADLINE = tool("add_deadline", "Put a deadline on the planner.", ["task", "due"],
+                task={"type": "string"}, due={"type": "string", "description": "Due day, YYYY-MM-DD"})
+
+
+@pytest.mark.parametrize("day", [1, 9, 17, 26])
+def test_a_day_of_the_month_is_in_the_past_when_the_description_says_it_happened(day):
+    today = dt.date.today()
+    ordinal = f"{day}{'st' if day in (1, 21, 31) else 'th'}"
+    last = today.replace(day=day) if day <= today.day else (today.replace(day=1) - dt.timedelta(days=1)).replace(day=day)
+    coming = dates.as_iso(f"the {ordinal}", today)
+    assert called(f"the 8:15 route 14 bus never came on the {ordinal}, claim it back", [REFUND])[0][1]["travel_date"] == \
+        last.isoformat()
+    assert called(f"put the tax return on the planner for the {ordinal}", [DEADLINE])[0][1]["due"] == coming
