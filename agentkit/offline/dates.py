@@ -163,10 +163,8 @@ def _month_day(words: str, today: dt.date, past: bool = False) -> str | None:
 
 
 def _amount(written: str) -> float:
-    if written.startswith(("half", "a half")):
-        return 0.5
-    if "quarter" in written:
-        return 0.25
+    if "half" in written or "quarter" in written:  # "half an", "a half", "a quarter of an"
+        return 0.5 if "half" in written else 0.25
     try:  # "90", "ninety"; "a", "an" and what is no number: one
         return float(written) if written[0].isdigit() else float(text2num(written, "en"))
     except ValueError:

@@ -34,7 +34,7 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
            numbers: list[Span]) -> dict[str, Span]:
     """Which number span each numeric parameter gets (a span at most once)."""
     pairs = []
-    units = {name: (unit_of(name, properties[name]), json_type(properties[name]) == "integer") for name in names}  # unit, and whole?
+    units = {name: (unit_of(name, properties[name]), json_type(properties[name]) == "integer") for name in names}
     for i, name in enumerate(names):
         for j, span in enumerate(numbers):
             if fits(quantities.converted(span, *units[name]), properties[name]):

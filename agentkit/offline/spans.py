@@ -55,6 +55,7 @@ SAY_IN = re.compile(r"\b(?:how\s+(?:do|would|should|can|could|to)\s+(?:you\s+|i\
                     r"(?:\s+(?:in|into)\s+(?=[a-z]+\b)|\s*\??$)", re.IGNORECASE)
 """'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
 SENTENCE_STARTERS = frozenset(TABLES["spans"]["sentence_starters"].split())
+PLACE_KINDS = TABLES["spans"]["place_kinds"].split()
 
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
 _NUMBER = re.compile(r"(?<![\w./-])(-?\$?-?\d[\d,]*(?:\.\d+)?)(\s?%| percent\b)?(?![\w/]|\.\d)")
@@ -88,6 +89,8 @@ _CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}
 """An identifier ("AB123CD", "1Z999AA10123456784", "G7301"): five or more letters and digits, with both in it."""
 _ONE_UNIT = re.compile(rf"\b(an?)\s+(?=(?:{'|'.join(sorted((u for u in MEASURES if len(u) > 2), key=len, reverse=True))})\b)",
                        re.IGNORECASE)
+_PLACE = re.compile(rf"\b(?:\d+[A-Za-z]?\s+)?(?!The\b)(?:[A-Z][\w'-]*\s+){{1,3}}(?i:{'|'.join(PLACE_KINDS)})\b(?!\s+[A-Z])")
+"""A place named with its kind ("12 Elm Street", "Gatwick airport", "Union Station"): the whole name, house number too."""
 _COLON = re.compile(r":\s+(.+?)\s*$")
 FOREIGN_NAME = re.compile(rf"[\u4e00-\u9fff]{{1,6}}(?:[{''.join(NAME_DOTS)}][\u4e00-\u9fff]{{1,8}})+")
 """A foreign name as Chinese writes it, its parts joined by a middle dot ("简·奥斯汀"), the way _PROPER finds "Jane Austen"."""
@@ -137,8 +140,8 @@ def _find(text: str) -> tuple[Span, ...]:
             file = kind == "named" and re.fullmatch(r"[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4}", value)
             if value:  # "a file called ideas.md": a file name, whatever word introduced it
                 add(match.start(1), match.start(1) + len(value), "path" if file else kind, value)
-    for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE),
-                          ("code", _CODE)):
+    for kind, pattern in (("proper", _PLACE), ("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN),
+                          ("date", _DATE), ("code", _CODE)):
         for match in pattern.finditer(text):
             add(match.start(), match.end(), kind, match.group(0).rstrip(".,;:"))
             count = re.search(r"\d+", match.group(0)) if kind == "date" and match.group(0).startswith("in ") else None
