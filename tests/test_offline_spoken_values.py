@@ -49,3 +49,16 @@ def test_a_day_of_the_month_is_in_the_past_when_the_description_says_it_happened
     assert called(f"the 8:15 route 14 bus never came on the {ordinal}, claim it back", [REFUND])[0][1]["travel_date"] == \
         last.isoformat()
     assert called(f"put the tax return on the planner for the {ordinal}", [DEADLINE])[0][1]["due"] == coming
+
+
+@pytest.mark.parametrize(("question", "numbers"), [
+    ("pressure 117/76 after the walk", [117, 76]),
+    ("it read one thirty two over eighty four", [132, 84]),
+    ("one fifty over ninety, pulse sixty eight", [150, 90, 68]),
+    ("roll two twenty-sided dice", [2, 20]),
+    ("two hundred and five grams", [205]),
+])
+def test_two_numbers_beside_a_slash_or_said_as_a_digit_and_its_tens_are_read_as_people_say_them(question, numbers):
+    from agentkit.offline.spans import find
+
+    assert [s.value for s in find(question) if s.kind == "number"] == numbers

@@ -111,11 +111,6 @@ def in_unit(seconds: float, hint: set[str]) -> float:
     return seconds / (min(named) if named else 60)  # of two units named, the finer: a count of seconds stays exact
 
 
-def wants_format(description: str) -> bool:
-    """A date parameter whose description asks for a written format rather than the learner's words."""
-    return bool(re.search(r"yyyy|iso|\d{4}-\d{2}-\d{2}|format", description, re.IGNORECASE))
-
-
 def as_iso(written: str, today: dt.date | None = None, past: bool = False) -> str | None:
     """ "tomorrow" -> "2026-03-06" (from `today`); None for what is not a day this can work out. A day named without
     its year or week is the coming one, or with `past` (a day something was lost or done) the last one."""

@@ -214,7 +214,7 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, descripti
     if role == "zone":
         return str(span.value)
     written = _text_of(span, text)
-    if role == "date" and span.kind == "date" and dates.wants_format(description):
+    if role == "date" and span.kind == "date" and re.search(r"yyyy|iso|\d{4}-\d{2}-\d{2}|format", description, re.I):
         return dates.as_iso(written, past=bool(dates.PAST.search(" ".join([description, *span.before])))) or written
     if role == "unit" and (hint & {"currency", "ccy"} or re.search(r"4217|currenc", description, re.I)):
         return currency_code(written, span.before)
