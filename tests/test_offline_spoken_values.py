@@ -62,3 +62,17 @@ def test_two_numbers_beside_a_slash_or_said_as_a_digit_and_its_tens_are_read_as_
     from agentkit.offline.spans import find
 
     assert [s.value for s in find(question) if s.kind == "number"] == numbers
+
+
+LAMPS = tool("set_lamps", "Set how bright the lamps of one room are.", ["room", "brightness"],
+             room={"type": "string", "description": "Room name, e.g. 'kitchen', 'study'"},
+             brightness={"type": "integer", "description": "Brightness in percent", "minimum": 1, "maximum": 100})
+
+
+@pytest.mark.parametrize(("question", "room"), [
+    ("dim the playroom lamps to 40%", "playroom"),
+    ("set the hallway lamps to 25 percent", "hallway"),
+    ("living room lamps at 80%", "living room"),
+])
+def test_a_room_parameter_takes_the_room_word_and_not_the_verb_before_it(question, room):
+    assert called(question, [LAMPS])[0][1]["room"] == room

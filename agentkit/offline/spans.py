@@ -20,7 +20,7 @@ from agentkit.offline.places import CURRENCY_CODES, CURRENCY_COUNTRIES, is_known
 from agentkit.offline.quantities import UNITS as MEASURES
 
 SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
-                   "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code"]
+                   "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code", "room"]
 """What a value found in a question is: the patterns below, one a kind."""
 
 
@@ -91,6 +91,7 @@ _ONE_UNIT = re.compile(rf"\b(an?)\s+(?=(?:{'|'.join(sorted((u for u in MEASURES 
                        re.IGNORECASE)
 _PLACE = re.compile(rf"\b(?:\d+[A-Za-z]?\s+)?(?!The\b)(?:[A-Z][\w'-]*\s+){{1,3}}(?i:{'|'.join(PLACE_KINDS)})\b(?!\s+[A-Z])")
 """A place named with its kind ("12 Elm Street", "Gatwick airport", "Union Station"): the whole name, house number too."""
+_ROOM = re.compile(rf"\b(?:{TABLES['spans']['rooms'].replace(chr(10), '')})\b", re.IGNORECASE)
 _COLON = re.compile(r":\s+(.+?)\s*$")
 FOREIGN_NAME = re.compile(rf"[\u4e00-\u9fff]{{1,6}}(?:[{''.join(NAME_DOTS)}][\u4e00-\u9fff]{{1,8}})+")
 """A foreign name as Chinese writes it, its parts joined by a middle dot ("简·奥斯汀"), the way _PROPER finds "Jane Austen"."""
@@ -205,6 +206,8 @@ def _find(text: str) -> tuple[Span, ...]:
             name = name.partition(" ")[2]  # a capitalised first word of a sentence is not a name
         if name:
             add(match.end() - len(name), match.end(), "proper", name)
+    for match in _ROOM.finditer(text):  # after the names: "Central Garage" is a car park's
+        add(match.start(), match.end(), "room", match.group(0).lower())
     for match in FOREIGN_NAME.finditer(text):  # "弗兰克·赫伯特": a foreign name as Chinese writes it
         add(match.start(), match.end(), "proper", match.group(0))
     colon = _COLON.search(text)  # "Make this all caps: please handle with care": the text a tool works on
