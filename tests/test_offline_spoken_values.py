@@ -76,3 +76,17 @@ LAMPS = tool("set_lamps", "Set how bright the lamps of one room are.", ["room", 
 ])
 def test_a_room_parameter_takes_the_room_word_and_not_the_verb_before_it(question, room):
     assert called(question, [LAMPS])[0][1]["room"] == room
+
+
+LOST = tool("report_lost_item", "File a report for something the user lost.", ["item"],
+            item={"type": "string", "description": "What was lost"},
+            date_lost={"type": "string", "description": "Day it was lost, YYYY-MM-DD"})
+
+
+@pytest.mark.parametrize(("question", "item"), [
+    ("I left my blue umbrella, can you report it", "blue umbrella"),
+    ("forgot my yellow raincoat, please report it", "yellow raincoat"),
+    ("I dropped my house keys, report them for me", "house keys"),
+])
+def test_a_verb_of_losing_before_the_thing_lost_is_no_part_of_it(question, item):
+    assert called(question, [LOST])[0][1]["item"] == item
