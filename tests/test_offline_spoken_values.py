@@ -90,3 +90,16 @@ LOST = tool("report_lost_item", "File a report for something the user lost.", ["
 ])
 def test_a_verb_of_losing_before_the_thing_lost_is_no_part_of_it(question, item):
     assert called(question, [LOST])[0][1]["item"] == item
+
+
+FUEL = tool("note_refuel", "Note a refuelling stop.", ["litres"],
+            litres={"type": "number", "description": "Litres put in"},
+            topped_off={"type": "boolean", "description": "True if the tank was filled right up"})
+
+
+@pytest.mark.parametrize(("question", "full"), [
+    ("note 38 litres, filled it right up", True),
+    ("38 litres in, tank not filled", False),
+])
+def test_a_flag_is_read_from_the_verb_its_description_says(question, full):
+    assert called(question, [FUEL])[0][1].get("topped_off") == full
