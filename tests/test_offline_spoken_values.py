@@ -103,3 +103,14 @@ FUEL = tool("note_refuel", "Note a refuelling stop.", ["litres"],
 ])
 def test_a_flag_is_read_from_the_verb_its_description_says(question, full):
     assert called(question, [FUEL])[0][1].get("topped_off") == full
+
+
+LIGHT = tool("set_light", "Control the lights of one room.", ["room", "on"],
+             room={"type": "string", "description": "Room name, e.g. 'kitchen'"},
+             on={"type": "boolean", "description": "Lights on (true) or off (false)"},
+             level={"type": "integer", "description": "Brightness 1-100"})
+
+
+@pytest.mark.parametrize("question", ["dim the landing lights to 20%", "brighten the attic lights to 90 percent"])
+def test_dimming_or_brightening_a_light_leaves_it_on(question):
+    assert called(question, [LIGHT])[0][1]["on"] is True
