@@ -22,6 +22,7 @@ from agentkit.offline import lexicon
 TABLES = lexicon.words("words")
 WEEKDAYS: list[str] = TABLES["dates"]["weekdays"].split()
 MONTHS: list[str] = TABLES["dates"]["months"].split()
+PAST = re.compile(rf"\b(?:{'|'.join(TABLES['dates']['past'].split())})\b", re.IGNORECASE)
 """The names of days and months, the one copy every stage reads (Chinese ones are read as these)."""
 UNIT_SECONDS: dict[str, int] = TABLES["unit_seconds"]
 MONTH = "|".join([*MONTHS, *(rf"{m[:3]}\.?" for m in MONTHS if m != "may"), r"sept\.?"])  # "Oct 9th", "sept. 3"
@@ -110,41 +111,37 @@ def in_unit(seconds: float, hint: set[str]) -> float:
     return seconds / (min(named) if named else 60)  # of two units named, the finer: a count of seconds stays exact
 
 
-def wants_format(spec: dict) -> bool:
-    """A date parameter that asks for YYYY-MM-DD, not the learner's words: `"format": "date"` or its description."""
-    return spec.get("format") == "date" or bool(re.search(r"yyyy|iso|\d{4}-\d\d-\d\d|format", spec.get("description", ""), re.I))
-
-
-def as_iso(written: str, today: dt.date | None = None) -> str | None:
-    """ "tomorrow" -> "2026-03-06" (from `today`); None for what is not a day this can work out."""
+def as_iso(written: str, today: dt.date | None = None, past: bool = False) -> str | None:
+    """ "tomorrow" -> "2026-03-06" (from `today`); None for what is not a day this can work out. A day named without
+    its year or week is the coming one, or with `past` (a day something was lost or done) the last one."""
     today = today or dt.date.today()
     words = written.lower().strip()
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", words):
         return words
-    days = {"today": 0, "tonight": 0, "tomorrow": 1, "yesterday": -1, "the day after tomorrow": 2, "day after tomorrow": 2,
-            "next week": 7, "next month": 30}
+    days = TABLES["days_from_today"]
     if words in days:
         return (today + dt.timedelta(days=days[words])).isoformat()
     named = re.fullmatch(r"(next |this |on )?(\w+)", words)
     if named and named.group(2) in WEEKDAYS:
         ahead = (WEEKDAYS.index(named.group(2)) - today.weekday()) % 7 or 7  # the coming one, never today
-        return (today + dt.timedelta(days=ahead)).isoformat()
+        return (today + dt.timedelta(days=ahead - 7 * past)).isoformat()
     relative = re.fullmatch(r"in (\w+) (day|week|month)s?", words)
     if relative:
         count = _amount(relative.group(1))
         step = {"day": 1, "week": 7, "month": 30}[relative.group(2)]
         return (today + dt.timedelta(days=int(count * step))).isoformat()
     day = re.fullmatch(r"(?:the )?(\d{1,2})(?:st|nd|rd|th)", words)  # "the 3rd": this month's, or next month's once past
-    words = f"{MONTHS[(today.month - (int(day[1]) >= today.day)) % 12]} {day[1]}" if day else words
-    return _month_day(words.replace(".", ""), today)
+    shift = (-(int(day[1]) > today.day) if past else int(day[1]) < today.day) if day else 0  # last month's, or next's
+    words = f"{MONTHS[(today.month - 1 + shift) % 12]} {day[1]}" if day else words
+    return _month_day(words.replace(".", ""), today, past)
 
 
 _MONTH_DAY = re.compile(r"(?:(?P<m1>[a-z]+)\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
                         r"(?P<m2>[a-z]+))(?:,?\s+(?P<year>\d{4}))?")
 
 
-def _month_day(words: str, today: dt.date) -> str | None:
-    """ "march 3rd 2027", "12 may 2027", "1st of june": the day; without a year, the coming one (never a past one)."""
+def _month_day(words: str, today: dt.date, past: bool = False) -> str | None:
+    """ "march 3rd 2027", "12 may 2027", "1st of june": the day; without a year, the coming one (or the last one)."""
     match = _MONTH_DAY.fullmatch(words)
     if not match:
         return None
@@ -153,18 +150,16 @@ def _month_day(words: str, today: dt.date) -> str | None:
     year = int(match.group("year") or today.year)
     try:
         day_asked = dt.date(year, month, int(day))
-        if not match.group("year") and day_asked < today:
-            day_asked = dt.date(year + 1, month, int(day))
+        if not match.group("year") and (day_asked > today if past else day_asked < today):
+            day_asked = dt.date(year - 1 if past else year + 1, month, int(day))
     except (TypeError, ValueError):  # "february 30", or no month of that name (None)
         return None
     return day_asked.isoformat()
 
 
 def _amount(written: str) -> float:
-    if written.startswith(("half", "a half")):
-        return 0.5
-    if "quarter" in written:
-        return 0.25
+    if "half" in written or "quarter" in written:  # "half an", "a half", "a quarter of an"
+        return 0.5 if "half" in written else 0.25
     try:  # "90", "ninety"; "a", "an" and what is no number: one
         return float(written) if written[0].isdigit() else float(text2num(written, "en"))
     except ValueError:

@@ -115,7 +115,7 @@ def _listed_first(properties: dict, text: str, spans: list[Span], used: set[int]
                 role in STRICT and role != "email" or any(s.kind in kinds and s.kind != "proper" and id(s) not in used
                                                           for s in spans):
             continue
-        listed = _enumerated(name, text, spans, used, False, _others(properties, name))
+        listed = _enumerated(name, text, spans, used, False, properties)
         if listed:
             found[name] = listed
     return found
@@ -128,7 +128,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         return glossed(spec, text) or _choice(spec["enum"], hint, text, spec.get("default") if required and guess else None,
                        required and guess)
     if kind == "boolean":
-        return _boolean(name, text, required and guess)
+        return _boolean(name, text, required and guess, spec.get("description") or "")
     if kind == "array":
         items = spec.get("items") or {}
         if "enum" in items:
@@ -142,7 +142,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             found = [_text_of(s, text) for s in spans if s.kind in (kinds if role != "body" else ("quoted",))
                      and id(s) not in used and not (s.kind == "colon" and re.search(rf"\b(?:{own})", _text_of(s, text), re.I))]
             if not found and (role not in STRICT or role == "email"):  # "with Priya and Tom" for the invitees' emails
-                found = _enumerated(name, text, spans, used, required, _others(siblings, name))
+                found = _enumerated(name, text, spans, used, required, siblings)
         return found or None
     if kind == "object":
         inner, missing = _fill_object(spec, text, spans, used, exclude, guess)
@@ -192,9 +192,10 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
 
 
 def _enumerated(name: str, text: str, spans: list[Span], used: set[int], required: bool,
-                others: frozenset[str] = frozenset()) -> list[str]:
+                names: dict | tuple[str, ...] = ()) -> list[str]:
     """The items a list parameter takes ("with eggs, spinach and feta"), kept as spans the other parameters skip."""
     blocked = [(s.start, s.end) for s in spans if id(s) in used or s.kind not in ("proper", "unit", "language", "colon")]
+    others = frozenset(reading.stem(w) for p in names if p != name for w in reading.split_name(p))  # where the list ends
     start, items = lists.enumerated(text, name, blocked, required, others)
     if items:  # the names in it ("Priya") are the list's now, not another parameter's
         used.update(id(s) for s in spans if start <= s.start < items[-1][1])
@@ -203,24 +204,20 @@ def _enumerated(name: str, text: str, spans: list[Span], used: set[int], require
     return [item for _, _, item in items]
 
 
-def _others(names, name: str) -> frozenset[str]:
-    """The stemmed words of the other parameters' names: where a list of this one's items ends."""
-    return frozenset(reading.stem(w) for p in names if p != name for w in reading.split_name(p))
-
-
 def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dict) -> str:
     """The value as the parameter wants it: a zone as an IANA name, a currency or a country as its code, a day
     as YYYY-MM-DD when the schema asks for that format (otherwise as the learner wrote it)."""
     if role == "zone":
         return str(span.value)
-    written = _text_of(span, text)
-    if role == "date" and span.kind == "date" and dates.wants_format(spec):
-        return dates.as_iso(written) or written
-    if role == "unit" and (hint & {"currency", "ccy"} or re.search(r"4217|currenc", spec.get("description", ""), re.I)):
+    written, description = _text_of(span, text), spec.get("description", "")
+    if role == "date" and span.kind == "date" and (spec.get("format") == "date" or re.search(
+            r"yyyy|iso|\d{4}-\d{2}-\d{2}|format", description, re.I)):  # JSON Schema's "format": "date" is YYYY-MM-DD
+        return dates.as_iso(written, past=bool(dates.PAST.search(" ".join([description, *span.before])))) or written
+    if role == "unit" and (hint & {"currency", "ccy"} or re.search(r"4217|currenc", description, re.I)):
         return currency_code(written, span.before)
     if role == "place" and hint & {"code", "iso"}:
         return country_code(written)
-    if role == "language" and (hint & {"code", "iso"} or re.search(r"\b639\b|\bcode\b", spec.get("description", ""), re.I)):
+    if role == "language" and (hint & {"code", "iso"} or re.search(r"\b639\b|\bcode\b", description, re.I)):
         return language_code(written)  # "ISO 639-1 code like 'fr'": German -> de
     if role in ("place", "language") and written.islower():  # "from porto to rome" -> "Porto", "Rome"; "Italian"
         return string.capwords(written)
@@ -284,12 +281,14 @@ def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) 
     return (source or [f for f in found if f not in towards] or found)[0][1] if side_of(hint) == "from" else found[0][1]
 
 
-def _boolean(name: str, text: str, must: bool) -> bool | None:
+def _boolean(name: str, text: str, must: bool, description: str = "") -> bool | None:
     topic = [w for w in reading.split_name(name) if w not in {"is", "include", "use", "show", "with", "has", "only"} | YES | NO]
-    # Every word of the flag must be asked for ("replace all", not just "replace"), outside quoted text.
-    lowered = QUOTED.sub(" ", text).lower()
+    lowered = QUOTED.sub(" ", text).lower()  # every word of the flag asked for ("replace all", not just "replace"), unquoted
     matches = [re.search(rf"\b{re.escape(reading.stem(word)[:5])}\w*", lowered) for word in topic]
-    if topic and all(matches):
+    if not (topic and all(matches)):  # or the verb its description says: "True if the tank was filled" for "filled it up"
+        said = [re.search(rf"\b{verb}\b", lowered) for verb in re.findall(r"\b[a-z]{3,}ed\b", description.lower())]
+        matches = [match for match in said if match][:1]
+    if matches:
         first = min(match.start() for match in matches)
         return not re.search(r"\b(?:no|not|without|don't|exclude|skip|never)\b[\w\s]{0,20}$", lowered[:first])
     said = YES_NO.search(lowered) if must else None  # "RSVP yes", "switch it off": a required flag answered in a word

@@ -34,10 +34,11 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
            numbers: list[Span]) -> dict[str, Span]:
     """Which number span each numeric parameter gets (a span at most once)."""
     pairs = []
-    units = {name: unit_of(name, properties[name]) for name in names}
+    units = {n: quantities.wanted_unit(n, properties[n].get("description", "")) for n in names}
+    whole = {n for n in names if json_type(properties[n]) == "integer"}
     for i, name in enumerate(names):
         for j, span in enumerate(numbers):
-            if fits(quantities.converted(span, units[name], _whole(properties[name])), properties[name]):
+            if fits(quantities.converted(span, units[name], name in whole), properties[name]):
                 closer = closeness(hints[name], span, name) + quantities.fits_kind(span, units[name])
                 pairs.append((closer, -abs(i - j), name, j))
     chosen: dict[str, int] = {}
@@ -46,7 +47,7 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
             chosen[name] = j
     for name in names:  # what no word points at: in the order of the question, to required parameters only
         free = [j for j in range(len(numbers)) if j not in chosen.values()
-                and fits(quantities.converted(numbers[j], units[name], _whole(properties[name])), properties[name])]
+                and fits(quantities.converted(numbers[j], units[name], name in whole), properties[name])]
         if name not in chosen and name in required and free:
             chosen[name] = free[0]
     return {name: numbers[j] for name, j in chosen.items()}
@@ -68,18 +69,10 @@ def ones(names: list[str], text: str) -> dict[str, int]:
     return {n: 1 for n, words in said.items() if words and re.search(rf"\b(?:a|an)\s+{words}\w*\b(?!\s+of\b)", text, re.I)}
 
 
-def _whole(spec: dict) -> bool:
-    return json_type(spec) == "integer"
-
-
-def unit_of(name: str, spec: dict) -> str | None:
-    """The unit a number parameter asks for ("volume_ml", "weight in grams"), if it names one."""
-    return quantities.wanted_unit(name, spec.get("description", ""))
-
-
 def value_for(name: str, spec: dict, span: Span) -> int | float:
     """The number a parameter takes from a span: in the parameter's unit ("half a litre" -> 500 for millilitres)."""
-    return as_json(quantities.converted(span, unit_of(name, spec), _whole(spec)), json_type(spec))
+    unit = quantities.wanted_unit(name, spec.get("description", ""))  # "volume_ml", "weight in grams", if it names one
+    return as_json(quantities.converted(span, unit, json_type(spec) == "integer"), json_type(spec))
 
 
 def closeness(hint: set[str], span: Span, name: str = "") -> float:

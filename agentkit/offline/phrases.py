@@ -48,7 +48,7 @@ ONTO = r"(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b"
 ITEM = re.compile(rf"\s*{ADDING}\s+(.+?)\s+{ONTO}", re.IGNORECASE)
 PRONOUNS = frozenset(lexicon.words("words")["phrases"]["pronouns"].split())
 COMMANDS = frozenset(lexicon.words("words")["phrases"]["commands"].split())
-FILLERS = re.compile(rf"\s*\b(?:{'|'.join(lexicon.words('words')['phrases']['fillers'].split())})\b[,.!]?", re.IGNORECASE)
+FILLERS = re.compile(rf"\s*(?:\band\s+)?\b(?:{'|'.join(lexicon.words('words')['phrases']['fillers'].split())})\b[,.!]?", re.I)
 
 
 HAN = r"[\u3400-\u4dbf\u4e00-\u9fff]"

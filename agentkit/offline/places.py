@@ -89,8 +89,7 @@ def plain(name: str) -> str:
 
 
 def is_known_place(name: str) -> bool:
-    lowered = plain(name.lower())
-    return lowered in PLACE_ZONES or lowered in zone_names()
+    return any(plain(name.lower()) in names for names in (PLACE_ZONES, zone_names()))
 
 
 PREPOSITIONS = frozenset({"in", "from", "to", "at", "for", "near", "via", "of", "about"})

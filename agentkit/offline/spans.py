@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from text_to_num import alpha2digit, text2num
+from text_to_num import alpha2digit
 
 from agentkit.offline import code, dates, lexicon
 from agentkit.offline.dates import MONTHS, WEEKDAYS
@@ -20,7 +20,7 @@ from agentkit.offline.places import CURRENCY_CODES, CURRENCY_COUNTRIES, is_known
 from agentkit.offline.quantities import UNITS as MEASURES
 
 SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
-                   "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code"]
+                   "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code", "room"]
 """What a value found in a question is: the patterns below, one a kind."""
 
 
@@ -55,9 +55,10 @@ SAY_IN = re.compile(r"\b(?:how\s+(?:do|would|should|can|could|to)\s+(?:you\s+|i\
                     r"(?:\s+(?:in|into)\s+(?=[a-z]+\b)|\s*\??$)", re.IGNORECASE)
 """'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
 SENTENCE_STARTERS = frozenset(TABLES["spans"]["sentence_starters"].split())
+PLACE_KINDS = TABLES["spans"]["place_kinds"].split()
 
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
-_NUMBER = re.compile(r"(?<![\w./-])(-?\$?-?\d[\d,]*(?:\.\d+)?)(\s?%| percent\b)?(?![\w/]|\.\d)")
+_NUMBER = re.compile(r"(?<![\w.-])(?<!\D/)(-?\$?-?\d[\d,]*(?:\.\d+)?)(\s?%| percent\b)?(?!\w|/\D|\.\d)")  # "128/85": two numbers
 _TENS = "|".join(w for w, n in NUMBER_WORDS.items() if 20 <= n < 100)
 _ORDINAL = re.compile(rf"\b(\d+(?:st|nd|rd|th)|(?:(?:{_TENS})[\s-])?[a-z]+(?:st|nd|rd|th))\b", re.IGNORECASE)
 """An ordinal as digits or words; text2num reads the words, except "first" and "second" (also a unit of time),
@@ -88,6 +89,9 @@ _CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}
 """An identifier ("AB123CD", "1Z999AA10123456784", "G7301"): five or more letters and digits, with both in it."""
 _ONE_UNIT = re.compile(rf"\b(an?)\s+(?=(?:{'|'.join(sorted((u for u in MEASURES if len(u) > 2), key=len, reverse=True))})\b)",
                        re.IGNORECASE)
+_PLACE = re.compile(rf"\b(?:\d+[A-Za-z]?\s+)?(?!The\b)(?:[A-Z][\w'-]*\s+){{1,3}}(?i:{'|'.join(PLACE_KINDS)})\b(?!\s+[A-Z])")
+"""A place named with its kind ("12 Elm Street", "Gatwick airport", "Union Station"): the whole name, house number too."""
+_ROOM = re.compile(rf"\b(?:{TABLES['spans']['rooms'].replace(chr(10), '')})\b", re.IGNORECASE)
 _COLON = re.compile(r":\s+(.+?)\s*$")
 FOREIGN_NAME = re.compile(rf"[\u4e00-\u9fff]{{1,6}}(?:[{''.join(NAME_DOTS)}][\u4e00-\u9fff]{{1,8}})+")
 """A foreign name as Chinese writes it, its parts joined by a middle dot ("简·奥斯汀"), the way _PROPER finds "Jane Austen"."""
@@ -137,15 +141,14 @@ def _find(text: str) -> tuple[Span, ...]:
             file = kind == "named" and re.fullmatch(r"[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4}", value)
             if value:  # "a file called ideas.md": a file name, whatever word introduced it
                 add(match.start(1), match.start(1) + len(value), "path" if file else kind, value)
-    for kind, pattern in (("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN), ("date", _DATE),
-                          ("code", _CODE)):
+    for kind, pattern in (("proper", _PLACE), ("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN),
+                          ("date", _DATE), ("code", _CODE)):
         for match in pattern.finditer(text):
             add(match.start(), match.end(), kind, match.group(0).rstrip(".,;:"))
             count = re.search(r"\d+", match.group(0)) if kind == "date" and match.group(0).startswith("in ") else None
             if count:  # "due in 14 days": a date, and 14 for a parameter that counts the days
-                at = match.start() + count.start()
-                found.append(Span(at, at + len(count.group(0)), "number", float(count.group(0)), _before(text, at),
-                                  _after(text, at + len(count.group(0)))))
+                at, end = match.start() + count.start(), match.start() + count.end()
+                found.append(Span(at, end, "number", float(count.group(0)), _before(text, at), _after(text, end)))
     for start, end, clock in dates.clock_times(text):
         add(start, end, "time", clock)
     for start, end, seconds in dates.durations(text):
@@ -157,7 +160,7 @@ def _find(text: str) -> tuple[Span, ...]:
         add(match.start(), match.end(), "tag", match.group(1))
     for match in _PATH.finditer(text):
         value = match.group(0).rstrip(".,;:")
-        if not re.fullmatch(r"[\d.,]+|\w\.\w|[a-z]\.[a-z]\.?", value, re.IGNORECASE):
+        if not re.fullmatch(r"[\d.,]+|\w\.\w|[a-z]\.[a-z]\.?|\d{2,3}/\d{2,3}", value, re.IGNORECASE):
             repo = re.fullmatch(r"[\w-]+/[\w.-]+", value) and not re.search(r"\.\w{1,4}$", value)  # owner/name
             add(match.start(), match.start() + len(value), "repo" if repo else "path", value)
     for match in _FOLDER.finditer(text):
@@ -176,10 +179,9 @@ def _find(text: str) -> tuple[Span, ...]:
             add(match.start(1), match.end(1), "number", float(position[1] if position else _FIRST_SECOND[match.group(1).lower()]))
     # "twenty two", "twenty-two" and "one hundred and five" are one number each (text2num reads them)
     for match in NUMBER_RUN.finditer(text):
-        try:
-            add(match.start(), match.end(), "number", float(text2num(match.group(0).lower(), "en")))
-        except ValueError:
-            pass
+        number = _run_number(match.group(0).lower(), hundreds=not text.startswith("-", match.end()))  # not "three twenty-sided"
+        if number is not None:
+            add(match.start(), match.end(), "number", number)
     for match in re.finditer(r"\b[a-z]+\b", text, re.IGNORECASE):
         word = match.group(0).lower()
         if word in NUMBER_WORDS and not re.match(r"\s+(?:of|more|another)\b", text[match.end():]):
@@ -204,12 +206,22 @@ def _find(text: str) -> tuple[Span, ...]:
             name = name.partition(" ")[2]  # a capitalised first word of a sentence is not a name
         if name:
             add(match.end() - len(name), match.end(), "proper", name)
+    for match in _ROOM.finditer(text):  # after the names: "Central Garage" is a car park's
+        add(match.start(), match.end(), "room", match.group(0).lower())
     for match in FOREIGN_NAME.finditer(text):  # "弗兰克·赫伯特": a foreign name as Chinese writes it
         add(match.start(), match.end(), "proper", match.group(0))
     colon = _COLON.search(text)  # "Make this all caps: please handle with care": the text a tool works on
     if colon and not re.match(r"\d", colon.group(1)):
         found.append(Span(colon.start(1), colon.end(1), "colon", colon.group(1)))
     return tuple(sorted(found, key=lambda s: s.start))
+
+
+def _run_number(run: str, hundreds: bool) -> float | None:
+    """ "twenty two" is 22, "one hundred and five" 105 and, with `hundreds`, "one thirty five" (over ninety) 135."""
+    read = alpha2digit(run, "en").split()  # "22", "105"; "1 35"; "2 and 3" is no one number
+    if hundreds and len(read) == 2 and len(read[0]) == 1 and 20 <= int(read[1]) <= 99:
+        read = [str(int(read[0]) * 100 + int(read[1]))]
+    return float(read[0]) if len(read) == 1 and read[0].isdigit() else None
 
 
 def _before(text: str, start: int) -> tuple[str, ...]:
