@@ -297,3 +297,14 @@ WORKOUT = tool("log_workout", "Log a workout.", activity={"type": "string"}, dur
 def test_a_unit_glued_to_its_number_is_one_quantity_and_a_price_per_unit_is_a_price(question, tools, arguments):
     call = ask([{"role": "user", "content": question}], tools).tool_calls
     assert [json.loads(c.arguments) for c in call] == [arguments]
+
+
+CAFE = tool("order_drink", "Order drinks at the café.", drink={"type": "string"}, cups={"type": "integer"})
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("order 2 americanos", {"drink": "americanos", "cups": 2}),
+    ("order 4 amaretto lattes", {"drink": "amaretto lattes", "cups": 4})])
+def test_a_word_that_starts_with_am_or_pm_after_a_number_is_no_clock_time(question, arguments):
+    call = ask([{"role": "user", "content": question}], [CAFE]).tool_calls
+    assert [json.loads(c.arguments) for c in call] == [arguments]

@@ -218,9 +218,8 @@ def next_step(question: str, messages: list[dict], offers: list[Offer]) -> Plann
     if messages[-1]["role"] != "tool":
         return Planned(reader, {"path": found.group(1)}) if found and reader and writer and "." in found.group(1) else None
     calls = Conversation.of([*messages, {"role": "user"}]).calls
-    if not found or not writer or len(calls) != 1 or reader is None or calls[0].name != reader.name:
-        return None
-    lines, line = _lines_read(calls[0].result), found.group(2).strip('"')
+    one_read = found and writer and reader and len(calls) == 1 and calls[0].name == reader.name  # the read, not yet written
+    lines, line = (_lines_read(calls[0].result), found.group(2).strip('"')) if one_read else (None, "")
     if lines is None:
         return None
     text = "\n".join([line, *lines] if found.re is PREPEND else [*lines, line]) + "\n"

@@ -63,6 +63,7 @@ def stem(word: str) -> str:
 
 
 WEAK_STEMS = frozenset(stem(w) for w in WEAK_WORDS)
+"""The stemmed words that barely say which tool fits (see WEAK_WORDS)."""
 
 
 @cache
@@ -73,11 +74,6 @@ def _synonym_groups() -> dict[str, frozenset[int]]:
         for word in line.split():
             groups.setdefault(stem(word), set()).add(index)
     return {word: frozenset(found) for word, found in groups.items()}
-
-
-def is_weak(word: str) -> bool:
-    """A stemmed word that barely says which tool fits (see WEAK_WORDS)."""
-    return word in WEAK_STEMS
 
 
 def related(a: str, b: str) -> bool:

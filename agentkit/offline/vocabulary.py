@@ -125,8 +125,7 @@ def _times_and_durations(text: str) -> str:
                   r"(?:(半)|([13])\s*刻|(\d{1,2})\s*分?)?", clock, text)
     text = re.sub(r"(\d+)\s*个?(半)?\s*(?:小时|钟头)", lambda m: f" for {int(m[1]) * 60 + (30 if m[2] else 0)} minutes ", text)
     text = re.sub(r"半\s*个?\s*(?:小时|钟头)", " for 30 minutes ", text)
-    text = re.sub(r"(\d+)\s*分钟", r" for \1 minutes ", text)
-    text = re.sub(r"(\d+)\s*秒钟?", r" for \1 seconds ", text)
+    text = re.sub(r"(\d+)\s*(分钟|秒钟?)", lambda m: f" for {m[1]} {'minutes' if m[2] == '分钟' else 'seconds'} ", text)
     text = re.sub(r"(\d+)\s*个?\s*(\d+)\s*面的?\s*骰子?", r" \1 dice with \2 sides ", text)
     return _days(text)
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from agentkit.offline.language import is_chinese
 from agentkit.offline.roles import STRICT, json_type, role_of
+from agentkit.offline.spans import Span
 from agentkit.offline.vocabulary import WORDS, english
 
 EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
@@ -67,9 +68,14 @@ def _plain(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip(" ,.?!\"'").casefold()
 
 
-def glossed(spec: dict, text: str) -> Any:
+def glossed(spec: dict, text: str, spans: list[Span], used: set[int]) -> Any:
     """The option a Chinese description glosses ("large 大杯", "no_ice 去冰") or a Chinese option ("怡宝") that the
-    question names; both read through the vocabulary as the question was, so "去冰" meets "去冰"."""
+    question names; both read through the vocabulary as the question was, so "去冰" meets "去冰". The words that
+    named it are the option's (a span in `used`): "拿铁，燕麦奶" orders a latte, not an "燕麦奶", with oat milk."""
     glosses = dict(re.findall(r"([\w%]+)\s*[（(：:=]?\s*([\u4e00-\u9fff]+)", spec.get("description") or ""))
-    return next((o for o in spec["enum"] if any(w and english(w) in text for w in (
-        glosses.get(str(o)), is_chinese(str(o)) and str(o)))), None)
+    named = ((o, english(w)) for o in spec["enum"] for w in (glosses.get(str(o)), is_chinese(str(o)) and str(o)) if w)
+    option, said = next(((o, s) for o, s in named if s in text), (None, ""))
+    if said:
+        spans.append(Span(text.index(said), text.index(said) + len(said), "named", said))
+        used.add(id(spans[-1]))
+    return option
