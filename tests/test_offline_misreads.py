@@ -308,3 +308,21 @@ CAFE = tool("order_drink", "Order drinks at the café.", drink={"type": "string"
 def test_a_word_that_starts_with_am_or_pm_after_a_number_is_no_clock_time(question, arguments):
     call = ask([{"role": "user", "content": question}], [CAFE]).tool_calls
     assert [json.loads(c.arguments) for c in call] == [arguments]
+
+
+PRESSURE = {"type": "function", "function": {"name": "record_blood_pressure", "description": "Record a blood pressure reading.",
+            "parameters": {"type": "object", "required": ["systolic", "diastolic"], "properties": {
+                "systolic": {"type": "integer", "description": "Systolic (upper) pressure in mmHg"},
+                "diastolic": {"type": "integer", "description": "Diastolic (lower) pressure in mmHg"},
+                "pulse": {"type": "integer", "description": "Heart rate in beats per minute"}}}}}
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("量了血压，135/88，脉搏70", {"systolic": 135, "diastolic": 88, "pulse": 70}),
+    ("my blood pressure this morning was 118/76", {"systolic": 118, "diastolic": 76}),
+    ("BP 90/60, pulse 58", {"systolic": 90, "diastolic": 60, "pulse": 58}),
+    ("高压一百四十低压九十五", {"systolic": 140, "diastolic": 95}),
+    ("收缩压142，舒张压91", {"systolic": 142, "diastolic": 91})])
+def test_a_reading_written_high_over_low_is_two_numbers_for_two_parameters(question, arguments):
+    call = ask([{"role": "user", "content": question}], [PRESSURE]).tool_calls
+    assert [json.loads(c.arguments) for c in call] == [arguments]

@@ -84,8 +84,7 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     if last is None or not _reads_as_follow_up(asked, strong_only):
         return []
     offer, previous = last
-    value = SAID_AROUND.sub(" ", asked).strip()  # "the same, but on Monday" -> "on Monday"
-    question = english(value)
+    question = english(SAID_AROUND.sub(" ", asked).strip())  # "the same, but on Monday" -> "on Monday"
     found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
     bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,"))
     changed = _kept(offer, {n: v for n, v in found.items() if v is not None and v != previous.get(n)}, question, bare)

@@ -67,8 +67,8 @@ _PATH = re.compile(r"(?<![\w@])(?:[\w.~-]*/[\w./-]*|[\w-][\w.-]*\.[A-Za-z][A-Za-
 _PATTERN = re.compile(r"[\w./-]*\*[\w.*/?-]*")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s\"']+|\bwww\.[^\s\"']+")
-_DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|"
-                   r"\b(?:today|tomorrow|tonight|yesterday)\b|"
+_DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}-\d{2}-\d{2}\b|"  # a day and month are no more than 31 ("BP 90/60")
+                   r"\b(?:[12]?\d|3[01])/(?:[12]?\d|3[01])(?:/\d{2,4})?\b|\b(?:today|tomorrow|tonight|yesterday)\b|"
                    rf"\b(?:next |this )?(?:{'|'.join(WEEKDAYS)})\b|"
                    rf"\b(?:{dates.MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
@@ -146,18 +146,19 @@ def _find(text: str) -> tuple[Span, ...]:
                 at = match.start() + count.start()
                 found.append(Span(at, at + len(count.group(0)), "number", float(count.group(0)), _before(text, at),
                                   _after(text, at + len(count.group(0)))))
-    for start, end, clock in dates.clock_times(text):
-        add(start, end, "time", clock)
-    for start, end, seconds in dates.durations(text):
-        add(start, end, "duration", seconds)
+    for kind, read in (("time", dates.clock_times(text)), ("duration", dates.durations(text))):  # "at 9:30", "for 2 hours"
+        for start, end, value in read:
+            add(start, end, kind, value)
     for start, end, number, before, after in code.dice(text):
         add(start, end, "number", number)
         found[-1] = Span(start, end, "number", number, before, after)  # what each number of "3d8+1" is
     for match in _HASHTAG.finditer(text):
         add(match.start(), match.end(), "tag", match.group(1))
     for match in _PATH.finditer(text):
-        value = match.group(0).rstrip(".,;:")
-        if not re.fullmatch(r"[\d.,]+|\w\.\w|[a-z]\.[a-z]\.?", value, re.IGNORECASE):
+        value, pair = match.group(0).rstrip(".,;:"), re.fullmatch(r"(\d{2,3})/(\d{2,3})", match.group(0))
+        for half in (1, 2) if pair else ():  # "血压128/85", "BP 120/80": two readings, each a number (not a day: read before)
+            add(match.start() + pair.start(half), match.start() + pair.end(half), "number", float(pair[half]))
+        if not pair and not re.fullmatch(r"[\d.,]+|\w\.\w|[a-z]\.[a-z]\.?", value, re.IGNORECASE):
             repo = re.fullmatch(r"[\w-]+/[\w.-]+", value) and not re.search(r"\.\w{1,4}$", value)  # owner/name
             add(match.start(), match.start() + len(value), "repo" if repo else "path", value)
     for match in _FOLDER.finditer(text):
