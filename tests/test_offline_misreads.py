@@ -326,3 +326,26 @@ PRESSURE = {"type": "function", "function": {"name": "record_blood_pressure", "d
 def test_a_reading_written_high_over_low_is_two_numbers_for_two_parameters(question, arguments):
     call = ask([{"role": "user", "content": question}], [PRESSURE]).tool_calls
     assert [json.loads(c.arguments) for c in call] == [arguments]
+
+
+TENNIS = {"type": "function", "function": {"name": "book_tennis_court", "description": "预订网球场地", "parameters": {
+    "type": "object", "required": ["venue", "date"], "properties": {"venue": {"type": "string", "description": "场馆名称"},
+                                                               "date": {"type": "string", "description": "日期"}}}}}
+COURT = {"type": "function", "function": {"name": "book_sports_court", "description": "Book a sports court at a venue.",
+                                          "parameters": {"type": "object", "required": ["venue", "sport"], "properties": {
+                                              "venue": {"type": "string", "description": "The venue's name"},
+                                              "sport": {"type": "string", "enum": ["tennis", "basketball"]}}}}}
+BATH = {"type": "function", "function": {"name": "book_pet_bath", "description": "Book a bath for a pet at the groomer's.",
+                                         "parameters": {"type": "object", "required": ["pet_name", "date"], "properties": {
+                                             "pet_name": {"type": "string", "description": "The pet's name"},
+                                             "date": {"type": "string", "description": "Day of the visit"}}}}}
+
+
+@pytest.mark.parametrize(("question", "tools", "name", "value"), [
+    ("订明天上午九点体育中心的网球场", [TENNIS], "venue", "体育中心"),
+    ("周六下午在大学城体育馆的网球场订两个小时", [COURT], "venue", "大学城体育馆"),
+    ("给旺财约个洗澡，周六", [BATH], "pet_name", "旺财"),
+    ("给小白预约周日洗澡", [BATH], "pet_name", "小白")])
+def test_a_chinese_venue_before_what_is_booked_and_a_name_after_gei_are_the_values(question, tools, name, value):
+    call = ask([{"role": "user", "content": question}], tools).tool_calls[0]
+    assert json.loads(call.arguments)[name] == value

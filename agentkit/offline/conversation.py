@@ -228,9 +228,7 @@ def next_step(question: str, messages: list[dict], offers: list[Offer]) -> Plann
 def _lines_read(result: str) -> list[str] | None:
     """What a read result says the file holds, line by line, as a person reads it: no lines when it is empty or
     does not exist yet; None when it failed otherwise or shows only part of the file."""
-    if result.startswith("Error:"):
-        return [] if NO_FILE.search(result) else None
-    if GOES_ON.search(result):
-        return None
+    if result.startswith("Error:") or GOES_ON.search(result):
+        return [] if result.startswith("Error:") and NO_FILE.search(result) else None
     lines = result.splitlines()
     return NUMBERED.findall(result) or ([] if NOTHING_IN.search(result) and len(lines) == 1 else lines)

@@ -78,9 +78,8 @@ def english(text: str) -> str:
               for v in m.groups()[2:]),
             file=m.group("file") or m.group("file2") or "it"), text)
     text = BA.sub(lambda m: kept.append(m.group(1)) or f' {WORDS[m.group(2)].split()[0]} "\x00{len(kept) - 1}\x00" to ', text)
-    text = re.sub(r"下个?(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" next {DAYS[m.group(1)]} ", text)
-    text = re.sub(r"(这|本)?(?:周|星期|礼拜)([一二三四五六日天])",
-                  lambda m: f" {'this ' if m.group(1) else ''}{DAYS[m.group(2)]} ", text)
+    text = re.sub(r"(下个?|这|本)?(?:周|星期|礼拜)([一二三四五六日天])",
+                  lambda m: f" {('next ' if m[1][0] == '下' else 'this ') if m[1] else ''}{DAYS[m[2]]} ", text)
     text = re.sub("|".join(RELATIVE_DAYS), lambda m: f" {RELATIVE_DAYS[m[0]]} ", text)
     # "生成一个十六位的密码": one password; "订一张4个人的桌子": one table, for 4
     text = re.sub(r"一下|一[个张份间](?=\s*[零〇一二两三四五六七八九十百千\d])", " ", text)
@@ -108,9 +107,8 @@ def _kept(value: str, kept: list[str], quote: str = "") -> str:
 
 def _kept_file(found: str, kept: list[str]) -> str:
     """ "读一下日记.txt": the verb glued before the file name is read as a word, the name kept as written."""
-    stem, dot, extension = found.rpartition(".")
-    glued = BEFORE_FILE.match(stem)
-    return (stem[: glued.end()] if glued else "") + _kept(stem[glued.end() if glued else 0:] + dot + extension, kept)
+    glued = BEFORE_FILE.match(found.rpartition(".")[0])  # in the name before its extension
+    return found[: glued.end()] + _kept(found[glued.end():], kept) if glued else _kept(found, kept)
 
 
 def _times_and_durations(text: str) -> str:

@@ -22,16 +22,20 @@ EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
 
 
 def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) -> dict[str, Any]:
-    """The call's free-text values as the learner wrote them, for a question written in Chinese (and a day of a month
-    the tool asks in no format: "3月14日", not "March 14")."""
+    """The call's free-text values as the learner wrote them, for a question written in Chinese (a day of a month the
+    tool asks in no format: "3月14日", not "March 14"; a place no table knows: "体育 Center" is 体育中心)."""
     properties = schema.get("properties") or {}
-    return {name: as_written(value, question) if is_chinese(question) and isinstance(value, str) and _free(
+    written = {name: as_written(value, question) if is_chinese(question) and isinstance(value, str) and _free(
         name, properties.get(name) or {}, value) else value for name, value in arguments.items()}
+    # "奥体中心的羽毛球场": a place written as the learner did is what stands before 的, not the court booked there
+    for name in (n for n in written if written[n] != arguments[n] and role_of(n, properties.get(n) or {})[0] == "place"):
+        written[name] = re.sub(r"^([\u4e00-\u9fff]{2,})的[\u4e00-\u9fff]{2,}$", r"\1", written[name])
+    return written
 
 
 def _free(name: str, spec: dict, value: str) -> bool:
-    return json_type(spec) == "string" and "enum" not in spec and \
-        role_of(name, spec)[0] not in (STRICT - {"date"} if re.fullmatch(r"[A-Z][a-z]+ \d+", value) else STRICT)
+    strict = STRICT - {"date"} if re.fullmatch(r"[A-Z][a-z]+ \d+", value) else STRICT - {"place"} if is_chinese(value) else STRICT
+    return json_type(spec) == "string" and "enum" not in spec and role_of(name, spec)[0] not in strict
 
 
 def as_written(value: str, question: str) -> str:
