@@ -349,3 +349,19 @@ BATH = {"type": "function", "function": {"name": "book_pet_bath", "description":
 def test_a_chinese_venue_before_what_is_booked_and_a_name_after_gei_are_the_values(question, tools, name, value):
     call = ask([{"role": "user", "content": question}], tools).tool_calls[0]
     assert json.loads(call.arguments)[name] == value
+
+
+THEATRE = {"type": "function", "function": {"name": "buy_theatre_ticket", "description": "Buy tickets for a show at a theatre.",
+                                            "parameters": {"type": "object", "required": ["theatre"], "properties": {
+                                                "theatre": {"type": "string", "description": "Name of the theatre"},
+                                                "date": {"type": "string", "description": "Date"}}}}}
+ROOMS = {"type": "function", "function": {"name": "reserve_discussion_room", "description": "在图书馆预约讨论室", "parameters": {
+    "type": "object", "required": ["library"], "properties": {"library": {"type": "string", "description": "图书馆名称"}}}}}
+
+
+@pytest.mark.parametrize(("question", "tools", "name", "value"), [
+    ("帮我在星光剧院买张周六的票", [THEATRE], "theatre", "星光剧院"),
+    ("周五去东区图书馆约个讨论室", [ROOMS], "library", "东区图书馆")])
+def test_a_chinese_place_ends_where_the_request_verb_begins(question, tools, name, value):
+    call = ask([{"role": "user", "content": question}], tools).tool_calls[0]
+    assert json.loads(call.arguments)[name] == value

@@ -29,7 +29,8 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) 
         for after in re.finditer(pattern, text, re.IGNORECASE):
             # up to a clause break ("and I'm..."), and without a trailing "at 17:30", "on Friday" or "under $100": other values
             phrase = re.split(r"\s+-+\s+|[,;]\s|\s+and\s+(?=(?i:i|we|he|she|they)\b)", after.group(1).strip().rstrip("?.!"))[0]
-            phrase = re.split(rf"(?<={HAN})\s+(?:{'|'.join(COMMANDS)})\b", phrase)[0]  # "给旺财约个洗澡": to 旺财 | book bath
+            # "给旺财约个洗澡" (to 旺财 book bath), "去东区图书馆约个讨论室": a Chinese phrase ends before the request's verb
+            phrase = re.split(rf"(?<=\S)\s+(?:{'|'.join(COMMANDS)})\b", phrase)[0] if re.match(HAN, phrase) else phrase
             phrase = re.sub(r"(?:^|\s+)(?:at|on|by|before|in|tomorrow|today|under|below|over|above|less than|more than)\b[^,]*$",
                             "", phrase)
             if any(not _is_tool_word(w, exclude) for w in _words(phrase)):

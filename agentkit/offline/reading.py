@@ -26,8 +26,7 @@ def words(text: str) -> list[str]:
 
     A hyphenated word is also read joined ("to-do" is "todo"): its halves alone are often stop words.
     """
-    lowered = text.lower().replace("_", " ")
-    lowered = re.sub(r"\b([a-z]+)-([a-z]+)\b", lambda m: f"{m.group(1)} {m.group(2)} {m.group(1)}{m.group(2)}", lowered)
+    lowered = re.sub(r"\b([a-z]+)-([a-z]+)\b", lambda m: f"{m[1]} {m[2]} {m[1]}{m[2]}", text.lower().replace("_", " "))
     tokens = re.findall(r"[a-z0-9]+", lowered)
     # Chinese the vocabulary left unread ("充电桩"): its two-character pieces, so it still meets a Chinese description
     tokens += [run[i:i + 2] for run in re.findall(r"[\u4e00-\u9fff]{2,}", lowered) for i in range(len(run) - 1)]
