@@ -104,8 +104,7 @@ def again(messages: list[dict], offers: list[Offer]) -> Planned | None:
 
 def _reads_as_follow_up(question: str, strong_only: bool) -> bool:
     """ "and in Lima?", "actually 20:30", "改到周五", or (unless `strong_only`) a question of a few words."""
-    return bool(FOLLOWS_ON.search(question)) or (
-        not strong_only and len(re.findall(r"\w+", question)) <= 3 and len(question) <= 24)
+    return bool(FOLLOWS_ON.search(question)) or not strong_only and len(re.findall(r"\w+", question)) <= 3 and len(question) <= 24
 
 
 def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, Any]) -> dict[str, Any]:

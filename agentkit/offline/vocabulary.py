@@ -65,8 +65,7 @@ def english(text: str) -> str:
     text = HOURS_MINUTES.sub(lambda m: f"{int(m[1]) * 60 + int(m[2])} minutes", text)  # "3h45m", "2 hours 15 minutes"
     if not is_chinese(text):
         return text
-    # "把 你好 写到 hi.txt": the object comes before the verb; kept aside and quoted, it stays one value as written
-    kept: list[str] = []
+    kept: list[str] = []  # values set aside as written ("把 你好 写到 hi.txt": the object before the verb stays one value)
     # a quoted text or a title in 《》 is a value as written: its numerals and words are not read ("《三体》")
     text = QUOTES.sub(lambda m: _kept(next(g for g in m.groups() if g is not None), kept, '"'), text)
     text = re.sub(r"(\.[A-Za-z][A-Za-z0-9]{0,4})(?=[\u4e00-\u9fff])", r"\1 ", text)  # "笔记.txt移到…": the name ends
