@@ -297,3 +297,71 @@ WORKOUT = tool("log_workout", "Log a workout.", activity={"type": "string"}, dur
 def test_a_unit_glued_to_its_number_is_one_quantity_and_a_price_per_unit_is_a_price(question, tools, arguments):
     call = ask([{"role": "user", "content": question}], tools).tool_calls
     assert [json.loads(c.arguments) for c in call] == [arguments]
+
+
+CAFE = tool("order_drink", "Order drinks at the café.", drink={"type": "string"}, cups={"type": "integer"})
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("order 2 americanos", {"drink": "americanos", "cups": 2}),
+    ("order 4 amaretto lattes", {"drink": "amaretto lattes", "cups": 4})])
+def test_a_word_that_starts_with_am_or_pm_after_a_number_is_no_clock_time(question, arguments):
+    call = ask([{"role": "user", "content": question}], [CAFE]).tool_calls
+    assert [json.loads(c.arguments) for c in call] == [arguments]
+
+
+PRESSURE = {"type": "function", "function": {"name": "record_blood_pressure", "description": "Record a blood pressure reading.",
+            "parameters": {"type": "object", "required": ["systolic", "diastolic"], "properties": {
+                "systolic": {"type": "integer", "description": "Systolic (upper) pressure in mmHg"},
+                "diastolic": {"type": "integer", "description": "Diastolic (lower) pressure in mmHg"},
+                "pulse": {"type": "integer", "description": "Heart rate in beats per minute"}}}}}
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("量了血压，135/88，脉搏70", {"systolic": 135, "diastolic": 88, "pulse": 70}),
+    ("my blood pressure this morning was 118/76", {"systolic": 118, "diastolic": 76}),
+    ("BP 90/60, pulse 58", {"systolic": 90, "diastolic": 60, "pulse": 58}),
+    ("高压一百四十低压九十五", {"systolic": 140, "diastolic": 95}),
+    ("收缩压142，舒张压91", {"systolic": 142, "diastolic": 91})])
+def test_a_reading_written_high_over_low_is_two_numbers_for_two_parameters(question, arguments):
+    call = ask([{"role": "user", "content": question}], [PRESSURE]).tool_calls
+    assert [json.loads(c.arguments) for c in call] == [arguments]
+
+
+TENNIS = {"type": "function", "function": {"name": "book_tennis_court", "description": "预订网球场地", "parameters": {
+    "type": "object", "required": ["venue", "date"], "properties": {"venue": {"type": "string", "description": "场馆名称"},
+                                                               "date": {"type": "string", "description": "日期"}}}}}
+COURT = {"type": "function", "function": {"name": "book_sports_court", "description": "Book a sports court at a venue.",
+                                          "parameters": {"type": "object", "required": ["venue", "sport"], "properties": {
+                                              "venue": {"type": "string", "description": "The venue's name"},
+                                              "sport": {"type": "string", "enum": ["tennis", "basketball"]}}}}}
+BATH = {"type": "function", "function": {"name": "book_pet_bath", "description": "Book a bath for a pet at the groomer's.",
+                                         "parameters": {"type": "object", "required": ["pet_name", "date"], "properties": {
+                                             "pet_name": {"type": "string", "description": "The pet's name"},
+                                             "date": {"type": "string", "description": "Day of the visit"}}}}}
+
+
+@pytest.mark.parametrize(("question", "tools", "name", "value"), [
+    ("订明天上午九点体育中心的网球场", [TENNIS], "venue", "体育中心"),
+    ("周六下午在大学城体育馆的网球场订两个小时", [COURT], "venue", "大学城体育馆"),
+    ("给旺财约个洗澡，周六", [BATH], "pet_name", "旺财"),
+    ("给小白预约周日洗澡", [BATH], "pet_name", "小白")])
+def test_a_chinese_venue_before_what_is_booked_and_a_name_after_gei_are_the_values(question, tools, name, value):
+    call = ask([{"role": "user", "content": question}], tools).tool_calls[0]
+    assert json.loads(call.arguments)[name] == value
+
+
+THEATRE = {"type": "function", "function": {"name": "buy_theatre_ticket", "description": "Buy tickets for a show at a theatre.",
+                                            "parameters": {"type": "object", "required": ["theatre"], "properties": {
+                                                "theatre": {"type": "string", "description": "Name of the theatre"},
+                                                "date": {"type": "string", "description": "Date"}}}}}
+ROOMS = {"type": "function", "function": {"name": "reserve_discussion_room", "description": "在图书馆预约讨论室", "parameters": {
+    "type": "object", "required": ["library"], "properties": {"library": {"type": "string", "description": "图书馆名称"}}}}}
+
+
+@pytest.mark.parametrize(("question", "tools", "name", "value"), [
+    ("帮我在星光剧院买张周六的票", [THEATRE], "theatre", "星光剧院"),
+    ("周五去东区图书馆约个讨论室", [ROOMS], "library", "东区图书馆")])
+def test_a_chinese_place_ends_where_the_request_verb_begins(question, tools, name, value):
+    call = ask([{"role": "user", "content": question}], tools).tool_calls[0]
+    assert json.loads(call.arguments)[name] == value

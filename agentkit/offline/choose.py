@@ -62,7 +62,7 @@ def score(offer: Offer, text: str) -> float:
     total = 0.0
     for word in asked:
         best = offer.weight_of(word)
-        total += best / 3 if reading.is_weak(word) else best
+        total += best / 3 if word in reading.WEAK_STEMS else best
     # "count the lines with wc": a program named as the means is a tool's that runs commands
     program = any(m in code.COMMANDS for m in means) and any(slot.role == "command" for slot in offer.slots)
     # "with the shell", "using bash": a tool named as the means decides, whatever else the words point at
@@ -133,9 +133,11 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         if best is not None and best_score >= ENOUGH and (current is None or best.name != current[0].name):
             if current:
                 calls.append(_planned(*current))
-            if before_any and (_complete(best, before_any) and _another_call(best, before_any, clause) or
-                               _loses(best, before_any, clause)):  # "100 euros and 200 pounds, convert to yen"
-                calls.append(_planned(best, before_any))  # "New York and London: what time is it?" is two calls
+            parts = before_any.split(" and ")  # "Tokyo, Paris and New York: what time is it?": a call for each part
+            each = len(parts) > 1 and all(_complete(best, p) and _another_call(best, p, clause) for p in parts)
+            if each or before_any and (_complete(best, before_any) and _another_call(best, before_any, clause) or
+                                       _loses(best, before_any, clause)):  # "100 euros and 200 pounds, convert to yen"
+                calls += [_planned(best, part) for part in (parts if each else [before_any])]  # "New York and London: ..."
                 before_any = ""
             current, before_any = (best, f"{before_any} and {clause}" if before_any else clause), ""
         elif current is None:

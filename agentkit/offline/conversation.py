@@ -109,8 +109,7 @@ def again(messages: list[dict], offers: list[Offer]) -> Planned | None:
 
 def _reads_as_follow_up(question: str, strong_only: bool) -> bool:
     """ "and in Lima?", "actually 20:30", "改到周五", or (unless `strong_only`) a question of a few words."""
-    return bool(FOLLOWS_ON.search(question)) or (
-        not strong_only and len(re.findall(r"\w+", question)) <= 3 and len(question) <= 24)
+    return bool(FOLLOWS_ON.search(question)) or not strong_only and len(re.findall(r"\w+", question)) <= 3 and len(question) <= 24
 
 
 def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, Any]) -> dict[str, Any]:
@@ -240,9 +239,8 @@ def next_step(question: str, messages: list[dict], offers: list[Offer]) -> Plann
     if messages[-1]["role"] != "tool":
         return Planned(reader, {"path": found.group(1)}) if found and reader and writer and "." in found.group(1) else None
     calls = Conversation.of([*messages, {"role": "user"}]).calls
-    if not found or not writer or len(calls) != 1 or reader is None or calls[0].name != reader.name:
-        return None
-    lines, line = _lines_read(calls[0].result), found.group(2).strip('"')
+    one_read = found and writer and reader and len(calls) == 1 and calls[0].name == reader.name  # the read, not yet written
+    lines, line = (_lines_read(calls[0].result), found.group(2).strip('"')) if one_read else (None, "")
     if lines is None:
         return None
     text = "\n".join([line, *lines] if found.re is PREPEND else [*lines, line]) + "\n"
@@ -252,9 +250,7 @@ def next_step(question: str, messages: list[dict], offers: list[Offer]) -> Plann
 def _lines_read(result: str) -> list[str] | None:
     """What a read result says the file holds, line by line, as a person reads it: no lines when it is empty or
     does not exist yet; None when it failed otherwise or shows only part of the file."""
-    if result.startswith("Error:"):
-        return [] if NO_FILE.search(result) else None
-    if GOES_ON.search(result):
-        return None
+    if result.startswith("Error:") or GOES_ON.search(result):
+        return [] if result.startswith("Error:") and NO_FILE.search(result) else None
     lines = result.splitlines()
     return NUMBERED.findall(result) or ([] if NOTHING_IN.search(result) and len(lines) == 1 else lines)

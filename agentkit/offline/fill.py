@@ -125,8 +125,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
            siblings: tuple[str, ...] = ()) -> Any:
     kind, hint = json_type(spec), hint_of(name, spec)
     if "enum" in spec:
-        return glossed(spec, text) or _choice(spec["enum"], hint, text, spec.get("default") if required and guess else None,
-                       required and guess)
+        return glossed(spec, text, spans, used) or _choice(
+            spec["enum"], hint, text, spec.get("default") if required and guess else None, required and guess)
     if kind == "boolean":
         return _boolean(name, text, required and guess, spec.get("description") or "")
     if kind == "array":

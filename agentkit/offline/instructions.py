@@ -122,6 +122,6 @@ def fits_exactly(name: str, question: str) -> bool:
     asked = reading.words(question)
     asked += [a + b for a, b in zip(asked, asked[1:], strict=False)]
     topical = [reading.stem(w) for w in reading.split_name(name) if w not in reading.STOP_WORDS]
-    topical = [w for w in topical if not reading.is_weak(w) and w not in CALLING_VERBS]
+    topical = [w for w in topical if w not in reading.WEAK_STEMS and w not in CALLING_VERBS]
     hits = [any(reading.related(w, a) for a in asked) for w in topical]
     return 2 * sum(hits) >= len(topical)  # at least half: "calculate_circle_area" needs "circle" or "area"

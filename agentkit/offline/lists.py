@@ -83,8 +83,6 @@ def phrase_after(text: str, leads: set[str], blocked: list[tuple[int, int]]) -> 
     """The words after the first of `leads` ("from the airport to …" -> "airport"), up to a word that ends a phrase."""
     tokens = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)
               if not any(s <= m.start() < e for s, e in blocked)]
-    for i, (_, _, word) in enumerate(tokens):
-        if word.lower() in leads:
-            items = _items(tokens[i + 1:])
-            return items[0] if items else None
-    return None
+    lead = next((i for i, (_, _, word) in enumerate(tokens) if word.lower() in leads), None)
+    items = _items(tokens[lead + 1:]) if lead is not None else []
+    return items[0] if items else None

@@ -29,6 +29,8 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) 
         for after in re.finditer(pattern, text, re.IGNORECASE):
             # up to a clause break ("and I'm..."), and without a trailing "at 17:30", "on Friday" or "under $100": other values
             phrase = re.split(r"\s+-+\s+|[,;]\s|\s+and\s+(?=(?i:i|we|he|she|they)\b)", after.group(1).strip().rstrip("?.!"))[0]
+            # "给旺财约个洗澡" (to 旺财 book bath), "去东区图书馆约个讨论室": a Chinese phrase ends before the request's verb
+            phrase = re.split(rf"(?<=\S)\s+(?:{'|'.join(COMMANDS)})\b", phrase)[0] if re.match(HAN, phrase) else phrase
             phrase = re.sub(r"(?:^|\s+)(?:at|on|by|before|in|tomorrow|today|under|below|over|above|less than|more than)\b[^,]*$",
                             "", phrase)
             if any(not _is_tool_word(w, exclude) for w in _words(phrase)):
@@ -62,7 +64,8 @@ def _words(phrase: str) -> list[str]:
 
 
 def _is_tool_word(word: str, exclude: frozenset[str]) -> bool:
-    return word in exclude or any(reading.related(word, tool_word) for tool_word in exclude)
+    pairs = {word[i:i + 2] for i in range(len(word) - 1)} if re.fullmatch(f"{HAN}{{3,}}", word) else {""}  # "网球场": 网球, 球场
+    return word in exclude or pairs <= exclude or any(reading.related(word, tool_word) for tool_word in exclude)
 
 
 LATER = object()  # a free-text value, read once every other parameter has taken its value

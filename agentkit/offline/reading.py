@@ -26,8 +26,7 @@ def words(text: str) -> list[str]:
 
     A hyphenated word is also read joined ("to-do" is "todo"): its halves alone are often stop words.
     """
-    lowered = text.lower().replace("_", " ")
-    lowered = re.sub(r"\b([a-z]+)-([a-z]+)\b", lambda m: f"{m.group(1)} {m.group(2)} {m.group(1)}{m.group(2)}", lowered)
+    lowered = re.sub(r"\b([a-z]+)-([a-z]+)\b", lambda m: f"{m[1]} {m[2]} {m[1]}{m[2]}", text.lower().replace("_", " "))
     tokens = re.findall(r"[a-z0-9]+", lowered)
     # Chinese the vocabulary left unread ("充电桩"): its two-character pieces, so it still meets a Chinese description
     tokens += [run[i:i + 2] for run in re.findall(r"[\u4e00-\u9fff]{2,}", lowered) for i in range(len(run) - 1)]
@@ -63,6 +62,7 @@ def stem(word: str) -> str:
 
 
 WEAK_STEMS = frozenset(stem(w) for w in WEAK_WORDS)
+"""The stemmed words that barely say which tool fits (see WEAK_WORDS)."""
 
 
 @cache
@@ -73,11 +73,6 @@ def _synonym_groups() -> dict[str, frozenset[int]]:
         for word in line.split():
             groups.setdefault(stem(word), set()).add(index)
     return {word: frozenset(found) for word, found in groups.items()}
-
-
-def is_weak(word: str) -> bool:
-    """A stemmed word that barely says which tool fits (see WEAK_WORDS)."""
-    return word in WEAK_STEMS
 
 
 def related(a: str, b: str) -> bool:

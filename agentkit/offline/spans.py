@@ -68,8 +68,8 @@ _PATH = re.compile(r"(?<![\w@])(?:[\w.~-]*/[\w./-]*|[\w-][\w.-]*\.[A-Za-z][A-Za-
 _PATTERN = re.compile(r"[\w./-]*\*[\w.*/?-]*")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s\"']+|\bwww\.[^\s\"']+")
-_DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|"
-                   r"\b(?:today|tomorrow|tonight|yesterday)\b|"
+_DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}-\d{2}-\d{2}\b|"  # a day and month are no more than 31 ("BP 90/60")
+                   r"\b(?:[12]?\d|3[01])/(?:[12]?\d|3[01])(?:/\d{2,4})?\b|\b(?:today|tomorrow|tonight|yesterday)\b|"
                    rf"\b(?:next |this )?(?:{'|'.join(WEEKDAYS)})\b|"
                    rf"\b(?:{dates.MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
@@ -149,10 +149,9 @@ def _find(text: str) -> tuple[Span, ...]:
             if count:  # "due in 14 days": a date, and 14 for a parameter that counts the days
                 at, end = match.start() + count.start(), match.start() + count.end()
                 found.append(Span(at, end, "number", float(count.group(0)), _before(text, at), _after(text, end)))
-    for start, end, clock in dates.clock_times(text):
-        add(start, end, "time", clock)
-    for start, end, seconds in dates.durations(text):
-        add(start, end, "duration", seconds)
+    for kind, read in (("time", dates.clock_times(text)), ("duration", dates.durations(text))):  # "at 9:30", "for 2 hours"
+        for start, end, value in read:
+            add(start, end, kind, value)
     for start, end, number, before, after in code.dice(text):
         add(start, end, "number", number)
         found[-1] = Span(start, end, "number", number, before, after)  # what each number of "3d8+1" is

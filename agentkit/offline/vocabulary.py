@@ -65,8 +65,7 @@ def english(text: str) -> str:
     text = HOURS_MINUTES.sub(lambda m: f"{int(m[1]) * 60 + int(m[2])} minutes", text)  # "3h45m", "2 hours 15 minutes"
     if not is_chinese(text):
         return text
-    # "把 你好 写到 hi.txt": the object comes before the verb; kept aside and quoted, it stays one value as written
-    kept: list[str] = []
+    kept: list[str] = []  # values set aside as written ("把 你好 写到 hi.txt": the object before the verb stays one value)
     # a quoted text or a title in 《》 is a value as written: its numerals and words are not read ("《三体》")
     text = QUOTES.sub(lambda m: _kept(next(g for g in m.groups() if g is not None), kept, '"'), text)
     text = re.sub(r"(\.[A-Za-z][A-Za-z0-9]{0,4})(?=[\u4e00-\u9fff])", r"\1 ", text)  # "笔记.txt移到…": the name ends
@@ -78,9 +77,8 @@ def english(text: str) -> str:
               for v in m.groups()[2:]),
             file=m.group("file") or m.group("file2") or "it"), text)
     text = BA.sub(lambda m: kept.append(m.group(1)) or f' {WORDS[m.group(2)].split()[0]} "\x00{len(kept) - 1}\x00" to ', text)
-    text = re.sub(r"下个?(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" next {DAYS[m.group(1)]} ", text)
-    text = re.sub(r"(这|本)?(?:周|星期|礼拜)([一二三四五六日天])",
-                  lambda m: f" {'this ' if m.group(1) else ''}{DAYS[m.group(2)]} ", text)
+    text = re.sub(r"(下个?|这|本)?(?:周|星期|礼拜)([一二三四五六日天])",
+                  lambda m: f" {('next ' if m[1][0] == '下' else 'this ') if m[1] else ''}{DAYS[m[2]]} ", text)
     text = re.sub("|".join(RELATIVE_DAYS), lambda m: f" {RELATIVE_DAYS[m[0]]} ", text)
     # "生成一个十六位的密码": one password; "订一张4个人的桌子": one table, for 4
     text = re.sub(r"一下|一[个张份间](?=\s*[零〇一二两三四五六七八九十百千\d])", " ", text)
@@ -108,9 +106,8 @@ def _kept(value: str, kept: list[str], quote: str = "") -> str:
 
 def _kept_file(found: str, kept: list[str]) -> str:
     """ "读一下日记.txt": the verb glued before the file name is read as a word, the name kept as written."""
-    stem, dot, extension = found.rpartition(".")
-    glued = BEFORE_FILE.match(stem)
-    return (stem[: glued.end()] if glued else "") + _kept(stem[glued.end() if glued else 0:] + dot + extension, kept)
+    glued = BEFORE_FILE.match(found.rpartition(".")[0])  # in the name before its extension
+    return found[: glued.end()] + _kept(found[glued.end():], kept) if glued else _kept(found, kept)
 
 
 def _times_and_durations(text: str) -> str:
@@ -125,8 +122,7 @@ def _times_and_durations(text: str) -> str:
                   r"(?:(半)|([13])\s*刻|(\d{1,2})\s*分?)?", clock, text)
     text = re.sub(r"(\d+)\s*个?(半)?\s*(?:小时|钟头)", lambda m: f" for {int(m[1]) * 60 + (30 if m[2] else 0)} minutes ", text)
     text = re.sub(r"半\s*个?\s*(?:小时|钟头)", " for 30 minutes ", text)
-    text = re.sub(r"(\d+)\s*分钟", r" for \1 minutes ", text)
-    text = re.sub(r"(\d+)\s*秒钟?", r" for \1 seconds ", text)
+    text = re.sub(r"(\d+)\s*(分钟|秒钟?)", lambda m: f" for {m[1]} {'minutes' if m[2] == '分钟' else 'seconds'} ", text)
     text = re.sub(r"(\d+)\s*个?\s*(\d+)\s*面的?\s*骰子?", r" \1 dice with \2 sides ", text)
     return _days(text)
 

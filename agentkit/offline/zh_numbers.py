@@ -22,8 +22,8 @@ NUMERAL = f"[{''.join(DIGITS)}{''.join(POWERS)}]+"
 
 MEASURE_WORDS = TABLES["zh_numbers"]["measure_words"]
 """Words that count things ("三张票": three tickets): dropped after a number, "a" after 一."""
-ARTICLE_AFTER = TABLES["zh_numbers"]["article_after"]
-"""Measure words after which 一 is "a" (一辆车, 记一笔): not 张, 间, 位, which count what is booked (一张票: 1 ticket)."""
+ARTICLE_AFTER, COUNTING_VERBS = TABLES["zh_numbers"]["article_after"], TABLES["zh_numbers"]["counting_verbs"]
+"""Measure words after which 一 is "a" (一辆车; not 张, 间, 位: 一张票 is 1); verbs after which one alone is (买张票)."""
 WITH_NUMERALS: dict[str, str] = TABLES["zh_with_numerals"]
 """Words written with a numeral that are not numbers: read before the numerals are."""
 DECIMAL_UNITS = TABLES["zh_numbers"]["decimal_units"]
@@ -50,7 +50,7 @@ def as_digits(text: str) -> str:
     """The text with its Chinese numbers written in digits, and measure words after numbers dropped."""
     for words, english in WITH_NUMERALS.items():
         text = text.replace(words, english)
-    text = re.sub(rf"一\s*[{ARTICLE_AFTER}]", " a ", text)  # "租一辆车": rent a car
+    text = re.sub(rf"一\s*[{ARTICLE_AFTER}]|(?<=[{COUNTING_VERBS}])[{MEASURE_WORDS}]", " a ", text)  # "租一辆车", "买张票"
     text = re.sub(rf"百分之\s*({NUMERAL}|\d+(?:\.\d+)?)(?:点({NUMERAL}))?",
                   lambda m: f" {_number(m.group(1))}{_fraction(m.group(2))}% ", text)
     text = re.sub(rf"({NUMERAL}|\d+)点({NUMERAL}|\d+)(?=\s*(?:{DECIMAL_UNITS}))",

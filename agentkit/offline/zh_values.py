@@ -14,6 +14,7 @@ from typing import Any
 
 from agentkit.offline.language import is_chinese
 from agentkit.offline.roles import STRICT, json_type, role_of
+from agentkit.offline.spans import Span
 from agentkit.offline.vocabulary import WORDS, english
 
 EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
@@ -21,16 +22,20 @@ EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
 
 
 def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) -> dict[str, Any]:
-    """The call's free-text values as the learner wrote them, for a question written in Chinese (and a day of a month
-    the tool asks in no format: "3月14日", not "March 14")."""
+    """The call's free-text values as the learner wrote them, for a question written in Chinese (a day of a month the
+    tool asks in no format: "3月14日", not "March 14"; a place no table knows: "体育 Center" is 体育中心)."""
     properties = schema.get("properties") or {}
-    return {name: as_written(value, question) if is_chinese(question) and isinstance(value, str) and _free(
+    written = {name: as_written(value, question) if is_chinese(question) and isinstance(value, str) and _free(
         name, properties.get(name) or {}, value) else value for name, value in arguments.items()}
+    # "奥体中心的羽毛球场": a place written as the learner did is what stands before 的, not the court booked there
+    for name in (n for n in written if written[n] != arguments[n] and role_of(n, properties.get(n) or {})[0] == "place"):
+        written[name] = re.sub(r"^([\u4e00-\u9fff]{2,})的[\u4e00-\u9fff]{2,}$", r"\1", written[name])
+    return written
 
 
 def _free(name: str, spec: dict, value: str) -> bool:
-    return json_type(spec) == "string" and "enum" not in spec and \
-        role_of(name, spec)[0] not in (STRICT - {"date"} if re.fullmatch(r"[A-Z][a-z]+ \d+", value) else STRICT)
+    strict = STRICT - {"date"} if re.fullmatch(r"[A-Z][a-z]+ \d+", value) else STRICT - {"place"} if is_chinese(value) else STRICT
+    return json_type(spec) == "string" and "enum" not in spec and role_of(name, spec)[0] not in strict
 
 
 def as_written(value: str, question: str) -> str:
@@ -67,9 +72,14 @@ def _plain(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip(" ,.?!\"'").casefold()
 
 
-def glossed(spec: dict, text: str) -> Any:
+def glossed(spec: dict, text: str, spans: list[Span], used: set[int]) -> Any:
     """The option a Chinese description glosses ("large 大杯", "no_ice 去冰") or a Chinese option ("怡宝") that the
-    question names; both read through the vocabulary as the question was, so "去冰" meets "去冰"."""
+    question names; both read through the vocabulary as the question was, so "去冰" meets "去冰". The words that
+    named it are the option's (a span in `used`): "拿铁，燕麦奶" orders a latte, not an "燕麦奶", with oat milk."""
     glosses = dict(re.findall(r"([\w%]+)\s*[（(：:=]?\s*([\u4e00-\u9fff]+)", spec.get("description") or ""))
-    return next((o for o in spec["enum"] if any(w and english(w) in text for w in (
-        glosses.get(str(o)), is_chinese(str(o)) and str(o)))), None)
+    named = ((o, english(w)) for o in spec["enum"] for w in (glosses.get(str(o)), is_chinese(str(o)) and str(o)) if w)
+    option, said = next(((o, s) for o, s in named if s in text), (None, ""))
+    if said:
+        spans.append(Span(text.index(said), text.index(said) + len(said), "named", said))
+        used.add(id(spans[-1]))
+    return option
