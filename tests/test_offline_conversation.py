@@ -134,6 +134,7 @@ SPA = _tool("book_spa", "Book a spa treatment", {
 @pytest.mark.parametrize(("message", "changed"), [
     ("actually make it 8:15", {"start": "20:15"}),          # the same evening as the 20:00 it changes
     ("no wait, 8:15am", {"start": "08:15"}),                # unless it says morning
+    ("不对，是九点", {"start": "21:00"}), ("改到上午九点", {"start": "09:00"}),  # in Chinese too
     ("what if I add hot stones?", {"hot_stones": True}),    # a flag named by its first word, switched on
     ("hmm, what if we skip the aromatherapy", {"aromatherapy_oil": False}),
 ])

@@ -28,7 +28,7 @@ from agentkit.offline.spans import QUOTED, find
 from agentkit.offline.vocabulary import english
 
 ISO_DATE, CLOCK = re.compile(r"\d{4}-\d{2}-\d{2}"), re.compile(r"[012]\d:[0-5]\d")
-MORNING = re.compile(r"(?<![a-z])(?:am|a\.m\.)(?![a-z])|\bmorning\b", re.I)
+MORNING = re.compile(r"(?<![a-z])(?:am|a\.m\.)(?![a-z])|\bmorning\b|上午|早上|早晨|凌晨|明早", re.I)
 
 
 @dataclass(frozen=True)
@@ -93,12 +93,11 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
     bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,"))
     changed = _kept(offer, {n: v for n, v in found.items() if v is not None and v != previous.get(n)}, question, bare)
-    changed = _counted_on(_to_the_side_named(offer, changed or bare, previous, question), previous, asked)
+    changed = _to_the_side_named(offer, changed or bare, previous, question)
     if not changed:
         return []
-    arguments = {**previous, **{n: _as_before(v, previous.get(n), question) for n, v in changed.items()}}
-    missing = [name for name in offer.schema.get("required") or [] if name not in arguments]
-    return [Planned(offer, arguments, tuple(missing))] if not missing else []
+    arguments = {**previous, **{n: _as_before(v, previous.get(n), asked) for n, v in changed.items()}}
+    return [Planned(offer, arguments)] if set(offer.schema.get("required") or []) <= set(arguments) else []
 
 
 def again(messages: list[dict], offers: list[Offer]) -> Planned | None:
@@ -125,15 +124,6 @@ def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, An
             or role_of(name, properties.get(name) or {})[0] not in FREE or f"{name} {value}".lower() in question.lower()}
 
 
-def _counted_on(changed: dict, previous: dict, said: str) -> dict:
-    """ "two more people", "再加两个人", "one fewer night": a count added to (or taken from) the one the last call gave."""
-    sign = 1 if MORE.search(said) else -1 if FEWER.search(said) else 0
-    for name, value in changed.items():
-        if sign and type(value) is int and type(previous.get(name)) is int:
-            changed[name] = previous[name] + sign * value
-    return changed
-
-
 def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: str) -> dict:
     """ "what about GBP?" after USD -> EUR: of two parameters of one kind, a new value changes the target unless
     the message says "from"; "and from Leeds?" changes the start."""
@@ -151,11 +141,14 @@ def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: st
     return moved
 
 
-def _as_before(value: Any, before: Any, question: str) -> Any:
+def _as_before(value: Any, before: Any, asked: str) -> Any:
     """A new value written as the old one was: "Monday" for a date the last call gave as 2026-12-04 is a date too;
-    "make it 7:30" after 18:00 is 19:30, the same afternoon, unless the message says "am" or "morning"."""
+    "make it 7:30" after 18:00 is 19:30 (the same afternoon, unless the message says morning); "two more people",
+    "再加两个人", "one fewer night": a count added to the last one, or taken from it."""
+    if type(value) is int and type(before) is int:
+        return before + value if MORE.search(asked) else before - value if FEWER.search(asked) else value
     if all(isinstance(v, str) and CLOCK.fullmatch(v) for v in (value, before)) and int(before[:2]) >= 12 > int(value[:2]) > 0:
-        return value if MORNING.search(question) else f"{int(value[:2]) + 12}{value[2:]}"
+        return value if MORNING.search(asked) else f"{int(value[:2]) + 12}{value[2:]}"
     dated = isinstance(before, str) and ISO_DATE.fullmatch(before) and isinstance(value, str) and not ISO_DATE.fullmatch(value)
     return as_iso(value) or value if dated else value
 
