@@ -176,6 +176,29 @@ def test_calls_that_failed_alike_are_said_in_one_sentence(question, said):
     assert answer.count("plans") == 1 and "budget" in answer and "budget和" not in answer, answer
 
 
+@pytest.mark.parametrize(("question", "errors", "said"), [
+    ("加两条日程", ["title is required", "date is required"], "没能完成：缺少需要的值。请给我一个有效的值，我再试一次。"),
+    ("quotes for AAPL and MSFT", ["the quote service is down"] * 2,
+     "That didn't work: the quote service is down. Try again in a moment."),
+    ("zorblax 和 qux 要做多久", ["no recipe named 'zorblax'", "no recipe named 'qux'"],
+     "没能完成：工具报告了一个错误（与 zorblax、qux 有关）。请换个说法或换个值再试。"),
+    ("read a and then b", ["'a' is a directory", "file 'b' not found"],
+     "That didn't work: 'a' is a directory; file 'b' not found. Check the name and try again."),
+    ("读一下 a 和 b", ["'a' is a directory", "file 'b' not found"],
+     "没能完成：a 是文件夹，不是文件；不认识或找不到 b。请检查名称是否正确，再试一次。"),
+    ("读一下 a 和 b", ["user declined", "file 'b' not found"],
+     "我没有执行：你没有同意，所以它没有运行。你想换成什么做法？没能完成：不认识或找不到 b。请检查名称是否正确，再试一次。"),
+])
+def test_failed_calls_are_grouped_by_their_kind_and_each_kind_said_once(question, errors, said):
+    """Calls that failed alike (to be tried again the same way) are one sentence, each kind of error said once in it:
+    the same words once ("缺少需要的值", not twice), the names the kind is about together ("与 zorblax、qux 有关"); an
+    error said its own way (a person's no) stays alone."""
+    from agentkit.offline.answer import sentences
+
+    calls = [("get_it", {"name": (re.findall(r"'(\w+)'", e) or [f"n{i}"])[0]}, f"Error: {e}") for i, e in enumerate(errors)]
+    assert sentences(calls, question) == said
+
+
 @pytest.mark.parametrize(("question", "name", "result", "said"), [
     ("book me a massage at 5pm", "book_massage", {"error": "no therapist free at 17:00", "alternatives": ["18:00", "19:30"]},
      "I couldn't book it: no therapist free at 17:00. The alternatives are 18:00 and 19:30."),

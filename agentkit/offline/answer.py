@@ -10,11 +10,11 @@
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
 
 from agentkit.offline import lexicon, reading
+from agentkit.offline.failures import failure, then
 from agentkit.offline.instructions import WHO_ASKED
 from agentkit.offline.language import is_chinese, language_of
 from agentkit.offline.results import ACTIONS, TOOLISH, tell
@@ -87,27 +87,18 @@ def _meaning(name: str, spec: dict[str, Any], language: Language) -> str:
 
 def sentences(results: list[tuple[str, dict[str, Any], str]], question: str = "", language: Language | None = None,
               full: bool = False) -> str:
-    """One sentence per call, in the order of the calls, (tool name, arguments, result) each, as one answer."""
+    """One sentence per call, in the order of the calls, (tool name, arguments, result) each, as one answer; calls
+    that failed alike (to be tried again the same way) said in one sentence, where the first of them was."""
     language = language or language_of(question)
-    said = [tell(name, arguments, result, question, language, full) for name, arguments, result in results]
-    said = _failed_once(said, [result.strip().startswith("Error:") for _, _, result in results], language)
+    together: dict[int | str, list[tuple[str, str, tuple]]] = {}
+    for i, (name, arguments, result) in enumerate(results):
+        error = result.strip().removeprefix("Error:").strip()
+        failed = (error, name, tuple(str(v) for v in arguments.values()))
+        together.setdefault(result.strip().startswith("Error:") and then(error, name) or i, []).append(failed)
+    said = [tell(*results[key], question, language, full) if isinstance(key, int) else
+            failure(first[0], language, *first[1:], alike=tuple(rest)) for key, (first, *rest) in together.items()]
     joiner = "\n\n" if any("\n" in s for s in said) else ("" if language == "zh" else " ")
     return joiner.join(said)
-
-
-def _failed_once(said: list[str], failed: list[bool], language: Language) -> list[str]:
-    """Calls that failed alike said in one sentence, where the first failed: "没能完成：不认识或找不到 a 和 b。请检查…",
-    "That didn't work: note 'a' does not exist; note 'b' does not exist. Check the name and try again."."""
-    parts = [re.fullmatch(r"(That didn't work: |没能完成：)(.+?)[.。] ?([^.。]+[.。])", s)
-             for s, f in zip(said, failed, strict=True) if f]
-    if len(parts) < 2 or not all(parts) or len({(p.group(1), p.group(3)) for p in parts}) > 1:
-        return said
-    what, zh = [p.group(2) for p in parts], language == "zh"
-    same = os.path.commonprefix(what)  # "不认识或找不到 " and the names: said once, with both names
-    what = [same + join([w.removeprefix(same) for w in what], language)] if zh and same.endswith(" ") else what
-    one = parts[0].group(1) + ("；" if zh else "; ").join(what) + ("。" if zh else ". ") + parts[0].group(3)
-    first = failed.index(True)
-    return [one if i == first else s for i, (s, f) in enumerate(zip(said, failed, strict=True)) if not f or i == first]
 
 
 DOING_ZH = ANSWER["doing_zh"]
