@@ -214,16 +214,36 @@ def test_a_result_that_says_it_failed_is_said_as_a_failure_never_done(question, 
 
 
 @pytest.mark.parametrize(("question", "name", "result", "said"), [
-    ("how much rain fell?", "get_rainfall", {"rain_mm_1h": 2.5}, "The rain (1 h) is 2.5 mm."),
+    ("how much rain fell?", "get_rainfall", {"rain_mm_1h": 2.5}, "The rain over 1 h is 2.5 mm."),
     ("order me a pot of tea", "order_tea", {"ok": True, "ready_in_minutes": 4}, "Done: it will be ready in 4 min."),
     ("where's my parcel?", "track_parcel", {"delivered_on": "2026-12-03"}, "It was delivered on Thursday, 3 December 2026."),
     ("how's the train?", "train_status", {"state": "out_for_service"}, "It is out for service."),
     ("log my water", "log_water", {"ok": True, "entries_today": 3, "level": "above_target"},
-     "Done: the entries today are 3 and the level is above target."),
+     "Done: there are 3 entries today and the level is above target."),
 ])
 def test_a_key_with_a_unit_or_a_verb_and_an_enum_value_read_as_words(question, name, result, said):
     """A unit inside a key goes with the value ("2.5 mm"), a key that is a verb phrase reads as one ("it will be ready
     in 4 min"), an enum value is words ("out for service"), and "ok": true beside other facts is the "Done"."""
+    assert _answer(question, name, {}, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "result", "said"), [
+    ("How often should I water my monstera?", "get_plant_care", {"water": {"every_days": 7, "amount_ml": 250}, "light": "bright"},
+     "Water every 7 days and the water amount is 250 ml."),
+    ("how often does the cat eat?", "get_pet_care", {"feed_every_hours": 12, "dose_each_days": 1},
+     "Feed every 12 hours and dose each day."),
+    ("how's the snow at Whistler", "get_ski_conditions", {"new_snow_cm_24h": 8}, "The new snow over 24 h is 8 cm."),
+    ("are the lifts running?", "get_ski_conditions", {"lifts_open": 21, "lifts_total": 25},
+     "There are 21 lifts open and 25 lifts total."),
+    ("log my bp 128 over 84", "log_blood_pressure", {"ok": True, "category": "high normal", "readings_this_week": 4},
+     "Done: the category is high normal and there are 4 readings this week."),
+    ("how often do I go?", "get_gym_stats", {"visits_per_week": 1, "classes_left": 3},
+     "There is 1 visit per week and 3 classes left."),
+])
+def test_a_key_of_words_and_a_period_or_a_count_reads_as_a_phrase(question, name, result, said):
+    """ "water every 7 days", "there are 4 readings this week", "the new snow over 24 h": a key made of words and a
+    period, a count of a plural noun or a unit and its period, with its number where a person says it, never "the
+    water every days are 7"."""
     assert _answer(question, name, {}, result) == said
 
 

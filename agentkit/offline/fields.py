@@ -110,7 +110,7 @@ YES_NO = tuple(lexicon.words("words")["fields"]["yes_no"])
 def sentence(facts: list[Fact], question: str, where: str, language: Language, acting: bool) -> str:
     """Facts as a sentence a person says: states and yes/no fields as what it is ("it is in stock"), a place as where
     it is, fields named after a verb as what it does ("it opens at 09:00"), the rest by their names ("the weight is 12 kg")."""
-    states, places, doing, nouns = [], [], [], []
+    states, places, doing, nouns, counts = [], [], [], [], []
     for fact in facts:
         words, key = fact.name.split(), set(reading.split_name(fact.key))
         if isinstance(fact.value, bool) and language == "zh" and re.search("[A-Za-z]", fact.name):
@@ -129,6 +129,11 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
             first = words[0]  # "it opens at 09:00", "it was delivered on …", "it will be ready in 7 min", "it is due on …"
             be = "was " if first.endswith("ed") else "" if first.endswith("s") else "will be " if words[-1] == "in" else "is "
             doing.append(f"it {be}{fact.name} {fact.said}")
+        elif language == "en" and type(fact.value) is int and _plural(words[0] if words else ""):  # "there are 4 readings"
+            nouns += [] if counts else [counts]  # said together, where the first count is: "there are 21 lifts open and 25 …"
+            counts.append(" ".join([fact.said, _one(words[0]) if fact.value == 1 else words[0], *words[1:]]))
+        elif language == "en" and {"every", "each"} & set(words) and type(fact.value) in (int, float):
+            nouns.append([_every(words, fact.value, fact.said)])  # "water every 7 days"
         else:
             nouns.append((fact.name, fact.said))
     counted = how_many(question, facts[0].said, language) if len(facts) == 1 and re.fullmatch(r"[\d,.]+", facts[0].said) else None
@@ -145,8 +150,10 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
     said = f"it is {join(states, 'en')}" if states else ""
     said += f"{' ' if said else 'it is '}in {join(places, 'en')}" if places else where if said else ""
     # each value with its name, as a person says it: "the weight is 12.4 kg and the species is dog"
-    said = join([part for part in (said, *(f"the {name}{'' if said or i else where} {'are' if _plural(name) else 'is'} "
-                                          f"{value}" if name else f"it is {value}" for i, (name, value) in enumerate(nouns)),
+    counts[:] = [f"there {'is' if counts[0].startswith('1 ') else 'are'} {join(counts, 'en')}"] if counts else []
+    said = join([part for part in (said, *(" ".join(noun) if isinstance(noun, list) else
+                                          f"the {noun[0]}{'' if said or i else where} {'are' if _plural(noun[0]) else 'is'} "
+                                          f"{noun[1]}" if noun[0] else f"it is {noun[1]}" for i, noun in enumerate(nouns)),
                                    *doing) if part], "en")
     if acting:
         return f"Done: {said}."
@@ -172,6 +179,19 @@ def _plural(name: str) -> bool:
     """ "the temperatures are", "the status is": a plural English name, not one that only ends in s."""
     name = re.split(r" (?:this|per|in|of|for|on|at|today|last|next|\()", name)[0]  # "the readings this week are"
     return name.endswith("s") and not name.endswith(("ss", "us", "is", "species", "series", "news"))
+
+
+def _every(words: list[str], value: float, said: str) -> str:
+    """A name of words and a period with its number where a person says it: "water every 7 days", "dose each day"."""
+    at = next(i for i, w in enumerate(words) if w in ("every", "each"))
+    rest = words[at + 1:]  # "every 1 days" is "every day"
+    return " ".join([*words[: at + 1], *([_one(w) for w in rest] if value == 1 and rest else [said, *rest])])
+
+
+def _one(word: str) -> str:
+    """ "days" -> "day", "entries" -> "entry", "classes" -> "class": an English plural as its singular."""
+    return word[:-3] + "y" if word.endswith("ies") else word[:-2] if word.endswith(("sses", "ches", "shes", "xes")) else \
+        word.removesuffix("s")
 
 
 HOW_MANY = re.compile(r"\bhow many ([a-z][a-z ]*?)(?= (?:do|does|did|are|is|were|was|have|has|had|will|can|in|on|at|for|"

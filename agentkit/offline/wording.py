@@ -49,7 +49,8 @@ def label(key: str, language: Language) -> tuple[str, str]:
     at = next((i for i, w in enumerate(words) if i and w in UNITS and words[i - 1] != "per"
                and (i == len(words) - 1 or len(w) > 1)), None)  # price_per_kwh: a rate, named with its unit
     unit, after = (UNITS[words[at]], " ".join(re.sub(r"(\d)([a-z])", r"\1 \2", w) for w in words[at + 1:])) if at else ("", "")
-    words = [*words[:at], f"({after})"] if after else words[:at] if unit else words
+    over = language == "en" and re.fullmatch(r"\d+ [a-z]+", after)  # snow_cm_24h: "the snow over 24 h is 8 cm"
+    words = [*words[:at], f"over {after}" if over else f"({after})"] if after else words[:at] if unit else words
     if language == "zh":
         named = chinese_names()
         pieces = [next((t[n] for n in (w, EXPANDED.get(w, "")) for t in (LABELS_ZH, named) if n in t), w) for w in words]
