@@ -14,7 +14,8 @@ def _answer(question, name, arguments, result):
     messages = [{"role": "user", "content": question},
                 {"role": "assistant", "content": None, "tool_calls": [
                     {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}]},
-                {"role": "tool", "tool_call_id": "c1", "content": json.dumps(result, ensure_ascii=False)}]
+                {"role": "tool", "tool_call_id": "c1",
+                 "content": result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)}]
     tools = [{"type": "function", "function": {"name": name, "description": name.replace("_", " "), "parameters": schema}}]
     return OfflineModel().respond({"messages": messages, "tools": tools}).content
 
@@ -206,7 +207,7 @@ def test_failed_calls_are_grouped_by_their_kind_and_each_kind_said_once(question
     ("order the groceries", "order_groceries", {"status": "rejected", "reason": "address outside delivery area"},
      "I couldn't order it: address outside delivery area."),
     ("tides at Porthleven?", "get_tides", {"ok": False, "errors": ["station not found"]}, "That didn't work: station not found."),
-    ("帮我选个靠窗的座位", "choose_seat", {"error": "seat map unavailable"}, "没能完成：seat map unavailable。"),
+    ("帮我选个靠窗的座位", "choose_seat", {"error": "seat map unavailable"}, "没能完成：“seat map unavailable”。"),
 ])
 def test_a_result_that_says_it_failed_is_said_as_a_failure_never_done(question, name, result, said):
     """An error field, "ok"/"success" false, a failed or rejected status: what went wrong, then anything else it offers."""
@@ -253,6 +254,22 @@ def test_a_key_of_words_and_a_period_or_a_count_reads_as_a_phrase(question, name
 ])
 def test_a_chinese_answer_says_an_enum_in_chinese_and_a_measure_is_not_a_total(question, result, said):
     assert _answer(question, "get_info", {}, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "result", "said"), [
+    ("我的包裹 ZX99 到哪了？", "check_package", "Out for delivery, expected by 18:00",
+     "结果是“Out for delivery, expected by 18:00”。"),
+    ("记一下血压128/85", "log_blood_pressure", {"saved": True, "category": "high_normal"},
+     "已完成：已保存，类别是“high normal”。"),
+    ("丢了一把雨伞", "report_lost_item", {"error": "phone is required for this item category"},
+     "没能完成：“phone is required for this item category”。"),
+    ("龟背竹多久浇一次水？", "get_plant_care", {"water": {"amount_ml": 250}, "light": "bright"}, "浇水用量是 250 ml。"),
+    ("这笔转账多少钱？", "get_transfer", {"amount": 90, "currency": "USD"}, "金额是 90 USD。"),
+])
+def test_a_chinese_answer_frames_english_text_and_says_amount_in_the_right_sense(question, name, result, said):
+    """An English text a tool answers with is quoted in a Chinese answer, never pasted as if it were Chinese; an amount
+    is 金额 only where it is money (a currency beside it), else 用量."""
+    assert _answer(question, name, {}, result) == said
 
 
 def test_a_place_the_call_went_to_is_not_pinned_on_a_field_and_yuan_is_said_in_chinese():

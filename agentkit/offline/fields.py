@@ -69,7 +69,7 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
         chosen = [k for k in flat if k not in identifying | echoed or k in chosen][: len(flat) if full else 4]
     shown = []
     for key in chosen:
-        name, unit = label(key, language)
+        name, unit = label(key, language, units.get(key, ""))
         said = place(flat[key], language) if set(reading.split_name(key)) & PLACES and isinstance(flat[key], str) else None
         shown.append(Fact(name, said or value_text(flat[key], language, units.get(key, unit)), flat[key], key))
     return [fact for fact in shown if not (units and fact.key.endswith("currency"))]
@@ -142,7 +142,7 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
     if language == "zh":
         # a fact whose name the table could not put in Chinese is left out ("4" alone says nothing), never an English
         # key; where it is all there is, its value alone
-        named = [f"{n}是 {v}" if n else v for n, v in nouns if not re.search("[A-Za-z]", n)]
+        named = [f"{n}是{'' if v[:1] == '“' else ' '}{v}" if n else v for n, v in nouns if not re.search("[A-Za-z]", n)]
         parts = states + [f"在{p}" for p in places] + (named if named or states or places else [v for _, v in nouns])
         lead = "已完成：" if acting else (where.strip() + "：" if where.strip() else "")
         lead = lead or ("" if is_chinese("".join(parts)) else "结果是 ")  # "7" alone is not yet a Chinese sentence

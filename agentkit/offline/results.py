@@ -26,6 +26,7 @@ from agentkit.offline.wording import (
     STATUS_ZH,
     Language,
     context,
+    framed,
     join,
     label,
     moment,
@@ -188,12 +189,13 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
     if language == "zh":
         if result.strip().rstrip(".!").lower() in STATUS_ZH:  # "Cancelled." -> "已取消。"
             return f"{STATUS_ZH[result.strip().rstrip('.!').lower()]}。"
+        result = framed(result, "zh")
         if acting:
             return f"已完成：{sentence_end(result, 'zh')}"
         subject = "".join(label(w, "zh")[0] for w in subject_words if w in LABELS_ZH) or "结果"
         where = context(arguments, "zh", places_only=True) if subject_words != ["result"] else ""
         where = f"{where}{' ' if re.search(r'[A-Za-z0-9]$', where) else ''}的" if where else ""
-        return f"{where}{subject}是 {sentence_end(result, 'zh')}"
+        return f"{where}{subject}是{'' if result[:1] == '“' else ' '}{sentence_end(result, 'zh')}"
     if set(words) & CONVERTING or "to" in words[1:-1]:
         return sentence_end(f"{_conversion(words, arguments)} is {result}", "en")
     if acting:

@@ -16,6 +16,7 @@ from typing import Any
 
 from agentkit.offline import lexicon, reading
 from agentkit.offline.dates import WEEKDAYS
+from agentkit.offline.language import is_chinese
 from agentkit.offline.places import place_name, zone_names
 
 Language = str
@@ -40,8 +41,9 @@ def say(key: str, language: Language, **values: Any) -> str:
     return SAY[key][language].format(**values)
 
 
-def label(key: str, language: Language) -> tuple[str, str]:
-    """A field or parameter name as words, and the unit its name ends with: temp_c -> ("temperature", "°C")."""
+def label(key: str, language: Language, beside: str = "") -> tuple[str, str]:
+    """A field or parameter name as words, and the unit its name ends with: temp_c -> ("temperature", "°C"); `beside`:
+    the unit its value has from elsewhere (the currency beside an amount: 金额, not 用量)."""
     words = reading.split_name(key)
     if len(words) == 1 and words[0] in UNITS and words[0] not in ("c", "f"):  # {"km": 1745.2}: the unit is the name
         return "", UNITS[words[0]]
@@ -53,7 +55,9 @@ def label(key: str, language: Language) -> tuple[str, str]:
     words = [*words[:at], f"over {after}" if over else f"({after})"] if after else words[:at] if unit else words
     if language == "zh":
         named = chinese_names()
-        pieces = [next((t[n] for n in (w, EXPANDED.get(w, "")) for t in (LABELS_ZH, named) if n in t), w) for w in words]
+        money = re.fullmatch("[A-Z]{3}", beside or unit)  # "amount" is 金额 for money only
+        pieces = [next((t[n] for n in (w, EXPANDED.get(w, "")) for t in (LABELS_ZH, named) if n in t), w) if w != "amount"
+                  else "金额" if money else "用量" for w in words]
         # Chinese words run together ("出发时间"); an English word the table lacks keeps its space ("from unit")
         return re.sub(r"(?<![A-Za-z0-9]) +| +(?![A-Za-z0-9])", "", " ".join(pieces)), unit
     return " ".join(EXPANDED.get(w, w) for w in words), unit
@@ -152,7 +156,14 @@ def value_text(value: Any, language: Language, unit: str = "") -> str:
     day = text.lower() in WEEKDAYS and "星期" + "一二三四五六日"[WEEKDAYS.index(text.lower())]
     if language == "zh" and (day or text.islower()):  # "food" 餐饮, "Friday" 星期五: the vocabulary's word; "Lina" stays
         text = day or STATUS_ZH.get(text) or chinese_names().get(text, text)
-    return f"{text} {unit}".rstrip() if unit and unit not in text else text
+    return f"{text} {unit}".rstrip() if unit and unit not in text else framed(text, language)
+
+
+def framed(text: str, language: Language) -> str:
+    """An English phrase in a Chinese answer in quotes (“high normal”), as Chinese quotes words said in another
+    language; a name ("The Hobbit", "KX21 ZTB"), a word, a Chinese text and an English answer as they are."""
+    english = language == "zh" and not is_chinese(text) and len(re.findall(r"[A-Za-z]+", text)) > 1
+    return f"“{text.rstrip('.')}”" if english and re.search(r"\b[a-z]{2,}\b", text) else text
 
 
 def sentence_end(text: str, language: Language) -> str:
