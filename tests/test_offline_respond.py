@@ -70,6 +70,30 @@ def test_small_talk_calls_no_tool_even_when_one_is_offered():
     assert reply.tool_calls == () and reply.content == "You're welcome."
 
 
+@pytest.mark.parametrize(("question", "message", "reply"), [
+    ("weather in Oslo?", "ok great", "Good. What would you like to do next?"),
+    ("weather in Oslo?", "nice one", "Good. What would you like to do next?"),
+    ("weather in Oslo?", "good", "Good. What would you like to do next?"),
+    ("weather in Oslo?", "thank u", "You're welcome."),
+    ("weather in Oslo?", "okay cool thanks", "You're welcome."),
+    ("weather in Oslo?", "that is great, thanks!", "You're welcome."),
+    ("奥斯陆天气怎么样？", "太好了", "好的。接下来想做什么？"),
+    ("奥斯陆天气怎么样？", "嗯嗯", "好的。接下来想做什么？"),
+    ("奥斯陆天气怎么样？", "太好了，谢谢！", "不客气。"),
+])
+def test_small_talk_after_a_tool_answer_is_answered_in_the_askers_language_with_no_call(question, message, reply):
+    """After an answer from a tool, a thank-you or an "ok" is answered as a person would: no second call with "great" as
+    the city, never "I don't know that one"."""
+    tool = {"type": "function", "function": {"name": "get_weather", "description": "Weather in a city", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
+    call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}
+    messages = [{"role": "user", "content": question}, {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c1", "content": '{"temp_c": 3}'},
+                {"role": "assistant", "content": "The temperature in Oslo is 3°C."}, {"role": "user", "content": message}]
+    said = OfflineModel().respond({"messages": messages, "tools": [tool]})
+    assert said.tool_calls == () and said.content == reply, said
+
+
 @pytest.mark.parametrize("greeting", ["Hello!", "Say hello.", "hi there"])
 def test_a_greeting_is_answered_with_what_the_model_is(greeting):
     reply = OfflineModel().respond({"messages": [{"role": "user", "content": greeting}]})
