@@ -23,9 +23,8 @@ from agentkit.offline.wording import Language, join, label, say
 ANSWER, SAY = lexicon.words("answers")["answer"], lexicon.words("answers")["say"]
 PLAIN_ANSWERS = [(set(plain["words"]), tuple(plain["zh_words"]), plain["en"], plain["zh"]) for plain in ANSWER["plain"]]
 """(English words, Chinese words, English answer, Chinese answer): the few plain questions the course asks."""
-NOT_THE_CLOCK = re.compile(ANSWER["not_the_clock"], re.IGNORECASE)
-NOT_AN_LLM, DONT_KNOW, GO_AHEAD = SAY["not_an_llm"]["en"], SAY["dont_know"], SAY["go_ahead"]
-GREETING = re.compile(ANSWER["greeting"], re.IGNORECASE)
+NOT_THE_CLOCK, GREETING, CAN_DO, WHO_ZH = (re.compile(ANSWER[k], re.I) for k in ("not_the_clock", "greeting", "can_do", "who_zh"))
+NOT_AN_LLM, DONT_KNOW, GO_AHEAD, DOING_ZH = SAY["not_an_llm"]["en"], SAY["dont_know"], SAY["go_ahead"], ANSWER["doing_zh"]
 SMALL_TALK = [(talk["said"], talk["en"], talk["zh"]) for talk in ANSWER["small_talk"]]
 """A thank-you, a goodbye, a greeting, an "ok" on its own: answered as a person would, never with a tool or "I don't know"."""
 
@@ -33,10 +32,9 @@ SMALL_TALK = [(talk["said"], talk["en"], talk["zh"]) for talk in ANSWER["small_t
 def small_talk(message: str, language: Language | None = None) -> str | None:
     """What a person answers to a short message that is only small talk; None for anything else."""
     language = language or language_of(message)
-    if len(message.split()) > 8 or len(message) > 40:
-        return None
+    short = len(message.split()) <= 8 and len(message) <= 40
     return next((chinese if language == "zh" else english for said, english, chinese in SMALL_TALK
-                 if re.fullmatch(rf"\s*(?:{said})\s*[.!。！~]*\s*", message, re.IGNORECASE)), None)
+                 if short and re.fullmatch(rf"\s*(?:{said})\s*[.!。！~]*\s*", message, re.IGNORECASE)), None)
 
 
 def plain_answer(question: str, language: Language | None = None) -> str:
@@ -50,9 +48,7 @@ def plain_answer(question: str, language: Language | None = None) -> str:
             continue
         if keys <= asked or (zh_keys != ("你好",) and all(k in question for k in zh_keys)) or (greeted and "hello" in keys):
             return chinese if language == "zh" else english
-    if asks_who(question):
-        return SAY["not_an_llm"][language]
-    return small_talk(question, language) or DONT_KNOW[language]
+    return SAY["not_an_llm"][language] if asks_who(question) else small_talk(question, language) or DONT_KNOW[language]
 
 
 def ask_for(tool: str, missing: list[str], language: Language = "en", schema: dict | None = None) -> str:
@@ -97,11 +93,7 @@ def sentences(results: list[tuple[str, dict[str, Any], str]], question: str = ""
         together.setdefault(result.strip().startswith("Error:") and then(error, name) or i, []).append(failed)
     said = [tell(*results[key], question, language, full) if isinstance(key, int) else
             failure(first[0], language, *first[1:], alike=tuple(rest)) for key, (first, *rest) in together.items()]
-    joiner = "\n\n" if any("\n" in s for s in said) else ("" if language == "zh" else " ")
-    return joiner.join(said)
-
-
-DOING_ZH = ANSWER["doing_zh"]
+    return ("\n\n" if any("\n" in s for s in said) else "" if language == "zh" else " ").join(said)
 
 
 def confirm_first(calls: list[tuple[str, dict[str, Any]]], language: Language) -> str:
@@ -119,12 +111,8 @@ def _what_it_does(name: str, arguments: dict[str, Any], language: Language) -> s
     if command is not None:
         return say("run", language, command=command)
     if language == "zh":
-        verb = next((DOING_ZH[w] for w in words if w in DOING_ZH), "执行")
-        return f"{verb} {target}".rstrip()
+        return f"{next((DOING_ZH[w] for w in words if w in DOING_ZH), '执行')} {target}".rstrip()
     return " ".join([*(w for w in words if w not in ("file",)), target]).strip()
-
-
-CAN_DO, WHO_ZH = re.compile(ANSWER["can_do"], re.IGNORECASE), re.compile(ANSWER["who_zh"])
 
 
 def asks_who(question: str) -> bool:
@@ -137,14 +125,12 @@ def introduction(role: str | None, question: str, tools: list[tuple[str, str]], 
     """Asked who it is, the role the system prompt gave it; asked what it can do, that role and, briefly, what its
     tools (name, description) let it do, as a real model says: "I am a coding agent: with my tools I can ..."; greeted
     ("hello") with tools offered, hello and what those tools let it do, never "offer me a tool"."""
-    can_do = CAN_DO.search(question) is not None
+    able = [_able(name, description, language) for name, description in tools]
     if tools and GREETING.match(question) and small_talk(question, language):
-        said = "你好！我可以用工具{}。有什么可以帮你？" if language == "zh" else \
-            "Hello! With my tools I can {}. What can I do for you?"
-        return said.format(join([_able(name, description, language) for name, description in tools], language))
+        return say("hello_tools", language, able=join(able, language))
     if role is None or not asks_who(question):
         return None
-    able = [_able(name, description, language) for name, description in tools] if can_do else []
+    able = able if CAN_DO.search(question) else []
     if language == "zh":
         named = is_chinese(role[:1]) or re.match(r"(?!(?:An?|The)\b)[A-Z]", role)  # "Ada"; "a coding agent" is quoted
         said = f"我是{role if is_chinese(role[:1]) else f' {role}'}" if named else f"系统提示给我的角色是“{role}”"

@@ -14,6 +14,12 @@ import re
 from agentkit.offline import lexicon
 from agentkit.offline.wording import Language, join, say, sentence_end
 
+NEXT = lexicon.words("answers")["failures"]["next"]
+KINDS = [(words, zh, NEXT[then]["zh"], NEXT[then]["en"]) for words, zh, then in lexicon.words("answers")["failures"]["kinds"]]
+"""Each kind of error, found by its meaning, never by agentkit's exact sentence (words, in Chinese, what to try next in
+Chinese and in English): a tool that words its errors its own way is understood too. The Chinese keeps names as written."""
+NAME = r"(?P<q>['\"])(?P<name>.+?)(?P=q)"
+
 
 def failure(message: str, language: Language, name: str = "", given: tuple[str, ...] = (),
             alike: tuple[tuple[str, str, tuple[str, ...]], ...] = ()) -> str:
@@ -22,15 +28,12 @@ def failure(message: str, language: Language, name: str = "", given: tuple[str, 
     other failed calls (message, tool name, given) to try again the same way (`then`), said in the same sentence,
     each kind of error once: "没能完成：不认识或找不到 a和b。…", "That didn't work: a not found; b not found. Check …"."""
     errors = [(_unnamed(m, n, language), g) for m, n, g in ((message, name, given), *alike)]
-    said = _said_its_own_way(errors[0][0], language)
-    if said:
-        return said
-    kind = KINDS[_kind(errors[0][0])]
+    kind, kinds = KINDS[_kind(errors[0][0])], dict.fromkeys(_kind(m) for m, _ in errors)
     if language == "zh":  # each kind once, with all the names it is about
-        kinds = dict.fromkeys(_kind(m) for m, _ in errors)
-        return f"没能完成：{'；'.join(_in_chinese([e for e in errors if _kind(e[0]) == k]) for k in kinds)}。{kind[2]}"
-    said = "; ".join(dict.fromkeys(m.rstrip(".") for m, _ in errors))
-    return f"That didn't work: {sentence_end(said, 'en')} {kind[3]}"
+        said = f"没能完成：{'；'.join(_in_chinese([e for e in errors if _kind(e[0]) == k]) for k in kinds)}。{kind[2]}"
+    else:
+        said = f"That didn't work: {sentence_end('; '.join(dict.fromkeys(m.rstrip('.') for m, _ in errors)), 'en')} {kind[3]}"
+    return _said_its_own_way(errors[0][0], language) or said
 
 
 def then(message: str, name: str = "") -> str | None:
@@ -42,11 +45,10 @@ def then(message: str, name: str = "") -> str | None:
 
 def _unnamed(message: str, name: str, language: Language) -> str:
     """ "arguments for 'bash' do not match": the person asked for a thing done, not for a tool: its name left out."""
-    if not name:
-        return message
-    message = re.sub(rf"unknown tool '{re.escape(name)}'", "不存在的工具" if language == "zh" else
-                     "a tool that does not exist", message)
-    return re.sub(rf"(?:\btool\s+)?'{re.escape(name)}'", "这个工具" if language == "zh" else "the tool", message)
+    for named, said, english in (("unknown tool ", "不存在的工具", "a tool that does not exist"),
+                                 (r"(?:\btool\s+)?", "这个工具", "the tool")):
+        message = re.sub(rf"{named}'{re.escape(name)}'", said if language == "zh" else english, message) if name else message
+    return message
 
 
 def _said_its_own_way(message: str, language: Language) -> str | None:
@@ -54,9 +56,8 @@ def _said_its_own_way(message: str, language: Language) -> str | None:
     lowered = message.lower()
     if re.search(r"\b(?:user|person) (?:did not|didn't|declined|denied|refused|said no)\b", lowered):
         return say("declined", language)
-    bug = re.search(r"\b(\w+(?:Error|Exception))\b", message) if re.search(r"\bbug\b|internal error", lowered) else None
-    if bug:  # a bug in the tool: the dispatcher's words are for the model; the person needs to know it is broken
-        return say("broken_tool", language, error=bug.group(1))
+    if re.search(r"\bbug\b|internal error", lowered) and (bug := re.search(r"\b(\w+(?:Error|Exception))\b", message)):
+        return say("broken_tool", language, error=bug.group(1))  # a bug in the tool: the person needs to know it is broken
     if re.match(r"refused\b", lowered) or re.search(r"not allowed|forbidden", lowered):  # the call did not run: say why
         why = re.split(r"(?<=[.;])\s", message, maxsplit=1)[0].rstrip(".;")
         return f"我没有执行：{_in_chinese([(why, ())])}。" if language == "zh" else f"I didn't do that: {why}."
@@ -68,19 +69,11 @@ def _kind(message: str) -> int:
     return next(i for i, kind in enumerate(KINDS) if re.search(kind[0], message.lower()))
 
 
-NEXT = lexicon.words("answers")["failures"]["next"]
-KINDS = [(words, zh, NEXT[then]["zh"], NEXT[then]["en"]) for words, zh, then in lexicon.words("answers")["failures"]["kinds"]]
-"""Each kind of error, found by its meaning, never by agentkit's exact sentence (words, in Chinese, what to try next in
-Chinese and in English): a tool that words its errors its own way is understood too. The Chinese keeps names as written."""
-NAME = r"(?P<q>['\"])(?P<name>.+?)(?P=q)"
-
-
 def _in_chinese(errors: list[tuple[str, tuple[str, ...]]]) -> str:
     """Errors of one kind (message, the values its call gave) in Chinese, the kind said once with every name it is
     about: no English sentence inside a Chinese reply."""
     pattern, said = KINDS[_kind(errors[0][0])][:2]
-    general, ours = "工具报告了一个错误", []
-    said = said or general
+    said, ours = said or "工具报告了一个错误", []
     for message, given in errors:
         if "{name}" not in said:  # "（与 zorblax、qux 有关）": the names the messages quote
             ours += [n[1] for n in re.findall(NAME, message)]
@@ -89,7 +82,6 @@ def _in_chinese(errors: list[tuple[str, tuple[str, ...]]]) -> str:
         after = message[re.search(pattern, message.lower()).end():]
         ours += ([n[1] for n in re.findall(NAME, after) + re.findall(NAME, message) if not given or n[1] in given] or
                  list(given))[:1]
-    ours = list(dict.fromkeys(ours))
-    if "{name}" in said:
-        return said.format(name=join(ours, "zh")) if ours else general
-    return f"{said}（与 {'、'.join(ours)} 有关）" if ours else said
+    if "{name}" in said:  # each name once
+        return said.format(name=join(list(dict.fromkeys(ours)), "zh")) if ours else "工具报告了一个错误"
+    return f"{said}（与 {'、'.join(dict.fromkeys(ours))} 有关）" if ours else said

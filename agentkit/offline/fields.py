@@ -17,6 +17,14 @@ from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, Languag
 
 ASKS_WHEN, ASKS_COST = (re.compile(WORDING[asks], re.IGNORECASE) for asks in ("asks_when", "asks_cost"))
 MONEY = frozenset(WORDING["money"])
+FIELDS = lexicon.words("words")["fields"]
+NAMING, STATES, YES_NO = FIELDS["naming"], frozenset(FIELDS["states"].split()), FIELDS["yes_no"]
+"""Fields that say which item of a list a row is, in this order of preference; fields whose word is what the thing is
+("in transit", "shipped"): said as "it is in transit"; first words of a question that asks yes or no."""
+HOW_MANY = re.compile(r"\bhow many ([a-z][a-z ]*?)(?= (?:do|does|did|are|is|were|was|have|has|had|will|can|in|on|at|for|"
+                      r"of|left|there)\b|\s*[?.!]|$)|几([个条张次天本位件人辆间])|多少([\u4e00-\u9fff]{0,4}?)(?:[?？]|$)",
+                      re.IGNORECASE)
+"""'how many unread messages do I have?', '我有几条未读消息？', '还剩多少钱？': a count asked for, and what it counts."""
 
 
 class Fact(NamedTuple):
@@ -27,8 +35,6 @@ class Fact(NamedTuple):
     value: Any = None
     key: str = ""
 
-NAMING = tuple(lexicon.words("words")["fields"]["naming"])
-"""Fields that say which item of a list a row is, in this order of preference."""
 
 
 def fields(value: dict, question: str, language: Language, full: bool, given: tuple = (),
@@ -102,11 +108,6 @@ def row(item: Any, question: str, language: Language) -> str:
     return f"{head}（{'，'.join(rest)}）" if rest and language == "zh" else f"{head} ({', '.join(rest)})" if rest else head
 
 
-STATES = frozenset(lexicon.words("words")["fields"]["states"].split())
-"""Fields whose word is what the thing is ("in transit", "shipped"): said as "it is in transit"."""
-YES_NO = tuple(lexicon.words("words")["fields"]["yes_no"])
-
-
 def sentence(facts: list[Fact], question: str, where: str, language: Language, acting: bool) -> str:
     """Facts as a sentence a person says: states and yes/no fields as what it is ("it is in stock"), a place as where
     it is, fields named after a verb as what it does ("it opens at 09:00"), the rest by their names ("the weight is 12 kg")."""
@@ -133,11 +134,11 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
             nouns += [] if counts else [counts]  # said together, where the first count is: "there are 21 lifts open and 25 …"
             counts.append(" ".join([fact.said, _one(words[0]) if fact.value == 1 else words[0], *words[1:]]))
         elif language == "en" and {"every", "each"} & set(words) and type(fact.value) in (int, float):
-            nouns.append([_every(words, fact.value, fact.said)])  # "water every 7 days"
+            at = next(i for i, w in enumerate(words) if w in ("every", "each")) + 1  # "water every 7 days", "every day"
+            nouns.append([*words[:at], *(map(_one, words[at:]) if fact.value == 1 and words[at:] else [fact.said, *words[at:]])])
         else:
             nouns.append((fact.name, fact.said))
-    counted = how_many(question, facts[0].said, language) if len(facts) == 1 and re.fullmatch(r"[\d,.]+", facts[0].said) else None
-    if counted:
+    if len(facts) == 1 and re.fullmatch(r"[\d,.]+", facts[0].said) and (counted := how_many(question, facts[0].said, language)):
         return counted
     if language == "zh":
         # a fact whose name the table could not put in Chinese is left out ("4" alone says nothing), never an English
@@ -165,14 +166,12 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
 
 def _yes_no(name: str, value: bool, language: Language) -> str:
     """ "in stock" / "not in stock", "已确认" / "未确认", "有库存" / "没有库存"."""
-    name = " ".join(w for w in name.split() if w not in ("is", "has", "in")) if language == "zh" else name
     if language == "zh":
-        name = name.replace(" ", "")
+        name = "".join(w for w in name.split() if w not in ("is", "has", "in"))
         if name.startswith(("已", "可")):  # 已确认 / 未确认, 可用 / 不可用
             return name if value else ("未" + name[1:] if name.startswith("已") else "不" + name)
         return ("有" if value else "没有") + name
-    name = name.removeprefix("is ")
-    return name if value else f"not {name}"
+    return name.removeprefix("is ") if value else f"not {name.removeprefix('is ')}"
 
 
 def _plural(name: str) -> bool:
@@ -181,23 +180,9 @@ def _plural(name: str) -> bool:
     return name.endswith("s") and not name.endswith(("ss", "us", "is", "species", "series", "news"))
 
 
-def _every(words: list[str], value: float, said: str) -> str:
-    """A name of words and a period with its number where a person says it: "water every 7 days", "dose each day"."""
-    at = next(i for i, w in enumerate(words) if w in ("every", "each"))
-    rest = words[at + 1:]  # "every 1 days" is "every day"
-    return " ".join([*words[: at + 1], *([_one(w) for w in rest] if value == 1 and rest else [said, *rest])])
-
-
 def _one(word: str) -> str:
     """ "days" -> "day", "entries" -> "entry", "classes" -> "class": an English plural as its singular."""
-    return word[:-3] + "y" if word.endswith("ies") else word[:-2] if word.endswith(("sses", "ches", "shes", "xes")) else \
-        word.removesuffix("s")
-
-
-HOW_MANY = re.compile(r"\bhow many ([a-z][a-z ]*?)(?= (?:do|does|did|are|is|were|was|have|has|had|will|can|in|on|at|for|"
-                      r"of|left|there)\b|\s*[?.!]|$)|几([个条张次天本位件人辆间])|多少([\u4e00-\u9fff]{0,4}?)(?:[?？]|$)",
-                      re.IGNORECASE)
-"""'how many unread messages do I have?', '我有几条未读消息？', '还剩多少钱？': a count asked for, and what it counts."""
+    return re.sub(r"(?<=ss|ch|sh|.x)es$|(?<![su])s$", "", re.sub(r"ies$", "y", word))
 
 
 def how_many(question: str, number: str, language: Language) -> str | None:

@@ -31,8 +31,8 @@ LABELS_ZH, EXPANDED, UNITS, UNITS_ZH, STATUS_ZH = (WORDING[table] for table in (
 """Chinese for the words that name fields and tools (where the reading vocabulary has none or another), short
 forms written out (temp -> temperature), a unit at the end of a field's name (temp_c) and how Chinese writes it, a
 one-word status in Chinese."""
-PLACES = frozenset(WORDING["places"])
-"""Words of a parameter's name that make its value a place: said as "in Tokyo" / "东京"."""
+PLACES, ENDS = frozenset(WORDING["places"]), {end: frozenset(named) for end, named in WORDING["ends"].items()}
+"""Words of a parameter's name that make its value a place: said as "in Tokyo" / "东京"; or where a trip starts or ends."""
 SAY = lexicon.words("answers")["say"]
 
 
@@ -68,10 +68,7 @@ def chinese_names() -> dict[str, str]:
     """An English word -> the first Chinese word the reading vocabulary reads as it ("command" -> "命令")."""
     from agentkit.offline.vocabulary import WORDS  # the one bilingual table, read the other way
 
-    named: dict[str, str] = {}
-    for chinese, english in WORDS.items():
-        named.setdefault(english, chinese) if english and " " not in english else None
-    return named
+    return {english: chinese for chinese, english in reversed(WORDS.items()) if english and " " not in english}  # the first
 
 
 def number(value: float | int, language: Language = "en") -> str:
@@ -91,9 +88,7 @@ def join(items: list[str], language: Language = "en") -> str:
     """ "a, b and c" / "a、b和c": a list as a person writes it."""
     if len(items) <= 1:
         return "".join(items)
-    if language == "zh":
-        return "、".join(items[:-1]) + "和" + items[-1]
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return ("、".join(items[:-1]) + "和" if language == "zh" else ", ".join(items[:-1]) + " and ") + items[-1]
 
 
 def place(value: str, language: Language) -> str:
@@ -123,9 +118,8 @@ def moment(text: str, language: Language) -> tuple[str | None, str] | None:
         when = datetime.fromisoformat(found.group(1) + (f"T{found.group(2)}" if found.group(2) else ""))
     except ValueError:
         return None
-    if language == "zh":
-        return found.group(2), f"{when.year}年{when.month}月{when.day}日星期{'一二三四五六日'[when.weekday()]}"
-    return found.group(2), f"{when:%A}, {when.day} {when:%B} {when.year}"
+    return found.group(2), f"{when.year}年{when.month}月{when.day}日星期{'一二三四五六日'[when.weekday()]}" if language == "zh" \
+        else f"{when:%A}, {when.day} {when:%B} {when.year}"
 
 
 @cache
@@ -182,10 +176,8 @@ def context(arguments: dict[str, Any], language: Language, places_only: bool = F
             continue
         if key_words & PLACES and isinstance(value, str):
             places.append(place(value, language))
-        elif key_words & {"from", "origin", "source", "departure", "start"}:
-            ends["from"] = place(str(value), language)
-        elif key_words & {"to", "destination", "target", "arrival", "end"}:
-            ends["to"] = place(str(value), language)
+        elif end := next((end for end, named in ENDS.items() if key_words & named), None):  # "from Paris to London"
+            ends[end] = place(str(value), language)
         elif places_only:
             continue
         elif isinstance(value, str):
@@ -203,5 +195,4 @@ def context(arguments: dict[str, Any], language: Language, places_only: bool = F
     phrase += "".join(f" {end} {ends[end]}" for end in ("from", "to") if end in ends)
     # "the square root of 16", but "the tip for 50 and 15", "the books for Herbert"
     alone = len(arguments) == 1 and not phrase and not isinstance(next(iter(arguments.values())), str)
-    lead = " of" if alone else " for"
-    return phrase + (f"{lead} {join(others, 'en')}" if others else "")
+    return phrase + (f"{' of' if alone else ' for'} {join(others, 'en')}" if others else "")
