@@ -14,7 +14,8 @@ def _answer(question, name, arguments, result):
     messages = [{"role": "user", "content": question},
                 {"role": "assistant", "content": None, "tool_calls": [
                     {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}]},
-                {"role": "tool", "tool_call_id": "c1", "content": json.dumps(result, ensure_ascii=False)}]
+                {"role": "tool", "tool_call_id": "c1",
+                 "content": result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)}]
     tools = [{"type": "function", "function": {"name": name, "description": name.replace("_", " "), "parameters": schema}}]
     return OfflineModel().respond({"messages": messages, "tools": tools}).content
 
@@ -67,6 +68,30 @@ def test_small_talk_calls_no_tool_even_when_one_is_offered():
         "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
     reply = OfflineModel().respond({"messages": [{"role": "user", "content": "thanks!"}], "tools": [tool]})
     assert reply.tool_calls == () and reply.content == "You're welcome."
+
+
+@pytest.mark.parametrize(("question", "message", "reply"), [
+    ("weather in Oslo?", "ok great", "Good. What would you like to do next?"),
+    ("weather in Oslo?", "nice one", "Good. What would you like to do next?"),
+    ("weather in Oslo?", "good", "Good. What would you like to do next?"),
+    ("weather in Oslo?", "thank u", "You're welcome."),
+    ("weather in Oslo?", "okay cool thanks", "You're welcome."),
+    ("weather in Oslo?", "that is great, thanks!", "You're welcome."),
+    ("奥斯陆天气怎么样？", "太好了", "好的。接下来想做什么？"),
+    ("奥斯陆天气怎么样？", "嗯嗯", "好的。接下来想做什么？"),
+    ("奥斯陆天气怎么样？", "太好了，谢谢！", "不客气。"),
+])
+def test_small_talk_after_a_tool_answer_is_answered_in_the_askers_language_with_no_call(question, message, reply):
+    """After an answer from a tool, a thank-you or an "ok" is answered as a person would: no second call with "great" as
+    the city, never "I don't know that one"."""
+    tool = {"type": "function", "function": {"name": "get_weather", "description": "Weather in a city", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
+    call = {"id": "c1", "type": "function", "function": {"name": "get_weather", "arguments": '{"city": "Oslo"}'}}
+    messages = [{"role": "user", "content": question}, {"role": "assistant", "content": None, "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c1", "content": '{"temp_c": 3}'},
+                {"role": "assistant", "content": "The temperature in Oslo is 3°C."}, {"role": "user", "content": message}]
+    said = OfflineModel().respond({"messages": messages, "tools": [tool]})
+    assert said.tool_calls == () and said.content == reply, said
 
 
 @pytest.mark.parametrize("greeting", ["Hello!", "Say hello.", "hi there"])
@@ -176,6 +201,29 @@ def test_calls_that_failed_alike_are_said_in_one_sentence(question, said):
     assert answer.count("plans") == 1 and "budget" in answer and "budget和" not in answer, answer
 
 
+@pytest.mark.parametrize(("question", "errors", "said"), [
+    ("加两条日程", ["title is required", "date is required"], "没能完成：缺少需要的值。请给我一个有效的值，我再试一次。"),
+    ("quotes for AAPL and MSFT", ["the quote service is down"] * 2,
+     "That didn't work: the quote service is down. Try again in a moment."),
+    ("zorblax 和 qux 要做多久", ["no recipe named 'zorblax'", "no recipe named 'qux'"],
+     "没能完成：工具报告了一个错误（与 zorblax、qux 有关）。请换个说法或换个值再试。"),
+    ("read a and then b", ["'a' is a directory", "file 'b' not found"],
+     "That didn't work: 'a' is a directory; file 'b' not found. Check the name and try again."),
+    ("读一下 a 和 b", ["'a' is a directory", "file 'b' not found"],
+     "没能完成：a 是文件夹，不是文件；不认识或找不到 b。请检查名称是否正确，再试一次。"),
+    ("读一下 a 和 b", ["user declined", "file 'b' not found"],
+     "我没有执行：你没有同意，所以它没有运行。你想换成什么做法？没能完成：不认识或找不到 b。请检查名称是否正确，再试一次。"),
+])
+def test_failed_calls_are_grouped_by_their_kind_and_each_kind_said_once(question, errors, said):
+    """Calls that failed alike (to be tried again the same way) are one sentence, each kind of error said once in it:
+    the same words once ("缺少需要的值", not twice), the names the kind is about together ("与 zorblax、qux 有关"); an
+    error said its own way (a person's no) stays alone."""
+    from agentkit.offline.answer import sentences
+
+    calls = [("get_it", {"name": (re.findall(r"'(\w+)'", e) or [f"n{i}"])[0]}, f"Error: {e}") for i, e in enumerate(errors)]
+    assert sentences(calls, question) == said
+
+
 @pytest.mark.parametrize(("question", "name", "result", "said"), [
     ("book me a massage at 5pm", "book_massage", {"error": "no therapist free at 17:00", "alternatives": ["18:00", "19:30"]},
      "I couldn't book it: no therapist free at 17:00. The alternatives are 18:00 and 19:30."),
@@ -183,7 +231,7 @@ def test_calls_that_failed_alike_are_said_in_one_sentence(question, said):
     ("order the groceries", "order_groceries", {"status": "rejected", "reason": "address outside delivery area"},
      "I couldn't order it: address outside delivery area."),
     ("tides at Porthleven?", "get_tides", {"ok": False, "errors": ["station not found"]}, "That didn't work: station not found."),
-    ("帮我选个靠窗的座位", "choose_seat", {"error": "seat map unavailable"}, "没能完成：seat map unavailable。"),
+    ("帮我选个靠窗的座位", "choose_seat", {"error": "seat map unavailable"}, "没能完成：“seat map unavailable”。"),
 ])
 def test_a_result_that_says_it_failed_is_said_as_a_failure_never_done(question, name, result, said):
     """An error field, "ok"/"success" false, a failed or rejected status: what went wrong, then anything else it offers."""
@@ -191,16 +239,36 @@ def test_a_result_that_says_it_failed_is_said_as_a_failure_never_done(question, 
 
 
 @pytest.mark.parametrize(("question", "name", "result", "said"), [
-    ("how much rain fell?", "get_rainfall", {"rain_mm_1h": 2.5}, "The rain (1 h) is 2.5 mm."),
+    ("how much rain fell?", "get_rainfall", {"rain_mm_1h": 2.5}, "The rain over 1 h is 2.5 mm."),
     ("order me a pot of tea", "order_tea", {"ok": True, "ready_in_minutes": 4}, "Done: it will be ready in 4 min."),
     ("where's my parcel?", "track_parcel", {"delivered_on": "2026-12-03"}, "It was delivered on Thursday, 3 December 2026."),
     ("how's the train?", "train_status", {"state": "out_for_service"}, "It is out for service."),
     ("log my water", "log_water", {"ok": True, "entries_today": 3, "level": "above_target"},
-     "Done: the entries today are 3 and the level is above target."),
+     "Done: there are 3 entries today and the level is above target."),
 ])
 def test_a_key_with_a_unit_or_a_verb_and_an_enum_value_read_as_words(question, name, result, said):
     """A unit inside a key goes with the value ("2.5 mm"), a key that is a verb phrase reads as one ("it will be ready
     in 4 min"), an enum value is words ("out for service"), and "ok": true beside other facts is the "Done"."""
+    assert _answer(question, name, {}, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "result", "said"), [
+    ("How often should I water my monstera?", "get_plant_care", {"water": {"every_days": 7, "amount_ml": 250}, "light": "bright"},
+     "Water every 7 days and the water amount is 250 ml."),
+    ("how often does the cat eat?", "get_pet_care", {"feed_every_hours": 12, "dose_each_days": 1},
+     "Feed every 12 hours and dose each day."),
+    ("how's the snow at Whistler", "get_ski_conditions", {"new_snow_cm_24h": 8}, "The new snow over 24 h is 8 cm."),
+    ("are the lifts running?", "get_ski_conditions", {"lifts_open": 21, "lifts_total": 25},
+     "There are 21 lifts open and 25 lifts total."),
+    ("log my bp 128 over 84", "log_blood_pressure", {"ok": True, "category": "high normal", "readings_this_week": 4},
+     "Done: the category is high normal and there are 4 readings this week."),
+    ("how often do I go?", "get_gym_stats", {"visits_per_week": 1, "classes_left": 3},
+     "There is 1 visit per week and 3 classes left."),
+])
+def test_a_key_of_words_and_a_period_or_a_count_reads_as_a_phrase(question, name, result, said):
+    """ "water every 7 days", "there are 4 readings this week", "the new snow over 24 h": a key made of words and a
+    period, a count of a plural noun or a unit and its period, with its number where a person says it, never "the
+    water every days are 7"."""
     assert _answer(question, name, {}, result) == said
 
 
@@ -210,6 +278,22 @@ def test_a_key_with_a_unit_or_a_verb_and_an_enum_value_read_as_words(question, n
 ])
 def test_a_chinese_answer_says_an_enum_in_chinese_and_a_measure_is_not_a_total(question, result, said):
     assert _answer(question, "get_info", {}, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "result", "said"), [
+    ("我的包裹 ZX99 到哪了？", "check_package", "Out for delivery, expected by 18:00",
+     "结果是“Out for delivery, expected by 18:00”。"),
+    ("记一下血压128/85", "log_blood_pressure", {"saved": True, "category": "high_normal"},
+     "已完成：已保存，类别是“high normal”。"),
+    ("丢了一把雨伞", "report_lost_item", {"error": "phone is required for this item category"},
+     "没能完成：“phone is required for this item category”。"),
+    ("龟背竹多久浇一次水？", "get_plant_care", {"water": {"amount_ml": 250}, "light": "bright"}, "浇水用量是 250 ml。"),
+    ("这笔转账多少钱？", "get_transfer", {"amount": 90, "currency": "USD"}, "金额是 90 USD。"),
+])
+def test_a_chinese_answer_frames_english_text_and_says_amount_in_the_right_sense(question, name, result, said):
+    """An English text a tool answers with is quoted in a Chinese answer, never pasted as if it were Chinese; an amount
+    is 金额 only where it is money (a currency beside it), else 用量."""
+    assert _answer(question, name, {}, result) == said
 
 
 def test_a_place_the_call_went_to_is_not_pinned_on_a_field_and_yuan_is_said_in_chinese():

@@ -10,11 +10,11 @@
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
 
 from agentkit.offline import lexicon, reading
+from agentkit.offline.failures import failure, then
 from agentkit.offline.instructions import WHO_ASKED
 from agentkit.offline.language import is_chinese, language_of
 from agentkit.offline.results import ACTIONS, TOOLISH, tell
@@ -23,9 +23,8 @@ from agentkit.offline.wording import Language, join, label, say
 ANSWER, SAY = lexicon.words("answers")["answer"], lexicon.words("answers")["say"]
 PLAIN_ANSWERS = [(set(plain["words"]), tuple(plain["zh_words"]), plain["en"], plain["zh"]) for plain in ANSWER["plain"]]
 """(English words, Chinese words, English answer, Chinese answer): the few plain questions the course asks."""
-NOT_THE_CLOCK = re.compile(ANSWER["not_the_clock"], re.IGNORECASE)
-NOT_AN_LLM, DONT_KNOW, GO_AHEAD = SAY["not_an_llm"]["en"], SAY["dont_know"], SAY["go_ahead"]
-GREETING = re.compile(ANSWER["greeting"], re.IGNORECASE)
+NOT_THE_CLOCK, GREETING, CAN_DO, WHO_ZH = (re.compile(ANSWER[k], re.I) for k in ("not_the_clock", "greeting", "can_do", "who_zh"))
+NOT_AN_LLM, DONT_KNOW, GO_AHEAD, DOING_ZH = SAY["not_an_llm"]["en"], SAY["dont_know"], SAY["go_ahead"], ANSWER["doing_zh"]
 SMALL_TALK = [(talk["said"], talk["en"], talk["zh"]) for talk in ANSWER["small_talk"]]
 """A thank-you, a goodbye, a greeting, an "ok" on its own: answered as a person would, never with a tool or "I don't know"."""
 
@@ -33,10 +32,9 @@ SMALL_TALK = [(talk["said"], talk["en"], talk["zh"]) for talk in ANSWER["small_t
 def small_talk(message: str, language: Language | None = None) -> str | None:
     """What a person answers to a short message that is only small talk; None for anything else."""
     language = language or language_of(message)
-    if len(message.split()) > 8 or len(message) > 40:
-        return None
+    short = len(message.split()) <= 8 and len(message) <= 40
     return next((chinese if language == "zh" else english for said, english, chinese in SMALL_TALK
-                 if re.fullmatch(rf"\s*(?:{said})\s*[.!。！~]*\s*", message, re.IGNORECASE)), None)
+                 if short and re.fullmatch(rf"\s*(?:{said})\s*[.!。！~]*\s*", message, re.IGNORECASE)), None)
 
 
 def plain_answer(question: str, language: Language | None = None) -> str:
@@ -50,9 +48,7 @@ def plain_answer(question: str, language: Language | None = None) -> str:
             continue
         if keys <= asked or (zh_keys != ("你好",) and all(k in question for k in zh_keys)) or (greeted and "hello" in keys):
             return chinese if language == "zh" else english
-    if asks_who(question):
-        return SAY["not_an_llm"][language]
-    return small_talk(question, language) or DONT_KNOW[language]
+    return SAY["not_an_llm"][language] if asks_who(question) else small_talk(question, language) or DONT_KNOW[language]
 
 
 def ask_for(tool: str, missing: list[str], language: Language = "en", schema: dict | None = None) -> str:
@@ -87,30 +83,17 @@ def _meaning(name: str, spec: dict[str, Any], language: Language) -> str:
 
 def sentences(results: list[tuple[str, dict[str, Any], str]], question: str = "", language: Language | None = None,
               full: bool = False) -> str:
-    """One sentence per call, in the order of the calls, (tool name, arguments, result) each, as one answer."""
+    """One sentence per call, in the order of the calls, (tool name, arguments, result) each, as one answer; calls
+    that failed alike (to be tried again the same way) said in one sentence, where the first of them was."""
     language = language or language_of(question)
-    said = [tell(name, arguments, result, question, language, full) for name, arguments, result in results]
-    said = _failed_once(said, [result.strip().startswith("Error:") for _, _, result in results], language)
-    joiner = "\n\n" if any("\n" in s for s in said) else ("" if language == "zh" else " ")
-    return joiner.join(said)
-
-
-def _failed_once(said: list[str], failed: list[bool], language: Language) -> list[str]:
-    """Calls that failed alike said in one sentence, where the first failed: "没能完成：不认识或找不到 a 和 b。请检查…",
-    "That didn't work: note 'a' does not exist; note 'b' does not exist. Check the name and try again."."""
-    parts = [re.fullmatch(r"(That didn't work: |没能完成：)(.+?)[.。] ?([^.。]+[.。])", s)
-             for s, f in zip(said, failed, strict=True) if f]
-    if len(parts) < 2 or not all(parts) or len({(p.group(1), p.group(3)) for p in parts}) > 1:
-        return said
-    what, zh = [p.group(2) for p in parts], language == "zh"
-    same = os.path.commonprefix(what)  # "不认识或找不到 " and the names: said once, with both names
-    what = [same + join([w.removeprefix(same) for w in what], language)] if zh and same.endswith(" ") else what
-    one = parts[0].group(1) + ("；" if zh else "; ").join(what) + ("。" if zh else ". ") + parts[0].group(3)
-    first = failed.index(True)
-    return [one if i == first else s for i, (s, f) in enumerate(zip(said, failed, strict=True)) if not f or i == first]
-
-
-DOING_ZH = ANSWER["doing_zh"]
+    together: dict[int | str, list[tuple[str, str, tuple]]] = {}
+    for i, (name, arguments, result) in enumerate(results):
+        error = result.strip().removeprefix("Error:").strip()
+        failed = (error, name, tuple(str(v) for v in arguments.values()))
+        together.setdefault(result.strip().startswith("Error:") and then(error, name) or i, []).append(failed)
+    said = [tell(*results[key], question, language, full) if isinstance(key, int) else
+            failure(first[0], language, *first[1:], alike=tuple(rest)) for key, (first, *rest) in together.items()]
+    return ("\n\n" if any("\n" in s for s in said) else "" if language == "zh" else " ").join(said)
 
 
 def confirm_first(calls: list[tuple[str, dict[str, Any]]], language: Language) -> str:
@@ -128,12 +111,8 @@ def _what_it_does(name: str, arguments: dict[str, Any], language: Language) -> s
     if command is not None:
         return say("run", language, command=command)
     if language == "zh":
-        verb = next((DOING_ZH[w] for w in words if w in DOING_ZH), "执行")
-        return f"{verb} {target}".rstrip()
+        return f"{next((DOING_ZH[w] for w in words if w in DOING_ZH), '执行')} {target}".rstrip()
     return " ".join([*(w for w in words if w not in ("file",)), target]).strip()
-
-
-CAN_DO, WHO_ZH = re.compile(ANSWER["can_do"], re.IGNORECASE), re.compile(ANSWER["who_zh"])
 
 
 def asks_who(question: str) -> bool:
@@ -146,14 +125,12 @@ def introduction(role: str | None, question: str, tools: list[tuple[str, str]], 
     """Asked who it is, the role the system prompt gave it; asked what it can do, that role and, briefly, what its
     tools (name, description) let it do, as a real model says: "I am a coding agent: with my tools I can ..."; greeted
     ("hello") with tools offered, hello and what those tools let it do, never "offer me a tool"."""
-    can_do = CAN_DO.search(question) is not None
+    able = [_able(name, description, language) for name, description in tools]
     if tools and GREETING.match(question) and small_talk(question, language):
-        said = "你好！我可以用工具{}。有什么可以帮你？" if language == "zh" else \
-            "Hello! With my tools I can {}. What can I do for you?"
-        return said.format(join([_able(name, description, language) for name, description in tools], language))
+        return say("hello_tools", language, able=join(able, language))
     if role is None or not asks_who(question):
         return None
-    able = [_able(name, description, language) for name, description in tools] if can_do else []
+    able = able if CAN_DO.search(question) else []
     if language == "zh":
         named = is_chinese(role[:1]) or re.match(r"(?!(?:An?|The)\b)[A-Z]", role)  # "Ada"; "a coding agent" is quoted
         said = f"我是{role if is_chinese(role[:1]) else f' {role}'}" if named else f"系统提示给我的角色是“{role}”"

@@ -12,31 +12,7 @@ from __future__ import annotations
 import re
 
 from agentkit.offline import lexicon
-from agentkit.offline.wording import Language, say, sentence_end
-
-
-def failure(message: str, language: Language, name: str = "", given: tuple[str, ...] = ()) -> str:
-    """An error in plain words, then what to try: the message says what was wrong, and often what is valid. In
-    Chinese, the name it is about is one the call `given` (never the message's example, "like 'notes.txt'")."""
-    lowered = message.lower()
-    if re.search(r"\b(?:user|person) (?:did not|didn't|declined|denied|refused|said no)\b", lowered):
-        return say("declined", language)
-    if name:  # "arguments for 'bash' do not match": the person asked for a thing done, not for a tool
-        message = re.sub(rf"unknown tool '{re.escape(name)}'", "不存在的工具" if language == "zh" else
-                         "a tool that does not exist", message)
-        message = re.sub(rf"(?:\btool\s+)?'{re.escape(name)}'", "这个工具" if language == "zh" else "the tool", message)
-    lowered = message.lower()
-    bug = re.search(r"\b(\w+(?:Error|Exception))\b", message) if re.search(r"\bbug\b|internal error", lowered) else None
-    if bug:  # a bug in the tool: the dispatcher's words are for the model; the person needs to know it is broken
-        return say("broken_tool", language, error=bug.group(1))
-    if re.match(r"refused\b", lowered) or re.search(r"not allowed|forbidden", lowered):  # the call did not run: say so, and why
-        why = re.split(r"(?<=[.;])\s", message, maxsplit=1)[0].rstrip(".;")
-        return f"我没有执行：{_in_chinese(why, '这个操作在这里不被允许')}。" if language == "zh" else f"I didn't do that: {why}."
-    kind = next(k for k in KINDS if re.search(k[0], lowered))
-    if language == "zh":
-        return f"没能完成：{_in_chinese(message, given=given)}。{kind[2]}"
-    return f"That didn't work: {sentence_end(message, 'en')} {kind[3]}"
-
+from agentkit.offline.wording import Language, join, say, sentence_end
 
 NEXT = lexicon.words("answers")["failures"]["next"]
 KINDS = [(words, zh, NEXT[then]["zh"], NEXT[then]["en"]) for words, zh, then in lexicon.words("answers")["failures"]["kinds"]]
@@ -45,13 +21,67 @@ Chinese and in English): a tool that words its errors its own way is understood 
 NAME = r"(?P<q>['\"])(?P<name>.+?)(?P=q)"
 
 
-def _in_chinese(message: str, general: str = "工具报告了一个错误", given: tuple[str, ...] = ()) -> str:
-    """A tool's error in Chinese, by its kind: no English sentence inside a Chinese reply."""
+def failure(message: str, language: Language, name: str = "", given: tuple[str, ...] = (),
+            alike: tuple[tuple[str, str, tuple[str, ...]], ...] = ()) -> str:
+    """An error in plain words, then what to try: the message says what was wrong, and often what is valid. In
+    Chinese, the name it is about is one the call `given` (never the message's example, "like 'notes.txt'"). `alike`:
+    other failed calls (message, tool name, given) to try again the same way (`then`), said in the same sentence,
+    each kind of error once: "没能完成：不认识或找不到 a和b。…", "That didn't work: a not found; b not found. Check …"."""
+    errors = [(_unnamed(m, n, language), g) for m, n, g in ((message, name, given), *alike)]
+    kind, kinds = KINDS[_kind(errors[0][0])], dict.fromkeys(_kind(m) for m, _ in errors)
+    if language == "zh":  # each kind once, with all the names it is about
+        said = f"没能完成：{'；'.join(_in_chinese([e for e in errors if _kind(e[0]) == k]) for k in kinds)}。{kind[2]}"
+    else:
+        said = f"That didn't work: {sentence_end('; '.join(dict.fromkeys(m.rstrip('.') for m, _ in errors)), 'en')} {kind[3]}"
+    return _said_its_own_way(errors[0][0], language) or said
+
+
+def then(message: str, name: str = "") -> str | None:
+    """What to try after this error (its [failures.next] entry): failed calls to retry alike are said in one sentence;
+    None for an error said its own way (a person's no, a bug, a refusal), always alone."""
+    message = _unnamed(message, name, "en")
+    return None if _said_its_own_way(message, "en") else KINDS[_kind(message)][3]
+
+
+def _unnamed(message: str, name: str, language: Language) -> str:
+    """ "arguments for 'bash' do not match": the person asked for a thing done, not for a tool: its name left out."""
+    for named, said, english in (("unknown tool ", "不存在的工具", "a tool that does not exist"),
+                                 (r"(?:\btool\s+)?", "这个工具", "the tool")):
+        message = re.sub(rf"{named}'{re.escape(name)}'", said if language == "zh" else english, message) if name else message
+    return message
+
+
+def _said_its_own_way(message: str, language: Language) -> str | None:
+    """A person's no said as their no, a bug in the tool as needing a fix, a refusal as not done; None for the rest."""
     lowered = message.lower()
-    names = [m.group("name") for m in re.finditer(NAME, message)]
-    found, said = next((found, k[1]) for k in KINDS for found in [re.search(k[0], lowered)] if found)
-    said = said or general
-    if "{name}" in said:  # the name the words are about: the call's, the one after them ("not found in 'a.txt'") first
-        ours = [n for n in re.findall(NAME, message[found.end():]) + re.findall(NAME, message) if not given or n[1] in given]
-        return said.format(name=ours[0][1]) if ours else said.format(name=given[0]) if given else general
-    return f"{said}（与 {'、'.join(names)} 有关）" if names else said
+    if re.search(r"\b(?:user|person) (?:did not|didn't|declined|denied|refused|said no)\b", lowered):
+        return say("declined", language)
+    if re.search(r"\bbug\b|internal error", lowered) and (bug := re.search(r"\b(\w+(?:Error|Exception))\b", message)):
+        return say("broken_tool", language, error=bug.group(1))  # a bug in the tool: the person needs to know it is broken
+    if re.match(r"refused\b", lowered) or re.search(r"not allowed|forbidden", lowered):  # the call did not run: say why
+        why = re.split(r"(?<=[.;])\s", message, maxsplit=1)[0].rstrip(".;")
+        return f"我没有执行：{_in_chinese([(why, ())])}。" if language == "zh" else f"I didn't do that: {why}."
+    return None
+
+
+def _kind(message: str) -> int:
+    """Which of KINDS an error is: the first whose words its message has."""
+    return next(i for i, kind in enumerate(KINDS) if re.search(kind[0], message.lower()))
+
+
+def _in_chinese(errors: list[tuple[str, tuple[str, ...]]]) -> str:
+    """Errors of one kind (message, the values its call gave) in Chinese, the kind said once with every name it is
+    about: no English sentence inside a Chinese reply."""
+    pattern, said = KINDS[_kind(errors[0][0])][:2]
+    said, ours = said or "工具报告了一个错误", []
+    for message, given in errors:
+        if "{name}" not in said:  # "（与 zorblax、qux 有关）": the names the messages quote
+            ours += [n[1] for n in re.findall(NAME, message)]
+            continue
+        # the name the words are about: the call's, the one after them ("not found in 'a.txt'") first
+        after = message[re.search(pattern, message.lower()).end():]
+        ours += ([n[1] for n in re.findall(NAME, after) + re.findall(NAME, message) if not given or n[1] in given] or
+                 list(given))[:1]
+    if "{name}" in said:  # each name once
+        return said.format(name=join(list(dict.fromkeys(ours)), "zh")) if ours else "工具报告了一个错误"
+    return f"{said}（与 {'、'.join(dict.fromkeys(ours))} 有关）" if ours else said

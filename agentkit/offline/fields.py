@@ -17,6 +17,14 @@ from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, Languag
 
 ASKS_WHEN, ASKS_COST = (re.compile(WORDING[asks], re.IGNORECASE) for asks in ("asks_when", "asks_cost"))
 MONEY = frozenset(WORDING["money"])
+FIELDS = lexicon.words("words")["fields"]
+NAMING, STATES, YES_NO = FIELDS["naming"], frozenset(FIELDS["states"].split()), FIELDS["yes_no"]
+"""Fields that say which item of a list a row is, in this order of preference; fields whose word is what the thing is
+("in transit", "shipped"): said as "it is in transit"; first words of a question that asks yes or no."""
+HOW_MANY = re.compile(r"\bhow many ([a-z][a-z ]*?)(?= (?:do|does|did|are|is|were|was|have|has|had|will|can|in|on|at|for|"
+                      r"of|left|there)\b|\s*[?.!]|$)|几([个条张次天本位件人辆间])|多少([\u4e00-\u9fff]{0,4}?)(?:[?？]|$)",
+                      re.IGNORECASE)
+"""'how many unread messages do I have?', '我有几条未读消息？', '还剩多少钱？': a count asked for, and what it counts."""
 
 
 class Fact(NamedTuple):
@@ -27,8 +35,6 @@ class Fact(NamedTuple):
     value: Any = None
     key: str = ""
 
-NAMING = tuple(lexicon.words("words")["fields"]["naming"])
-"""Fields that say which item of a list a row is, in this order of preference."""
 
 
 def fields(value: dict, question: str, language: Language, full: bool, given: tuple = (),
@@ -69,7 +75,7 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
         chosen = [k for k in flat if k not in identifying | echoed or k in chosen][: len(flat) if full else 4]
     shown = []
     for key in chosen:
-        name, unit = label(key, language)
+        name, unit = label(key, language, units.get(key, ""))
         said = place(flat[key], language) if set(reading.split_name(key)) & PLACES and isinstance(flat[key], str) else None
         shown.append(Fact(name, said or value_text(flat[key], language, units.get(key, unit)), flat[key], key))
     return [fact for fact in shown if not (units and fact.key.endswith("currency"))]
@@ -102,15 +108,10 @@ def row(item: Any, question: str, language: Language) -> str:
     return f"{head}（{'，'.join(rest)}）" if rest and language == "zh" else f"{head} ({', '.join(rest)})" if rest else head
 
 
-STATES = frozenset(lexicon.words("words")["fields"]["states"].split())
-"""Fields whose word is what the thing is ("in transit", "shipped"): said as "it is in transit"."""
-YES_NO = tuple(lexicon.words("words")["fields"]["yes_no"])
-
-
 def sentence(facts: list[Fact], question: str, where: str, language: Language, acting: bool) -> str:
     """Facts as a sentence a person says: states and yes/no fields as what it is ("it is in stock"), a place as where
     it is, fields named after a verb as what it does ("it opens at 09:00"), the rest by their names ("the weight is 12 kg")."""
-    states, places, doing, nouns = [], [], [], []
+    states, places, doing, nouns, counts = [], [], [], [], []
     for fact in facts:
         words, key = fact.name.split(), set(reading.split_name(fact.key))
         if isinstance(fact.value, bool) and language == "zh" and re.search("[A-Za-z]", fact.name):
@@ -129,15 +130,20 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
             first = words[0]  # "it opens at 09:00", "it was delivered on …", "it will be ready in 7 min", "it is due on …"
             be = "was " if first.endswith("ed") else "" if first.endswith("s") else "will be " if words[-1] == "in" else "is "
             doing.append(f"it {be}{fact.name} {fact.said}")
+        elif language == "en" and type(fact.value) is int and _plural(words[0] if words else ""):  # "there are 4 readings"
+            nouns += [] if counts else [counts]  # said together, where the first count is: "there are 21 lifts open and 25 …"
+            counts.append(" ".join([fact.said, _one(words[0]) if fact.value == 1 else words[0], *words[1:]]))
+        elif language == "en" and {"every", "each"} & set(words) and type(fact.value) in (int, float):
+            at = next(i for i, w in enumerate(words) if w in ("every", "each")) + 1  # "water every 7 days", "every day"
+            nouns.append([*words[:at], *(map(_one, words[at:]) if fact.value == 1 and words[at:] else [fact.said, *words[at:]])])
         else:
             nouns.append((fact.name, fact.said))
-    counted = how_many(question, facts[0].said, language) if len(facts) == 1 and re.fullmatch(r"[\d,.]+", facts[0].said) else None
-    if counted:
+    if len(facts) == 1 and re.fullmatch(r"[\d,.]+", facts[0].said) and (counted := how_many(question, facts[0].said, language)):
         return counted
     if language == "zh":
         # a fact whose name the table could not put in Chinese is left out ("4" alone says nothing), never an English
         # key; where it is all there is, its value alone
-        named = [f"{n}是 {v}" if n else v for n, v in nouns if not re.search("[A-Za-z]", n)]
+        named = [f"{n}是{'' if v[:1] == '“' else ' '}{v}" if n else v for n, v in nouns if not re.search("[A-Za-z]", n)]
         parts = states + [f"在{p}" for p in places] + (named if named or states or places else [v for _, v in nouns])
         lead = "已完成：" if acting else (where.strip() + "：" if where.strip() else "")
         lead = lead or ("" if is_chinese("".join(parts)) else "结果是 ")  # "7" alone is not yet a Chinese sentence
@@ -145,8 +151,10 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
     said = f"it is {join(states, 'en')}" if states else ""
     said += f"{' ' if said else 'it is '}in {join(places, 'en')}" if places else where if said else ""
     # each value with its name, as a person says it: "the weight is 12.4 kg and the species is dog"
-    said = join([part for part in (said, *(f"the {name}{'' if said or i else where} {'are' if _plural(name) else 'is'} "
-                                          f"{value}" if name else f"it is {value}" for i, (name, value) in enumerate(nouns)),
+    counts[:] = [f"there {'is' if counts[0].startswith('1 ') else 'are'} {join(counts, 'en')}"] if counts else []
+    said = join([part for part in (said, *(" ".join(noun) if isinstance(noun, list) else
+                                          f"the {noun[0]}{'' if said or i else where} {'are' if _plural(noun[0]) else 'is'} "
+                                          f"{noun[1]}" if noun[0] else f"it is {noun[1]}" for i, noun in enumerate(nouns)),
                                    *doing) if part], "en")
     if acting:
         return f"Done: {said}."
@@ -158,14 +166,12 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
 
 def _yes_no(name: str, value: bool, language: Language) -> str:
     """ "in stock" / "not in stock", "已确认" / "未确认", "有库存" / "没有库存"."""
-    name = " ".join(w for w in name.split() if w not in ("is", "has", "in")) if language == "zh" else name
     if language == "zh":
-        name = name.replace(" ", "")
+        name = "".join(w for w in name.split() if w not in ("is", "has", "in"))
         if name.startswith(("已", "可")):  # 已确认 / 未确认, 可用 / 不可用
             return name if value else ("未" + name[1:] if name.startswith("已") else "不" + name)
         return ("有" if value else "没有") + name
-    name = name.removeprefix("is ")
-    return name if value else f"not {name}"
+    return name.removeprefix("is ") if value else f"not {name.removeprefix('is ')}"
 
 
 def _plural(name: str) -> bool:
@@ -174,10 +180,9 @@ def _plural(name: str) -> bool:
     return name.endswith("s") and not name.endswith(("ss", "us", "is", "species", "series", "news"))
 
 
-HOW_MANY = re.compile(r"\bhow many ([a-z][a-z ]*?)(?= (?:do|does|did|are|is|were|was|have|has|had|will|can|in|on|at|for|"
-                      r"of|left|there)\b|\s*[?.!]|$)|几([个条张次天本位件人辆间])|多少([\u4e00-\u9fff]{0,4}?)(?:[?？]|$)",
-                      re.IGNORECASE)
-"""'how many unread messages do I have?', '我有几条未读消息？', '还剩多少钱？': a count asked for, and what it counts."""
+def _one(word: str) -> str:
+    """ "days" -> "day", "entries" -> "entry", "classes" -> "class": an English plural as its singular."""
+    return re.sub(r"(?<=ss|ch|sh|.x)es$|(?<![su])s$", "", re.sub(r"ies$", "y", word))
 
 
 def how_many(question: str, number: str, language: Language) -> str | None:

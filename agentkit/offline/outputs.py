@@ -17,6 +17,10 @@ SHOWN_LINES = 8
 """How many lines of a file or an output an answer quotes (all of them when the system prompt asks for detail)."""
 SHOWN_PATHS = 12
 """How many paths of a listing an answer names before "and N more"."""
+COUNTS = words("answers")["outputs"]["counts"]
+"""What wc counts by its option, in English and in Chinese."""
+NUMBERED = re.compile(r"^ *\d+\t(.*)$", re.MULTILINE)
+"""A file's lines as a reader shows them numbered (`cat -n`): the number, a tab, the line."""
 
 
 def course_output(result: str, language: Language, full: bool) -> str | None:
@@ -28,24 +32,15 @@ def command_output(command: str, result: str, language: Language, full: bool) ->
     """What a command printed ("exit code: 0\\nstdout:\\n…\\nstderr: (empty)"), or how it failed."""
     status = re.match(r"exit code: (-?\d+)", result)
     streams = dict(re.findall(r"^(stdout|stderr):[ \n]?(.*?)(?=^stdout:|^stderr:|\Z)", result, re.M | re.S))
-    out, err = ((streams.get(name) or "").strip() for name in ("stdout", "stderr"))
-    out, err = ("" if out == "(empty)" else out), ("" if err == "(empty)" else err)
+    out, err = ("" if (said := (streams.get(name) or "").strip()) == "(empty)" else said for name in ("stdout", "stderr"))
     shown = f"`{command}`" if command else say("the_command", language)
     if status and status.group(1) != "0":
         code, why = status.group(1), "\n".join(part for part in (out, err) if part)
-        if why:
-            return quoted(why, say("failed_printed", language, command=shown, code=code), full)
-        return say("failed", language, command=shown, code=code)
-    text = out if status else result
-    counted = _counted(command, text, language)
-    if counted:
-        return counted
-    if not text:
-        return say("printed_nothing", language, command=shown)
-    return quoted(text, say("printed", language, command=shown), full)
-
-
-COUNTS = words("answers")["outputs"]["counts"]
+        return quoted(why, say("failed_printed", language, command=shown, code=code), full) if why else \
+            say("failed", language, command=shown, code=code)
+    text = out if status else result  # `wc -l a.txt` says its count; nothing printed is said as nothing
+    return _counted(command, text, language) or (quoted(text, say("printed", language, command=shown), full) if text else
+                                                 say("printed_nothing", language, command=shown))
 
 
 def _counted(command: str, output: str, language: Language) -> str | None:
@@ -57,10 +52,6 @@ def _counted(command: str, output: str, language: Language) -> str | None:
     count, (unit, unit_zh) = int(said.group(1)), COUNTS[asked.group(1)]
     unit = unit_zh if language == "zh" else unit + "s" * (count != 1)
     return say("counted", language, name=said.group(2), count=count, unit=unit)
-
-
-NUMBERED = re.compile(r"^ *\d+\t(.*)$", re.MULTILINE)
-"""A file's lines as a reader shows them numbered (`cat -n`): the number, a tab, the line."""
 
 
 def _file(result: str, language: Language, full: bool) -> str | None:

@@ -26,6 +26,7 @@ from agentkit.offline.wording import (
     STATUS_ZH,
     Language,
     context,
+    framed,
     join,
     label,
     moment,
@@ -41,19 +42,19 @@ GETTING, TOOLISH, SEARCHING, CONVERTED, CONVERTING, ACTIONS, DOING, LOOKUPS, REA
 """The words of a tool's name (and of a result's field) that say what its result is: answers.toml's [results] says which."""
 NOTHING = {language: (say("nothing_found", language), say("nothing_done", language)) for language in ("en", "zh")}
 """What an empty result says: nothing found by a lookup, or an action done."""
+PAIR = re.compile(r"[\"']?([\w -]+?)[\"']?\s*:\s*[\"']?([^,\"']*)[\"']?")
+"""A key and its value inside a dict printed in a text result: "'amount': 90"."""
 
 
 def tell(name: str, arguments: dict[str, Any], result: str, question: str, language: Language, full: bool) -> str:
     """The sentence that says what `result` (the result of `name(**arguments)`) means for the question."""
     result = result.strip()
-    zh = language == "zh"
     if result.startswith("Error:"):
         return failure(result.removeprefix("Error:").strip(), language, name, tuple(str(v) for v in arguments.values()))
     command = next((v for k, v in arguments.items() if k in ("command", "cmd") and isinstance(v, str)), None)
     if command is not None or result.startswith("exit code:"):
         return command_output(command or "", result, language, full)
-    shaped = course_output(result, language, full)
-    if shaped:
+    if shaped := course_output(result, language, full):
         return shaped
     words = reading.split_name(name)
     parsed = parsed_json(result) if result[:1] in ("{", "[") else None
@@ -67,9 +68,8 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
         return say("now", language, clock=clock.group(0), where=context(arguments, language, places_only=True))
     if words[:1] and words[0] in READING and "\n" not in result and len(result) <= 200:
         source = next((v for v in arguments.values() if isinstance(v, str) and len(v) <= 60), "")
-        if zh:
-            return f"{source + ' 的' if source else ''}内容是：{sentence_end(result, 'zh')}"
-        return f"{source or 'It'} says: {sentence_end(result, 'en')}"
+        return f"{source + ' 的' if source else ''}内容是：{sentence_end(result, 'zh')}" if language == "zh" else \
+            f"{source or 'It'} says: {sentence_end(result, 'en')}"
     if when:  # "It's 22:53 in Tokyo (Friday, 4 December 2026)." / "东京现在是 22:53（2026年12月4日星期五）。"
         return say("now_dated" if when[0] else "today", language, clock=when[0], date=when[1],
                    where=context(arguments, language, places_only=True))
@@ -98,8 +98,7 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     """A JSON result as words: an object by the fields asked about, a list by its items."""
     zh = language == "zh"
     given = tuple(v for v in arguments.values() if isinstance(v, (str, int, float)))
-    failed = _failed(value, words, given, question, language) if isinstance(value, dict) else None
-    if failed:
+    if isinstance(value, dict) and (failed := _failed(value, words, given, question, language)):
         return failed
     lists = [k for k, v in value.items() if isinstance(v, list)] if isinstance(value, dict) else []
     # {"count": 3, "recipes": [...]}, {"beach": "Porthmeor", "tides": [...]}: besides the list, counts and the call's input
@@ -126,9 +125,7 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     if set(words) & CONVERTING and converted:  # {"converted": 92.31}: "100 USD is 92.31 EUR" / "100 USD 是 92.31 EUR"
         target = next((str(v) for k, v in arguments.items() if set(reading.split_name(k)) & {"to", "target"}), "")
         return sentence_end(f"{_conversion(words, arguments)} {'是' if zh else 'is'} {converted} {target}".rstrip(), language)
-    if not chosen:
-        return NOTHING[language][acting]
-    return sentence(chosen, question, where, language, acting)
+    return sentence(chosen, question, where, language, acting) if chosen else NOTHING[language][acting]
 
 
 def _failed(value: dict, words: list[str], given: tuple, question: str, language: Language) -> str | None:
@@ -150,8 +147,7 @@ def _items(value: list, words: list[str], arguments: dict, question: str, langua
     """ "I found 2 books for Le Guin: A (1974) and B (1971).", "I found no flights from Oslo to Rome." """
     zh, where = language == "zh", context(arguments, language)
     thing = next((w for w in reversed(words) if w not in GETTING | TOOLISH and len(w) > 2), "")
-    thing_zh = label(thing, "zh")[0] if thing else ""
-    thing_zh = thing_zh if thing_zh and not re.search("[A-Za-z]", thing_zh) else "结果"
+    thing_zh = said if thing and (said := label(thing, "zh")[0]) and not re.search("[A-Za-z]", said) else "结果"
     many = thing if thing.endswith("s") else f"{thing}s" if thing else "results"
     if not value:
         return say("found_none", language, many=thing if thing.endswith("ing") else many, thing_zh=thing_zh, where=where)
@@ -188,12 +184,13 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
     if language == "zh":
         if result.strip().rstrip(".!").lower() in STATUS_ZH:  # "Cancelled." -> "已取消。"
             return f"{STATUS_ZH[result.strip().rstrip('.!').lower()]}。"
+        result = framed(result, "zh")
         if acting:
             return f"已完成：{sentence_end(result, 'zh')}"
         subject = "".join(label(w, "zh")[0] for w in subject_words if w in LABELS_ZH) or "结果"
         where = context(arguments, "zh", places_only=True) if subject_words != ["result"] else ""
         where = f"{where}{' ' if re.search(r'[A-Za-z0-9]$', where) else ''}的" if where else ""
-        return f"{where}{subject}是 {sentence_end(result, 'zh')}"
+        return f"{where}{subject}是{'' if result[:1] == '“' else ' '}{sentence_end(result, 'zh')}"
     if set(words) & CONVERTING or "to" in words[1:-1]:
         return sentence_end(f"{_conversion(words, arguments)} is {result}", "en")
     if acting:
@@ -203,9 +200,6 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
         given = [v for v in arguments.values() if isinstance(v, (str, int, float)) and len(str(v)) <= 40]
         return sentence_end(f"The result{f' for {given[0]}' if len(given) == 1 else ''} is {result}", "en")
     return sentence_end(f"The {subject}{context(arguments, 'en')} is {result}", "en")
-
-
-PAIR = re.compile(r"[\"']?([\w -]+?)[\"']?\s*:\s*[\"']?([^,\"']*)[\"']?")
 
 
 def _without_brackets(text: str) -> str:
@@ -224,6 +218,5 @@ def _conversion(words: list[str], arguments: dict[str, Any]) -> str:
     amount = " ".join(str(v) for v in arguments.values() if isinstance(v, (int, float)) and not isinstance(v, bool))
     source = next((str(v) for k, v in arguments.items() if isinstance(v, str) and
                    set(reading.split_name(k)) & {"from", "source", "unit", "base"}), "")
-    if not source and "to" in words:
-        source = words[words.index("to") - 1]
+    source = source or (words[words.index("to") - 1] if "to" in words else "")  # celsius_to_fahrenheit: "30 celsius"
     return " ".join(part for part in (amount, source) if part).strip() or "That"

@@ -16,6 +16,7 @@ from typing import Any
 
 from agentkit.offline import lexicon, reading
 from agentkit.offline.dates import WEEKDAYS
+from agentkit.offline.language import is_chinese
 from agentkit.offline.places import place_name, zone_names
 
 Language = str
@@ -30,8 +31,8 @@ LABELS_ZH, EXPANDED, UNITS, UNITS_ZH, STATUS_ZH = (WORDING[table] for table in (
 """Chinese for the words that name fields and tools (where the reading vocabulary has none or another), short
 forms written out (temp -> temperature), a unit at the end of a field's name (temp_c) and how Chinese writes it, a
 one-word status in Chinese."""
-PLACES = frozenset(WORDING["places"])
-"""Words of a parameter's name that make its value a place: said as "in Tokyo" / "东京"."""
+PLACES, ENDS = frozenset(WORDING["places"]), {end: frozenset(named) for end, named in WORDING["ends"].items()}
+"""Words of a parameter's name that make its value a place: said as "in Tokyo" / "东京"; or where a trip starts or ends."""
 SAY = lexicon.words("answers")["say"]
 
 
@@ -40,8 +41,9 @@ def say(key: str, language: Language, **values: Any) -> str:
     return SAY[key][language].format(**values)
 
 
-def label(key: str, language: Language) -> tuple[str, str]:
-    """A field or parameter name as words, and the unit its name ends with: temp_c -> ("temperature", "°C")."""
+def label(key: str, language: Language, beside: str = "") -> tuple[str, str]:
+    """A field or parameter name as words, and the unit its name ends with: temp_c -> ("temperature", "°C"); `beside`:
+    the unit its value has from elsewhere (the currency beside an amount: 金额, not 用量)."""
     words = reading.split_name(key)
     if len(words) == 1 and words[0] in UNITS and words[0] not in ("c", "f"):  # {"km": 1745.2}: the unit is the name
         return "", UNITS[words[0]]
@@ -49,10 +51,13 @@ def label(key: str, language: Language) -> tuple[str, str]:
     at = next((i for i, w in enumerate(words) if i and w in UNITS and words[i - 1] != "per"
                and (i == len(words) - 1 or len(w) > 1)), None)  # price_per_kwh: a rate, named with its unit
     unit, after = (UNITS[words[at]], " ".join(re.sub(r"(\d)([a-z])", r"\1 \2", w) for w in words[at + 1:])) if at else ("", "")
-    words = [*words[:at], f"({after})"] if after else words[:at] if unit else words
+    over = language == "en" and re.fullmatch(r"\d+ [a-z]+", after)  # snow_cm_24h: "the snow over 24 h is 8 cm"
+    words = [*words[:at], f"over {after}" if over else f"({after})"] if after else words[:at] if unit else words
     if language == "zh":
         named = chinese_names()
-        pieces = [next((t[n] for n in (w, EXPANDED.get(w, "")) for t in (LABELS_ZH, named) if n in t), w) for w in words]
+        money = re.fullmatch("[A-Z]{3}", beside or unit)  # "amount" is 金额 for money only
+        pieces = [next((t[n] for n in (w, EXPANDED.get(w, "")) for t in (LABELS_ZH, named) if n in t), w) if w != "amount"
+                  else "金额" if money else "用量" for w in words]
         # Chinese words run together ("出发时间"); an English word the table lacks keeps its space ("from unit")
         return re.sub(r"(?<![A-Za-z0-9]) +| +(?![A-Za-z0-9])", "", " ".join(pieces)), unit
     return " ".join(EXPANDED.get(w, w) for w in words), unit
@@ -63,10 +68,7 @@ def chinese_names() -> dict[str, str]:
     """An English word -> the first Chinese word the reading vocabulary reads as it ("command" -> "命令")."""
     from agentkit.offline.vocabulary import WORDS  # the one bilingual table, read the other way
 
-    named: dict[str, str] = {}
-    for chinese, english in WORDS.items():
-        named.setdefault(english, chinese) if english and " " not in english else None
-    return named
+    return {english: chinese for chinese, english in reversed(WORDS.items()) if english and " " not in english}  # the first
 
 
 def number(value: float | int, language: Language = "en") -> str:
@@ -86,9 +88,7 @@ def join(items: list[str], language: Language = "en") -> str:
     """ "a, b and c" / "a、b和c": a list as a person writes it."""
     if len(items) <= 1:
         return "".join(items)
-    if language == "zh":
-        return "、".join(items[:-1]) + "和" + items[-1]
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return ("、".join(items[:-1]) + "和" if language == "zh" else ", ".join(items[:-1]) + " and ") + items[-1]
 
 
 def place(value: str, language: Language) -> str:
@@ -118,9 +118,8 @@ def moment(text: str, language: Language) -> tuple[str | None, str] | None:
         when = datetime.fromisoformat(found.group(1) + (f"T{found.group(2)}" if found.group(2) else ""))
     except ValueError:
         return None
-    if language == "zh":
-        return found.group(2), f"{when.year}年{when.month}月{when.day}日星期{'一二三四五六日'[when.weekday()]}"
-    return found.group(2), f"{when:%A}, {when.day} {when:%B} {when.year}"
+    return found.group(2), f"{when.year}年{when.month}月{when.day}日星期{'一二三四五六日'[when.weekday()]}" if language == "zh" \
+        else f"{when:%A}, {when.day} {when:%B} {when.year}"
 
 
 @cache
@@ -151,7 +150,14 @@ def value_text(value: Any, language: Language, unit: str = "") -> str:
     day = text.lower() in WEEKDAYS and "星期" + "一二三四五六日"[WEEKDAYS.index(text.lower())]
     if language == "zh" and (day or text.islower()):  # "food" 餐饮, "Friday" 星期五: the vocabulary's word; "Lina" stays
         text = day or STATUS_ZH.get(text) or chinese_names().get(text, text)
-    return f"{text} {unit}".rstrip() if unit and unit not in text else text
+    return f"{text} {unit}".rstrip() if unit and unit not in text else framed(text, language)
+
+
+def framed(text: str, language: Language) -> str:
+    """An English phrase in a Chinese answer in quotes (“high normal”), as Chinese quotes words said in another
+    language; a name ("The Hobbit", "KX21 ZTB"), a word, a Chinese text and an English answer as they are."""
+    english = language == "zh" and not is_chinese(text) and len(re.findall(r"[A-Za-z]+", text)) > 1
+    return f"“{text.rstrip('.')}”" if english and re.search(r"\b[a-z]{2,}\b", text) else text
 
 
 def sentence_end(text: str, language: Language) -> str:
@@ -170,10 +176,8 @@ def context(arguments: dict[str, Any], language: Language, places_only: bool = F
             continue
         if key_words & PLACES and isinstance(value, str):
             places.append(place(value, language))
-        elif key_words & {"from", "origin", "source", "departure", "start"}:
-            ends["from"] = place(str(value), language)
-        elif key_words & {"to", "destination", "target", "arrival", "end"}:
-            ends["to"] = place(str(value), language)
+        elif end := next((end for end, named in ENDS.items() if key_words & named), None):  # "from Paris to London"
+            ends[end] = place(str(value), language)
         elif places_only:
             continue
         elif isinstance(value, str):
@@ -191,5 +195,4 @@ def context(arguments: dict[str, Any], language: Language, places_only: bool = F
     phrase += "".join(f" {end} {ends[end]}" for end in ("from", "to") if end in ends)
     # "the square root of 16", but "the tip for 50 and 15", "the books for Herbert"
     alone = len(arguments) == 1 and not phrase and not isinstance(next(iter(arguments.values())), str)
-    lead = " of" if alone else " for"
-    return phrase + (f"{lead} {join(others, 'en')}" if others else "")
+    return phrase + (f"{' of' if alone else ' for'} {join(others, 'en')}" if others else "")
