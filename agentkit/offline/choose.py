@@ -119,10 +119,11 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
     for clause in clauses(question):
         best, best_score = _best(clause, offers)
-        # "log 12 EUR for lunch and 3 EUR for coffee": a clause with no word of another tool's name or description
-        # that brings another value for the call so far is another call of the same tool
-        goes_on = current is not None and best is not None and (_goes_on(*current, clause, best_score) or max(
-            map(best.weight_of, _asked(clause)[0]), default=0) < 2 and _another_call(*current, clause))
+        # a clause with another value for the call and no word of another tool's name or description ("log 12 EUR for lunch and 3
+        # EUR for coffee"), or none of its name and read whole by the call's tool only ("mark 4 done and 5 as pending"), goes on
+        named = max(map(best.weight_of, _asked(clause)[0]), default=0) if best else 3
+        goes_on = current is not None and best is not None and (_goes_on(*current, clause, best_score) or named < 2 and (
+            _another_call(*current, clause)) or named < 3 and _complete(current[0], clause) and not _complete(best, clause))
         # "the 2nd item is done, tick it off" is one call; so is "40 liters of fuel, it cost 320" (the price it lacks)
         if current and (IT.search(clause) and (score(current[0], clause) >= ENOUGH or best_score < ENOUGH) or not goes_on
                         and best is not None and best.name != current[0].name and _completes(*current, clause)
@@ -146,13 +147,15 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
                 calls.append(_planned(offer, so_far))
                 # "add eggs to my list" names the tool again and needs no words of the call before; "Paris" does
                 alone = score(named_only(offer.name), clause) >= ENOUGH
-                current = (offer, clause if alone else with_context(so_far, clause, calls[-1].arguments.values()))
+                current = (offer, clause if alone else with_context(so_far, clause, calls[-1].arguments.values(), offer.schema))
             else:
                 current = (offer, f"{so_far} and {clause}")
     if current:
         calls.append(_planned(*current))
+    calls = [call for at, call in enumerate(calls) if all((c.offer.name, c.arguments) != (call.offer.name, call.arguments)
+                                                          for c in calls[:at])]  # the same call twice is one call
     calls = [Planned(c.offer, in_learners_words(c.arguments, c.offer.schema, asked), c.missing, c.clause)
-             for c in _share_arguments(_unique(calls))]  # a title or a note as the learner wrote it ("周会")
+             for c in _share_arguments(calls)]  # a title or a note as the learner wrote it ("周会")
     if not calls and choice == "required":
         best, _ = _best(question, offers)
         calls = [_planned(best or offers[0], question)]
@@ -227,11 +230,11 @@ def _completes(offer: Offer, so_far: str, clause: str) -> bool:
 
 
 def _loses(offer: Offer, so_far: str, clause: str) -> bool:
-    """One call of both would drop a number or time the clause gives ("at 9 and at 17 to stretch"): so two calls;
-    "the GCD of 84 and 36" keeps both numbers, in two parameters."""
+    """One call of both would drop a number, a time or a yes/no the clause gives ("at 9 and at 17 to stretch", "switch
+    on the lamp and the fan off"): so two calls; "the GCD of 84 and 36" keeps both numbers, in two parameters."""
     (before, _), (merged, _), (alone, _) = [_read(offer, t) for t in (so_far, f"{so_far} and {clause}", clause)]
-    return bool(before) and any(isinstance(value, int | float) or re.fullmatch(r"\d\d:\d\d", str(value))
-                                for value in alone.values() if value not in merged.values() and not isinstance(value, bool))
+    return bool(before) and any(isinstance(value, int | float) or re.fullmatch(r"\d\d:\d\d", str(value)) for value in
+                                alone.values() if not any(value == k and type(value) is type(k) for k in merged.values()))
 
 
 def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
@@ -244,18 +247,16 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
         return _loses(offer, so_far, clause)
     if any(isinstance(value, list) and len(merged.get(name) or []) > len(value) for name, value in before.items()):
         return False  # "with labels bug, ui": one more item of a list, not another call
-    alone, _ = _read(offer, with_context(so_far, clause, before.values()))
+    alone, _ = _read(offer, with_context(so_far, clause, before.values(), offer.schema))
     properties = offer.schema.get("properties") or {}
     lists = {n for n, p in properties.items() if p.get("type") == "array"}
     # an option named alone ("bitcoin and ethereum") is another call even when no lead words come with it
     options = {n for n, p in properties.items()
                if "enum" in p and n in before and n in clause_only and clause_only[n] != before[n]}
-    return bool(options) or any(name in before and alone.get(name) != before[name] for name in clause_only if name not in lists)
-
-
-def _unique(calls: list[Planned]) -> list[Planned]:
-    return [call for at, call in enumerate(calls)
-            if all((c.offer.name, c.arguments) != (call.offer.name, call.arguments) for c in calls[:at])]
+    # "stops 5173 and 5180", "in EUR and in GBP": a value the clause gives once read with the call's words is its own too
+    written = {clause[span.start:span.end] for span in find(clause)}
+    own = {*clause_only, *(n for n, value in alone.items() if isinstance(value, str) and value in written)}
+    return bool(options) or any(name in before and alone.get(name) != before[name] for name in own if name not in lists)
 
 
 def _share_arguments(calls: list[Planned]) -> list[Planned]:

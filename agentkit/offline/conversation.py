@@ -81,11 +81,11 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     when the message says it follows on ("and…", "actually…", "那…呢"), not merely because it is short."""
     asked = message_text(messages[-1])
     last = Conversation.of(messages).last_call_to(offers)
-    if last is None or not _reads_as_follow_up(asked, strong_only):
+    short = not strong_only and len(re.findall(r"\w+", asked)) <= 3 and len(asked) <= 24  # a question of a few words
+    if last is None or not (FOLLOWS_ON.search(asked) or short):  # or "and in Lima?", "actually 20:30", "改到周五"
         return []
     offer, previous = last
-    value = SAID_AROUND.sub(" ", asked).strip()  # "the same, but on Monday" -> "on Monday"
-    question = english(value)
+    question = english(SAID_AROUND.sub(" ", asked).strip())  # "the same, but on Monday" -> "on Monday"
     found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
     bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,"))
     changed = _kept(offer, {n: v for n, v in found.items() if v is not None and v != previous.get(n)}, question, bare)
@@ -93,20 +93,13 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     if not changed:
         return []
     arguments = {**previous, **{n: _as_before(v, previous.get(n)) for n, v in changed.items()}}
-    missing = [name for name in offer.schema.get("required") or [] if name not in arguments]
-    return [Planned(offer, arguments, tuple(missing))] if not missing else []
+    return [] if any(name not in arguments for name in offer.schema.get("required") or []) else [Planned(offer, arguments)]
 
 
 def again(messages: list[dict], offers: list[Offer]) -> Planned | None:
     """ "try again", "再试一次": the last call once more, with the same arguments, as a person asks after an error."""
     last = Conversation.of(messages).last_call_to(offers) if AGAIN.match(message_text(messages[-1])) else None
     return Planned(*last) if last else None
-
-
-def _reads_as_follow_up(question: str, strong_only: bool) -> bool:
-    """ "and in Lima?", "actually 20:30", "改到周五", or (unless `strong_only`) a question of a few words."""
-    return bool(FOLLOWS_ON.search(question)) or (
-        not strong_only and len(re.findall(r"\w+", question)) <= 3 and len(question) <= 24)
 
 
 def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, Any]) -> dict[str, Any]:
