@@ -112,8 +112,7 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     if choice == "auto" and is_place_fact(question) and not any(s.role in ("place", "zone") for o in offers for s in o.slots):
         return []  # "what language do they speak in Brazil?" is not for a tool that translates
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
-        offer = next(o for o in offers if o.name == choice["function"]["name"])
-        return [_planned(offer, question)]
+        return [_planned(next(o for o in offers if o.name == choice["function"]["name"]), question)]
     calls: list[Planned] = []
     current: tuple[Offer, str] | None = None  # the tool of the call being built, and the text it has so far
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
@@ -157,8 +156,7 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     calls = [Planned(c.offer, in_learners_words(c.arguments, c.offer.schema, asked), c.missing, c.clause)
              for c in _share_arguments(calls)]  # a title or a note as the learner wrote it ("周会")
     if not calls and choice == "required":
-        best, _ = _best(question, offers)
-        calls = [_planned(best or offers[0], question)]
+        calls = [_planned(_best(question, offers)[0] or offers[0], question)]
     return calls
 
 
@@ -175,24 +173,32 @@ def _items_split(question: str, offers: list[Offer]) -> str:
 
 
 def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
-    # On a tie, the words of the tool's name decide; then the order the tools were offered in. A tool that asks the
-    # person a question is for what only they know, not for a request whose words merely touch "question" or "search".
+    # On a tie, or a word apart, the tool whose action is the request's verb; then the words of its name; then the order offered.
+    # A tool that asks the person a question is for what only they know, not for a request that touches "question" or "search".
     asking = ASK_ME.search(text)
     scored = [(score(o, text), -i, o) for i, o in enumerate(offers) if asking or not asks_the_person(o)]
     if not scored:
         return None, 0.0
     scores, least = [s for s, _, _ in scored], min(ENOUGH, max(scored)[0])  # a name is read only for a tie that counts
-    ranked = sorted(((s, score(named_only(o.name), text) if s >= least and scores.count(s) > 1 else 0.0, i, o)
-                     for s, i, o in scored), key=lambda s: s[:3], reverse=True)
-    top = ranked[0]
+    verb = next(iter(_asked(text)[0]), "")  # the request's first word that says something
+    ranked = sorted(((s, _acts(o, verb), score(named_only(o.name), text) if s >= least and scores.count(s) > 1 else 0.0, i, o)
+                     for s, i, o in scored), key=lambda s: s[:4], reverse=True)
+    top = next((s for s in ranked if s[1] and s[0] >= ranked[0][0] - 1.0), ranked[0])  # a word apart, the one that acts
     # Between tools that fit about as well, the one the question gives every required value for: "list the files"
-    # is glob (a pattern it implies), not read_file (a path nobody named).
-    close = [s for s in ranked[1:] if s[0] >= max(ENOUGH, top[0] - 2.0)]
-    if close and not _complete(top[3], text) and not IT.search(text):  # "it": a value said before
-        fillable = next((s for s in close if _complete(s[3], text)), None)
+    # is glob (a pattern it implies), not read_file (a path nobody named); unless only the first does what it says.
+    close = [s for s in ranked if s is not top and s[0] >= max(ENOUGH, top[0] - 2.0) and s[1] >= top[1]]
+    if close and not _complete(top[4], text) and not IT.search(text):  # "it": a value said before
+        fillable = next((s for s in close if _complete(s[4], text)), None)
         if fillable:
-            return fillable[3], fillable[0]
-    return top[3], top[0]
+            return fillable[4], fillable[0]
+    return top[4], top[0]
+
+
+@lru_cache(maxsize=1024)
+def _acts(offer: Offer, verb: str) -> bool:
+    """The request's verb is the tool's action, its name's or description's first word: "add a book, ..." is add_book's."""
+    first = [reading.split_name(offer.name)[:1], english(offer.description).split()[:1]]
+    return any(reading.related(verb, word) for part in first for word in reading.words(" ".join(part)))
 
 
 def asks_the_person(offer: Offer) -> bool:

@@ -182,8 +182,7 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
         if isinstance(value, str) and "enum" not in spec:
             role = role_of(name, spec)[0]
             if role == "zone":
-                zone = zone_names().get(rest.lower())
-                return {name: zone} if zone else {}
+                return {name: zone_names()[rest.lower()]} if rest.lower() in zone_names() else {}
             return {name: rest} if role in (None, "query", "title", "path", "symbol", "place") or is_known_place(rest) else {}
     return {}
 

@@ -86,10 +86,7 @@ def by_direction(hint: set[str], spans: list[Span]) -> list[Span]:
 
 def preposition(span: Span) -> str | None:
     """The word before a value, past an article: "to the US" is "to"."""
-    words = list(span.before)
-    while words and words[-1] in ("the", "a", "an"):
-        words.pop()
-    return words[-1] if words else None
+    return next((word for word in reversed(span.before) if word not in ("the", "a", "an")), None)
 
 
 def side_of(hint: set[str]) -> Side | None:
