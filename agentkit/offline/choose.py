@@ -239,7 +239,7 @@ def _loses(offer: Offer, so_far: str, clause: str) -> bool:
     """One call of both would drop a number, a time or a yes/no the clause gives ("at 9 and at 17 to stretch", "switch
     on the lamp and the fan off"): so two calls; "the GCD of 84 and 36" keeps both numbers, in two parameters."""
     (before, _), (merged, _), (alone, _) = [_read(offer, t) for t in (so_far, f"{so_far} and {clause}", clause)]
-    return bool(before) and any(isinstance(value, int | float) or re.fullmatch(r"\d\d:\d\d", str(value)) for value in
+    return bool(before) and any(isinstance(value, int | float) or re.fullmatch(r"\d\d:\d\d|\d+", str(value)) for value in
                                 alone.values() if not any(value == k and type(value) is type(k) for k in merged.values()))
 
 

@@ -111,7 +111,7 @@ def _listed_first(properties: dict, text: str, spans: list[Span], used: set[int]
         own = any(s.kind in kinds and s.kind != "proper" and id(s) not in used for s in spans)  # "…, tags 'a', 'b'"
         if (json_type(spec), json_type(items)) == ("array", "string") and "enum" not in items and not own and (
                 role not in STRICT or role == "email"):
-            found[name] = _enumerated(name, text, spans, used, False, _others(properties, name))
+            found[name] = _enumerated(name, text, spans, used, False, tuple(properties))
     return {name: listed for name, listed in found.items() if listed}
 
 
@@ -136,13 +136,11 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             found = [_text_of(s, text) for s in spans if s.kind in (kinds if role != "body" else ("quoted",))
                      and id(s) not in used and not (s.kind == "colon" and re.search(rf"\b(?:{own})", _text_of(s, text), re.I))]
             if not found and (role not in STRICT or role == "email"):  # "with Priya and Tom" for the invitees' emails
-                found = _enumerated(name, text, spans, used, required, _others(siblings, name))
+                found = _enumerated(name, text, spans, used, required, siblings)
         return found or None
-    if kind == "object":
-        inner, missing = _fill_object(spec, text, spans, used, exclude, guess)
+    if kind not in ("string", None):  # an object is filled whole or not at all
+        inner, missing = _fill_object(spec, text, spans, used, exclude, guess) if kind == "object" else ({}, [])
         return inner if inner and not missing else None
-    if kind not in ("string", None):
-        return None
     role, kinds = role_of(name, spec)
     clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
     day = role == "date" and hint & {"date", "day", "deadline", "birthday", "due"}  # "when" may be a clock time alone
@@ -178,6 +176,10 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         file = next((str(s.value) for s in spans if s.kind == "path" and id(s) not in used), None)
         number = next((s.value for s in spans if s.kind == "number" and id(s) not in used), None)
         return code.command_for(text, file, number) if role == "command" else code.pattern_for(text)
+    digits = [s for s in spans if s.kind == "number" and id(s) not in used and text[s.start:s.end].isdigit()]
+    if required and role not in STRICT and digits and re.search(r"\be\.g\.\W*\d+\W", spec.get("description", "")):
+        used.add(id(digits[0]))  # "the next 73" for "The bus line, e.g. '73'": a code written in digits
+        return text[digits[0].start:digits[0].end]
     if required and role not in STRICT:
         rest = [s for s in spans if s.kind in ("quoted", "said", "named", "colon") and id(s) not in used]
         said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
@@ -185,21 +187,17 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     return None
 
 
-def _enumerated(name: str, text: str, spans: list[Span], used: set[int], required: bool,
-                others: frozenset[str] = frozenset()) -> list[str]:
-    """The items a list parameter takes ("with eggs, spinach and feta"), kept as spans the other parameters skip."""
+def _enumerated(name: str, text: str, spans: list[Span], used: set[int], required: bool, siblings: tuple[str, ...]) -> list[str]:
+    """The items a list parameter takes ("with eggs, spinach and feta"), kept as spans the other parameters skip; a list
+    ends at a word of another parameter's name (`siblings`)."""
     blocked = [(s.start, s.end) for s in spans if id(s) in used or s.kind not in ("proper", "unit", "language", "colon")]
+    others = frozenset(reading.stem(w) for p in siblings if p != name for w in reading.split_name(p))
     start, items = lists.enumerated(text, name, blocked, required, others)
     if items:  # the names in it ("Priya") are the list's now, not another parameter's
         used.update(id(s) for s in spans if start <= s.start < items[-1][1])
         spans.append(Span(start, items[-1][1], "named", text[start: items[-1][1]]))
         used.add(id(spans[-1]))
     return [item for _, _, item in items]
-
-
-def _others(names, name: str) -> frozenset[str]:
-    """The stemmed words of the other parameters' names: where a list of this one's items ends."""
-    return frozenset(reading.stem(w) for p in names if p != name for w in reading.split_name(p))
 
 
 def _as_asked(role: str | None, hint: set[str], span: Span, text: str, description: str = "") -> str:
