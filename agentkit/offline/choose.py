@@ -179,10 +179,10 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     scored = [(score(o, text), -i, o) for i, o in enumerate(offers) if asking or not asks_the_person(o)]
     if not scored:
         return None, 0.0
-    scores, least = [s for s, _, _ in scored], min(ENOUGH, max(scored)[0])  # a name is read only for a tie that counts
-    verb = next(iter(_asked(text)[0]), "")  # the request's first word that says something
-    ranked = sorted(((s, _acts(o, verb), score(named_only(o.name), text) if s >= least and scores.count(s) > 1 else 0.0, i, o)
-                     for s, i, o in scored), key=lambda s: s[:4], reverse=True)
+    scores, least, near = [s for s, _, _ in scored], min(ENOUGH, max(scored)[0]), max(scored)[0] - 2.0  # a name, an action
+    verb = next(iter(_asked(text)[0]), "")  # the request's first word that says something; both read only where they count
+    ranked = sorted(((s, s >= near and verb in _actions(o), score(named_only(o.name), text) if s >= least and scores.count(s) > 1
+                      else 0.0, i, o) for s, i, o in scored), key=lambda s: s[:4], reverse=True)
     top = next((s for s in ranked if s[1] and s[0] >= ranked[0][0] - 1.0), ranked[0])  # a word apart, the one that acts
     # Between tools that fit about as well, the one the question gives every required value for: "list the files"
     # is glob (a pattern it implies), not read_file (a path nobody named); unless only the first does what it says.
@@ -195,10 +195,10 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
 
 
 @lru_cache(maxsize=1024)
-def _acts(offer: Offer, verb: str) -> bool:
-    """The request's verb is the tool's action, its name's or description's first word: "add a book, ..." is add_book's."""
+def _actions(offer: Offer) -> frozenset[str]:
+    """What a tool does: its name's and its description's first words ("add a book, ..." is add_book's to do)."""
     first = [reading.split_name(offer.name)[:1], english(offer.description).split()[:1]]
-    return any(reading.related(verb, word) for part in first for word in reading.words(" ".join(part)))
+    return frozenset(word for part in first for word in reading.words(" ".join(part)))
 
 
 def asks_the_person(offer: Offer) -> bool:
