@@ -365,3 +365,24 @@ ROOMS = {"type": "function", "function": {"name": "reserve_discussion_room", "de
 def test_a_chinese_place_ends_where_the_request_verb_begins(question, tools, name, value):
     call = ask([{"role": "user", "content": question}], tools).tool_calls[0]
     assert json.loads(call.arguments)[name] == value
+
+
+CONTACT = tool("add_contact", "Add a person to the address book.",
+               full_name={"type": "string", "description": "The person's full name."},
+               city={"type": "string", "description": "The city they live in."})
+LIVING_IN = tool("contacts_in", "The people in the address book who live in one city.",
+                 city={"type": "string", "description": "The city."})
+
+
+@pytest.mark.parametrize("tools", [[CONTACT, LIVING_IN], [LIVING_IN, CONTACT]])
+@pytest.mark.parametrize(("request_", "called", "asks"), [
+    ("add Ana Silva, the city is Lisbon", [("add_contact", {"full_name": "Ana Silva", "city": "Lisbon"})], None),
+    ("add a contact, the city is Lisbon", [], "full name"),  # the name is missing: it asks, it does not look people up
+    ("add someone from Porto to my address book", [], "full name"),
+])
+def test_between_tools_that_fit_about_as_well_the_one_whose_action_is_the_requests_verb_wins(tools, request_, called, asks):
+    """A tie, or a word apart, is not decided by the order the tools were offered in: the tool whose action (its name's or
+    its description's first word) is the request's verb is the one to call, and asks for what it lacks."""
+    reply = ask([{"role": "user", "content": request_}], tools)
+    assert [(c.name, json.loads(c.arguments)) for c in reply.tool_calls or []] == called
+    assert asks is None or asks in reply.content

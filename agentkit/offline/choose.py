@@ -112,17 +112,17 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     if choice == "auto" and is_place_fact(question) and not any(s.role in ("place", "zone") for o in offers for s in o.slots):
         return []  # "what language do they speak in Brazil?" is not for a tool that translates
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
-        offer = next(o for o in offers if o.name == choice["function"]["name"])
-        return [_planned(offer, question)]
+        return [_planned(next(o for o in offers if o.name == choice["function"]["name"]), question)]
     calls: list[Planned] = []
     current: tuple[Offer, str] | None = None  # the tool of the call being built, and the text it has so far
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
     for clause in clauses(question):
         best, best_score = _best(clause, offers)
-        # "log 12 EUR for lunch and 3 EUR for coffee": a clause with no word of another tool's name or description
-        # that brings another value for the call so far is another call of the same tool
-        goes_on = current is not None and best is not None and (_goes_on(*current, clause, best_score) or max(
-            map(best.weight_of, _asked(clause)[0]), default=0) < 2 and _another_call(*current, clause))
+        # a clause with another value for the call and no word of another tool's name or description ("log 12 EUR for lunch and 3
+        # EUR for coffee"), or none of its name and read whole by the call's tool only ("mark 4 done and 5 as pending"), goes on
+        named = max(map(best.weight_of, _asked(clause)[0]), default=0) if best else 3
+        goes_on = current is not None and best is not None and (_goes_on(*current, clause, best_score) or named < 2 and (
+            _another_call(*current, clause)) or named < 3 and _complete(current[0], clause) and not _complete(best, clause))
         # "the 2nd item is done, tick it off" is one call; so is "40 liters of fuel, it cost 320" (the price it lacks)
         if current and (IT.search(clause) and (score(current[0], clause) >= ENOUGH or best_score < ENOUGH) or not goes_on
                         and best is not None and best.name != current[0].name and _completes(*current, clause)
@@ -148,16 +148,17 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
                 calls.append(_planned(offer, so_far))
                 # "add eggs to my list" names the tool again and needs no words of the call before; "Paris" does
                 alone = score(named_only(offer.name), clause) >= ENOUGH
-                current = (offer, clause if alone else with_context(so_far, clause, calls[-1].arguments.values()))
+                current = (offer, clause if alone else with_context(so_far, clause, calls[-1].arguments.values(), offer.schema))
             else:
                 current = (offer, f"{so_far} and {clause}")
     if current:
         calls.append(_planned(*current))
+    calls = [call for at, call in enumerate(calls) if all((c.offer.name, c.arguments) != (call.offer.name, call.arguments)
+                                                          for c in calls[:at])]  # the same call twice is one call
     calls = [Planned(c.offer, in_learners_words(c.arguments, c.offer.schema, asked), c.missing, c.clause)
-             for c in _share_arguments(_unique(calls))]  # a title or a note as the learner wrote it ("周会")
+             for c in _share_arguments(calls)]  # a title or a note as the learner wrote it ("周会")
     if not calls and choice == "required":
-        best, _ = _best(question, offers)
-        calls = [_planned(best or offers[0], question)]
+        calls = [_planned(_best(question, offers)[0] or offers[0], question)]
     return calls
 
 
@@ -174,24 +175,32 @@ def _items_split(question: str, offers: list[Offer]) -> str:
 
 
 def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
-    # On a tie, the words of the tool's name decide; then the order the tools were offered in. A tool that asks the
-    # person a question is for what only they know, not for a request whose words merely touch "question" or "search".
+    # On a tie, or a word apart, the tool whose action is the request's verb; then the words of its name; then the order offered.
+    # A tool that asks the person a question is for what only they know, not for a request that touches "question" or "search".
     asking = ASK_ME.search(text)
     scored = [(score(o, text), -i, o) for i, o in enumerate(offers) if asking or not asks_the_person(o)]
     if not scored:
         return None, 0.0
-    scores, least = [s for s, _, _ in scored], min(ENOUGH, max(scored)[0])  # a name is read only for a tie that counts
-    ranked = sorted(((s, score(named_only(o.name), text) if s >= least and scores.count(s) > 1 else 0.0, i, o)
-                     for s, i, o in scored), key=lambda s: s[:3], reverse=True)
-    top = ranked[0]
+    scores, least, near = [s for s, _, _ in scored], min(ENOUGH, max(scored)[0]), max(scored)[0] - 2.0  # a name, an action
+    verb = next(iter(_asked(text)[0]), "")  # the request's first word that says something; both read only where they count
+    ranked = sorted(((s, s >= near and verb in _actions(o), score(named_only(o.name), text) if s >= least and scores.count(s) > 1
+                      else 0.0, i, o) for s, i, o in scored), key=lambda s: s[:4], reverse=True)
+    top = next((s for s in ranked if s[1] and s[0] >= ranked[0][0] - 1.0), ranked[0])  # a word apart, the one that acts
     # Between tools that fit about as well, the one the question gives every required value for: "list the files"
-    # is glob (a pattern it implies), not read_file (a path nobody named).
-    close = [s for s in ranked[1:] if s[0] >= max(ENOUGH, top[0] - 2.0)]
-    if close and not _complete(top[3], text) and not IT.search(text):  # "it": a value said before
-        fillable = next((s for s in close if _complete(s[3], text)), None)
+    # is glob (a pattern it implies), not read_file (a path nobody named); unless only the first does what it says.
+    close = [s for s in ranked if s is not top and s[0] >= max(ENOUGH, top[0] - 2.0) and s[1] >= top[1]]
+    if close and not _complete(top[4], text) and not IT.search(text):  # "it": a value said before
+        fillable = next((s for s in close if _complete(s[4], text)), None)
         if fillable:
-            return fillable[3], fillable[0]
-    return top[3], top[0]
+            return fillable[4], fillable[0]
+    return top[4], top[0]
+
+
+@lru_cache(maxsize=1024)
+def _actions(offer: Offer) -> frozenset[str]:
+    """What a tool does: its name's and its description's first words ("add a book, ..." is add_book's to do)."""
+    first = [reading.split_name(offer.name)[:1], english(offer.description).split()[:1]]
+    return frozenset(word for part in first for word in reading.words(" ".join(part)))
 
 
 def asks_the_person(offer: Offer) -> bool:
@@ -229,11 +238,11 @@ def _completes(offer: Offer, so_far: str, clause: str) -> bool:
 
 
 def _loses(offer: Offer, so_far: str, clause: str) -> bool:
-    """One call of both would drop a number or time the clause gives ("at 9 and at 17 to stretch"): so two calls;
-    "the GCD of 84 and 36" keeps both numbers, in two parameters."""
+    """One call of both would drop a number, a time or a yes/no the clause gives ("at 9 and at 17 to stretch", "switch
+    on the lamp and the fan off"): so two calls; "the GCD of 84 and 36" keeps both numbers, in two parameters."""
     (before, _), (merged, _), (alone, _) = [_read(offer, t) for t in (so_far, f"{so_far} and {clause}", clause)]
-    return bool(before) and any(isinstance(value, int | float) or re.fullmatch(r"\d\d:\d\d", str(value))
-                                for value in alone.values() if value not in merged.values() and not isinstance(value, bool))
+    return bool(before) and any(isinstance(value, int | float) or re.fullmatch(r"\d\d:\d\d|\d+", str(value)) for value in
+                                alone.values() if not any(value == k and type(value) is type(k) for k in merged.values()))
 
 
 def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
@@ -246,18 +255,16 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
         return _loses(offer, so_far, clause)
     if any(isinstance(value, list) and len(merged.get(name) or []) > len(value) for name, value in before.items()):
         return False  # "with labels bug, ui": one more item of a list, not another call
-    alone, _ = _read(offer, with_context(so_far, clause, before.values()))
+    alone, _ = _read(offer, with_context(so_far, clause, before.values(), offer.schema))
     properties = offer.schema.get("properties") or {}
     lists = {n for n, p in properties.items() if p.get("type") == "array"}
     # an option named alone ("bitcoin and ethereum") is another call even when no lead words come with it
     options = {n for n, p in properties.items()
                if "enum" in p and n in before and n in clause_only and clause_only[n] != before[n]}
-    return bool(options) or any(name in before and alone.get(name) != before[name] for name in clause_only if name not in lists)
-
-
-def _unique(calls: list[Planned]) -> list[Planned]:
-    return [call for at, call in enumerate(calls)
-            if all((c.offer.name, c.arguments) != (call.offer.name, call.arguments) for c in calls[:at])]
+    # "stops 5173 and 5180", "in EUR and in GBP": a value the clause gives once read with the call's words is its own too
+    written = {clause[span.start:span.end] for span in find(clause)}
+    own = {*clause_only, *(n for n, value in alone.items() if isinstance(value, str) and value in written)}
+    return bool(options) or any(name in before and alone.get(name) != before[name] for name in own if name not in lists)
 
 
 def _share_arguments(calls: list[Planned]) -> list[Planned]:

@@ -83,7 +83,8 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     when the message says it follows on ("and…", "actually…", "那…呢"), not merely because it is short."""
     asked, state = message_text(messages[-1]), Conversation.of(messages)
     last = state.last_call_to(offers)
-    if last is None or not _reads_as_follow_up(asked, strong_only):
+    short = not strong_only and len(re.findall(r"\w+", asked)) <= 3 and len(asked) <= 24  # a question of a few words
+    if last is None or not (FOLLOWS_ON.search(asked) or short):  # or "and in Lima?", "actually 20:30", "改到周五"
         return []
     offer, previous = last
     value = SAID_AROUND.sub(" ", asked).strip()  # "the same, but on Monday" -> "on Monday"
@@ -104,11 +105,6 @@ def again(messages: list[dict], offers: list[Offer]) -> Planned | None:
     """ "try again", "再试一次": the last call once more, with the same arguments, as a person asks after an error."""
     last = Conversation.of(messages).last_call_to(offers) if AGAIN.match(message_text(messages[-1])) else None
     return Planned(*last) if last else None
-
-
-def _reads_as_follow_up(question: str, strong_only: bool) -> bool:
-    """ "and in Lima?", "actually 20:30", "改到周五", or (unless `strong_only`) a question of a few words."""
-    return bool(FOLLOWS_ON.search(question)) or not strong_only and len(re.findall(r"\w+", question)) <= 3 and len(question) <= 24
 
 
 def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, Any]) -> dict[str, Any]:
@@ -203,8 +199,7 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
         if isinstance(value, str) and "enum" not in spec:
             role = role_of(name, spec)[0]
             if role == "zone":
-                zone = zone_names().get(rest.lower())
-                return {name: zone} if zone else {}
+                return {name: zone_names()[rest.lower()]} if rest.lower() in zone_names() else {}
             return {name: rest} if role in (None, "query", "title", "path", "symbol", "place") or is_known_place(rest) else {}
     return {}
 

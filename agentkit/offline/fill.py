@@ -58,6 +58,12 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     properties = schema.get("properties") or {}
     required = [r for r in schema.get("required") or [] if r in properties]
     numeric = [n for n, p in properties.items() if json_type(p) in ("number", "integer") and "enum" not in p]
+    labelled = {name: _labelled(name, properties, text) for name, spec in properties.items()
+                if name not in numeric and json_type(spec) == "string" and "enum" not in spec}
+    for value, start, end in filter(None, labelled.values()):  # "room B2", "stops 5173": the room's, no other parameter's
+        used.update(id(s) for s in spans if start <= s.start < end)
+        spans.append(Span(start, end, "named", value))
+        used.add(id(spans[-1]))
     values: dict[str, Any] = numbers.durations(numeric, properties, spans, used)  # "for an hour" -> 60 for duration_minutes
     values |= numbers.patterned(properties, text, spans, used)  # "表号是98765432101" for a meter's "^[0-9]{11}$"
     values |= numbers.line_counts([n for n in numeric if n not in values], properties, text, spans, used)  # "first line"
@@ -70,18 +76,10 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     values |= {n: numbers.value_for(n, properties[n], s) for n, s in placed.items()}
     values |= numbers.ones([n for n in numeric if n not in values], text)
     later = []  # free text ("what the event is called") is read last, from what the other parameters left over
-    labelled = {name: _labelled(name, properties, text) for name, spec in properties.items()
-                if name not in numeric and json_type(spec) == "string" and "enum" not in spec}
-    for name, value in labelled.items():  # "room B2": B2 is the room's, and "room B2" no other parameter's words
-        label = re.search(rf"\b{re.escape(name.replace('_', ' '))}\b\W*{re.escape(value)}", text, re.I) if value else None
-        if label:
-            used.update(id(s) for s in spans if label.start() <= s.start < label.end())
-            spans.append(Span(label.start(), label.end(), "named", value))
-            used.add(id(spans[-1]))
     values |= _listed_first(properties, text, spans, used)
     for name, spec in properties.items():
         if name not in numeric and name not in values:
-            value = labelled.get(name)
+            value = (labelled.get(name) or (None,))[0]
             if value is None:  # a nullable value is never guessed: null says "not given" (strict schemas)
                 value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess,
                                tuple(properties))
@@ -109,16 +107,12 @@ def _listed_first(properties: dict, text: str, spans: list[Span], used: set[int]
     (quoted, emails) is read in its turn."""
     found = {}
     for name, spec in properties.items():
-        items = spec.get("items") or {}
-        role, kinds = role_of(name, spec)
-        if json_type(spec) != "array" or json_type(items) != "string" or "enum" in items or \
-                role in STRICT and role != "email" or any(s.kind in kinds and s.kind != "proper" and id(s) not in used
-                                                          for s in spans):
-            continue
-        listed = _enumerated(name, text, spans, used, False, properties)
-        if listed:
-            found[name] = listed
-    return found
+        items, (role, kinds) = spec.get("items") or {}, role_of(name, spec)
+        own = any(s.kind in kinds and s.kind != "proper" and id(s) not in used for s in spans)  # "…, tags 'a', 'b'"
+        if (json_type(spec), json_type(items)) == ("array", "string") and "enum" not in items and not own and (
+                role not in STRICT or role == "email"):
+            found[name] = _enumerated(name, text, spans, used, False, tuple(properties))
+    return {name: listed for name, listed in found.items() if listed}
 
 
 def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], used: set[int], exclude, guess,
@@ -128,7 +122,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         return glossed(spec, text, spans, used) or _choice(
             spec["enum"], hint, text, spec.get("default") if required and guess else None, required and guess)
     if kind == "boolean":
-        return _boolean(name, text, required and guess, spec.get("description") or "")
+        return _boolean(name, text, required, guess, spans, used, spec.get("description") or "")
     if kind == "array":
         items = spec.get("items") or {}
         if "enum" in items:
@@ -144,11 +138,9 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             if not found and (role not in STRICT or role == "email"):  # "with Priya and Tom" for the invitees' emails
                 found = _enumerated(name, text, spans, used, required, siblings)
         return found or None
-    if kind == "object":
-        inner, missing = _fill_object(spec, text, spans, used, exclude, guess)
+    if kind not in ("string", None):  # an object is filled whole or not at all
+        inner, missing = _fill_object(spec, text, spans, used, exclude, guess) if kind == "object" else ({}, [])
         return inner if inner and not missing else None
-    if kind not in ("string", None):
-        return None
     role, kinds = role_of(name, spec)
     clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
     day = role == "date" and hint & {"date", "day", "deadline", "birthday", "due"}  # "when" may be a clock time alone
@@ -184,6 +176,10 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         file = next((str(s.value) for s in spans if s.kind == "path" and id(s) not in used), None)
         number = next((s.value for s in spans if s.kind == "number" and id(s) not in used), None)
         return code.command_for(text, file, number) if role == "command" else code.pattern_for(text)
+    digits = [s for s in spans if s.kind == "number" and id(s) not in used and text[s.start:s.end].isdigit()]
+    if required and role not in STRICT and digits and re.search(r"\be\.g\.\W*\d+\W", spec.get("description", "")):
+        used.add(id(digits[0]))  # "the next 73" for "The bus line, e.g. '73'": a code written in digits
+        return text[digits[0].start:digits[0].end]
     if required and role not in STRICT:
         rest = [s for s in spans if s.kind in ("quoted", "said", "named", "colon") and id(s) not in used]
         said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
@@ -191,11 +187,11 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     return None
 
 
-def _enumerated(name: str, text: str, spans: list[Span], used: set[int], required: bool,
-                names: dict | tuple[str, ...] = ()) -> list[str]:
-    """The items a list parameter takes ("with eggs, spinach and feta"), kept as spans the other parameters skip."""
+def _enumerated(name: str, text: str, spans: list[Span], used: set[int], required: bool, siblings: tuple[str, ...]) -> list[str]:
+    """The items a list parameter takes ("with eggs, spinach and feta"), kept as spans the other parameters skip; a list
+    ends at a word of another parameter's name (`siblings`)."""
     blocked = [(s.start, s.end) for s in spans if id(s) in used or s.kind not in ("proper", "unit", "language", "colon")]
-    others = frozenset(reading.stem(w) for p in names if p != name for w in reading.split_name(p))  # where the list ends
+    others = frozenset(reading.stem(w) for p in siblings if p != name for w in reading.split_name(p))
     start, items = lists.enumerated(text, name, blocked, required, others)
     if items:  # the names in it ("Priya") are the list's now, not another parameter's
         used.update(id(s) for s in spans if start <= s.start < items[-1][1])
@@ -231,27 +227,27 @@ def _before_labels(value: str, siblings: tuple[str, ...], name: str) -> str:
     return value[:cut.start()] if cut and cut.start() > 0 else value
 
 
-def _labelled(name: str, properties: dict, text: str) -> str | None:
-    """ "subject: Report, body: The Q3 report is attached." -> the text after this parameter's label."""
+def _labelled(name: str, properties: dict, text: str) -> tuple[str, int, int] | None:
+    """ "subject: Report, body: The Q3 report is attached." -> the text after this parameter's label, and where they are."""
     if ":" in text or "=" in text:  # a label's sign: most texts have none, and then no pattern is compiled (~1 ms a tool)
         labels = "|".join(re.escape(p.replace("_", " ")) for p in properties)
         match = re.search(rf"\b{re.escape(name.replace('_', ' '))}\s*[:=]\s*(.+?)(?=,?\s*\b(?:{labels})\s*[:=]|$)", text, re.I)
         if match:
-            return match.group(1).strip().rstrip(",").strip("\"“”")
+            return match.group(1).strip().rstrip(",").strip("\"“”"), *match.span()
     # "in room B2", "at gate 14", "table 4": the parameter's own word, then a code with a digit in it
     if not set(reading.split_name(name)) - reading.STOP_WORDS:  # a parameter named "at" or "to" labels nothing
         return None
     # "stop 4521" for stop_id, "order 55102" for order_number: the thing's word labels its identifier too
     thing = re.sub(r"[ _](?:id|number|no|code|ref|identifier)$", "", name.replace("_", " ")) if "_" in name else name
     labels = "|".join(re.escape(label) for label in dict.fromkeys((name.replace("_", " "), thing)))
-    coded = re.search(rf"\b(?:{labels})\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}\d[\w-]*)\b", text, re.I)
+    coded = re.search(rf"\b(?:{labels})s?\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}\d[\w-]*)\b", text, re.I)
     if coded:
-        return coded.group(1)
+        return coded.group(1), *coded.span()
     # "the bedroom", "in the living room" for `room`: a phrase that ends in a role-less parameter's word is its value
     if "_" in name or len(name) < 4 or role_of(name, properties[name])[0] is not None:
         return None
     head = re.search(rf"\b(?:the|my|our)\s+((?:[a-z]+\s+)?[a-z]*{re.escape(name)})\b", text, re.I)
-    return head.group(1) if head and head.group(1).lower() != name.lower() else None
+    return (head.group(1), *head.span(1)) if head and head.group(1).lower() != name.lower() else None
 
 
 def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) -> Any:
@@ -281,9 +277,10 @@ def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) 
     return (source or [f for f in found if f not in towards] or found)[0][1] if side_of(hint) == "from" else found[0][1]
 
 
-def _boolean(name: str, text: str, must: bool, description: str = "") -> bool | None:
+def _boolean(name: str, text: str, required: bool, guess: bool, spans: list[Span], used: set[int],
+             description: str = "") -> bool | None:
     topic = [w for w in reading.split_name(name) if w not in {"is", "include", "use", "show", "with", "has", "only"} | YES | NO]
-    lowered = QUOTED.sub(" ", text).lower()  # every word of the flag asked for ("replace all", not just "replace"), unquoted
+    lowered = QUOTED.sub(lambda quote: " " * len(quote.group(0)), text).lower()  # every word of the flag asked, unquoted
     matches = [re.search(rf"\b{re.escape(reading.stem(word)[:5])}\w*", lowered) for word in topic]
     if not (topic and all(matches)):  # or the verb its description says: "True if the tank was filled" for "filled it up"
         said = [re.search(rf"\b{verb}\b", lowered) for verb in re.findall(r"\b[a-z]{3,}ed\b", description.lower())]
@@ -291,8 +288,12 @@ def _boolean(name: str, text: str, must: bool, description: str = "") -> bool | 
     if matches:
         first = min(match.start() for match in matches)
         return not re.search(r"\b(?:no|not|without|don't|exclude|skip|never)\b[\w\s]{0,20}$", lowered[:first])
-    said = YES_NO.search(lowered) if must else None  # "RSVP yes", "switch it off": a required flag answered in a word
-    return said is not None and said.group(0) in YES if must else None
+    said = YES_NO.search(lowered) if required else None  # "RSVP yes", "switch it off": a required flag answered in a word
+    if not said:
+        return False if required and guess else None  # a required flag not answered: a guess says no
+    spans.append(Span(said.start(), said.end(), "named", said.group(0)))  # the answer, no part of a name ("decline the gala")
+    used.add(id(spans[-1]))
+    return said.group(0) in YES
 
 
 def _text_of(span: Span, text: str) -> str:

@@ -35,9 +35,11 @@ def enumerated(text: str, name: str, blocked: list[tuple[int, int]], required: b
     tokens = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)
               if not any(s <= m.start() < e for s, e in blocked)]
     cues = {reading.stem(w) for w in reading.split_name(name) if w not in reading.STOP_WORDS}
-    for wanted in (lambda word: reading.stem(word) in cues, lambda word: word == "with"):
+    verb = any(word.lower() == "with" for *_, word in tokens[1:])  # "tag the pics with beach": the opening word is the verb
+    for wanted in (lambda i, word: reading.stem(re.sub(r"(\w)\1?ed$", r"\1", word)) in cues and not (verb and i == 0),
+                   lambda i, word: word == "with"):  # "tags a, b", "tagged a", then "with a and b"
         for i, (_, _, word) in enumerate(tokens):
-            if wanted(word.lower()):
+            if wanted(i, word.lower()):
                 items = _items(tokens[i + 1:])
                 if items and not any(reading.stem(w.lower()) in others for *_, item in items for w in item.split()):
                     return tokens[i][0], items

@@ -94,10 +94,8 @@ def side_of(hint: set[str]) -> Side | None:
     """ "from" for an origin, "to" for a destination, by the parameter's own name (its first words in `hint`)."""
     name = next((w for w in hint if "_" in w), "")
     for words in (set(name.split("_")), hint):
-        if words & TO_WORDS:
-            return "to"
-        if words & FROM_WORDS:
-            return "from"
+        if words & (TO_WORDS | FROM_WORDS):
+            return "to" if words & TO_WORDS else "from"
     return None
 
 
