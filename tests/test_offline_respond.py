@@ -232,6 +232,10 @@ def test_failed_calls_are_grouped_by_their_kind_and_each_kind_said_once(question
      "I couldn't order it: address outside delivery area."),
     ("tides at Porthleven?", "get_tides", {"ok": False, "errors": ["station not found"]}, "That didn't work: station not found."),
     ("帮我选个靠窗的座位", "choose_seat", {"error": "seat map unavailable"}, "没能完成：“seat map unavailable”。"),
+    # the action's own word false ("reserved" for reserve_table), or a status that stops an action, with empty fields left out
+    ("reserve a table for 6 at 8", "reserve_table", {"reserved": False, "tables": [], "message": "no table for 6 tonight"},
+     "I couldn't reserve it: no table for 6 tonight."),
+    ("订两张周六的话剧票", "buy_theatre_tickets", {"status": "sold_out", "message": "该场次已售罄"}, "没能完成：该场次已售罄。"),
 ])
 def test_a_result_that_says_it_failed_is_said_as_a_failure_never_done(question, name, result, said):
     """An error field, "ok"/"success" false, a failed or rejected status: what went wrong, then anything else it offers."""
@@ -243,6 +247,7 @@ def test_a_result_that_says_it_failed_is_said_as_a_failure_never_done(question, 
     ("order me a pot of tea", "order_tea", {"ok": True, "ready_in_minutes": 4}, "Done: it will be ready in 4 min."),
     ("where's my parcel?", "track_parcel", {"delivered_on": "2026-12-03"}, "It was delivered on Thursday, 3 December 2026."),
     ("how's the train?", "train_status", {"state": "out_for_service"}, "It is out for service."),
+    ("is the car park full?", "car_park_status", {"status": "full"}, "It is full."),  # a lookup's status is a fact
     ("log my water", "log_water", {"ok": True, "entries_today": 3, "level": "above_target"},
      "Done: there are 3 entries today and the level is above target."),
 ])

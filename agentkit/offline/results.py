@@ -36,8 +36,8 @@ from agentkit.offline.wording import (
 )
 
 TABLES = ("getting", "toolish", "searching", "converted", "converting", "actions", "doing", "lookups", "reading", "clock",
-          "faults", "failed")
-GETTING, TOOLISH, SEARCHING, CONVERTED, CONVERTING, ACTIONS, DOING, LOOKUPS, READING, CLOCK, FAULTS, FAILED = (
+          "faults", "failed", "full")
+GETTING, TOOLISH, SEARCHING, CONVERTED, CONVERTING, ACTIONS, DOING, LOOKUPS, READING, CLOCK, FAULTS, FAILED, FULL = (
     frozenset(lexicon.words("answers")["results"][table]) for table in TABLES)
 """The words of a tool's name (and of a result's field) that say what its result is: answers.toml's [results] says which."""
 NOTHING = {language: (say("nothing_found", language), say("nothing_done", language)) for language in ("en", "zh")}
@@ -131,14 +131,16 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
 def _failed(value: dict, words: list[str], given: tuple, question: str, language: Language) -> str | None:
     """{"error": …}, "ok": false, a status "rejected": what went wrong ("I couldn't book it: no court is free at 09:00."),
     then what else the result offers ("The alternatives are 10:00 and 11:30."); None for a result that did not fail."""
-    wrong = [k for k, v in value.items() if k in FAULTS and v or v is False and k in ("ok", "success") or v is True and
-             k == "failed" or k in ("status", "state") and isinstance(v, str) and v.lower().replace("_", " ") in FAILED]
+    acted = bool(words) and _acts(words) and reading.stem(words[0])[:4]  # {"booked": false} from book_room, "full": failed
+    wrong = [k for k, v in value.items() if k in FAULTS and v or v is False and (k in ("ok", "success") or acted and reading.stem(
+             k).startswith(acted)) or v is True and k == "failed" or k in ("status", "state") and isinstance(v, str) and
+             v.lower().replace("_", " ") in (FAILED | FULL if acted else FAILED)]
     if not wrong:
         return None
     why = next((k for k in (*FAULTS, "message", "reason", "detail") if value.get(k) and isinstance(value[k], str | list)), None)
     what = ("：" if language == "zh" else ": ") + value_text(value[why], language).rstrip(".。") if why else ""
     said = say("couldnt" if _acts(words) else "didnt_work", language, verb=words[0] if words else "", what=what)
-    rest = {k: v for k, v in value.items() if k not in {*wrong, why, "ok", "success", "status", "state"}}
+    rest = {k: v for k, v in value.items() if k not in {*wrong, why, "ok", "success", "status", "state"} and v not in ([], "")}
     chosen = fields(rest, question, language, False, given) if rest else []
     return f"{said}{'' if language == 'zh' else ' '}{sentence(chosen, question, '', language, False)}" if chosen else said
 
