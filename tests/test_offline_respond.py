@@ -330,3 +330,13 @@ def test_a_question_that_asks_when_or_what_it_cost_gets_the_time_and_the_money(q
     assert _answer(question, "get_ferry_booking", {"reference": "ZK4"}, result) == said
     said = _answer("when does it sail?", "get_ferry_booking", {}, {"ferry": "Blue Star 2", "sails": "2026-12-18T06:30:00"})
     assert said == "It sails at 06:30 (Friday, 18 December 2026).", said
+
+
+@pytest.mark.parametrize(("arguments", "said"), [
+    ({"area": "Soho", "date": "2026-12-18", "guests": 4},
+     "I found no restaurants in Soho for 4 guests on Friday, 18 December 2026."),
+    ({"area": "Soho", "seats": 2}, "I found no restaurants in Soho for 2 seats."),
+])
+def test_what_a_search_was_for_is_said_as_a_phrase_not_a_list_of_fields(arguments, said):
+    """A day is "on <the day in words>", a count of things is "4 guests" (never "2026-12-18 and guests 4")."""
+    assert _answer("any tables?", "find_restaurants", arguments, {"restaurants": []}) == said

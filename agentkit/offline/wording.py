@@ -169,15 +169,17 @@ def sentence_end(text: str, language: Language) -> str:
 
 def context(arguments: dict[str, Any], language: Language, places_only: bool = False) -> str:
     """The arguments as a phrase: " in Tokyo" / "东京", " from Paris to London" / "从巴黎到伦敦", " for 16"."""
-    places, ends, others = [], {}, []
+    places, ends, others, day = [], {}, [], ""
     for key, value in arguments.items():
         key_words = set(reading.split_name(key))
         if isinstance(value, (dict, list)) or value is None or value == "" or isinstance(value, bool):
             continue
-        if key_words & PLACES and isinstance(value, str):
-            places.append(place(value, language))
+        if isinstance(value, str) and (said := moment(value, language)) and not places_only:  # "on Wednesday, 9 December 2026"
+            day = said[1] if language == "zh" else f" on {said[1]}"
         elif end := next((end for end, named in ENDS.items() if key_words & named), None):  # "from Paris to London"
             ends[end] = place(str(value), language)
+        elif key_words & PLACES and isinstance(value, str):
+            places.append(place(value, language))
         elif places_only:
             continue
         elif isinstance(value, str):
@@ -185,14 +187,16 @@ def context(arguments: dict[str, Any], language: Language, places_only: bool = F
                 others.append(place(value, language))
         elif len(arguments) == 1:
             others.append(number(value, language))
-        else:  # several numbers say which is which: "principal 500, interest rate 5 and years 10"
+        elif key.endswith("s") or key == "people":  # a count of things: "4 people", "3 nights"
+            others.append(f"{number(value, language)} {label(key, language)[0]}")
+        else:  # several numbers say which is which: "principal 500, interest rate 5"
             others.append(f"{label(key, language)[0]} {number(value, language)}")
     if language == "zh":
         phrase = "、".join(places)
         phrase += f"从{ends['from']}到{ends['to']}" if "from" in ends and "to" in ends else ""
-        return phrase + (f"（{join(others, 'zh')}）" if others and not places_only else "")
+        return day + phrase + (f"（{join(others, 'zh')}）" if others and not places_only else "")
     phrase = f" in {join(places, 'en')}" if places else ""
     phrase += "".join(f" {end} {ends[end]}" for end in ("from", "to") if end in ends)
     # "the square root of 16", but "the tip for 50 and 15", "the books for Herbert"
     alone = len(arguments) == 1 and not phrase and not isinstance(next(iter(arguments.values())), str)
-    return phrase + (f"{' of' if alone else ' for'} {join(others, 'en')}" if others else "")
+    return phrase + (f"{' of' if alone else ' for'} {join(others, 'en')}" if others else "") + day
