@@ -109,13 +109,12 @@ def plans(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     made = [c["function"] for c in calls_in(turns)]
     done = [f for f in made if f["name"] not in tools.names]
     last = [c["function"]["name"] for c in next(m for m in reversed(turns) if m["role"] == "assistant").get("tool_calls") or []]
-    if made and (made[0]["name"], made[0]["arguments"]) == (written.name, written.arguments):  # its own plan
-        if last[-1] not in tools.names and not message_text(messages[-1]).startswith("Error:"):
-            return Reply(tool_calls=(_mark(tools, len(done)),))
-        if len(done) < len(steps):
-            return Reply(tool_calls=(steps[len(done)],))
-        return _answer(base, own, question_at)
-    if done and set(last) == {tools.marker}:  # marked after a reminder: the answer
+    own_plan = made and (made[0]["name"], made[0]["arguments"]) == (written.name, written.arguments)
+    if own_plan and last[-1] not in tools.names and not message_text(messages[-1]).startswith("Error:"):
+        return Reply(tool_calls=(_mark(tools, len(done)),))
+    if own_plan and len(done) < len(steps):
+        return Reply(tool_calls=(steps[len(done)],))
+    if own_plan or done and set(last) == {tools.marker}:  # every step of its own plan made, or marked after a reminder
         return _answer(base, own, question_at)
     open_steps = _reminded(tools, [message_text(m) for m in turns if m["role"] == "tool"])
     numbers = [n for f in done if (n := _step_of(parsed(f["arguments"]), open_steps))]

@@ -95,12 +95,6 @@ def command_for(text: str, file: str | None, number: float | None) -> str | None
     return None
 
 
-def everyday_command(text: str, file: str | None) -> str | None:
-    """The command of a request about a named file that a shell answers ("how big is notes.txt?"), or None."""
-    command = command_for(text, file, None) if file else None
-    return command if command and file in command else None
-
-
 def pattern_for(text: str) -> str | None:
     """The glob pattern for "the python files", "all txt files", "the files" (every file: `*`)."""
     lowered = text.lower()

@@ -111,8 +111,12 @@ class OfflineModel:
             if ready:
                 calls = [_written(p) for p in ready]
                 return Reply(tool_calls=tuple(make_mistake(calls, self.unruly) if self.unruly else calls))
-            if planned:
-                return _ask_for_missing(planned[0], offers, language)
+            if planned:  # a required value is missing: ask the person for it by its meaning, through `ask_user` if offered
+                asked_for = answer.ask_for(planned[0].offer.name, list(planned[0].missing), language, planned[0].offer.schema)
+                asker = next((o for o in offers if o.name != planned[0].offer.name and asks_the_person(o)), None)
+                if asker:
+                    return Reply(tool_calls=(EmittedCall(asker.name, json.dumps({"question": asked_for}, ensure_ascii=False)),))
+                return Reply(content=asked_for)
         if len(offers) < len(offered) and any(not p.missing for p in plan(question, offered)):
             return Reply(content=answer.not_allowed(language))  # only a tool it was told not to use would do
         protocol = None if offers else function_protocol(messages)
@@ -124,15 +128,6 @@ class OfflineModel:
 
 def _written(planned: Planned, ascii: bool = True) -> EmittedCall:
     return EmittedCall(planned.offer.name, json.dumps(planned.arguments, ensure_ascii=ascii))
-
-
-def _ask_for_missing(planned: Planned, offers: list[Offer], language: str) -> Reply:
-    """A call lacks a required value: ask the person for it by its meaning, through `ask_user` when it is offered."""
-    question = answer.ask_for(planned.offer.name, list(planned.missing), language, planned.offer.schema)
-    asker = next((o for o in offers if o.name != planned.offer.name and asks_the_person(o)), None)
-    if asker:
-        return Reply(tool_calls=(EmittedCall(asker.name, json.dumps({"question": question}, ensure_ascii=False)),))
-    return Reply(content=question)
 
 
 def _confirmed(messages: list[dict]) -> str | None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from agentkit.hardening.echo import echo
@@ -138,7 +138,11 @@ def to_response(request: dict[str, Any], completion: dict[str, Any]) -> dict[str
 
 def response_events(response: dict[str, Any]) -> Iterator[bytes]:
     """The response as the events a real server streams: created, each item piece by piece, completed."""
-    numbered = _numbered()
+    count = itertools.count()
+
+    def numbered(kind: str, **fields: Any) -> bytes:
+        return _event({"type": kind, "sequence_number": next(count)} | fields, kind)
+
     pending = response | {"status": "in_progress", "output": []}
     yield numbered("response.created", response=pending)
     yield numbered("response.in_progress", response=pending)
@@ -164,8 +168,3 @@ def response_events(response: dict[str, Any]) -> Iterator[bytes]:
         yield numbered("response.output_item.done", item=item, **at)
     yield numbered("response.completed" if response["status"] == "completed" else "response.incomplete",
                    response=response)
-
-
-def _numbered() -> Callable[..., bytes]:
-    count = itertools.count()
-    return lambda kind, **fields: _event({"type": kind, "sequence_number": next(count)} | fields, kind)
