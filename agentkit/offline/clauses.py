@@ -29,11 +29,9 @@ MEANS_ONLY, VALUE_ONLY = (re.compile(_WORDS[name], re.IGNORECASE) for name in ("
 
 def each_item(question: str) -> str:
     """ "add milk and eggs to my list" -> "add milk to my list and add eggs to my list": one request per item."""
-    first = ITEMS_FIRST.match(question.rstrip(".!?"))
-    if first:
+    if first := ITEMS_FIRST.match(question.rstrip(".!?")):
         question = f"add {first.group('items')} to my {first.group('list')}"  # each verb of ITEMS_FIRST adds to a list
-    match = ITEMS.match(question.rstrip(".!?"))
-    if not match:
+    if not (match := ITEMS.match(question.rstrip(".!?"))):
         return question
     quoted = [m.group(0) for m in QUOTED.finditer(match.group("items"))]  # "add 'a, b' and 'c'": the quotes are the items
     items = quoted or [i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", match.group("items")) if i.strip()]

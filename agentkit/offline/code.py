@@ -38,8 +38,7 @@ def code_spans(text: str) -> list[tuple[int, int, str, str]]:
         found.append((match.start(), match.end(), "sql" if _SQL.match(match.group(1)) else "command", match.group(1)))
     if found:
         return found
-    sql = _SQL.search(text)
-    if sql:
+    if sql := _SQL.search(text):
         statement = sql.group(0).strip().rstrip("?").strip()
         return [(sql.start(), sql.start() + len(statement), "sql", statement)]
     for run in _RUN.finditer(text):
@@ -83,8 +82,7 @@ def command_for(text: str, file: str | None, number: float | None) -> str | None
     for pattern, template in EVERYDAY_COMMANDS:
         found = re.search(pattern, lowered)
         if found and "{target}" in template:
-            target = _target(text, file)
-            if not target:
+            if not (target := _target(text, file)):
                 continue
             template = template.replace("{target}", target)
         if found and (file or "{file}" not in template or template.startswith("ls")):

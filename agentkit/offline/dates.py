@@ -125,8 +125,7 @@ def as_iso(written: str, today: dt.date | None = None, past: bool = False) -> st
     if named and named.group(2) in WEEKDAYS:
         ahead = (WEEKDAYS.index(named.group(2)) - today.weekday()) % 7 or 7  # the coming one, never today
         return (today + dt.timedelta(days=ahead - 7 * past)).isoformat()
-    relative = re.fullmatch(r"in (\w+) (day|week|month)s?", words)
-    if relative:
+    if relative := re.fullmatch(r"in (\w+) (day|week|month)s?", words):
         count = _amount(relative.group(1))
         step = {"day": 1, "week": 7, "month": 30}[relative.group(2)]
         return (today + dt.timedelta(days=int(count * step))).isoformat()
@@ -142,8 +141,7 @@ _MONTH_DAY = re.compile(r"(?:(?P<m1>[a-z]+)\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?
 
 def _month_day(words: str, today: dt.date, past: bool = False) -> str | None:
     """ "march 3rd 2027", "12 may 2027", "1st of june": the day; without a year, the coming one (or the last one)."""
-    match = _MONTH_DAY.fullmatch(words)
-    if not match:
+    if not (match := _MONTH_DAY.fullmatch(words)):
         return None
     month_word, day = (match.group("m1"), match.group("d1")) if match.group("m1") else (match.group("m2"), match.group("d2"))
     month = next((i for i, name in enumerate(MONTHS, 1) if name.startswith(month_word[:3]) and len(month_word) >= 3), None)

@@ -138,8 +138,7 @@ FIRST_LINES = re.compile(rf"\b(?:first|top|opening)\s+(?:(\d+|{dates.said(1, 100
 def line_counts(numeric: list[str], properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, Any]:
     """ "the first line of notes.txt", "its top 5 lines": how many lines a parameter like read_file's `limit`
     ("how many lines to read at most") takes; the place to start (`offset`, "first line to read") stays as it is."""
-    found = FIRST_LINES.search(text)
-    if not found:
+    if not (found := FIRST_LINES.search(text)):
         return {}
     for name in numeric:
         hint = {reading.stem(w) for w in hint_of(name, properties[name])}

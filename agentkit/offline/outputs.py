@@ -56,11 +56,9 @@ def _counted(command: str, output: str, language: Language) -> str | None:
 
 def _file(result: str, language: Language, full: bool) -> str | None:
     """read_file's "a.txt, lines 1-3:\\n     1\\tone …" as "a.txt has 3 lines: …"."""
-    empty = re.fullmatch(r"(.+?) is empty \(0 lines\)", result)
-    if empty:
+    if empty := re.fullmatch(r"(.+?) is empty \(0 lines\)", result):
         return say("file_empty", language, name=empty.group(1))
-    head = re.match(r"(.+?), lines? (\d+)(?:-(\d+))?:\n", result)
-    if not head:
+    if not (head := re.match(r"(.+?), lines? (\d+)(?:-(\d+))?:\n", result)):
         return None
     lines = NUMBERED.findall(result[head.end():])
     whole = result.rstrip().endswith("[end of file]") and head.group(2) == "1"
@@ -72,11 +70,9 @@ def _file(result: str, language: Language, full: bool) -> str | None:
 
 def _listing(result: str, language: Language) -> str | None:
     """glob's "2 paths matching '*', sorted:\\na.txt\\nb.md" as "There are 2 files: a.txt and b.md."."""
-    none = re.match(r"No paths match ('[^']*'|\"[^\"]*\")", result)
-    if none:
+    if none := re.match(r"No paths match ('[^']*'|\"[^\"]*\")", result):
         return say("no_match", language, pattern=none.group(1))
-    head = re.match(r"(?:(\d+) paths?|First (\d+) paths) matching ('[^']*'|\"[^\"]*\")[^\n]*\n", result)
-    if not head:
+    if not (head := re.match(r"(?:(\d+) paths?|First (\d+) paths) matching ('[^']*'|\"[^\"]*\")[^\n]*\n", result)):
         return None
     paths = [p for p in result[head.end():].splitlines() if p and not p.startswith("[")]
     shown = join(paths[:SHOWN_PATHS] + [say("more", language, count=len(paths) - SHOWN_PATHS)] * (len(paths) > SHOWN_PATHS),
@@ -87,12 +83,10 @@ def _listing(result: str, language: Language) -> str | None:
 
 def _changed(result: str, language: Language) -> str | None:
     """write_file's "Wrote 19 bytes to notes.txt (new file)" and edit_file's "Replaced 1 occurrence in a.txt (line 2)"."""
-    wrote = re.fullmatch(r"Wrote ([\d,]+) bytes to (.+) \((new file|replaced its old content)\)", result)
-    if wrote:
+    if wrote := re.fullmatch(r"Wrote ([\d,]+) bytes to (.+) \((new file|replaced its old content)\)", result):
         size, path, what = wrote.groups()
         return say("wrote_new" if what == "new file" else "wrote_over", language, path=path, size=size)
-    edited = re.fullmatch(r"Replaced (\d+) occurrences? in (.+) \((lines? [\d, ]+)\)", result)
-    if edited:
+    if edited := re.fullmatch(r"Replaced (\d+) occurrences? in (.+) \((lines? [\d, ]+)\)", result):
         count, path, where = edited.groups()
         return say("edited", language, path=path, count=count, s="s" * (count != "1"), lines=where.split(" ", 1)[1],
                    where=where)

@@ -41,8 +41,7 @@ def handle(model: Model, method: str, path: str, body: bytes) -> HttpReply:
 def _route(model: Model, method: str, path: str, body: bytes) -> HttpReply:
     if path == "/v1/models" or path.startswith("/v1/models/"):
         _allow(method, "GET", path)
-        model_id = path.removeprefix("/v1/models").removeprefix("/")
-        if not model_id:
+        if not (model_id := path.removeprefix("/v1/models").removeprefix("/")):
             return _json({"object": "list", "data": [_model_object()]})
         if model_id != SERVED_MODEL:
             raise ApiError(404, f"The model {echo(model_id)!r} does not exist; this server serves {SERVED_MODEL!r}.",

@@ -111,8 +111,7 @@ def place(value: str, language: Language) -> str:
 def moment(text: str, language: Language) -> tuple[str | None, str] | None:
     """An ISO date-time written for a person, as (clock, date): ("22:53", "Friday, 4 December 2026") /
     ("22:53", "2026年12月4日星期五"); the clock is None for a date alone."""
-    found = MOMENT.search(text)
-    if not found:
+    if not (found := MOMENT.search(text)):
         return None
     try:
         when = datetime.fromisoformat(found.group(1) + (f"T{found.group(2)}" if found.group(2) else ""))
