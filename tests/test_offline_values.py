@@ -354,3 +354,13 @@ def test_a_date_whose_schema_format_is_date_is_written_yyyy_mm_dd(question, days
 
     [(name, arguments)] = _calls(question, RENEW)
     assert arguments["start"] == (dt.date.today() + dt.timedelta(days=days)).isoformat()
+
+
+@pytest.mark.parametrize(("question", "about", "description"), [
+    ("hire the sauna for 2 hours", "Book the sauna.", "Length of the booking (30 minutes minimum)"),
+    ("预订桑拿，2个小时", "预订桑拿。", "使用时长（小时），最少 1 小时"),
+])
+def test_a_duration_is_given_in_the_unit_the_parameters_name_says_before_its_description(question, about, description):
+    """`hours` asks for hours, though its description names minutes, or says "1 小时" (read as "60 minutes")."""
+    sauna = _offer("book_sauna", about, {"hours": {"type": "integer", "description": description}}, ["hours"])
+    assert _calls(question, sauna) == [("book_sauna", {"hours": 2})]

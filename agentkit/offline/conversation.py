@@ -94,8 +94,7 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
     bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,"))
     changed = _kept(offer, {n: v for n, v in found.items() if v is not None and v != previous.get(n)}, question, bare)
-    changed = _to_the_side_named(offer, changed or bare, previous, question)
-    if not changed:
+    if not (changed := _to_the_side_named(offer, changed or bare, previous, question)):
         return []
     arguments = {**previous, **{n: _as_before(v, previous.get(n), asked) for n, v in changed.items()}}
     return [Planned(offer, arguments)] if set(offer.schema.get("required") or []) <= set(arguments) else []

@@ -146,8 +146,7 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
     question_at = max(i for i, m in enumerate(messages) if m["role"] == "user")
     question, earlier = message_text(messages[question_at]), messages[question_at + 1: turn_start]
     first_turn = not any(m["role"] == "assistant" for m in earlier)
-    stepped = next_step(question, messages, offers)
-    if stepped:  # the file just read, written back with the line added
+    if stepped := next_step(question, messages, offers):  # the file just read, written back with the line added
         return Reply(tool_calls=(_written(stepped, False),))
     if any(content.startswith("Error:") for *_, content in results) and offers and first_turn:
         # A model reads the error and tries again once, if it now has a different call to make.
