@@ -242,7 +242,7 @@ async def test_round_trip_with_number_arguments():
     result = await manual_round_trip(offline_client(), "offline", question, FUNCTIONS)
     assert made(result.call) == by_name("interest_calc", 500, 5, 10)
     assert result.messages[3] == {"role": "user", "content": "RESULT: $814.45"}
-    assert result.answer == "The interest for principal 500, interest rate 5 and years 10 is $814.45."
+    assert result.answer == "The interest for principal 500, interest rate 5 and 10 years is $814.45."
 
 
 @pytest.mark.anyio
