@@ -192,8 +192,7 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     # is glob (a pattern it implies), not read_file (a path nobody named); unless only the first does what it says.
     close = [s for s in ranked if s is not top and s[0] >= max(ENOUGH, top[0] - 2.0) and s[1] >= top[1]]
     if close and not _complete(top[4], text) and not IT.search(text):  # "it": a value said before
-        fillable = next((s for s in close if _complete(s[4], text)), None)
-        if fillable:
+        if fillable := next((s for s in close if _complete(s[4], text)), None):
             return fillable[4], fillable[0]
     return top[4], top[0]
 

@@ -28,7 +28,6 @@ from agentkit.offline.spans import QUOTED, find
 from agentkit.offline.vocabulary import english
 
 ISO_DATE, CLOCK = re.compile(r"\d{4}-\d{2}-\d{2}"), re.compile(r"[012]\d:[0-5]\d")
-MORNING = re.compile(r"(?<![a-z])(?:am|a\.m\.)(?![a-z])|\bmorning\b|上午|早上|早晨|凌晨|明早", re.I)
 
 
 @dataclass(frozen=True)
@@ -72,8 +71,7 @@ FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(_WORDS[name]
                                                for name in ("follows_on", "said_around", "back", "it_file", "lead"))
 """A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
 is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
-AGAIN, MORE, FEWER = (re.compile(_WORDS[name], re.I) for name in ("again", "more", "fewer"))
-FLAG = re.compile(r"(?:(?P<on>add|include)|without|drop|remove|skip|no)\s+(?:the\s+)?(?P<flag>\w{3,})", re.I)
+AGAIN, MORE, FEWER, MORNING, FLAG = (re.compile(_WORDS[name], re.I) for name in ("again", "more", "fewer", "morning", "flag"))
 FREE = {role or None for role in _WORDS["free"]}
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
 
@@ -170,8 +168,7 @@ def with_earlier_file(question: str, messages: list[dict]) -> str:
         return question
     for call in reversed(calls_in(messages[:-1])):
         arguments = arguments_of(call["function"].get("arguments"))
-        path = next((v for k, v in arguments.items() if isinstance(v, str) and role_of(k, {})[0] == "path"), None)
-        if path:
+        if path := next((v for k, v in arguments.items() if isinstance(v, str) and role_of(k, {})[0] == "path"), None):
             return IT_FILE.sub(lambda m, path=path: f"{m.group(1)} {path}" if m.group(1) else path, question, count=1)
     return question
 

@@ -105,10 +105,13 @@ def durations(text: str) -> list[tuple[int, int, float]]:
     return found
 
 
-def in_unit(seconds: float, hint: set[str]) -> float:
-    """A duration in the unit a parameter's words ask for: seconds, hours, or (the usual one) minutes."""
-    named = [UNIT_SECONDS[w.removesuffix("s")] for w in hint if len(w) > 2 and w.removesuffix("s") in UNIT_SECONDS]
-    return seconds / (min(named) if named else 60)  # of two units named, the finer: a count of seconds stays exact
+def in_unit(seconds: float, hint: set[str], own: set[str] = frozenset()) -> float:
+    """A duration in the unit a parameter's words ask for: its name's first ("hours"), then its description's ("at
+    least 2 h": 120 minutes), else minutes. Of two units named, the finer: a count of seconds stays exact."""
+    for words in (own, hint):
+        if named := [UNIT_SECONDS[w.removesuffix("s")] for w in words if len(w) > 2 and w.removesuffix("s") in UNIT_SECONDS]:
+            return seconds / min(named)
+    return seconds / 60
 
 
 def as_iso(written: str, today: dt.date | None = None, past: bool = False) -> str | None:
@@ -121,8 +124,7 @@ def as_iso(written: str, today: dt.date | None = None, past: bool = False) -> st
     days = TABLES["days_from_today"]
     if words in days:
         return (today + dt.timedelta(days=days[words])).isoformat()
-    named = re.fullmatch(r"(next |this |on )?(\w+)", words)
-    if named and named.group(2) in WEEKDAYS:
+    if (named := re.fullmatch(r"(next |this |on )?(\w+)", words)) and named.group(2) in WEEKDAYS:
         ahead = (WEEKDAYS.index(named.group(2)) - today.weekday()) % 7 or 7  # the coming one, never today
         return (today + dt.timedelta(days=ahead - 7 * past)).isoformat()
     if relative := re.fullmatch(r"in (\w+) (day|week|month)s?", words):

@@ -105,8 +105,7 @@ def first_sentence(text: str) -> str:
 def ordered_command(results: list[str]) -> str | None:
     """The first command that a tool result (not an `Error:` one) tells the model to run, if any."""
     for content in results:
-        found = ORDER.search(content)
-        if found and not content.startswith("Error:"):
+        if (found := ORDER.search(content)) and not content.startswith("Error:"):
             return found.group(1)
     return None
 

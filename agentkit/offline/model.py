@@ -119,8 +119,7 @@ class OfflineModel:
                 return Reply(content=asked_for)
         if len(offers) < len(offered) and any(not p.missing for p in plan(question, offered)):
             return Reply(content=answer.not_allowed(language))  # only a tool it was told not to use would do
-        protocol = None if offers else function_protocol(messages)
-        if protocol:
+        if protocol := None if offers else function_protocol(messages):
             return protocol_reply(messages, protocol)
         tools = [(o.name, o.description) for o in offers]
         return Reply(content=answer.introduction(told.role, question, tools, language) or plain_answer(question, language))

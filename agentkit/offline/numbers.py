@@ -127,9 +127,7 @@ def durations(numeric: list[str], properties: dict, spans: list[Span], used: set
         if found and hint & DURATION_WORDS:
             span = found.pop(0)
             used.add(id(span))
-            own = hint_of(name, {})  # its name's unit first ("hours"), then its description's ("at least 2 h": 120 minutes)
-            unit_named = {w.removesuffix("s") for w in own} & dates.UNIT_SECONDS.keys()
-            amount = dates.in_unit(float(span.value), own if unit_named else hint)
+            amount = dates.in_unit(float(span.value), hint, own=hint_of(name, {}))
             values[name] = as_json(round(amount, 4), json_type(properties[name]))
     return values
 

@@ -57,8 +57,7 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
     if shaped := course_output(result, language, full):
         return shaped
     words = reading.split_name(name)
-    parsed = parsed_json(result) if result[:1] in ("{", "[") else None
-    if parsed is not None:
+    if (parsed := parsed_json(result) if result[:1] in ("{", "[") else None) is not None:
         return _structured(parsed, words, arguments, question, language, full)
     if words[:1] == ["ask"]:
         return say("you_answered", language, answer=sentence_end(result, language))
@@ -128,13 +127,21 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     return sentence(chosen, question, where, language, acting) if chosen else NOTHING[language][acting]
 
 
+def _says_failed(key: str, value: Any, acted: str) -> bool:
+    """A field that says the action failed: an error, "ok": false, {"booked": false} from book_room (`acted` is the
+    stem "book"), "failed": true, a status "rejected" (or "full", "sold out" for a tool that acts)."""
+    if value is False:
+        return key in ("ok", "success") or bool(acted) and reading.stem(key).startswith(acted)
+    if key in ("status", "state") and isinstance(value, str):
+        return value.lower().replace("_", " ") in (FAILED | FULL if acted else FAILED)
+    return key in FAULTS and bool(value) or key == "failed" and value is True
+
+
 def _failed(value: dict, words: list[str], given: tuple, question: str, language: Language) -> str | None:
     """{"error": …}, "ok": false, a status "rejected": what went wrong ("I couldn't book it: no court is free at 09:00."),
     then what else the result offers ("The alternatives are 10:00 and 11:30."); None for a result that did not fail."""
-    acted = bool(words) and _acts(words) and reading.stem(words[0])[:4]  # {"booked": false} from book_room, "full": failed
-    wrong = [k for k, v in value.items() if k in FAULTS and v or v is False and (k in ("ok", "success") or acted and reading.stem(
-             k).startswith(acted)) or v is True and k == "failed" or k in ("status", "state") and isinstance(v, str) and
-             v.lower().replace("_", " ") in (FAILED | FULL if acted else FAILED)]
+    acted = reading.stem(words[0])[:4] if words and _acts(words) else ""
+    wrong = [k for k, v in value.items() if _says_failed(k, v, acted)]
     if not wrong:
         return None
     why = next((k for k in (*FAULTS, "message", "reason", "detail") if value.get(k) and isinstance(value[k], str | list)), None)

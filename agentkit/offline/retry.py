@@ -22,8 +22,7 @@ def corrected(results: list[tuple[str, dict, str]], offers: list[Offer]) -> list
         for key, value in arguments.items():
             ranked = sorted((_likeness(value, v), v) for v in valid if isinstance(value, str) and v != value
                         and ("*" not in v or "pattern" in key))  # a glob pattern is no file's path
-            better = ranked[-1][1] if ranked and ranked[-1][0] > 0 else None
-            if better:
+            if better := ranked[-1][1] if ranked and ranked[-1][0] > 0 else None:
                 fixed[key] = better
         if fixed == arguments and content.startswith("Error:"):
             return []  # nothing this error says can fix this call
