@@ -2,7 +2,8 @@
 docstring), as a subprocess from the repository's root, ending with status 0 and printing its result lines.
 
 Nothing here asserts how fast anything is: a timed assertion fails on a busy machine (the figures a quick run prints
-are too small to mean anything anyway). Two scripts are only imported (their top level runs, `main` is not called):
+are too small to mean anything anyway). Three scripts are only imported (their top level runs, `main` is not called):
+bfcl.py, which needs BFCL's data and checker (the `bfcl-eval` wheel, fetched from the package registry on a first run);
 course_time.py, which has no small run (it starts kernels and runs every notebook, under nbval too), and
 hub_capacity.py, whose smallest run (`--students 1 --chapters 00_setup.ipynb`: a real local JupyterHub with its npm
 proxy, one student's server, one notebook) took 27 s on a loaded 2-core machine, more than all the others together.
@@ -64,7 +65,7 @@ QUICK_RUNS = {
         r"^verdicts: \{'pass': \d+\}$",
     ]),
 }
-IMPORTED_ONLY = ["course_time.py", "hub_capacity.py"]
+IMPORTED_ONLY = ["bfcl.py", "course_time.py", "hub_capacity.py"]
 
 
 def test_every_script_is_covered():
