@@ -1,9 +1,11 @@
 """Settings from the environment and `.env`, `connect()` real or offline, and `check_connection`'s plain answers."""
 
 import dataclasses
+import re
 import socket
 import subprocess
 import sys
+from pathlib import Path
 
 import openai
 import pytest
@@ -15,6 +17,8 @@ from agentkit.offline.protocol import ApiError
 from agentkit.offline.transport import OFFLINE_BASE_URL
 from agentkit.offline.variants import variant
 from agentkit.recovery import server_fix
+
+ROOT = Path(__file__).resolve().parent.parent
 
 HELLO = "Hello! I am the course's offline model. Ask me something, or offer me a tool."
 NATIVE = "Tool calls: native (it called get_current_time when asked the time in Tokyo)."
@@ -301,9 +305,21 @@ async def test_check_connection_calls_left_in_text(clean, base_url, fix, form):
                             f"(get_current_time). For native calls: {server_fix(base_url)}.")
 
 
-def test_importing_agentkit_skips_the_iri_grammar_jsonschema_would_compile():
-    """jsonschema + rfc3987_syntax cost a second of CPU per kernel; agentkit imports jsonschema without the latter."""
-    code = ("import sys, agentkit.config, agentkit.tools.registry, jsonschema; "
+@pytest.mark.parametrize("first", ["agentkit.config", "agentkit.tools.registry", "agentkit.evaluation",
+                                   "agentkit.checks.ch02", "agentkit.checks.ch09"])
+def test_importing_agentkit_skips_the_iri_grammar_jsonschema_would_compile(first: str):
+    """jsonschema + rfc3987_syntax cost a second of CPU per kernel (4 s on a loaded machine); agentkit imports
+    jsonschema without the latter, whichever of its modules a process imports first (stop 45's lazy `import agentkit`
+    let chapter 09's scorer import jsonschema before the workaround ran: every kernel and `agentkit eval` paid).
+    Not agentkit.classroom: nbformat, which it needs, imports jsonschema itself (once in a grading process)."""
+    code = (f"import sys, {first}, jsonschema; "
             "print('rfc3987_syntax' in sys.modules, sys.modules.get('rfc3987_syntax', 'absent'))")
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert shown.split() == ["False", "absent"]
+
+
+def test_only_the_arguments_module_imports_jsonschema():
+    """The workaround above works only if agentkit reaches jsonschema through agentkit.hardening.arguments alone."""
+    importers = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "agentkit").rglob("*.py")
+                       if re.search(r"^\s*(?:import jsonschema|from jsonschema )", path.read_text(encoding="utf-8"), re.M))
+    assert importers == ["agentkit/hardening/arguments.py"]

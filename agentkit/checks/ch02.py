@@ -6,9 +6,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator, SchemaError
-
 from agentkit.checks import answer, expect, phrase, run_check
+from agentkit.hardening.arguments import Draft202012Validator, SchemaError
 from agentkit.offline import ScriptedModel, call, offline_client
 from agentkit.tools.clock import clock_tool
 

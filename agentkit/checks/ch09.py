@@ -10,11 +10,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import jsonschema
-
 from agentkit.checks import CheckFailed, answer, expect, run_check
 from agentkit.evaluation import Case, load_functions, score
 from agentkit.evaluation.dataset import case_problems
+from agentkit.hardening.arguments import Draft202012Validator, SchemaError
 
 
 def _check_tool(tool: Any, label: str) -> str:
@@ -28,8 +27,8 @@ def _check_tool(tool: Any, label: str) -> str:
            f'{label}\'s parameters must be a JSON Schema {{"type": "object", "properties": {{...}}}} '
            "with at least one parameter.")
     try:
-        jsonschema.Draft202012Validator.check_schema(parameters)
-    except jsonschema.SchemaError as error:
+        Draft202012Validator.check_schema(parameters)
+    except SchemaError as error:
         raise CheckFailed(f"{label}'s parameters are not valid JSON Schema: {error.message}") from None
     return function["name"]
 

@@ -92,7 +92,7 @@ def load_cases(folder: Path | str = DATA, *, split: SplitOrAll = "all", category
 
 def case_problems(case: Case, functions: dict[str, dict[str, Any]]) -> list[str]:
     """What makes a case unusable against these schemas (empty when it is sound): the rules every case keeps."""
-    import jsonschema  # only needed when checking a set, not when scoring
+    from agentkit.hardening.arguments import Draft202012Validator  # only needed when checking a set, not when scoring
 
     problems = [f"{name} is offered but has no schema" for name in case.tools if name not in functions]
     if case.category not in CATEGORIES:
@@ -111,6 +111,6 @@ def case_problems(case: Case, functions: dict[str, dict[str, Any]]) -> list[str]
             if not acceptable or (name in required and None in acceptable):
                 problems.append(f"{call.name}: required {name!r} needs an acceptable value, and None is not one")
             for value in acceptable:
-                if value is not None and name in declared and not jsonschema.Draft202012Validator(declared[name]).is_valid(value):
+                if value is not None and name in declared and not Draft202012Validator(declared[name]).is_valid(value):
                     problems.append(f"{call.name}: {value!r} is not a valid {name!r}")
     return problems

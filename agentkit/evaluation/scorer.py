@@ -15,9 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import jsonschema
-
 from agentkit.evaluation.dataset import Case, ExpectedCall
+from agentkit.hardening.arguments import Draft202012Validator, ValidationError
 
 ModelCall = tuple[str, str | dict[str, Any]]
 """A call as the model made it: the function's name and its arguments (the JSON text, or already parsed)."""
@@ -74,8 +73,8 @@ def call_problem(name: str, arguments: str | dict[str, Any], expected: ExpectedC
         if argument not in declared:
             return f"{name}: unknown argument {argument!r} (declared: {', '.join(declared)})"
         try:
-            jsonschema.validate(value, declared[argument])
-        except jsonschema.ValidationError as error:
+            Draft202012Validator(declared[argument]).validate(value)
+        except ValidationError as error:
             return f"{name}: {argument!r} does not fit its schema: {error.message}"
     for argument, acceptable in expected.arguments.items():
         if argument not in arguments:

@@ -32,7 +32,8 @@ def _import_jsonschema_without_the_iri_grammar() -> None:
     """jsonschema imports rfc3987_syntax where it is installed (Jupyter installs it), which compiles a grammar for
     IRIs at import: a second of CPU in every kernel. No tool schema checks the "iri" format, so it is left out
     (jsonschema then skips that one format, as wherever rfc3987_syntax is not installed). agentkit reaches
-    jsonschema only through this module (the registry too); if jsonschema was imported before, nothing changes."""
+    jsonschema only through this module (tests/test_config.py checks it); if jsonschema was imported before, nothing
+    changes."""
     if "jsonschema" in sys.modules or "rfc3987_syntax" in sys.modules:
         return
     sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]  # None in sys.modules makes its import fail

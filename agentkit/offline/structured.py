@@ -44,7 +44,7 @@ def constrained(request: dict[str, Any], reply: Reply) -> Reply:
     values = {name: [] if name in empty else values.get(name) for name in schema.get("properties") or {}
               if name in values or name in empty}
     missing = [name for name in missing if name not in empty]
-    from jsonschema import Draft202012Validator  # here, not at import: importing jsonschema takes most of a second
+    from agentkit.hardening.arguments import Draft202012Validator  # here, not at import: jsonschema takes a while
 
     # A value of the wrong shape (a list of objects, say) is not one the model could give: treated as not found.
     wrong = {str(error.path[0]) for error in Draft202012Validator(schema).iter_errors(values) if error.path}
