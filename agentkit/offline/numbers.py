@@ -125,8 +125,7 @@ def durations(numeric: list[str], properties: dict, spans: list[Span], used: set
     for name in numeric:
         hint = hint_of(name, properties[name])
         if found and hint & DURATION_WORDS:
-            span = found.pop(0)
-            used.add(id(span))
+            used.add(id(span := found.pop(0)))
             amount = dates.in_unit(float(span.value), hint, own=hint_of(name, {}))
             values[name] = as_json(round(amount, 4), json_type(properties[name]))
     return values
