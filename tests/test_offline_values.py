@@ -433,3 +433,54 @@ def _pollen(description):
 ])
 def test_a_day_is_given_in_the_format_its_description_shows(question, description, day):
     assert _calls(question, _pollen(description)) == [("pollen_level", {"city": "Leeds", "day": day})]
+
+
+def _growth(rate_description):
+    return _offer("project_savings", "Project what savings grow to.", {
+        "deposit": {"type": "integer", "description": "The sum put in."},
+        "rate": _number(rate_description), "years": {"type": "integer", "description": "How many years."}},
+        ["deposit", "rate", "years"])
+
+
+RESULT = _offer("trade_return", "Return on a trade.", {
+    "stake": _number("What was put in."), "outcome": _number("The gain or loss on it (a loss is negative).")},
+    ["stake", "outcome"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    # a percentage in the form the description asks for: a decimal, or the percent as written
+    ("project $1500 saved at 4.5% for 6 years", _growth("Yearly rate as a decimal."),
+     {"deposit": 1500, "rate": 0.045, "years": 6}),
+    ("project $1500 saved at 4% for 6 years", _growth("Yearly rate, e.g. 0.03."), {"deposit": 1500, "rate": 0.04, "years": 6}),
+    ("project $1500 saved at 4% for 6 years", _growth("Yearly rate in percent."), {"deposit": 1500, "rate": 4, "years": 6}),
+    # a loss is a negative outcome where the parameter takes a gain or a loss
+    ("return on a trade where I put in $800 and took a loss of $120", RESULT, {"stake": 800, "outcome": -120}),
+    ("return on a trade where I put in $800 and made a gain of $120", RESULT, {"stake": 800, "outcome": 120}),
+    ("return on a trade where I put in $800, outcome -$75", RESULT, {"stake": 800, "outcome": -75}),
+])
+def test_percentages_and_losses_in_the_form_the_parameter_asks_for(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
+SPLIT = _offer("growth_rate", "Yearly growth rate between two values.", {
+    "start_value": {"type": "integer", "description": "The value at the start."},
+    "end_value": {"type": "integer", "description": "The value at the end."},
+    "years": {"type": "integer", "description": "How many years passed."}}, ["start_value", "end_value", "years"])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # a comma after a sum ends it: the words after it speak of the next value
+    ("growth rate from a start value of $1500, end value of $2400 over 6 years",
+     {"start_value": 1500, "end_value": 2400, "years": 6}),
+    ("growth rate with a start value of 1,500, an end value of 2,400, over 6 years",
+     {"start_value": 1500, "end_value": 2400, "years": 6}),
+])
+def test_a_comma_after_a_number_ends_what_speaks_of_it(question, expected):
+    assert _calls(question, SPLIT) == [("growth_rate", expected)]
+
+
+@pytest.mark.parametrize(("text", "numbers"), [("$2,000, then 3", [2000.0, 3.0]), ("for 1,5 and 10 years", [1.0, 5.0, 10.0]),
+                                               ("48,200 km", [48200.0]), ("-$100 and $40", [-100.0, 40.0])])
+def test_a_thousands_comma_has_three_digits_after_it(text, numbers):
+    from agentkit.offline import spans
+    assert [s.value for s in spans.find(text) if s.kind == "number"] == numbers

@@ -58,8 +58,8 @@ SENTENCE_STARTERS = frozenset(TABLES["spans"]["sentence_starters"].split())
 PLACE_KINDS = TABLES["spans"]["place_kinds"].split()
 
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
-_NUMBER = re.compile(r"(?<![\w.^-])(?<!\D/)(-?\$?-?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?)(\s?%| percent\b)?(?!\w|/\D|\.\d)",
-                     re.IGNORECASE)  # "128/85": two numbers; "1e-9" one, and the "2" of "m/s^2" none
+_NUMBER = re.compile(r"(?<![\w.^-])(?<!\D/)(-?\$?-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[-+]?\d+)?)(\s?%| percent\b)?"
+                     r"(?!\w|/\D|\.\d)", re.I)  # "128/85", "1,5": two numbers; "1e-9", "2,000" one; the "2" of "m/s^2" none
 _TIMES_TEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:x|×|\*)\s*10\s*(?:\^|\*\*)?\s*([-+]?\d+|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)\b")
 _POWER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")  # "6.02 x 10^23", "3×10⁸": one number, read as "3e8"
 _QUADRATIC = re.compile(r"(?<![\w.^])(-?\s*[\d.]*)\s*\*?\s*([a-z])\s*(?:\^|\*\*)\s*2\s*([+-]\s*[\d.]*)\s*\*?\s*\2(?![\w^])\s*"
@@ -183,8 +183,7 @@ def _find(text: str) -> tuple[Span, ...]:
         add(match.start(), match.end(1), "number", number, percent=bool(match.group(2)), money=_money(text, match))
     for match in _ORDINAL.finditer(text):  # "the 3rd step", "the third", "the twenty-first": a position, as a number
         position = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", alpha2digit(match.group(1).lower(), "en"))
-        after_the = re.search(r"\bthe\s+$", text[: match.start()], re.IGNORECASE)
-        if position or (after_the and match.group(1).lower() in _FIRST_SECOND):
+        if position or (match.group(1).lower() in _FIRST_SECOND and re.search(r"\bthe\s+$", text[: match.start()], re.I)):
             add(match.start(1), match.end(1), "number", float(position[1] if position else _FIRST_SECOND[match.group(1).lower()]))
     # "twenty two", "twenty-two" and "one hundred and five" are one number each (text2num reads them)
     for match in NUMBER_RUN.finditer(text):
@@ -237,7 +236,8 @@ def _before(text: str, start: int) -> tuple[str, ...]:
 
 
 def _after(text: str, end: int) -> tuple[str, ...]:
-    return tuple(re.findall(r"[a-zµμ]+(?:/[a-z]+)?|%|°", text[end: end + 30].lower())[:2])  # "330 µF", "3 m/s"
+    after = re.split(r"[,;]|\band\b", text[end: end + 30])[0]  # "$1500, end value": words after a comma speak of another
+    return tuple(re.findall(r"[a-zµμ]+(?:/[a-z]+)?|%|°", after.lower())[:2])  # "330 µF", "3 m/s"
 
 
 def _money(text: str, match: re.Match) -> bool:
