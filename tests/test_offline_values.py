@@ -364,3 +364,123 @@ def test_a_duration_is_given_in_the_unit_the_parameters_name_says_before_its_des
     """`hours` asks for hours, though its description names minutes, or says "1 小时" (read as "60 minutes")."""
     sauna = _offer("book_sauna", about, {"hours": {"type": "integer", "description": description}}, ["hours"])
     assert _calls(question, sauna) == [("book_sauna", {"hours": 2})]
+
+
+def _number(description=""):
+    return {"type": "number", "description": description}
+
+
+FILTER = _offer("rc_cutoff", "Cutoff frequency of an RC low-pass filter.", {
+    "resistance": _number("Resistance in ohms."), "capacitance": _number("Capacitance, in farads.")},
+    ["resistance", "capacitance"])
+COIL = _offer("coil_energy", "Energy stored in a coil.", {
+    "inductance": _number("The inductance in henries."), "current": _number("The current in amperes.")},
+    ["inductance", "current"])
+TUNER = _offer("tune_string", "Tune a guitar string to a pitch.", {
+    "pitch": {"type": "integer", "description": "Target pitch in Hz."}, "string": {"type": "integer"}}, ["pitch"])
+ROLL = _offer("cart_speed", "Speed of a cart from rest.", {
+    "acceleration": _number("Acceleration of the cart."), "distance": _number("How far it rolled, in metres.")},
+    ["acceleration", "distance"])
+CHARGES = _offer("coulomb_force", "Force between two point charges.", {
+    "q1": _number("First charge in coulombs."), "q2": _number("Second charge in coulombs."),
+    "gap": _number("Separation in metres.")}, ["q1", "q2", "gap"])
+MOLES = _offer("count_moles", "Moles from a count of particles.", {"particles": _number("How many particles.")},
+               ["particles"])
+PLANK = _offer("plank_stress", "Stress on a plank.", {
+    "length_m": _number(), "width_cm": _number(), "load_kg": _number()}, ["length_m", "width_cm", "load_kg"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    # a number glued to a unit with an SI prefix, in the unit the description asks for
+    ("cutoff of a filter with a 2200 ohm resistor and a 47nF capacitor", FILTER,
+     {"resistance": 2200, "capacitance": 4.7e-08}),
+    ("how much energy is in a coil of 20mH carrying 3 amperes", COIL, {"inductance": 0.02, "current": 3}),
+    ("cutoff of an RC filter with a 330µF capacitor and 1000 ohms", FILTER, {"resistance": 1000, "capacitance": 0.00033}),
+    ("tune the second string to 247Hz", TUNER, {"pitch": 247, "string": 2}),
+    # an exponent belongs to its unit ("m/s^2"), it is no number of its own
+    ("a cart accelerating at 3 m/s^2 rolls 12 metres", ROLL, {"acceleration": 3, "distance": 12}),
+    ("a cart pushed at 1.5 m/s² that rolled 8m", ROLL, {"acceleration": 1.5, "distance": 8}),
+    # scientific notation is one number
+    ("force between 3e-6 and 5.5e-6 coulombs held 0.2 m apart", CHARGES, {"q1": 3e-06, "q2": 5.5e-06, "gap": 0.2}),
+    ("how many moles are 1.2 x 10^24 particles", MOLES, {"particles": 1.2e24}),
+    ("how many moles are 3×10⁸ particles", MOLES, {"particles": 3e8}),
+    # glued metres, centimetres and kilos
+    ("stress on a 2.4m plank, 15cm wide, holding 80kg", PLANK, {"length_m": 2.4, "width_cm": 15, "load_kg": 80}),
+])
+def test_numbers_as_written_in_technical_requests(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
+def test_five_m_after_a_currency_sign_is_millions_not_metres():
+    from agentkit.offline.vocabulary import english
+    assert english("raise $5m by May") == "raise $5m by May"
+
+
+def _pollen(description):
+    return _offer("pollen_level", "Pollen level in a city on a day.", {
+        "city": {"type": "string", "description": "The city."}, "day": {"type": "string", "description": description}},
+        ["city", "day"])
+
+
+@pytest.mark.parametrize(("question", "description", "day"), [
+    # a day written with its year, in the format the description shows, else YYYY-MM-DD
+    ("pollen level in Leeds on March 4, 2021", "The day, format MM-DD-YYYY.", "03-04-2021"),
+    ("what was the pollen level in Leeds 2021/05/03?", "The day (month-day-year).", "05-03-2021"),
+    ("pollen in Leeds on Sept.9, 2020", "The day, e.g. 2024-01-31.", "2020-09-09"),
+    ("pollen count for Leeds, 7th Jun 2019", "Which day.", "2019-06-07"),
+    ("pollen count for Leeds, 7th Jun 2019", "Which day, dd/mm/yyyy.", "07/06/2019"),
+    ("pollen count for Leeds tomorrow", "Which day.", "tomorrow"),  # no year and no format: as written
+])
+def test_a_day_is_given_in_the_format_its_description_shows(question, description, day):
+    assert _calls(question, _pollen(description)) == [("pollen_level", {"city": "Leeds", "day": day})]
+
+
+def _growth(rate_description):
+    return _offer("project_savings", "Project what savings grow to.", {
+        "deposit": {"type": "integer", "description": "The sum put in."},
+        "rate": _number(rate_description), "years": {"type": "integer", "description": "How many years."}},
+        ["deposit", "rate", "years"])
+
+
+RESULT = _offer("trade_return", "Return on a trade.", {
+    "stake": _number("What was put in."), "outcome": _number("The gain or loss on it (a loss is negative).")},
+    ["stake", "outcome"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    # a percentage in the form the description asks for: a decimal, or the percent as written
+    ("project $1500 saved at 4.5% for 6 years", _growth("Yearly rate as a decimal."),
+     {"deposit": 1500, "rate": 0.045, "years": 6}),
+    ("project $1500 saved at 4% for 6 years", _growth("Yearly rate, e.g. 0.03."), {"deposit": 1500, "rate": 0.04, "years": 6}),
+    ("project $1500 saved at 4% for 6 years", _growth("Yearly rate in percent."), {"deposit": 1500, "rate": 4, "years": 6}),
+    # a loss is a negative outcome where the parameter takes a gain or a loss
+    ("return on a trade where I put in $800 and took a loss of $120", RESULT, {"stake": 800, "outcome": -120}),
+    ("return on a trade where I put in $800 and made a gain of $120", RESULT, {"stake": 800, "outcome": 120}),
+    ("return on a trade where I put in $800, outcome -$75", RESULT, {"stake": 800, "outcome": -75}),
+])
+def test_percentages_and_losses_in_the_form_the_parameter_asks_for(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
+SPLIT = _offer("growth_rate", "Yearly growth rate between two values.", {
+    "start_value": {"type": "integer", "description": "The value at the start."},
+    "end_value": {"type": "integer", "description": "The value at the end."},
+    "years": {"type": "integer", "description": "How many years passed."}}, ["start_value", "end_value", "years"])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # a comma after a sum ends it: the words after it speak of the next value
+    ("growth rate from a start value of $1500, end value of $2400 over 6 years",
+     {"start_value": 1500, "end_value": 2400, "years": 6}),
+    ("growth rate with a start value of 1,500, an end value of 2,400, over 6 years",
+     {"start_value": 1500, "end_value": 2400, "years": 6}),
+])
+def test_a_comma_after_a_number_ends_what_speaks_of_it(question, expected):
+    assert _calls(question, SPLIT) == [("growth_rate", expected)]
+
+
+@pytest.mark.parametrize(("text", "numbers"), [("$2,000, then 3", [2000.0, 3.0]), ("for 1,5 and 10 years", [1.0, 5.0, 10.0]),
+                                               ("48,200 km", [48200.0]), ("-$100 and $40", [-100.0, 40.0])])
+def test_a_thousands_comma_has_three_digits_after_it(text, numbers):
+    from agentkit.offline import spans
+    assert [s.value for s in spans.find(text) if s.kind == "number"] == numbers

@@ -42,7 +42,7 @@ DURATION = re.compile(rf"\b({_AMOUNT})[\s-]*(seconds?|secs?|minutes?|mins?|hours
                       re.IGNORECASE)
 RATE = re.compile(rf"(?:\d|\b(?:{said(1, 100)}))\s+(?:(?!(?:{ENDS})\b)[a-z]+\s+)?$", re.I)  # "$21 an hour": no duration
 CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|\b(\d{1,2}):(\d{2})\b|\bnoon\b|\bmidnight\b|"
-                   r"(?<=\bat\s)(\d{1,2})\b(?![.:,]?\d|\s*(?:%|percent|people|persons|dollars|euros|km|miles|degrees))",
+                   r"(?<=\bat\s)(\d{1,2})\b(?![.:,]?\d|\s*(?:%|percent|people|persons|dollars|euros|km|miles|degrees|mph|[a-z]+/))",
                    re.IGNORECASE)
 RELATIVE = re.compile(rf"\bin\s+(\d+|a|an|{said(1, 100)})\s+(days?|weeks?|months?)\b|"
                       r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\bnext\s+(?:week|month)\b", re.IGNORECASE)
@@ -114,30 +114,39 @@ def in_unit(seconds: float, hint: set[str], own: set[str] = frozenset()) -> floa
     return seconds / 60
 
 
+def as_asked(written: str, description: str, schema_format: str | None = None, past: bool = False) -> str:
+    """A day in the format its parameter shows ("MM-DD-YYYY", "e.g. 2022-03-11", "format": "date"), as YYYY-MM-DD when
+    it is written with its year ("March 11, 2022"), else as written ("tomorrow")."""
+    shown = re.search(r"\b(mm|dd|month|day)([-/.])(?:dd|mm|day|month)\2(?:yyyy?|year)\b", description, re.I)
+    asked = shown or schema_format == "date" or re.search(r"\b\d{4}\b|yyyy|\biso\b|format", f"{written} {description}", re.I)
+    if not (iso := asked and as_iso(written, past=past)) or not shown:
+        return iso or written
+    year, month, day = iso.split("-")
+    return shown[2].join([month, day, year] if shown[1].lower().startswith("m") else [day, month, year])
+
+
 def as_iso(written: str, today: dt.date | None = None, past: bool = False) -> str | None:
     """ "tomorrow" -> "2026-03-06" (from `today`); None for what is not a day this can work out. A day named without
     its year or week is the coming one, or with `past` (a day something was lost or done) the last one."""
     today = today or dt.date.today()
     words = written.lower().strip()
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", words):
-        return words
-    days = TABLES["days_from_today"]
-    if words in days:
+    if numeric := re.fullmatch(r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})", words):  # "2022-08-16", "2022/8/16"
+        return f"{numeric[1]}-{int(numeric[2]):02d}-{int(numeric[3]):02d}"
+    if words in (days := TABLES["days_from_today"]):
         return (today + dt.timedelta(days=days[words])).isoformat()
     if (named := re.fullmatch(r"(next |this |on )?(\w+)", words)) and named.group(2) in WEEKDAYS:
         ahead = (WEEKDAYS.index(named.group(2)) - today.weekday()) % 7 or 7  # the coming one, never today
         return (today + dt.timedelta(days=ahead - 7 * past)).isoformat()
     if relative := re.fullmatch(r"in (\w+) (day|week|month)s?", words):
-        count = _amount(relative.group(1))
         step = {"day": 1, "week": 7, "month": 30}[relative.group(2)]
-        return (today + dt.timedelta(days=int(count * step))).isoformat()
+        return (today + dt.timedelta(days=int(_amount(relative.group(1)) * step))).isoformat()
     day = re.fullmatch(r"(?:the )?(\d{1,2})(?:st|nd|rd|th)", words)  # "the 3rd": this month's, or next month's once past
     shift = (-(int(day[1]) > today.day) if past else int(day[1]) < today.day) if day else 0  # last month's, or next's
     words = f"{MONTHS[(today.month - 1 + shift) % 12]} {day[1]}" if day else words
     return _month_day(words.replace(".", ""), today, past)
 
 
-_MONTH_DAY = re.compile(r"(?:(?P<m1>[a-z]+)\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+_MONTH_DAY = re.compile(r"(?:(?P<m1>[a-z]+)\s*(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
                         r"(?P<m2>[a-z]+))(?:,?\s+(?P<year>\d{4}))?")
 
 

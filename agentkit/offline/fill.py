@@ -206,9 +206,9 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dic
     if role == "zone":
         return str(span.value)
     written, description = _text_of(span, text), spec.get("description", "")
-    if role == "date" and span.kind == "date" and (spec.get("format") == "date" or re.search(
-            r"yyyy|iso|\d{4}-\d{2}-\d{2}|format", description, re.I)):  # JSON Schema's "format": "date" is YYYY-MM-DD
-        return dates.as_iso(written, past=bool(dates.PAST.search(" ".join([description, *span.before])))) or written
+    if role == "date" and span.kind == "date":  # in the format the description shows; JSON Schema's "date" is YYYY-MM-DD
+        past = dates.PAST.search(" ".join([description, *span.before]))  # a day something was lost or done: the last one
+        return dates.as_asked(written, description, spec.get("format"), past=bool(past))
     if role == "unit" and (hint & {"currency", "ccy"} or re.search(r"4217|currenc", description, re.I)):
         return currency_code(written, span.before)
     if role == "place" and hint & {"code", "iso"}:

@@ -26,6 +26,7 @@ PEOPLE_WORDS = frozenset(TABLES["people_words"].split())
 MONEY_PARAMS = frozenset(TABLES["money_params"].split())
 SIZE_PARAMS = frozenset(TABLES["size_params"].split())
 DURATION_WORDS = frozenset(TABLES["duration_words"].split())
+DECIMAL = re.compile(r"\bdecimal\b(?!\s+places)|\bfraction\b|\bratio\b|\be\.g\.?,?\s+0\.\d|\bbetween 0 and 1\b", re.I)
 DIGITS = re.compile(r"\^?(?:\[0-9\]|\\d)(?:\{\d+(?:,\d*)?\}|[+*])?\$?")  # "^[0-9]{11}$", "\d+": a pattern of digits only
 NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no thing "a ticket" could name
 
@@ -70,9 +71,14 @@ def ones(names: list[str], text: str) -> dict[str, int]:
 
 
 def value_for(name: str, spec: dict, span: Span) -> int | float:
-    """The number a parameter takes from a span: in the parameter's unit ("half a litre" -> 500 for millilitres)."""
-    unit = quantities.wanted_unit(name, spec.get("description", ""))  # "volume_ml", "weight in grams", if it names one
-    return as_json(quantities.converted(span, unit, json_type(spec) == "integer"), json_type(spec))
+    """The number a parameter takes from a span: in the parameter's unit ("half a litre" -> 500 for millilitres), a
+    percentage as a decimal where the description asks for one ("5%" -> 0.05), a loss below zero for a gain or loss."""
+    unit = quantities.wanted_unit(name, description := spec.get("description", ""))  # "volume_ml", "in grams", if named
+    amount = quantities.converted(span, unit, json_type(spec) == "integer")
+    if span.percent and DECIMAL.search(description):  # "as a decimal", "e.g. 0.05", "a fraction"
+        amount = float(f"{amount / 100:.12g}")
+    lost = {"loss", "lost", "losing"} & set(span.before[-2:]) and re.search(r"\bloss", f"{name} {description}", re.I)
+    return as_json(-abs(amount) if lost else amount, json_type(spec))
 
 
 def closeness(hint: set[str], span: Span, name: str = "") -> float:
@@ -84,7 +90,7 @@ def closeness(hint: set[str], span: Span, name: str = "") -> float:
     if span.percent:
         score += 3 if hint & RATE_WORDS else -2
     named = {reading.stem(w) for w in reading.split_name(name)} | set(reading.split_name(name))
-    return score + _by_what_it_is(named, span)
+    return score + (0 if span.percent else _by_what_it_is(named, span))  # "5%" is scored as a rate, above
 
 
 def _by_what_it_is(named: set[str], span: Span) -> float:
@@ -94,8 +100,6 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
         span.before[-1:] and span.before[-1] in {"between", "among", "amongst"})
     size = span.after[:1] and span.after[0] in UNITS and span.after[0] not in MONEY_WORDS
     money = span.money or span.before[-1:] in (("for",), ("costs",), ("cost",)) and not (size or people or span.after)
-    if span.percent:
-        return 0
     if people:
         return 3 if named & PEOPLE_WORDS else -1
     if money:
@@ -125,8 +129,7 @@ def durations(numeric: list[str], properties: dict, spans: list[Span], used: set
     for name in numeric:
         hint = hint_of(name, properties[name])
         if found and hint & DURATION_WORDS:
-            span = found.pop(0)
-            used.add(id(span))
+            used.add(id(span := found.pop(0)))
             amount = dates.in_unit(float(span.value), hint, own=hint_of(name, {}))
             values[name] = as_json(round(amount, 4), json_type(properties[name]))
     return values

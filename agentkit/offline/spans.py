@@ -58,7 +58,12 @@ SENTENCE_STARTERS = frozenset(TABLES["spans"]["sentence_starters"].split())
 PLACE_KINDS = TABLES["spans"]["place_kinds"].split()
 
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
-_NUMBER = re.compile(r"(?<![\w.-])(?<!\D/)(-?\$?-?\d[\d,]*(?:\.\d+)?)(\s?%| percent\b)?(?!\w|/\D|\.\d)")  # "128/85": two numbers
+_NUMBER = re.compile(r"(?<![\w.^-])(?<!\D/)(-?\$?-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[-+]?\d+)?)(\s?%| percent\b)?"
+                     r"(?!\w|/\D|\.\d)", re.I)  # "128/85", "1,5": two numbers; "1e-9", "2,000" one; the "2" of "m/s^2" none
+_TIMES_TEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:x|×|\*)\s*10\s*(?:\^|\*\*)?\s*([-+]?\d+|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)\b")
+_POWER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")  # "6.02 x 10^23", "3×10⁸": one number, read as "3e8"
+_QUADRATIC = re.compile(r"(?<![\w.^])(-?\s*[\d.]*)\s*\*?\s*([a-z])\s*(?:\^|\*\*)\s*2\s*([+-]\s*[\d.]*)\s*\*?\s*\2(?![\w^])\s*"
+                        r"([+-]\s*\d[\d.]*)(?![\w.^])", re.IGNORECASE)  # "x^2 - 5x + 6": a, b, c, signed ("x" is 1)
 _TENS = "|".join(w for w, n in NUMBER_WORDS.items() if 20 <= n < 100)
 _ORDINAL = re.compile(rf"\b(\d+(?:st|nd|rd|th)|(?:(?:{_TENS})[\s-])?[a-z]+(?:st|nd|rd|th))\b", re.IGNORECASE)
 """An ordinal as digits or words; text2num reads the words, except "first" and "second" (also a unit of time),
@@ -68,10 +73,10 @@ _PATH = re.compile(r"(?<![\w@])(?:[\w.~-]*/[\w./-]*|[\w-][\w.-]*\.[A-Za-z][A-Za-
 _PATTERN = re.compile(r"[\w./-]*\*[\w.*/?-]*")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s\"']+|\bwww\.[^\s\"']+")
-_DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}-\d{2}-\d{2}\b|"  # a day and month are no more than 31 ("BP 90/60")
+_DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}(?P<sep>[-/.])\d{1,2}(?P=sep)\d{1,2}\b|"  # "2022/08/16"
                    r"\b(?:[12]?\d|3[01])/(?:[12]?\d|3[01])(?:/\d{2,4})?\b|\b(?:today|tomorrow|tonight|yesterday)\b|"
-                   rf"\b(?:next |this )?(?:{'|'.join(WEEKDAYS)})\b|"
-                   rf"\b(?:{dates.MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
+                   rf"\b(?:next |this )?(?:{'|'.join(WEEKDAYS)})\b|"  # a day and month are no more than 31 ("BP 90/60")
+                   rf"\b(?:{dates.MONTH})(?:\s+|(?<=[a-z])\.)\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
 _SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading(?!\s+lists?\b)|with the (?:text|message|body|content)|"
                    r"with (?:text|message|body|content)|the message|with the note|the body)\s*:?\s+(.+)", re.IGNORECASE)
@@ -123,8 +128,7 @@ def _find(text: str) -> tuple[Span, ...]:
         add(start, end, kind, statement)
     for match in QUOTED.finditer(text):
         add(match.start(), match.end(), "quoted", next(g for g in match.groups() if g is not None))
-    change = None if found or not re.search(r"[\w-]\.[A-Za-z]\w{0,4}\b", text) else _CHANGE.search(text)
-    if change:  # "replace 8080 with 9090 in config.yaml": the two texts, as if quoted
+    if not found and re.search(r"[\w-]\.[A-Za-z]\w{0,4}\b", text) and (change := _CHANGE.search(text)):  # "8080 with 9090"
         old, new = change.group("old"), change.group("new")
         if re.fullmatch(r"[\d.]+", new) and re.search(r"\s[\d.]+$", old):  # "the port 8080 to 9090": the number
             old = old.rsplit(" ", 1)[1]
@@ -168,13 +172,18 @@ def _find(text: str) -> tuple[Span, ...]:
             add(match.start(group), match.end(group), "path", match.group(group))
     for start, end, zone in zones_in(text):
         add(start, end, "zone", zone)
+    for match in _QUADRATIC.finditer(text):
+        for group in (1, 3, 4):
+            written = match.group(group).replace(" ", "")
+            add(match.start(group), match.end(group), "number", float(written + "1" if written in ("", "+", "-") else written))
+    for match in _TIMES_TEN.finditer(text):
+        add(match.start(), match.end(), "number", float(f"{match.group(1)}e{match.group(2).translate(_POWER)}"))
     for match in _NUMBER.finditer(text):
         number = float(match.group(1).replace(",", "").replace("$", ""))
         add(match.start(), match.end(1), "number", number, percent=bool(match.group(2)), money=_money(text, match))
     for match in _ORDINAL.finditer(text):  # "the 3rd step", "the third", "the twenty-first": a position, as a number
         position = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", alpha2digit(match.group(1).lower(), "en"))
-        after_the = re.search(r"\bthe\s+$", text[: match.start()], re.IGNORECASE)
-        if position or (after_the and match.group(1).lower() in _FIRST_SECOND):
+        if position or (match.group(1).lower() in _FIRST_SECOND and re.search(r"\bthe\s+$", text[: match.start()], re.I)):
             add(match.start(1), match.end(1), "number", float(position[1] if position else _FIRST_SECOND[match.group(1).lower()]))
     # "twenty two", "twenty-two" and "one hundred and five" are one number each (text2num reads them)
     for match in NUMBER_RUN.finditer(text):
@@ -209,8 +218,7 @@ def _find(text: str) -> tuple[Span, ...]:
         add(match.start(), match.end(), "room", match.group(0).lower())
     for match in FOREIGN_NAME.finditer(text):  # "弗兰克·赫伯特": a foreign name as Chinese writes it
         add(match.start(), match.end(), "proper", match.group(0))
-    colon = _COLON.search(text)  # "Make this all caps: please handle with care": the text a tool works on
-    if colon and not re.match(r"\d", colon.group(1)):
+    if (colon := _COLON.search(text)) and not re.match(r"\d", colon.group(1)):  # "all caps: handle with care": the text
         found.append(Span(colon.start(1), colon.end(1), "colon", colon.group(1)))
     return tuple(sorted(found, key=lambda s: s.start))
 
@@ -228,7 +236,8 @@ def _before(text: str, start: int) -> tuple[str, ...]:
 
 
 def _after(text: str, end: int) -> tuple[str, ...]:
-    return tuple(re.findall(r"[a-z]+|%|°", text[end: end + 30].lower())[:2])
+    after = re.split(r"[,;]|\band\b", text[end: end + 30])[0]  # "$1500, end value": words after a comma speak of another
+    return tuple(re.findall(r"[a-zµμ]+(?:/[a-z]+)?|%|°", after.lower())[:2])  # "330 µF", "3 m/s"
 
 
 def _money(text: str, match: re.Match) -> bool:
