@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import product
 from typing import Any
 
 from agentkit.offline.code import code_spans
-from agentkit.offline.fill import YES_NO
+from agentkit.offline.fill import YES_NO, fill
 from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.places import zones_in
@@ -112,3 +113,30 @@ def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: d
         lead = min((so_far[:at] for at in found if at >= 0), key=len, default=lead) if lead == so_far else lead
     lead = lead if lead.endswith(" ") or not lead else lead + " "
     return f"{lead}{clause}" if not lead.strip() or lead.strip().lower() not in clause.lower() else clause
+
+
+
+def each_value(question: str, schema: dict) -> list[str]:
+    """ "the compound interest at 4% over 3, 6 and 9 years" -> the question once per value listed, the rest shared;
+    two lists pair in order with "respectively" ("A and B for 20 and 15 minutes respectively"), else each with each.
+    None where a copy lacks a required value or the whole question puts two of them in one array ("John and Alice")."""
+    (sep, last), lists = _WORDS["list_and"], []
+    for kind in _WORDS["list_items"]:  # numbers with a unit, quotes, names
+        for run in re.finditer(rf"(?<![\w$€£'\"“])(?:{kind})(?:(?:{sep})(?:{kind}))*(?:{last})(?:{kind})", question):
+            items, (start, end) = re.findall(kind, run.group(0)), run.span()
+            if kind[0] == "[" and " " in items[-1] and not any(" " in item for item in items[:-1]):
+                end = start + run.group(0).rindex(items[-1]) + len(items[-1].split()[0])  # "3, 6 and 9 years": the unit stays
+                items[-1] = items[-1].split()[0]
+            if not any(start < e and s < end for s, e, _ in lists) and not re.search(r"\d\s$", question[:start]):
+                lists.append((start, end, items))  # not "+1 415 555 0101 and ..."
+    together = re.search(r"\brespectively\b", question) and len({len(items) for *_, items in lists}) == 1
+    copies = []
+    for pick in (zip if together else product)(*(items for *_, items in lists)) if 0 < len(lists) < 3 else ():
+        copy = question
+        for (start, end, _), item in sorted(zip(lists, pick, strict=True), reverse=True):
+            copy = copy[:start] + item + copy[end:]
+        copies.append(copy)
+    if not copies or any(fill(schema, copy, guess=False)[1] for copy in copies):
+        return []
+    whole, _ = fill(schema, question, guess=False)
+    return [] if any(isinstance(value, list) and len(value) > 1 for value in whole.values()) else copies
