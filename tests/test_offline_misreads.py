@@ -398,8 +398,10 @@ FORECAST = tool("forecast", "Weather forecast for a city.", city={"type": "strin
 @pytest.mark.parametrize(("question", "tools", "expected"), [
     ("What does a 1200 deposit grow to at 3% over 2, 4 and 8 years?", [GROWTH],
      [{"deposit": 1200, "rate": 3, "years": y} for y in (2, 4, 8)]),
-    ("the 4-day forecast for Ghent, Bruges and Leuven", [FORECAST], [{"city": c, "days": 4} for c in ("Ghent", "Bruges", "Leuven")]),
-    ("forecast for Cork and Galway, 2 and 6 days respectively", [FORECAST], [{"city": "Cork", "days": 2}, {"city": "Galway", "days": 6}]),
+    ("the 4-day forecast for Ghent, Bruges and Leuven", [FORECAST],
+     [{"city": c, "days": 4} for c in ("Ghent", "Bruges", "Leuven")]),
+    ("forecast for Cork and Galway, 2 and 6 days respectively", [FORECAST],
+     [{"city": "Cork", "days": 2}, {"city": "Galway", "days": 6}]),
     ("Draft a contract between Mira and Tomas", [CONTRACT], [{"parties": ["Mira", "Tomas"]}]),  # the list is one array
     ("the 3-day forecast for Austin, Texas", [FORECAST], [{"city": "Austin", "days": 3}]),  # a place, not a list
 ])

@@ -115,7 +115,6 @@ def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: d
     return f"{lead}{clause}" if not lead.strip() or lead.strip().lower() not in clause.lower() else clause
 
 
-
 def each_value(question: str, schema: dict) -> list[str]:
     """ "the compound interest at 4% over 3, 6 and 9 years" -> the question once per value listed, the rest shared;
     two lists pair in order with "respectively" ("A and B for 20 and 15 minutes respectively"), else each with each.
@@ -123,12 +122,9 @@ def each_value(question: str, schema: dict) -> list[str]:
     (sep, last), lists = _WORDS["list_and"], []
     for kind in _WORDS["list_items"]:  # numbers with a unit, quotes, names
         for run in re.finditer(rf"(?<![\w$€£'\"“])(?:{kind})(?:(?:{sep})(?:{kind}))*(?:{last})(?:{kind})", question):
-            items, (start, end) = re.findall(kind, run.group(0)), run.span()
-            if kind[0] == "[" and " " in items[-1] and not any(" " in item for item in items[:-1]):
-                end = start + run.group(0).rindex(items[-1]) + len(items[-1].split()[0])  # "3, 6 and 9 years": the unit stays
-                items[-1] = items[-1].split()[0]
+            start, end = run.span()
             if not any(start < e and s < end for s, e, _ in lists) and not re.search(r"\d\s$", question[:start]):
-                lists.append((start, end, items))  # not "+1 415 555 0101 and ..."
+                lists.append((start, end, re.findall(kind, run.group(0))))  # not "+1 415 555 0101 and ..."
     together = re.search(r"\brespectively\b", question) and len({len(items) for *_, items in lists}) == 1
     copies = []
     for pick in (zip if together else product)(*(items for *_, items in lists)) if 0 < len(lists) < 3 else ():
