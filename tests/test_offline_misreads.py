@@ -393,6 +393,7 @@ GROWTH = tool("future_value", "Future value of a savings deposit.", deposit={"ty
 CONTRACT = tool("draft_contract", "Draft a contract between parties.",
                 parties={"type": "array", "items": {"type": "string"}, "description": "Names of the parties."})
 FORECAST = tool("forecast", "Weather forecast for a city.", city={"type": "string"}, days={"type": "integer"})
+MEAN = tool("mean", "The mean of a set of numbers.", values={"type": "array", "items": {"type": "number"}})
 
 
 @pytest.mark.parametrize(("question", "tools", "expected"), [
@@ -404,6 +405,8 @@ FORECAST = tool("forecast", "Weather forecast for a city.", city={"type": "strin
      [{"city": "Cork", "days": 2}, {"city": "Galway", "days": 6}]),
     ("Draft a contract between Mira and Tomas", [CONTRACT], [{"parties": ["Mira", "Tomas"]}]),  # the list is one array
     ("the 3-day forecast for Austin, Texas", [FORECAST], [{"city": "Austin", "days": 3}]),  # a place, not a list
+    ("the mean of [2, 4] and [6, 8, 10]", [MEAN], [{"values": [2, 4]}, {"values": [6, 8, 10]}]),  # a group is a value
+    ("the mean of 2, 4 and 9", [MEAN], [{"values": [2, 4, 9]}]),
 ])
 def test_a_list_of_values_is_a_call_each_unless_the_tool_takes_the_list(question, tools, expected):
     reply = ask([{"role": "user", "content": question}], tools)
