@@ -54,11 +54,7 @@ def clauses(question: str) -> list[str]:
     head, tail = (masked[: said.start()], said.group(0)) if said else (masked, "")
     parts = CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
-    restored = []
-    for part in parts:
-        while "\0" in part:
-            part = part.replace("\0", quoted.pop(0), 1)
-        restored.append(part.strip())
+    restored = [re.sub("\0", lambda _: quoted.pop(0), part).strip() for part in parts]  # each literal back, in order
     return _there(_joined([p for p in restored if re.search(r"\w", p)]))
 
 
@@ -79,8 +75,7 @@ def _there(parts: list[str]) -> list[str]:
     """ "What's the weather in London and what time is it there?": "there" is the last place named before."""
     place, resolved = None, []
     for part in parts:
-        if place and re.search(r"\bthere\b", part):
-            part = re.sub(r"\b(?:over |out )?there\b", f"in {place}", part, count=1)
+        part = re.sub(r"\b(?:over |out )?there\b", f"in {place}", part, count=1) if place else part
         named = [part[start:end] for start, end, _ in zones_in(part)]
         place = named[-1] if named else place
         resolved.append(part)
