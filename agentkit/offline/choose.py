@@ -115,9 +115,9 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         return []  # "what language do they speak in Brazil?" is not for a tool that translates
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
         return [_planned(next(o for o in offers if o.name == choice["function"]["name"]), question)]
-    best, fit = _best(question, offers)  # "at 4% over 3, 6 and 9 years": a call per value listed, the rest shared,
-    copies = each_value(question, best.schema) if best and fit >= ENOUGH else []  # when one tool is asked for throughout
-    one = copies and all(_best(clause, offers)[0] in (best, None) for clause in clauses(question))
+    best, fit = _best(question, offers) if re.search(r"\sand\s", question) else (None, 0.0)  # "at 4% over 3, 6 and 9 years":
+    copies = each_value(question, best.schema) if best and fit >= ENOUGH else []  # a call per value listed, the rest shared,
+    one = copies and all(_best(clause, offers)[0] in (best, None) for clause in clauses(question))  # if one tool throughout
     calls = [_planned(best, copy) for copy in copies] if one else []
     current: tuple[Offer, str] | None = None  # the tool of the call being built, and the text it has so far
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
