@@ -386,3 +386,28 @@ def test_between_tools_that_fit_about_as_well_the_one_whose_action_is_the_reques
     reply = ask([{"role": "user", "content": request_}], tools)
     assert [(c.name, json.loads(c.arguments)) for c in reply.tool_calls or []] == called
     assert asks is None or asks in reply.content
+
+
+GROWTH = tool("future_value", "Future value of a savings deposit.", deposit={"type": "number"},
+              rate={"type": "number", "description": "Yearly rate in percent."}, years={"type": "integer"})
+CONTRACT = tool("draft_contract", "Draft a contract between parties.",
+                parties={"type": "array", "items": {"type": "string"}, "description": "Names of the parties."})
+FORECAST = tool("forecast", "Weather forecast for a city.", city={"type": "string"}, days={"type": "integer"})
+MEAN = tool("mean", "The mean of a set of numbers.", values={"type": "array", "items": {"type": "number"}})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    ("What does a 1200 deposit grow to at 3% over 2, 4 and 8 years?", [GROWTH],
+     [{"deposit": 1200, "rate": 3, "years": y} for y in (2, 4, 8)]),
+    ("the 4-day forecast for Ghent, Bruges and Leuven", [FORECAST],
+     [{"city": c, "days": 4} for c in ("Ghent", "Bruges", "Leuven")]),
+    ("forecast for Cork and Galway, 2 and 6 days respectively", [FORECAST],
+     [{"city": "Cork", "days": 2}, {"city": "Galway", "days": 6}]),
+    ("Draft a contract between Mira and Tomas", [CONTRACT], [{"parties": ["Mira", "Tomas"]}]),  # the list is one array
+    ("the 3-day forecast for Austin, Texas", [FORECAST], [{"city": "Austin", "days": 3}]),  # a place, not a list
+    ("the mean of [2, 4] and [6, 8, 10]", [MEAN], [{"values": [2, 4]}, {"values": [6, 8, 10]}]),  # a group is a value
+    ("the mean of 2, 4 and 9", [MEAN], [{"values": [2, 4, 9]}]),
+])
+def test_a_list_of_values_is_a_call_each_unless_the_tool_takes_the_list(question, tools, expected):
+    reply = ask([{"role": "user", "content": question}], tools)
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == expected

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import product
 from typing import Any
 
 from agentkit.offline.code import code_spans
-from agentkit.offline.fill import YES_NO
+from agentkit.offline.fill import YES_NO, fill
 from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.places import zones_in
@@ -53,11 +54,7 @@ def clauses(question: str) -> list[str]:
     head, tail = (masked[: said.start()], said.group(0)) if said else (masked, "")
     parts = CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
-    restored = []
-    for part in parts:
-        while "\0" in part:
-            part = part.replace("\0", quoted.pop(0), 1)
-        restored.append(part.strip())
+    restored = [re.sub("\0", lambda _: quoted.pop(0), part).strip() for part in parts]  # each literal back, in order
     return _there(_joined([p for p in restored if re.search(r"\w", p)]))
 
 
@@ -78,8 +75,7 @@ def _there(parts: list[str]) -> list[str]:
     """ "What's the weather in London and what time is it there?": "there" is the last place named before."""
     place, resolved = None, []
     for part in parts:
-        if place and re.search(r"\bthere\b", part):
-            part = re.sub(r"\b(?:over |out )?there\b", f"in {place}", part, count=1)
+        part = re.sub(r"\b(?:over |out )?there\b", f"in {place}", part, count=1) if place else part
         named = [part[start:end] for start, end, _ in zones_in(part)]
         place = named[-1] if named else place
         resolved.append(part)
@@ -112,3 +108,27 @@ def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: d
         lead = min((so_far[:at] for at in found if at >= 0), key=len, default=lead) if lead == so_far else lead
     lead = lead if lead.endswith(" ") or not lead else lead + " "
     return f"{lead}{clause}" if not lead.strip() or lead.strip().lower() not in clause.lower() else clause
+
+
+def each_value(question: str, schema: dict) -> list[str]:
+    """ "the compound interest at 4% over 3, 6 and 9 years" -> the question once per value listed, the rest shared;
+    two lists pair in order with "respectively" ("A and B for 20 and 15 minutes respectively"), else each with each.
+    None where a copy lacks a required value or the whole question puts two of them in one array ("John and Alice");
+    a group is a value ("the GCD of (12, 18) and (35, 49)", "the mean of [1, 2] and [3, 4]")."""
+    (sep, last), lists = _WORDS["list_and"], []
+    for kind in _WORDS["list_items"]:  # numbers with a unit, quotes, names
+        for run in re.finditer(rf"(?<![\w$€£'\"“])(?:{kind})(?:(?:{sep})(?:{kind}))*(?:{last})(?:{kind})", question):
+            start, end = run.span()
+            if not any(start < e and s < end for s, e, _ in lists) and not re.search(r"\d\s$", question[:start]):
+                lists.append((start, end, re.findall(kind, run.group(0))))  # not "+1 415 555 0101 and ..."
+    together = re.search(r"\brespectively\b", question) and len({len(items) for *_, items in lists}) == 1
+    copies = []
+    for pick in (zip if together else product)(*(items for *_, items in lists)) if 0 < len(lists) < 3 else ():
+        copy = question
+        for (start, end, _), item in sorted(zip(lists, pick, strict=True), reverse=True):
+            copy = copy[:start] + item + copy[end:]
+        copies.append(copy)
+    if not copies or any(fill(schema, copy, guess=False)[1] for copy in copies):
+        return []
+    whole, groups = fill(schema, question, guess=False)[0], all(i[0] in "([" for *_, items in lists for i in items)
+    return [] if not groups and any(isinstance(value, list) and len(value) > 1 for value in whole.values()) else copies
