@@ -364,3 +364,33 @@ def test_a_duration_is_given_in_the_unit_the_parameters_name_says_before_its_des
     """`hours` asks for hours, though its description names minutes, or says "1 小时" (read as "60 minutes")."""
     sauna = _offer("book_sauna", about, {"hours": {"type": "integer", "description": description}}, ["hours"])
     assert _calls(question, sauna) == [("book_sauna", {"hours": 2})]
+
+
+def _numbers(**described):
+    return {name: {"type": "number", "description": text} for name, text in described.items()}
+
+
+BOX = _offer("crate_volume", "Volume of a crate.", _numbers(
+    length="The length of the crate, its longest side", width="How wide the crate is, shorter than its length",
+    depth="The depth, measured from the width edge"), ["length", "width", "depth"])
+LCM = _offer("least_multiple", "Least common multiple.", {
+    "number1": {"type": "integer", "description": "The first number"},
+    "number2": {"type": "integer", "description": "The second number"}}, ["number1", "number2"])
+SIDES = _offer("triangle_facts", "Facts about a triangle.", {
+    f"side{i}": {"type": "number", "description": f"Length of side {i}"} for i in (1, 2, 3)}, ["side1", "side2", "side3"])
+BMI = _offer("body_mass_index", "Body mass index from weight and height.", _numbers(
+    weight="Weight in kilograms", height="Height in centimetres"), ["weight", "height"])
+
+
+@pytest.mark.parametrize(("offer", "question", "expected"), [
+    (BOX, "what's the volume of a crate with length 9, width 4 and depth 2?", {"length": 9, "width": 4, "depth": 2}),
+    (BOX, "a crate of depth 3, width 5 and length 12", {"length": 12, "width": 5, "depth": 3}),
+    (LCM, "Find the least common multiple of the two numbers 8 and 14.", {"number1": 8, "number2": 14}),
+    (SIDES, "my triangle's three sides measure 7, 5 and 6 cm", {"side1": 7, "side2": 5, "side3": 6}),
+])
+def test_each_number_goes_to_the_parameter_its_words_name(offer, question, expected):
+    """A description's word that is another parameter's name ("shorter than its length") points at that one, and a
+    word after a comma is no label of the number before it ("depth 3, width 5"); how many values a numbered family takes
+    ("the two numbers 8 and 14") is none of them."""
+    values, missing = fill(offer.schema, question)
+    assert (values, missing) == (expected, [])

@@ -69,6 +69,13 @@ def _hint(name: str, description: str) -> frozenset[str]:
     return frozenset(parts) | {reading.stem(p) for p in parts} | {"_".join(parts)} | frozenset(described)
 
 
+def hints_of(names: list[str], properties: dict) -> dict[str, frozenset[str]]:
+    """Each parameter's hint without the words that name another parameter: "the height, measured from the base"
+    speaks of `base`, and a number after "base" is not the height's."""
+    own = {name: hint_of(name, {}) for name in properties}  # a name's words and their stems
+    return {n: hint_of(n, properties[n]) - (frozenset().union(*own.values()) - own[n]) for n in names}
+
+
 def by_direction(hint: set[str], spans: list[Span]) -> list[Span]:
     """For "from Paris to London": an origin takes the value after "from", a destination the one after "to".
 
