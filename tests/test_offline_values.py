@@ -387,10 +387,12 @@ BMI = _offer("body_mass_index", "Body mass index from weight and height.", _numb
     (BOX, "a crate of depth 3, width 5 and length 12", {"length": 12, "width": 5, "depth": 3}),
     (LCM, "Find the least common multiple of the two numbers 8 and 14.", {"number1": 8, "number2": 14}),
     (SIDES, "my triangle's three sides measure 7, 5 and 6 cm", {"side1": 7, "side2": 5, "side3": 6}),
+    (BMI, "Work out the Body Mass Index (BMI) of someone with a weight of 85 kilograms and a height of 180 cm.",
+     {"weight": 85, "height": 180}),
 ])
 def test_each_number_goes_to_the_parameter_its_words_name(offer, question, expected):
     """A description's word that is another parameter's name ("shorter than its length") points at that one, and a
     word after a comma is no label of the number before it ("depth 3, width 5"); how many values a numbered family takes
-    ("the two numbers 8 and 14") is none of them."""
+    ("the two numbers 8 and 14") is none of them; "the Body Mass Index" is a name, no message's body."""
     values, missing = fill(offer.schema, question)
     assert (values, missing) == (expected, [])

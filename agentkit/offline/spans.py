@@ -73,8 +73,9 @@ _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}-\d{2}-\d{2}\b|"  # a day 
                    rf"\b(?:next |this )?(?:{'|'.join(WEEKDAYS)})\b|"
                    rf"\b(?:{dates.MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
+# "the Body Mass Index (BMI) of ...": capitalised, "the body" is part of a name, no message's lead-in
 _SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading(?!\s+lists?\b)|with the (?:text|message|body|content)|"
-                   r"with (?:text|message|body|content)|the message|with the note|the body)\s*:?\s+(.+)", re.IGNORECASE)
+                   r"with (?:text|message|body|content)|(?-i:[Tt]he (?:message|body))|with the note)\s*:?\s+(.+)", re.IGNORECASE)
 _NAMED = re.compile(r"\b(?:called|named|titled|entitled|with the title|with title|with the subject|"
                     r"with subject|subject)\s*:?\s+(.+)", re.IGNORECASE)
 _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?](?!\w)|$")
