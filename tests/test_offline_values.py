@@ -396,3 +396,17 @@ def test_each_number_goes_to_the_parameter_its_words_name(offer, question, expec
     ("the two numbers 8 and 14") is none of them; "the Body Mass Index" is a name, no message's body."""
     values, missing = fill(offer.schema, question)
     assert (values, missing) == (expected, [])
+
+
+STANDING = _offer("club_standing", "Where a club stands in its league table.", {
+    "club": {"type": "string", "description": "The club's name"},
+    "league": {"type": "string", "description": "The league it plays in"}}, ["club", "league"])
+
+
+@pytest.mark.parametrize(("question", "club"), [
+    ("How are the Denver Nuggets doing in the Western Conference?", "Denver Nuggets"),
+    ("where is Leeds United in the Championship table", "Leeds United"),
+])
+def test_a_place_followed_by_capitalised_words_is_part_of_a_longer_name(question, club):
+    """ "Denver Nuggets", "Leeds United": a city that more capitalised words follow starts a name, it is no place."""
+    assert fill(STANDING.schema, question)[0]["club"] == club

@@ -167,8 +167,9 @@ def _find(text: str) -> tuple[Span, ...]:
         group = 1 if match.group(1) else 2
         if match.group(group).lower() not in {"the", "a", "my", "this", "that", "current", "whole", "every"}:
             add(match.start(group), match.end(group), "path", match.group(group))
-    for start, end, zone in zones_in(text):
-        add(start, end, "zone", zone)
+    for start, end, zone in zones_in(text):  # "Denver Nuggets", "Leeds United": a city that starts a longer name is none
+        if not re.match(r" (?!Time\b|Standard\b|Zone\b)[A-Z][a-z]", text[end:]):
+            add(start, end, "zone", zone)
     for match in _NUMBER.finditer(text):
         number = float(match.group(1).replace(",", "").replace("$", ""))
         add(match.start(), match.end(1), "number", number, percent=bool(match.group(2)), money=_money(text, match))
