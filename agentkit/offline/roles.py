@@ -31,8 +31,7 @@ FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b"
           "unit": re.compile(r"\b(?:iso\s*)?4217\b|\bcurrency code\b")}
 """A format written in a description says what the value is."""
 SCHEMA_FORMAT: dict[object, Role] = {"date": "date", "email": "email", "uri": "url"}  # JSON Schema's formats with a role
-FROM_WORDS = frozenset(lexicon.words("words")["sides"]["from"].split())
-TO_WORDS = frozenset(lexicon.words("words")["sides"]["to"].split())
+FROM_WORDS, TO_WORDS = (frozenset(lexicon.words("words")["sides"][side].split()) for side in ("from", "to"))
 
 
 def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:

@@ -229,9 +229,8 @@ def _before(text: str, start: int) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z]+|[$€£]", text[max(0, start - 40): start].lower())[-3:])
 
 
-def _after(text: str, end: int) -> tuple[str, ...]:  # up to a comma ("depth 3, width 5": "width" is the label of 5)
-    said = "" if text[end - 1: end] == "," else re.split(r"[,;，；]", text[end: end + 30].lower())[0]
-    return tuple(re.findall(r"[a-z]+|%|°", said)[:2])
+def _after(text: str, end: int) -> tuple[str, ...]:  # up to a comma, one the span ends with too ("depth 3, width 5")
+    return tuple(re.findall(r"[a-z]+|%|°", re.split(r"[,;，；]", text[end - 1: end + 30].lower())[0][1:])[:2])
 
 
 def _money(text: str, match: re.Match) -> bool:
