@@ -410,3 +410,19 @@ STANDING = _offer("club_standing", "Where a club stands in its league table.", {
 def test_a_place_followed_by_capitalised_words_is_part_of_a_longer_name(question, club):
     """ "Denver Nuggets", "Leeds United": a city that more capitalised words follow starts a name, it is no place."""
     assert fill(STANDING.schema, question)[0]["club"] == club
+
+
+PACE = _offer("average_speed", "Average speed of a trip.", {
+    "distance": {"type": "number", "description": "Distance travelled, in kilometres"},
+    "hours": {"type": "number", "description": "Time taken in hours"},
+    "unit": {"type": "string", "description": "Unit of the speed to return, e.g. km/h or mph. Optional."}}, ["distance", "hours"])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("how fast did I go if I cycled 42 kilometers in 2 hours?", {"distance": 42, "hours": 2}),
+    ("average speed for 42 kilometers in 2 hours, in mph please", {"distance": 42, "hours": 2, "unit": "mph"}),
+])
+def test_an_optional_unit_is_not_the_unit_a_number_was_written_with(question, expected):
+    """ "42 kilometers" is the distance in the unit its parameter takes: the unit of the answer stays out unless it is
+    asked ("3 kilos of rice" for an amount with no unit of its own gives its unit)."""
+    assert fill(PACE.schema, question) == (expected, [])

@@ -72,7 +72,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     free = [s for s in spans if s.kind == "number" and id(s) not in used and not (paths and s.after[:1] == ("files",))]
     must = [name for name in required if not nullable(properties[name])]
     placed = numbers.assign(numeric, hints_of(numeric, properties), properties, must, free)
-    used.update(id(s) for s in placed.values())
+    used.update(id(s) for s in [*placed.values(), *numbers.own_units(placed, properties, spans)])
     values |= {n: numbers.value_for(n, properties[n], s) for n, s in placed.items()}
     values |= numbers.ones([n for n in numeric if n not in values], text)
     later = []  # free text ("what the event is called") is read last, from what the other parameters left over

@@ -53,6 +53,13 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
     return {name: numbers[j] for name, j in chosen.items()}
 
 
+def own_units(placed: dict[str, Span], properties: dict, spans: list[Span]) -> list[Span]:
+    """ "cycled 42 km" for a distance in kilometres: the unit written with a number that its parameter takes in its own
+    unit is part of that value, not the value of a `unit` parameter (which says something else: the answer's unit)."""
+    sized = [s for n, s in placed.items() if quantities.wanted_unit(n, properties[n].get("description", ""))]
+    return [u for u in spans if u.kind == "unit" and u.counted and any(0 <= u.start - s.end <= 1 for s in sized)]
+
+
 def _counts_family(span: Span, family: list[str]) -> bool:
     """ "its three sides: 7, 5 and 6", "the two given numbers 8 and 14": how many values a numbered family of parameters
     (side1, side2, side3) takes is none of those values."""
