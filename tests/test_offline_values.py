@@ -484,3 +484,65 @@ def test_a_comma_after_a_number_ends_what_speaks_of_it(question, expected):
 def test_a_thousands_comma_has_three_digits_after_it(text, numbers):
     from agentkit.offline import spans
     assert [s.value for s in spans.find(text) if s.kind == "number"] == numbers
+
+
+def _numbers(**described):
+    return {name: {"type": "number", "description": text} for name, text in described.items()}
+
+
+BOX = _offer("crate_volume", "Volume of a crate.", _numbers(
+    length="The length of the crate, its longest side", width="How wide the crate is, shorter than its length",
+    depth="The depth, measured from the width edge"), ["length", "width", "depth"])
+LCM = _offer("least_multiple", "Least common multiple.", {
+    "number1": {"type": "integer", "description": "The first number"},
+    "number2": {"type": "integer", "description": "The second number"}}, ["number1", "number2"])
+SIDES = _offer("triangle_facts", "Facts about a triangle.", {
+    f"side{i}": {"type": "number", "description": f"Length of side {i}"} for i in (1, 2, 3)}, ["side1", "side2", "side3"])
+BMI = _offer("body_mass_index", "Body mass index from weight and height.", _numbers(
+    weight="Weight in kilograms", height="Height in centimetres"), ["weight", "height"])
+
+
+@pytest.mark.parametrize(("offer", "question", "expected"), [
+    (BOX, "what's the volume of a crate with length 9, width 4 and depth 2?", {"length": 9, "width": 4, "depth": 2}),
+    (BOX, "a crate of depth 3, width 5 and length 12", {"length": 12, "width": 5, "depth": 3}),
+    (LCM, "Find the least common multiple of the two numbers 8 and 14.", {"number1": 8, "number2": 14}),
+    (SIDES, "my triangle's three sides measure 7, 5 and 6 cm", {"side1": 7, "side2": 5, "side3": 6}),
+    (BMI, "Work out the Body Mass Index (BMI) of someone with a weight of 85 kilograms and a height of 180 cm.",
+     {"weight": 85, "height": 180}),
+])
+def test_each_number_goes_to_the_parameter_its_words_name(offer, question, expected):
+    """A description's word that is another parameter's name ("shorter than its length") points at that one, and a
+    word after a comma is no label of the number before it ("depth 3, width 5"); how many values a numbered family takes
+    ("the two numbers 8 and 14") is none of them; "the Body Mass Index" is a name, no message's body."""
+    values, missing = fill(offer.schema, question)
+    assert (values, missing) == (expected, [])
+
+
+STANDING = _offer("club_standing", "Where a club stands in its league table.", {
+    "club": {"type": "string", "description": "The club's name"},
+    "league": {"type": "string", "description": "The league it plays in"}}, ["club", "league"])
+
+
+@pytest.mark.parametrize(("question", "club"), [
+    ("How are the Denver Nuggets doing in the Western Conference?", "Denver Nuggets"),
+    ("where is Leeds United in the Championship table", "Leeds United"),
+])
+def test_a_place_followed_by_capitalised_words_is_part_of_a_longer_name(question, club):
+    """ "Denver Nuggets", "Leeds United": a city that more capitalised words follow starts a name, it is no place."""
+    assert fill(STANDING.schema, question)[0]["club"] == club
+
+
+PACE = _offer("average_speed", "Average speed of a trip.", {
+    "distance": {"type": "number", "description": "Distance travelled, in kilometres"},
+    "hours": {"type": "number", "description": "Time taken in hours"},
+    "unit": {"type": "string", "description": "Unit of the speed to return, e.g. km/h or mph. Optional."}}, ["distance", "hours"])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("how fast did I go if I cycled 42 kilometers in 2 hours?", {"distance": 42, "hours": 2}),
+    ("average speed for 42 kilometers in 2 hours, in mph please", {"distance": 42, "hours": 2, "unit": "mph"}),
+])
+def test_an_optional_unit_is_not_the_unit_a_number_was_written_with(question, expected):
+    """ "42 kilometers" is the distance in the unit its parameter takes: the unit of the answer stays out unless it is
+    asked ("3 kilos of rice" for an amount with no unit of its own gives its unit)."""
+    assert fill(PACE.schema, question) == (expected, [])

@@ -16,7 +16,7 @@ from typing import Any
 from agentkit.offline import code, dates, lexicon, lists, numbers, reading
 from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
-from agentkit.offline.roles import STRICT, by_direction, hint_of, json_type, nullable, preposition, role_of, side_of
+from agentkit.offline.roles import STRICT, by_direction, hint_of, hints_of, json_type, nullable, preposition, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
 from agentkit.offline.zh_values import glossed
 
@@ -71,8 +71,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     paths = sum(s.kind == "path" for s in spans)  # "a.txt 和 b.txt 这两个文件": the 2 counts the files, it is no value
     free = [s for s in spans if s.kind == "number" and id(s) not in used and not (paths and s.after[:1] == ("files",))]
     must = [name for name in required if not nullable(properties[name])]
-    placed = numbers.assign(numeric, {n: hint_of(n, properties[n]) for n in numeric}, properties, must, free)
-    used.update(id(s) for s in placed.values())
+    placed = numbers.assign(numeric, hints_of(numeric, properties), properties, must, free)
+    used.update(id(s) for s in [*placed.values(), *numbers.own_units(placed, properties, spans)])
     values |= {n: numbers.value_for(n, properties[n], s) for n, s in placed.items()}
     values |= numbers.ones([n for n in numeric if n not in values], text)
     later = []  # free text ("what the event is called") is read last, from what the other parameters left over

@@ -34,7 +34,7 @@ NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no th
 def assign(names: list[str], hints: dict[str, set[str]], properties: dict, required: list[str],
            numbers: list[Span]) -> dict[str, Span]:
     """Which number span each numeric parameter gets (a span at most once)."""
-    pairs = []
+    pairs, numbers = [], [s for s in numbers if not _counts_family(s, [n for n in names if n[-1].isdigit()])]
     units = {n: quantities.wanted_unit(n, properties[n].get("description", "")) for n in names}
     whole = {n for n in names if json_type(properties[n]) == "integer"}
     for i, name in enumerate(names):
@@ -52,6 +52,21 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
         if name not in chosen and name in required and free:
             chosen[name] = free[0]
     return {name: numbers[j] for name, j in chosen.items()}
+
+
+def own_units(placed: dict[str, Span], properties: dict, spans: list[Span]) -> list[Span]:
+    """ "cycled 42 km" for a distance in kilometres: the unit written with a number that its parameter takes in its own
+    unit is part of that value, not the value of a `unit` parameter (which says something else: the answer's unit)."""
+    sized = [s for n, s in placed.items() if quantities.wanted_unit(n, properties[n].get("description", ""))]
+    return [u for u in spans if u.kind == "unit" and u.counted and any(0 <= u.start - s.end <= 1 for s in sized)]
+
+
+def _counts_family(span: Span, family: list[str]) -> bool:
+    """ "its three sides: 7, 5 and 6", "the two given numbers 8 and 14": how many values a numbered family of parameters
+    (side1, side2, side3) takes is none of those values."""
+    stems = {reading.stem(name.rstrip("0123456789")) for name in family}  # "num1": "numbers" starts with "num"
+    return span.value == len(family) > 1 and any(
+        reading.related(word, s) or word.startswith(s) for word in map(reading.stem, span.after[:2]) for s in stems)
 
 
 def patterned(properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, str]:

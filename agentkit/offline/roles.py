@@ -31,8 +31,7 @@ FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b"
           "unit": re.compile(r"\b(?:iso\s*)?4217\b|\bcurrency code\b")}
 """A format written in a description says what the value is."""
 SCHEMA_FORMAT: dict[object, Role] = {"date": "date", "email": "email", "uri": "url"}  # JSON Schema's formats with a role
-FROM_WORDS = frozenset(lexicon.words("words")["sides"]["from"].split())
-TO_WORDS = frozenset(lexicon.words("words")["sides"]["to"].split())
+FROM_WORDS, TO_WORDS = (frozenset(lexicon.words("words")["sides"][side].split()) for side in ("from", "to"))
 
 
 def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
@@ -67,6 +66,13 @@ def _hint(name: str, description: str) -> frozenset[str]:
     parts = reading.split_name(name)
     described = reading.words(english(description))[:6]
     return frozenset(parts) | {reading.stem(p) for p in parts} | {"_".join(parts)} | frozenset(described)
+
+
+def hints_of(names: list[str], properties: dict) -> dict[str, frozenset[str]]:
+    """Each parameter's hint without the words that name another parameter: "the height, measured from the base"
+    speaks of `base`, and a number after "base" is not the height's."""
+    own = {name: hint_of(name, {}) for name in properties}  # a name's words and their stems
+    return {n: hint_of(n, properties[n]) - (frozenset().union(*own.values()) - own[n]) for n in names}
 
 
 def by_direction(hint: set[str], spans: list[Span]) -> list[Span]:

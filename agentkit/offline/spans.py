@@ -78,8 +78,9 @@ _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}(?P<sep>[-/.])\d{1,2}(?P=s
                    rf"\b(?:next |this )?(?:{'|'.join(WEEKDAYS)})\b|"  # a day and month are no more than 31 ("BP 90/60")
                    rf"\b(?:{dates.MONTH})(?:\s+|(?<=[a-z])\.)\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
+# "the Body Mass Index (BMI) of ...": capitalised, "the body" is part of a name, no message's lead-in
 _SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading(?!\s+lists?\b)|with the (?:text|message|body|content)|"
-                   r"with (?:text|message|body|content)|the message|with the note|the body)\s*:?\s+(.+)", re.IGNORECASE)
+                   r"with (?:text|message|body|content)|(?-i:[Tt]he (?:message|body))|with the note)\s*:?\s+(.+)", re.IGNORECASE)
 _NAMED = re.compile(r"\b(?:called|named|titled|entitled|with the title|with title|with the subject|"
                     r"with subject|subject)\s*:?\s+(.+)", re.IGNORECASE)
 _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?](?!\w)|$")
@@ -170,8 +171,9 @@ def _find(text: str) -> tuple[Span, ...]:
         group = 1 if match.group(1) else 2
         if match.group(group).lower() not in {"the", "a", "my", "this", "that", "current", "whole", "every"}:
             add(match.start(group), match.end(group), "path", match.group(group))
-    for start, end, zone in zones_in(text):
-        add(start, end, "zone", zone)
+    for start, end, zone in zones_in(text):  # "Denver Nuggets", "Leeds United": a city that starts a longer name is none
+        if not re.match(r" (?!Time\b|Standard\b|Zone\b)[A-Z][a-z]", text[end:]):
+            add(start, end, "zone", zone)
     for match in _QUADRATIC.finditer(text):
         for group in (1, 3, 4):
             written = match.group(group).replace(" ", "")
@@ -235,9 +237,9 @@ def _before(text: str, start: int) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z]+|[$€£]", text[max(0, start - 40): start].lower())[-3:])
 
 
-def _after(text: str, end: int) -> tuple[str, ...]:
-    after = re.split(r"[,;]|\band\b", text[end: end + 30])[0]  # "$1500, end value": words after a comma speak of another
-    return tuple(re.findall(r"[a-zµμ]+(?:/[a-z]+)?|%|°", after.lower())[:2])  # "330 µF", "3 m/s"
+def _after(text: str, end: int) -> tuple[str, ...]:  # up to a comma or "and", one the span ends with too ("depth 3, width 5")
+    after = re.split(r"[,;，；]|\band\b", text[end - 1: end + 30].lower())[0][1:]  # "$1500, end value": of another
+    return tuple(re.findall(r"[a-zµμ]+(?:/[a-z]+)?|%|°", after)[:2])  # "330 µF", "3 m/s"
 
 
 def _money(text: str, match: re.Match) -> bool:
