@@ -39,6 +39,7 @@ INTO = re.compile(rf"\b{ADDING}\s+.+?\s+{ONTO}\s+([a-z]+)", re.I)
 """'put the concert in my calendar': where a thing is added names the tool that adds it, as a means does."""
 DONE = re.compile(rf"\b(?:{'|'.join(words('choose')['habits']['done'])})\b", re.I)
 NUMBERED = re.compile(r"\d|\b(?:first|second|third|fourth|fifth|last)\b", re.I)
+WHO = re.compile(r"\bwho\b(.*)", re.I | re.S)
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,8 @@ def _marks_done(offer: Offer) -> float:
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
     asked, question = question, _items_split(english(question), offers)  # Chinese read through the bilingual vocabulary
-    if choice == "auto" and is_general(question):  # "what is a stock split?": a question about the world
-        return []
+    if choice == "auto" and is_general(question) and not _asks_for_tool(question, offers):  # "what is a stock split?"
+        return []  # a question about the world
     if choice == "auto" and is_place_fact(question) and not any(s.role in ("place", "zone") for o in offers for s in o.slots):
         return []  # "what language do they speak in Brazil?" is not for a tool that translates
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
@@ -165,6 +166,13 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     if not calls and choice == "required":
         calls = [_planned(_best(question, offers)[0] or offers[0], question)]
     return calls
+
+
+def _asks_for_tool(question: str, offers: list[Offer]) -> bool:
+    """ "who invented the telephone?" asks what a tool was given for when the word after "who" (its verb, or the noun
+    of "who is the scientist ...") is a word of the tool's name, in any of its forms: get_invention_history."""
+    first = next(iter(reading.words(who[1])), "") if (who := WHO.search(question)) else ""
+    return any(offer.weight_of(first) == 3 for offer in offers)
 
 
 def _items_split(question: str, offers: list[Offer]) -> str:
