@@ -189,9 +189,11 @@ def _find(text: str) -> tuple[Span, ...]:
             add(match.start(1), match.end(1), "number", float(position[1] if position else _FIRST_SECOND[match.group(1).lower()]))
     # "twenty two", "twenty-two" and "one hundred and five" are one number each (text2num reads them)
     for match in NUMBER_RUN.finditer(text):
-        number = _run_number(match.group(0).lower(), hundreds=not text.startswith("-", match.end()))  # not "three twenty-sided"
-        if number is not None:
-            add(match.start(), match.end(), "number", number)
+        read = alpha2digit(match.group(0).lower(), "en").split()  # "22", "105"; "1 35"; "2 and 3" is no one number
+        if not text.startswith("-", match.end()) and len(read) == 2 and len(read[0]) == 1 and 20 <= int(read[1]) <= 99:
+            read = [str(int(read[0]) * 100 + int(read[1]))]  # "one thirty five" (over ninety) is 135, not "three twenty-sided"
+        if len(read) == 1 and read[0].isdigit():
+            add(match.start(), match.end(), "number", float(read[0]))
     for match in re.finditer(r"\b[a-z]+\b", text, re.IGNORECASE):
         word = match.group(0).lower()
         if word in NUMBER_WORDS and not re.match(r"\s+(?:of|more|another)\b", text[match.end():]):
@@ -223,14 +225,6 @@ def _find(text: str) -> tuple[Span, ...]:
     if (colon := _COLON.search(text)) and not re.match(r"\d", colon.group(1)):  # "all caps: handle with care": the text
         found.append(Span(colon.start(1), colon.end(1), "colon", colon.group(1)))
     return tuple(sorted(found, key=lambda s: s.start))
-
-
-def _run_number(run: str, hundreds: bool) -> float | None:
-    """ "twenty two" is 22, "one hundred and five" 105 and, with `hundreds`, "one thirty five" (over ninety) 135."""
-    read = alpha2digit(run, "en").split()  # "22", "105"; "1 35"; "2 and 3" is no one number
-    if hundreds and len(read) == 2 and len(read[0]) == 1 and 20 <= int(read[1]) <= 99:
-        read = [str(int(read[0]) * 100 + int(read[1]))]
-    return float(read[0]) if len(read) == 1 and read[0].isdigit() else None
 
 
 def _before(text: str, start: int) -> tuple[str, ...]:
