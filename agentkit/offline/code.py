@@ -19,10 +19,9 @@ _SQL = re.compile(r"\b(?:SELECT\b.+?\bFROM\b|INSERT\s+INTO\b|UPDATE\s+\w+\s+SET\
 _RUN = re.compile(r"\b(?:run|execute|exec)\b\s*:?\s*(?:the\s+|this\s+)?(?:shell\s+|bash\s+|terminal\s+)?(?:command\s*)?:?\s*",
                   re.IGNORECASE)
 TABLES = lexicon.words("words")["code"]
-COMMANDS = frozenset(TABLES["programs"].split())
+COMMANDS, NOT_A_PROGRAM = (frozenset(TABLES[kind].split()) for kind in ("programs", "not_a_program"))
 NAMED_COMMAND = re.compile(r"\bcommand\b")
 """'run the (shell) command X': the request says X is a command, so its first word need not be a known program."""
-NOT_A_PROGRAM = frozenset(TABLES["not_a_program"].split())
 IN_THE_SHELL = re.compile(r"\s+(?:in|with|using|from)\s+(?:the\s+|a\s+)?(?:shell|terminal|bash)$", re.IGNORECASE)
 DICE = re.compile(r"(?<![\w.])(\d*)d(\d+)(?:\s*([+-])\s*(\d+))?\b", re.IGNORECASE)
 

@@ -49,12 +49,11 @@ MONEY_WORDS = frozenset({w for w in CURRENCY_CODES if w not in ("pound", "pounds
 UNITS = (frozenset(MEASURES) - {"in", "t", "cl", "dl"}) | (MONEY_WORDS - {"bucks"}) | frozenset(TABLES["spans"]["units"].split())
 """The words a unit is written with: the measures `quantities.py` converts (but "in" and "t" are words), currencies,
 temperatures, speeds, sizes of data and lengths of time."""
-LANGUAGES = frozenset(TABLES["spans"]["languages"].split())
+LANGUAGES, SENTENCE_STARTERS = (frozenset(TABLES["spans"][kind].split()) for kind in ("languages", "sentence_starters"))
 SAY_IN = re.compile(r"\b(?:how\s+(?:do|would|should|can|could|to)\s+(?:you\s+|i\s+|we\s+|one\s+)?(?:say|write)|"
                     r"what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?(?:word|phrase)\s+for)\s+(.+?)"
                     r"(?:\s+(?:in|into)\s+(?=[a-z]+\b)|\s*\??$)", re.IGNORECASE)
 """'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
-SENTENCE_STARTERS = frozenset(TABLES["spans"]["sentence_starters"].split())
 PLACE_KINDS = TABLES["spans"]["place_kinds"].split()
 
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
