@@ -14,11 +14,9 @@ import re
 from agentkit.offline import lexicon
 
 _BACKTICKS = re.compile(r"`([^`]+)`")
-_SQL = re.compile(r"\b(?:SELECT\b.+?\bFROM\b|INSERT\s+INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|WITH\s+\w+\s+AS\b|"
-                  r"CREATE\s+(?:TABLE|VIEW|INDEX)\b|DROP\s+TABLE\b|ALTER\s+TABLE\b).*", re.IGNORECASE | re.DOTALL)
-_RUN = re.compile(r"\b(?:run|execute|exec)\b\s*:?\s*(?:the\s+|this\s+)?(?:shell\s+|bash\s+|terminal\s+)?(?:command\s*)?:?\s*",
-                  re.IGNORECASE)
 TABLES = lexicon.words("words")["code"]
+_SQL = re.compile(TABLES["sql"], re.IGNORECASE | re.DOTALL)  # a statement pasted whole
+_RUN = re.compile(TABLES["run"], re.IGNORECASE)
 COMMANDS, NOT_A_PROGRAM = (frozenset(TABLES[kind].split()) for kind in ("programs", "not_a_program"))
 NAMED_COMMAND = re.compile(r"\bcommand\b")
 """'run the (shell) command X': the request says X is a command, so its first word need not be a known program."""

@@ -50,9 +50,7 @@ UNITS = (frozenset(MEASURES) - {"in", "t", "cl", "dl"}) | (MONEY_WORDS - {"bucks
 """The words a unit is written with: the measures `quantities.py` converts (but "in" and "t" are words), currencies,
 temperatures, speeds, sizes of data and lengths of time."""
 LANGUAGES, SENTENCE_STARTERS = (frozenset(TABLES["spans"][kind].split()) for kind in ("languages", "sentence_starters"))
-SAY_IN = re.compile(r"\b(?:how\s+(?:do|would|should|can|could|to)\s+(?:you\s+|i\s+|we\s+|one\s+)?(?:say|write)|"
-                    r"what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?(?:word|phrase)\s+for)\s+(.+?)"
-                    r"(?:\s+(?:in|into)\s+(?=[a-z]+\b)|\s*\??$)", re.IGNORECASE)
+SAY_IN = re.compile(TABLES["spans"]["say_in"], re.IGNORECASE)
 """'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
 PLACE_KINDS = TABLES["spans"]["place_kinds"].split()
 
@@ -78,14 +76,9 @@ _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}(?P<sep>[-/.])\d{1,2}(?P=s
                    rf"\b(?:{dates.MONTH})(?:\s+|(?<=[a-z])\.)\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
 # "the Body Mass Index (BMI) of ...": capitalised, "the body" is part of a name, no message's lead-in
-_SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading(?!\s+lists?\b)|with the (?:text|message|body|content)|"
-                   r"with (?:text|message|body|content)|(?-i:[Tt]he (?:message|body))|with the note)\s*:?\s+(.+)", re.IGNORECASE)
-_NAMED = re.compile(r"\b(?:called|named|titled|entitled|with the title|with title|with the subject|"
-                    r"with subject|subject)\s*:?\s+(.+)", re.IGNORECASE)
+_SAID, _NAMED = (re.compile(TABLES["spans"][kind], re.IGNORECASE) for kind in ("said", "named"))
 _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?](?!\w)|$")
-_CHANGE = re.compile(r"\b(?:replace|change|swap|substitute)\s+(?:the\s+(?:word|text|line|value)\s+)?(?P<old>\S.*?)\s+"
-                     r"(?:with|to|by|into|for)\s+(?P<new>\S.*?)(?=\s+(?:in|on|inside|within|throughout)\s+(?:the\s+file\s+)?"
-                     r"[\w./-]+\.\w{1,5}\b|\s*[.?!]?\s*$)", re.IGNORECASE)
+_CHANGE = re.compile(TABLES["spans"]["change"], re.IGNORECASE)
 """An edit written without quotes, in a request that names a file: "in notes.txt replace beta with delta"."""
 _PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
