@@ -177,8 +177,7 @@ def _asks_for_tool(question: str, offers: list[Offer]) -> bool:
 
 def _items_split(question: str, offers: list[Offer]) -> str:
     """ "add X and Y to my list" is one request per item, unless the tool it asks for takes a list of them."""
-    split = each_item(question)
-    if split != question:
+    if (split := each_item(question)) != question:
         best, _ = _best(question, offers)
         properties = (best.schema.get("properties") or {}) if best else {}
         if any(p.get("type") == "array" and json_type(p.get("items") or {}) in ("string", None)

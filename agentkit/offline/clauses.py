@@ -97,8 +97,7 @@ def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: d
         said = answer and re.search(answer, so_far, re.I)
         so_far = so_far[:said.start()] if said and re.search(answer, clause, re.I) else so_far
     first = re.match(r"\s*([\w'-]+)", clause)
-    parallel = first and re.search(rf"(?i)^(.*?\s)(?={re.escape(first.group(1))}\b)", so_far)
-    if parallel:
+    if parallel := first and re.search(rf"(?i)^(.*?\s)(?={re.escape(first.group(1))}\b)", so_far):
         lead = parallel.group(1)
     else:
         lead = re.split(r"^(?=\d)|(?<=\s)(?=\S*\d|\"|“|[A-Z])", so_far, maxsplit=1)[0] if so_far else ""

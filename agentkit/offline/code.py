@@ -77,8 +77,7 @@ def command_for(text: str, file: str | None, number: float | None) -> str | None
     """The shell command an everyday request asks for ("count the lines of notes.txt" -> "wc -l notes.txt")."""
     lowered = text.lower()
     for pattern, template in EVERYDAY_COMMANDS:
-        found = re.search(pattern, lowered)
-        if found and "{target}" in template:
+        if (found := re.search(pattern, lowered)) and "{target}" in template:
             if not (target := _target(text, file)):
                 continue
             template = template.replace("{target}", target)

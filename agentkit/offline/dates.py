@@ -53,8 +53,7 @@ def clock_times(text: str) -> list[tuple[int, int, str]]:
     """(start, end, "HH:MM") for each clock time in the text."""
     found = []
     for match in CLOCK.finditer(text):
-        written = match.group(0).lower()
-        if written in ("noon", "midnight"):
+        if (written := match.group(0).lower()) in ("noon", "midnight"):
             hour, minute = (12, 0) if written == "noon" else (0, 0)
         elif match.group(1):
             hour, minute = int(match.group(1)) % 12, int(match.group(2) or 0)

@@ -155,8 +155,7 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
             return Reply(tool_calls=tuple(retry))
     if results and all(name.lower().startswith("ask") and "question" in arguments for name, arguments, _ in results):
         # The person answered the question asked for a missing value: the request, completed by the answer.
-        completed = _completed(question, " ".join(content for *_, content in results), offers)
-        if completed:
+        if completed := _completed(question, " ".join(content for *_, content in results), offers):
             return Reply(tool_calls=(completed,))
     runner = next((o.name for o in offers if "command" in o.schema.get("properties", {})), None)
     ordered = ordered_command([content for *_, content in results]) if runner else None

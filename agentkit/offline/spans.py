@@ -239,7 +239,6 @@ def _money(text: str, match: re.Match) -> bool:
 def _after_number(text: str, start: int) -> bool:
     """ "30 pounds", "one dollar", "200 swiss francs": a unit counted by a number, in digits or in words (a
     currency's country may stand between them)."""
-    head = text[:start].rstrip()
-    if head.lower().rsplit(" ", 1)[-1] in CURRENCY_COUNTRIES:
+    if (head := text[:start].rstrip()).lower().rsplit(" ", 1)[-1] in CURRENCY_COUNTRIES:
         head = head[: head.rfind(" ") + 1] if " " in head else ""
     return bool(re.search(r"\d\s?$", head)) or head.rstrip().lower().rsplit(" ", 1)[-1] in NUMBER_WORDS
