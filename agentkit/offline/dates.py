@@ -41,9 +41,7 @@ _AMOUNT = rf"\d+(?:\.\d+)?|(?:{said(20, 90)})[\s-](?:{said(1, 9)})|an?|{said(1, 
 DURATION = re.compile(rf"\b({_AMOUNT})[\s-]*(seconds?|secs?|minutes?|mins?|hours?|hrs?|(?<=\d)h)\b(\s+and\s+a\s+half)?",
                       re.IGNORECASE)
 RATE = re.compile(rf"(?:\d|\b(?:{said(1, 100)}))\s+(?:(?!(?:{ENDS})\b)[a-z]+\s+)?$", re.I)  # "$21 an hour": no duration
-CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|\b(\d{1,2}):(\d{2})\b|\bnoon\b|\bmidnight\b|"
-                   r"(?<=\bat\s)(\d{1,2})\b(?![.:,]?\d|\s*(?:%|percent|people|persons|dollars|euros|km|miles|degrees|mph|[a-z]+/))",
-                   re.IGNORECASE)
+CLOCK = re.compile(TABLES["dates"]["clock"], re.IGNORECASE)
 RELATIVE = re.compile(rf"\bin\s+(\d+|a|an|{said(1, 100)})\s+(days?|weeks?|months?)\b|"
                       r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\bnext\s+(?:week|month)\b", re.IGNORECASE)
 EVENING = re.compile(r"\b(?:tonight|this (?:evening|afternoon)|in the (?:evening|afternoon))\b", re.IGNORECASE)
