@@ -55,7 +55,13 @@ def clauses(question: str) -> list[str]:
     parts = CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
     restored = [re.sub("\0", lambda _: quoted.pop(0), part).strip() for part in parts]  # each literal back, in order
-    return _there(_joined([p for p in restored if re.search(r"\w", p)]))
+    place, resolved = None, []  # "the weather in London and what time is it there?": "there" is the last place named before
+    for part in _joined([p for p in restored if re.search(r"\w", p)]):
+        part = re.sub(r"\b(?:over |out )?there\b", f"in {place}", part, count=1) if place else part
+        named = [part[start:end] for start, end, _ in zones_in(part)]
+        place = named[-1] if named else place
+        resolved.append(part)
+    return resolved
 
 
 def _joined(parts: list[str]) -> list[str]:
@@ -69,17 +75,6 @@ def _joined(parts: list[str]) -> list[str]:
         else:
             joined.append(part)
     return joined
-
-
-def _there(parts: list[str]) -> list[str]:
-    """ "What's the weather in London and what time is it there?": "there" is the last place named before."""
-    place, resolved = None, []
-    for part in parts:
-        part = re.sub(r"\b(?:over |out )?there\b", f"in {place}", part, count=1) if place else part
-        named = [part[start:end] for start, end, _ in zones_in(part)]
-        place = named[-1] if named else place
-        resolved.append(part)
-    return resolved
 
 
 def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: dict | None = None) -> str:
