@@ -42,7 +42,9 @@ def each_item(question: str) -> str:
 
 def clauses(question: str) -> list[str]:
     """The question cut on "and", commas, ";" and "then", never inside quotes, a pasted statement or command, or
-    the text after "saying"."""
+    the text after "saying". A part that only names the means ("how many lines are in notes.txt? use the shell") or
+    only gives a value by its role ("add Dune, the author is Frank Herbert") completes the one before; "there" is the
+    last place named before ("what's the weather in London and what time is it there?")."""
     literal = [(start, end) for start, end, *_ in code_spans(question)] + [m.span() for m in QUOTED.finditer(question)]
     quoted, masked, at = [], "", 0
     for start, end in sorted(span for span in literal if not any(o[0] < span[0] < o[1] for o in literal)):
@@ -55,26 +57,20 @@ def clauses(question: str) -> list[str]:
     parts = CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
     restored = [re.sub("\0", lambda _: quoted.pop(0), part).strip() for part in parts]  # each literal back, in order
-    place, resolved = None, []  # "the weather in London and what time is it there?": "there" is the last place named before
-    for part in _joined([p for p in restored if re.search(r"\w", p)]):
-        part = re.sub(r"\b(?:over |out )?there\b", f"in {place}", part, count=1) if place else part
-        named = [part[start:end] for start, end, _ in zones_in(part)]
-        place = named[-1] if named else place
-        resolved.append(part)
-    return resolved
-
-
-def _joined(parts: list[str]) -> list[str]:
-    """ "how many lines are in notes.txt? use the shell", "add Dune, the author is Frank Herbert": a part that only
-    names the means, or only gives a value by its role, is not a request of its own; it completes the one before."""
-    joined: list[str] = []
-    for part in parts:
+    joined: list[str] = []  # the parts that are requests, each with the parts that complete it
+    for part in (p for p in restored if re.search(r"\w", p)):
         value = VALUE_ONLY.fullmatch(part)
         if joined and (value or MEANS_ONLY.fullmatch(part)):
             joined[-1] = f"{joined[-1].rstrip('?.!')}{',' * bool(value)} {part}"
         else:
             joined.append(part)
-    return joined
+    place, resolved = None, []  # "there" read as the last place named before
+    for part in joined:
+        part = re.sub(r"\b(?:over |out )?there\b", f"in {place}", part, count=1) if place else part
+        named = [part[start:end] for start, end, _ in zones_in(part)]
+        place = named[-1] if named else place
+        resolved.append(part)
+    return resolved
 
 
 def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: dict | None = None) -> str:
