@@ -190,8 +190,7 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     # On a tie, or a word apart, the tool whose action is the request's verb; then the words of its name; then the order offered.
     # A tool that asks the person a question is for what only they know, not for a request that touches "question" or "search".
     asking = ASK_ME.search(text)
-    scored = [(score(o, text), -i, o) for i, o in enumerate(offers) if asking or not asks_the_person(o)]
-    if not scored:
+    if not (scored := [(score(o, text), -i, o) for i, o in enumerate(offers) if asking or not asks_the_person(o)]):
         return None, 0.0
     scores, least, near = [s for s, _, _ in scored], min(ENOUGH, max(scored)[0]), max(scored)[0] - 2.0  # a name, an action
     verb = next(iter(_asked(text)[0]), "")  # the request's first word that says something; both read only where they count
