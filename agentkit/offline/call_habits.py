@@ -21,8 +21,7 @@ def one_call(base: OfflineModel, request: dict, reply: Reply) -> Reply:
         return replace(reply, tool_calls=reply.tool_calls[:1])
     question_at, planned = planned_calls(base, request)
     made = _calls_made(messages[question_at:])
-    remaining = [call for call in planned if (call.name, call.arguments) not in made]
-    if remaining:
+    if remaining := [call for call in planned if (call.name, call.arguments) not in made]:
         return Reply(tool_calls=(remaining[0],))
     answer = base.respond({**request, "messages": as_one_turn(messages, question_at)})
     return replace(answer, tool_calls=answer.tool_calls[:1])
@@ -94,8 +93,7 @@ def _wrong(calls: tuple[EmittedCall, ...], schemas: dict[str, dict]) -> tuple[Em
     if not isinstance(arguments, dict):
         return None  # no call, or already wrong (broken JSON, not an object): nothing to add
     properties = schemas.get(calls[0].name, {}).get("properties") or {}
-    name = next((n for n in arguments if n in properties), next(iter(properties), None))
-    if name is None:
+    if (name := next((n for n in arguments if n in properties), next(iter(properties), None))) is None:
         return None
     bad = "a lot" if properties[name].get("type") in ("number", "integer", "boolean", "array", "object") else 12345
     return (replace(calls[0], arguments=json.dumps({**arguments, name: bad})), *calls[1:])

@@ -177,8 +177,7 @@ def _asks_for_tool(question: str, offers: list[Offer]) -> bool:
 
 def _items_split(question: str, offers: list[Offer]) -> str:
     """ "add X and Y to my list" is one request per item, unless the tool it asks for takes a list of them."""
-    split = each_item(question)
-    if split != question:
+    if (split := each_item(question)) != question:
         best, _ = _best(question, offers)
         properties = (best.schema.get("properties") or {}) if best else {}
         if any(p.get("type") == "array" and json_type(p.get("items") or {}) in ("string", None)
@@ -191,8 +190,7 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     # On a tie, or a word apart, the tool whose action is the request's verb; then the words of its name; then the order offered.
     # A tool that asks the person a question is for what only they know, not for a request that touches "question" or "search".
     asking = ASK_ME.search(text)
-    scored = [(score(o, text), -i, o) for i, o in enumerate(offers) if asking or not asks_the_person(o)]
-    if not scored:
+    if not (scored := [(score(o, text), -i, o) for i, o in enumerate(offers) if asking or not asks_the_person(o)]):
         return None, 0.0
     scores, least, near = [s for s, _, _ in scored], min(ENOUGH, max(scored)[0]), max(scored)[0] - 2.0  # a name, an action
     verb = next(iter(_asked(text)[0]), "")  # the request's first word that says something; both read only where they count

@@ -42,7 +42,9 @@ def each_item(question: str) -> str:
 
 def clauses(question: str) -> list[str]:
     """The question cut on "and", commas, ";" and "then", never inside quotes, a pasted statement or command, or
-    the text after "saying"."""
+    the text after "saying". A part that only names the means ("how many lines are in notes.txt? use the shell") or
+    only gives a value by its role ("add Dune, the author is Frank Herbert") completes the one before; "there" is the
+    last place named before ("what's the weather in London and what time is it there?")."""
     literal = [(start, end) for start, end, *_ in code_spans(question)] + [m.span() for m in QUOTED.finditer(question)]
     quoted, masked, at = [], "", 0
     for start, end in sorted(span for span in literal if not any(o[0] < span[0] < o[1] for o in literal)):
@@ -55,26 +57,15 @@ def clauses(question: str) -> list[str]:
     parts = CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
     restored = [re.sub("\0", lambda _: quoted.pop(0), part).strip() for part in parts]  # each literal back, in order
-    return _there(_joined([p for p in restored if re.search(r"\w", p)]))
-
-
-def _joined(parts: list[str]) -> list[str]:
-    """ "how many lines are in notes.txt? use the shell", "add Dune, the author is Frank Herbert": a part that only
-    names the means, or only gives a value by its role, is not a request of its own; it completes the one before."""
-    joined: list[str] = []
-    for part in parts:
+    joined: list[str] = []  # the parts that are requests, each with the parts that complete it
+    for part in (p for p in restored if re.search(r"\w", p)):
         value = VALUE_ONLY.fullmatch(part)
         if joined and (value or MEANS_ONLY.fullmatch(part)):
             joined[-1] = f"{joined[-1].rstrip('?.!')}{',' * bool(value)} {part}"
         else:
             joined.append(part)
-    return joined
-
-
-def _there(parts: list[str]) -> list[str]:
-    """ "What's the weather in London and what time is it there?": "there" is the last place named before."""
-    place, resolved = None, []
-    for part in parts:
+    place, resolved = None, []  # "there" read as the last place named before
+    for part in joined:
         part = re.sub(r"\b(?:over |out )?there\b", f"in {place}", part, count=1) if place else part
         named = [part[start:end] for start, end, _ in zones_in(part)]
         place = named[-1] if named else place
@@ -97,8 +88,7 @@ def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: d
         said = answer and re.search(answer, so_far, re.I)
         so_far = so_far[:said.start()] if said and re.search(answer, clause, re.I) else so_far
     first = re.match(r"\s*([\w'-]+)", clause)
-    parallel = first and re.search(rf"(?i)^(.*?\s)(?={re.escape(first.group(1))}\b)", so_far)
-    if parallel:
+    if parallel := first and re.search(rf"(?i)^(.*?\s)(?={re.escape(first.group(1))}\b)", so_far):
         lead = parallel.group(1)
     else:
         lead = re.split(r"^(?=\d)|(?<=\s)(?=\S*\d|\"|“|[A-Z])", so_far, maxsplit=1)[0] if so_far else ""

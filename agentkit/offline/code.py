@@ -14,15 +14,12 @@ import re
 from agentkit.offline import lexicon
 
 _BACKTICKS = re.compile(r"`([^`]+)`")
-_SQL = re.compile(r"\b(?:SELECT\b.+?\bFROM\b|INSERT\s+INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|WITH\s+\w+\s+AS\b|"
-                  r"CREATE\s+(?:TABLE|VIEW|INDEX)\b|DROP\s+TABLE\b|ALTER\s+TABLE\b).*", re.IGNORECASE | re.DOTALL)
-_RUN = re.compile(r"\b(?:run|execute|exec)\b\s*:?\s*(?:the\s+|this\s+)?(?:shell\s+|bash\s+|terminal\s+)?(?:command\s*)?:?\s*",
-                  re.IGNORECASE)
 TABLES = lexicon.words("words")["code"]
-COMMANDS = frozenset(TABLES["programs"].split())
+_SQL = re.compile(TABLES["sql"], re.IGNORECASE | re.DOTALL)  # a statement pasted whole
+_RUN = re.compile(TABLES["run"], re.IGNORECASE)
+COMMANDS, NOT_A_PROGRAM = (frozenset(TABLES[kind].split()) for kind in ("programs", "not_a_program"))
 NAMED_COMMAND = re.compile(r"\bcommand\b")
 """'run the (shell) command X': the request says X is a command, so its first word need not be a known program."""
-NOT_A_PROGRAM = frozenset(TABLES["not_a_program"].split())
 IN_THE_SHELL = re.compile(r"\s+(?:in|with|using|from)\s+(?:the\s+|a\s+)?(?:shell|terminal|bash)$", re.IGNORECASE)
 DICE = re.compile(r"(?<![\w.])(\d*)d(\d+)(?:\s*([+-])\s*(\d+))?\b", re.IGNORECASE)
 
@@ -80,8 +77,7 @@ def command_for(text: str, file: str | None, number: float | None) -> str | None
     """The shell command an everyday request asks for ("count the lines of notes.txt" -> "wc -l notes.txt")."""
     lowered = text.lower()
     for pattern, template in EVERYDAY_COMMANDS:
-        found = re.search(pattern, lowered)
-        if found and "{target}" in template:
+        if (found := re.search(pattern, lowered)) and "{target}" in template:
             if not (target := _target(text, file)):
                 continue
             template = template.replace("{target}", target)

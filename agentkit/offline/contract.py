@@ -115,7 +115,8 @@ def _typed_dict(kind: type) -> Any:
     for name, hint in typing.get_type_hints(kind, include_extras=True).items():
         # Read from the hint: with postponed annotations, `__required_keys__` does not see `Required[...]`.
         required = name in kind.__required_keys__ or typing.get_origin(hint) in (tx.Required, typing.Required)
-        hint = _unwrapped(hint)
+        while typing.get_origin(hint) in (tx.Required, tx.NotRequired, typing.Required, typing.NotRequired):
+            hint = typing.get_args(hint)[0]  # the type inside `Required[...]` / `NotRequired[...]`
         if required and typing.get_origin(hint) is typing.Literal:
             tags[name] = typing.get_args(hint)
         required = required and type(None) not in typing.get_args(hint)  # absent reads as null
@@ -139,15 +140,6 @@ def _bounded(hint: Any, bounds: dict[str, Any] | None) -> Any:
     bounded = [typing.Annotated[member, Field(**bounds)] if member in (lists or members) and member is not type(None)
                else member for member in members]
     return functools.reduce(operator.or_, bounded)
-
-
-def _unwrapped(hint: Any) -> Any:
-    """The type inside `Required[...]` / `NotRequired[...]`."""
-    import typing_extensions as tx
-
-    while typing.get_origin(hint) in (tx.Required, tx.NotRequired, typing.Required, typing.NotRequired):
-        hint = typing.get_args(hint)[0]
-    return hint
 
 
 def _tag(members: list[Any]) -> str | None:

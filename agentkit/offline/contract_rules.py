@@ -28,8 +28,7 @@ def chat_rules(request: dict[str, Any]) -> None:
         if request.get(field) is not None and not request.get(needed):
             _refuse(f"only_with_{needed}", field, field=field)
     _chosen(request.get("tool_choice"), functions)
-    response_format = request.get("response_format") or {}
-    if response_format.get("type") == "json_schema":
+    if (response_format := request.get("response_format") or {}).get("type") == "json_schema":
         _format(response_format["json_schema"], "response_format.json_schema")
     _json_named(response_format, request["messages"], "messages", "response_format")
 
@@ -50,8 +49,7 @@ def responses_rules(request: dict[str, Any]) -> None:
     functions = _tools(request.get("tools"), "tools", lambda tool: tool if tool.get("type") == "function" else None,
                        "", strict_by_default=True)
     _chosen(request.get("tool_choice"), functions)
-    text_format = (request.get("text") or {}).get("format") or {}
-    if text_format.get("type") == "json_schema":
+    if (text_format := (request.get("text") or {}).get("format") or {}).get("type") == "json_schema":
         _format(text_format, "text.format")
     _json_named(text_format, [request.get("instructions"), request.get("input")], "input", "text.format")
 
@@ -84,8 +82,7 @@ def _tools(tools: list[dict[str, Any]] | None, where: str, function_of: Any, inn
     """The names of the offered functions, each strict schema checked."""
     names = set()
     for i, tool in enumerate(tools or []):
-        function = function_of(tool)
-        if function is None:
+        if (function := function_of(tool)) is None:
             _refuse("not_a_function", f"{where}[{i}].type", type=json.dumps(tool.get("type")))
         names.add(function["name"])
         parameters, strict = function.get("parameters"), function.get("strict")
@@ -124,8 +121,7 @@ def _strict(schema: dict[str, Any], owner: str, param: str, code: str) -> None:
     only the keywords it supports."""
     if schema.get("type") != "object":
         _refuse("not_an_object", param, code, owner=owner, type=schema.get("type"))
-    problem = strict_problem(schema) or _not_permitted(schema, ())
-    if problem:
+    if problem := strict_problem(schema) or _not_permitted(schema, ()):
         _refuse("invalid_schema", param, code, owner=owner, problem=problem)
 
 

@@ -49,8 +49,7 @@ class Conversation:
     def of(cls, messages: list[dict]) -> Conversation:
         """The state before `messages[-1]`: the calls of the latest assistant message that made any."""
         for at in range(len(messages) - 2, -1, -1):
-            made = messages[at].get("tool_calls") or []
-            if made:
+            if made := messages[at].get("tool_calls") or []:
                 results = {m.get("tool_call_id"): message_text(m) for m in messages[at + 1:-1] if m["role"] == "tool"}
                 return cls(tuple(PastCall(c["function"]["name"], arguments_of(c["function"].get("arguments")),
                                           results.get(c.get("id"), "")) for c in made))
@@ -193,8 +192,7 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
     for name, value in previous.items():
         spec = properties.get(name) or {}
         if isinstance(value, str) and "enum" not in spec:
-            role = role_of(name, spec)[0]
-            if role == "zone":
+            if (role := role_of(name, spec)[0]) == "zone":
                 return {name: zone_names()[rest.lower()]} if rest.lower() in zone_names() else {}
             return {name: rest} if role in (None, "query", "title", "path", "symbol", "place") or is_known_place(rest) else {}
     return {}

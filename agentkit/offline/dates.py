@@ -41,9 +41,7 @@ _AMOUNT = rf"\d+(?:\.\d+)?|(?:{said(20, 90)})[\s-](?:{said(1, 9)})|an?|{said(1, 
 DURATION = re.compile(rf"\b({_AMOUNT})[\s-]*(seconds?|secs?|minutes?|mins?|hours?|hrs?|(?<=\d)h)\b(\s+and\s+a\s+half)?",
                       re.IGNORECASE)
 RATE = re.compile(rf"(?:\d|\b(?:{said(1, 100)}))\s+(?:(?!(?:{ENDS})\b)[a-z]+\s+)?$", re.I)  # "$21 an hour": no duration
-CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)(?!\w)|\b(\d{1,2}):(\d{2})\b|\bnoon\b|\bmidnight\b|"
-                   r"(?<=\bat\s)(\d{1,2})\b(?![.:,]?\d|\s*(?:%|percent|people|persons|dollars|euros|km|miles|degrees|mph|[a-z]+/))",
-                   re.IGNORECASE)
+CLOCK = re.compile(TABLES["dates"]["clock"], re.IGNORECASE)
 RELATIVE = re.compile(rf"\bin\s+(\d+|a|an|{said(1, 100)})\s+(days?|weeks?|months?)\b|"
                       r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\bnext\s+(?:week|month)\b", re.IGNORECASE)
 EVENING = re.compile(r"\b(?:tonight|this (?:evening|afternoon)|in the (?:evening|afternoon))\b", re.IGNORECASE)
@@ -53,8 +51,7 @@ def clock_times(text: str) -> list[tuple[int, int, str]]:
     """(start, end, "HH:MM") for each clock time in the text."""
     found = []
     for match in CLOCK.finditer(text):
-        written = match.group(0).lower()
-        if written in ("noon", "midnight"):
+        if (written := match.group(0).lower()) in ("noon", "midnight"):
             hour, minute = (12, 0) if written == "noon" else (0, 0)
         elif match.group(1):
             hour, minute = int(match.group(1)) % 12, int(match.group(2) or 0)
@@ -125,6 +122,10 @@ def as_asked(written: str, description: str, schema_format: str | None = None, p
     return shown[2].join([month, day, year] if shown[1].lower().startswith("m") else [day, month, year])
 
 
+_MONTH_DAY = re.compile(r"(?:(?P<m1>[a-z]+)\s*(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+                        r"(?P<m2>[a-z]+))(?:,?\s+(?P<year>\d{4}))?")
+
+
 def as_iso(written: str, today: dt.date | None = None, past: bool = False) -> str | None:
     """ "tomorrow" -> "2026-03-06" (from `today`); None for what is not a day this can work out. A day named without
     its year or week is the coming one, or with `past` (a day something was lost or done) the last one."""
@@ -143,24 +144,16 @@ def as_iso(written: str, today: dt.date | None = None, past: bool = False) -> st
     day = re.fullmatch(r"(?:the )?(\d{1,2})(?:st|nd|rd|th)", words)  # "the 3rd": this month's, or next month's once past
     shift = (-(int(day[1]) > today.day) if past else int(day[1]) < today.day) if day else 0  # last month's, or next's
     words = f"{MONTHS[(today.month - 1 + shift) % 12]} {day[1]}" if day else words
-    return _month_day(words.replace(".", ""), today, past)
-
-
-_MONTH_DAY = re.compile(r"(?:(?P<m1>[a-z]+)\s*(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?"
-                        r"(?P<m2>[a-z]+))(?:,?\s+(?P<year>\d{4}))?")
-
-
-def _month_day(words: str, today: dt.date, past: bool = False) -> str | None:
-    """ "march 3rd 2027", "12 may 2027", "1st of june": the day; without a year, the coming one (or the last one)."""
-    if not (match := _MONTH_DAY.fullmatch(words)):
+    # "march 3rd 2027", "12 may 2027", "1st of june": the day; without a year, the coming one (or the last one)
+    if not (match := _MONTH_DAY.fullmatch(words.replace(".", ""))):
         return None
-    month_word, day = (match.group("m1"), match.group("d1")) if match.group("m1") else (match.group("m2"), match.group("d2"))
+    month_word, number = (match.group("m1"), match.group("d1")) if match.group("m1") else (match.group("m2"), match.group("d2"))
     month = next((i for i, name in enumerate(MONTHS, 1) if name.startswith(month_word[:3]) and len(month_word) >= 3), None)
     year = int(match.group("year") or today.year)
     try:
-        day_asked = dt.date(year, month, int(day))
+        day_asked = dt.date(year, month, int(number))
         if not match.group("year") and (day_asked > today if past else day_asked < today):
-            day_asked = dt.date(year - 1 if past else year + 1, month, int(day))
+            day_asked = dt.date(year - 1 if past else year + 1, month, int(number))
     except (TypeError, ValueError):  # "february 30", or no month of that name (None)
         return None
     return day_asked.isoformat()

@@ -21,9 +21,7 @@ FIELDS = lexicon.words("words")["fields"]
 NAMING, STATES, YES_NO = FIELDS["naming"], frozenset(FIELDS["states"].split()), FIELDS["yes_no"]
 """Fields that say which item of a list a row is, in this order of preference; fields whose word is what the thing is
 ("in transit", "shipped"): said as "it is in transit"; first words of a question that asks yes or no."""
-HOW_MANY = re.compile(r"\bhow many ([a-z][a-z ]*?)(?= (?:do|does|did|are|is|were|was|have|has|had|will|can|in|on|at|for|"
-                      r"of|left|there)\b|\s*[?.!]|$)|几([个条张次天本位件人辆间])|多少([\u4e00-\u9fff]{0,4}?)(?:[?？]|$)",
-                      re.IGNORECASE)
+HOW_MANY = re.compile(FIELDS["how_many"], re.IGNORECASE)
 """'how many unread messages do I have?', '我有几条未读消息？', '还剩多少钱？': a count asked for, and what it counts."""
 
 

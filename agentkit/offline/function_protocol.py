@@ -45,8 +45,7 @@ def protocol_reply(messages: list[dict], offers: list[Offer]) -> Reply:
         result = re.sub(r"^\s*RESULT:\s*", "", message_text(messages[-1]))
         question = next((message_text(m) for m in reversed(messages[:-2]) if m["role"] == "user"), "")
         return Reply(content=answer.sentences([(tool, dict(zip(names, values, strict=False)), result)], question))
-    calls = [p for p in plan(message_text(messages[-1]), offers) if not p.missing]
-    if not calls:
+    if not (calls := [p for p in plan(message_text(messages[-1]), offers) if not p.missing]):
         return Reply(content=plain_answer(message_text(messages[-1])))
     args = ", ".join(json.dumps(v) for v in calls[0].arguments.values())
     # Like a real model that is not stopped, it goes on to invent the result: the `stop` sequence is the cure.

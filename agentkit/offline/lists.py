@@ -66,8 +66,7 @@ def _items(tokens: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
     """The items at the start of `tokens`, up to a word that ends a list."""
     items: list[list[tuple[int, int, str]]] = [[]]
     for token in tokens:
-        word = token[2].lower()
-        if word in (",", "and", "or", "&", "plus"):
+        if (word := token[2].lower()) in (",", "and", "or", "&", "plus"):
             if items[-1]:
                 items.append([])
             continue

@@ -113,8 +113,7 @@ class OfflineModel:
                 return Reply(tool_calls=tuple(make_mistake(calls, self.unruly) if self.unruly else calls))
             if planned:  # a required value is missing: ask the person for it by its meaning, through `ask_user` if offered
                 asked_for = answer.ask_for(planned[0].offer.name, list(planned[0].missing), language, planned[0].offer.schema)
-                asker = next((o for o in offers if o.name != planned[0].offer.name and asks_the_person(o)), None)
-                if asker:
+                if asker := next((o for o in offers if o.name != planned[0].offer.name and asks_the_person(o)), None):
                     return Reply(tool_calls=(EmittedCall(asker.name, json.dumps({"question": asked_for}, ensure_ascii=False)),))
                 return Reply(content=asked_for)
         if len(offers) < len(offered) and any(not p.missing for p in plan(question, offered)):
@@ -155,8 +154,7 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
             return Reply(tool_calls=tuple(retry))
     if results and all(name.lower().startswith("ask") and "question" in arguments for name, arguments, _ in results):
         # The person answered the question asked for a missing value: the request, completed by the answer.
-        completed = _completed(question, " ".join(content for *_, content in results), offers)
-        if completed:
+        if completed := _completed(question, " ".join(content for *_, content in results), offers):
             return Reply(tool_calls=(completed,))
     runner = next((o.name for o in offers if "command" in o.schema.get("properties", {})), None)
     ordered = ordered_command([content for *_, content in results]) if runner else None

@@ -18,14 +18,10 @@ from agentkit.offline.roles import hint_of, json_type
 from agentkit.offline.spans import MONEY_WORDS, NUMBER_WORDS, UNITS, Span
 
 TABLES = lexicon.words("words")["numbers"]  # the words that say which kind of number a parameter takes
-RATE_WORDS = frozenset(TABLES["rate_words"].split())
+RATE_WORDS, NOT_COUNTED, PEOPLE_WORDS, MONEY_PARAMS, SIZE_PARAMS, DURATION_WORDS = (frozenset(TABLES[name].split()) for name in (
+    "rate_words", "not_counted", "people_words", "money_params", "size_params", "duration_words"))
 COUNT_PARAMS = frozenset(TABLES["count_params"].split())
 """Parameters for how many of a thing: "add 3 apples" gives qty=3 (the words before and after name no parameter)."""
-NOT_COUNTED = frozenset(TABLES["not_counted"].split())
-PEOPLE_WORDS = frozenset(TABLES["people_words"].split())
-MONEY_PARAMS = frozenset(TABLES["money_params"].split())
-SIZE_PARAMS = frozenset(TABLES["size_params"].split())
-DURATION_WORDS = frozenset(TABLES["duration_words"].split())
 DECIMAL = re.compile(r"\bdecimal\b(?!\s+places)|\bfraction\b|\bratio\b|\be\.g\.?,?\s+0\.\d|\bbetween 0 and 1\b", re.I)
 DIGITS = re.compile(r"\^?(?:\[0-9\]|\\d)(?:\{\d+(?:,\d*)?\}|[+*])?\$?")  # "^[0-9]{11}$", "\d+": a pattern of digits only
 NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no thing "a ticket" could name

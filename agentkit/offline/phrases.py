@@ -48,8 +48,7 @@ ADDING = r"(?:please\s+)?(?:add|put|append|include|save|write down)"
 ONTO = r"(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b"
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
 ITEM = re.compile(rf"\s*{ADDING}\s+(.+?)\s+{ONTO}", re.IGNORECASE)
-PRONOUNS = frozenset(lexicon.words("words")["phrases"]["pronouns"].split())
-COMMANDS = frozenset(lexicon.words("words")["phrases"]["commands"].split())
+PRONOUNS, COMMANDS = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("pronouns", "commands"))
 FILLERS = re.compile(rf"\s*(?:\band\s+)?\b(?:{'|'.join(lexicon.words('words')['phrases']['fillers'].split())})\b[,.!]?", re.I)
 
 

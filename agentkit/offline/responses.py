@@ -74,14 +74,12 @@ def to_chat_request(request: dict[str, Any]) -> dict[str, Any]:
 
 def _add_item(messages: list[dict[str, Any]], item: Any, where: str) -> None:
     """One input item as the chat message it stands for; consecutive function calls join one assistant message."""
-    kind = item.get("type", "message")
-    if kind == "message":
+    if (kind := item.get("type", "message")) == "message":
         messages.append({"role": item.get("role"), "content": _text(item.get("content"))})
     elif kind == "function_call":
         call = {"id": item.get("call_id"), "type": "function",
                 "function": {"name": item.get("name"), "arguments": item.get("arguments")}}
-        last = messages[-1] if messages else {}
-        if last.get("role") == "assistant" and "tool_calls" in last:
+        if (last := messages[-1] if messages else {}).get("role") == "assistant" and "tool_calls" in last:
             last["tool_calls"].append(call)
         else:
             messages.append({"role": "assistant", "content": None, "tool_calls": [call]})

@@ -48,8 +48,7 @@ PAIR = re.compile(r"[\"']?([\w -]+?)[\"']?\s*:\s*[\"']?([^,\"']*)[\"']?")
 
 def tell(name: str, arguments: dict[str, Any], result: str, question: str, language: Language, full: bool) -> str:
     """The sentence that says what `result` (the result of `name(**arguments)`) means for the question."""
-    result = result.strip()
-    if result.startswith("Error:"):
+    if (result := result.strip()).startswith("Error:"):
         return failure(result.removeprefix("Error:").strip(), language, name, tuple(str(v) for v in arguments.values()))
     command = next((v for k, v in arguments.items() if k in ("command", "cmd") and isinstance(v, str)), None)
     if command is not None or result.startswith("exit code:"):
@@ -141,8 +140,7 @@ def _failed(value: dict, words: list[str], given: tuple, question: str, language
     """{"error": …}, "ok": false, a status "rejected": what went wrong ("I couldn't book it: no court is free at 09:00."),
     then what else the result offers ("The alternatives are 10:00 and 11:30."); None for a result that did not fail."""
     acted = reading.stem(words[0])[:4] if words and _acts(words) else ""
-    wrong = [k for k, v in value.items() if _says_failed(k, v, acted)]
-    if not wrong:
+    if not (wrong := [k for k, v in value.items() if _says_failed(k, v, acted)]):
         return None
     why = next((k for k in (*FAULTS, "message", "reason", "detail") if value.get(k) and isinstance(value[k], str | list)), None)
     what = ("：" if language == "zh" else ": ") + value_text(value[why], language).rstrip(".。") if why else ""
@@ -185,8 +183,7 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
         subject_words = ["result"]  # translate_text, add_numbers: the name says what is done, not what comes out
     acting = _acts(words) and subject_words != ["result"]
     if words and words[0] in SEARCHING:  # what a search or a query found: "I found 3: A, B and C."
-        items = [i.strip() for i in result.split("; ")] if "; " in result else []
-        if items:
+        if items := [i.strip() for i in result.split("; ")] if "; " in result else []:
             return sentence_end(say("found_several", language, count=len(items), where=context(arguments, "en"),
                                     items=join(items, language)), language)
         return say("found_said", language, result=sentence_end(result, language))

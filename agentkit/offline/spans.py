@@ -49,12 +49,9 @@ MONEY_WORDS = frozenset({w for w in CURRENCY_CODES if w not in ("pound", "pounds
 UNITS = (frozenset(MEASURES) - {"in", "t", "cl", "dl"}) | (MONEY_WORDS - {"bucks"}) | frozenset(TABLES["spans"]["units"].split())
 """The words a unit is written with: the measures `quantities.py` converts (but "in" and "t" are words), currencies,
 temperatures, speeds, sizes of data and lengths of time."""
-LANGUAGES = frozenset(TABLES["spans"]["languages"].split())
-SAY_IN = re.compile(r"\b(?:how\s+(?:do|would|should|can|could|to)\s+(?:you\s+|i\s+|we\s+|one\s+)?(?:say|write)|"
-                    r"what(?:'s|\s+is)\s+the\s+(?:\w+\s+)?(?:word|phrase)\s+for)\s+(.+?)"
-                    r"(?:\s+(?:in|into)\s+(?=[a-z]+\b)|\s*\??$)", re.IGNORECASE)
+LANGUAGES, SENTENCE_STARTERS = (frozenset(TABLES["spans"][kind].split()) for kind in ("languages", "sentence_starters"))
+SAY_IN = re.compile(TABLES["spans"]["say_in"], re.IGNORECASE)
 """'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
-SENTENCE_STARTERS = frozenset(TABLES["spans"]["sentence_starters"].split())
 PLACE_KINDS = TABLES["spans"]["place_kinds"].split()
 
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
@@ -79,14 +76,9 @@ _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}(?P<sep>[-/.])\d{1,2}(?P=s
                    rf"\b(?:{dates.MONTH})(?:\s+|(?<=[a-z])\.)\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
 # "the Body Mass Index (BMI) of ...": capitalised, "the body" is part of a name, no message's lead-in
-_SAID = re.compile(r"\b(?:saying|that says|which says|that reads|reading(?!\s+lists?\b)|with the (?:text|message|body|content)|"
-                   r"with (?:text|message|body|content)|(?-i:[Tt]he (?:message|body))|with the note)\s*:?\s+(.+)", re.IGNORECASE)
-_NAMED = re.compile(r"\b(?:called|named|titled|entitled|with the title|with title|with the subject|"
-                    r"with subject|subject)\s*:?\s+(.+)", re.IGNORECASE)
+_SAID, _NAMED = (re.compile(TABLES["spans"][kind], re.IGNORECASE) for kind in ("said", "named"))
 _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?](?!\w)|$")
-_CHANGE = re.compile(r"\b(?:replace|change|swap|substitute)\s+(?:the\s+(?:word|text|line|value)\s+)?(?P<old>\S.*?)\s+"
-                     r"(?:with|to|by|into|for)\s+(?P<new>\S.*?)(?=\s+(?:in|on|inside|within|throughout)\s+(?:the\s+file\s+)?"
-                     r"[\w./-]+\.\w{1,5}\b|\s*[.?!]?\s*$)", re.IGNORECASE)
+_CHANGE = re.compile(TABLES["spans"]["change"], re.IGNORECASE)
 """An edit written without quotes, in a request that names a file: "in notes.txt replace beta with delta"."""
 _PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
@@ -189,9 +181,11 @@ def _find(text: str) -> tuple[Span, ...]:
             add(match.start(1), match.end(1), "number", float(position[1] if position else _FIRST_SECOND[match.group(1).lower()]))
     # "twenty two", "twenty-two" and "one hundred and five" are one number each (text2num reads them)
     for match in NUMBER_RUN.finditer(text):
-        number = _run_number(match.group(0).lower(), hundreds=not text.startswith("-", match.end()))  # not "three twenty-sided"
-        if number is not None:
-            add(match.start(), match.end(), "number", number)
+        read = alpha2digit(match.group(0).lower(), "en").split()  # "22", "105"; "1 35"; "2 and 3" is no one number
+        if not text.startswith("-", match.end()) and len(read) == 2 and len(read[0]) == 1 and 20 <= int(read[1]) <= 99:
+            read = [str(int(read[0]) * 100 + int(read[1]))]  # "one thirty five" (over ninety) is 135, not "three twenty-sided"
+        if len(read) == 1 and read[0].isdigit():
+            add(match.start(), match.end(), "number", float(read[0]))
     for match in re.finditer(r"\b[a-z]+\b", text, re.IGNORECASE):
         word = match.group(0).lower()
         if word in NUMBER_WORDS and not re.match(r"\s+(?:of|more|another)\b", text[match.end():]):
@@ -225,14 +219,6 @@ def _find(text: str) -> tuple[Span, ...]:
     return tuple(sorted(found, key=lambda s: s.start))
 
 
-def _run_number(run: str, hundreds: bool) -> float | None:
-    """ "twenty two" is 22, "one hundred and five" 105 and, with `hundreds`, "one thirty five" (over ninety) 135."""
-    read = alpha2digit(run, "en").split()  # "22", "105"; "1 35"; "2 and 3" is no one number
-    if hundreds and len(read) == 2 and len(read[0]) == 1 and 20 <= int(read[1]) <= 99:
-        read = [str(int(read[0]) * 100 + int(read[1]))]
-    return float(read[0]) if len(read) == 1 and read[0].isdigit() else None
-
-
 def _before(text: str, start: int) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z]+|[$€£]", text[max(0, start - 40): start].lower())[-3:])
 
@@ -253,7 +239,6 @@ def _money(text: str, match: re.Match) -> bool:
 def _after_number(text: str, start: int) -> bool:
     """ "30 pounds", "one dollar", "200 swiss francs": a unit counted by a number, in digits or in words (a
     currency's country may stand between them)."""
-    head = text[:start].rstrip()
-    if head.lower().rsplit(" ", 1)[-1] in CURRENCY_COUNTRIES:
+    if (head := text[:start].rstrip()).lower().rsplit(" ", 1)[-1] in CURRENCY_COUNTRIES:
         head = head[: head.rfind(" ") + 1] if " " in head else ""
     return bool(re.search(r"\d\s?$", head)) or head.rstrip().lower().rsplit(" ", 1)[-1] in NUMBER_WORDS

@@ -49,8 +49,7 @@ def constrained(request: dict[str, Any], reply: Reply) -> Reply:
     # A value of the wrong shape (a list of objects, say) is not one the model could give: treated as not found.
     wrong = {str(error.path[0]) for error in Draft202012Validator(schema).iter_errors(values) if error.path}
     values = {name: value for name, value in values.items() if name not in wrong}
-    missing = [*missing, *(name for name in wrong if name in schema.get("required", []))]
-    if missing and spec.get("strict"):
+    if (missing := [*missing, *(name for name in wrong if name in schema.get("required", []))]) and spec.get("strict"):
         names, language = [m.replace("_", " ") for m in missing], "zh" if is_chinese(text) else "en"
         listed, be = "、".join(names) if language == "zh" else join(names), "is" if len(names) == 1 else "are"
         return Reply(refusal=say("cannot_fill", language, form=spec["name"], names=listed, be=be))

@@ -36,8 +36,7 @@ BA = re.compile(r"把\s*(?!它)([^\s“”\"'，。][^“”\"'，。]*?)\s*(写
 """The 把 construction with an unquoted object: "把 X 写到 Y" is "write X to Y"."""
 FILE = re.compile(r"(?<![\w./@:-])[\w./-]*?\.[A-Za-z][A-Za-z0-9]{0,4}(?![A-Za-z0-9_/@])")
 """A file name ("笔记.txt", "读一下日记.txt", "config.yaml"): a value as written, its words never read."""
-BEFORE_FILE = re.compile(r".*(?:读一下|读取|查看|看看|打开|显示|写到|写入|写进|保存到|存到|加到|删除|数一下|统计|替换|换成|"
-                         r"[把在往给从的里读写到])(?=.)")
+BEFORE_FILE = re.compile(TABLES["zh"]["before_file"])
 """What may be glued before a file name: the verb or the word that links it ("把笔记.txt" is 笔记.txt)."""
 MOVES = TABLES["zh_moves"]
 _VALUE = r"\s*[:：]?\s*([^\s“”\"'，。：:][^“”\"'，。]*?)\s*"

@@ -95,8 +95,7 @@ def place(value: str, language: Language) -> str:
     """A place as a sentence says it: "Asia/Tokyo" -> "Tokyo" / "东京"; a city the zone database knows, in Chinese."""
     if language == "zh" and value in _places_zh():  # "Osaka" -> "大阪": the name the learner wrote it by
         return _places_zh()[value]
-    zone = zone_names().get(value.lower().replace("_", " "))
-    if zone is None:
+    if (zone := zone_names().get(value.lower().replace("_", " "))) is None:
         return value
     if language != "zh":
         return place_name(zone)

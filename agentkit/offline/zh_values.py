@@ -40,8 +40,7 @@ def _free(name: str, spec: dict, value: str) -> bool:
 
 def as_written(value: str, question: str) -> str:
     """The shortest stretch of the question that reads as `value` ("周会" for "weeks 会"); `value` if none does."""
-    wanted = _plain(value)
-    if not wanted or value in question:
+    if not (wanted := _plain(value)) or value in question:
         return value
     first, last = wanted.split()[0], wanted.split()[-1]
     starts = [i for i in range(len(question)) if _reads_from(question, i, first)]
