@@ -120,7 +120,9 @@ class Kernel:
             made.raise_for_status()
         self.id = made.json()["id"]
         url = f"{self.student.server}/api/kernels/{self.id}/channels".replace("http", "ws", 1)
-        self.socket = await websocket_connect(HTTPRequest(url, headers=self.student.headers), max_message_size=64 << 20)
+        # tornado's own 20 s is too short for a class of kernels starting at once on a busy server: 60 s, as above
+        request = HTTPRequest(url, headers=self.student.headers, connect_timeout=60, request_timeout=60)
+        self.socket = await websocket_connect(request, max_message_size=64 << 20)
         return self
 
     async def __aexit__(self, *_: object) -> None:
