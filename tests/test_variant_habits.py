@@ -231,3 +231,25 @@ async def test_a_numbered_list_in_a_result_is_data_not_a_reminder(tmp_path):
     task = await finish(run_task(connect_offline(variant="plans"), "offline", "Read the file steps.txt",
                                  build_registry([*plan_tools(plan), *reader])))
     assert [name for name, _ in _calls(task)] == ["read_file"] and plan.steps[0].status == "pending"
+
+
+@pytest.mark.parametrize("name", ["one_call", "styled_args", "json_text", "empty_args", "explicit_empty", "no_usage"])
+def test_the_habits_the_chinese_runs_skip_never_change_a_word(name):
+    """tests/test_notebooks_under_variants.py runs the Chinese chapters without these (WORDS_UNTOUCHED): what they
+    change is which calls a reply carries, when, or how they are written, never what the model says, so a question in
+    Chinese meets them as the English beside it does. Checked on a Chinese question of two calls and its answer."""
+    from tests.test_notebooks_under_variants import WORDS_UNTOUCHED
+    assert name in WORDS_UNTOUCHED
+    request = ask("东京和巴黎现在几点？")
+    base, changed = OfflineModel().respond(request), variant(name).respond(request)
+    if name == "json_text":
+        calls = [(c.name, c.arguments) for c in recover_calls(changed.content, OFFERED)]
+    else:
+        calls = [(c.name, json.loads(c.arguments or "{}")) for c in changed.tool_calls]
+        assert changed.content == base.content
+    base_calls = [(c.name, json.loads(c.arguments)) for c in base.tool_calls]
+    assert len(base_calls) == 2 and 1 <= len(calls) <= 2  # one_call: the first now, the second after its result
+    for (called, arguments), (base_name, base_arguments) in zip(calls, base_calls[:len(calls)], strict=True):
+        assert called == base_name and base_arguments.items() <= arguments.items()  # styled_args adds defaults
+    after = answered(request, base, ["2026-12-06T10:00:00+09:00", "2026-12-06T02:00:00+01:00"])
+    assert variant(name).respond(after).content == OfflineModel().respond(after).content
