@@ -68,3 +68,24 @@ RIDE = tool("ride_log", "Log a bike ride.", ["distance_km"], distance_km={"type"
 ])
 def test_a_number_glued_to_its_unit_is_read(question, tools, expected):
     assert calls(question, tools) == expected
+
+
+NUDGE = tool("set_alarm_note", "Set an alarm with a note to show.", ["note", "time"],
+             note={"type": "string", "description": "what to show when it rings"},
+             time={"type": "string", "description": "HH:MM"})
+TELL = tool("message_friend", "Send a message to a friend.", ["friend", "text"], friend=TEXT, text=TEXT)
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # a day the tool has no parameter for says when, it is not what the note says (the day before or after it)
+    ("Set an alarm on Saturday at 7am to water the plants", [NUDGE],
+     [("set_alarm_note", {"note": "water the plants", "time": "07:00"})]),
+    ("Set an alarm to water the plants on Saturday at 7am", [NUDGE],
+     [("set_alarm_note", {"note": "water the plants", "time": "07:00"})]),
+    ("设个闹钟提醒我后天下午4点去交水费", [NUDGE], [("set_alarm_note", {"note": "交水费", "time": "16:00"})]),
+    # but a day inside what is said stays in it
+    ("Message Priya that the party moved to Saturday", [TELL],
+     [("message_friend", {"friend": "Priya", "text": "the party moved to Saturday"})]),
+])
+def test_the_day_a_request_is_for_is_not_the_text_to_show(question, tools, expected):
+    assert calls(question, tools) == expected

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from agentkit.offline import lexicon, reading
+from agentkit.offline import dates, lexicon, reading
 
 if TYPE_CHECKING:
     from agentkit.offline.spans import Span
@@ -22,8 +22,8 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) 
     just the tool's own words, as in "on my to-do list"), or else the words that are not the tool's (a Chinese word
     of one character, "5克盐", only when asked: more often it is a verb the vocabulary does not know)."""
     text = FILLERS.sub("", text)
-    item = ITEM.match(text)  # "add milk to my list", "put buy milk on my todo list": what is added
-    if item and any(not _is_tool_word(w, exclude) for w in _words(item.group(1))):
+    # "add milk to my list", "put buy milk on my todo list": what is added
+    if (item := ITEM.match(text)) and any(not _is_tool_word(w, exclude) for w in _words(item.group(1))):
         return item.group(1).strip("\"'“”")
     for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(.+)"):
         for after in re.finditer(pattern, text, re.IGNORECASE):
@@ -32,8 +32,9 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) 
             # "给旺财约个洗澡" (to 旺财 book bath), "去东区图书馆约个讨论室": a Chinese phrase ends before the request's verb
             phrase = re.split(rf"(?<=\S)\s+(?:{'|'.join(COMMANDS)})\b", phrase)[0] if re.match(HAN, phrase) else phrase
             phrase = re.sub(r"(?:^|\s+)(?:at|on|by|before|in|tomorrow|today|under|below|over|above|less than|more than)\b[^,]*$",
-                            "", phrase)
-            if any(not _is_tool_word(w, exclude) for w in _words(phrase)):
+                            "", WHEN_FIRST.sub("", phrase))  # "to tomorrow at 08:00 pay rent": Chinese says when first
+            # "on Saturday at 7am to water the plants": a day is when, not what
+            if not dates.as_iso(phrase) and any(not _is_tool_word(w, exclude) for w in _words(phrase)):
                 return phrase if phrase.lower() not in PRONOUNS else None
     # "flâneur" as written; "周会": a word the vocabulary kept; "with Lina": who with, as one word
     kept = [t for t in re.findall(rf"(?:\bwith\s+(?=[A-Z]|{HAN}))?(?:{LATIN}|{HAN}{{{1 if one_character else 2},}})", text)
@@ -44,6 +45,9 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) 
     return " ".join(kept) or None
 
 
+_DAYS = "|".join(sorted([*dates.TABLES["days_from_today"], *dates.WEEKDAYS], key=len, reverse=True))
+WHEN_FIRST = re.compile(rf"^(?:(?:this|next)\s+)?(?:{_DAYS})(?:\s+at(?:\s+\d{{1,2}}:\d{{2}})?)?(?:\s+to)?\s+(?=\S)", re.I)
+"""A day (and a clock time) before what is to be done, as a Chinese request reads: not the phrase's words."""
 ADDING = r"(?:please\s+)?(?:add|put|append|include|save|write down)"
 ONTO = r"(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b"
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
@@ -85,8 +89,7 @@ def without_values(text: str, spans: list[Span], used: set[int], properties: dic
     cuts = []
     for span in (s for s in spans if id(s) in used):
         end = span.end
-        unit = re.match(r"\s*([A-Za-z]+)", text[end:])
-        if span.kind == "number" and unit and reading.stem(unit.group(1).lower()) in names:
+        if span.kind == "number" and (unit := re.match(r"\s*([A-Za-z]+)", text[end:])) and reading.stem(unit[1].lower()) in names:
             end += unit.end()
         of = re.match(r"\s+of\b", text[end:]) if span.kind == "unit" else None  # "2 liters of milk": the item is milk
         cuts.append((span.start, end + (of.end() if of else 0)))
