@@ -40,25 +40,24 @@ function's name's among them; pydantic's error for each bound -> the refusal tha
 
 def check_chat(request: dict[str, Any]) -> None:
     """Refuse a Chat Completions request as the API would: its types first, then the rules types cannot say."""
-    _check(_adapter("chat"), request)
-    chat_rules(request)
+    _check("chat", request, chat_rules)
 
 
 def check_responses(request: dict[str, Any]) -> None:
     """Refuse a Responses request as the API would: its types first, then the rules types cannot say."""
-    _check(_adapter("responses"), request)
-    responses_rules(request)
+    _check("responses", request, responses_rules)
 
 
-def _check(adapter: Any, request: dict[str, Any]) -> None:
+def _check(endpoint: str, request: dict[str, Any], rules: collections.abc.Callable[[dict[str, Any]], None]) -> None:
     from pydantic import ValidationError
 
     if request.get("model") is None:  # the API's own words for the commonest omission
         raise ApiError(400, "you must provide a model parameter", "model")
     try:
-        adapter.validate_python(request, strict=True)
+        _adapter(endpoint).validate_python(request, strict=True)
     except ValidationError as invalid:
         raise _api_error(invalid.errors(include_url=False), request) from None
+    rules(request)
 
 
 @functools.cache
