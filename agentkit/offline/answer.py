@@ -151,8 +151,3 @@ def _able(name: str, description: str, language: Language) -> str:
     verb = next((w for w in words if w in DOING_ZH), None)
     thing = label("_".join(w for w in words if w != verb and w not in TOOLISH), "zh")[0] if len(words) > 1 else ""
     return f"{DOING_ZH.get(verb or '', '使用')}{thing}"
-
-
-def not_allowed(language: Language) -> str:
-    """The model was told never to use the only tool that would do this."""
-    return say("not_allowed", language)

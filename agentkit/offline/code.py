@@ -30,10 +30,8 @@ FILE_KINDS: dict[str, str] = lexicon.words("words")["file_kinds"]
 
 def code_spans(text: str) -> list[tuple[int, int, str, str]]:
     """(start, end, "sql" or "command", the text) for each statement or command in the text."""
-    found = []
-    for match in _BACKTICKS.finditer(text):
-        found.append((match.start(), match.end(), "sql" if _SQL.match(match.group(1)) else "command", match.group(1)))
-    if found:
+    if found := [(match.start(), match.end(), "sql" if _SQL.match(match.group(1)) else "command", match.group(1))
+                 for match in _BACKTICKS.finditer(text)]:
         return found
     if sql := _SQL.search(text):
         statement = sql.group(0).strip().rstrip("?").strip()

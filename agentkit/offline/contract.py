@@ -40,25 +40,24 @@ function's name's among them; pydantic's error for each bound -> the refusal tha
 
 def check_chat(request: dict[str, Any]) -> None:
     """Refuse a Chat Completions request as the API would: its types first, then the rules types cannot say."""
-    _check(_adapter("chat"), request)
-    chat_rules(request)
+    _check("chat", request, chat_rules)
 
 
 def check_responses(request: dict[str, Any]) -> None:
     """Refuse a Responses request as the API would: its types first, then the rules types cannot say."""
-    _check(_adapter("responses"), request)
-    responses_rules(request)
+    _check("responses", request, responses_rules)
 
 
-def _check(adapter: Any, request: dict[str, Any]) -> None:
+def _check(endpoint: str, request: dict[str, Any], rules: collections.abc.Callable[[dict[str, Any]], None]) -> None:
     from pydantic import ValidationError
 
     if request.get("model") is None:  # the API's own words for the commonest omission
         raise ApiError(400, "you must provide a model parameter", "model")
     try:
-        adapter.validate_python(request, strict=True)
+        _adapter(endpoint).validate_python(request, strict=True)
     except ValidationError as invalid:
         raise _api_error(invalid.errors(include_url=False), request) from None
+    rules(request)
 
 
 @functools.cache
@@ -177,7 +176,8 @@ def _api_error(errors: list[dict[str, Any]], request: dict[str, Any]) -> ApiErro
             where, value = f"{where}.{first['ctx']['discriminator'].strip(chr(39))}", first["ctx"]["tag"]
         allowed = re.findall(r"'[^']*'", first["ctx"].get("expected") or first["ctx"].get("expected_tags", ""))
         listed = allowed[0] if len(allowed) == 1 else f"{', '.join(allowed[:-1])}{',' * (len(allowed) > 2)} and {allowed[-1]}"
-        return ApiError(400, f"Invalid value: {_shown(value)}. Supported values are: {listed}.", where, "invalid_value")
+        shown = repr(value) if isinstance(value, str) else json.dumps(value)  # a string in quotes, any other value as JSON
+        return ApiError(400, f"Invalid value: {shown}. Supported values are: {listed}.", where, "invalid_value")
     expected = sorted({_KINDS.get(error["type"].removesuffix("_type"), "an object") for error, at, _, _ in located
                        if error["type"].endswith("_type") and at == where})
     wanted = expected[0] if len(expected) == 1 else f"one of {', '.join(expected[:-1])} or {expected[-1]}"
@@ -202,7 +202,3 @@ def _located(loc: tuple[Any, ...], request: Any, missing: bool = False) -> tuple
         elif isinstance(value, dict) and part in (value.get("type"), value.get("role")):
             tagged += 1
     return where, value, tagged
-
-
-def _shown(value: Any) -> str:
-    return repr(value) if isinstance(value, str) else json.dumps(value)

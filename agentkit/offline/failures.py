@@ -45,8 +45,7 @@ def then(message: str, name: str = "") -> str | None:
 
 def _unnamed(message: str, name: str, language: Language) -> str:
     """ "arguments for 'bash' do not match": the person asked for a thing done, not for a tool: its name left out."""
-    for named, said, english in (("unknown tool ", "不存在的工具", "a tool that does not exist"),
-                                 (r"(?:\btool\s+)?", "这个工具", "the tool")):
+    for named, said, english in lexicon.words("answers")["failures"]["unnamed"]:
         message = re.sub(rf"{named}'{re.escape(name)}'", said if language == "zh" else english, message) if name else message
     return message
 

@@ -24,10 +24,8 @@ def function_protocol(messages: list[dict]) -> list[Offer] | None:
     offers = []
     for name, args in dict(re.findall(r"FUNCTION:\s*([A-Za-z_]\w*)\(([^)]*)\)", system)).items():
         lines = " ".join(line for line in system.splitlines() if name in line)
-        properties = {}
-        for arg in filter(None, (a.strip() for a in args.split(","))):
-            is_text = arg[0] in "\"'"
-            properties[arg.strip("\"'")] = {"type": "string" if is_text else "number"}
+        properties = {arg.strip("\"'"): {"type": "string" if arg[0] in "\"'" else "number"}  # a quoted argument is text
+                      for arg in filter(None, (a.strip() for a in args.split(",")))}
         offers.append(Offer(name, lines, {"properties": properties, "required": list(properties)}))
     return offers or None
 

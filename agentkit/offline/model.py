@@ -57,6 +57,7 @@ from agentkit.offline.reading import message_text
 from agentkit.offline.reply import EmittedCall, Reply
 from agentkit.offline.retry import corrected
 from agentkit.offline.slots import offer_of
+from agentkit.offline.wording import say
 
 __all__ = ["MISTAKES", "NOT_AN_LLM", "PLAIN_ANSWERS", "OfflineModel", "Offer", "Reply", "EmittedCall", "plain_answer", "plan"]
 
@@ -117,7 +118,7 @@ class OfflineModel:
                     return Reply(tool_calls=(EmittedCall(asker.name, json.dumps({"question": asked_for}, ensure_ascii=False)),))
                 return Reply(content=asked_for)
         if len(offers) < len(offered) and any(not p.missing for p in plan(question, offered)):
-            return Reply(content=answer.not_allowed(language))  # only a tool it was told not to use would do
+            return Reply(content=say("not_allowed", language))  # only a tool it was told not to use would do
         if protocol := None if offers else function_protocol(messages):
             return protocol_reply(messages, protocol)
         tools = [(o.name, o.description) for o in offers]

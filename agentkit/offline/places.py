@@ -77,11 +77,6 @@ def currency_code(word: str, before: tuple[str, ...]) -> str:
     return CURRENCY_COUNTRIES.get(before[-1], code) if before and code == "USD" else code
 
 
-def place_name(zone: str) -> str:
-    """The city of an IANA zone, for a sentence: "Asia/Tokyo" -> "Tokyo"."""
-    return zone.rsplit("/", 1)[-1].replace("_", " ")
-
-
 @lru_cache(maxsize=4096)  # every word of every text is looked up as a place
 def plain(name: str) -> str:
     """ "são paulo" -> "sao paulo": the zone database writes its cities without accents."""

@@ -49,12 +49,11 @@ def stem(word: str) -> str:
     """A light stemmer: enough to make inflections meet, not a linguist's one."""
     if word in KEEP_AS_IS or word.endswith(("us", "is", "ss")):
         return word  # "news" is not the plural of "new", nor "status" of "statu"
-    for suffix, keep in (("ations", 0), ("ation", 0), ("ments", 0), ("ment", 0), ("ings", 0), ("ing", 0),
-                         ("ies", "y"), ("ers", 0), ("er", 0), ("ed", 0), ("es", 0), ("s", 0)):
+    for suffix, keep in TABLES["stem_suffixes"]:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "es" and word[-3] not in "sxzh":
                 continue
-            root = word[: -len(suffix)] + (keep or "")
+            root = word[: -len(suffix)] + keep
             # "sided" -> "side", "named" -> "name", "riding" -> "ride": a short consonant-vowel-consonant root lost its e
             short = len(root) == 3 and re.fullmatch(r"[^aeiou][aeiou][^aeiouwxy]", root)
             return root + "e" if suffix in ("ed", "ing") and short else root

@@ -17,7 +17,7 @@ from typing import Any
 from agentkit.offline import lexicon, reading
 from agentkit.offline.dates import WEEKDAYS
 from agentkit.offline.language import is_chinese
-from agentkit.offline.places import place_name, zone_names
+from agentkit.offline.places import zone_names
 
 Language = str
 """'en' or 'zh': the language an answer is written in."""
@@ -98,7 +98,7 @@ def place(value: str, language: Language) -> str:
     if (zone := zone_names().get(value.lower().replace("_", " "))) is None:
         return value
     if language != "zh":
-        return place_name(zone)
+        return zone.rsplit("/", 1)[-1].replace("_", " ")  # the zone's city
     from babel.dates import get_timezone_location
 
     try:
