@@ -89,3 +89,15 @@ TELL = tool("message_friend", "Send a message to a friend.", ["friend", "text"],
 ])
 def test_the_day_a_request_is_for_is_not_the_text_to_show(question, tools, expected):
     assert calls(question, tools) == expected
+
+
+DAILY = tool("remind_daily", "Remind me every day at a time.", ["text", "time"], text=TEXT,
+             time={"type": "string", "description": "Time of day, HH:MM"})
+
+
+@pytest.mark.parametrize("question", ["starting Monday, remind me every day at 7:45 to water the plants",
+                                      "从周一开始，每天7点45提醒我浇花"])
+def test_a_day_never_fills_a_parameter_whose_format_is_a_clock_time(question):
+    """A time of day written HH:MM takes no "Monday" (nor a date YYYY-MM-DD a clock time): the clause that has only the
+    day makes no call of its own with it."""
+    assert [arguments["time"] for _, arguments in calls(question, [DAILY])] == ["07:45"]

@@ -49,8 +49,8 @@ def _role(name: str, description: str, format_role: Role | None = None) -> tuple
     formats = {role for role, pattern in FORMAT.items() if pattern.search(described)} | {format_role} - {None}
     for words in (formats, named, set(re.findall(r"[a-z]+", described)[:8])):
         for role, names, kinds in ROLES:
-            if words & (names | {role}):
-                return role, kinds
+            if words & (names | {role}):  # "HH:MM" takes no day, "YYYY-MM-DD" no clock time
+                return role, kinds[:1] if words is formats and role in ("date", "time") else kinds
     if side_of(named | {"_".join(reading.split_name(name))}):  # "start"/"end", "src"/"dst": two ends of a trip
         return "place", next(kinds for role, _, kinds in ROLES if role == "place")
     return None, ("quoted", "said", "named", "colon")
