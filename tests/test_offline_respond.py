@@ -340,3 +340,14 @@ def test_a_question_that_asks_when_or_what_it_cost_gets_the_time_and_the_money(q
 def test_what_a_search_was_for_is_said_as_a_phrase_not_a_list_of_fields(arguments, said):
     """A day is "on <the day in words>", a count of things is "4 guests" (never "2026-12-18 and guests 4")."""
     assert _answer("any tables?", "find_restaurants", arguments, {"restaurants": []}) == said
+
+
+@pytest.mark.parametrize(("arguments", "result", "said"), [
+    ({"city": "北京"}, {"city": "Beijing", "condition": "sunny", "temperature_c": 3}, "北京：晴，温度是 3°C。"),
+    ({"city": "Beijing"}, {"location": "Beijing", "conditions": "light rain", "temp_c": 8}, "北京：小雨，温度是 8°C。"),
+])
+def test_a_weather_condition_in_a_chinese_answer_is_said_in_chinese_and_the_place_once(arguments, result, said):
+    """The condition a weather tool answers with is a state like "confirmed" (the same table says it in Chinese), and
+    the place the learner named in Chinese is the one the tool echoed in English: said once."""
+    answer = _answer("天气怎么样？", "get_weather", arguments, result)
+    assert answer == said and not re.search(r"[A-Za-z]{3,}", answer)
