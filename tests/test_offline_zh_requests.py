@@ -266,3 +266,17 @@ def test_a_unit_character_is_a_unit_after_a_number_or_alone_and_a_word_inside_a_
     """ "大米" is rice and "克隆" clone; "5克", "2 升" and "多少米" are units (issue 34/37: "大 meters")."""
     read = english(question).split()
     assert [w for w in read if w in ("grams", "meters", "liters")] == ([unit] if unit else [])
+
+
+DESK = tool("book_room", "Book a meeting room.", ["room", "day"], room=S("the room's number or name"),
+            day=S("YYYY-MM-DD"), hours=I("how many hours"))
+
+
+@pytest.mark.parametrize(("question", "room"), [("帮我订明天的3号会议室，两个小时", "3"), ("明天的12号会议室帮我订一下", "12"),
+                                                ("订后天的7号房间", "7")])
+def test_a_number_before_hao_names_the_thing_after_it(question, room):
+    """ "3号会议室" is meeting room number 3 (a table of what such a number names, lexicon `zh.numbered`); "5号" with no
+    such word after it stays a day of the month."""
+    reply = OfflineModel().respond({"messages": [{"role": "user", "content": question}], "tools": [DESK]})
+    assert [json.loads(c.arguments)["room"] for c in reply.tool_calls] == [room]
+    assert "#" not in english("12月5号见") and "December 5" in english("12月5号见")

@@ -25,6 +25,7 @@ DAYS = dict(zip("一二三四五六日天", [d.capitalize() for d in WEEKDAYS + 
 """星期一 ... 星期日 (or 星期天): the weekday's English name."""
 
 TABLES = lexicon.words("words")
+NUMBERED = "|".join(sorted(TABLES["zh"]["numbered"], key=len, reverse=True))  # what "N号" names before it
 WORDS: dict[str, str] = TABLES["chinese"]
 """Chinese word -> English words, longest first when read. Places are the English names the zone table knows."""
 
@@ -87,6 +88,7 @@ def english(text: str) -> str:
     text = re.sub(r"关于([^，。？！\s的]+)的([^，。？！\s的]+)", r" \2 about \1 ", text)
     text = as_digits(text)  # "三百毫升" "300 ml", "百分之十五" "15%", "三张票" "3 票"
     text = _times_and_durations(text)  # "3点和 Lina 开会", "跟小王吃饭": after a time or a clause's start, 和/跟 is "with"
+    text = re.sub(rf"(\d+)\s*号\s*({NUMBERED})", r" \2 #\1 ", text)  # "3号会议室" is meeting room #3; "5号" alone a day
     text = re.sub(r"((?:\d:\d\d|^|[，,：:])\s*)[和跟与]", r"\1 with ", text)
     text = re.sub(r"第\s*(\d+)\s*([行项条])", lambda m: f" {'line' if m[2] == '行' else 'item'} {m[1]} ", text)  # 第二行, 第一项
     text = _vocabulary().sub(_read_word, text)  # "西单附近有药店" reads "西单 near> any pharmacy": "any pharmacy near 西单"
