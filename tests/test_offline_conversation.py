@@ -54,6 +54,8 @@ def test_the_state_is_the_last_turns_calls_with_their_results():
     ("make it L instead", {"size": "L"}),
     ("and at Ostbahnhof?", {"station": "Ostbahnhof"}),
     ("换成 8 个小时", {"hours": 8}),
+    ("还是 Ostbahnhof 吧", {"station": "Ostbahnhof"}),  # "rather Ostbahnhof": 还是 … 吧 is no word of the value
+    ("那就 L 吧", {"size": "L"}),
 ])
 def test_a_correction_changes_only_the_value_it_names(message, changed):
     before = {"station": "Hauptbahnhof", "size": "M", "hours": 3}
