@@ -28,7 +28,7 @@ from agentkit.evaluation import (
     scores,
     table,
 )
-from agentkit.evaluation.dataset import case_problems
+from agentkit.evaluation.dataset import DATA, case_problems
 from agentkit.evaluation.report import class_table
 from agentkit.evaluation.runner import messages_for
 from agentkit.evaluation.scorer import same_value
@@ -64,6 +64,12 @@ def test_every_function_schema_is_valid_json_schema():
     types = {spec.get("type") for tool in FUNCTIONS.values() for spec in tool["function"]["parameters"]["properties"].values()}
     assert {"string", "number", "integer", "boolean", "array", "object"} <= types
     assert any("enum" in spec for tool in FUNCTIONS.values() for spec in tool["function"]["parameters"]["properties"].values())
+
+
+def test_every_function_has_a_name_of_its_own():
+    """load_functions keys the schemas by name: a second schema of the same name would silently replace the first."""
+    names = [tool["function"]["name"] for tool in json.loads((DATA / "functions.json").read_text(encoding="utf-8"))]
+    assert len(names) == len(set(names)) == len(FUNCTIONS), [n for n in names if names.count(n) > 1]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case.id)
@@ -258,7 +264,7 @@ TRAIN_MISSES = {
     "calls_005", "calls_014", "calls_017", "choose_003", "choose_020",
     "choose_036", "none_016", "single_037",
     "tools_012", "tools_014", "tools_018", "tools_022", "tools_027", "words_008",
-    "agents_007", "agents_011", "agents_014", "when_002", "when_003", "when_006",
+    "agents_007", "agents_011", "agents_014", "when_002", "when_003", "when_006", "kind_003", "kind_004",
 }
 TRAIN_CASES = load_cases(split="train")
 

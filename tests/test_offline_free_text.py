@@ -101,3 +101,20 @@ def test_a_day_never_fills_a_parameter_whose_format_is_a_clock_time(question):
     """A time of day written HH:MM takes no "Monday" (nor a date YYYY-MM-DD a clock time): the clause that has only the
     day makes no call of its own with it."""
     assert [arguments["time"] for _, arguments in calls(question, [DAILY])] == ["07:45"]
+
+
+SPENT = tool("log_expense", "Log an expense.", ["amount", "category"], amount={"type": "number"},
+             category={"type": "string", "description": "The category, e.g. food, transport, rent"})
+SPENT_ZH = tool("记账", "记一笔支出", ["amount", "category"], amount={"type": "number", "description": "金额（元）"},
+                category={"type": "string", "description": "类别，如餐饮、交通"})
+
+
+@pytest.mark.parametrize(("question", "tools", "category"), [
+    ("I spent 35 on lunch, log it", [SPENT], "food"),
+    ("log 12.50 for a taxi", [SPENT], "transport"),
+    ("午饭花了35块，记一下", [SPENT_ZH], "餐饮"),
+])
+def test_a_thing_of_a_kind_the_description_lists_gives_that_example(question, tools, category):
+    """ "e.g. food, transport": lunch is food, as a real model files it; the example as the description writes it (a
+    Chinese description's "餐饮"), found through the same meaning table the tool scores use."""
+    assert [arguments["category"] for _, arguments in calls(question, tools)] == [category]

@@ -89,7 +89,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
                 values[name] = value
     rest = without_values(text, spans, used, properties)
     for name in later:
-        phrase = key_phrase(rest, exclude) or example_named(properties[name].get("description", ""), rest) or \
+        phrase = example_named(properties[name].get("description", ""), rest) or key_phrase(rest, exclude) or \
             key_phrase(rest, exclude, one_character=True)
         person = phrase and role_of(name, properties[name])[0] == "person" and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
         if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele)

@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 from agentkit.offline import dates, lexicon, reading
+from agentkit.offline.vocabulary import english
 
 if TYPE_CHECKING:
     from agentkit.offline.spans import Span
@@ -76,10 +77,15 @@ LATER = object()  # a free-text value, read once every other parameter has taken
 
 def example_named(description: str, text: str) -> str | None:
     """ "The activity, e.g. running, 'cycling'": "burn running for 45 minutes" names the example "running" (quotes aside).
-    The examples are the tool's own words, so the key phrase leaves them out; named in the question, they are the value."""
-    listed = re.search(r"\b(?:e\.g\.|eg\.|for example|such as|like)\s*(.+)", description, re.I)
-    examples = [e.strip(" '\"") for e in re.split(r",\s*|\s+or\s+|\s+and\s+", listed.group(1).rstrip(".)"))] if listed else []
-    return next((e for e in examples if e and re.search(rf"\b{re.escape(e)}\b", text, re.I)), None)
+    The examples are the tool's own words, so the key phrase leaves them out; named in the question, they are the value;
+    else, for a category, the example a question's word is of ("lunch": "e.g. food, transport"; "类别，如餐饮、交通": "餐饮")."""
+    listed = re.search(r"(?:\b(?:e\.g\.|eg\.|for example|such as|like)|例如|比如|如(?![果何]))\s*(.+)", description, re.I)
+    said = [e.strip(" '\"") for e in re.split(r",\s*|\s+(?:or|and)\s+|[、，或]", listed[1].rstrip(".)）。"))] if listed else []
+    named = next((e for e in filter(None, said) if re.search(rf"\b{re.escape(e)}\b", text, re.I)), None)
+    kinds = re.search(r"\b(?:category|type|kind|class|group)\b|类别|类型|分类", description, re.I)  # a thing is of one kind
+    words = [reading.stem(w) for w in reading.words(text)]
+    return named or kinds and next((e for e in filter(None, said)
+                                    if any(reading.related(w, reading.stem(english(e).lower())) for w in words)), None)
 
 
 def without_values(text: str, spans: list[Span], used: set[int], properties: dict) -> str:
@@ -89,7 +95,9 @@ def without_values(text: str, spans: list[Span], used: set[int], properties: dic
     cuts = []
     for span in (s for s in spans if id(s) in used):
         end = span.end
-        if span.kind == "number" and (unit := re.match(r"\s*([A-Za-z]+)", text[end:])) and reading.stem(unit[1].lower()) in names:
+        unit = re.match(r"\s*([A-Za-z]+)", text[end:]) if span.kind == "number" else None  # "28 yuan": its unit, no text
+        if unit and (reading.stem(unit[1].lower()) in names or any(u.kind == "unit" and u.start == end + unit.start(1)
+                                                                  for u in spans)):
             end += unit.end()
         of = re.match(r"\s+of\b", text[end:]) if span.kind == "unit" else None  # "2 liters of milk": the item is milk
         cuts.append((span.start, end + (of.end() if of else 0)))
