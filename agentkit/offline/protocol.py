@@ -97,21 +97,17 @@ def completed(model: Model, request: dict[str, Any]) -> dict[str, Any]:
     if content and limit and len(content) > 4 * limit:
         content, finish = content[: 4 * limit], "length"
     message: dict[str, Any] = {"role": "assistant", "content": content}
-    if reply.refusal:
-        message["refusal"] = reply.refusal
-    if reply.reasoning:
-        message["reasoning_content"] = reply.reasoning
+    message |= {key: value for key, value in (("refusal", reply.refusal), ("reasoning_content", reply.reasoning)) if value}
     if reply.tool_calls:
         message["tool_calls"] = [
             {"id": "call_" + hashlib.sha256(f"{digest}:{i}".encode()).hexdigest()[:12], "type": "function",
              "function": {"name": call.name, "arguments": call.arguments}}
             for i, call in enumerate(reply.tool_calls)
         ]
-    prompt = len(json.dumps(request["messages"])) + len(json.dumps(request.get("tools") or []))
-    completion_chars = len(content or "") + sum(len(c.name) + len(c.arguments) for c in reply.tool_calls)
-    usage = {"prompt_tokens": prompt // 4, "completion_tokens": max(1, completion_chars // 4)}
-    usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
-    usage["approximate"] = True  # the offline model has no tokenizer: about 4 characters a token
+    # the offline model has no tokenizer: about 4 characters a token
+    prompt = (len(json.dumps(request["messages"])) + len(json.dumps(request.get("tools") or []))) // 4
+    written = max(1, (len(content or "") + sum(len(c.name) + len(c.arguments) for c in reply.tool_calls)) // 4)
+    usage = {"prompt_tokens": prompt, "completion_tokens": written, "total_tokens": prompt + written, "approximate": True}
     return {
         "id": f"chatcmpl-offline-{digest[:12]}", "object": "chat.completion", "created": 0,
         "model": request["model"], "system_fingerprint": "agentkit-offline",
