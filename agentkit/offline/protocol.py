@@ -60,9 +60,8 @@ def _route(model: Model, method: str, path: str, body: bytes) -> HttpReply:
     completion = completed(model, request)
     if rewrite := getattr(model, "wire", None):  # a variant written in another server's shape of the format
         completion = rewrite(completion)
-    include_usage = (request.get("stream_options") or {}).get("include_usage", False)
     # Made in full here, inside `handle`'s try: a failure once the stream has started could only drop it.
-    chunks = list(_sse(completion, include_usage))
+    chunks = list(_sse(completion, (request.get("stream_options") or {}).get("include_usage", False)))
     if request.get("stream"):
         return HttpReply(200, "text/event-stream", chunks, steps=len(chunks))
     return replace(_json(completion), steps=len(chunks))
@@ -125,8 +124,7 @@ def _sse(completion: dict[str, Any], include_usage: bool) -> Iterator[bytes]:
         deltas.append({"reasoning_content": message["reasoning_content"]})
     deltas += [{field: piece} for field in ("content", "refusal") for piece in _pieces(message.get(field) or "")]
     deltas += _call_deltas(message.get("tool_calls") or [])
-    base = {key: completion[key] for key in ("id", "created", "model", "system_fingerprint")}
-    base |= {"object": "chat.completion.chunk"}
+    base = {k: completion[k] for k in ("id", "created", "model", "system_fingerprint")} | {"object": "chat.completion.chunk"}
     for delta in deltas:
         yield _event(base | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
     yield _event(base | {"choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
