@@ -97,8 +97,7 @@ def durations(text: str) -> list[tuple[int, int, float]]:
             continue  # "$21 an hour", "20 dollars a day": a rate, not a length of time
         base = unit.rstrip("s") if len(unit) > 1 else unit
         seconds = UNIT_SECONDS.get(base, UNIT_SECONDS.get(base[:3], 60))
-        count = _amount(amount) + (0.5 if half else 0)
-        found.append((match.start(), match.end(), count * seconds))
+        found.append((match.start(), match.end(), (_amount(amount) + (0.5 if half else 0)) * seconds))
     return found
 
 

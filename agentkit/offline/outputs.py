@@ -98,5 +98,4 @@ def quoted(text: str, intro: str, full: bool) -> str:
     lines = text.strip("\n").splitlines()
     if len(lines) == 1 and len(lines[0]) <= 120:
         return f"{intro}{lines[0]}" if intro.endswith("：") else f"{intro} {lines[0]}"
-    kept = lines if full or len(lines) <= SHOWN_LINES else [*lines[:SHOWN_LINES], "…"]
-    return intro + "\n" + "\n".join(kept)
+    return intro + "\n" + "\n".join(lines if full or len(lines) <= SHOWN_LINES else [*lines[:SHOWN_LINES], "…"])

@@ -60,9 +60,8 @@ def _route(model: Model, method: str, path: str, body: bytes) -> HttpReply:
     completion = completed(model, request)
     if rewrite := getattr(model, "wire", None):  # a variant written in another server's shape of the format
         completion = rewrite(completion)
-    include_usage = (request.get("stream_options") or {}).get("include_usage", False)
     # Made in full here, inside `handle`'s try: a failure once the stream has started could only drop it.
-    chunks = list(_sse(completion, include_usage))
+    chunks = list(_sse(completion, (request.get("stream_options") or {}).get("include_usage", False)))
     if request.get("stream"):
         return HttpReply(200, "text/event-stream", chunks, steps=len(chunks))
     return replace(_json(completion), steps=len(chunks))
@@ -97,21 +96,17 @@ def completed(model: Model, request: dict[str, Any]) -> dict[str, Any]:
     if content and limit and len(content) > 4 * limit:
         content, finish = content[: 4 * limit], "length"
     message: dict[str, Any] = {"role": "assistant", "content": content}
-    if reply.refusal:
-        message["refusal"] = reply.refusal
-    if reply.reasoning:
-        message["reasoning_content"] = reply.reasoning
+    message |= {key: value for key, value in (("refusal", reply.refusal), ("reasoning_content", reply.reasoning)) if value}
     if reply.tool_calls:
         message["tool_calls"] = [
             {"id": "call_" + hashlib.sha256(f"{digest}:{i}".encode()).hexdigest()[:12], "type": "function",
              "function": {"name": call.name, "arguments": call.arguments}}
             for i, call in enumerate(reply.tool_calls)
         ]
-    prompt = len(json.dumps(request["messages"])) + len(json.dumps(request.get("tools") or []))
-    completion_chars = len(content or "") + sum(len(c.name) + len(c.arguments) for c in reply.tool_calls)
-    usage = {"prompt_tokens": prompt // 4, "completion_tokens": max(1, completion_chars // 4)}
-    usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
-    usage["approximate"] = True  # the offline model has no tokenizer: about 4 characters a token
+    # the offline model has no tokenizer: about 4 characters a token
+    prompt = (len(json.dumps(request["messages"])) + len(json.dumps(request.get("tools") or []))) // 4
+    written = max(1, (len(content or "") + sum(len(c.name) + len(c.arguments) for c in reply.tool_calls)) // 4)
+    usage = {"prompt_tokens": prompt, "completion_tokens": written, "total_tokens": prompt + written, "approximate": True}
     return {
         "id": f"chatcmpl-offline-{digest[:12]}", "object": "chat.completion", "created": 0,
         "model": request["model"], "system_fingerprint": "agentkit-offline",
@@ -129,8 +124,7 @@ def _sse(completion: dict[str, Any], include_usage: bool) -> Iterator[bytes]:
         deltas.append({"reasoning_content": message["reasoning_content"]})
     deltas += [{field: piece} for field in ("content", "refusal") for piece in _pieces(message.get(field) or "")]
     deltas += _call_deltas(message.get("tool_calls") or [])
-    base = {key: completion[key] for key in ("id", "created", "model", "system_fingerprint")}
-    base |= {"object": "chat.completion.chunk"}
+    base = {k: completion[k] for k in ("id", "created", "model", "system_fingerprint")} | {"object": "chat.completion.chunk"}
     for delta in deltas:
         yield _event(base | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
     yield _event(base | {"choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})

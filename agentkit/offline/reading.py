@@ -40,8 +40,7 @@ def words_at(lowered: str) -> tuple[tuple[int, str], ...]:
 
 def split_name(name: str) -> list[str]:
     """A tool or parameter name as lowercase words: getCurrentTime, get_current_time, get-current-time."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name)
-    return re.findall(r"[a-z0-9]+", spaced.lower())
+    return re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).lower())  # camelCase parted first
 
 
 @cache

@@ -40,8 +40,7 @@ def respond(model: Model, body: bytes) -> HttpReply:
     """Answer one `POST /v1/responses`: the Response object as JSON, or its stream of events."""
     request = read_json(body)
     check_responses(request)  # refused in this endpoint's own names, before it is converted
-    chat = to_chat_request(request)
-    response = to_response(request, completed(model, chat))
+    response = to_response(request, completed(model, to_chat_request(request)))
     if request.get("stream"):
         return HttpReply(200, "text/event-stream", list(response_events(response)))
     return HttpReply(200, "application/json", json.dumps(response).encode())

@@ -70,8 +70,7 @@ def plain(schema: Any, defs: dict[str, Any]) -> Any:
         other = plain(next(o for o in options if o != {"type": "null"}), defs)
         kind = other.get("type")
         if isinstance(kind, str):
-            rest = {k: v for k, v in schema.items() if k != "anyOf"}
-            return {**other, **rest, "type": [kind, "null"]}
+            return {**other, **{k: v for k, v in schema.items() if k != "anyOf"}, "type": [kind, "null"]}
     return {key: (value if key in ("enum", "const", "default", "required") else plain(value, defs))
             for key, value in schema.items() if key != "$defs"}
 
