@@ -118,12 +118,11 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         return [_planned(next(o for o in offers if o.name == choice["function"]["name"]), question)]
     best, fit = _best(question, offers) if re.search(r"\sand\s", question) else (None, 0.0)  # "at 4% over 3, 6 and 9 years":
     copies = each_value(question, best.schema) if best and fit >= ENOUGH else []  # a call per value listed, the rest shared,
-    one = copies and all(_best(clause, offers)[0] in (best, None) for clause in clauses(question))  # if one tool throughout
-    calls = [_planned(best, copy) for copy in copies] if one else []
+    bests = [(clause, *_best(clause, offers)) for clause in clauses(question)]  # each clause's tool and score, once
+    calls = [_planned(best, copy) for copy in copies] if copies and all(b in (best, None) for _, b, _ in bests) else []
     current: tuple[Offer, str] | None = None  # the tool of the call being built, and the text it has so far
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
-    for clause in [] if calls else clauses(question):
-        best, best_score = _best(clause, offers)
+    for clause, best, best_score in [] if calls else bests:  # the calls of one tool throughout, or clause by clause
         # a clause with another value for the call and no word of another tool's name or description ("log 12 EUR for lunch and 3
         # EUR for coffee"), or none of its name and read whole by the call's tool only ("mark 4 done and 5 as pending"), goes on
         named = max(map(best.weight_of, _asked(clause)[0]), default=0) if best else 3

@@ -103,7 +103,7 @@ def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: d
 def each_value(question: str, schema: dict) -> list[str]:
     """ "the compound interest at 4% over 3, 6 and 9 years" -> the question once per value listed, the rest shared;
     two lists pair in order with "respectively" ("A and B for 20 and 15 minutes respectively"), else each with each.
-    None where a copy lacks a required value or the whole question puts two of them in one array ("John and Alice");
+    [] where a copy lacks a required value or the whole question puts two of them in one array ("John and Alice");
     a group is a value ("the GCD of (12, 18) and (35, 49)", "the mean of [1, 2] and [3, 4]")."""
     (sep, last), lists = _WORDS["list_and"], []
     for kind in _WORDS["list_items"]:  # numbers with a unit, quotes, names
