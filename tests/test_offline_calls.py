@@ -219,3 +219,12 @@ SPEND = tool("spend", "Note down money spent.", ["amount", "currency"], amount=n
 ])
 def test_issue_34_classes(question, tools, expected):
     assert calls(question, tools) == expected
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # a request pasted whole in quotes is read as the request, not as a quoted value
+    ('"Please throw four eight-sided dice for me."', [BONES, SKY], [("throw_dice", {"dice": 4, "sides": 8})]),
+    ('"Is it raining in Quito right now?"', [SKY, BONES], [("sky", {"place": "Quito"})]),
+])
+def test_a_request_pasted_in_quotes(question, tools, expected):
+    assert calls(question, tools) == expected

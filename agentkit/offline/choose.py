@@ -109,6 +109,7 @@ def _marks_done(offer: Offer) -> float:
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
+    question = quoted[1] if (quoted := re.fullmatch(r'\s*"([^"]*)"\s*', question)) else question  # a request pasted in quotes
     asked, question = question, _items_split(english(question), offers)  # Chinese read through the bilingual vocabulary
     if choice == "auto" and is_general(question) and not _asks_for_tool(question, offers):  # "what is a stock split?"
         return []  # a question about the world
