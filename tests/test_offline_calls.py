@@ -232,6 +232,8 @@ def test_a_request_pasted_in_quotes(question, tools, expected):
 
 DOSE = tool("dose_by_weight", "Work out a medicine dose from body weight.", ["weight_kg", "mg_per_kg"],
             weight_kg=n("body weight in kg"), mg_per_kg=n("milligrams per kilogram"), drug=s("the medicine's name"))
+PAINT = tool("paint_needed", "Litres of paint needed for a wall.", ["width_m", "height_m"], width_m=n("wall width in metres"),
+             height_m=n("wall height in metres"))
 
 
 @pytest.mark.parametrize(("question", "tools", "expected"), [
@@ -243,6 +245,9 @@ DOSE = tool("dose_by_weight", "Work out a medicine dose from body weight.", ["we
     ("Split a bill of 90 between 3 people. Also split one of 140 between 4 people.", [SHARE],
      [("share_cost", {"cost": 90, "persons": 3}), ("share_cost", {"cost": 140, "persons": 4})]),
     # sentences that tell one request at length stay one call
+    # the words that say which case it is ("the first wall") are no value of it
+    ("How much paint do I need for two walls? The first wall is 4 m wide and 3 m high, the second wall is 6 m wide and 2.5 m "
+     "high.", [PAINT, SKY], [("paint_needed", {"width_m": 4, "height_m": 3}), ("paint_needed", {"width_m": 6, "height_m": 2.5})]),
     ("Share a dinner of 90 between 6 of us. It was the first dinner of the year.", [SHARE],
      [("share_cost", {"cost": 90, "persons": 6})]),
 ])

@@ -157,8 +157,7 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
                 current = (offer, clause if alone else with_context(so_far, clause, calls[-1].arguments.values(), offer.schema))
             else:
                 current = (offer, f"{so_far} and {clause}")
-    if current:
-        calls.append(_planned(*current))
+    calls += [_planned(*current)] if current else []
     cases = each_case(question, tool.schema, partial(_read, tool)) if tool and fit >= ENOUGH and one else []  # "The first
     if len(cases) > 1 and (len(cases) > len(calls) or re.search(r"[.?!]\s+\W?[A-Z]", question)):  # circle ..., the second
         calls = [_planned(tool, case) for case in cases]  # ...": a call per case, when that finds more calls, or sentences

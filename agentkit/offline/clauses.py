@@ -82,7 +82,8 @@ def each_case(question: str, schema: dict, read: Callable[[str], tuple[dict, lis
     for part, names in ((p, n) for p, n in zip(parts, again, strict=True) if n):
         goes_on = cases and not names & cases[-1][0]  # new to the case before: its rest ("Today it is worth $7000")
         cases[-1:] = [(cases[-1][0] | names, f"{cases[-1][1]} {part}")] if goes_on else [*cases[-1:], (names, part)]
-    told = [(c, *read(c)) for c in (" ".join([c, *(p for p, n in zip(parts, again, strict=True) if not n)]) for _, c in cases)]
+    shared = [p for p, names in zip(parts, again, strict=True) if not names]  # and its own words that say so ("the first")
+    told = [(c, *read(c)) for c in (" ".join([CASES_SAID.sub("", c), *shared]) for _, c in cases)]
     return [c for c, g, lacks in told if len(lacks) < len(g) and set(lacks) <= {n for _, o, _ in told if o is not g for n in o}]
 
 
