@@ -219,3 +219,37 @@ SPEND = tool("spend", "Note down money spent.", ["amount", "currency"], amount=n
 ])
 def test_issue_34_classes(question, tools, expected):
     assert calls(question, tools) == expected
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # a request pasted whole in quotes is read as the request, not as a quoted value
+    ('"Please throw four eight-sided dice for me."', [BONES, SKY], [("throw_dice", {"dice": 4, "sides": 8})]),
+    ('"Is it raining in Quito right now?"', [SKY, BONES], [("sky", {"place": "Quito"})]),
+])
+def test_a_request_pasted_in_quotes(question, tools, expected):
+    assert calls(question, tools) == expected
+
+
+DOSE = tool("dose_by_weight", "Work out a medicine dose from body weight.", ["weight_kg", "mg_per_kg"],
+            weight_kg=n("body weight in kg"), mg_per_kg=n("milligrams per kilogram"), drug=s("the medicine's name"))
+PAINT = tool("paint_needed", "Litres of paint needed for a wall.", ["width_m", "height_m"], width_m=n("wall width in metres"),
+             height_m=n("wall height in metres"))
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # several cases told in sentences: a call per case, its own values, the shared ones from the rest
+    ("Our vet gives Rimadyl to two dogs. The first dog weighs 12 kg and needs 4 mg per kg. The second dog weighs 30 kg "
+     "and needs 2 mg per kg. What dose does each get?", [DOSE, SKY],
+     [("dose_by_weight", {"weight_kg": 12, "mg_per_kg": 4, "drug": "Rimadyl"}),
+      ("dose_by_weight", {"weight_kg": 30, "mg_per_kg": 2, "drug": "Rimadyl"})]),
+    ("Split a bill of 90 between 3 people. Also split one of 140 between 4 people.", [SHARE],
+     [("share_cost", {"cost": 90, "persons": 3}), ("share_cost", {"cost": 140, "persons": 4})]),
+    # sentences that tell one request at length stay one call
+    # the words that say which case it is ("the first wall") are no value of it
+    ("How much paint do I need for two walls? The first wall is 4 m wide and 3 m high, the second wall is 6 m wide and 2.5 m "
+     "high.", [PAINT, SKY], [("paint_needed", {"width_m": 4, "height_m": 3}), ("paint_needed", {"width_m": 6, "height_m": 2.5})]),
+    ("Share a dinner of 90 between 6 of us. It was the first dinner of the year.", [SHARE],
+     [("share_cost", {"cost": 90, "persons": 6})]),
+])
+def test_several_cases_told_in_sentences(question, tools, expected):
+    assert calls(question, tools) == expected

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import pairwise
 from typing import Any
 
 from agentkit.offline import code, reading
-from agentkit.offline.clauses import clauses, each_item, each_value, with_context
+from agentkit.offline.clauses import clauses, each_case, each_item, each_value, with_context
 from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.general import is_general, is_place_fact
 from agentkit.offline.lexicon import words
@@ -109,6 +109,7 @@ def _marks_done(offer: Offer) -> float:
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
+    question = quoted[1] if (quoted := re.fullmatch(r'\s*"([^"]*)"\s*', question)) else question  # a request pasted in quotes
     asked, question = question, _items_split(english(question), offers)  # Chinese read through the bilingual vocabulary
     if choice == "auto" and is_general(question) and not _asks_for_tool(question, offers):  # "what is a stock split?"
         return []  # a question about the world
@@ -116,14 +117,13 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         return []  # "what language do they speak in Brazil?" is not for a tool that translates
     if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}: that tool, whatever the words
         return [_planned(next(o for o in offers if o.name == choice["function"]["name"]), question)]
-    best, fit = _best(question, offers) if re.search(r"\sand\s", question) else (None, 0.0)  # "at 4% over 3, 6 and 9 years":
-    copies = each_value(question, best.schema) if best and fit >= ENOUGH else []  # a call per value listed, the rest shared,
-    one = copies and all(_best(clause, offers)[0] in (best, None) for clause in clauses(question))  # if one tool throughout
-    calls = [_planned(best, copy) for copy in copies] if one else []
+    tool, fit = _best(question, offers)  # "at 4% over 3, 6 and 9 years": a call per value listed, the rest shared,
+    copies = each_value(question, tool.schema) if tool and fit >= ENOUGH and re.search(r"\sand\s", question) else []
+    bests = [(clause, *_best(clause, offers)) for clause in clauses(question)]  # each clause's tool and score, once
+    calls = [_planned(tool, copy) for copy in copies] if (one := all(b in (tool, None) for _, b, _ in bests)) and copies else []
     current: tuple[Offer, str] | None = None  # the tool of the call being built, and the text it has so far
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
-    for clause in [] if calls else clauses(question):
-        best, best_score = _best(clause, offers)
+    for clause, best, best_score in [] if calls else bests:  # the calls of one tool throughout, or clause by clause
         # a clause with another value for the call and no word of another tool's name or description ("log 12 EUR for lunch and 3
         # EUR for coffee"), or none of its name and read whole by the call's tool only ("mark 4 done and 5 as pending"), goes on
         named = max(map(best.weight_of, _asked(clause)[0]), default=0) if best else 3
@@ -157,8 +157,10 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
                 current = (offer, clause if alone else with_context(so_far, clause, calls[-1].arguments.values(), offer.schema))
             else:
                 current = (offer, f"{so_far} and {clause}")
-    if current:
-        calls.append(_planned(*current))
+    calls += [_planned(*current)] if current else []
+    cases = each_case(question, tool.schema, partial(_read, tool)) if tool and fit >= ENOUGH and one else []  # "The first
+    if len(cases) > 1 and (len(cases) > len(calls) or re.search(r"[.?!]\s+\W?[A-Z]", question)):  # circle ..., the second
+        calls = [_planned(tool, case) for case in cases]  # ...": a call per case, when that finds more calls, or sentences
     calls = [call for at, call in enumerate(calls) if all((c.offer.name, c.arguments) != (call.offer.name, call.arguments)
                                                           for c in calls[:at])]  # the same call twice is one call
     calls = [Planned(c.offer, in_learners_words(c.arguments, c.offer.schema, asked), c.missing, c.clause)

@@ -8,7 +8,7 @@ read with the words that named the tool in the clause before ("What time is it i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import product
 from typing import Any
 
@@ -23,9 +23,9 @@ ITEMS = re.compile(rf"^(?P<verb>\s*{ADDING}\s+)(?P<items>.+?)\s+(?P<rest>{ONTO}[
 _WORDS = words("choose")["clauses"]
 ITEMS_FIRST = re.compile(_WORDS["items_first"], re.IGNORECASE)
 """The items named before the verb, as Chinese puts them ("牛奶和鸡蛋都加到待办里": milk and eggs, add to the to-do list)."""
-SAID, CUTS = re.compile(_WORDS["said"], re.IGNORECASE), re.compile("|".join(_WORDS["cuts"]))
-MEANS_ONLY, VALUE_ONLY = (re.compile(_WORDS[name], re.IGNORECASE) for name in ("means_only", "value_only"))
-"""A part that only names the means ("use the shell"), or only gives a value by its role ("the author is Frank Herbert")."""
+SAID, CUTS, CASES = re.compile(_WORDS["said"], re.IGNORECASE), re.compile("|".join(_WORDS["cuts"])), re.compile(_WORDS["cases"])
+MEANS_ONLY, VALUE_ONLY, CASES_SAID = (re.compile(_WORDS[n], re.IGNORECASE) for n in ("means_only", "value_only", "cases_said"))
+"""A part that only names the means ("use the shell"), only gives a value by its role ("the author is Frank Herbert")."""
 
 
 def each_item(question: str) -> str:
@@ -52,8 +52,7 @@ def clauses(question: str) -> list[str]:
             quoted.append(question[start:end])
             masked, at = masked + question[at:start] + "\0", end
     masked += question[at:]
-    said = SAID.search(masked)
-    head, tail = (masked[: said.start()], said.group(0)) if said else (masked, "")
+    head, tail = (masked[: said.start()], said.group(0)) if (said := SAID.search(masked)) else (masked, "")
     parts = CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
     restored = [re.sub("\0", lambda _: quoted.pop(0), part).strip() for part in parts]  # each literal back, in order
@@ -66,11 +65,26 @@ def clauses(question: str) -> list[str]:
             joined.append(part)
     place, resolved = None, []  # "there" read as the last place named before
     for part in joined:
-        part = re.sub(r"\b(?:over |out )?there\b", f"in {place}", part, count=1) if place else part
-        named = [part[start:end] for start, end, _ in zones_in(part)]
-        place = named[-1] if named else place
-        resolved.append(part)
+        resolved.append(part := re.sub(r"\b(?:over |out )?there\b", f"in {place}", part, count=1) if place else part)
+        place = next((part[start:end] for start, end, _ in reversed(zones_in(part))), place)
     return resolved
+
+
+def each_case(question: str, schema: dict, read: Callable[[str], tuple[dict, list]]) -> list[str]:
+    """ "The first circle has a radius of 5 m, the second of 10 m": the question once per case it tells. A part giving a
+    number or name (as written, not a choice) that another gives differently starts a case, or goes on with one it is new to; the
+    others go with each case. A case lacks fewer values than it gives, and only some another gives ("a similar house")."""
+    parts = [p.strip(" ,;") for p in CASES.split(question) if p.strip(" ,;")] if CASES_SAID.search(question) else []
+    got = [{n: v for n, v in read(p)[0].items() if "enum" not in schema["properties"][n] and (w := str(v).removesuffix(".0"))
+            in p and re.search(r"[A-Z\d]", w)} for p in parts]  # numbers and names as written ("two dogs": none), no choice
+    again = [{n for n in g if any(n in h and h[n] != g[n] for h in got if h is not g)} for g in got]
+    cases: list[tuple[set, str]] = []
+    for part, names in ((p, n) for p, n in zip(parts, again, strict=True) if n):
+        goes_on = cases and not names & cases[-1][0]  # new to the case before: its rest ("Today it is worth $7000")
+        cases[-1:] = [(cases[-1][0] | names, f"{cases[-1][1]} {part}")] if goes_on else [*cases[-1:], (names, part)]
+    shared = [p for p, names in zip(parts, again, strict=True) if not names]  # and its own words that say so ("the first")
+    told = [(c, *read(c)) for c in (" ".join([CASES_SAID.sub("", c), *shared]) for _, c in cases)]
+    return [c for c, g, lacks in told if len(lacks) < len(g) and set(lacks) <= {n for _, o, _ in told if o is not g for n in o}]
 
 
 def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: dict | None = None) -> str:
@@ -103,7 +117,7 @@ def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: d
 def each_value(question: str, schema: dict) -> list[str]:
     """ "the compound interest at 4% over 3, 6 and 9 years" -> the question once per value listed, the rest shared;
     two lists pair in order with "respectively" ("A and B for 20 and 15 minutes respectively"), else each with each.
-    None where a copy lacks a required value or the whole question puts two of them in one array ("John and Alice");
+    [] where a copy lacks a required value or the whole question puts two of them in one array ("John and Alice");
     a group is a value ("the GCD of (12, 18) and (35, 49)", "the mean of [1, 2] and [3, 4]")."""
     (sep, last), lists = _WORDS["list_and"], []
     for kind in _WORDS["list_items"]:  # numbers with a unit, quotes, names

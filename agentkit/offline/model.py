@@ -25,31 +25,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from agentkit.offline import answer
+from agentkit.offline import answer, conversation, instructions
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
 from agentkit.offline.choose import Offer, Planned, asks_the_person, plan
-from agentkit.offline.conversation import (
-    Conversation,
-    again,
-    arguments_of,
-    follow_up,
-    next_step,
-    with_earlier_file,
-    with_earlier_result,
-)
+from agentkit.offline.conversation import Conversation
 from agentkit.offline.fill import fill
 from agentkit.offline.function_protocol import function_protocol, protocol_reply
 from agentkit.offline.general import asks_in_general
-from agentkit.offline.instructions import (
-    Instructions,
-    changes_something,
-    first_sentence,
-    fits_exactly,
-    is_forbidden,
-    not_obeyed,
-    ordered_command,
-    read_instructions,
-)
+from agentkit.offline.instructions import Instructions
 from agentkit.offline.language import language_of
 from agentkit.offline.lexicon import words
 from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
@@ -78,14 +61,14 @@ class OfflineModel:
             raise ValueError(f"unknown mistake {self.unruly!r}; should be one of: {', '.join(MISTAKES)}")
 
     def respond(self, request: dict[str, Any]) -> Reply:
-        told = read_instructions(request["messages"])
+        told = instructions.read_instructions(request["messages"])
         reply = self._decide(request, told)
-        return Reply(first_sentence(reply.content), reply.tool_calls) if reply.content and told.brief else reply
+        return Reply(instructions.first_sentence(reply.content), reply.tool_calls) if reply.content and told.brief else reply
 
     def _decide(self, request: dict[str, Any], told: Instructions) -> Reply:
         messages = request["messages"]
         offered = [offer_of(t) for t in request.get("tools") or []]
-        offers = [o for o in offered if not is_forbidden(told, o.name, o.description)]
+        offers = [o for o in offered if not instructions.is_forbidden(told, o.name, o.description)]
         choice = request.get("tool_choice") or "auto"
         if messages[-1]["role"] == "tool":
             return _after_tool_results(messages, offers, told, self.gullible)
@@ -94,20 +77,21 @@ class OfflineModel:
         language = told.language or language_of(question)
         # "什么是股票代码？" asks about the world, and "thanks!" asks nothing: answered in words, with no call
         general = choice == "auto" and (asks_in_general(question) or answer.small_talk(question) is not None)
-        stepped = next_step(question, messages, offers) or again(messages, offers) if choice == "auto" else None
+        stepped = (conversation.next_step(question, messages, offers) or conversation.again(messages, offers)
+                   if choice == "auto" else None)
         if stepped:  # "在 笔记.txt 末尾加一行：买牛奶" (read, then write back), "try again" (the last call)
             return Reply(tool_calls=(_written(stepped, False),))
         if offers and choice != "none" and not general:
-            asked = with_earlier_file(question, messages) if len(messages) > 1 else question
-            planned = with_earlier_result(plan(asked, offers, choice), messages)
+            asked = conversation.with_earlier_file(question, messages) if len(messages) > 1 else question
+            planned = conversation.with_earlier_result(plan(asked, offers, choice), messages)
             if all(p.missing for p in planned):  # "and to yen?": what it lacks, the call before had
-                planned = follow_up(messages, offers) or planned
+                planned = conversation.follow_up(messages, offers) or planned
             elif len(messages) > 1 and {p.offer.name for p in planned} == {c.name for c in Conversation.of(messages).calls}:
-                planned = follow_up(messages, offers, strong_only=True) or planned  # "no, for 3 people": a correction
+                planned = conversation.follow_up(messages, offers, strong_only=True) or planned  # "no, for 3 people"
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
-                planned = [p for p in planned if fits_exactly(p.offer.name, question)]
+                planned = [p for p in planned if instructions.fits_exactly(p.offer.name, question)]
             ready = [p for p in planned if not p.missing or choice != "auto"]
-            if ready and told.ask_first and not confirmed and any(changes_something(p.offer.name) for p in ready):
+            if ready and told.ask_first and not confirmed and any(instructions.changes_something(p.offer.name) for p in ready):
                 return Reply(content=answer.confirm_first([(p.offer.name, p.arguments) for p in ready], language))
             if ready:
                 calls = [_written(p) for p in ready]
@@ -140,12 +124,12 @@ def _confirmed(messages: list[dict]) -> str | None:
 def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instructions, gullible: bool = False) -> Reply:
     turn_start = max(i for i, m in enumerate(messages) if m["role"] == "assistant")
     asked = messages[turn_start].get("tool_calls") or []
-    made = {c["id"]: (c["function"]["name"], arguments_of(c["function"]["arguments"])) for c in asked}
+    made = {c["id"]: (c["function"]["name"], conversation.arguments_of(c["function"]["arguments"])) for c in asked}
     results = [(*made.get(m.get("tool_call_id"), ("tool", {})), message_text(m)) for m in messages[turn_start + 1:]]
     question_at = max(i for i, m in enumerate(messages) if m["role"] == "user")
     question, earlier = message_text(messages[question_at]), messages[question_at + 1: turn_start]
     first_turn = not any(m["role"] == "assistant" for m in earlier)
-    if stepped := next_step(question, messages, offers):  # the file just read, written back with the line added
+    if stepped := conversation.next_step(question, messages, offers):  # the file just read, written back with the line added
         return Reply(tool_calls=(_written(stepped, False),))
     if any(content.startswith("Error:") for *_, content in results) and offers and first_turn:
         # A model reads the error and tries again once, if it now has a different call to make.
@@ -158,13 +142,13 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
         if completed := _completed(question, " ".join(content for *_, content in results), offers):
             return Reply(tool_calls=(completed,))
     runner = next((o.name for o in offers if "command" in o.schema.get("properties", {})), None)
-    ordered = ordered_command([content for *_, content in results]) if runner else None
+    ordered = instructions.ordered_command([content for *_, content in results]) if runner else None
     if ordered and gullible and first_turn:
         # Prompt injection: text inside a tool result is obeyed as if the user had asked for it.
         return Reply(tool_calls=(EmittedCall(runner, json.dumps({"command": ordered})),))
     language = told.language or language_of(question)
     said = answer.sentences(results, question, language, full=told.detailed)
-    return Reply(content=f"{said}\n\n{not_obeyed(ordered, language)}" if ordered and not gullible else said)
+    return Reply(content=f"{said}\n\n{instructions.not_obeyed(ordered, language)}" if ordered and not gullible else said)
 
 
 def _completed(question: str, answer_text: str, offers: list[Offer]) -> EmittedCall | None:
