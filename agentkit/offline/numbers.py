@@ -18,11 +18,11 @@ from agentkit.offline.roles import hint_of, json_type
 from agentkit.offline.spans import MONEY_WORDS, NUMBER_WORDS, UNITS, Span
 
 TABLES = lexicon.words("words")["numbers"]  # the words that say which kind of number a parameter takes
-RATE_WORDS, NOT_COUNTED, PEOPLE_WORDS, MONEY_PARAMS, SIZE_PARAMS, DURATION_WORDS = (frozenset(TABLES[name].split()) for name in (
-    "rate_words", "not_counted", "people_words", "money_params", "size_params", "duration_words"))
+RATE_WORDS, NOT_COUNTED, PEOPLE_WORDS, MONEY_PARAMS, SIZE_PARAMS, DURATION_WORDS, LOSS_WORDS = (frozenset(TABLES[name].split())
+    for name in ("rate_words", "not_counted", "people_words", "money_params", "size_params", "duration_words", "loss_words"))
 COUNT_PARAMS = frozenset(TABLES["count_params"].split())
 """Parameters for how many of a thing: "add 3 apples" gives qty=3 (the words before and after name no parameter)."""
-DECIMAL = re.compile(r"\bdecimal\b(?!\s+places)|\bfraction\b|\bratio\b|\be\.g\.?,?\s+0\.\d|\bbetween 0 and 1\b", re.I)
+DECIMAL = re.compile(TABLES["decimal"], re.I)  # a description asking for a fraction: "as a decimal", "e.g. 0.05"
 DIGITS = re.compile(r"\^?(?:\[0-9\]|\\d)(?:\{\d+(?:,\d*)?\}|[+*])?\$?")  # "^[0-9]{11}$", "\d+": a pattern of digits only
 NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no thing "a ticket" could name
 
@@ -88,7 +88,7 @@ def value_for(name: str, spec: dict, span: Span) -> int | float:
     amount = quantities.converted(span, unit, json_type(spec) == "integer")
     if span.percent and DECIMAL.search(description):  # "as a decimal", "e.g. 0.05", "a fraction"
         amount = float(f"{amount / 100:.12g}")
-    lost = {"loss", "lost", "losing"} & set(span.before[-2:]) and re.search(r"\bloss", f"{name} {description}", re.I)
+    lost = LOSS_WORDS & set(span.before[-2:]) and re.search(r"\bloss", f"{name} {description}", re.I)
     return as_json(-abs(amount) if lost else amount, json_type(spec))
 
 
