@@ -18,10 +18,10 @@ from agentkit.offline.roles import hint_of, json_type
 from agentkit.offline.spans import MONEY_WORDS, NUMBER_WORDS, UNITS, Span
 
 TABLES = lexicon.words("words")["numbers"]  # the words that say which kind of number a parameter takes
-RATE_WORDS, NOT_COUNTED, PEOPLE_WORDS, MONEY_PARAMS, SIZE_PARAMS, DURATION_WORDS, LOSS_WORDS = (frozenset(TABLES[name].split())
-    for name in ("rate_words", "not_counted", "people_words", "money_params", "size_params", "duration_words", "loss_words"))
-COUNT_PARAMS = frozenset(TABLES["count_params"].split())
-"""Parameters for how many of a thing: "add 3 apples" gives qty=3 (the words before and after name no parameter)."""
+RATE_WORDS, NOT_COUNTED, PEOPLE_WORDS, MONEY_PARAMS, SIZE_PARAMS, DURATION_WORDS, LOSS_WORDS, FRACTION_RATES, PERCENT_SCALE, \
+    COUNT_PARAMS = (frozenset(TABLES[name].split()) for name in ("rate_words", "not_counted", "people_words", "money_params",
+                    "size_params", "duration_words", "loss_words", "fraction_rates", "percent_scale", "count_params"))
+CLOCK_PARTS = TABLES["clock_parts"].split()  # hour, minute: in this order
 DECIMAL = re.compile(TABLES["decimal"], re.I)  # a description asking for a fraction: "as a decimal", "e.g. 0.05"
 DIGITS = re.compile(r"\^?(?:\[0-9\]|\\d)(?:\{\d+(?:,\d*)?\}|[+*])?\$?")  # "^[0-9]{11}$", "\d+": a pattern of digits only
 NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no thing "a ticket" could name
@@ -30,23 +30,19 @@ NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no th
 def assign(names: list[str], hints: dict[str, set[str]], properties: dict, required: list[str],
            numbers: list[Span]) -> dict[str, Span]:
     """Which number span each numeric parameter gets (a span at most once)."""
-    pairs, numbers = [], [s for s in numbers if not _counts_family(s, [n for n in names if n[-1].isdigit()])]
+    numbers = [s for s in numbers if not _counts_family(s, [n for n in names if n[-1].isdigit()])]
     units = {n: quantities.wanted_unit(n, properties[n].get("description", "")) for n in names}
-    whole = {n for n in names if json_type(properties[n]) == "integer"}
-    for i, name in enumerate(names):
-        for j, span in enumerate(numbers):
-            if fits(quantities.converted(span, units[name], name in whole), properties[name]):
-                closer = closeness(hints[name], span, name) + quantities.fits_kind(span, units[name])
-                pairs.append((closer, -abs(i - j), name, j))
+    fit = [(i, name, j) for i, name in enumerate(names) for j, span in enumerate(numbers)
+           if fits(value_for(name, properties[name], span, False), properties[name])]
+    pairs = [(closeness(hints[n], numbers[j], n) + quantities.fits_kind(numbers[j], units[n]), -abs(i - j), n, j)
+             for i, n, j in fit]
     chosen: dict[str, int] = {}
     for score, _, name, j in sorted(pairs, reverse=True):
         if score > 0 and name not in chosen and j not in chosen.values():
             chosen[name] = j
-    for name in names:  # what no word points at: in the order of the question, to required parameters only
-        free = [j for j in range(len(numbers)) if j not in chosen.values()
-                and fits(quantities.converted(numbers[j], units[name], name in whole), properties[name])]
-        if name not in chosen and name in required and free:
-            chosen[name] = free[0]
+    for _, name, j in fit:  # what no word points at: in the order of the question, to required parameters only
+        if name not in chosen and name in required and j not in chosen.values():
+            chosen[name] = j
     return {name: numbers[j] for name, j in chosen.items()}
 
 
@@ -81,27 +77,28 @@ def ones(names: list[str], text: str) -> dict[str, int]:
     return {n: 1 for n, words in said.items() if words and re.search(rf"\b(?:a|an)\s+{words}\w*\b(?!\s+of\b)", text, re.I)}
 
 
-def value_for(name: str, spec: dict, span: Span) -> int | float:
+def value_for(name: str, spec: dict, span: Span, as_json_writes: bool = True) -> int | float:
     """The number a parameter takes from a span: in the parameter's unit ("half a litre" -> 500 for millilitres), a
-    percentage as a decimal where the description asks for one ("5%" -> 0.05), a loss below zero for a gain or loss."""
+    percentage as a fraction where the parameter takes one ("5%" -> 0.05: the description asks for a decimal, or speaks
+    of a float rate, return or yield and names no percent scale, as a real model reads it, or it is at most 1), a loss
+    below zero for a gain or loss; as JSON writes it, or as read (for `fits`, which keeps 3.5 from an integer)."""
     unit = quantities.wanted_unit(name, description := spec.get("description", ""))  # "volume_ml", "in grams", if named
     amount = quantities.converted(span, unit, json_type(spec) == "integer")
-    if span.percent and DECIMAL.search(description):  # "as a decimal", "e.g. 0.05", "a fraction"
+    said = {reading.stem(w) for w in re.findall(r"[a-z]+", description.lower())}
+    rate = json_type(spec) == "number" and not ("%" in description or (said | set(reading.split_name(name))) & PERCENT_SCALE)
+    if span.percent and (DECIMAL.search(description) or rate and (said & FRACTION_RATES or spec.get("maximum", 2) <= 1)):
         amount = float(f"{amount / 100:.12g}")
     lost = LOSS_WORDS & set(span.before[-2:]) and re.search(r"\bloss", f"{name} {description}", re.I)
-    return as_json(-abs(amount) if lost else amount, json_type(spec))
+    amount = -abs(amount) if lost else amount
+    return as_json(amount, json_type(spec)) if as_json_writes else amount
 
 
 def closeness(hint: set[str], span: Span, name: str = "") -> float:
     """How much the words around a number speak of this parameter: the nearest word counts most."""
-    score = 0.0
-    for distance, word in [*enumerate(reversed(span.before)), *enumerate(span.after)]:
-        if any(reading.related(reading.stem(word), h) for h in hint):
-            score += 3 - distance
-    if span.percent:
-        score += 3 if hint & RATE_WORDS else -2
+    score = sum(3 - distance for distance, word in [*enumerate(reversed(span.before)), *enumerate(span.after)]
+                if any(reading.related(reading.stem(word), h) for h in hint))
     named = {reading.stem(w) for w in reading.split_name(name)} | set(reading.split_name(name))
-    return score + (0 if span.percent else _by_what_it_is(named, span))  # "5%" is scored as a rate, above
+    return score + ((3 if hint & RATE_WORDS else -2) if span.percent else _by_what_it_is(named, span))  # "5%": a rate
 
 
 def _by_what_it_is(named: set[str], span: Span) -> float:
@@ -133,13 +130,20 @@ def as_json(value: float, kind: str | None) -> int | float:
     return int(value) if kind == "integer" or float(value).is_integer() else value
 
 
-def durations(numeric: list[str], properties: dict, spans: list[Span], used: set[int]) -> dict[str, Any]:
-    """Lengths of time for the number parameters that ask for one, each in the unit its words name."""
+def durations(numeric: list[str], properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, Any]:
+    """Lengths of time for the number parameters that ask for one, each in the unit its words name; and a clock time
+    for parameters named for its hour and minute ("at 6:30 PM": hours 6, as written, or 18 where the description
+    counts 24 hours or the maximum is above 12; minutes 30)."""
     found = [s for s in spans if s.kind == "duration" and id(s) not in used]
-    values = {}
+    parts, values = {n: CLOCK_PARTS.index(stem) for n in numeric if (stem := reading.stem(n.lower())) in CLOCK_PARTS}, {}
+    if clock := 0 in parts.values() and next((s for s in spans if s.kind == "time" and id(s) not in used), None):
+        used.add(id(clock))
+        hour, minute = map(int, str(clock.value).split(":"))
+        said = hour % 12 or 12 if re.search(r"[ap]\.?m", text[clock.start:clock.end], re.I) else hour
+        values = {n: minute if part else hour if "24" in properties[n].get("description", "") or properties[n].get(
+            "maximum", 0) > 12 else said for n, part in parts.items()}
     for name in numeric:
-        hint = hint_of(name, properties[name])
-        if found and hint & DURATION_WORDS:
+        if found and name not in values and (hint := hint_of(name, properties[name])) & DURATION_WORDS:
             used.add(id(span := found.pop(0)))
             amount = dates.in_unit(float(span.value), hint, own=hint_of(name, {}))
             values[name] = as_json(round(amount, 4), json_type(properties[name]))
@@ -152,13 +156,11 @@ FIRST_LINES = re.compile(rf"\b(?:first|top|opening)\s+(?:(\d+|{dates.said(1, 100
 def line_counts(numeric: list[str], properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, Any]:
     """ "the first line of notes.txt", "its top 5 lines": how many lines a parameter like read_file's `limit`
     ("how many lines to read at most") takes; the place to start (`offset`, "first line to read") stays as it is."""
-    if not (found := FIRST_LINES.search(text)):
-        return {}
-    for name in numeric:
+    found = FIRST_LINES.search(text)
+    for name in numeric if found else []:
         hint = {reading.stem(w) for w in hint_of(name, properties[name])}
         if "line" in hint and hint & {"limit", "many", "count", "number", "max", "most"} and \
                 not hint & {"first", "start", "offset", "from", "begin"}:
-            word = (found.group(1) or "one").lower()  # "5" or "five"
             used.update(id(s) for s in spans if s.kind == "number" and found.start() <= s.start < found.end())
-            return {name: int(NUMBER_WORDS.get(word, word))}
+            return {name: int(NUMBER_WORDS.get(word := (found.group(1) or "one").lower(), word))}  # "5" or "five"
     return {}
