@@ -579,3 +579,22 @@ def _dial(hour_description):
 ])
 def test_a_clock_time_gives_integer_hours_and_minutes(question, offer, expected):
     assert _calls(question, offer) == [(offer.name, expected)]
+
+
+COULOMB = _offer("coulomb_force", "Force between two point charges.", _numbers(
+    charge_a="The first charge, in coulombs.", charge_b="The second charge, in coulombs.",
+    distance="How far apart the charges are, in metres."), ["charge_a", "charge_b", "distance"])
+GAS = _offer("gas_density", "Density of a gas.", {
+    "temperature": {"type": "integer", "description": "The temperature of the gas in kelvin."},
+    "pressure": _number("The pressure in pascals.")}, ["temperature", "pressure"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    # a fraction with two decimals below 1 is no sum of money ("for 2.30" is): it goes to the parameter its word names
+    ("force between charges of 3e-6 and 4e-6 with distance 0.25", COULOMB,
+     {"charge_a": 3e-06, "charge_b": 4e-06, "distance": 0.25}),
+    # a capital K against a number is kelvin: "310K" is 310 for a temperature
+    ("density of a gas at 310K and 101325 pascals", GAS, {"temperature": 310, "pressure": 101325}),
+])
+def test_small_fractions_and_kelvin_as_written(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]

@@ -233,7 +233,7 @@ def _money(text: str, match: re.Match) -> bool:
     after = _after(text, match.end(1))[:2]  # "200 swiss francs": the currency is the word after its country
     after = after[1:2] if after[:1] and after[0] in CURRENCY_COUNTRIES else after[:1]
     return bool(re.search(r"[$€£¥]\s?-?$", text[: match.start(1) + 1]) or after and after[0] in MONEY_WORDS
-                or re.fullmatch(r"\d+\.\d\d", match.group(1)) and not (after and after[0] in UNITS))
+                or re.fullmatch(r"[1-9]\d*\.\d\d", match.group(1)) and not (after and after[0] in UNITS))
 
 
 def _after_number(text: str, start: int) -> bool:
