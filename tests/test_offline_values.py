@@ -595,6 +595,11 @@ GAS = _offer("gas_density", "Density of a gas.", {
      {"charge_a": 3e-06, "charge_b": 4e-06, "distance": 0.25}),
     # a capital K against a number is kelvin: "310K" is 310 for a temperature
     ("density of a gas at 310K and 101325 pascals", GAS, {"temperature": 310, "pressure": 101325}),
+    # a scale word after digits multiplies them: "40 million" is 40000000
+    ("dividend per share with 40 million shares and 12 million paid out", _offer(
+        "dividend_per_share", "Dividend per share.", {"paid_out": _number("The total paid out."),
+                                                      "shares": {"type": "integer", "description": "Shares issued."}},
+        ["paid_out", "shares"]), {"paid_out": 12000000, "shares": 40000000}),
 ])
-def test_small_fractions_and_kelvin_as_written(question, offer, expected):
+def test_small_fractions_kelvin_and_millions_as_written(question, offer, expected):
     assert _calls(question, offer) == [(offer.name, expected)]

@@ -114,9 +114,8 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
         return 2 if named & MONEY_PARAMS else (-2 if named & (SIZE_PARAMS | PEOPLE_WORDS) else 0)
     if size:
         return 2 if named & SIZE_PARAMS else -2 if named & MONEY_PARAMS - {"amount"} else int("amount" in named)
-    if span.after[:1] and span.after[0].isalpha() and span.after[0] not in NOT_COUNTED:  # "3 apples": how many
-        return 2 if named & COUNT_PARAMS else 0
-    return 0
+    counted = span.after[:1] and span.after[0].isalpha() and span.after[0] not in NOT_COUNTED  # "3 apples": how many
+    return 2 if counted and named & COUNT_PARAMS else 0
 
 
 def fits(value: Any, spec: dict) -> bool:
