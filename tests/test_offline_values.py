@@ -603,3 +603,18 @@ GAS = _offer("gas_density", "Density of a gas.", {
 ])
 def test_small_fractions_kelvin_and_millions_as_written(question, offer, expected):
     assert _calls(question, offer) == [(offer.name, expected)]
+
+
+SLOPE = _offer("slope_at", "Slope of a curve at a point.", {
+    "function": {"type": "string", "description": "The curve, in terms of its variable."},
+    "variable": {"type": "string", "description": "The variable of the function, e.g. x."},
+    "at": _number("Where to take the slope.")}, ["function", "at"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    # a formula with a power goes whole, as Python writes it, to the parameter named for it; its numbers are no values
+    ("what is the slope of 4t^3 - t + 2 at t = 5", SLOPE, {"function": "4t**3 - t + 2", "at": 5}),
+    ("slope of the function y**2 + 7 at 0.5 please", SLOPE, {"function": "y**2 + 7", "at": 0.5}),
+])
+def test_a_formula_is_a_value_as_python_writes_it(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]

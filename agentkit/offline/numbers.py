@@ -19,10 +19,10 @@ from agentkit.offline.spans import MONEY_WORDS, NUMBER_WORDS, UNITS, Span
 
 TABLES = lexicon.words("words")["numbers"]  # the words that say which kind of number a parameter takes
 RATE_WORDS, NOT_COUNTED, PEOPLE_WORDS, MONEY_PARAMS, SIZE_PARAMS, DURATION_WORDS, LOSS_WORDS, FRACTION_RATES, PERCENT_SCALE, \
-    COUNT_PARAMS = (frozenset(TABLES[name].split()) for name in ("rate_words", "not_counted", "people_words", "money_params",
-                    "size_params", "duration_words", "loss_words", "fraction_rates", "percent_scale", "count_params"))
-CLOCK_PARTS = TABLES["clock_parts"].split()  # hour, minute: in this order
-DECIMAL = re.compile(TABLES["decimal"], re.I)  # a description asking for a fraction: "as a decimal", "e.g. 0.05"
+    COUNT_PARAMS, FORMULA_WORDS = (frozenset(TABLES[name].split()) for name in """rate_words not_counted people_words
+    money_params size_params duration_words loss_words fraction_rates percent_scale count_params formula_words""".split())
+# a description asking for a fraction ("as a decimal", "e.g. 0.05"); a formula with a power ("3x^2 + 2x - 1"); hour, minute
+DECIMAL, FORMULA, CLOCK_PARTS = re.compile(TABLES["decimal"], re.I), re.compile(TABLES["formula"]), TABLES["clock_parts"].split()
 DIGITS = re.compile(r"\^?(?:\[0-9\]|\\d)(?:\{\d+(?:,\d*)?\}|[+*])?\$?")  # "^[0-9]{11}$", "\d+": a pattern of digits only
 NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no thing "a ticket" could name
 
@@ -36,12 +36,9 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
            if fits(value_for(name, properties[name], span, False), properties[name])]
     pairs = [(closeness(hints[n], numbers[j], n) + quantities.fits_kind(numbers[j], units[n]), -abs(i - j), n, j)
              for i, n, j in fit]
-    chosen: dict[str, int] = {}
-    for score, _, name, j in sorted(pairs, reverse=True):
+    chosen: dict[str, int] = {}  # then what no word points at: in the order of the question, to required parameters only
+    for score, _, name, j in [*sorted(pairs, reverse=True), *((1, 0, n, j) for _, n, j in fit if n in required)]:
         if score > 0 and name not in chosen and j not in chosen.values():
-            chosen[name] = j
-    for _, name, j in fit:  # what no word points at: in the order of the question, to required parameters only
-        if name not in chosen and name in required and j not in chosen.values():
             chosen[name] = j
     return {name: numbers[j] for name, j in chosen.items()}
 
@@ -62,12 +59,17 @@ def _counts_family(span: Span, family: list[str]) -> bool:
 
 
 def patterned(properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, str]:
-    """A string whose pattern takes digits ("^[0-9]{11}$": a meter, a card) takes the number written that fits it, before
-    a number parameter can ("充两百，表号是98765432101": 98765432101 is the meter's, 200 the amount)."""
+    """A string whose pattern takes digits ("^[0-9]{11}$": a meter, a card) takes the number written that fits it, before a
+    number parameter can ("充两百，表号是98765432101": the meter's, 200 the amount); one named for a formula takes the formula."""
     fitting = {name: next((s for s in spans if s.kind == "number" and id(s) not in used and re.fullmatch(spec["pattern"], text[
         s.start:s.end])), None) for name, spec in properties.items() if DIGITS.fullmatch(str(spec.get("pattern")))}
     used.update(id(s) for s in fitting.values() if s)
-    return {name: text[s.start:s.end] for name, s in fitting.items() if s}
+    formula = FORMULA.search(text)
+    asked = next((n for n, spec in properties.items() if formula and json_type(spec) == "string"
+                  and hint_of(n, spec) & FORMULA_WORDS), None)  # "function", not the later "function_variable"
+    used.update(id(s) for s in spans if asked and formula.start() <= s.start < formula.end())
+    return {name: text[s.start:s.end] for name, s in fitting.items() if s} | (
+        {asked: formula.group(0).replace("^", "**")} if asked else {})  # "3x^2 + 2x - 1" -> "3x**2 + 2x - 1"
 
 
 def ones(names: list[str], text: str) -> dict[str, int]:
@@ -88,8 +90,7 @@ def value_for(name: str, spec: dict, span: Span, as_json_writes: bool = True) ->
     rate = json_type(spec) == "number" and not ("%" in description or (said | set(reading.split_name(name))) & PERCENT_SCALE)
     if span.percent and (DECIMAL.search(description) or rate and (said & FRACTION_RATES or spec.get("maximum", 2) <= 1)):
         amount = float(f"{amount / 100:.12g}")
-    lost = LOSS_WORDS & set(span.before[-2:]) and re.search(r"\bloss", f"{name} {description}", re.I)
-    amount = -abs(amount) if lost else amount
+    amount = -abs(amount) if LOSS_WORDS & {*span.before[-2:]} and re.search(r"\bloss", f"{name} {description}", re.I) else amount
     return as_json(amount, json_type(spec)) if as_json_writes else amount
 
 
@@ -132,15 +133,14 @@ def as_json(value: float, kind: str | None) -> int | float:
 def durations(numeric: list[str], properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, Any]:
     """Lengths of time for the number parameters that ask for one, each in the unit its words name; and a clock time
     for parameters named for its hour and minute ("at 6:30 PM": hours 6, as written, or 18 where the description
-    counts 24 hours or the maximum is above 12; minutes 30)."""
+    counts 24 hours; minutes 30)."""
     found = [s for s in spans if s.kind == "duration" and id(s) not in used]
     parts, values = {n: CLOCK_PARTS.index(stem) for n in numeric if (stem := reading.stem(n.lower())) in CLOCK_PARTS}, {}
     if clock := 0 in parts.values() and next((s for s in spans if s.kind == "time" and id(s) not in used), None):
         used.add(id(clock))
         hour, minute = map(int, str(clock.value).split(":"))
         said = hour % 12 or 12 if re.search(r"[ap]\.?m", text[clock.start:clock.end], re.I) else hour
-        values = {n: minute if part else hour if "24" in properties[n].get("description", "") or properties[n].get(
-            "maximum", 0) > 12 else said for n, part in parts.items()}
+        values = {n: minute if p else hour if "24" in properties[n].get("description", "") else said for n, p in parts.items()}
     for name in numeric:
         if found and name not in values and (hint := hint_of(name, properties[name])) & DURATION_WORDS:
             used.add(id(span := found.pop(0)))
