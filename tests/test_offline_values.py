@@ -435,11 +435,17 @@ def test_a_day_is_given_in_the_format_its_description_shows(question, descriptio
     assert _calls(question, _pollen(description)) == [("pollen_level", {"city": "Leeds", "day": day})]
 
 
-def _growth(rate_description):
+def _growth(rate_description, rate="rate"):
     return _offer("project_savings", "Project what savings grow to.", {
         "deposit": {"type": "integer", "description": "The sum put in."},
-        "rate": _number(rate_description), "years": {"type": "integer", "description": "How many years."}},
-        ["deposit", "rate", "years"])
+        rate: _number(rate_description), "years": {"type": "integer", "description": "How many years."}},
+        ["deposit", rate, "years"])
+
+
+def _growth_at_most_one():
+    offer = _growth("How fast it grows each year.")
+    offer.schema["properties"]["rate"]["maximum"] = 1
+    return offer
 
 
 RESULT = _offer("trade_return", "Return on a trade.", {
@@ -453,6 +459,16 @@ RESULT = _offer("trade_return", "Return on a trade.", {
      {"deposit": 1500, "rate": 0.045, "years": 6}),
     ("project $1500 saved at 4% for 6 years", _growth("Yearly rate, e.g. 0.03."), {"deposit": 1500, "rate": 0.04, "years": 6}),
     ("project $1500 saved at 4% for 6 years", _growth("Yearly rate in percent."), {"deposit": 1500, "rate": 4, "years": 6}),
+    # a rate whose description names no scale is a fraction, as a real model gives it; and so is one at most 1
+    ("project $1500 saved at 4% for 6 years", _growth("The yearly rate it earns."), {"deposit": 1500, "rate": 0.04, "years": 6}),
+    ("project $1500 saved at 2.5% for 6 years", _growth("The yearly yield of the account."),
+     {"deposit": 1500, "rate": 0.025, "years": 6}),
+    ("project $1500 saved at 4% for 6 years", _growth("The yearly rate as a percentage."),
+     {"deposit": 1500, "rate": 4, "years": 6}),
+    ("project $1500 saved at 3% for 6 years", _growth_at_most_one(), {"deposit": 1500, "rate": 0.03, "years": 6}),
+    # a percentage goes to a return or a yield, not to the years said just before those words
+    ("what will $1500 grow to in 6 years with an expected return of 4%?", _growth("The return expected each year.", "gain"),
+     {"deposit": 1500, "gain": 0.04, "years": 6}),
     # a loss is a negative outcome where the parameter takes a gain or a loss
     ("return on a trade where I put in $800 and took a loss of $120", RESULT, {"stake": 800, "outcome": -120}),
     ("return on a trade where I put in $800 and made a gain of $120", RESULT, {"stake": 800, "outcome": 120}),
@@ -546,3 +562,59 @@ def test_an_optional_unit_is_not_the_unit_a_number_was_written_with(question, ex
     """ "42 kilometers" is the distance in the unit its parameter takes: the unit of the answer stays out unless it is
     asked ("3 kilos of rice" for an amount with no unit of its own gives its unit)."""
     assert fill(PACE.schema, question) == (expected, [])
+
+
+def _dial(hour_description):
+    return _offer("hands_angle", "Angle between the hands of a watch.", {
+        "hours": {"type": "integer", "description": hour_description},
+        "minutes": {"type": "integer", "description": "The minute shown."}}, ["hours", "minutes"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    # a clock time for integer hours and minutes: the hour as written, or on 24 hours where the description says so
+    ("what angle do the hands of my watch make at 4:20 pm?", _dial("The hour shown on the dial."), {"hours": 4, "minutes": 20}),
+    ("what angle do the hands of my watch make at 4:20 pm?", _dial("Hour of the day, 0-23 (24 hours)."),
+     {"hours": 16, "minutes": 20}),
+    ("angle between the watch hands at 11:05", _dial("The hour shown on the dial."), {"hours": 11, "minutes": 5}),
+])
+def test_a_clock_time_gives_integer_hours_and_minutes(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
+COULOMB = _offer("coulomb_force", "Force between two point charges.", _numbers(
+    charge_a="The first charge, in coulombs.", charge_b="The second charge, in coulombs.",
+    distance="How far apart the charges are, in metres."), ["charge_a", "charge_b", "distance"])
+GAS = _offer("gas_density", "Density of a gas.", {
+    "temperature": {"type": "integer", "description": "The temperature of the gas in kelvin."},
+    "pressure": _number("The pressure in pascals.")}, ["temperature", "pressure"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    # a fraction with two decimals below 1 is no sum of money ("for 2.30" is): it goes to the parameter its word names
+    ("force between charges of 3e-6 and 4e-6 with distance 0.25", COULOMB,
+     {"charge_a": 3e-06, "charge_b": 4e-06, "distance": 0.25}),
+    # a capital K against a number is kelvin: "310K" is 310 for a temperature
+    ("density of a gas at 310K and 101325 pascals", GAS, {"temperature": 310, "pressure": 101325}),
+    # a scale word after digits multiplies them: "40 million" is 40000000
+    ("dividend per share with 40 million shares and 12 million paid out", _offer(
+        "dividend_per_share", "Dividend per share.", {"paid_out": _number("The total paid out."),
+                                                      "shares": {"type": "integer", "description": "Shares issued."}},
+        ["paid_out", "shares"]), {"paid_out": 12000000, "shares": 40000000}),
+])
+def test_small_fractions_kelvin_and_millions_as_written(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
+SLOPE = _offer("slope_at", "Slope of a curve at a point.", {
+    "function": {"type": "string", "description": "The curve, in terms of its variable."},
+    "variable": {"type": "string", "description": "The variable of the function, e.g. x."},
+    "at": _number("Where to take the slope.")}, ["function", "at"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    # a formula with a power goes whole, as Python writes it, to the parameter named for it; its numbers are no values
+    ("what is the slope of 4t^3 - t + 2 at t = 5", SLOPE, {"function": "4t**3 - t + 2", "at": 5}),
+    ("slope of the function y**2 + 7 at 0.5 please", SLOPE, {"function": "y**2 + 7", "at": 0.5}),
+])
+def test_a_formula_is_a_value_as_python_writes_it(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]

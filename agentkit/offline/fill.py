@@ -64,7 +64,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         used.update(id(s) for s in spans if start <= s.start < end)
         spans.append(Span(start, end, "named", value))
         used.add(id(spans[-1]))
-    values: dict[str, Any] = numbers.durations(numeric, properties, spans, used)  # "for an hour" -> 60 for duration_minutes
+    values: dict[str, Any] = numbers.durations(numeric, properties, text, spans, used)  # "for an hour" -> 60 for duration_minutes
     values |= numbers.patterned(properties, text, spans, used)  # "表号是98765432101" for a meter's "^[0-9]{11}$"
     values |= numbers.line_counts([n for n in numeric if n not in values], properties, text, spans, used)  # "first line"
     numeric = [n for n in numeric if n not in values]

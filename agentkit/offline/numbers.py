@@ -18,11 +18,11 @@ from agentkit.offline.roles import hint_of, json_type
 from agentkit.offline.spans import MONEY_WORDS, NUMBER_WORDS, UNITS, Span
 
 TABLES = lexicon.words("words")["numbers"]  # the words that say which kind of number a parameter takes
-RATE_WORDS, NOT_COUNTED, PEOPLE_WORDS, MONEY_PARAMS, SIZE_PARAMS, DURATION_WORDS = (frozenset(TABLES[name].split()) for name in (
-    "rate_words", "not_counted", "people_words", "money_params", "size_params", "duration_words"))
-COUNT_PARAMS = frozenset(TABLES["count_params"].split())
-"""Parameters for how many of a thing: "add 3 apples" gives qty=3 (the words before and after name no parameter)."""
-DECIMAL = re.compile(r"\bdecimal\b(?!\s+places)|\bfraction\b|\bratio\b|\be\.g\.?,?\s+0\.\d|\bbetween 0 and 1\b", re.I)
+RATE_WORDS, NOT_COUNTED, PEOPLE_WORDS, MONEY_PARAMS, SIZE_PARAMS, DURATION_WORDS, LOSS_WORDS, FRACTION_RATES, PERCENT_SCALE, \
+    COUNT_PARAMS, FORMULA_WORDS = (frozenset(TABLES[name].split()) for name in """rate_words not_counted people_words
+    money_params size_params duration_words loss_words fraction_rates percent_scale count_params formula_words""".split())
+# a description asking for a fraction ("as a decimal", "e.g. 0.05"); a formula with a power ("3x^2 + 2x - 1"); hour, minute
+DECIMAL, FORMULA, CLOCK_PARTS = re.compile(TABLES["decimal"], re.I), re.compile(TABLES["formula"]), TABLES["clock_parts"].split()
 DIGITS = re.compile(r"\^?(?:\[0-9\]|\\d)(?:\{\d+(?:,\d*)?\}|[+*])?\$?")  # "^[0-9]{11}$", "\d+": a pattern of digits only
 NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no thing "a ticket" could name
 
@@ -30,23 +30,16 @@ NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no th
 def assign(names: list[str], hints: dict[str, set[str]], properties: dict, required: list[str],
            numbers: list[Span]) -> dict[str, Span]:
     """Which number span each numeric parameter gets (a span at most once)."""
-    pairs, numbers = [], [s for s in numbers if not _counts_family(s, [n for n in names if n[-1].isdigit()])]
+    numbers = [s for s in numbers if not _counts_family(s, [n for n in names if n[-1].isdigit()])]
     units = {n: quantities.wanted_unit(n, properties[n].get("description", "")) for n in names}
-    whole = {n for n in names if json_type(properties[n]) == "integer"}
-    for i, name in enumerate(names):
-        for j, span in enumerate(numbers):
-            if fits(quantities.converted(span, units[name], name in whole), properties[name]):
-                closer = closeness(hints[name], span, name) + quantities.fits_kind(span, units[name])
-                pairs.append((closer, -abs(i - j), name, j))
-    chosen: dict[str, int] = {}
-    for score, _, name, j in sorted(pairs, reverse=True):
+    fit = [(i, name, j) for i, name in enumerate(names) for j, span in enumerate(numbers)
+           if fits(value_for(name, properties[name], span, False), properties[name])]
+    pairs = [(closeness(hints[n], numbers[j], n) + quantities.fits_kind(numbers[j], units[n]), -abs(i - j), n, j)
+             for i, n, j in fit]
+    chosen: dict[str, int] = {}  # then what no word points at: in the order of the question, to required parameters only
+    for score, _, name, j in [*sorted(pairs, reverse=True), *((1, 0, n, j) for _, n, j in fit if n in required)]:
         if score > 0 and name not in chosen and j not in chosen.values():
             chosen[name] = j
-    for name in names:  # what no word points at: in the order of the question, to required parameters only
-        free = [j for j in range(len(numbers)) if j not in chosen.values()
-                and fits(quantities.converted(numbers[j], units[name], name in whole), properties[name])]
-        if name not in chosen and name in required and free:
-            chosen[name] = free[0]
     return {name: numbers[j] for name, j in chosen.items()}
 
 
@@ -66,12 +59,17 @@ def _counts_family(span: Span, family: list[str]) -> bool:
 
 
 def patterned(properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, str]:
-    """A string whose pattern takes digits ("^[0-9]{11}$": a meter, a card) takes the number written that fits it, before
-    a number parameter can ("充两百，表号是98765432101": 98765432101 is the meter's, 200 the amount)."""
+    """A string whose pattern takes digits ("^[0-9]{11}$": a meter, a card) takes the number written that fits it, before a
+    number parameter can ("充两百，表号是98765432101": the meter's, 200 the amount); one named for a formula takes the formula."""
     fitting = {name: next((s for s in spans if s.kind == "number" and id(s) not in used and re.fullmatch(spec["pattern"], text[
         s.start:s.end])), None) for name, spec in properties.items() if DIGITS.fullmatch(str(spec.get("pattern")))}
     used.update(id(s) for s in fitting.values() if s)
-    return {name: text[s.start:s.end] for name, s in fitting.items() if s}
+    formula = FORMULA.search(text)
+    asked = next((n for n, spec in properties.items() if formula and json_type(spec) == "string"
+                  and hint_of(n, spec) & FORMULA_WORDS), None)  # "function", not the later "function_variable"
+    used.update(id(s) for s in spans if asked and formula.start() <= s.start < formula.end())
+    return {name: text[s.start:s.end] for name, s in fitting.items() if s} | (
+        {asked: formula.group(0).replace("^", "**")} if asked else {})  # "3x^2 + 2x - 1" -> "3x**2 + 2x - 1"
 
 
 def ones(names: list[str], text: str) -> dict[str, int]:
@@ -81,27 +79,27 @@ def ones(names: list[str], text: str) -> dict[str, int]:
     return {n: 1 for n, words in said.items() if words and re.search(rf"\b(?:a|an)\s+{words}\w*\b(?!\s+of\b)", text, re.I)}
 
 
-def value_for(name: str, spec: dict, span: Span) -> int | float:
+def value_for(name: str, spec: dict, span: Span, as_json_writes: bool = True) -> int | float:
     """The number a parameter takes from a span: in the parameter's unit ("half a litre" -> 500 for millilitres), a
-    percentage as a decimal where the description asks for one ("5%" -> 0.05), a loss below zero for a gain or loss."""
+    percentage as a fraction where the parameter takes one ("5%" -> 0.05: the description asks for a decimal, or speaks
+    of a float rate, return or yield and names no percent scale, as a real model reads it, or it is at most 1), a loss
+    below zero for a gain or loss; as JSON writes it, or as read (for `fits`, which keeps 3.5 from an integer)."""
     unit = quantities.wanted_unit(name, description := spec.get("description", ""))  # "volume_ml", "in grams", if named
     amount = quantities.converted(span, unit, json_type(spec) == "integer")
-    if span.percent and DECIMAL.search(description):  # "as a decimal", "e.g. 0.05", "a fraction"
+    said = {reading.stem(w) for w in re.findall(r"[a-z]+", description.lower())}
+    rate = json_type(spec) == "number" and not ("%" in description or (said | set(reading.split_name(name))) & PERCENT_SCALE)
+    if span.percent and (DECIMAL.search(description) or rate and (said & FRACTION_RATES or spec.get("maximum", 2) <= 1)):
         amount = float(f"{amount / 100:.12g}")
-    lost = {"loss", "lost", "losing"} & set(span.before[-2:]) and re.search(r"\bloss", f"{name} {description}", re.I)
-    return as_json(-abs(amount) if lost else amount, json_type(spec))
+    amount = -abs(amount) if LOSS_WORDS & {*span.before[-2:]} and re.search(r"\bloss", f"{name} {description}", re.I) else amount
+    return as_json(amount, json_type(spec)) if as_json_writes else amount
 
 
 def closeness(hint: set[str], span: Span, name: str = "") -> float:
     """How much the words around a number speak of this parameter: the nearest word counts most."""
-    score = 0.0
-    for distance, word in [*enumerate(reversed(span.before)), *enumerate(span.after)]:
-        if any(reading.related(reading.stem(word), h) for h in hint):
-            score += 3 - distance
-    if span.percent:
-        score += 3 if hint & RATE_WORDS else -2
+    score = sum(3 - distance for distance, word in [*enumerate(reversed(span.before)), *enumerate(span.after)]
+                if any(reading.related(reading.stem(word), h) for h in hint))
     named = {reading.stem(w) for w in reading.split_name(name)} | set(reading.split_name(name))
-    return score + (0 if span.percent else _by_what_it_is(named, span))  # "5%" is scored as a rate, above
+    return score + ((3 if hint & RATE_WORDS else -2) if span.percent else _by_what_it_is(named, span))  # "5%": a rate
 
 
 def _by_what_it_is(named: set[str], span: Span) -> float:
@@ -117,9 +115,8 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
         return 2 if named & MONEY_PARAMS else (-2 if named & (SIZE_PARAMS | PEOPLE_WORDS) else 0)
     if size:
         return 2 if named & SIZE_PARAMS else -2 if named & MONEY_PARAMS - {"amount"} else int("amount" in named)
-    if span.after[:1] and span.after[0].isalpha() and span.after[0] not in NOT_COUNTED:  # "3 apples": how many
-        return 2 if named & COUNT_PARAMS else 0
-    return 0
+    counted = span.after[:1] and span.after[0].isalpha() and span.after[0] not in NOT_COUNTED  # "3 apples": how many
+    return 2 if counted and named & COUNT_PARAMS else 0
 
 
 def fits(value: Any, spec: dict) -> bool:
@@ -133,13 +130,19 @@ def as_json(value: float, kind: str | None) -> int | float:
     return int(value) if kind == "integer" or float(value).is_integer() else value
 
 
-def durations(numeric: list[str], properties: dict, spans: list[Span], used: set[int]) -> dict[str, Any]:
-    """Lengths of time for the number parameters that ask for one, each in the unit its words name."""
+def durations(numeric: list[str], properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, Any]:
+    """Lengths of time for the number parameters that ask for one, each in the unit its words name; and a clock time
+    for parameters named for its hour and minute ("at 6:30 PM": hours 6, as written, or 18 where the description
+    counts 24 hours; minutes 30)."""
     found = [s for s in spans if s.kind == "duration" and id(s) not in used]
-    values = {}
+    parts, values = {n: CLOCK_PARTS.index(stem) for n in numeric if (stem := reading.stem(n.lower())) in CLOCK_PARTS}, {}
+    if clock := 0 in parts.values() and next((s for s in spans if s.kind == "time" and id(s) not in used), None):
+        used.add(id(clock))
+        hour, minute = map(int, str(clock.value).split(":"))
+        said = hour % 12 or 12 if re.search(r"[ap]\.?m", text[clock.start:clock.end], re.I) else hour
+        values = {n: minute if p else hour if "24" in properties[n].get("description", "") else said for n, p in parts.items()}
     for name in numeric:
-        hint = hint_of(name, properties[name])
-        if found and hint & DURATION_WORDS:
+        if found and name not in values and (hint := hint_of(name, properties[name])) & DURATION_WORDS:
             used.add(id(span := found.pop(0)))
             amount = dates.in_unit(float(span.value), hint, own=hint_of(name, {}))
             values[name] = as_json(round(amount, 4), json_type(properties[name]))
@@ -152,13 +155,11 @@ FIRST_LINES = re.compile(rf"\b(?:first|top|opening)\s+(?:(\d+|{dates.said(1, 100
 def line_counts(numeric: list[str], properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, Any]:
     """ "the first line of notes.txt", "its top 5 lines": how many lines a parameter like read_file's `limit`
     ("how many lines to read at most") takes; the place to start (`offset`, "first line to read") stays as it is."""
-    if not (found := FIRST_LINES.search(text)):
-        return {}
-    for name in numeric:
+    found = FIRST_LINES.search(text)
+    for name in numeric if found else []:
         hint = {reading.stem(w) for w in hint_of(name, properties[name])}
         if "line" in hint and hint & {"limit", "many", "count", "number", "max", "most"} and \
                 not hint & {"first", "start", "offset", "from", "begin"}:
-            word = (found.group(1) or "one").lower()  # "5" or "five"
             used.update(id(s) for s in spans if s.kind == "number" and found.start() <= s.start < found.end())
-            return {name: int(NUMBER_WORDS.get(word, word))}
+            return {name: int(NUMBER_WORDS.get(word := (found.group(1) or "one").lower(), word))}  # "5" or "five"
     return {}

@@ -40,7 +40,7 @@ class Span:
 
 
 TABLES = lexicon.words("words")
-NUMBER_WORDS: dict[str, float] = TABLES["number_words"]
+NUMBER_WORDS, SCALES = TABLES["number_words"], TABLES["number_scales"]
 _RUN_WORDS = "|".join([w for w in NUMBER_WORDS if w not in ("dozen", "half")] + ["thousand", "million"])
 NUMBER_RUN = re.compile(rf"\b(?:{_RUN_WORDS})(?:(?:[\s-]|\s+and\s+)(?:{_RUN_WORDS}))+\b", re.I)  # built once, not per text
 CURRENCY_SIGNS = TABLES["currency_signs"]
@@ -173,7 +173,8 @@ def _find(text: str) -> tuple[Span, ...]:
     for match in _TIMES_TEN.finditer(text):
         add(match.start(), match.end(), "number", float(f"{match.group(1)}e{match.group(2).translate(_POWER)}"))
     for match in _NUMBER.finditer(text):
-        number = float(match.group(1).replace(",", "").replace("$", ""))
+        scale = SCALES.get(re.match(r"\s*(\w*)", text[match.end():]).group(1).lower(), 1)  # "50 million"
+        number = float(match.group(1).replace(",", "").replace("$", "")) * scale
         add(match.start(), match.end(1), "number", number, percent=bool(match.group(2)), money=_money(text, match))
     for match in _ORDINAL.finditer(text):  # "the 3rd step", "the third", "the twenty-first": a position, as a number
         position = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", alpha2digit(match.group(1).lower(), "en"))
@@ -233,7 +234,7 @@ def _money(text: str, match: re.Match) -> bool:
     after = _after(text, match.end(1))[:2]  # "200 swiss francs": the currency is the word after its country
     after = after[1:2] if after[:1] and after[0] in CURRENCY_COUNTRIES else after[:1]
     return bool(re.search(r"[$€£¥]\s?-?$", text[: match.start(1) + 1]) or after and after[0] in MONEY_WORDS
-                or re.fullmatch(r"\d+\.\d\d", match.group(1)) and not (after and after[0] in UNITS))
+                or re.fullmatch(r"[1-9]\d*\.\d\d", match.group(1)) and not (after and after[0] in UNITS))
 
 
 def _after_number(text: str, start: int) -> bool:

@@ -168,8 +168,8 @@ def _vocabulary() -> re.Pattern[str]:
 
 @cache
 def _glued_unit() -> re.Pattern:
-    """ "250ml", "45min", "1.75m", "0.01m²": a number written against its unit (never "3pm", "4d6", "$5m"); "1.79/L" per L."""
+    """ "250ml", "45min", "1.75m", "0.01m²", "298K" (kelvin): a number written against its unit (never "3pm", "4d6", "$5m")."""
     from agentkit.offline.spans import UNITS  # spans reads numbers; this only needs its unit words
-    units = "|".join(sorted((u for u in UNITS if len(u) > 1 or u in "lgm"), key=len, reverse=True) + ["mins?", "hrs?"])
+    units = "|".join(sorted((u for u in UNITS if len(u) > 1 or u in "lgm"), key=len, reverse=True) + ["mins?", "hrs?", "(?-i:K)"])
     return re.compile(rf"(?<![\w.$€£])(\d+(?:\.\d+)?)(\s*/\s*(?={units})|(?:{units})(?![a-z]))", re.IGNORECASE)
 
