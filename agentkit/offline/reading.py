@@ -17,6 +17,8 @@ STOP_WORDS = frozenset(TABLES["stop_words"].split())
 WEAK_WORDS = frozenset(TABLES["weak_words"].split())
 """Words that say little about which tool fits: they count, but much less than a topical word."""
 KEEP_AS_IS = frozenset(TABLES["keep_as_is"].split())
+WHOLE = frozenset(TABLES["whole_words"].split())
+"""Nouns whose "-er" is their own, neither stripped ("integer" is no "integ") nor met by their start ("corner" no "corn")."""
 SYNONYMS: list[str] = TABLES["synonyms"]
 """Words that mean the same when choosing a tool or an option: a group a line, stemmed when read."""
 
@@ -49,6 +51,8 @@ def stem(word: str) -> str:
     """A light stemmer: enough to make inflections meet, not a linguist's one."""
     if word in KEEP_AS_IS or word.endswith(("us", "is", "ss")):
         return word  # "news" is not the plural of "new", nor "status" of "statu"
+    if (whole := word.removesuffix("s")) in WHOLE:
+        return whole  # "integers" is "integer"
     for suffix, keep in (("ations", 0), ("ation", 0), ("ments", 0), ("ment", 0), ("ings", 0), ("ing", 0),
                          ("ies", "y"), ("ers", 0), ("er", 0), ("ed", 0), ("es", 0), ("s", 0)):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
