@@ -93,3 +93,17 @@ CORN = _offer("corn_price", "Get the market price of corn.", {"market": {"type":
 ])
 def test_a_noun_whose_er_is_its_own_does_not_meet_its_stems_other_words(question, offer):
     assert plan(question, [offer]) == []
+
+
+MONEY = _offer("exchange_money", "Exchange an amount of money into another currency.", {
+    "amount": {"type": "number"}, "from_currency": {"type": "string", "description": "ISO 4217 code"},
+    "to_currency": {"type": "string", "description": "ISO 4217 code"}}, ["amount", "from_currency", "to_currency"])
+
+
+@pytest.mark.parametrize("question", ["How many centimeters are in 12 inches?", "what is 3 miles in km"])
+def test_a_measures_units_are_no_values_for_a_tool_that_takes_currencies(question):
+    assert plan(question, [MONEY]) == []
+
+
+def test_currencies_still_are():
+    assert _calls("30 euros in yen?", MONEY) == [("exchange_money", {"amount": 30, "from_currency": "EUR", "to_currency": "JPY"})]

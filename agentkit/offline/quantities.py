@@ -31,10 +31,13 @@ def wanted_unit(name: str, description: str) -> str | None:
     pounds for imperial") name none."""
     named = [w for w in reading.split_name(name) if w in UNITS and w not in ("in", "t")]
     described = [w for w in re.findall(r"[a-z]+", description.lower()) if w in UNITS and len(w) > 1 and w != "in"]
-    for found in (named, described):
-        if found:
-            return found[0] if len({UNITS[w] for w in found}) == 1 else None
-    return None
+    found = named or described
+    return found[0] if found and len({UNITS[w] for w in found}) == 1 else None
+
+
+def takes_currency(hint: frozenset[str], description: str) -> bool:
+    """A unit parameter that takes a currency ("from_currency", "an ISO 4217 code"), not a measure's unit ("inch")."""
+    return bool(hint & {"currency", "ccy"} or re.search(r"4217|currenc", description, re.I))
 
 
 def written_unit(span: Span) -> str | None:
@@ -48,8 +51,7 @@ def converted(span: Span, unit: str | None, whole: bool = False) -> float:
 
     `whole` rounds a converted number for an integer parameter: "2 stone" is 12701 grams, the fraction is the
     conversion's, not the learner's. Twelve significant digits, not decimals: 47 nF is 4.7e-08 farads."""
-    written = written_unit(span)
-    if unit is None or written is None or UNITS[written][0] != UNITS[unit][0]:
+    if unit is None or (written := written_unit(span)) is None or UNITS[written][0] != UNITS[unit][0]:
         return float(span.value)  # type: ignore[arg-type]
     amount = float(f"{float(span.value) * UNITS[written][1] / UNITS[unit][1]:.12g}")  # type: ignore[arg-type]
     return float(round(amount)) if whole and written != unit else amount

@@ -70,12 +70,8 @@ class Offer:
     @cached_property
     def _index(self) -> tuple[dict[str, float], dict[int, float], dict[str, float], dict[str, float]]:
         """The tool's words by spelling, by synonym line and by their starts of four letters or more, best weight each."""
-        exact: dict[str, float] = {}
-        groups: dict[int, float] = {}
-        for w, weight in self.weighted_words:
-            exact[w] = max(weight, exact.get(w, 0.0))
-            for group in reading.synonym_groups(w):
-                groups[group] = max(weight, groups.get(group, 0.0))
+        exact = {w: weight for w, weight in sorted(self.weighted_words, key=lambda e: e[1])}  # the best weight written last
+        groups = {g: weight for w, weight in sorted(exact.items(), key=lambda e: e[1]) for g in reading.synonym_groups(w)}
         starts = {w[:end]: weight for w, weight in sorted(exact.items(), key=lambda e: e[1]) if w not in reading.WHOLE
                   for end in range(4, len(w) + 1)}
         return exact, groups, starts, {}  # sorted by weight: of the words a start begins, the best one's weight is kept
