@@ -107,3 +107,23 @@ def test_a_measures_units_are_no_values_for_a_tool_that_takes_currencies(questio
 
 def test_currencies_still_are():
     assert _calls("30 euros in yen?", MONEY) == [("exchange_money", {"amount": 30, "from_currency": "EUR", "to_currency": "JPY"})]
+
+
+RULERS = _offer("list_monarchs", "List the monarchs of a country in a century.", {
+    "country": {"type": "string"}, "century": {"type": "integer"}}, ["country", "century"])
+EVENTS = _offer("list_events", "List the major events of a country in a century.", {
+    "country": {"type": "string"}, "century": {"type": "integer"}}, ["country", "century"])
+DOCTOR = _offer("find_doctor", "Find a doctor by specialty and city.", {
+    "city": {"type": "string"}, "specialty": {"type": "string"}}, ["city"])
+LAWYER = _offer("find_lawyer", "Find a lawyer by specialty and city.", {
+    "city": {"type": "string"}, "specialty": {"type": "string"}}, ["city"])
+
+
+@pytest.mark.parametrize(("question", "offers", "called"), [
+    ("Which queens ruled Spain in the 16th century?", [EVENTS, RULERS], "list_monarchs"),  # a ruler by title
+    ("Who was emperor of Russia in the 19th century?", [EVENTS, RULERS], "list_monarchs"),
+    ("I need an attorney in Boston", [DOCTOR, LAWYER], "find_lawyer"),  # a lawyer by another name
+    ("Find a solicitor in Leeds", [DOCTOR, LAWYER], "find_lawyer"),
+])
+def test_a_role_by_another_name_picks_the_tool_named_for_it(question, offers, called):
+    assert [p.offer.name for p in plan(question, offers)] == [called]
