@@ -127,3 +127,17 @@ LAWYER = _offer("find_lawyer", "Find a lawyer by specialty and city.", {
 ])
 def test_a_role_by_another_name_picks_the_tool_named_for_it(question, offers, called):
     assert [p.offer.name for p in plan(question, offers)] == [called]
+
+
+HEIGHT = _offer("calculate_max_height", "Calculate the maximum height a ball reaches when thrown straight up at a given speed.",
+                {"initial_speed": {"type": "number", "description": "Speed in m/s."}}, ["initial_speed"])
+
+
+def test_a_question_for_a_thing_the_tool_does_not_compute_is_no_call_for_it():
+    assert plan("What is the air resistance on a ball thrown straight up?", [HEIGHT]) == []  # the words of its description
+
+
+@pytest.mark.parametrize("question", ["What is the maximum height of a ball thrown straight up at 12 m/s?",
+                                      "How high does a ball go if thrown straight up at 12 m/s?"])
+def test_the_thing_it_computes_or_the_value_it_needs_still_calls_it(question):
+    assert _calls(question, HEIGHT) == [("calculate_max_height", {"initial_speed": 12})]

@@ -24,17 +24,17 @@ from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.request import ToolChoice
 from agentkit.offline.roles import json_type, role_of
-from agentkit.offline.slots import NAME, Offer, named_only
+from agentkit.offline.slots import DESCRIPTION, NAME, Offer, named_only
 from agentkit.offline.spans import SAY_IN, find, without_literals
 from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_values import in_learners_words
 
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
 _WORDS = words("choose")["choose"]
-WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME = (
-    re.compile("|".join(_WORDS[name]), re.I) for name in ("whats_in", "show_file", "part_of_file", "means", "it", "ask_me"))
+WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME, THING = (re.compile("|".join(_WORDS[name]), re.I) for name in (
+    "whats_in", "show_file", "part_of_file", "means", "it", "ask_me", "thing_asked"))
 """The words that imply a request ("what's in", "show me", "the first line of"), name its means ("with the shell"),
-point back at the clause before ("tick it off"), and ask to ask the person ("ask me")."""
+point back at the clause before ("tick it off"), ask to ask the person ("ask me"), and what a question asks for."""
 INTO = re.compile(rf"\b{ADDING}\s+.+?\s+{ONTO}\s+([a-z]+)", re.I)
 """'put the concert in my calendar': where a thing is added names the tool that adds it, as a means does."""
 DONE = re.compile(rf"\b(?:{'|'.join(words('choose')['habits']['done'])})\b", re.I)
@@ -60,13 +60,18 @@ def score(offer: Offer, text: str) -> float:
     ("from porto to rome") are enough alone.
     """
     asked, means, done = _asked(text)
+    # "what is the acceleration of ...", no value given, to calculate_maximum_height: the thing asked is not what it does
+    strong = max((offer.weight_of(word) for word in asked if word not in reading.WEAK_STEMS), default=0)
+    if not (values := min(2.0, needed_values_present(offer.schema, text))) and (thing := THING.search(text)) and max(
+            map(offer.weight_of, reading.words(thing[1])), default=0) < DESCRIPTION and strong < NAME:
+        return 0.0
     total = sum(offer.weight_of(word) / (3 if word in reading.WEAK_STEMS else 1) for word in asked)
     # "count the lines with wc": a program named as the means is a tool's that runs commands
     program = any(m in code.COMMANDS for m in means) and any(slot.role == "command" for slot in offer.slots)
     # "with the shell", "using bash": a tool named as the means decides, whatever else the words point at
     total += 8.0 * (program or any(reading.related(m, w) for m in means for w, weight in offer.weighted_words if weight == NAME))
     total += _everyday(offer, text, program) + (_marks_done(offer) if done else 0.0)
-    return total + min(2.0, needed_values_present(offer.schema, text))
+    return total + values
 
 
 @lru_cache(maxsize=256)  # a clause is scored against every tool: read its words once

@@ -73,9 +73,8 @@ WEAK_STEMS = frozenset(stem(w) for w in WEAK_WORDS)
 def _synonym_groups() -> dict[str, frozenset[int]]:
     """Stemmed word -> the synonym groups it belongs to; built on first use, not at import."""
     groups: dict[str, set[int]] = {}
-    for index, line in enumerate(SYNONYMS):
-        for word in line.split():
-            groups.setdefault(stem(word), set()).add(index)
+    for index, word in ((index, word) for index, line in enumerate(SYNONYMS) for word in line.split()):
+        groups.setdefault(stem(word), set()).add(index)
     return {word: frozenset(found) for word, found in groups.items()}
 
 
@@ -112,7 +111,5 @@ def acronyms(name_words: list[str]) -> set[str]:
 
 def message_text(message: dict) -> str:
     """A message's text: its content, or the text parts of a list of content parts."""
-    content = message.get("content") or ""
-    if isinstance(content, list):  # content parts: keep the text ones
-        return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
-    return content
+    content = message.get("content") or ""  # of content parts, the text ones
+    return " ".join(part.get("text", "") for part in content if isinstance(part, dict)) if isinstance(content, list) else content

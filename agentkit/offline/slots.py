@@ -70,11 +70,10 @@ class Offer:
     @cached_property
     def _index(self) -> tuple[dict[str, float], dict[int, float], dict[str, float], dict[str, float]]:
         """The tool's words by spelling, by synonym line and by their starts of four letters or more, best weight each."""
-        exact = {w: weight for w, weight in sorted(self.weighted_words, key=lambda e: e[1])}  # the best weight written last
-        groups = {g: weight for w, weight in sorted(exact.items(), key=lambda e: e[1]) for g in reading.synonym_groups(w)}
-        starts = {w[:end]: weight for w, weight in sorted(exact.items(), key=lambda e: e[1]) if w not in reading.WHOLE
-                  for end in range(4, len(w) + 1)}
-        return exact, groups, starts, {}  # sorted by weight: of the words a start begins, the best one's weight is kept
+        ranked = sorted(self.weighted_words, key=lambda e: e[1])  # by weight: the best one is kept
+        exact, groups = dict(ranked), {g: weight for w, weight in ranked for g in reading.synonym_groups(w)}
+        starts = {w[:end]: weight for w, weight in ranked if w not in reading.WHOLE for end in range(4, len(w) + 1)}
+        return exact, groups, starts, {}
 
     @cached_property
     def slots(self) -> tuple[Slot, ...]:
