@@ -141,3 +141,16 @@ def test_a_question_for_a_thing_the_tool_does_not_compute_is_no_call_for_it():
                                       "How high does a ball go if thrown straight up at 12 m/s?"])
 def test_the_thing_it_computes_or_the_value_it_needs_still_calls_it(question):
     assert _calls(question, HEIGHT) == [("calculate_max_height", {"initial_speed": 12})]
+
+
+PEAK = _offer("find_highest_fare", "Find the highest fare of a train route in a month.", {
+    "route": {"type": "string"}, "month": {"type": "string"}}, ["route", "month"])
+UPLOAD = _offer("upload_file", "Upload a local file to the shared drive.", {"path": {"type": "string"}}, ["path"])
+
+
+@pytest.mark.parametrize(("question", "offer"), [
+    ("What is the lowest fare from Leeds to York in May?", PEAK),  # the opposite of what its name says
+    ("download budget.xlsx from the shared drive", UPLOAD),
+])
+def test_a_request_for_the_opposite_of_what_a_tool_is_named_for_is_no_call_for_it(question, offer):
+    assert plan(question, [offer]) == []

@@ -60,9 +60,10 @@ def score(offer: Offer, text: str) -> float:
     ("from porto to rome") are enough alone.
     """
     asked, means, done = _asked(text)
-    # "what is the acceleration of ...", no value given, to calculate_maximum_height: the thing asked is not what it does
+    # not what it does: "what is the acceleration of ..." (no value given) for calculate_max_height, "external" for internal
     strong = max((offer.weight_of(word) for word in asked if word not in reading.WEAK_STEMS), default=0)
-    if not (values := min(2.0, needed_values_present(offer.schema, text))) and (thing := THING.search(text)) and max(
+    opposite = any(offer.weight_of(o) == NAME and not offer.weight_of(w) for w, o in reading.OPPOSITE.items() if w in asked)
+    if opposite or not (values := min(2.0, needed_values_present(offer.schema, text))) and (thing := THING.search(text)) and max(
             map(offer.weight_of, reading.words(thing[1])), default=0) < DESCRIPTION and strong < NAME:
         return 0.0
     total = sum(offer.weight_of(word) / (3 if word in reading.WEAK_STEMS else 1) for word in asked)
@@ -180,8 +181,7 @@ def _asks_for_tool(question: str, offers: list[Offer]) -> bool:
 def _items_split(question: str, offers: list[Offer]) -> str:
     """ "add X and Y to my list" is one request per item, unless the tool it asks for takes a list of them."""
     if (split := each_item(question)) != question:
-        best, _ = _best(question, offers)
-        properties = (best.schema.get("properties") or {}) if best else {}
+        properties = (best.schema.get("properties") or {}) if (best := _best(question, offers)[0]) else {}
         if any(p.get("type") == "array" and json_type(p.get("items") or {}) in ("string", None)
                and "enum" not in (p.get("items") or {}) for p in properties.values()):
             return question

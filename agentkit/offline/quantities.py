@@ -59,5 +59,4 @@ def converted(span: Span, unit: str | None, whole: bool = False) -> float:
 
 def fits_kind(span: Span, unit: str | None) -> float:
     """+3 when the number is written in a unit of the parameter's kind, -3 in a unit of another kind, else 0."""
-    written = written_unit(span)
-    return 0.0 if unit is None or written is None else 3.0 if UNITS[written][0] == UNITS[unit][0] else -3.0
+    return 0.0 if unit is None or (w := written_unit(span)) is None else 3.0 if UNITS[w][0] == UNITS[unit][0] else -3.0
