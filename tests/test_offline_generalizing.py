@@ -84,12 +84,14 @@ def test_a_greeting_word_in_another_request_is_not_a_greeting(mention):
 ROUND = _offer("round_number", "Round a decimal number to the nearest integer.", {"x": {"type": "number"}}, ["x"])
 TOWING = _offer("book_tow_truck", "Book a tow truck for a car that broke down.", {"address": {"type": "string"}}, ["address"])
 CORN = _offer("corn_price", "Get the market price of corn.", {"market": {"type": "string"}})
+CARE = _offer("find_care_home", "Find a care home for an elderly relative.", {"city": {"type": "string"}}, ["city"])
 
 
 @pytest.mark.parametrize(("question", "offer"), [
     ("What's the integral of 2x from 0 to 3?", ROUND),  # "integer" is not "integ", the start of "integral"
     ("How tall is the tallest tower in Europe?", TOWING),  # "tower" is no "tow"
     ("Where is the nearest corner shop?", CORN),  # nor "corner" "corn"
+    ("Which career suits a shy person?", CARE),  # nor "career" "care"
 ])
 def test_a_noun_whose_er_is_its_own_does_not_meet_its_stems_other_words(question, offer):
     assert plan(question, [offer]) == []
