@@ -79,3 +79,80 @@ def test_a_greeting_is_answered_with_one(greeting):
                                      "How do I say hi in Japanese?"])
 def test_a_greeting_word_in_another_request_is_not_a_greeting(mention):
     assert not plain_answer(mention).startswith("Hello")
+
+
+ROUND = _offer("round_number", "Round a decimal number to the nearest integer.", {"x": {"type": "number"}}, ["x"])
+TOWING = _offer("book_tow_truck", "Book a tow truck for a car that broke down.", {"address": {"type": "string"}}, ["address"])
+CORN = _offer("corn_price", "Get the market price of corn.", {"market": {"type": "string"}})
+CARE = _offer("find_care_home", "Find a care home for an elderly relative.", {"city": {"type": "string"}}, ["city"])
+
+
+@pytest.mark.parametrize(("question", "offer"), [
+    ("What's the integral of 2x from 0 to 3?", ROUND),  # "integer" is not "integ", the start of "integral"
+    ("How tall is the tallest tower in Europe?", TOWING),  # "tower" is no "tow"
+    ("Where is the nearest corner shop?", CORN),  # nor "corner" "corn"
+    ("Which career suits a shy person?", CARE),  # nor "career" "care"
+])
+def test_a_noun_whose_er_is_its_own_does_not_meet_its_stems_other_words(question, offer):
+    assert plan(question, [offer]) == []
+
+
+MONEY = _offer("exchange_money", "Exchange an amount of money into another currency.", {
+    "amount": {"type": "number"}, "from_currency": {"type": "string", "description": "ISO 4217 code"},
+    "to_currency": {"type": "string", "description": "ISO 4217 code"}}, ["amount", "from_currency", "to_currency"])
+
+
+@pytest.mark.parametrize("question", ["How many centimeters are in 12 inches?", "what is 3 miles in km"])
+def test_a_measures_units_are_no_values_for_a_tool_that_takes_currencies(question):
+    assert plan(question, [MONEY]) == []
+
+
+def test_currencies_still_are():
+    assert _calls("30 euros in yen?", MONEY) == [("exchange_money", {"amount": 30, "from_currency": "EUR", "to_currency": "JPY"})]
+
+
+RULERS = _offer("list_monarchs", "List the monarchs of a country in a century.", {
+    "country": {"type": "string"}, "century": {"type": "integer"}}, ["country", "century"])
+EVENTS = _offer("list_events", "List the major events of a country in a century.", {
+    "country": {"type": "string"}, "century": {"type": "integer"}}, ["country", "century"])
+DOCTOR = _offer("find_doctor", "Find a doctor by specialty and city.", {
+    "city": {"type": "string"}, "specialty": {"type": "string"}}, ["city"])
+LAWYER = _offer("find_lawyer", "Find a lawyer by specialty and city.", {
+    "city": {"type": "string"}, "specialty": {"type": "string"}}, ["city"])
+
+
+@pytest.mark.parametrize(("question", "offers", "called"), [
+    ("Which queens ruled Spain in the 16th century?", [EVENTS, RULERS], "list_monarchs"),  # a ruler by title
+    ("Who was emperor of Russia in the 19th century?", [EVENTS, RULERS], "list_monarchs"),
+    ("I need an attorney in Boston", [DOCTOR, LAWYER], "find_lawyer"),  # a lawyer by another name
+    ("Find a solicitor in Leeds", [DOCTOR, LAWYER], "find_lawyer"),
+])
+def test_a_role_by_another_name_picks_the_tool_named_for_it(question, offers, called):
+    assert [p.offer.name for p in plan(question, offers)] == [called]
+
+
+HEIGHT = _offer("calculate_max_height", "Calculate the maximum height a ball reaches when thrown straight up at a given speed.",
+                {"initial_speed": {"type": "number", "description": "Speed in m/s."}}, ["initial_speed"])
+
+
+def test_a_question_for_a_thing_the_tool_does_not_compute_is_no_call_for_it():
+    assert plan("What is the air resistance on a ball thrown straight up?", [HEIGHT]) == []  # the words of its description
+
+
+@pytest.mark.parametrize("question", ["What is the maximum height of a ball thrown straight up at 12 m/s?",
+                                      "How high does a ball go if thrown straight up at 12 m/s?"])
+def test_the_thing_it_computes_or_the_value_it_needs_still_calls_it(question):
+    assert _calls(question, HEIGHT) == [("calculate_max_height", {"initial_speed": 12})]
+
+
+PEAK = _offer("find_highest_fare", "Find the highest fare of a train route in a month.", {
+    "route": {"type": "string"}, "month": {"type": "string"}}, ["route", "month"])
+UPLOAD = _offer("upload_file", "Upload a local file to the shared drive.", {"path": {"type": "string"}}, ["path"])
+
+
+@pytest.mark.parametrize(("question", "offer"), [
+    ("What is the lowest fare from Leeds to York in May?", PEAK),  # the opposite of what its name says
+    ("download budget.xlsx from the shared drive", UPLOAD),
+])
+def test_a_request_for_the_opposite_of_what_a_tool_is_named_for_is_no_call_for_it(question, offer):
+    assert plan(question, [offer]) == []

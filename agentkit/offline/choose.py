@@ -24,17 +24,17 @@ from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.request import ToolChoice
 from agentkit.offline.roles import json_type, role_of
-from agentkit.offline.slots import Offer, named_only
+from agentkit.offline.slots import DESCRIPTION, NAME, Offer, named_only
 from agentkit.offline.spans import SAY_IN, find, without_literals
 from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_values import in_learners_words
 
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
 _WORDS = words("choose")["choose"]
-WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME = (
-    re.compile("|".join(_WORDS[name]), re.I) for name in ("whats_in", "show_file", "part_of_file", "means", "it", "ask_me"))
+WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME, THING = (re.compile("|".join(_WORDS[name]), re.I) for name in (
+    "whats_in", "show_file", "part_of_file", "means", "it", "ask_me", "thing_asked"))
 """The words that imply a request ("what's in", "show me", "the first line of"), name its means ("with the shell"),
-point back at the clause before ("tick it off"), and ask to ask the person ("ask me")."""
+point back at the clause before ("tick it off"), ask to ask the person ("ask me"), and what a question asks for."""
 INTO = re.compile(rf"\b{ADDING}\s+.+?\s+{ONTO}\s+([a-z]+)", re.I)
 """'put the concert in my calendar': where a thing is added names the tool that adds it, as a means does."""
 DONE = re.compile(rf"\b(?:{'|'.join(words('choose')['habits']['done'])})\b", re.I)
@@ -60,16 +60,19 @@ def score(offer: Offer, text: str) -> float:
     ("from porto to rome") are enough alone.
     """
     asked, means, done = _asked(text)
-    total = 0.0
-    for word in asked:
-        best = offer.weight_of(word)
-        total += best / 3 if word in reading.WEAK_STEMS else best
+    # not what it does: "what is the acceleration of ..." (no value given) for calculate_max_height, "external" for internal
+    strong = max((offer.weight_of(word) for word in asked if word not in reading.WEAK_STEMS), default=0)
+    opposite = any(offer.weight_of(o) == NAME and not offer.weight_of(w) for w, o in reading.OPPOSITE.items() if w in asked)
+    if opposite or not (values := min(2.0, needed_values_present(offer.schema, text))) and (thing := THING.search(text)) and max(
+            map(offer.weight_of, reading.words(thing[1])), default=0) < DESCRIPTION and strong < NAME:
+        return 0.0
+    total = sum(offer.weight_of(word) / (3 if word in reading.WEAK_STEMS else 1) for word in asked)
     # "count the lines with wc": a program named as the means is a tool's that runs commands
     program = any(m in code.COMMANDS for m in means) and any(slot.role == "command" for slot in offer.slots)
     # "with the shell", "using bash": a tool named as the means decides, whatever else the words point at
-    total += 8.0 * (program or any(reading.related(m, w) for m in means for w, weight in offer.weighted_words() if weight == 3))
+    total += 8.0 * (program or any(reading.related(m, w) for m in means for w, weight in offer.weighted_words if weight == NAME))
     total += _everyday(offer, text, program) + (_marks_done(offer) if done else 0.0)
-    return total + min(2.0, needed_values_present(offer.schema, text))
+    return total + values
 
 
 @lru_cache(maxsize=256)  # a clause is scored against every tool: read its words once
@@ -81,7 +84,7 @@ def _asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     # "show me config.yaml", "print notes.txt", "the first line of a.txt": show what it says
     asked += ["read"] if SHOW_FILE.search(text) or PART_OF_FILE.search(text) else []
     asked += ["translate"] if SAY_IN.search(text) else []  # "how do you say thank you in Italian?"
-    asked += [a + b for a, b in pairwise(asked) if a.isascii() and b.isascii()]  # not "author" + a piece of 弗兰克
+    asked += [a + b for a, b in pairwise(asked) if (a + b).isascii() and a not in reading.WHOLE]  # no "author弗兰", "cornershop"
     means = [reading.stem((a or b).lower()) for a, b in MEANS.findall(plain)] + [reading.stem(w) for w in INTO.findall(plain)]
     return tuple(dict.fromkeys(asked)), tuple(means), bool(DONE.search(plain) and NUMBERED.search(plain))
 
@@ -174,14 +177,13 @@ def _asks_for_tool(question: str, offers: list[Offer]) -> bool:
     """ "who invented the telephone?" asks what a tool was given for when the word after "who" (its verb, or the noun
     of "who is the scientist ...") is a word of the tool's name, in any of its forms: get_invention_history."""
     first = next(iter(reading.words(who[1])), "") if (who := WHO.search(question)) else ""
-    return any(offer.weight_of(first) == 3 for offer in offers)
+    return any(offer.weight_of(first) == NAME for offer in offers)
 
 
 def _items_split(question: str, offers: list[Offer]) -> str:
     """ "add X and Y to my list" is one request per item, unless the tool it asks for takes a list of them."""
     if (split := each_item(question)) != question:
-        best, _ = _best(question, offers)
-        properties = (best.schema.get("properties") or {}) if best else {}
+        properties = (best.schema.get("properties") or {}) if (best := _best(question, offers)[0]) else {}
         if any(p.get("type") == "array" and json_type(p.get("items") or {}) in ("string", None)
                and "enum" not in (p.get("items") or {}) for p in properties.values()):
             return question

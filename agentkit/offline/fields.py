@@ -142,7 +142,8 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
         # a fact whose name the table could not put in Chinese is left out ("4" alone says nothing), never an English
         # key; where it is all there is, its value alone
         named = [f"{n}是{'' if v[:1] == '“' else ' '}{v}" if n else v for n, v in nouns if not re.search("[A-Za-z]", n)]
-        parts = states + [f"在{p}" for p in places if p != where.strip()] + (named if named or states or places else [v for _, v in nouns])
+        parts = states + [f"在{p}" for p in places if p != where.strip()]  # "北京：晴" says where once
+        parts += named if named or states or places else [v for _, v in nouns]
         lead = "已完成：" if acting else (where.strip() + "：" if where.strip() else "")
         lead = lead or ("" if is_chinese("".join(parts)) else "结果是 ")  # "7" alone is not yet a Chinese sentence
         return f"{lead}{'，'.join(parts)}。"

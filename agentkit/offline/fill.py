@@ -13,7 +13,7 @@ import re
 import string
 from typing import Any
 
-from agentkit.offline import code, dates, lexicon, lists, numbers, reading
+from agentkit.offline import code, dates, lexicon, lists, numbers, quantities, reading
 from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, hints_of, json_type, nullable, preposition, role_of, side_of
@@ -38,15 +38,16 @@ def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: 
 def needed_values_present(schema: dict, text: str) -> float:
     """How many required parameters of a strict kind (a path, an email, a place...) the question has a value for."""
     properties, spans = schema.get("properties") or {}, find(text)
-    required = [role_of(name, properties.get(name) or {}) for name in schema.get("required") or []]
+    required = [(*role_of(n, p), quantities.takes_currency(hint_of(n, p), p.get("description") or ""))
+                for n, p in ((n, properties.get(n) or {}) for n in schema.get("required") or [])]
     taken: set[int] = set()  # "from porto to rome": two values for two parameters count twice, one value once
-    for role, kinds in required:
+    for role, kinds, currency in required:  # a measure's unit is no currency: "12 inches in cm" is no value of convert_currency
         if role in STRICT and role not in ("date", "time"):
-            fitting = [s for s in spans if s.kind in kinds and id(s) not in taken
-                       and (s.kind != "proper" or is_known_place(s.value))]
+            fitting = [s for s in spans if s.kind in kinds and id(s) not in taken and (s.kind != "proper" or is_known_place(
+                s.value)) and not (currency and str(s.value).lower() in quantities.UNITS.keys() - CURRENCY_CODES.keys())]
             taken.update(id(s) for s in fitting[:1])
     # a pasted statement or command is as good as the tool's name; one unit alone says little ("70 kg")
-    kinds, roles = [s.kind for s in spans if id(s) in taken], {role for role, _ in required}
+    kinds, roles = [s.kind for s in spans if id(s) in taken], {role for role, _, _ in required}
     # so is a ticker for a symbol ("how's TSLA doing?"): capitals a tool takes as they are
     symbol = "symbol" in roles and any(s.kind == "proper" and re.fullmatch(r"[A-Z]{2,5}", str(s.value)) for s in spans)
     # a day and a clock time for a tool that needs both ("put a review on 2027-05-04 at 14:00"): an appointment
@@ -209,7 +210,7 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dic
     if role == "date" and span.kind == "date":  # in the format the description shows; JSON Schema's "date" is YYYY-MM-DD
         past = dates.PAST.search(" ".join([description, *span.before]))  # a day something was lost or done: the last one
         return dates.as_asked(written, description, spec.get("format"), past=bool(past))
-    if role == "unit" and (hint & {"currency", "ccy"} or re.search(r"4217|currenc", description, re.I)):
+    if role == "unit" and quantities.takes_currency(hint, description):
         return currency_code(written, span.before)
     if role == "place" and hint & {"code", "iso"}:
         return country_code(written)

@@ -35,6 +35,11 @@ def wanted_unit(name: str, description: str) -> str | None:
     return found[0] if found and len({UNITS[w] for w in found}) == 1 else None
 
 
+def takes_currency(hint: frozenset[str], description: str) -> bool:
+    """A unit parameter that takes a currency ("from_currency", "an ISO 4217 code"), not a measure's unit ("inch")."""
+    return bool(hint & {"currency", "ccy"} or re.search(r"4217|currenc", description, re.I))
+
+
 def written_unit(span: Span) -> str | None:
     """The unit a number is written with: "2.5 kg", "half a litre"."""
     after = span.after[1:2] if span.after[:1] in (("a",), ("an",)) else span.after[:1]
@@ -46,8 +51,7 @@ def converted(span: Span, unit: str | None, whole: bool = False) -> float:
 
     `whole` rounds a converted number for an integer parameter: "2 stone" is 12701 grams, the fraction is the
     conversion's, not the learner's. Twelve significant digits, not decimals: 47 nF is 4.7e-08 farads."""
-    written = written_unit(span)
-    if unit is None or written is None or UNITS[written][0] != UNITS[unit][0]:
+    if unit is None or (written := written_unit(span)) is None or UNITS[written][0] != UNITS[unit][0]:
         return float(span.value)  # type: ignore[arg-type]
     amount = float(f"{float(span.value) * UNITS[written][1] / UNITS[unit][1]:.12g}")  # type: ignore[arg-type]
     return float(round(amount)) if whole and written != unit else amount
@@ -55,5 +59,4 @@ def converted(span: Span, unit: str | None, whole: bool = False) -> float:
 
 def fits_kind(span: Span, unit: str | None) -> float:
     """+3 when the number is written in a unit of the parameter's kind, -3 in a unit of another kind, else 0."""
-    written = written_unit(span)
-    return 0.0 if unit is None or written is None else 3.0 if UNITS[written][0] == UNITS[unit][0] else -3.0
+    return 0.0 if unit is None or (w := written_unit(span)) is None else 3.0 if UNITS[w][0] == UNITS[unit][0] else -3.0

@@ -17,6 +17,8 @@ STOP_WORDS = frozenset(TABLES["stop_words"].split())
 WEAK_WORDS = frozenset(TABLES["weak_words"].split())
 """Words that say little about which tool fits: they count, but much less than a topical word."""
 KEEP_AS_IS = frozenset(TABLES["keep_as_is"].split())
+WHOLE = frozenset(TABLES["whole_words"].split())
+"""Nouns whose "-er" is their own, neither stripped ("integer" is no "integ") nor met by their start ("corner" no "corn")."""
 SYNONYMS: list[str] = TABLES["synonyms"]
 """Words that mean the same when choosing a tool or an option: a group a line, stemmed when read."""
 
@@ -48,6 +50,8 @@ def stem(word: str) -> str:
     """A light stemmer: enough to make inflections meet, not a linguist's one."""
     if word in KEEP_AS_IS or word.endswith(("us", "is", "ss")):
         return word  # "news" is not the plural of "new", nor "status" of "statu"
+    if (whole := word.removesuffix("s")) in WHOLE:
+        return whole  # "integers" is "integer"
     for suffix, keep in TABLES["stem_suffixes"]:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             if suffix == "es" and word[-3] not in "sxzh":
@@ -60,6 +64,7 @@ def stem(word: str) -> str:
 
 
 WEAK_STEMS = frozenset(stem(w) for w in WEAK_WORDS)
+OPPOSITE = {stem(a): stem(b) for pair in TABLES["opposites"] for a, b in (pair.split(), pair.split()[::-1])}
 """The stemmed words that barely say which tool fits (see WEAK_WORDS)."""
 
 
@@ -67,9 +72,8 @@ WEAK_STEMS = frozenset(stem(w) for w in WEAK_WORDS)
 def _synonym_groups() -> dict[str, frozenset[int]]:
     """Stemmed word -> the synonym groups it belongs to; built on first use, not at import."""
     groups: dict[str, set[int]] = {}
-    for index, line in enumerate(SYNONYMS):
-        for word in line.split():
-            groups.setdefault(stem(word), set()).add(index)
+    for index, word in ((index, word) for index, line in enumerate(SYNONYMS) for word in line.split()):
+        groups.setdefault(stem(word), set()).add(index)
     return {word: frozenset(found) for word, found in groups.items()}
 
 
@@ -106,7 +110,5 @@ def acronyms(name_words: list[str]) -> set[str]:
 
 def message_text(message: dict) -> str:
     """A message's text: its content, or the text parts of a list of content parts."""
-    content = message.get("content") or ""
-    if isinstance(content, list):  # content parts: keep the text ones
-        return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
-    return content
+    content = message.get("content") or ""  # of content parts, the text ones
+    return " ".join(part.get("text", "") for part in content if isinstance(part, dict)) if isinstance(content, list) else content

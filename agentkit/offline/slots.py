@@ -18,6 +18,8 @@ from agentkit.offline.roles import Role, json_type, role_of
 from agentkit.offline.spans import SpanKind
 from agentkit.offline.vocabulary import english
 
+NAME, DESCRIPTION, PARAMETER = 3.0, 2.0, 1.0  # the weight of a tool's word: in its name, its description, a parameter's
+
 
 @dataclass(frozen=True)
 class Slot:
@@ -38,32 +40,29 @@ class Offer:
     description: str = ""
     schema: dict[str, Any] = field(default_factory=dict)
 
-    def weighted_words(self) -> list[tuple[str, float]]:
-        """(stemmed word, weight) for the tool's name, description and parameters."""
-        return self._weighted
-
     @cached_property
-    def _weighted(self) -> list[tuple[str, float]]:  # read once per tool, not once per clause
+    def weighted_words(self) -> list[tuple[str, float]]:
+        """(stemmed word, weight) for the tool's name, description and parameters: read once per tool, not once per clause."""
         name_words = [reading.stem(w) for w in reading.split_name(self.name) if w not in reading.STOP_WORDS]
-        found = [(w, 3.0) for w in name_words] + [(a, 3.0) for a in reading.acronyms(name_words)]
-        found += [(w, 2.0) for w in reading.words(english(self.description))]
+        found = [(w, NAME) for w in name_words] + [(a, NAME) for a in reading.acronyms(name_words)]
+        found += [(w, DESCRIPTION) for w in reading.words(english(self.description))]
         for param, spec in (self.schema.get("properties") or {}).items():
-            found += [(reading.stem(w), 1.0) for w in reading.split_name(param) if w not in reading.STOP_WORDS]
-            found += [(w, 1.0) for w in reading.words(english(spec.get("description", "")))]
+            found += [(reading.stem(w), PARAMETER) for w in reading.split_name(param) if w not in reading.STOP_WORDS]
+            found += [(w, PARAMETER) for w in reading.words(english(spec.get("description", "")))]
             enum = spec.get("enum") or (spec.get("items") or {}).get("enum") or []
-            found += [(reading.stem(w), 1.0) for v in map(str, enum) for w in reading.split_name(v) + reading.words(v)]
+            found += [(reading.stem(w), PARAMETER) for v in map(str, enum) for w in reading.split_name(v) + reading.words(v)]
         return found
 
     @cached_property
     def words(self) -> frozenset[str]:
-        return frozenset(w for w, _ in self.weighted_words())
+        return frozenset(w for w, _ in self.weighted_words)
 
     def weight_of(self, word: str) -> float:
         """The weight of the tool's word that best means `word` (`reading.related`), 0 when none does."""
         exact, groups, starts, known = self._index
         if word not in known:  # the same words come back clause after clause: each is looked up once per tool
             best = max([exact.get(word, 0.0), *(groups.get(g, 0.0) for g in reading.synonym_groups(word))])
-            if word[:4] in starts:  # "calc" and "calculate": one the start of the other (a tool's word, or the word's)
+            if word[:4] in starts and word not in reading.WHOLE:  # "calc", "calculate": one the start of the other
                 best = max([best, starts.get(word, 0.0), *(exact.get(word[:end], 0.0) for end in range(4, len(word) + 1))])
             known[word] = best
         return known[word]
@@ -71,14 +70,10 @@ class Offer:
     @cached_property
     def _index(self) -> tuple[dict[str, float], dict[int, float], dict[str, float], dict[str, float]]:
         """The tool's words by spelling, by synonym line and by their starts of four letters or more, best weight each."""
-        exact: dict[str, float] = {}
-        groups: dict[int, float] = {}
-        for w, weight in self._weighted:
-            exact[w] = max(weight, exact.get(w, 0.0))
-            for group in reading.synonym_groups(w):
-                groups[group] = max(weight, groups.get(group, 0.0))
-        starts = {w[:end]: weight for w, weight in sorted(exact.items(), key=lambda e: e[1]) for end in range(4, len(w) + 1)}
-        return exact, groups, starts, {}  # sorted by weight: of the words a start begins, the best one's weight is kept
+        ranked = sorted(self.weighted_words, key=lambda e: e[1])  # by weight: the best one is kept
+        exact, groups = dict(ranked), {g: weight for w, weight in ranked for g in reading.synonym_groups(w)}
+        starts = {w[:end]: weight for w, weight in ranked if w not in reading.WHOLE for end in range(4, len(w) + 1)}
+        return exact, groups, starts, {}
 
     @cached_property
     def slots(self) -> tuple[Slot, ...]:
@@ -96,8 +91,7 @@ def offer_of(tool: dict) -> Offer:
 
 @lru_cache(maxsize=1024)
 def _offer(function: str) -> Offer:
-    found = json.loads(function)
-    return Offer(found["name"], found.get("description") or "", found.get("parameters") or {})
+    return Offer((found := json.loads(function))["name"], found.get("description") or "", found.get("parameters") or {})
 
 
 @lru_cache(maxsize=1024)
