@@ -618,3 +618,14 @@ SLOPE = _offer("slope_at", "Slope of a curve at a point.", {
 ])
 def test_a_formula_is_a_value_as_python_writes_it(question, offer, expected):
     assert _calls(question, offer) == [(offer.name, expected)]
+
+
+KEPT = _offer("deposit_growth", "What a deposit grows to.", {
+    "present_value": {"type": "integer", "description": "What is put in now."},
+    "years": {"type": "integer", "description": "The time in years for which the deposit is made."}}, ["present_value", "years"])
+
+
+def test_a_sum_of_money_is_no_count_of_years():
+    # "$4000 deposit made": the words after the sum are the years' description's, yet a sum is never a length of time
+    assert _calls("what does a $4000 deposit made today grow to in 8 years", KEPT) == [
+        ("deposit_growth", {"present_value": 4000, "years": 8})]

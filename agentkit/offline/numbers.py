@@ -19,9 +19,9 @@ from agentkit.offline.spans import MONEY_WORDS, NUMBER_WORDS, UNITS, Span
 
 TABLES = lexicon.words("words")["numbers"]  # the words that say which kind of number a parameter takes
 RATE_WORDS, NOT_COUNTED, PEOPLE_WORDS, MONEY_PARAMS, SIZE_PARAMS, DURATION_WORDS, LOSS_WORDS, FRACTION_RATES, PERCENT_SCALE, \
-    COUNT_PARAMS, FORMULA_WORDS = (frozenset(TABLES[name].split()) for name in """rate_words not_counted people_words
-    money_params size_params duration_words loss_words fraction_rates percent_scale count_params formula_words""".split())
-# a description asking for a fraction ("as a decimal", "e.g. 0.05"); a formula with a power ("3x^2 + 2x - 1"); hour, minute
+    COUNT_PARAMS, FORMULA_WORDS, TIME_PARAMS = (frozenset(TABLES[name].split()) for name in """rate_words not_counted
+    people_words money_params size_params duration_words loss_words fraction_rates percent_scale count_params formula_words
+    time_params""".split())
 DECIMAL, FORMULA, CLOCK_PARTS = re.compile(TABLES["decimal"], re.I), re.compile(TABLES["formula"]), TABLES["clock_parts"].split()
 DIGITS = re.compile(r"\^?(?:\[0-9\]|\\d)(?:\{\d+(?:,\d*)?\}|[+*])?\$?")  # "^[0-9]{11}$", "\d+": a pattern of digits only
 NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no thing "a ticket" could name
@@ -112,7 +112,7 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
     if people:
         return 3 if named & PEOPLE_WORDS else -1
     if money:
-        return 2 if named & MONEY_PARAMS else (-2 if named & (SIZE_PARAMS | PEOPLE_WORDS) else 0)
+        return 2 if named & MONEY_PARAMS else (-2 if named & (SIZE_PARAMS | PEOPLE_WORDS | TIME_PARAMS) else 0)
     if size:
         return 2 if named & SIZE_PARAMS else -2 if named & MONEY_PARAMS - {"amount"} else int("amount" in named)
     counted = span.after[:1] and span.after[0].isalpha() and span.after[0] not in NOT_COUNTED  # "3 apples": how many
