@@ -96,8 +96,7 @@ def _everyday(offer: Offer, text: str, program: bool) -> float:
     if program or not any(slot.role == "command" for slot in offer.slots):
         return 0.0
     file = next((str(s.value) for s in find(text) if s.kind == "path"), None)
-    command = code.command_for(text, file, None) if file else None
-    if not command or file not in command:  # none, or one that does not name the file (`ls`)
+    if not file or not (command := code.command_for(text, file, None)) or file not in command:  # none, or not the file's (`ls`)
         return 0.0
     return 2.0 if command.startswith(("head", "tail")) else 6.0 if command.startswith("wc") else 4.0
 
