@@ -14,6 +14,7 @@ from agentkit.offline.results import _without_brackets
     "what makes a password strong?", "who invented the airplane?", "is french hard to learn?",
     "how much water should I drink a day?", "what does an API key do?", "what's the difference between a lake and a sea?",
     "which languages are the hardest to learn?", "which sport is the most popular?",
+    "what are the most common mistakes in a chess opening?", "what is the least spoken language of the Alps?",  # "the most ..."
 ])
 def test_a_question_about_the_world_is_general(question):
     assert is_general(question)
@@ -27,6 +28,8 @@ def test_a_question_about_the_world_is_general(question):
     "how many words does 'hello there' have?",  # quoted text
     "is it raining in Oslo?",  # "is it": about now, somewhere
     "how do I get from porto to rome",  # "how do I" asks for directions
+    "what's the most recent news on electric cars?",  # "most recent" asks for news a tool finds
+    "what is the most expensive hotel in Rome?",  # a place
 ])
 def test_a_request_with_a_value_is_not_general(question):
     assert not is_general(question)

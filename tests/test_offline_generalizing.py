@@ -145,6 +145,39 @@ def test_the_thing_it_computes_or_the_value_it_needs_still_calls_it(question):
     assert _calls(question, HEIGHT) == [("calculate_max_height", {"initial_speed": 12})]
 
 
+FLOOR = _offer("calculate_floor_area", "Calculate the floor area of a room given its length and width.", {
+    "length": {"type": "number", "description": "Length in meters."},
+    "width": {"type": "number", "description": "Width in meters."}}, ["length", "width"])
+
+
+@pytest.mark.parametrize("question", [
+    "Calculate the volume of a box given the width is 3 meters and the length is 4 meters.",  # "calculate" is only its verb
+    "Calculate the volume of a box given its height is 2 meters, and its width is 3 meters.",  # nor is a later clause for it
+])
+def test_the_tools_verb_alone_does_not_make_a_thing_it_does_not_compute_its_own(question):
+    assert plan(question, [FLOOR]) == []
+
+
+def test_the_thing_it_computes_with_its_verb_still_calls_it():
+    assert _calls("Calculate the floor area of a room given the width is 3 meters and the length is 4 meters.", FLOOR) == [
+        ("calculate_floor_area", {"length": 4, "width": 3})]
+
+
+SUMMARY = _offer("summarize_numbers", "Summarize a list of numbers.", {
+    "numbers": {"type": "array", "items": {"type": "number"}},
+    "measures": {"type": "array", "items": {"type": "string", "enum": ["mean", "median", "mode", "range"]}}}, ["numbers"])
+RETURNS = _offer("calculate_yield", "Calculate the return on a deposit at a yearly rate over some years.", {
+    "deposit": {"type": "number"}, "rate": {"type": "number"}, "years": {"type": "integer"}}, ["deposit", "rate", "years"])
+
+
+@pytest.mark.parametrize(("question", "offer", "called"), [
+    ("What's the median and the mode of 3, 8, 8 and 12?", SUMMARY, "summarize_numbers"),  # its options: what it computes
+    ("Calculate the return of a deposit of $500 at 2% for 3 years.", RETURNS, "calculate_yield"),  # "return": no word to judge
+])
+def test_a_thing_one_of_its_options_names_or_no_word_names_is_not_refused(question, offer, called):
+    assert [p.offer.name for p in plan(question, [offer])] == [called]
+
+
 PEAK = _offer("find_highest_fare", "Find the highest fare of a train route in a month.", {
     "route": {"type": "string"}, "month": {"type": "string"}}, ["route", "month"])
 UPLOAD = _offer("upload_file", "Upload a local file to the shared drive.", {"path": {"type": "string"}}, ["path"])

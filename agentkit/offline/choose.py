@@ -1,7 +1,7 @@
 """Step 1: which tools to call, and how many times.
 
 Each offered tool is scored against the question: a question word that means the same as a word of the
-tool's name counts 3, of its description 2, of a parameter's name or description 1 (stems, synonyms and
+tool's name counts 3, of its description or an option 2, of a parameter's name or description 1 (stems, synonyms and
 initials decide "means the same"; words like "number" or "value" count a third). Below `ENOUGH` no tool
 fits, and the model answers in text. The question is then cut into clauses ("and", commas, "then"); a
 clause that names another tool starts a call of that tool, and a clause that brings another value for a
@@ -60,11 +60,11 @@ def score(offer: Offer, text: str) -> float:
     ("from porto to rome") are enough alone.
     """
     asked, means, done = _asked(text)
-    # not what it does: "what is the acceleration of ..." (no value given) for calculate_max_height, "external" for internal
-    strong = max((offer.weight_of(word) for word in asked if word not in reading.WEAK_STEMS), default=0)
+    # not what it does: "the acceleration of" (no value, no name word but its verb) for calculate_max_height; "external"
+    strong = max((offer.weight_of(w) for w in reading.words(text) if w not in reading.WEAK_STEMS | _actions(offer)), default=0)
     opposite = any(offer.weight_of(o) == NAME and not offer.weight_of(w) for w, o in reading.OPPOSITE.items() if w in asked)
     if opposite or not (values := min(2.0, needed_values_present(offer.schema, text))) and (thing := THING.search(text)) and max(
-            map(offer.weight_of, reading.words(thing[1])), default=0) < DESCRIPTION and strong < NAME:
+            map(offer.weight_of, reading.words(thing[1])), default=DESCRIPTION) < DESCRIPTION and strong < NAME:
         return 0.0
     total = sum(offer.weight_of(word) / (3 if word in reading.WEAK_STEMS else 1) for word in asked)
     # "count the lines with wc": a program named as the means is a tool's that runs commands
@@ -121,7 +121,8 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         return [_planned(next(o for o in offers if o.name == choice["function"]["name"]), question)]
     tool, fit = _best(question, offers)  # "at 4% over 3, 6 and 9 years": a call per value listed, the rest shared,
     copies = each_value(question, tool.schema) if tool and fit >= ENOUGH and re.search(r"\sand\s", question) else []
-    bests = [(clause, *_best(clause, offers)) for clause in clauses(question)]  # each clause's tool and score, once
+    # each clause's tool and score, once; a tool the whole question is not for ("what is the area ...") is no clause's
+    bests = [(clause, *_best(clause, [o for o in offers if score(o, question)])) for clause in clauses(question)]
     calls = [_planned(tool, copy) for copy in copies] if (one := all(b in (tool, None) for _, b, _ in bests)) and copies else []
     current: tuple[Offer, str] | None = None  # the tool of the call being built, and the text it has so far
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
@@ -167,9 +168,7 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
                                                           for c in calls[:at])]  # the same call twice is one call
     calls = [Planned(c.offer, in_learners_words(c.arguments, c.offer.schema, asked), c.missing, c.clause)
              for c in _share_arguments(calls)]  # a title or a note as the learner wrote it ("周会")
-    if not calls and choice == "required":
-        calls = [_planned(_best(question, offers)[0] or offers[0], question)]
-    return calls
+    return calls or ([_planned(_best(question, offers)[0] or offers[0], question)] if choice == "required" else [])
 
 
 def _asks_for_tool(question: str, offers: list[Offer]) -> bool:

@@ -1,7 +1,7 @@
 """Stage 3, slots: a tool as the model reads it, once: its weighted words, and what each parameter accepts.
 
 A tool is offered again on every turn and scored against every clause, so what its schema says is read once
-per tool and kept: the words of its name (weight 3), description (2) and parameters (1), indexed for the
+per tool and kept: the words of its name (weight 3), description and options (2), parameters (1), indexed for the
 question's words; and for each parameter a `Slot`: its role (a place, a date, a body...), the span kinds that
 can fill it, best first (`roles.py`), its JSON type and whether it is required.
 """
@@ -50,7 +50,7 @@ class Offer:
             found += [(reading.stem(w), PARAMETER) for w in reading.split_name(param) if w not in reading.STOP_WORDS]
             found += [(w, PARAMETER) for w in reading.words(english(spec.get("description", "")))]
             enum = spec.get("enum") or (spec.get("items") or {}).get("enum") or []
-            found += [(reading.stem(w), PARAMETER) for v in map(str, enum) for w in reading.split_name(v) + reading.words(v)]
+            found += [(reading.stem(w), DESCRIPTION) for v in map(str, enum) for w in reading.split_name(v) + reading.words(v)]
         return found
 
     @cached_property
