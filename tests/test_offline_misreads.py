@@ -451,3 +451,14 @@ def test_an_example_the_description_gives_in_this_case_is_the_value_named():
     """ "In this case, 'FIDE'": a description's one example, named in the question, is the value (not asked for)."""
     calls = ask([{"role": "user", "content": "who holds the highest FIDE rating ever?"}], [HALLS]).tool_calls
     assert [json.loads(c.arguments) for c in calls] == [{"federation": "FIDE"}]
+
+
+CLOCKS = tool("compare_clocks", "How many hours apart the clocks of two cities are.",
+              city1={"type": "string", "description": "The first city for the time comparison."},
+              city2={"type": "string", "description": "The second city for the time comparison."})
+
+
+def test_a_numbered_parameter_takes_the_role_its_name_says():
+    """ "city1" is a city whatever its description's words ("time comparison"): the number is no part of the word."""
+    calls = ask([{"role": "user", "content": "what's the time gap between Lisbon and Nairobi?"}], [CLOCKS]).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [{"city1": "Lisbon", "city2": "Nairobi"}]
