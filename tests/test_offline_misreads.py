@@ -411,3 +411,54 @@ MEAN = tool("mean", "The mean of a set of numbers.", values={"type": "array", "i
 def test_a_list_of_values_is_a_call_each_unless_the_tool_takes_the_list(question, tools, expected):
     reply = ask([{"role": "user", "content": question}], tools)
     assert [json.loads(c.arguments) for c in reply.tool_calls] == expected
+
+
+PARCEL = tool("track_parcel", "Where a parcel is on its way.", parcel_id={"type": "string", "description": "The parcel's ID."})
+VARIANT = tool("variant_effect", "What a genetic variant does.", variant_id={"type": "string"})
+
+
+@pytest.mark.parametrize(("question", "tools", "arguments"), [
+    ("Where is my parcel? Its tracking ID is ZX40917.", [PARCEL], {"parcel_id": "ZX40917"}),
+    ("Look up the effect of variant rs99172.", [VARIANT], {"variant_id": "rs99172"}),
+])
+def test_an_identifier_before_the_full_stop_is_read(question, tools, arguments):
+    """A code of letters and digits that ends the sentence is still the code: its full stop is no part of it."""
+    calls = ask([{"role": "user", "content": question}], tools).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [arguments]
+
+
+RENTALS = tool("forecast_rent", "Forecast the average rent in a city.", city={"type": "string"},
+               months={"type": "integer", "description": "How many months ahead to forecast."})
+TIDES = tool("tide_times", "High and low tides at a harbour town.", city={"type": "string"},
+             days={"type": "integer", "description": "Number of days to list."})
+
+
+@pytest.mark.parametrize(("question", "tools", "arguments"), [
+    ("forecast the rent in Leeds for the next month", [RENTALS], {"city": "Leeds", "months": 1}),
+    ("tides at Whitby over the next day", [TIDES], {"city": "Whitby", "days": 1}),
+])
+def test_the_next_month_counts_one_month(question, tools, arguments):
+    """ "the next month" for a count of months is one month, as "a month" is."""
+    calls = ask([{"role": "user", "content": question}], tools).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [arguments]
+
+
+HALLS = tool("hall_of_fame", "The record holders of a chess federation, FIDE for example.",
+             federation={"type": "string", "description": "The chess federation to look in. In this case, 'FIDE'."})
+
+
+def test_an_example_the_description_gives_in_this_case_is_the_value_named():
+    """ "In this case, 'FIDE'": a description's one example, named in the question, is the value (not asked for)."""
+    calls = ask([{"role": "user", "content": "who holds the highest FIDE rating ever?"}], [HALLS]).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [{"federation": "FIDE"}]
+
+
+CLOCKS = tool("compare_clocks", "How many hours apart the clocks of two cities are.",
+              city1={"type": "string", "description": "The first city for the time comparison."},
+              city2={"type": "string", "description": "The second city for the time comparison."})
+
+
+def test_a_numbered_parameter_takes_the_role_its_name_says():
+    """ "city1" is a city whatever its description's words ("time comparison"): the number is no part of the word."""
+    calls = ask([{"role": "user", "content": "what's the time gap between Lisbon and Nairobi?"}], [CLOCKS]).tool_calls
+    assert [json.loads(c.arguments) for c in calls] == [{"city1": "Lisbon", "city2": "Nairobi"}]

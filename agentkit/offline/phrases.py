@@ -79,7 +79,7 @@ def example_named(description: str, text: str) -> str | None:
     """ "The activity, e.g. running, 'cycling'": "burn running for 45 minutes" names the example "running" (quotes aside).
     The examples are the tool's own words, so the key phrase leaves them out; named in the question, they are the value;
     else, for a category, the example a question's word is of ("lunch": "e.g. food, transport"; "类别，如餐饮、交通": "餐饮")."""
-    listed = re.search(r"(?:\b(?:e\.g\.|eg\.|for example|such as|like)|例如|比如|如(?![果何]))\s*(.+)", description, re.I)
+    listed = re.search(r"(?:\b(?:e\.?g\.|for example|such as|like|in this case)|[例比]如|如(?![果何]))\s*(.+)", description, re.I)
     said = [e.strip(" '\"") for e in re.split(r",\s*|\s+(?:or|and)\s+|[、，或]", listed[1].rstrip(".)）。"))] if listed else []
     named = next((e for e in filter(None, said) if re.search(rf"\b{re.escape(e)}\b", text, re.I)), None)
     kinds = re.search(r"\b(?:category|type|kind|class|group)\b|类别|类型|分类", description, re.I)  # a thing is of one kind

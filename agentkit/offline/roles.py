@@ -42,7 +42,7 @@ def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
 @lru_cache(maxsize=4096)  # a tool's parameters are read for every clause and every tool of every request: read each once
 def _role(name: str, description: str, format_role: Role | None = None) -> tuple[Role | None, tuple[SpanKind, ...]]:
     described = english(description).lower()
-    named = set(reading.split_name(name))
+    named = {w.rstrip("0123456789") or w for w in reading.split_name(name)}  # "place1" is a place
     if "sql" in named or re.search(r"\bsql\b", described):  # "query: the SQL statement to run" is code, not a search
         return ROLES[0][0], ROLES[0][2]
     # "start: HH:MM" is a clock time and "on: YYYY-MM-DD" a day, whatever else the name or description says
