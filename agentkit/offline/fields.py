@@ -16,7 +16,7 @@ from agentkit.offline.language import is_chinese
 from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, Language, join, label, place, value_text
 
 ASKS_WHEN, ASKS_COST = (re.compile(WORDING[asks], re.IGNORECASE) for asks in ("asks_when", "asks_cost"))
-MONEY = frozenset(WORDING["money"])
+MONEY, FRACTIONS = frozenset(WORDING["money"]), frozenset(WORDING["fractions"])
 FIELDS = lexicon.words("words")["fields"]
 NAMING, STATES, YES_NO = FIELDS["naming"], frozenset(FIELDS["states"].split()), FIELDS["yes_no"]
 """Fields that say which item of a list a row is, in this order of preference; fields whose word is what the thing is
@@ -73,9 +73,12 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
         chosen = [k for k in flat if k not in identifying | echoed or k in chosen][: len(flat) if full else 4]
     shown = []
     for key in chosen:
-        name, unit = label(key, language, units.get(key, ""))
-        said = place(flat[key], language) if set(reading.split_name(key)) & PLACES and isinstance(flat[key], str) else None
-        shown.append(Fact(name, said or value_text(flat[key], language, units.get(key, unit)), flat[key], key))
+        (name, unit), value = label(key, language, units.get(key, "")), flat[key]
+        said = place(value, language) if set(reading.split_name(key)) & PLACES and isinstance(value, str) else None
+        if not unit and type(value) in (int, float) and set(reading.split_name(key)) & FRACTIONS:  # humidity 0.3: 30%
+            value, unit = round(value * 100, 2) if isinstance(value, float) and 0 <= value <= 1 else value, "%"
+            value = int(value) if value == int(value) else value  # 0.3 is 30%, not 30.0%
+        shown.append(Fact(name, said or value_text(value, language, units.get(key, unit)), flat[key], key))
     return [fact for fact in shown if not (units and fact.key.endswith("currency"))]
 
 
@@ -106,9 +109,10 @@ def row(item: Any, question: str, language: Language) -> str:
     return f"{head}（{'，'.join(rest)}）" if rest and language == "zh" else f"{head} ({', '.join(rest)})" if rest else head
 
 
-def sentence(facts: list[Fact], question: str, where: str, language: Language, acting: bool) -> str:
-    """Facts as a sentence a person says: states and yes/no fields as what it is ("it is in stock"), a place as where
-    it is, fields named after a verb as what it does ("it opens at 09:00"), the rest by their names ("the weight is 12 kg")."""
+def sentence(facts: list[Fact], question: str, where: str, language: Language, done: str) -> str:
+    """Facts as a sentence a person says, after what an action did (`done`: "Logged", "已记录"; "" for a lookup): states
+    and yes/no fields as what it is ("it is in stock"), a place as where it is, fields named after a verb as what it does
+    ("it opens at 09:00"), the rest by their names ("the weight is 12 kg")."""
     states, places, doing, nouns, counts = [], [], [], [], []
     for fact in facts:
         words, key = fact.name.split(), set(reading.split_name(fact.key))
@@ -144,9 +148,9 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
         named = [f"{n}是{'' if v[:1] == '“' else ' '}{v}" if n else v for n, v in nouns if not re.search("[A-Za-z]", n)]
         parts = states + [f"在{p}" for p in places if p != where.strip()]  # "北京：晴" says where once
         parts += named if named or states or places else [v for _, v in nouns]
-        lead = "已完成：" if acting else (where.strip() + "：" if where.strip() else "")
+        lead = f"{done}：" if done else (where.strip() + "：" if where.strip() else "")
         lead = lead or ("" if is_chinese("".join(parts)) else "结果是 ")  # "7" alone is not yet a Chinese sentence
-        return f"{lead}{'，'.join(parts)}。"
+        return f"{lead}{'，'.join(parts)}。" if parts or not done else f"{done}。"  # never "已删除：。"
     said = f"it is {join(states, 'en')}" if states else ""
     said += f"{' ' if said else 'it is '}in {join(places, 'en')}" if places else where if said else ""
     # each value with its name, as a person says it: "the weight is 12.4 kg and the species is dog"
@@ -155,8 +159,8 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
                                           f"the {noun[0]}{'' if said or i else where} {'are' if _plural(noun[0]) else 'is'} "
                                           f"{noun[1]}" if noun[0] else f"it is {noun[1]}" for i, noun in enumerate(nouns)),
                                    *doing) if part], "en")
-    if acting:
-        return f"Done: {said}."
+    if done:
+        return f"{done}: {said}."
     first = facts[0].value if facts else None
     if isinstance(first, bool) and question.split()[:1] and question.split()[0].lower() in YES_NO:
         said = f"{'Yes' if first else 'No'}, {said}"
