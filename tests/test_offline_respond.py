@@ -377,3 +377,17 @@ def test_an_action_done_is_said_with_its_own_verb_and_a_chinese_period_first(que
     """log_ride says "Logged", delete_draft "Deleted" / "已删除" (a true "deleted" says nothing more, never "已完成：。"),
     a verb without a known past "Done"; a period in a Chinese name comes first (今天距离, not 距离今天)."""
     assert _answer(question, name, {}, result) == said
+
+
+@pytest.mark.parametrize(("question", "result", "said"), [
+    ("what tasks are left?", {"tasks": [{"title": "Sweep", "done": False}, {"title": "Dishes", "done": True}]},
+     "I found 2 tasks: Sweep (not done) and Dishes (done)."),
+    ("还有哪些任务？", {"tasks": [{"title": "Sweep", "done": False}, {"title": "Dishes", "done": True}]},
+     "找到 2 个任务：Sweep（未完成）和Dishes（已完成）。"),
+    ("罗马有酒店吗？", {"hotels": []}, "没有找到酒店。"),
+    ("罗马有什么酒店？", {"hotels": [{"name": "Arco", "price": 95}]}, "找到 1 个酒店：Arco（价格 95）。"),
+])
+def test_a_list_says_its_things_and_a_yes_no_field_of_a_row_by_its_name(question, result, said):
+    """A true/false field of a row is said by what it is ("not done", "未完成"), never "(no)" / "（否）"; a list's things
+    named by a plural key ("hotels") are said in Chinese by its singular (酒店), never "结果"."""
+    assert _answer(question, "lookup", {}, result) == said

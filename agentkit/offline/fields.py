@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from agentkit.offline import lexicon, reading
 from agentkit.offline.language import is_chinese
-from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, Language, join, label, place, value_text
+from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, Language, join, label, one, place, value_text
 
 ASKS_WHEN, ASKS_COST = (re.compile(WORDING[asks], re.IGNORECASE) for asks in ("asks_when", "asks_cost"))
 MONEY, FRACTIONS = frozenset(WORDING["money"]), frozenset(WORDING["fractions"])
@@ -99,9 +99,10 @@ def row(item: Any, question: str, language: Language) -> str:
     if not isinstance(item, dict):
         return value_text(item, language)
     key = next((k for n in NAMING for k in item if reading.split_name(k)[-1:] == [n]), None)
-    said = [f"{f.name} {f.said}" if re.fullmatch(r"-?[\d,.]+", f.said) and f.name and f.key != "year" and not (
-        language == "zh" and re.search("[A-Za-z]", f.name)) else f.said  # "Ana (score 3)": a bare number says nothing
-            for f in fields({k: v for k, v in item.items() if k != key}, question if key else "", language, False)]
+    said = [_yes_no(f.name, f.value, language, f.key) if isinstance(f.value, bool) else f"{f.name} {f.said}" if re.fullmatch(
+        r"-?[\d,.]+", f.said) and f.name and f.key != "year" and not (language == "zh" and re.search("[A-Za-z]", f.name))
+            else f.said for f in fields({k: v for k, v in item.items() if k != key}, question if key else "", language, False)]
+    said = [s for s in said if s]  # "(not done)", "（未完成）"; a yes/no whose name Chinese lacks is left out
     head, rest = (str(item[key]), said[:1]) if key else (said[0] if said else "", said[1:])
     comma = "，" if language == "zh" else ", "
     if any("(" in r or "（" in r for r in rest):  # "Standup, 10:30 (Monday, …)": no brackets in brackets
@@ -134,10 +135,10 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
             doing.append(f"it {be}{fact.name} {fact.said}")
         elif language == "en" and type(fact.value) is int and _plural(words[0] if words else ""):  # "there are 4 readings"
             nouns += [] if counts else [counts]  # said together, where the first count is: "there are 21 lifts open and 25 …"
-            counts.append(" ".join([fact.said, _one(words[0]) if fact.value == 1 else words[0], *words[1:]]))
+            counts.append(" ".join([fact.said, one(words[0]) if fact.value == 1 else words[0], *words[1:]]))
         elif language == "en" and {"every", "each"} & set(words) and type(fact.value) in (int, float):
             at = next(i for i, w in enumerate(words) if w in ("every", "each")) + 1  # "water every 7 days", "every day"
-            nouns.append([*words[:at], *(map(_one, words[at:]) if fact.value == 1 and words[at:] else [fact.said, *words[at:]])])
+            nouns.append([*words[:at], *(map(one, words[at:]) if fact.value == 1 and words[at:] else [fact.said, *words[at:]])])
         else:
             nouns.append((fact.name, fact.said))
     if len(facts) == 1 and re.fullmatch(r"[\d,.]+", facts[0].said) and (counted := how_many(question, facts[0].said, language)):
@@ -167,10 +168,12 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
     return f"{said[:1].upper()}{said[1:]}."
 
 
-def _yes_no(name: str, value: bool, language: Language) -> str:
-    """ "in stock" / "not in stock", "已确认" / "未确认", "有库存" / "没有库存"."""
+def _yes_no(name: str, value: bool, language: Language, key: str = "") -> str:
+    """ "in stock" / "not in stock", "已确认" / "未确认", "有库存" / "没有库存", "done": "已完成" / "未完成"."""
     if language == "zh":
-        name = "".join(w for w in name.split() if w not in ("is", "has", "in"))
+        name = STATUS_ZH.get(key) or "".join(w for w in name.split() if w not in ("is", "has", "in"))
+        if re.search("[A-Za-z]", name):
+            return ""
         if name.startswith(("已", "可")):  # 已确认 / 未确认, 可用 / 不可用
             return name if value else ("未" + name[1:] if name.startswith("已") else "不" + name)
         return ("有" if value else "没有") + name
@@ -181,11 +184,6 @@ def _plural(name: str) -> bool:
     """ "the temperatures are", "the status is": a plural English name, not one that only ends in s."""
     name = re.split(r" (?:this|per|in|of|for|on|at|today|last|next|\()", name)[0]  # "the readings this week are"
     return name.endswith("s") and not name.endswith(("ss", "us", "is", "species", "series", "news"))
-
-
-def _one(word: str) -> str:
-    """ "days" -> "day", "entries" -> "entry", "classes" -> "class": an English plural as its singular."""
-    return re.sub(r"(?<=ss|ch|sh|.x)es$|(?<![su])s$", "", re.sub(r"ies$", "y", word))
 
 
 def how_many(question: str, number: str, language: Language) -> str | None:

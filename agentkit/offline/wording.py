@@ -57,11 +57,16 @@ def label(key: str, language: Language, beside: str = "") -> tuple[str, str]:
         named, period = chinese_names(), next((p for p in PERIODS_ZH if words[-len(p.split()):] == p.split() != words), "")
         words = words[: len(words) - len(period.split())]  # total_today: the period first, 今天总计
         money = re.fullmatch("[A-Z]{3}", beside or unit)  # "amount" is 金额 for money only
-        pieces = [next((t[n] for n in (w, EXPANDED.get(w, "")) for t in (LABELS_ZH, named) if n in t), w) if w != "amount"
+        pieces = [next((t[n] for n in (w, EXPANDED.get(w, ""), one(w)) for t in (LABELS_ZH, named) if n in t), w) if w != "amount"
                   else "金额" if money else "用量" for w in words]
         # Chinese words run together ("出发时间"); an English word the table lacks keeps its space ("from unit")
         return PERIODS_ZH.get(period, "") + re.sub(r"(?<![A-Za-z0-9]) +| +(?![A-Za-z0-9])", "", " ".join(pieces)), unit
     return " ".join(EXPANDED.get(w, w) for w in words), unit
+
+
+def one(word: str) -> str:
+    """ "days" -> "day", "entries" -> "entry", "classes" -> "class": an English plural as its singular."""
+    return re.sub(r"(?<=ss|ch|sh|.x)es$|(?<![su])s$", "", re.sub(r"ies$", "y", word))
 
 
 @cache
