@@ -391,3 +391,10 @@ def test_a_list_says_its_things_and_a_yes_no_field_of_a_row_by_its_name(question
     """A true/false field of a row is said by what it is ("not done", "未完成"), never "(no)" / "（否）"; a list's things
     named by a plural key ("hotels") are said in Chinese by its singular (酒店), never "结果"."""
     assert _answer(question, "lookup", {}, result) == said
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("我有几封新邮件？", "一共 5 封。"), ("附近有几家药店？", "一共 5 家。"), ("这周记了几笔账？", "一共 5 笔。")])
+def test_a_chinese_count_is_said_with_the_measure_word_it_was_asked_by(question, said):
+    """几封, 几家, 几笔 ask a count as 几个 does: "一共 5 封。", never "数量是 5"."""
+    assert _answer(question, "lookup", {}, {"count": 5}) == said
