@@ -228,6 +228,16 @@ class TestKnowingWhenNotToCall:
         question = ask_for("open_ticket", ["repo"], "zh", TICKET["function"]["parameters"])
         assert question.endswith("？") and "仓库" in question and "open_ticket" not in question
 
+    @pytest.mark.parametrize(("description", "asked"), [
+        ("花园的名字，例如 东园。", "请问花园的名字是什么？"), ("收件人（邮箱地址）", "请问收件人是什么？"),
+        ("出发车站：可选", "请问出发车站是什么？")])
+    def test_a_chinese_description_is_asked_for_by_its_first_clause_not_its_example(self, description, asked):
+        """ "城市名称，例如 北京。" asks "请问城市名称是什么？", never with the example and a full stop inside the question."""
+        from agentkit.offline.answer import ask_for
+
+        schema = {"type": "object", "properties": {"garden": {"type": "string", "description": description}}}
+        assert ask_for("water_garden", ["garden"], "zh", schema) == asked
+
     def test_a_missing_value_is_asked_through_ask_user_when_offered(self):
         reply = ask("Send an email saying hello", [MAIL, ASK])
         assert [c.name for c in reply.tool_calls] == ["ask_user"]

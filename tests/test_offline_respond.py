@@ -249,7 +249,7 @@ def test_a_result_that_says_it_failed_is_said_as_a_failure_never_done(question, 
     ("how's the train?", "train_status", {"state": "out_for_service"}, "It is out for service."),
     ("is the car park full?", "car_park_status", {"status": "full"}, "It is full."),  # a lookup's status is a fact
     ("log my water", "log_water", {"ok": True, "entries_today": 3, "level": "above_target"},
-     "Done: there are 3 entries today and the level is above target."),
+     "Logged: there are 3 entries today and the level is above target."),
 ])
 def test_a_key_with_a_unit_or_a_verb_and_an_enum_value_read_as_words(question, name, result, said):
     """A unit inside a key goes with the value ("2.5 mm"), a key that is a verb phrase reads as one ("it will be ready
@@ -266,7 +266,7 @@ def test_a_key_with_a_unit_or_a_verb_and_an_enum_value_read_as_words(question, n
     ("are the lifts running?", "get_ski_conditions", {"lifts_open": 21, "lifts_total": 25},
      "There are 21 lifts open and 25 lifts total."),
     ("log my bp 128 over 84", "log_blood_pressure", {"ok": True, "category": "high normal", "readings_this_week": 4},
-     "Done: the category is high normal and there are 4 readings this week."),
+     "Logged: the category is high normal and there are 4 readings this week."),
     ("how often do I go?", "get_gym_stats", {"visits_per_week": 1, "classes_left": 3},
      "There is 1 visit per week and 3 classes left."),
 ])
@@ -289,7 +289,7 @@ def test_a_chinese_answer_says_an_enum_in_chinese_and_a_measure_is_not_a_total(q
     ("我的包裹 ZX99 到哪了？", "check_package", "Out for delivery, expected by 18:00",
      "结果是“Out for delivery, expected by 18:00”。"),
     ("记一下血压128/85", "log_blood_pressure", {"saved": True, "category": "high_normal"},
-     "已完成：已保存，类别是“high normal”。"),
+     "已记录：已保存，类别是“high normal”。"),
     ("丢了一把雨伞", "report_lost_item", {"error": "phone is required for this item category"},
      "没能完成：“phone is required for this item category”。"),
     ("龟背竹多久浇一次水？", "get_plant_care", {"water": {"amount_ml": 250}, "light": "bright"}, "浇水用量是 250 ml。"),
@@ -351,3 +351,50 @@ def test_a_weather_condition_in_a_chinese_answer_is_said_in_chinese_and_the_plac
     the place the learner named in Chinese is the one the tool echoed in English: said once."""
     answer = _answer("天气怎么样？", "get_weather", arguments, result)
     assert answer == said and not re.search(r"[A-Za-z]{3,}", answer)
+
+
+@pytest.mark.parametrize(("question", "name", "result", "said"), [
+    ("how humid is the greenhouse?", "read_greenhouse", {"humidity": 0.45}, "The humidity is 45%."),
+    ("大棚湿度多少？", "read_greenhouse", {"humidity": 0.45}, "湿度是 45%。"),
+    ("will it rain on the match?", "get_match_forecast", {"rain_probability": 0.7}, "The rain probability is 70%."),
+    ("how far along is the backup?", "backup_status", {"progress": 0.125, "state": "running"},
+     "It is running and the progress is 12.5%."),
+    ("how humid is the cellar?", "read_cellar", {"humidity": 62}, "The humidity is 62%."),
+])
+def test_a_share_written_as_a_fraction_is_said_as_a_percentage(question, name, result, said):
+    """A humidity, a probability, a progress of 0.45 is what a person calls 45% (and 62 is 62%), never "0.45"."""
+    assert _answer(question, name, {}, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "result", "said"), [
+    ("note my 12 km ride", "log_ride", {"id": 4, "rides_this_week": 3}, "Logged: there are 3 rides this week."),
+    ("drop draft d7", "delete_draft", {"deleted": True}, "Deleted."),
+    ("删掉草稿 d7", "delete_draft", {"deleted": True}, "已删除。"),
+    ("记一下今天骑了 12 公里", "log_ride", {"id": 4, "distance_today": 20}, "已记录：今天距离是 20。"),
+    ("pin the note", "pin_note", {"ok": True}, "Done."),
+])
+def test_an_action_done_is_said_with_its_own_verb_and_a_chinese_period_first(question, name, result, said):
+    """log_ride says "Logged", delete_draft "Deleted" / "已删除" (a true "deleted" says nothing more, never "已完成：。"),
+    a verb without a known past "Done"; a period in a Chinese name comes first (今天距离, not 距离今天)."""
+    assert _answer(question, name, {}, result) == said
+
+
+@pytest.mark.parametrize(("question", "result", "said"), [
+    ("what tasks are left?", {"tasks": [{"title": "Sweep", "done": False}, {"title": "Dishes", "done": True}]},
+     "I found 2 tasks: Sweep (not done) and Dishes (done)."),
+    ("还有哪些任务？", {"tasks": [{"title": "Sweep", "done": False}, {"title": "Dishes", "done": True}]},
+     "找到 2 个任务：Sweep（未完成）和Dishes（已完成）。"),
+    ("罗马有酒店吗？", {"hotels": []}, "没有找到酒店。"),
+    ("罗马有什么酒店？", {"hotels": [{"name": "Arco", "price": 95}]}, "找到 1 个酒店：Arco（价格 95）。"),
+])
+def test_a_list_says_its_things_and_a_yes_no_field_of_a_row_by_its_name(question, result, said):
+    """A true/false field of a row is said by what it is ("not done", "未完成"), never "(no)" / "（否）"; a list's things
+    named by a plural key ("hotels") are said in Chinese by its singular (酒店), never "结果"."""
+    assert _answer(question, "lookup", {}, result) == said
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("我有几封新邮件？", "一共 5 封。"), ("附近有几家药店？", "一共 5 家。"), ("这周记了几笔账？", "一共 5 笔。")])
+def test_a_chinese_count_is_said_with_the_measure_word_it_was_asked_by(question, said):
+    """几封, 几家, 几笔 ask a count as 几个 does: "一共 5 封。", never "数量是 5"."""
+    assert _answer(question, "lookup", {}, {"count": 5}) == said

@@ -70,7 +70,7 @@ def _meaning(name: str, spec: dict[str, Any], language: Language) -> str:
     """What a parameter is, in words: its name written out, or its description when the name says little."""
     said, _ = label(name, language)
     vague = all(len(w) <= 2 or w in ("value", "input", "arg", "param", "data") for w in reading.split_name(name))
-    description = re.split(r"[.,;(:]", spec.get("description") or "")[0].strip()
+    description = re.split(r"[.,;(:，。；（：]", spec.get("description") or "")[0].strip()  # "城市名称，例如 北京": its name
     if language == "zh" and is_chinese(description):  # "原单位": a Chinese description says it best
         return description
     if vague and language == "en" and description and len(description.split()) <= 8:

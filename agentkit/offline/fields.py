@@ -13,10 +13,10 @@ from typing import Any, NamedTuple
 
 from agentkit.offline import lexicon, reading
 from agentkit.offline.language import is_chinese
-from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, Language, join, label, place, value_text
+from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, Language, join, label, one, place, value_text
 
 ASKS_WHEN, ASKS_COST = (re.compile(WORDING[asks], re.IGNORECASE) for asks in ("asks_when", "asks_cost"))
-MONEY = frozenset(WORDING["money"])
+MONEY, FRACTIONS = frozenset(WORDING["money"]), frozenset(WORDING["fractions"])
 FIELDS = lexicon.words("words")["fields"]
 NAMING, STATES, YES_NO = FIELDS["naming"], frozenset(FIELDS["states"].split()), FIELDS["yes_no"]
 """Fields that say which item of a list a row is, in this order of preference; fields whose word is what the thing is
@@ -73,9 +73,12 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
         chosen = [k for k in flat if k not in identifying | echoed or k in chosen][: len(flat) if full else 4]
     shown = []
     for key in chosen:
-        name, unit = label(key, language, units.get(key, ""))
-        said = place(flat[key], language) if set(reading.split_name(key)) & PLACES and isinstance(flat[key], str) else None
-        shown.append(Fact(name, said or value_text(flat[key], language, units.get(key, unit)), flat[key], key))
+        (name, unit), value = label(key, language, units.get(key, "")), flat[key]
+        said = place(value, language) if set(reading.split_name(key)) & PLACES and isinstance(value, str) else None
+        if not unit and type(value) in (int, float) and set(reading.split_name(key)) & FRACTIONS:  # humidity 0.3: 30%
+            value, unit = round(value * 100, 2) if isinstance(value, float) and 0 <= value <= 1 else value, "%"
+            value = int(value) if value == int(value) else value  # 0.3 is 30%, not 30.0%
+        shown.append(Fact(name, said or value_text(value, language, units.get(key, unit)), flat[key], key))
     return [fact for fact in shown if not (units and fact.key.endswith("currency"))]
 
 
@@ -96,9 +99,10 @@ def row(item: Any, question: str, language: Language) -> str:
     if not isinstance(item, dict):
         return value_text(item, language)
     key = next((k for n in NAMING for k in item if reading.split_name(k)[-1:] == [n]), None)
-    said = [f"{f.name} {f.said}" if re.fullmatch(r"-?[\d,.]+", f.said) and f.name and f.key != "year" and not (
-        language == "zh" and re.search("[A-Za-z]", f.name)) else f.said  # "Ana (score 3)": a bare number says nothing
-            for f in fields({k: v for k, v in item.items() if k != key}, question if key else "", language, False)]
+    said = [_yes_no(f.name, f.value, language, f.key) if isinstance(f.value, bool) else f"{f.name} {f.said}" if re.fullmatch(
+        r"-?[\d,.]+", f.said) and f.name and f.key != "year" and not (language == "zh" and re.search("[A-Za-z]", f.name))
+            else f.said for f in fields({k: v for k, v in item.items() if k != key}, question if key else "", language, False)]
+    said = [s for s in said if s]  # "(not done)", "（未完成）"; a yes/no whose name Chinese lacks is left out
     head, rest = (str(item[key]), said[:1]) if key else (said[0] if said else "", said[1:])
     comma = "，" if language == "zh" else ", "
     if any("(" in r or "（" in r for r in rest):  # "Standup, 10:30 (Monday, …)": no brackets in brackets
@@ -106,9 +110,10 @@ def row(item: Any, question: str, language: Language) -> str:
     return f"{head}（{'，'.join(rest)}）" if rest and language == "zh" else f"{head} ({', '.join(rest)})" if rest else head
 
 
-def sentence(facts: list[Fact], question: str, where: str, language: Language, acting: bool) -> str:
-    """Facts as a sentence a person says: states and yes/no fields as what it is ("it is in stock"), a place as where
-    it is, fields named after a verb as what it does ("it opens at 09:00"), the rest by their names ("the weight is 12 kg")."""
+def sentence(facts: list[Fact], question: str, where: str, language: Language, done: str) -> str:
+    """Facts as a sentence a person says, after what an action did (`done`: "Logged", "已记录"; "" for a lookup): states
+    and yes/no fields as what it is ("it is in stock"), a place as where it is, fields named after a verb as what it does
+    ("it opens at 09:00"), the rest by their names ("the weight is 12 kg")."""
     states, places, doing, nouns, counts = [], [], [], [], []
     for fact in facts:
         words, key = fact.name.split(), set(reading.split_name(fact.key))
@@ -130,10 +135,10 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
             doing.append(f"it {be}{fact.name} {fact.said}")
         elif language == "en" and type(fact.value) is int and _plural(words[0] if words else ""):  # "there are 4 readings"
             nouns += [] if counts else [counts]  # said together, where the first count is: "there are 21 lifts open and 25 …"
-            counts.append(" ".join([fact.said, _one(words[0]) if fact.value == 1 else words[0], *words[1:]]))
+            counts.append(" ".join([fact.said, one(words[0]) if fact.value == 1 else words[0], *words[1:]]))
         elif language == "en" and {"every", "each"} & set(words) and type(fact.value) in (int, float):
             at = next(i for i, w in enumerate(words) if w in ("every", "each")) + 1  # "water every 7 days", "every day"
-            nouns.append([*words[:at], *(map(_one, words[at:]) if fact.value == 1 and words[at:] else [fact.said, *words[at:]])])
+            nouns.append([*words[:at], *(map(one, words[at:]) if fact.value == 1 and words[at:] else [fact.said, *words[at:]])])
         else:
             nouns.append((fact.name, fact.said))
     if len(facts) == 1 and re.fullmatch(r"[\d,.]+", facts[0].said) and (counted := how_many(question, facts[0].said, language)):
@@ -144,9 +149,9 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
         named = [f"{n}是{'' if v[:1] == '“' else ' '}{v}" if n else v for n, v in nouns if not re.search("[A-Za-z]", n)]
         parts = states + [f"在{p}" for p in places if p != where.strip()]  # "北京：晴" says where once
         parts += named if named or states or places else [v for _, v in nouns]
-        lead = "已完成：" if acting else (where.strip() + "：" if where.strip() else "")
+        lead = f"{done}：" if done else (where.strip() + "：" if where.strip() else "")
         lead = lead or ("" if is_chinese("".join(parts)) else "结果是 ")  # "7" alone is not yet a Chinese sentence
-        return f"{lead}{'，'.join(parts)}。"
+        return f"{lead}{'，'.join(parts)}。" if parts or not done else f"{done}。"  # never "已删除：。"
     said = f"it is {join(states, 'en')}" if states else ""
     said += f"{' ' if said else 'it is '}in {join(places, 'en')}" if places else where if said else ""
     # each value with its name, as a person says it: "the weight is 12.4 kg and the species is dog"
@@ -155,18 +160,20 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, a
                                           f"the {noun[0]}{'' if said or i else where} {'are' if _plural(noun[0]) else 'is'} "
                                           f"{noun[1]}" if noun[0] else f"it is {noun[1]}" for i, noun in enumerate(nouns)),
                                    *doing) if part], "en")
-    if acting:
-        return f"Done: {said}."
+    if done:
+        return f"{done}: {said}."
     first = facts[0].value if facts else None
     if isinstance(first, bool) and question.split()[:1] and question.split()[0].lower() in YES_NO:
         said = f"{'Yes' if first else 'No'}, {said}"
     return f"{said[:1].upper()}{said[1:]}."
 
 
-def _yes_no(name: str, value: bool, language: Language) -> str:
-    """ "in stock" / "not in stock", "已确认" / "未确认", "有库存" / "没有库存"."""
+def _yes_no(name: str, value: bool, language: Language, key: str = "") -> str:
+    """ "in stock" / "not in stock", "已确认" / "未确认", "有库存" / "没有库存", "done": "已完成" / "未完成"."""
     if language == "zh":
-        name = "".join(w for w in name.split() if w not in ("is", "has", "in"))
+        name = STATUS_ZH.get(key) or "".join(w for w in name.split() if w not in ("is", "has", "in"))
+        if re.search("[A-Za-z]", name):
+            return ""
         if name.startswith(("已", "可")):  # 已确认 / 未确认, 可用 / 不可用
             return name if value else ("未" + name[1:] if name.startswith("已") else "不" + name)
         return ("有" if value else "没有") + name
@@ -177,11 +184,6 @@ def _plural(name: str) -> bool:
     """ "the temperatures are", "the status is": a plural English name, not one that only ends in s."""
     name = re.split(r" (?:this|per|in|of|for|on|at|today|last|next|\()", name)[0]  # "the readings this week are"
     return name.endswith("s") and not name.endswith(("ss", "us", "is", "species", "series", "news"))
-
-
-def _one(word: str) -> str:
-    """ "days" -> "day", "entries" -> "entry", "classes" -> "class": an English plural as its singular."""
-    return re.sub(r"(?<=ss|ch|sh|.x)es$|(?<![su])s$", "", re.sub(r"ies$", "y", word))
 
 
 def how_many(question: str, number: str, language: Language) -> str | None:

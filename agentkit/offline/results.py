@@ -15,25 +15,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agentkit.offline import lexicon, reading
+from agentkit.offline import lexicon, reading, wording
 from agentkit.offline.failures import failure
 from agentkit.offline.fields import fields, how_many, row, sentence
 from agentkit.offline.outputs import command_output, course_output, quoted
 from agentkit.offline.request import parsed as parsed_json
-from agentkit.offline.wording import (
-    LABELS_ZH,
-    MOMENT,
-    STATUS_ZH,
-    Language,
-    context,
-    framed,
-    join,
-    label,
-    moment,
-    say,
-    sentence_end,
-    value_text,
-)
+from agentkit.offline.wording import MOMENT, STATUS_ZH, Language, context, join, label, moment, say, sentence_end, value_text
 
 TABLES = ("getting", "toolish", "searching", "converted", "converting", "actions", "doing", "lookups", "reading", "clock",
           "faults", "failed", "full")
@@ -110,9 +97,12 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     if not isinstance(value, dict):
         return _scalar(words, arguments, value_text(value, language), language, question)
     acting = _acts(words)  # what an action made: every field says something (its number, state)
-    facts = {k: v for k, v in value.items() if not (v is True and k in ("ok", "success", "done"))}  # the "Done" says it
-    if not facts:  # {"ok": true}: done
-        return NOTHING[language][acting or bool(value)]
+    # what it did, said by its own verb's past where answers.toml's status table has it: log -> "Logged" / "已记录"
+    past = next((p for p in STATUS_ZH if acting and re.fullmatch(rf"{words[0]}{words[0][-1]}?e?d", p)), "")
+    done = (STATUS_ZH[past] if zh else past.capitalize()) if past else NOTHING[language][1].rstrip(".。") if acting else ""
+    facts = {k: v for k, v in value.items() if not (v is True and k in ("ok", "success", "done", past))}  # "Done" says it
+    if not facts:  # {"ok": true}: done; {"deleted": true}: "Deleted."
+        return sentence_end(done, language) if done else NOTHING[language][bool(value)]
     value = facts
     where = context(arguments, language, places_only=True)
     where = "" if re.fullmatch(r" (?:to|from) .+", where) else where  # "the driver to the pier" is not who drives
@@ -123,7 +113,8 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     if set(words) & CONVERTING and converted:  # {"converted": 92.31}: "100 USD is 92.31 EUR" / "100 USD 是 92.31 EUR"
         target = next((str(v) for k, v in arguments.items() if set(reading.split_name(k)) & {"to", "target"}), "")
         return sentence_end(f"{_conversion(words, arguments)} {'是' if zh else 'is'} {converted} {target}".rstrip(), language)
-    return sentence(chosen, question, where, language, acting) if chosen else NOTHING[language][acting]
+    return sentence(chosen, question, where, language, done) if chosen else sentence_end(done, language) if done else \
+        NOTHING[language][0]
 
 
 def _says_failed(key: str, value: Any, acted: str) -> bool:
@@ -147,7 +138,7 @@ def _failed(value: dict, words: list[str], given: tuple, question: str, language
     said = say("couldnt" if _acts(words) else "didnt_work", language, verb=words[0] if words else "", what=what)
     rest = {k: v for k, v in value.items() if k not in {*wrong, why, "ok", "success", "status", "state"} and v not in ([], "")}
     chosen = fields(rest, question, language, False, given) if rest else []
-    return f"{said}{'' if language == 'zh' else ' '}{sentence(chosen, question, '', language, False)}" if chosen else said
+    return f"{said}{'' if language == 'zh' else ' '}{sentence(chosen, question, '', language, '')}" if chosen else said
 
 
 def _items(value: list, words: list[str], arguments: dict, question: str, language: Language, full: bool) -> str:
@@ -190,10 +181,10 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
     if language == "zh":
         if result.strip().rstrip(".!").lower() in STATUS_ZH:  # "Cancelled." -> "已取消。"
             return f"{STATUS_ZH[result.strip().rstrip('.!').lower()]}。"
-        result = framed(result, "zh")
+        result = wording.framed(result, "zh")
         if acting:
             return f"已完成：{sentence_end(result, 'zh')}"
-        subject = "".join(label(w, "zh")[0] for w in subject_words if w in LABELS_ZH) or "结果"
+        subject = "".join(label(w, "zh")[0] for w in subject_words if w in wording.LABELS_ZH) or "结果"
         where = context(arguments, "zh", places_only=True) if subject_words != ["result"] else ""
         where = f"{where}{' ' if re.search(r'[A-Za-z0-9]$', where) else ''}的" if where else ""
         return f"{where}{subject}是{'' if result[:1] == '“' else ' '}{sentence_end(result, 'zh')}"

@@ -26,11 +26,11 @@ MOMENT = re.compile(r"\b(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+
 """An ISO date or date-time, as APIs write them: 2026-12-04, 2026-12-04T22:53:29+09:00."""
 
 WORDING = lexicon.words("answers")["wording"]
-LABELS_ZH, EXPANDED, UNITS, UNITS_ZH, STATUS_ZH = (WORDING[table] for table in (
-    "labels_zh", "expanded", "units", "units_zh", "status_zh"))
+LABELS_ZH, EXPANDED, UNITS, UNITS_ZH, STATUS_ZH, PERIODS_ZH = (WORDING[table] for table in (
+    "labels_zh", "expanded", "units", "units_zh", "status_zh", "periods_zh"))
 """Chinese for the words that name fields and tools (where the reading vocabulary has none or another), short
 forms written out (temp -> temperature), a unit at the end of a field's name (temp_c) and how Chinese writes it, a
-one-word status in Chinese."""
+one-word status in Chinese, a period at the end of a name that Chinese says first (total_today: 今天总计)."""
 PLACES, ENDS = frozenset(WORDING["places"]), {end: frozenset(named) for end, named in WORDING["ends"].items()}
 """Words of a parameter's name that make its value a place: said as "in Tokyo" / "东京"; or where a trip starts or ends."""
 SAY = lexicon.words("answers")["say"]
@@ -54,13 +54,19 @@ def label(key: str, language: Language, beside: str = "") -> tuple[str, str]:
     over = language == "en" and re.fullmatch(r"\d+ [a-z]+", after)  # snow_cm_24h: "the snow over 24 h is 8 cm"
     words = [*words[:at], f"over {after}" if over else f"({after})"] if after else words[:at] if unit else words
     if language == "zh":
-        named = chinese_names()
+        named, period = chinese_names(), next((p for p in PERIODS_ZH if words[-len(p.split()):] == p.split() != words), "")
+        words = words[: len(words) - len(period.split())]  # total_today: the period first, 今天总计
         money = re.fullmatch("[A-Z]{3}", beside or unit)  # "amount" is 金额 for money only
-        pieces = [next((t[n] for n in (w, EXPANDED.get(w, "")) for t in (LABELS_ZH, named) if n in t), w) if w != "amount"
+        pieces = [next((t[n] for n in (w, EXPANDED.get(w, ""), one(w)) for t in (LABELS_ZH, named) if n in t), w) if w != "amount"
                   else "金额" if money else "用量" for w in words]
         # Chinese words run together ("出发时间"); an English word the table lacks keeps its space ("from unit")
-        return re.sub(r"(?<![A-Za-z0-9]) +| +(?![A-Za-z0-9])", "", " ".join(pieces)), unit
+        return PERIODS_ZH.get(period, "") + re.sub(r"(?<![A-Za-z0-9]) +| +(?![A-Za-z0-9])", "", " ".join(pieces)), unit
     return " ".join(EXPANDED.get(w, w) for w in words), unit
+
+
+def one(word: str) -> str:
+    """ "days" -> "day", "entries" -> "entry", "classes" -> "class": an English plural as its singular."""
+    return re.sub(r"(?<=ss|ch|sh|.x)es$|(?<![su])s$", "", re.sub(r"ies$", "y", word))
 
 
 @cache
