@@ -181,11 +181,14 @@ def test_a_thing_one_of_its_options_names_or_no_word_names_is_not_refused(questi
 PEAK = _offer("find_highest_fare", "Find the highest fare of a train route in a month.", {
     "route": {"type": "string"}, "month": {"type": "string"}}, ["route", "month"])
 UPLOAD = _offer("upload_file", "Upload a local file to the shared drive.", {"path": {"type": "string"}}, ["path"])
+CONTRAST = _offer("complementary_shade", "The paint shade that contrasts with a given one.", {"shade": {"type": "string"}},
+                  ["shade"])
 
 
 @pytest.mark.parametrize(("question", "offer"), [
     ("What is the lowest fare from Leeds to York in May?", PEAK),  # the opposite of what its name says
     ("download budget.xlsx from the shared drive", UPLOAD),
+    ("Which shade should I mix for a similar shade of teal on my wall?", CONTRAST),  # alike, not complementary
 ])
 def test_a_request_for_the_opposite_of_what_a_tool_is_named_for_is_no_call_for_it(question, offer):
     assert plan(question, [offer]) == []
