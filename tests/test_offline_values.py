@@ -629,3 +629,18 @@ def test_a_sum_of_money_is_no_count_of_years():
     # "$4000 deposit made": the words after the sum are the years' description's, yet a sum is never a length of time
     assert _calls("what does a $4000 deposit made today grow to in 8 years", KEPT) == [
         ("deposit_growth", {"present_value": 4000, "years": 8})]
+
+
+SAMPLES = {"type": "array", "items": {"type": "number"}}
+TRIAL = _offer("compare_trials", "Compare two trials.", {
+    "before": dict(SAMPLES, description="first trial"), "after": dict(SAMPLES, description="second trial")}, ["before", "after"])
+SPREAD = _offer("spread_of", "How spread out some numbers are.", {"values": SAMPLES}, ["values"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    ("Compare my 2 trials: before [4, 7, 9] and after [5, 8, 12]", TRIAL, {"before": [4, 7, 9], "after": [5, 8, 12]}),
+    ("Over 3 weeks I logged [31.5, 29.8, 30.2], how spread out is that?", SPREAD, {"values": [31.5, 29.8, 30.2]}),
+])
+def test_a_list_written_in_brackets_is_one_array_parameters_whole(question, offer, expected):
+    assert fill(offer.schema, question)[0] == expected
+

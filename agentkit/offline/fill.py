@@ -129,7 +129,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         if "enum" in items:
             found = [v for v in items["enum"] if _choice([v], hint, text, None, False) is not None]
         elif json_type(items) in ("number", "integer"):
-            found = [numbers.as_json(s.value, json_type(items)) for s in spans if s.kind == "number" and id(s) not in used]
+            found = numbers.listed(text, spans, used, json_type(items))  # "[3, 4] and [7, 8]": one list a parameter
         else:
             role, kinds = role_of(name, spec)
             own = "|".join(re.escape(w) for w in reading.split_name(name) if w not in reading.STOP_WORDS) or "$^"

@@ -119,6 +119,14 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
     return 2 if counted and named & COUNT_PARAMS else 0
 
 
+def listed(text: str, spans: list[Span], used: set[int], kind: str | None) -> list[int | float]:
+    """An array's numbers: a list in brackets is one array's whole ("[4, 7] and [5, 8]"), else every number left."""
+    taken = next(filter(None, ([s for s in spans if s.kind == "number" and id(s) not in used and start <= s.start < end] for
+                               start, end in [m.span() for m in re.finditer(r"\[[^][]*\]", text)] or [(0, len(text))])), [])
+    used.update(id(s) for s in taken if "[" in text)  # a list in brackets is used up: the next array takes the next list
+    return [as_json(s.value, kind) for s in taken]
+
+
 def fits(value: Any, spec: dict) -> bool:
     """A value this parameter can take: a whole number for an integer (3.5 never becomes 3), within its bounds."""
     whole = spec.get("type") != "integer" or float(value).is_integer()

@@ -31,9 +31,7 @@ def zones_in(text: str) -> list[tuple[int, int, str]]:
     found, i = [], 0
     while i < len(tokens):
         named = tokens[i].group(0)[0].isupper() or i > 0 and tokens[i - 1].group(0).lower() in PREPOSITIONS
-        for size in (4, 3, 2, 1):  # longest name first: "New York" before "York"
-            if i + size > len(tokens):
-                continue
+        for size in [size for size in (4, 3, 2, 1) if i + size <= len(tokens)]:  # longest name first: "New York", "York"
             phrase = " ".join(spelled[i: i + size])
             zone = PLACE_ZONES.get(phrase) or (named and zone_names().get(phrase))
             if zone and not tokens[i].group(0)[0].isupper() and zone.startswith(("Indian/", "Atlantic/", "Pacific/")):
@@ -49,7 +47,7 @@ def zones_in(text: str) -> list[tuple[int, int, str]]:
 
 @cache
 def zone_names() -> dict[str, str]:
-    """Lowercase "area/city" or "city" -> IANA zone, legacy aliases too; built on first use, not at import."""
+    """Lowercase "area/city" or "city" -> IANA zone, legacy aliases too (US/Pacific, Japan, not EST or GB); built on first use."""
     names: dict[str, str] = {}
     for zone in sorted(zoneinfo.available_timezones()):
         area, _, city = zone.partition("/")
@@ -57,9 +55,7 @@ def zone_names() -> dict[str, str]:
             names.setdefault(city.lower().replace("_", " "), zone)  # America/Indiana/Knox only by its full name
         elif area == "America" and city.startswith("Argentina/"):  # America/Argentina/Buenos_Aires: "buenos aires"
             names.setdefault(city.partition("/")[2].lower().replace("_", " "), zone)
-    for zone in zoneinfo.available_timezones():  # full names and legacy aliases (US/Pacific, Japan), not EST or GB
-        if not zone.isupper():
-            names[zone.lower().replace("_", " ")] = zone
+    names |= {zone.lower().replace("_", " "): zone for zone in zoneinfo.available_timezones() if not zone.isupper()}
     return names
 
 

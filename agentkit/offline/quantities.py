@@ -31,8 +31,7 @@ def wanted_unit(name: str, description: str) -> str | None:
     pounds for imperial") name none."""
     named = [w for w in reading.split_name(name) if w in UNITS and w not in ("in", "t")]
     described = [w for w in re.findall(r"[a-z]+", description.lower()) if w in UNITS and len(w) > 1 and w != "in"]
-    found = named or described
-    return found[0] if found and len({UNITS[w] for w in found}) == 1 else None
+    return found[0] if (found := named or described) and len({UNITS[w] for w in found}) == 1 else None
 
 
 def takes_currency(hint: frozenset[str], description: str) -> bool:

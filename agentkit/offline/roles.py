@@ -99,16 +99,13 @@ def preposition(span: Span) -> str | None:
 def side_of(hint: set[str]) -> Side | None:
     """ "from" for an origin, "to" for a destination, by the parameter's own name (its first words in `hint`)."""
     name = next((w for w in hint if "_" in w), "")
-    for words in (set(name.split("_")), hint):
-        if words & (TO_WORDS | FROM_WORDS):
-            return "to" if words & TO_WORDS else "from"
-    return None
+    return next(("to" if words & TO_WORDS else "from" for words in (set(name.split("_")), hint)
+                 if words & (TO_WORDS | FROM_WORDS)), None)
 
 
 def nullable(spec: dict) -> bool:
     """`"type": ["string", "null"]` or `anyOf: [..., {"type": "null"}]` (pydantic's `str | None`)."""
-    kind = spec.get("type")
-    return isinstance(kind, list) and "null" in kind or {"type": "null"} in (spec.get("anyOf") or [])
+    return isinstance(kind := spec.get("type"), list) and "null" in kind or {"type": "null"} in (spec.get("anyOf") or [])
 
 
 def json_type(spec: dict) -> str | None:
