@@ -398,3 +398,17 @@ def test_a_list_says_its_things_and_a_yes_no_field_of_a_row_by_its_name(question
 def test_a_chinese_count_is_said_with_the_measure_word_it_was_asked_by(question, said):
     """几封, 几家, 几笔 ask a count as 几个 does: "一共 5 封。", never "数量是 5"."""
     assert _answer(question, "lookup", {}, {"count": 5}) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("note 28 for groceries", "log_spending", {"amount": 28, "category": "groceries"}, {"amount": 28, "total_today": 40},
+     "Logged 28 for groceries: the total today is 40."),
+    ("put oat milk on the list", "add_item", {"item": "oat milk"}, {"ok": True, "items": 5},
+     "Added oat milk: there are 5 items."),
+    ("drop draft d7", "delete_draft", {"draft": "d7"}, {"deleted": True}, "Deleted d7."),
+    ("记一笔 28 元", "log_spending", {"amount": 28}, {"total_today": 40}, "已记录 28：今天总计是 40。"),
+])
+def test_an_action_done_says_what_it_did_with_the_calls_own_values(question, name, arguments, result, said):
+    """What an action did is said with what it was given, as a person repeats it ("Logged 28 for groceries"), never a
+    bare "Logged:" that leaves out what was logged."""
+    assert _answer(question, name, arguments, result) == said
