@@ -412,3 +412,13 @@ def test_an_action_done_says_what_it_did_with_the_calls_own_values(question, nam
     """What an action did is said with what it was given, as a person repeats it ("Logged 28 for groceries"), never a
     bare "Logged:" that leaves out what was logged."""
     assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("what did the trip cost me?", "I found 2 costs: train (price 30) and hotel (price 90). The total is 120."),
+    ("这趟一共花了多少钱？", "找到 2 个费用：火车（价格 30）和酒店（价格 90）。总计是 120。"),
+])
+def test_a_sum_beside_a_list_is_said_when_the_cost_is_asked(question, said):
+    """ "What did it cost?" is answered by the total a result gives beside its rows, never by the rows alone."""
+    rows = [{"item": "train", "price": 30}, {"item": "hotel", "price": 90}]
+    assert _answer(question, "list_costs", {}, {"costs": rows, "total": 120}) == said

@@ -157,9 +157,8 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
                                    *doing) if part], "en")
     if done:
         return f"{done}: {said}."
-    first = facts[0].value if facts else None
-    if isinstance(first, bool) and question.split()[:1] and question.split()[0].lower() in YES_NO:
-        said = f"{'Yes' if first else 'No'}, {said}"
+    if facts and isinstance(facts[0].value, bool) and question.split()[:1] and question.split()[0].lower() in YES_NO:
+        said = f"{'Yes' if facts[0].value else 'No'}, {said}"
     return f"{said[:1].upper()}{said[1:]}."
 
 

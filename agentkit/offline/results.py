@@ -17,7 +17,7 @@ from typing import Any
 
 from agentkit.offline import lexicon, reading, wording
 from agentkit.offline.failures import failure
-from agentkit.offline.fields import fields, how_many, row, sentence
+from agentkit.offline.fields import ASKS_COST, MONEY, fields, how_many, row, sentence
 from agentkit.offline.outputs import command_output, course_output, quoted
 from agentkit.offline.request import parsed as parsed_json
 from agentkit.offline.wording import MOMENT, STATUS_ZH, Language, context, join, label, moment, say, sentence_end, value_text
@@ -86,11 +86,12 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     if isinstance(value, dict) and (failed := _failed(value, words, given, question, language)):
         return failed
     lists = [k for k, v in value.items() if isinstance(v, list)] if isinstance(value, dict) else []
-    # {"count": 3, "recipes": [...]}, {"beach": "Porthmeor", "tides": [...]}: besides the list, counts and the call's input
-    counts = all(isinstance(v, (int, float)) or v in given for k, v in value.items() if k not in lists) if lists else False
-    if len(lists) == 1 and counts:
-        words, value = [*words, lists[0]], value[lists[0]]  # the list is the answer
-    elif isinstance(value, dict) and len(value) == 1 and isinstance(next(iter(value.values())), dict):
+    # {"count": 3, "tides": [...]}: the list is the answer (beside it counts, the call's input); a sum, if cost is asked, after
+    if len(lists) == 1 and all(isinstance(v, (int, float)) or v in given for k, v in value.items() if k not in lists):
+        summed = {k: v for k, v in value.items() if ASKS_COST.search(question) and set(reading.split_name(k)) & MONEY}
+        total = f"{'' if zh else ' '}{sentence(fields(summed, '', language, True), '', '', language, '')}" if summed else ""
+        return _items(value[lists[0]], [*words, lists[0]], arguments, question, language, full) + total
+    if isinstance(value, dict) and len(value) == 1 and isinstance(next(iter(value.values())), dict):
         value = next(iter(value.values()))  # {"person": {...}}: the object inside is the answer
     if isinstance(value, list):
         return _items(value, words, arguments, question, language, full)
