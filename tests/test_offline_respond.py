@@ -398,3 +398,27 @@ def test_a_list_says_its_things_and_a_yes_no_field_of_a_row_by_its_name(question
 def test_a_chinese_count_is_said_with_the_measure_word_it_was_asked_by(question, said):
     """几封, 几家, 几笔 ask a count as 几个 does: "一共 5 封。", never "数量是 5"."""
     assert _answer(question, "lookup", {}, {"count": 5}) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("note 28 for groceries", "log_spending", {"amount": 28, "category": "groceries"}, {"amount": 28, "total_today": 40},
+     "Logged 28 for groceries: the total today is 40."),
+    ("put oat milk on the list", "add_item", {"item": "oat milk"}, {"ok": True, "items": 5},
+     "Added oat milk: there are 5 items."),
+    ("drop draft d7", "delete_draft", {"draft": "d7"}, {"deleted": True}, "Deleted d7."),
+    ("记一笔 28 元", "log_spending", {"amount": 28}, {"total_today": 40}, "已记录 28：今天总计是 40。"),
+])
+def test_an_action_done_says_what_it_did_with_the_calls_own_values(question, name, arguments, result, said):
+    """What an action did is said with what it was given, as a person repeats it ("Logged 28 for groceries"), never a
+    bare "Logged:" that leaves out what was logged."""
+    assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("what did the trip cost me?", "I found 2 costs: train (price 30) and hotel (price 90). The total is 120."),
+    ("这趟一共花了多少钱？", "找到 2 个费用：火车（价格 30）和酒店（价格 90）。总计是 120。"),
+])
+def test_a_sum_beside_a_list_is_said_when_the_cost_is_asked(question, said):
+    """ "What did it cost?" is answered by the total a result gives beside its rows, never by the rows alone."""
+    rows = [{"item": "train", "price": 30}, {"item": "hotel", "price": 90}]
+    assert _answer(question, "list_costs", {}, {"costs": rows, "total": 120}) == said

@@ -34,7 +34,6 @@ class Fact(NamedTuple):
     key: str = ""
 
 
-
 def fields(value: dict, question: str, language: Language, full: bool, given: tuple = (),
            topic: str = "") -> list[Fact]:
     """(label, value as words) for the fields a person asked about: those whose name or value the question names,
@@ -84,13 +83,10 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
 
 def _currencies(flat: dict[str, Any]) -> dict[str, str]:
     """{"balance": 2450.75, "currency": "USD"}: an amount's unit is the currency beside it ("2450.75 USD"), said once."""
-    units = {}
-    for key, currency in flat.items():
-        prefix = key.removesuffix("currency").rstrip("_")
-        amount = next((k for k, v in flat.items() if k.startswith(prefix) and isinstance(v, float | int)
-                       and not isinstance(v, bool)), None) if key.endswith("currency") and isinstance(currency, str) else None
-        units |= {amount: currency} if amount else {}
-    return units
+    amounts = {key: next((k for k, v in flat.items() if k.startswith(key.removesuffix("currency").rstrip("_")) and
+                          isinstance(v, float | int) and not isinstance(v, bool)), None)
+               for key, currency in flat.items() if key.endswith("currency") and isinstance(currency, str)}
+    return {amount: flat[key] for key, amount in amounts.items() if amount}
 
 
 def row(item: Any, question: str, language: Language) -> str:
@@ -104,9 +100,8 @@ def row(item: Any, question: str, language: Language) -> str:
             else f.said for f in fields({k: v for k, v in item.items() if k != key}, question if key else "", language, False)]
     said = [s for s in said if s]  # "(not done)", "（未完成）"; a yes/no whose name Chinese lacks is left out
     head, rest = (str(item[key]), said[:1]) if key else (said[0] if said else "", said[1:])
-    comma = "，" if language == "zh" else ", "
     if any("(" in r or "（" in r for r in rest):  # "Standup, 10:30 (Monday, …)": no brackets in brackets
-        return comma.join([head, *rest])
+        return ("，" if language == "zh" else ", ").join([head, *rest])
     return f"{head}（{'，'.join(rest)}）" if rest and language == "zh" else f"{head} ({', '.join(rest)})" if rest else head
 
 
@@ -162,9 +157,8 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
                                    *doing) if part], "en")
     if done:
         return f"{done}: {said}."
-    first = facts[0].value if facts else None
-    if isinstance(first, bool) and question.split()[:1] and question.split()[0].lower() in YES_NO:
-        said = f"{'Yes' if first else 'No'}, {said}"
+    if facts and isinstance(facts[0].value, bool) and question.split()[:1] and question.split()[0].lower() in YES_NO:
+        said = f"{'Yes' if facts[0].value else 'No'}, {said}"
     return f"{said[:1].upper()}{said[1:]}."
 
 

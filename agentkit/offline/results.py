@@ -17,7 +17,7 @@ from typing import Any
 
 from agentkit.offline import lexicon, reading, wording
 from agentkit.offline.failures import failure
-from agentkit.offline.fields import fields, how_many, row, sentence
+from agentkit.offline.fields import ASKS_COST, MONEY, fields, how_many, row, sentence
 from agentkit.offline.outputs import command_output, course_output, quoted
 from agentkit.offline.request import parsed as parsed_json
 from agentkit.offline.wording import MOMENT, STATUS_ZH, Language, context, join, label, moment, say, sentence_end, value_text
@@ -86,11 +86,12 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     if isinstance(value, dict) and (failed := _failed(value, words, given, question, language)):
         return failed
     lists = [k for k, v in value.items() if isinstance(v, list)] if isinstance(value, dict) else []
-    # {"count": 3, "recipes": [...]}, {"beach": "Porthmeor", "tides": [...]}: besides the list, counts and the call's input
-    counts = all(isinstance(v, (int, float)) or v in given for k, v in value.items() if k not in lists) if lists else False
-    if len(lists) == 1 and counts:
-        words, value = [*words, lists[0]], value[lists[0]]  # the list is the answer
-    elif isinstance(value, dict) and len(value) == 1 and isinstance(next(iter(value.values())), dict):
+    # {"count": 3, "tides": [...]}: the list is the answer (beside it counts, the call's input); a sum, if cost is asked, after
+    if len(lists) == 1 and all(isinstance(v, (int, float)) or v in given for k, v in value.items() if k not in lists):
+        summed = {k: v for k, v in value.items() if ASKS_COST.search(question) and set(reading.split_name(k)) & MONEY}
+        total = f"{'' if zh else ' '}{sentence(fields(summed, '', language, True), '', '', language, '')}" if summed else ""
+        return _items(value[lists[0]], [*words, lists[0]], arguments, question, language, full) + total
+    if isinstance(value, dict) and len(value) == 1 and isinstance(next(iter(value.values())), dict):
         value = next(iter(value.values()))  # {"person": {...}}: the object inside is the answer
     if isinstance(value, list):
         return _items(value, words, arguments, question, language, full)
@@ -99,7 +100,8 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     acting = _acts(words)  # what an action made: every field says something (its number, state)
     # what it did, said by its own verb's past where answers.toml's status table has it: log -> "Logged" / "已记录"
     past = next((p for p in STATUS_ZH if acting and re.fullmatch(rf"{words[0]}{words[0][-1]}?e?d", p)), "")
-    done = (STATUS_ZH[past] if zh else past.capitalize()) if past else NOTHING[language][1].rstrip(".。") if acting else ""
+    done = (STATUS_ZH[past] if zh else past.capitalize()) + _given(arguments, language) if past else \
+        NOTHING[language][1].rstrip(".。") if acting else ""
     facts = {k: v for k, v in value.items() if not (v is True and k in ("ok", "success", "done", past))}  # "Done" says it
     if not facts:  # {"ok": true}: done; {"deleted": true}: "Deleted."
         return sentence_end(done, language) if done else NOTHING[language][bool(value)]
@@ -115,6 +117,14 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
         return sentence_end(f"{_conversion(words, arguments)} {'是' if zh else 'is'} {converted} {target}".rstrip(), language)
     return sentence(chosen, question, where, language, done) if chosen else sentence_end(done, language) if done else \
         NOTHING[language][0]
+
+
+def _given(arguments: dict[str, Any], language: Language) -> str:
+    """ " 28 for groceries", " oat milk": what an action was given, as a person repeats it ("Logged 28 for groceries")."""
+    said = [value_text(v, language) for v in arguments.values() if type(v) in (int, float) or isinstance(v, str) and len(v) <= 30
+            and not re.search(r"[\n@]" if language == "en" else r"[\n@A-Za-z]", v) and not moment(v, language)]  # zh: no English
+    pair = language == "en" and len(said) > 1 and re.fullmatch(r"[a-z]+", said[1])  # "28 for groceries", not "for Bob"
+    return " " + " for ".join(said[:2] if pair else said[:1]) if said else ""
 
 
 def _says_failed(key: str, value: Any, acted: str) -> bool:
@@ -202,11 +212,8 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
 def _without_brackets(text: str) -> str:
     """ "ok: kindle, {'amount': 90, 'currency': 'USD'}" -> "ok: kindle, amount 90, currency USD": a dict or a list
     printed inside a text result is said in words, never pasted with its braces and quotes."""
-    def pairs(match: re.Match) -> str:
-        found = PAIR.findall(match.group(1))
-        return ", ".join(f"{key.strip()} {value.strip()}" for key, value in found) if found else match.group(1)
-
-    text = re.sub(r"\{([^{}]*)\}", pairs, text)
+    text = re.sub(r"\{([^{}]*)\}", lambda m: ", ".join(f"{k.strip()} {v.strip()}" for k, v in PAIR.findall(m.group(1)))
+                  or m.group(1), text)
     return re.sub(r"\[([^\[\]]*)\]", lambda m: re.sub(r"[\"']", "", m.group(1)), text)
 
 

@@ -92,9 +92,8 @@ def number(value: float | int, language: Language = "en") -> str:
 
 def join(items: list[str], language: Language = "en") -> str:
     """ "a, b and c" / "a、b和c": a list as a person writes it."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ("、".join(items[:-1]) + "和" if language == "zh" else ", ".join(items[:-1]) + " and ") + items[-1]
+    head = ("、".join(items[:-1]) + "和" if language == "zh" else ", ".join(items[:-1]) + " and ") if len(items) > 1 else ""
+    return head + "".join(items[-1:])  # one item, or none, as it is
 
 
 def place(value: str, language: Language) -> str:
