@@ -304,7 +304,8 @@ TRAINING = tool("log_training", "Log a training session in my sports diary.", ["
                 sport=S("which sport"), minutes=I("how long, in minutes"))
 
 
-@pytest.mark.parametrize(("question", "sport", "minutes"), [("记一下：骑车 45 分钟", "骑车", 45), ("记一下：跑步 1 小时", "跑步", 60)])
+@pytest.mark.parametrize(("question", "sport", "minutes"), [
+    ("记一下：骑车 45 分钟", "骑车", 45), ("记一下：跑步 1 小时", "跑步", 60)])
 def test_a_duration_after_a_colon_leaves_no_word_of_its_own_in_the_text(question, sport, minutes):
     made, _ = calls(question, TRAINING)
     assert made == [("log_training", {"sport": sport, "minutes": minutes})]
