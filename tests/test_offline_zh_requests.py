@@ -280,3 +280,32 @@ def test_a_number_before_hao_names_the_thing_after_it(question, room):
     reply = OfflineModel().respond({"messages": [{"role": "user", "content": question}], "tools": [DESK]})
     assert [json.loads(c.arguments)["room"] for c in reply.tool_calls] == [room]
     assert "#" not in english("12月5号见") and "December 5" in english("12月5号见")
+
+
+RING = tool("ring_clock", "Set a wake-up alarm.", ["at"], at=S("HH:MM, 24-hour"))
+PING = tool("push_notice", "Push a notification to the phone at a given time.", ["text", "at"],
+            text=S("what the notification says"), at=S("HH:MM, 24-hour"))
+
+
+@pytest.mark.parametrize("question", ["后天早上6点叫醒我", "周日8点叫我起来去爬山", "wake me at 6 the day after tomorrow"])
+def test_wake_me_up_said_in_chinese_reaches_the_alarm_not_the_notification(question):
+    made, _ = calls(question, PING, RING)
+    assert [name for name, _ in made] == ["ring_clock"]
+
+
+@pytest.mark.parametrize(("question", "text"), [("提醒我明天下午三点交电费", "交电费"),
+                                                 ("remind me tomorrow at 3pm to pay the power bill", "pay the power bill")])
+def test_remind_me_reaches_a_notification_tool(question, text):
+    made, _ = calls(question, PING)
+    assert made == [("push_notice", {"text": text, "at": "15:00"})]
+
+
+TRAINING = tool("log_training", "Log a training session in my sports diary.", ["sport", "minutes"],
+                sport=S("which sport"), minutes=I("how long, in minutes"))
+
+
+@pytest.mark.parametrize(("question", "sport", "minutes"), [
+    ("记一下：骑车 45 分钟", "骑车", 45), ("记一下：跑步 1 小时", "跑步", 60)])
+def test_a_duration_after_a_colon_leaves_no_word_of_its_own_in_the_text(question, sport, minutes):
+    made, _ = calls(question, TRAINING)
+    assert made == [("log_training", {"sport": sport, "minutes": minutes})]

@@ -105,12 +105,12 @@ def without_values(text: str, spans: list[Span], used: set[int], properties: dic
 
 
 def cut(text: str, cuts: list[tuple[int, int]]) -> str:
-    """The text with each cut replaced by a space, spaces then made one; cuts that overlap ("with Sam" and "Sam") are cut once."""
+    """The text, each cut (and a "for" just before it: "swimming for 40 minutes") a space; overlapping cuts cut once."""
     pieces, at = [], 0
     for start, end in sorted(cuts):
         if end <= at:
             continue
-        pieces += [text[at:max(start, at)], " "]
+        pieces += [re.sub(r"\s+for\s*$", "", text[at:max(start, at)]), " "]
         at = max(at, end)
     return re.sub(r"\s+", " ", "".join(pieces) + text[at:]).strip()
 
