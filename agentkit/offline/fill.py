@@ -44,7 +44,7 @@ def needed_values_present(schema: dict, text: str) -> float:
     for role, kinds, currency in required:  # a measure's unit is no currency: "12 inches in cm" is no value of convert_currency
         if role in STRICT and role not in ("date", "time"):
             fitting = [s for s in spans if s.kind in kinds and id(s) not in taken and (s.kind != "proper" or is_known_place(
-                s.value)) and not (currency and str(s.value).lower() in quantities.UNITS.keys() - CURRENCY_CODES.keys())]
+                s.value)) and not (currency and str(s.value).lower() in quantities.MEASURES)]
             taken.update(id(s) for s in fitting[:1])
     # a pasted statement or command is as good as the tool's name; one unit alone says little ("70 kg")
     kinds, roles = [s.kind for s in spans if id(s) in taken], {role for role, _, _ in required}

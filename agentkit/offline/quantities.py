@@ -12,6 +12,7 @@ import re
 from typing import Protocol
 
 from agentkit.offline import lexicon, reading
+from agentkit.offline.places import CURRENCY_CODES
 
 
 class Span(Protocol):
@@ -23,6 +24,7 @@ class Span(Protocol):
 UNITS: dict[str, tuple[str, float]] = {word: (kind, factor) for kind, table in lexicon.words("words")["units"].items()
                                        for words, factor in table.items() for word in words.split()}
 """Unit word -> (kind, how many of the kind's base unit it is): grams, millilitres, metres, farads, henries, hertz."""
+MEASURES = frozenset(UNITS.keys() - CURRENCY_CODES.keys())  # the measure words that are no currency ("inch")
 
 
 def wanted_unit(name: str, description: str) -> str | None:
