@@ -83,9 +83,10 @@ def example_named(description: str, text: str) -> str | None:
     said = [e.strip(" '\"") for e in re.split(r",\s*|\s+(?:or|and)\s+|[、，或]", listed[1].rstrip(".)）。"))] if listed else []
     named = next((e for e in filter(None, said) if re.search(rf"\b{re.escape(e)}\b", text, re.I)), None)
     kinds = re.search(r"\b(?:category|type|kind|class|group)\b|类别|类型|分类", description, re.I)  # a thing is of one kind
+    if named or not kinds or not said:
+        return named
     words = [reading.stem(w) for w in reading.words(text)]
-    return named or kinds and next((e for e in filter(None, said)
-                                    if any(reading.related(w, reading.stem(english(e).lower())) for w in words)), None)
+    return next((e for e in filter(None, said) if any(reading.related(w, reading.stem(english(e).lower())) for w in words)), None)
 
 
 def without_values(text: str, spans: list[Span], used: set[int], properties: dict) -> str:
