@@ -103,14 +103,12 @@ def _cases(parts: list[str], differing: list[set[str]]) -> list[str]:
 
 
 def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: dict | None = None) -> str:
-    """The clause, led by the words that named the tool ("the square root of 9" -> "the square root of 25").
-
-    A clause that repeats a word of the call so far stands in for what follows that word ("synonyms for fast"
-    + "for slow" -> "synonyms for slow"; "water the front for 5 minutes" + "the back for 8" -> "water the back
-    for 8"); otherwise it stands in for the values (`values`, the call's so far), from the first one on, or from
-    the first number, quote or capital. A clause with an answer of its own to a yes/no or a choice of the `schema`
-    reads the call's words before the call's answer only ("rsvp yes to A" + "no to B" -> "rsvp no to B").
-    """
+    """The clause, led by the words that named the tool ("the square root of 9" -> "the square root of 25"). A clause
+    that repeats a word of the call so far stands in for what follows that word ("synonyms for fast" + "for slow" ->
+    "synonyms for slow"; "water the front for 5 minutes" + "the back for 8" -> "water the back for 8"); otherwise it
+    stands in for the values (`values`, the call's so far), from the first one on, or from the first number, quote or
+    capital. A clause with an answer of its own to a yes/no or a choice of the `schema` reads the call's words before
+    the call's answer only ("rsvp yes to A" + "no to B" -> "rsvp no to B")."""
     for spec in ((schema or {}).get("properties") or {}).values():  # the words that answer a yes/no, or a choice's options
         options = [rf"\b{re.escape(str(option).replace('_', ' '))}\b" for option in spec.get("enum") or ()]
         answer = YES_NO.pattern if spec.get("type") == "boolean" else "|".join(options)

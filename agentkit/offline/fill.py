@@ -27,11 +27,9 @@ YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
 
 
 def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: bool = True) -> tuple[dict, list[str]]:
-    """The arguments for `schema` read from `text`, and the names of required ones that could not be found.
-
-    `exclude` holds the tool's own words (they are not what a search is about); `guess=False` leaves out
-    a required choice the question does not state instead of taking the schema's default.
-    """
+    """The arguments for `schema` read from `text`, and the names of required ones that could not be found. `exclude`
+    holds the tool's own words (they are not what a search is about); `guess=False` leaves out a required choice the
+    question does not state instead of taking the schema's default."""
     return _fill_object(schema, text, find(text), set(), exclude, guess)
 
 

@@ -24,14 +24,12 @@ _WORD = re.compile(r"[\w'’-]+|[,.;:!?()\"“”]")
 
 def enumerated(text: str, name: str, blocked: list[tuple[int, int]], required: bool,
                others: frozenset[str] = frozenset()) -> tuple[int, list[tuple[int, int, str]]]:
-    """(start, end, item) for each item the question lists for the parameter `name`, and where the
-    list starts with the word that introduced it ("with eggs and feta": the other parameters skip all of it).
-
-    The list after the parameter's own word comes first ("labels bug and ui"), then the one after "with"; a
-    required list takes, failing both, the first run of two or more items ("anna, ben and chloe"). Text in
-    `blocked` (values other parameters took) is never an item, and a list that names another parameter
-    (`others`, stems of their names: "with express delivery" for `express`) is not this one's.
-    """
+    """(start, end, item) for each item the question lists for the parameter `name`, and where the list starts with the
+    word that introduced it ("with eggs and feta": the other parameters skip all of it). The list after the parameter's
+    own word comes first ("labels bug and ui"), then the one after "with"; a required list takes, failing both, the
+    first run of two or more items ("anna, ben and chloe"). Text in `blocked` (values other parameters took) is never an
+    item, and a list that names another parameter (`others`, stems of their names: "with express delivery" for
+    `express`) is not this one's."""
     tokens = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)
               if not any(s <= m.start() < e for s, e in blocked)]
     cues = {reading.stem(w) for w in reading.split_name(name) if w not in reading.STOP_WORDS}
