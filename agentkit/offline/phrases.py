@@ -39,8 +39,7 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) 
                 return phrase if phrase.lower() not in PRONOUNS else None
     # "flâneur" as written; "周会": a word the vocabulary kept; "with Lina": who with, as one word
     kept = [t for t in re.findall(rf"(?:\bwith\s+(?=[A-Z]|{HAN}))?(?:{LATIN}|{HAN}{{{1 if one_character else 2},}})", text)
-            if t.lower() not in reading.STOP_WORDS and not _is_tool_word(reading.stem(t.lower()), exclude)
-            and not t[0].isdigit()]
+            if t.lower() not in reading.STOP_WORDS and not _is_tool_word(reading.stem(t.lower()), exclude) and not t[0].isdigit()]
     while kept and (kept[0].lower() in COMMANDS or kept[-1] in COMMANDS and re.match(HAN, kept[-2:][0])):
         kept.pop(0 if kept[0].lower() in COMMANDS else -1)  # "Put buy milk on", "在科技大厦订": the verb is not the item
     return " ".join(kept) or None
