@@ -244,7 +244,7 @@ def test_a_result_that_says_it_failed_is_said_as_a_failure_never_done(question, 
 
 @pytest.mark.parametrize(("question", "name", "result", "said"), [
     ("how much rain fell?", "get_rainfall", {"rain_mm_1h": 2.5}, "The rain over 1 h is 2.5 mm."),
-    ("order me a pot of tea", "order_tea", {"ok": True, "ready_in_minutes": 4}, "Done: it will be ready in 4 min."),
+    ("order me a pot of tea", "order_tea", {"ok": True, "ready_in_minutes": 4}, "Ordered: it will be ready in 4 min."),
     ("where's my parcel?", "track_parcel", {"delivered_on": "2026-12-03"}, "It was delivered on Thursday, 3 December 2026."),
     ("how's the train?", "train_status", {"state": "out_for_service"}, "It is out for service."),
     ("is the car park full?", "car_park_status", {"status": "full"}, "It is full."),  # a lookup's status is a fact
@@ -293,7 +293,7 @@ def test_a_chinese_answer_says_an_enum_in_chinese_and_a_measure_is_not_a_total(q
     ("丢了一把雨伞", "report_lost_item", {"error": "phone is required for this item category"},
      "没能完成：“phone is required for this item category”。"),
     ("龟背竹多久浇一次水？", "get_plant_care", {"water": {"amount_ml": 250}, "light": "bright"}, "浇水用量是 250 ml。"),
-    ("这笔转账多少钱？", "get_transfer", {"amount": 90, "currency": "USD"}, "金额是 90 USD。"),
+    ("这笔转账多少钱？", "get_transfer", {"amount": 90, "currency": "USD"}, "金额是 90 美元。"),
 ])
 def test_a_chinese_answer_frames_english_text_and_says_amount_in_the_right_sense(question, name, result, said):
     """An English text a tool answers with is quoted in a Chinese answer, never pasted as if it were Chinese; an amount
@@ -322,7 +322,7 @@ def test_a_bare_number_in_a_list_row_is_said_with_its_name(question, said):
 @pytest.mark.parametrize(("question", "said"), [
     ("When does my ferry ZK4 sail and what did it cost?",
      "The ferry is Blue Star 2, the departure is 06:30 (Friday, 18 December 2026) and the price is 42.5 EUR."),
-    ("我的渡轮 ZK4 什么时候开，花了多少钱？", "出发是 06:30（2026年12月18日星期五），价格是 42.5 EUR。"),
+    ("我的渡轮 ZK4 什么时候开，花了多少钱？", "出发是 06:30（2026年12月18日星期五），价格是 42.5 欧元。"),
 ])
 def test_a_question_that_asks_when_or_what_it_cost_gets_the_time_and_the_money(question, said):
     result = {"ferry": "Blue Star 2", "departure": "2026-12-18T06:30:00", "deck": "upper",
@@ -422,3 +422,76 @@ def test_a_sum_beside_a_list_is_said_when_the_cost_is_asked(question, said):
     """ "What did it cost?" is answered by the total a result gives beside its rows, never by the rows alone."""
     rows = [{"item": "train", "price": 30}, {"item": "hotel", "price": 90}]
     assert _answer(question, "list_costs", {}, {"costs": rows, "total": 120}) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("is the ferry on time?", "ferry_status", {"ferry": "F9"},
+     {"status": "late", "planned": "09:10", "expected": "09:40", "berth": "3"},
+     "It is late, planned at 09:10, expected at 09:40 and the berth is 3."),
+    ("has the coach left yet?", "coach_status", {"coach": "C4"}, {"status": "boarding", "planned": "17:05", "bay": "7"},
+     "It is boarding, planned at 17:05 and the bay is 7."),
+    ("move 80 to the rainy day fund", "move_cash", {"amount": 80, "to": "rainy day fund"},
+     {"moved": 80, "from_pot": "bills", "to_pot": "rainy day fund", "balance_after": 512.4},
+     "Moved 80: from bills and the balance is now 512.4."),
+    ("how long is the wait at the clinic?", "clinic_queue", {}, {"wait_min": 35}, "The wait is 35 min."),
+    ("next ferry?", "ferry_times", {}, [{"ferry": "F9", "leaves_in_min": 6}], "I found one time: F9 (leaves in 6 min)."),
+    ("how cold was it at night?", "night_low", {}, {"temp_min": 3}, "The temperature minimum is 3."),
+])
+def test_a_field_named_by_a_participle_a_preposition_or_minutes_is_said_as_a_phrase(question, name, arguments, result, said):
+    """ "scheduled", "from_account", "balance_after", "due_in_min" are no nouns: "planned at 09:10", "from bills", "the
+    balance is now 512.4", "leaves in 6 min" (min after "in" is minutes, temp_min a minimum), never "the planned is
+    09:10", "the from pot is bills" or "in minimum 6"; a yes/no question hears the status first."""
+    assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("ping Jo that I'm outside", "message_friend", {"contact": "Jo", "text": "I'm outside"}, {"status": "sent", "to": "Jo"},
+     "Sent to Jo."),
+    ("告诉小李我到了", "message_friend", {"contact": "小李", "text": "我到了"},
+     {"status": "sent", "to": "小李", "channel": "sms"}, "已发送给小李。"),
+    ("hold 2 tickets for the quiz", "hold_tickets", {"count": 2}, {"status": "held", "expires": "18:30"},
+     "Held 2: it expires at 18:30."),
+    ("bookmark this recipe", "add_bookmark", {"page": "pho"}, {"saved": True, "folder": "Soups"},
+     "Added pho: it is saved and the folder is Soups."),
+    ("star the repo", "star_repo", {"repo": "ada/notes"}, {"ok": True}, "Done."),
+])
+def test_an_actions_status_that_says_it_was_done_is_said_as_done(question, name, arguments, result, said):
+    """{"status": "sent", "to": "Jo"} is "Sent to Jo." / "已发送给小李。", {"status": "held"} "Held 2: …", never "it is sent",
+    "the channel is sms" or "已完成：已发送"; a tool's own verb's past still comes first ("Added pho")."""
+    assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("40 dollars in yen?", "exchange_money", {"amount": 40, "from": "USD", "to": "JPY"}, {"result": 6012.4, "rate": 150.31},
+     "40 USD is 6012.4 JPY."),
+    ("100英镑能换多少欧元", "fx_rates", {"amount": 100, "base": "GBP", "target": "EUR"}, {"result": 116.2, "rate": 1.162},
+     "100 英镑 是 116.2 欧元。"),
+])
+def test_an_exchange_is_said_as_a_conversion_and_a_currency_code_in_chinese_words(question, name, arguments, result, said):
+    """A tool that exchanges money converts, whatever its name says ("exchange", "fx" are answers.toml's converting
+    words): "40 USD is 6012.4 JPY.", never "the result is 6012.4 and the rate is 150.31"; a Chinese answer names the
+    currencies in Chinese (英镑, 欧元), never USD."""
+    assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "result", "said"), [
+    ("what can I bake with apples?", "find_cakes_by_fruit", [{"title": "Apple crumble", "minutes": 50}],
+     "I found one cake: Apple crumble (50 min)."),
+    ("any cash machines near here?", "nearest_atms", [{"name": "Co-op, Mill Rd", "distance_m": 80}],
+     "I found one cash machine: Co-op, Mill Rd (80 m)."),
+])
+def test_a_list_is_said_by_what_it_finds_never_by_what_it_was_given(question, name, result, said):
+    """find_cakes_by_fruit finds cakes (after "by" comes what it is given), an "atms" tool cash machines: never "I
+    found one fruit" or "one atm"."""
+    assert _answer(question, name, {}, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "result", "said"), [
+    ("我的快递到哪了", "courier_status", {"status": "out for delivery", "eta": "18:00"}, "正在派送，预计送达是 18:00。"),
+    ("暖气开了吗", "heater_state", {"mode": "heat", "current": 19}, "模式是制热，当前是 19。"),
+    ("看看待办清单", "todo_overview", {"list_size": 6}, "清单大小是 6。"),
+])
+def test_a_chinese_answer_says_a_status_and_a_mode_in_chinese(question, name, result, said):
+    """ "out for delivery" is 正在派送 and "heat" 制热 in a Chinese answer, never quoted English; list_size is 清单 (a
+    list), never 列出 (to list)."""
+    assert _answer(question, name, {}, result) == said

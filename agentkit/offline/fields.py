@@ -16,7 +16,7 @@ from agentkit.offline.language import is_chinese
 from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, Language, join, label, one, place, value_text
 
 ASKS_WHEN, ASKS_COST = (re.compile(WORDING[asks], re.IGNORECASE) for asks in ("asks_when", "asks_cost"))
-MONEY, FRACTIONS = frozenset(WORDING["money"]), frozenset(WORDING["fractions"])
+MONEY, FRACTIONS, LEADING, NOW = (frozenset(WORDING[k]) for k in ("money", "fractions", "leading", "now"))
 FIELDS = lexicon.words("words")["fields"]
 NAMING, STATES, YES_NO = FIELDS["naming"], frozenset(FIELDS["states"].split()), FIELDS["yes_no"]
 """Fields that say which item of a list a row is, in this order of preference; fields whose word is what the thing is
@@ -47,7 +47,11 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
             flat[key] = item
         else:  # a list of objects: each said by its name and the rest ("Mon (20°C)")
             flat[key] = "; ".join(row(v, question, language) for v in item[:12])
-    units = _currencies(flat)
+    # {"balance": 2450.75, "currency": "USD"}: an amount's unit is the currency beside it ("2450.75 USD"), said once
+    amounts = {key: next((k for k, v in flat.items() if k.startswith(key.removesuffix("currency").rstrip("_")) and
+                          isinstance(v, float | int) and not isinstance(v, bool)), None)
+               for key, currency in flat.items() if key.endswith("currency") and isinstance(currency, str)}
+    units = {amount: flat[key] for key, amount in amounts.items() if amount}
     asked = set(reading.words(question))
     identifying = {k for k in flat if reading.split_name(k)[-1:] in (["id"], ["uuid"], ["url"], ["href"], ["timestamp"])}
     echoed = {k for k, v in flat.items() if v in given and not isinstance(v, bool)}  # the call's own input, said back
@@ -67,6 +71,8 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     # "when does it leave and what did it cost?": the date-times and the money, whatever their fields are called
     chosen += [k for k, v in flat.items() if k not in chosen and (ASKS_WHEN.search(question) and MOMENT.search(str(v)) or
                ASKS_COST.search(question) and set(reading.split_name(k)) & MONEY and not isinstance(v, str))]
+    yes_no = question.split()[:1] and question.split()[0].lower() in YES_NO  # "has it left?": its status first
+    chosen = [k for k in flat if chosen and yes_no and set(reading.split_name(k)) & STATES and k not in chosen][:1] + chosen
     if full or not chosen:
         chosen = [k for k in flat if k not in identifying | echoed or k in chosen][: len(flat) if full else 4]
     shown = []
@@ -80,14 +86,6 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     return [fact for fact in shown if not (units and fact.key.endswith("currency"))]
 
 
-def _currencies(flat: dict[str, Any]) -> dict[str, str]:
-    """{"balance": 2450.75, "currency": "USD"}: an amount's unit is the currency beside it ("2450.75 USD"), said once."""
-    amounts = {key: next((k for k, v in flat.items() if k.startswith(key.removesuffix("currency").rstrip("_")) and
-                          isinstance(v, float | int) and not isinstance(v, bool)), None)
-               for key, currency in flat.items() if key.endswith("currency") and isinstance(currency, str)}
-    return {amount: flat[key] for key, amount in amounts.items() if amount}
-
-
 def row(item: Any, question: str, language: Language) -> str:
     """One item of a list: a value, or an object by its name and one more field ("Dune (1965)"), or by its first
     value and the others ("high (06:12, 5.1 m)"); never its keys."""
@@ -95,7 +93,7 @@ def row(item: Any, question: str, language: Language) -> str:
         return value_text(item, language)
     key = next((k for n in NAMING for k in item if reading.split_name(k)[-1:] == [n]), None)
     said = [_yes_no(f.name, f.value, language, f.key) if isinstance(f.value, bool) else f"{f.name} {f.said}" if re.fullmatch(
-        r"-?[\d,.]+", f.said) and f.name and f.key != "year" and not (language == "zh" and re.search("[A-Za-z]", f.name))
+        r"-?[\d,.]+|\S+ min", f.said) and f.name and f.key != "year" and not (language == "zh" and re.search("[A-Za-z]", f.name))
             else f.said for f in fields({k: v for k, v in item.items() if k != key}, question if key else "", language, False)]
     said = [s for s in said if s]  # "(not done)", "（未完成）"; a yes/no whose name Chinese lacks is left out
     head, rest = (str(item[key]), said[:1]) if key else (said[0] if said else "", said[1:])
@@ -108,9 +106,10 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
     """Facts as a sentence a person says, after what an action did (`done`: "Logged", "已记录"; "" for a lookup): states
     and yes/no fields as what it is ("it is in stock"), a place as where it is, fields named after a verb as what it does
     ("it opens at 09:00"), the rest by their names ("the weight is 12 kg")."""
-    states, places, doing, nouns, counts = [], [], [], [], []
+    states, places, doing, nouns, counts, marks = [], [], [], [], [], []
     for fact in facts:
         words, key = fact.name.split(), set(reading.split_name(fact.key))
+        clock = re.fullmatch(r"\d{1,2}:\d{2}", fact.said) or MOMENT.match(str(fact.value))  # a time or a date
         if isinstance(fact.value, bool) and language == "zh" and re.search("[A-Za-z]", fact.name):
             continue  # "toxic to pets": an English name is never pasted into a Chinese answer
         if isinstance(fact.value, bool):
@@ -121,12 +120,15 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
             states.append(f"是{fact.said}" if language == "zh" else fact.said)
         elif key & PLACES and isinstance(fact.value, str):
             places.append(fact.said)
-        elif words == [fact.key] and re.fullmatch(r"\w+[^s]s", fact.key) and MOMENT.match(str(fact.value)) and language == "en":
+        elif words == [fact.key] and re.fullmatch(r"\w+[^s]s", fact.key) and clock and language == "en":
             doing.append(f"it {fact.key} {'at' if ':' in fact.said else 'on'} {fact.said}")  # "departs": "it departs at 07:45"
         elif len(words) > 1 and words[-1] in ("at", "on", "in", "by", "until", "from", "to") and language == "en":
             first = words[0]  # "it opens at 09:00", "it was delivered on …", "it will be ready in 7 min", "it is due on …"
             be = "was " if first.endswith("ed") else "" if first.endswith("s") else "will be " if words[-1] == "in" else "is "
             doing.append(f"it {be}{fact.name} {fact.said}")
+        elif language == "en" and (re.fullmatch(r"[a-z]+ed", fact.key) or words[:1] and words[0] in LEADING):  # "from bills"
+            at = ("at " if ":" in fact.said else "on ") if clock else ""  # "scheduled at 11:35", "moved 50"
+            marks.append(f"{words[0]} {fact.said}" if words[0] in LEADING else f"{fact.key} {at}{fact.said}")
         elif language == "en" and type(fact.value) is int and _plural(words[0] if words else ""):  # "there are 4 readings"
             nouns += [] if counts else [counts]  # said together, where the first count is: "there are 21 lifts open and 25 …"
             counts.append(" ".join([fact.said, one(words[0]) if fact.value == 1 else words[0], *words[1:]]))
@@ -134,23 +136,26 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
             at = next(i for i, w in enumerate(words) if w in ("every", "each")) + 1  # "water every 7 days", "every day"
             nouns.append([*words[:at], *(map(one, words[at:]) if fact.value == 1 and words[at:] else [fact.said, *words[at:]])])
         else:
-            nouns.append((fact.name, fact.said))
+            now = language == "en" and words[1:] and words[-1] in NOW  # balance_after: "the balance is now 310.2"
+            nouns.append((" ".join(words[:-1]), f"now {fact.said}") if now else (fact.name, fact.said))
     if len(facts) == 1 and re.fullmatch(r"[\d,.]+", facts[0].said) and (counted := how_many(question, facts[0].said, language)):
         return counted
     if language == "zh":
         # a fact whose name the table could not put in Chinese is left out ("4" alone says nothing), never an English
         # key; where it is all there is, its value alone
-        named = [f"{n}是{'' if v[:1] == '“' else ' '}{v}" if n else v for n, v in nouns if not re.search("[A-Za-z]", n)]
+        named = [f"{n}是{'' if v[:1] == '“' or is_chinese(v[:1]) else ' '}{v}" if n else v
+                 for n, v in nouns if not re.search("[A-Za-z]", n)]
         parts = states + [f"在{p}" for p in places if p != where.strip()]  # "北京：晴" says where once
-        parts += named if named or states or places else [v for _, v in nouns]
+        parts += named if named or states or places or done else [v for _, v in nouns]
         lead = f"{done}：" if done else (where.strip() + "：" if where.strip() else "")
         lead = lead or ("" if is_chinese("".join(parts)) else "结果是 ")  # "7" alone is not yet a Chinese sentence
         return f"{lead}{'，'.join(parts)}。" if parts or not done else f"{done}。"  # never "已删除：。"
     said = f"it is {join(states, 'en')}" if states else ""
     said += f"{' ' if said else 'it is '}in {join(places, 'en')}" if places else where if said else ""
+    said, marks = (said + "".join(f", {m}" for m in marks), []) if said else (said, marks)  # "it is late, expected at 9:10"
     # each value with its name, as a person says it: "the weight is 12.4 kg and the species is dog"
     counts[:] = [f"there {'is' if counts[0].startswith('1 ') else 'are'} {join(counts, 'en')}"] if counts else []
-    said = join([part for part in (said, *(" ".join(noun) if isinstance(noun, list) else
+    said = join([part for part in (said, *marks, *(" ".join(noun) if isinstance(noun, list) else
                                           f"the {noun[0]}{'' if said or i else where} {'are' if _plural(noun[0]) else 'is'} "
                                           f"{noun[1]}" if noun[0] else f"it is {noun[1]}" for i, noun in enumerate(nouns)),
                                    *doing) if part], "en")

@@ -17,15 +17,13 @@ from typing import Any
 
 from agentkit.offline import lexicon, reading, wording
 from agentkit.offline.failures import failure
-from agentkit.offline.fields import ASKS_COST, MONEY, fields, how_many, row, sentence
+from agentkit.offline.fields import ASKS_COST, MONEY, STATES, fields, how_many, row, sentence
 from agentkit.offline.outputs import command_output, course_output, quoted
 from agentkit.offline.request import parsed as parsed_json
 from agentkit.offline.wording import MOMENT, STATUS_ZH, Language, context, join, label, moment, say, sentence_end, value_text
 
-TABLES = ("getting", "toolish", "searching", "converted", "converting", "actions", "doing", "lookups", "reading", "clock",
-          "faults", "failed", "full")
-GETTING, TOOLISH, SEARCHING, CONVERTED, CONVERTING, ACTIONS, DOING, LOOKUPS, READING, CLOCK, FAULTS, FAILED, FULL = (
-    frozenset(lexicon.words("answers")["results"][table]) for table in TABLES)
+GETTING, TOOLISH, SEARCHING, CONVERTED, CONVERTING, ACTIONS, DONE, TO, DOING, LOOKUPS, READING, FAULTS, FAILED, FULL, CLOCK = (
+    frozenset(table) for table in lexicon.words("answers")["results"].values())  # each in answers.toml's order
 """The words of a tool's name (and of a result's field) that say what its result is: answers.toml's [results] says which."""
 NOTHING = {language: (say("nothing_found", language), say("nothing_done", language)) for language in ("en", "zh")}
 """What an empty result says: nothing found by a lookup, or an action done."""
@@ -42,7 +40,8 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
         return command_output(command or "", result, language, full)
     if shaped := course_output(result, language, full):
         return shaped
-    words = reading.split_name(name)
+    words = reading.split_name(name)  # recipes_by_ingredient finds recipes: what comes after "by" is what it is given
+    words = words[: next((i for i, w in enumerate(words) if i and w in wording.WORDING["criteria"]), len(words))]
     if (parsed := parsed_json(result) if result[:1] in ("{", "[") else None) is not None:
         return _structured(parsed, words, arguments, question, language, full)
     if words[:1] == ["ask"]:
@@ -60,23 +59,17 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
                    where=context(arguments, language, places_only=True))
     if "\n" in result or len(result) > 200:
         return quoted(result, say("found_text", language), full)
-    rest, echoed = _echoed(result, arguments)
-    said = _scalar(words, arguments, rest, language, question)
+    # "Lisbon: sunny, 21 C" for city=Lisbon: the result without the argument it starts by repeating, said once, not twice
+    head, separator, rest = result.partition(":")
+    echoed = [v for v in arguments.values() if isinstance(v, str) and separator and rest.strip()
+              and head.strip().casefold() == v.strip().casefold()][:1]
+    said = _scalar(words, arguments, rest.strip() if echoed else result, language, question)
     return said if all(v.casefold() in said.casefold() for v in echoed) else _scalar(words, arguments, result, language)
 
 
 def _acts(words: list[str]) -> bool:
     """A tool that does something ("book_table", "order_pizza"), not one that looks up its state ("order_status")."""
     return bool(words) and words[0] in ACTIONS and words[-1] not in LOOKUPS
-
-
-def _echoed(result: str, arguments: dict[str, Any]) -> tuple[str, list[str]]:
-    """The result without the argument it starts by repeating, and that argument: ("sunny, 21 C", ["Lisbon"]) for
-    "Lisbon: sunny, 21 C" and city=Lisbon; a sentence that names the city already says it once, not twice."""
-    head, separator, rest = result.partition(":")
-    echoed = [v for v in arguments.values() if isinstance(v, str) and separator and rest.strip()
-              and head.strip().casefold() == v.strip().casefold()][:1]
-    return (rest.strip() if echoed else result), echoed
 
 
 def _structured(value: Any, words: list[str], arguments: dict, question: str, language: Language, full: bool) -> str:
@@ -98,50 +91,49 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     if not isinstance(value, dict):
         return _scalar(words, arguments, value_text(value, language), language, question)
     acting = _acts(words)  # what an action made: every field says something (its number, state)
-    # what it did, said by its own verb's past where answers.toml's status table has it: log -> "Logged" / "已记录"
+    # what it did: a status or a flag that says so ({"status": "sent"}: "Sent to Mum", {"saved": true}), else its own
+    # verb's past where answers.toml's status table has it: log -> "Logged" / "已记录"
     past = next((p for p in STATUS_ZH if acting and re.fullmatch(rf"{words[0]}{words[0][-1]}?e?d", p)), "")
-    done = (STATUS_ZH[past] if zh else past.capitalize()) + _given(arguments, language) if past else \
+    flag = "" if past else next((k for k, v in value.items() if acting and (v is True and k in DONE or k in STATES
+                                                                           and str(v).lower() in DONE)), "")
+    past = past or (str(value[flag]).lower() if flag in STATES else flag)
+    # what it was given, as a person repeats it: "Logged 28 for groceries", "Sent to Mum", "已发送给小王"; zh: no English
+    told = [("给" if zh else "to ") * (k in TO) + value_text(v, language) for k, v in arguments.items()
+            if type(v) in (int, float) or isinstance(v, str) and len(v) <= 30
+            and not re.search(r"[\n@A-Za-z]" if zh else r"[\n@]", v) and not moment(v, language)]
+    pair = not zh and len(told) > 1 and re.fullmatch(r"[a-z]+", told[1]) and told[0][:1].isdigit()  # "28 for groceries"
+    told = (" " + " for ".join(told[:2] if pair else told[:1])).replace(" 给", "给") if told else ""
+    done = (STATUS_ZH[past] if zh else past.capitalize()) + told if past else \
         NOTHING[language][1].rstrip(".。") if acting else ""
-    facts = {k: v for k, v in value.items() if not (v is True and k in ("ok", "success", "done", past))}  # "Done" says it
+    facts = {k: v for k, v in value.items()  # "Done" says it
+             if k != flag and not ((v is True or v in given) and k in ("ok", "success", "done", past))}
     if not facts:  # {"ok": true}: done; {"deleted": true}: "Deleted."
         return sentence_end(done, language) if done else NOTHING[language][bool(value)]
     value = facts
-    where = context(arguments, language, places_only=True)
-    where = "" if re.fullmatch(r" (?:to|from) .+", where) else where  # "the driver to the pier" is not who drives
+    where = "" if re.fullmatch(r" (?:to|from) .+", where := context(arguments, language, True)) else where  # not "to the pier"
     topic = "".join(label(w, "zh")[0] for w in words)  # "天气" asks about the weather as a whole, not one field
     chosen = fields(value, question, language, full or acting, given, topic)[: None if full else 5]
     converted_names = CONVERTED | {label(w, "zh")[0] for w in CONVERTED}  # the field's name as the sentence labels it
     converted = next((f.said for f in chosen if not f.name or f.name.split()[0] in converted_names), None)
     if set(words) & CONVERTING and converted:  # {"converted": 92.31}: "100 USD is 92.31 EUR" / "100 USD 是 92.31 EUR"
         target = next((str(v) for k, v in arguments.items() if set(reading.split_name(k)) & {"to", "target"}), "")
-        return sentence_end(f"{_conversion(words, arguments)} {'是' if zh else 'is'} {converted} {target}".rstrip(), language)
+        said = f"{_conversion(words, arguments)} {'是' if zh else 'is'} {converted} {target}".rstrip()  # "500 元 是 70.25 美元"
+        named = wording.UNITS_ZH if zh else {}  # a currency's code in Chinese words: 美元, 欧元
+        return sentence_end(re.sub(r"\b[A-Z]{3}(?![A-Za-z])", lambda m: named.get(m[0], m[0]), said), language)
     return sentence(chosen, question, where, language, done) if chosen else sentence_end(done, language) if done else \
         NOTHING[language][0]
-
-
-def _given(arguments: dict[str, Any], language: Language) -> str:
-    """ " 28 for groceries", " oat milk": what an action was given, as a person repeats it ("Logged 28 for groceries")."""
-    said = [value_text(v, language) for v in arguments.values() if type(v) in (int, float) or isinstance(v, str) and len(v) <= 30
-            and not re.search(r"[\n@]" if language == "en" else r"[\n@A-Za-z]", v) and not moment(v, language)]  # zh: no English
-    pair = language == "en" and len(said) > 1 and re.fullmatch(r"[a-z]+", said[1])  # "28 for groceries", not "for Bob"
-    return " " + " for ".join(said[:2] if pair else said[:1]) if said else ""
-
-
-def _says_failed(key: str, value: Any, acted: str) -> bool:
-    """A field that says the action failed: an error, "ok": false, {"booked": false} from book_room (`acted` is the
-    stem "book"), "failed": true, a status "rejected" (or "full", "sold out" for a tool that acts)."""
-    if value is False:
-        return key in ("ok", "success") or bool(acted) and reading.stem(key).startswith(acted)
-    if key in ("status", "state") and isinstance(value, str):
-        return value.lower().replace("_", " ") in (FAILED | FULL if acted else FAILED)
-    return key in FAULTS and bool(value) or key == "failed" and value is True
 
 
 def _failed(value: dict, words: list[str], given: tuple, question: str, language: Language) -> str | None:
     """{"error": …}, "ok": false, a status "rejected": what went wrong ("I couldn't book it: no court is free at 09:00."),
     then what else the result offers ("The alternatives are 10:00 and 11:30."); None for a result that did not fail."""
     acted = reading.stem(words[0])[:4] if words and _acts(words) else ""
-    if not (wrong := [k for k, v in value.items() if _says_failed(k, v, acted)]):
+    # a field that says it failed: "ok": false, {"booked": false} from book_room (`acted` is the stem "book"), an error,
+    # "failed": true, a status "rejected" (or "full", "sold out" for a tool that acts)
+    wrong = [k for k, v in value.items() if ((k in ("ok", "success") or bool(acted) and reading.stem(k).startswith(acted))
+             if v is False else v.lower().replace("_", " ") in (FAILED | FULL if acted else FAILED)
+             if k in ("status", "state") and isinstance(v, str) else k in FAULTS and bool(v) or k == "failed" and v is True)]
+    if not wrong:
         return None
     why = next((k for k in (*FAULTS, "message", "reason", "detail") if value.get(k) and isinstance(value[k], str | list)), None)
     what = ("：" if language == "zh" else ": ") + value_text(value[why], language).rstrip(".。") if why else ""
@@ -154,7 +146,7 @@ def _failed(value: dict, words: list[str], given: tuple, question: str, language
 def _items(value: list, words: list[str], arguments: dict, question: str, language: Language, full: bool) -> str:
     """ "I found 2 books for Le Guin: A (1974) and B (1971).", "I found no flights from Oslo to Rome." """
     zh, where = language == "zh", context(arguments, language)
-    thing = next((w for w in reversed(words) if w not in GETTING | TOOLISH and len(w) > 2), "")
+    thing = next((wording.EXPANDED.get(w, w) for w in reversed(words) if w not in GETTING | TOOLISH and len(w) > 2), "")  # atms
     thing_zh = said if thing and (said := label(thing, "zh")[0]) and not re.search("[A-Za-z]", said) else "结果"
     many = thing if thing.endswith("s") else f"{thing}s" if thing else "results"
     if not value:
@@ -200,8 +192,9 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
         return f"{where}{subject}是{'' if result[:1] == '“' else ' '}{sentence_end(result, 'zh')}"
     if set(words) & CONVERTING or "to" in words[1:-1]:
         return sentence_end(f"{_conversion(words, arguments)} is {result}", "en")
-    if acting:
-        return sentence_end(f"Done: {result[:1].lower() + result[1:] if result[1:2].islower() else result}", "en")
+    if acting:  # "Done: it is paid", never "Done: done: …"
+        said = result[:1].lower() + result[1:] if result[1:2].islower() else result
+        return sentence_end(result if low.startswith("done") else f"Done: {said}", "en")
     subject = " ".join(label(w, "en")[0] for w in subject_words) or "answer"
     if subject_words == ["result"]:  # said of what went in, when one thing did: "the result for laconic"
         given = [v for v in arguments.values() if isinstance(v, (str, int, float)) and len(str(v)) <= 40]

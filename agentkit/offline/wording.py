@@ -48,9 +48,10 @@ def label(key: str, language: Language, beside: str = "") -> tuple[str, str]:
     if len(words) == 1 and words[0] in UNITS and words[0] not in ("c", "f"):  # {"km": 1745.2}: the unit is the name
         return "", UNITS[words[0]]
     # the unit is the last word, or one inside the name with a qualifier after it: new_snow_cm_24h -> "new snow (24 h)"
-    at = next((i for i, w in enumerate(words) if i and w in UNITS and words[i - 1] != "per"
-               and (i == len(words) - 1 or len(w) > 1)), None)  # price_per_kwh: a rate, named with its unit
-    unit, after = (UNITS[words[at]], " ".join(re.sub(r"(\d)([a-z])", r"\1 \2", w) for w in words[at + 1:])) if at else ("", "")
+    at = next((i for i, w in enumerate(words) if i and (w in UNITS or w == "min" and words[i - 1] in WORDING["minutes"])
+               and words[i - 1] != "per" and (i == len(words) - 1 or len(w) > 1)), None)  # price_per_kwh: a rate
+    unit, after = (UNITS.get(words[at], "min"), " ".join(re.sub(r"(\d)([a-z])", r"\1 \2", w) for w in words[at + 1:])) \
+        if at else ("", "")
     over = language == "en" and re.fullmatch(r"\d+ [a-z]+", after)  # snow_cm_24h: "the snow over 24 h is 8 cm"
     words = [*words[:at], f"over {after}" if over else f"({after})"] if after else words[:at] if unit else words
     if language == "zh":
