@@ -495,3 +495,13 @@ def test_a_chinese_answer_says_a_status_and_a_mode_in_chinese(question, name, re
     """ "out for delivery" is 正在派送 and "heat" 制热 in a Chinese answer, never quoted English; list_size is 清单 (a
     list), never 列出 (to list)."""
     assert _answer(question, name, {}, result) == said
+
+
+@pytest.mark.parametrize(("question", "arguments", "said"), [
+    ("any cakes with quince and fig?", {"fruit": ["quince", "fig"]}, "I found no cakes for quince and fig."),
+    ("cakes for a vegan party?", {"diet": "vegan party"}, "I found no cakes for vegan party."),
+    ("cakes in Lyon?", {"city": "Lyon"}, "I found no cakes in Lyon."),
+])
+def test_an_empty_search_says_what_was_searched_for(question, arguments, said):
+    """Nothing found is said with what was looked for ("for quince and fig"), a list or a phrase as much as a place."""
+    assert _answer(question, "find_cakes_by_fruit", arguments, []) == said

@@ -148,9 +148,10 @@ def _items(value: list, words: list[str], arguments: dict, question: str, langua
     zh, where = language == "zh", context(arguments, language)
     thing = next((wording.EXPANDED.get(w, w) for w in reversed(words) if w not in GETTING | TOOLISH and len(w) > 2), "")  # atms
     thing_zh = said if thing and (said := label(thing, "zh")[0]) and not re.search("[A-Za-z]", said) else "结果"
-    many = thing if thing.endswith("s") else f"{thing}s" if thing else "results"
-    if not value:
-        return say("found_none", language, many=thing if thing.endswith("ing") else many, thing_zh=thing_zh, where=where)
+    many = thing if thing.endswith("s") or not value and thing.endswith("ing") else f"{thing}s" if thing else "results"
+    if not value:  # what was searched for, when no place says it: "I found no recipes for chicken and leek."
+        asked = join([value_text(v, language) for v in arguments.values() if isinstance(v, list | str) and len(v) <= 40])
+        return say("found_none", language, many=many, thing_zh=thing_zh, where=where or f" for {asked}" * bool(asked))
     items = [row(v, question, language) for v in value[: 12 if not full else len(value)]]
     items += [say("more", language, count=len(value) - len(items))] * (len(value) > len(items))
     if len(value) == 1 and not zh:
