@@ -23,7 +23,8 @@ from agentkit.offline.request import parsed as parsed_json
 from agentkit.offline.wording import MOMENT, STATUS_ZH, Language, context, join, label, moment, say, sentence_end, value_text
 
 GETTING, TOOLISH, SEARCHING, CONVERTED, CONVERTING, ACTIONS, DONE, TO, DOING, LOOKUPS, READING, FAULTS, FAILED, FULL, CLOCK = (
-    frozenset(table) for table in lexicon.words("answers")["results"].values())  # each in answers.toml's order
+    frozenset(lexicon.words("answers")["results"][table]) for table in ("getting", "toolish", "searching", "converted",
+    "converting", "actions", "done", "recipients", "doing", "lookups", "reading", "faults", "failed", "full", "clock"))
 """The words of a tool's name (and of a result's field) that say what its result is: answers.toml's [results] says which."""
 NOTHING = {language: (say("nothing_found", language), say("nothing_done", language)) for language in ("en", "zh")}
 """What an empty result says: nothing found by a lookup, or an action done."""
@@ -97,13 +98,7 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     flag = "" if past else next((k for k, v in value.items() if acting and (v is True and k in DONE or k in STATES
                                                                            and str(v).lower() in DONE)), "")
     past = past or (str(value[flag]).lower() if flag in STATES else flag)
-    # what it was given, as a person repeats it: "Logged 28 for groceries", "Sent to Mum", "已发送给小王"; zh: no English
-    told = [("给" if zh else "to ") * (k in TO) + value_text(v, language) for k, v in arguments.items()
-            if type(v) in (int, float) or isinstance(v, str) and len(v) <= 30
-            and not re.search(r"[\n@A-Za-z]" if zh else r"[\n@]", v) and not moment(v, language)]
-    pair = not zh and len(told) > 1 and re.fullmatch(r"[a-z]+", told[1]) and told[0][:1].isdigit()  # "28 for groceries"
-    told = (" " + " for ".join(told[:2] if pair else told[:1])).replace(" 给", "给") if told else ""
-    done = (STATUS_ZH[past] if zh else past.capitalize()) + told if past else \
+    done = (STATUS_ZH[past] if zh else past.capitalize()) + _given(arguments, language) if past else \
         NOTHING[language][1].rstrip(".。") if acting else ""
     facts = {k: v for k, v in value.items()  # "Done" says it
              if k != flag and not ((v is True or v in given) and k in ("ok", "success", "done", past))}
@@ -122,6 +117,17 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
         return sentence_end(re.sub(r"\b[A-Z]{3}(?![A-Za-z])", lambda m: named.get(m[0], m[0]), said), language)
     return sentence(chosen, question, where, language, done) if chosen else sentence_end(done, language) if done else \
         NOTHING[language][0]
+
+
+def _given(arguments: dict[str, Any], language: Language) -> str:
+    """ " 28 for groceries", " to Mum", "给小王": what an action was given, as a person repeats it ("Logged 28 for
+    groceries", "Sent to Mum", "已发送给小王"); a Chinese sentence repeats no English."""
+    zh = language == "zh"
+    told = [("给" if zh else "to ") * (k in TO) + value_text(v, language) for k, v in arguments.items()
+            if type(v) in (int, float) or isinstance(v, str) and len(v) <= 30
+            and not re.search(r"[\n@A-Za-z]" if zh else r"[\n@]", v) and not moment(v, language)]
+    pair = not zh and len(told) > 1 and re.fullmatch(r"[a-z]+", told[1]) and told[0][:1].isdigit()  # "28 for groceries"
+    return (" " + " for ".join(told[:2] if pair else told[:1])).replace(" 给", "给") if told else ""
 
 
 def _failed(value: dict, words: list[str], given: tuple, question: str, language: Language) -> str | None:
