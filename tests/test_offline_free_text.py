@@ -158,3 +158,27 @@ def test_a_lead_into_the_when_is_part_of_the_when(question, chore, at):
     """ "starting tomorrow", "beginning on Sunday", "from next Monday" say when the nudges start: not the chore, and
     no second call with its own text."""
     assert calls(question, [CHORE]) == [("chore_nudge", {"chore": chore, "at": at})]
+
+
+JOT = tool("jot_spending", "Jot down a spending.", ["amount", "kind", "what"], amount={"type": "number"},
+           kind={"type": "string", "description": "The kind, e.g. food, transport, fun"},
+           what={"type": "string", "description": "What the money went on"})
+PURSE = tool("purse_entry", "Record money spent from the purse.", ["amount", "currency"], amount={"type": "number"},
+             currency={"type": "string", "description": "ISO code"},
+             kind={"type": "string", "enum": ["food", "transport", "fun", "other"]})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("I spent 6 on a bus and 14 on lunch", [(6, "transport", "bus"), (14, "food", "lunch")]),
+    ("I spent 3 GBP on a tram and 9 GBP on dinner", [(3, "transport", "tram"), (9, "food", "dinner")]),
+])
+def test_each_amount_takes_the_words_next_to_it(question, expected):
+    """Two amounts, each with its own thing: the first call's note is its own word ("bus", freed once the kind took
+    its example from it), never the other call's."""
+    assert [(a["amount"], a["kind"], a["what"]) for _, a in calls(question, [JOT])] == expected
+
+
+@pytest.mark.parametrize("question", ["打车15元，晚饭30元", "taxi 9 EUR, lunch 11 EUR"])
+def test_a_thing_before_its_amount_is_read_without_the_thing_before(question):
+    """ "打车15元，晚饭30元" (taxi 15 yuan, dinner 30 yuan): the second call is dinner's alone, not read with "taxi"."""
+    assert [a.get("kind") for _, a in calls(question, [PURSE])] == ["transport", "food"]

@@ -155,8 +155,9 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
             offer, so_far = current
             if _another_call(offer, so_far, clause):
                 calls.append(_planned(offer, so_far))
-                # "add eggs to my list" names the tool again and needs no words of the call before; "Paris" does
-                alone = score(named_only(offer.name), clause) >= ENOUGH
+                # "add eggs to my list" names the tool again and needs no words of the call before; "Paris" does; "早餐12元"
+                alone = score(named_only(offer.name), clause) >= ENOUGH or (  # (breakfast 12 yuan): a thing and its amount
+                    _complete(offer, clause) and bool(re.match(r"[^\W\d]+ \d", clause)))
                 current = (offer, clause if alone else with_context(so_far, clause, calls[-1].arguments.values(), offer.schema))
             else:
                 current = (offer, f"{so_far} and {clause}")

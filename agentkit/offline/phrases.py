@@ -23,7 +23,7 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) 
     # "add milk to my list", "put buy milk on my todo list": what is added
     if (item := ITEM.match(text)) and any(not _is_tool_word(w, exclude) for w in _words(item.group(1))):
         return item.group(1).strip("\"'“”")
-    for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(.+)"):
+    for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(?=(.+))"):
         for after in re.finditer(pattern, text, re.IGNORECASE):
             # up to a clause break ("and I'm..."), and without a trailing "at 17:30", "on Friday" or "under $100": other values
             phrase = re.split(r"\s+-+\s+|[,;]\s|\s+and\s+(?=(?i:i|we|he|she|they)\b)", after.group(1).strip().rstrip("?.!"))[0]
