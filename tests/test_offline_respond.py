@@ -422,3 +422,16 @@ def test_a_sum_beside_a_list_is_said_when_the_cost_is_asked(question, said):
     """ "What did it cost?" is answered by the total a result gives beside its rows, never by the rows alone."""
     rows = [{"item": "train", "price": 30}, {"item": "hotel", "price": 90}]
     assert _answer(question, "list_costs", {}, {"costs": rows, "total": 120}) == said
+
+
+@pytest.mark.parametrize(("question", "result", "said"), [
+    ("面包店现在开着吗？", {"open": True}, "开着。"),
+    ("药房还开着吗？", {"is_open": False, "opens_at": "08:00"}, "没开"),
+    ("小李在线吗？", {"online": True}, "在线。"),
+    ("打印机在线吗？", {"is_online": False}, "不在线。"),
+])
+def test_a_chinese_yes_no_says_the_state_as_chinese_says_it(question, result, said):
+    """Open and online are states Chinese says with their own words (开着 / 没开, 在线 / 不在线): not "有打开", and never
+    an empty "结果是 。" where the field's English name has no Chinese label."""
+    answer = _answer(question, "place_status", {}, result)
+    assert answer.startswith(said) and "有" not in answer and "结果是" not in answer, answer
