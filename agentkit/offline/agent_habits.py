@@ -147,5 +147,4 @@ def _step_of(arguments: object, open_steps: dict[int, str]) -> int | None:
 def _answer(base: OfflineModel, request: dict, question_at: int) -> Reply:
     """The answer from every result since the question but the plan tools', as if they had come in one turn."""
     names = {f["name"] for f in functions_of(request)}
-    return base.respond({**request, "messages": as_one_turn(request["messages"], question_at, names.__contains__),
-                         "tools": []})
+    return base.respond({**request, "messages": as_one_turn(request["messages"], question_at, names.__contains__), "tools": []})

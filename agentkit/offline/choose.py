@@ -53,18 +53,11 @@ class Planned:
 
 
 def score(offer: Offer, text: str) -> float:
-    """How well a tool fits a piece of the question: each question word counts once, at its best match.
-
-    Two words in a row also count as one ("sun set" is "sunset"), and a value the tool needs, such as a
-    path or a place, adds one point: not enough alone, enough with one more word in common; two such values
-    ("from porto to rome") are enough alone.
-    """
+    """How well a tool fits a piece of the question: each question word counts once, at its best match. Two words in a
+    row also count as one ("sun set" is "sunset"), and a value the tool needs, such as a path or a place, adds one point:
+    not enough alone, enough with one more word in common; two such values ("from porto to rome") are enough alone."""
     asked, means, done = _asked(text)
-    # not what it does: "the acceleration of" (no value, no name word but its verb) for calculate_max_height; "external"
-    strong = max((offer.weight_of(w) for w in reading.words(text) if w not in reading.WEAK_STEMS | _actions(offer)), default=0)
-    opposite = any(offer.weight_of(o) == NAME and not offer.weight_of(w) for w, o in reading.OPPOSITE.items() if w in asked)
-    if opposite or not (values := min(2.0, needed_values_present(offer.schema, text))) and (thing := THING.search(text)) and max(
-            map(offer.weight_of, reading.words(thing[1])), default=DESCRIPTION) < DESCRIPTION and strong < NAME:
+    if _refuses(offer, text, asked, values := min(2.0, needed_values_present(offer.schema, text))):
         return 0.0
     total = sum(offer.weight_of(word) / (3 if word in reading.WEAK_STEMS else 1) for word in asked)
     # "count the lines with wc": a program named as the means is a tool's that runs commands
@@ -73,6 +66,16 @@ def score(offer: Offer, text: str) -> float:
     total += 8.0 * (program or any(reading.related(m, w) for m in means for w, weight in offer.weighted_words if weight == NAME))
     total += _everyday(offer, text, program) + (_marks_done(offer) if done else 0.0)
     return total + values
+
+
+def _refuses(offer: Offer, text: str, asked: tuple[str, ...], values: float) -> bool:
+    """Not what the tool does: the question asks the opposite of its name's word ("external" for internal_rate_of_return),
+    or, with no value it needs, a thing none of its words name and no word but its verb names the tool ("the acceleration of")."""
+    if any(offer.weight_of(o) == NAME and not offer.weight_of(w) for w, o in reading.OPPOSITE.items() if w in asked):
+        return True
+    strong = max((offer.weight_of(w) for w in reading.words(text) if w not in reading.WEAK_STEMS | _actions(offer)), default=0)
+    return not values and bool(thing := THING.search(text)) and max(
+        map(offer.weight_of, reading.words(thing[1])), default=DESCRIPTION) < DESCRIPTION and strong < NAME
 
 
 @lru_cache(maxsize=256)  # a clause is scored against every tool: read its words once
@@ -259,10 +262,8 @@ def _loses(offer: Offer, so_far: str, clause: str) -> bool:
 
 
 def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
-    """A clause is another call of the same tool when it brings a value for a parameter already filled.
-
-    When the clause only completes the call ("the GCD of 84 and 36"), it is the same call.
-    """
+    """A clause is another call of the same tool when it brings a value for a parameter already filled; when it only
+    completes the call ("the GCD of 84 and 36"), it is the same call."""
     (before, _), (merged, _), (clause_only, _) = [_read(offer, t) for t in (so_far, f"{so_far} and {clause}", clause)]
     if len(merged) > len(before) and all(merged.get(name) == value for name, value in before.items()):
         return _loses(offer, so_far, clause)

@@ -75,27 +75,40 @@ def each_case(question: str, schema: dict, read: Callable[[str], tuple[dict, lis
     number or name (as written, not a choice) that another gives differently starts a case, or goes on with one it is new to; the
     others go with each case. A case lacks fewer values than it gives, and only some another gives ("a similar house")."""
     parts = [p.strip(" ,;") for p in CASES.split(question) if p.strip(" ,;")] if CASES_SAID.search(question) else []
-    got = [{n: v for n, v in read(p)[0].items() if "enum" not in schema["properties"][n] and (w := str(v).removesuffix(".0"))
-            in p and re.search(r"[A-Z\d]", w)} for p in parts]  # numbers and names as written ("two dogs": none), no choice
-    again = [{n for n in g if any(n in h and h[n] != g[n] for h in got if h is not g)} for g in got]
-    cases: list[tuple[set, str]] = []
-    for part, names in ((p, n) for p, n in zip(parts, again, strict=True) if n):
-        goes_on = cases and not names & cases[-1][0]  # new to the case before: its rest ("Today it is worth $7000")
-        cases[-1:] = [(cases[-1][0] | names, f"{cases[-1][1]} {part}")] if goes_on else [*cases[-1:], (names, part)]
-    shared = [p for p, names in zip(parts, again, strict=True) if not names]  # and its own words that say so ("the first")
-    told = [(c, *read(c)) for c in (" ".join([CASES_SAID.sub("", c), *shared]) for _, c in cases)]
+    got = [_given(p, read(p)[0], schema) for p in parts]
+    told = [(c, *read(c)) for c in _cases(parts, _differing(got))]  # a case gives more than it lacks, lacks only another's
     return [c for c, g, lacks in told if len(lacks) < len(g) and set(lacks) <= {n for _, o, _ in told if o is not g for n in o}]
 
 
-def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: dict | None = None) -> str:
-    """The clause, led by the words that named the tool ("the square root of 9" -> "the square root of 25").
+def _given(part: str, values: dict, schema: dict) -> dict:
+    """The values a part gives as written, numbers and names ("two dogs": none), no choice of an enum."""
+    return {n: v for n, v in values.items() if "enum" not in schema["properties"][n]
+            and (w := str(v).removesuffix(".0")) in part and re.search(r"[A-Z\d]", w)}
 
-    A clause that repeats a word of the call so far stands in for what follows that word ("synonyms for fast"
-    + "for slow" -> "synonyms for slow"; "water the front for 5 minutes" + "the back for 8" -> "water the back
-    for 8"); otherwise it stands in for the values (`values`, the call's so far), from the first one on, or from
-    the first number, quote or capital. A clause with an answer of its own to a yes/no or a choice of the `schema`
-    reads the call's words before the call's answer only ("rsvp yes to A" + "no to B" -> "rsvp no to B").
-    """
+
+def _differing(got: list[dict]) -> list[set[str]]:
+    """For each part, the parameters it gives a value for that another part gives differently."""
+    return [{n for n in g if any(n in h and h[n] != g[n] for h in got if h is not g)} for g in got]
+
+
+def _cases(parts: list[str], differing: list[set[str]]) -> list[str]:
+    """Each case's text: a part with a differing value starts a case, or goes on with the one before when its values
+    are new to it ("Today it is worth $7000"); then, without its words that tell it ("the first"), the other parts."""
+    cases: list[tuple[set, str]] = []
+    for part, names in ((p, n) for p, n in zip(parts, differing, strict=True) if n):
+        goes_on = cases and not names & cases[-1][0]
+        cases[-1:] = [(cases[-1][0] | names, f"{cases[-1][1]} {part}")] if goes_on else [*cases[-1:], (names, part)]
+    shared = [p for p, names in zip(parts, differing, strict=True) if not names]
+    return [" ".join([CASES_SAID.sub("", c), *shared]) for _, c in cases]
+
+
+def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: dict | None = None) -> str:
+    """The clause, led by the words that named the tool ("the square root of 9" -> "the square root of 25"). A clause
+    that repeats a word of the call so far stands in for what follows that word ("synonyms for fast" + "for slow" ->
+    "synonyms for slow"; "water the front for 5 minutes" + "the back for 8" -> "water the back for 8"); otherwise it
+    stands in for the values (`values`, the call's so far), from the first one on, or from the first number, quote or
+    capital. A clause with an answer of its own to a yes/no or a choice of the `schema` reads the call's words before
+    the call's answer only ("rsvp yes to A" + "no to B" -> "rsvp no to B")."""
     for spec in ((schema or {}).get("properties") or {}).values():  # the words that answer a yes/no, or a choice's options
         options = [rf"\b{re.escape(str(option).replace('_', ' '))}\b" for option in spec.get("enum") or ()]
         answer = YES_NO.pattern if spec.get("type") == "boolean" else "|".join(options)

@@ -82,8 +82,7 @@ def command_for(text: str, file: str | None, number: float | None) -> str | None
         if found and (file or "{file}" not in template or template.startswith("ls")):
             n = str(int(number)) if number else "10"
             word = next((text[found.start(i):found.end(i)] for i, g in enumerate(found.groups(), 1) if g), "")  # as written
-            return " ".join(template.replace("{file}", file or "")
-                            .replace("{n}", n).replace("{word}", word).split())
+            return " ".join(template.replace("{file}", file or "").replace("{n}", n).replace("{word}", word).split())
     return None
 
 

@@ -154,10 +154,9 @@ def _tag(members: list[Any]) -> str | None:
 
 
 def _api_error(errors: list[dict[str, Any]], request: dict[str, Any]) -> ApiError:
-    """pydantic's most specific error as the API words it: `Invalid type for 'messages[0].content': ...`.
-
-    A union that no member accepts gives one error per member: the one that reached deepest into the value is
-    about the member the value was meant to be."""
+    """pydantic's most specific error as the API words it: `Invalid type for 'messages[0].content': ...`. A union that
+    no member accepts gives one error per member: the one that reached deepest into the value is about the member the
+    value was meant to be."""
     located = [(error, *_located(error["loc"], request, missing=error["type"] == "missing")) for error in errors]
     first, where, value, _ = max(located, key=lambda found: (found[1].count(".") + found[1].count("["), found[3],
                                                             found[0]["type"] in _SAID))  # a bound over a member's type
@@ -188,11 +187,10 @@ def _api_error(errors: list[dict[str, Any]], request: dict[str, Any]) -> ApiErro
 
 
 def _located(loc: tuple[Any, ...], request: Any, missing: bool = False) -> tuple[str, Any, int]:
-    """pydantic's location as the API's param (`messages[1].tool_calls[0].function`), the value found there, and
-    how many of the union members it went through are the ones the value's own tag names.
-
-    A location also names the union member it tried (`list[...]`, a tag such as `user`): only the keys and
-    indexes that exist in the request are kept, and a missing key at the end."""
+    """pydantic's location as the API's param (`messages[1].tool_calls[0].function`), the value found there, and how
+    many of the union members it went through are the ones the value's own tag names. A location also names the union
+    member it tried (`list[...]`, a tag such as `user`): only the keys and indexes that exist in the request are kept,
+    and a missing key at the end."""
     where, value, tagged = "", request, 0
     for step, part in enumerate(loc):
         if isinstance(value, list) and isinstance(part, int) and part < len(value):

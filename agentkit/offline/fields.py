@@ -34,8 +34,7 @@ class Fact(NamedTuple):
     key: str = ""
 
 
-def fields(value: dict, question: str, language: Language, full: bool, given: tuple = (),
-           topic: str = "") -> list[Fact]:
+def fields(value: dict, question: str, language: Language, full: bool, given: tuple = (), topic: str = "") -> list[Fact]:
     """(label, value as words) for the fields a person asked about: those whose name or value the question names,
     else the first few; every field when the system prompt asks for detail. Fields that only say back the call's
     own input (`given`) are left out; `topic`, the tool's subject in Chinese, names no field in particular."""

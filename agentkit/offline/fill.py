@@ -27,11 +27,9 @@ YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
 
 
 def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: bool = True) -> tuple[dict, list[str]]:
-    """The arguments for `schema` read from `text`, and the names of required ones that could not be found.
-
-    `exclude` holds the tool's own words (they are not what a search is about); `guess=False` leaves out
-    a required choice the question does not state instead of taking the schema's default.
-    """
+    """The arguments for `schema` read from `text`, and the names of required ones that could not be found. `exclude`
+    holds the tool's own words (they are not what a search is about); `guess=False` leaves out a required choice the
+    question does not state instead of taking the schema's default."""
     return _fill_object(schema, text, find(text), set(), exclude, guess)
 
 
@@ -44,7 +42,7 @@ def needed_values_present(schema: dict, text: str) -> float:
     for role, kinds, currency in required:  # a measure's unit is no currency: "12 inches in cm" is no value of convert_currency
         if role in STRICT and role not in ("date", "time"):
             fitting = [s for s in spans if s.kind in kinds and id(s) not in taken and (s.kind != "proper" or is_known_place(
-                s.value)) and not (currency and str(s.value).lower() in quantities.UNITS.keys() - CURRENCY_CODES.keys())]
+                s.value)) and not (currency and str(s.value).lower() in quantities.MEASURES)]
             taken.update(id(s) for s in fitting[:1])
     # a pasted statement or command is as good as the tool's name; one unit alone says little ("70 kg")
     kinds, roles = [s.kind for s in spans if id(s) in taken], {role for role, _, _ in required}

@@ -24,16 +24,13 @@ _WORD = re.compile(r"[\w'’-]+|[,.;:!?()\"“”]")
 
 def enumerated(text: str, name: str, blocked: list[tuple[int, int]], required: bool,
                others: frozenset[str] = frozenset()) -> tuple[int, list[tuple[int, int, str]]]:
-    """(start, end, item) for each item the question lists for the parameter `name`, and where the
-    list starts with the word that introduced it ("with eggs and feta": the other parameters skip all of it).
-
-    The list after the parameter's own word comes first ("labels bug and ui"), then the one after "with"; a
-    required list takes, failing both, the first run of two or more items ("anna, ben and chloe"). Text in
-    `blocked` (values other parameters took) is never an item, and a list that names another parameter
-    (`others`, stems of their names: "with express delivery" for `express`) is not this one's.
-    """
-    tokens = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)
-              if not any(s <= m.start() < e for s, e in blocked)]
+    """(start, end, item) for each item the question lists for the parameter `name`, and where the list starts with the
+    word that introduced it ("with eggs and feta": the other parameters skip all of it). The list after the parameter's
+    own word comes first ("labels bug and ui"), then the one after "with"; a required list takes, failing both, the
+    first run of two or more items ("anna, ben and chloe"). Text in `blocked` (values other parameters took) is never an
+    item, and a list that names another parameter (`others`, stems of their names: "with express delivery" for
+    `express`) is not this one's."""
+    tokens = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text) if not any(s <= m.start() < e for s, e in blocked)]
     cues = {reading.stem(w) for w in reading.split_name(name) if w not in reading.STOP_WORDS}
     verb = any(word.lower() == "with" for *_, word in tokens[1:])  # "tag the pics with beach": the opening word is the verb
     for wanted in (lambda i, word: reading.stem(re.sub(r"(\w)\1?ed$", r"\1", word)) in cues and not (verb and i == 0),
@@ -82,8 +79,7 @@ def _items(tokens: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
 
 def phrase_after(text: str, leads: set[str], blocked: list[tuple[int, int]]) -> tuple[int, int, str] | None:
     """The words after the first of `leads` ("from the airport to …" -> "airport"), up to a word that ends a phrase."""
-    tokens = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)
-              if not any(s <= m.start() < e for s, e in blocked)]
+    tokens = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text) if not any(s <= m.start() < e for s, e in blocked)]
     lead = next((i for i, (_, _, word) in enumerate(tokens) if word.lower() in leads), None)
     items = _items(tokens[lead + 1:]) if lead is not None else []
     return items[0] if items else None

@@ -11,6 +11,7 @@ number's own form counts too ("$84" is money, "400 ml" a size, "3 of us" people)
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from agentkit.offline import dates, lexicon, quantities, reading
@@ -84,14 +85,21 @@ def value_for(name: str, spec: dict, span: Span, as_json_writes: bool = True) ->
     percentage as a fraction where the parameter takes one ("5%" -> 0.05: the description asks for a decimal, or speaks
     of a float rate, return or yield and names no percent scale, as a real model reads it, or it is at most 1), a loss
     below zero for a gain or loss; as JSON writes it, or as read (for `fits`, which keeps 3.5 from an integer)."""
-    unit = quantities.wanted_unit(name, description := spec.get("description", ""))  # "volume_ml", "in grams", if named
+    unit, fraction, loss = _reads(name, spec.get("description", ""), json_type(spec), spec.get("maximum", 2))
     amount = quantities.converted(span, unit, json_type(spec) == "integer")
-    said = {reading.stem(w) for w in re.findall(r"[a-z]+", description.lower())}
-    rate = json_type(spec) == "number" and not ("%" in description or (said | set(reading.split_name(name))) & PERCENT_SCALE)
-    if span.percent and (DECIMAL.search(description) or rate and (said & FRACTION_RATES or spec.get("maximum", 2) <= 1)):
-        amount = float(f"{amount / 100:.12g}")
-    amount = -abs(amount) if LOSS_WORDS & {*span.before[-2:]} and re.search(r"\bloss", f"{name} {description}", re.I) else amount
+    amount = float(f"{amount / 100:.12g}") if span.percent and fraction else amount
+    amount = -abs(amount) if loss and LOSS_WORDS & {*span.before[-2:]} else amount
     return as_json(amount, json_type(spec)) if as_json_writes else amount
+
+
+@lru_cache(maxsize=4096)  # `assign` tries every (parameter, number) pair: a parameter's own words are read once
+def _reads(name: str, description: str, kind: str | None, top: Any) -> tuple[str | None, bool, bool]:
+    """What a parameter says of the numbers it takes: its unit ("volume_ml", "in grams", if named), whether a
+    percentage is a fraction for it, whether it is a loss (a number after "lost" goes below zero)."""
+    said = {reading.stem(w) for w in re.findall(r"[a-z]+", description.lower())}
+    rate = kind == "number" and not ("%" in description or (said | set(reading.split_name(name))) & PERCENT_SCALE)
+    fraction = DECIMAL.search(description) or rate and (said & FRACTION_RATES or isinstance(top, (int, float)) and top <= 1)
+    return quantities.wanted_unit(name, description), bool(fraction), bool(re.search(r"\bloss", f"{name} {description}", re.I))
 
 
 def closeness(hint: set[str], span: Span, name: str = "") -> float:

@@ -88,8 +88,7 @@ def _changed(result: str, language: Language) -> str | None:
         return say("wrote_new" if what == "new file" else "wrote_over", language, path=path, size=size)
     if edited := re.fullmatch(r"Replaced (\d+) occurrences? in (.+) \((lines? [\d, ]+)\)", result):
         count, path, where = edited.groups()
-        return say("edited", language, path=path, count=count, s="s" * (count != "1"), lines=where.split(" ", 1)[1],
-                   where=where)
+        return say("edited", language, path=path, count=count, s="s" * (count != "1"), lines=where.split(" ", 1)[1], where=where)
     return None
 
 

@@ -36,8 +36,7 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) 
                 return phrase if phrase.lower() not in PRONOUNS else None
     # "flâneur" as written; "周会": a word the vocabulary kept; "with Lina": who with, as one word
     kept = [t for t in re.findall(rf"(?:\bwith\s+(?=[A-Z]|{HAN}))?(?:{LATIN}|{HAN}{{{1 if one_character else 2},}})", text)
-            if t.lower() not in reading.STOP_WORDS and not _is_tool_word(reading.stem(t.lower()), exclude)
-            and not t[0].isdigit()]
+            if t.lower() not in reading.STOP_WORDS and not _is_tool_word(reading.stem(t.lower()), exclude) and not t[0].isdigit()]
     while kept and (kept[0].lower() in COMMANDS or kept[-1] in COMMANDS and re.match(HAN, kept[-2:][0])):
         kept.pop(0 if kept[0].lower() in COMMANDS else -1)  # "Put buy milk on", "在科技大厦订": the verb is not the item
     return " ".join(kept) or None
@@ -81,9 +80,10 @@ def example_named(description: str, text: str) -> str | None:
     said = [e.strip(" '\"") for e in re.split(r",\s*|\s+(?:or|and)\s+|[、，或]", listed[1].rstrip(".)）。"))] if listed else []
     named = next((e for e in filter(None, said) if re.search(rf"\b{re.escape(e)}\b", text, re.I)), None)
     kinds = re.search(r"\b(?:category|type|kind|class|group)\b|类别|类型|分类", description, re.I)  # a thing is of one kind
+    if named or not kinds or not said:
+        return named
     words = [reading.stem(w) for w in reading.words(text)]
-    return named or kinds and next((e for e in filter(None, said)
-                                    if any(reading.related(w, reading.stem(english(e).lower())) for w in words)), None)
+    return next((e for e in filter(None, said) if any(reading.related(w, reading.stem(english(e).lower())) for w in words)), None)
 
 
 def without_values(text: str, spans: list[Span], used: set[int], properties: dict) -> str:

@@ -135,10 +135,8 @@ def _sse(completion: dict[str, Any], include_usage: bool) -> Iterator[bytes]:
 
 def _call_deltas(calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each call's head (index, id, name), then its arguments in fragments, the calls' fragments taken in turns.
-
-    Interleaved, as some providers send parallel calls: an assembler that appends each fragment to the
-    last call it saw, instead of to the call its `index` names, mixes up the two calls' arguments.
-    """
+    Interleaved, as some providers send parallel calls: an assembler that appends each fragment to the last call it saw,
+    instead of to the call its `index` names, mixes up the two calls' arguments."""
     queues = []
     for index, call in enumerate(calls):
         head = {"index": index, "id": call["id"], "type": "function",

@@ -12,6 +12,7 @@ import re
 from typing import Protocol
 
 from agentkit.offline import lexicon, reading
+from agentkit.offline.places import CURRENCY_CODES
 
 
 class Span(Protocol):
@@ -23,6 +24,7 @@ class Span(Protocol):
 UNITS: dict[str, tuple[str, float]] = {word: (kind, factor) for kind, table in lexicon.words("words")["units"].items()
                                        for words, factor in table.items() for word in words.split()}
 """Unit word -> (kind, how many of the kind's base unit it is): grams, millilitres, metres, farads, henries, hertz."""
+MEASURES = frozenset(UNITS.keys() - CURRENCY_CODES.keys())  # the measure words that are no currency ("inch")
 
 
 def wanted_unit(name: str, description: str) -> str | None:
@@ -46,10 +48,9 @@ def written_unit(span: Span) -> str | None:
 
 
 def converted(span: Span, unit: str | None, whole: bool = False) -> float:
-    """The span's number in `unit`, when it is written with another unit of the same kind; else as written.
-
-    `whole` rounds a converted number for an integer parameter: "2 stone" is 12701 grams, the fraction is the
-    conversion's, not the learner's. Twelve significant digits, not decimals: 47 nF is 4.7e-08 farads."""
+    """The span's number in `unit`, when it is written with another unit of the same kind; else as written. `whole`
+    rounds a converted number for an integer parameter: "2 stone" is 12701 grams, the fraction is the conversion's, not
+    the learner's. Twelve significant digits, not decimals: 47 nF is 4.7e-08 farads."""
     if unit is None or (written := written_unit(span)) is None or UNITS[written][0] != UNITS[unit][0]:
         return float(span.value)  # type: ignore[arg-type]
     amount = float(f"{float(span.value) * UNITS[written][1] / UNITS[unit][1]:.12g}")  # type: ignore[arg-type]

@@ -24,10 +24,8 @@ SYNONYMS: list[str] = TABLES["synonyms"]
 
 
 def words(text: str) -> list[str]:
-    """Lowercase content words, stemmed ("files" and "file" match, "investing" and "invest"), stop words dropped.
-
-    A hyphenated word is also read joined ("to-do" is "todo"): its halves alone are often stop words.
-    """
+    """Lowercase content words, stemmed ("files" and "file" match, "investing" and "invest"), stop words dropped. A
+    hyphenated word is also read joined ("to-do" is "todo"): its halves alone are often stop words."""
     lowered = re.sub(r"\b([a-z]+)-([a-z]+)\b", lambda m: f"{m[1]} {m[2]} {m[1]}{m[2]}", text.lower().replace("_", " "))
     tokens = re.findall(r"[a-z0-9]+", lowered)
     # Chinese the vocabulary left unread ("充电桩"): its two-character pieces, so it still meets a Chinese description

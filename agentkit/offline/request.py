@@ -33,8 +33,7 @@ class HttpReply:
 class ApiError(Exception):
     """An HTTP error in the API's own format; the openai SDK turns it into BadRequestError and friends."""
 
-    def __init__(self, status: int, message: str, param: str | None = None, code: str | None = None,
-                 allow: str | None = None):
+    def __init__(self, status: int, message: str, param: str | None = None, code: str | None = None, allow: str | None = None):
         super().__init__(message)
         self.status, self.message, self.param, self.code = status, message, param, code
         self.allow = allow  # the methods a 405 names in its `allow` header

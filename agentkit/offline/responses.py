@@ -112,12 +112,10 @@ def to_response(request: dict[str, Any], completion: dict[str, Any]) -> dict[str
     if message["content"] or message.get("refusal"):  # a strict text.format the question cannot fill: refused
         part = ({"type": "output_text", "text": message["content"], "annotations": []} if message["content"] else
                 {"type": "refusal", "refusal": message["refusal"]})
-        output.append({"type": "message", "id": f"msg_{key}", "status": "completed", "role": "assistant",
-                       "content": [part]})
+        output.append({"type": "message", "id": f"msg_{key}", "status": "completed", "role": "assistant", "content": [part]})
     for index, call in enumerate(message.get("tool_calls") or []):
         output.append({"type": "function_call", "id": f"fc_{key}_{index}", "call_id": call["id"],
-                       "name": call["function"]["name"], "arguments": call["function"]["arguments"],
-                       "status": "completed"})
+                       "name": call["function"]["name"], "arguments": call["function"]["arguments"], "status": "completed"})
     usage = completion["usage"]
     cut = completion["choices"][0]["finish_reason"] == "length"
     return {
@@ -163,5 +161,4 @@ def response_events(response: dict[str, Any]) -> Iterator[bytes]:
             yield numbered("response.function_call_arguments.done", item_id=item["id"], name=item["name"],
                            arguments=item["arguments"], **at)
         yield numbered("response.output_item.done", item=item, **at)
-    yield numbered("response.completed" if response["status"] == "completed" else "response.incomplete",
-                   response=response)
+    yield numbered("response.completed" if response["status"] == "completed" else "response.incomplete", response=response)

@@ -76,11 +76,9 @@ def hints_of(names: list[str], properties: dict) -> dict[str, frozenset[str]]:
 
 
 def by_direction(hint: set[str], spans: list[Span]) -> list[Span]:
-    """For "from Paris to London": an origin takes the value after "from", a destination the one after "to".
-
-    A unit written after a number ("30 pounds") is where a conversion starts; one asked for ("how many euros")
-    is where it goes.
-    """
+    """For "from Paris to London": an origin takes the value after "from", a destination the one after "to". A unit
+    written after a number ("30 pounds") is where a conversion starts; one asked for ("how many euros") is where it
+    goes."""
     if side_of(hint) == "to":
         towards = [s for s in spans if preposition(s) in {"to", "into", "in", "until"}]
         return towards or [s for s in spans if not s.counted and preposition(s) != "from"] or spans[1:] or spans

@@ -158,8 +158,7 @@ def _handler_for(server: OfflineServer) -> type[BaseHTTPRequestHandler]:
         def _send(self, reply: HttpReply) -> None:
             assert isinstance(reply.chunks, bytes)  # a reply in one piece: a stream is written by `_answer`
             self.send_response(reply.status)
-            for name, value in [("content-type", reply.content_type), ("content-length", str(len(reply.chunks))),
-                                *reply.headers]:
+            for name, value in [("content-type", reply.content_type), ("content-length", str(len(reply.chunks))), *reply.headers]:
                 self.send_header(name, value)
             self.end_headers()
             if self.command != "HEAD":

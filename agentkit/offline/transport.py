@@ -35,14 +35,12 @@ def offline_client(model: Model | None = None, *, sync: bool = False, max_retrie
 
 def connect_offline(*, unruly: str | None = None, gullible: bool = False, variant: str | None = None,
                     recover: bool = True, max_retries: int = 2) -> openai.AsyncOpenAI:
-    """The offline model as `agentkit.connect()` gives it, with the teaching switches a lesson turns on.
-
-    `unruly` (a mistake from `agentkit.offline.MISTAKES`) makes it an offline model that makes that mistake;
-    `gullible=True` one that obeys a command found in a tool result (prompt injection); `variant` (a name in
-    `agentkit.offline.VARIANTS`, MODEL=offline/<variant> in .env) gives it another real model's habit. A
-    real model's mistakes cannot be switched on, so these exist only here. `recover` makes it a
-    `RecoveringClient` (calls read back from text), as `connect()` does for every server but OpenAI's own API.
-    """
+    """The offline model as `agentkit.connect()` gives it, with the teaching switches a lesson turns on. `unruly` (a
+    mistake from `agentkit.offline.MISTAKES`) makes it an offline model that makes that mistake; `gullible=True` one
+    that obeys a command found in a tool result (prompt injection); `variant` (a name in `agentkit.offline.VARIANTS`,
+    MODEL=offline/<variant> in .env) gives it another real model's habit. A real model's mistakes cannot be switched on,
+    so these exist only here. `recover` makes it a `RecoveringClient` (calls read back from text), as `connect()` does
+    for every server but OpenAI's own API."""
     from agentkit.offline.variants import variant as named_variant
     from agentkit.recovery import RecoveringClient
 

@@ -155,8 +155,7 @@ def _read_word(match: re.Match[str]) -> str:
         WORDS[word] in UNITS and is_chinese(text[start - 1:start]) and not any(
             (m := _vocabulary().match(text, start - n)) and m.end() == start for n in range(2, min(start, 6) + 1))
     in_a_name = text[end:end + 1] in NAME_DOTS or text[start - 1:start] in NAME_DOTS
-    if len(word) == 1 and (WORDS[word] not in LINKING and unknown_next and not text[:start].rstrip()[-1:].isdigit()
-                           or in_a_name):
+    if len(word) == 1 and (WORDS[word] not in LINKING and unknown_next and not text[:start].rstrip()[-1:].isdigit() or in_a_name):
         return word  # "弗兰克·赫伯特" is a name: its 克 is not grams
     return f" {WORDS[word]} "
 
