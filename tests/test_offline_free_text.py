@@ -118,3 +118,67 @@ def test_a_thing_of_a_kind_the_description_lists_gives_that_example(question, to
     """ "e.g. food, transport": lunch is food, as a real model files it; the example as the description writes it (a
     Chinese description's "餐饮"), found through the same meaning table the tool scores use."""
     assert [arguments["category"] for _, arguments in calls(question, tools)] == [category]
+
+
+POCKET = tool("pocket_money", "Write down an entry of pocket money.", ["amount", "kind"], amount={"type": "number"},
+              kind={"type": "string", "description": "The kind of spending, e.g. food, transport, fun"})
+WAKE_UP = tool("morning_alarm", "Sets an alarm.", ["at"], at={"type": "string", "description": "HH:MM"})
+PING = tool("schedule_ping", "Show a ping on the watch.", ["text", "at"], text={"type": "string"},
+            at={"type": "string", "description": "HH:MM"})
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("log 3.20 for the tram", "transport"),  # a way of travelling is transport
+    ("note 11 for a subway fare", "transport"),
+    ("log 18 for a film tonight", "fun"),  # a show one goes to is fun
+    ("write down 45 for the theatre", "fun"),
+])
+def test_a_way_of_travelling_or_a_show_is_of_its_kind(question, kind):
+    """The meaning table links a tram, a subway fare to "transport" and a film, a theatre to "fun" (the examples a
+    category's description lists); "log" is writing down an entry."""
+    assert [arguments["kind"] for _, arguments in calls(question, [POCKET])] == [kind]
+
+
+@pytest.mark.parametrize("question", ["please wake me up tomorrow at 6:40", "wake me up tomorrow at 5"])
+def test_waking_someone_up_is_an_alarm(question):
+    """ "wake me up" is an alarm, though "tomorrow" is a word a scheduling tool is named for too."""
+    assert [name for name, _ in calls(question, [PING, WAKE_UP])] == ["morning_alarm"]
+
+
+CHORE = tool("chore_nudge", "Nudge me about a chore every day.", ["chore", "at"], chore={"type": "string"},
+             at={"type": "string", "description": "HH:MM"})
+
+
+@pytest.mark.parametrize(("question", "chore", "at"), [
+    ("nudge me every day, starting tomorrow at 18:30, to sweep the porch", "sweep the porch", "18:30"),
+    ("nudge me every day, beginning on Sunday at 7:10, to walk the dog", "walk the dog", "07:10"),
+    ("nudge me every day, from next Monday at 6:50, to stretch", "stretch", "06:50"),
+])
+def test_a_lead_into_the_when_is_part_of_the_when(question, chore, at):
+    """ "starting tomorrow", "beginning on Sunday", "from next Monday" say when the nudges start: not the chore, and
+    no second call with its own text."""
+    assert calls(question, [CHORE]) == [("chore_nudge", {"chore": chore, "at": at})]
+
+
+JOT = tool("jot_spending", "Jot down a spending.", ["amount", "kind", "what"], amount={"type": "number"},
+           kind={"type": "string", "description": "The kind, e.g. food, transport, fun"},
+           what={"type": "string", "description": "What the money went on"})
+PURSE = tool("purse_entry", "Record money spent from the purse.", ["amount", "currency"], amount={"type": "number"},
+             currency={"type": "string", "description": "ISO code"},
+             kind={"type": "string", "enum": ["food", "transport", "fun", "other"]})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("I spent 6 on a bus and 14 on lunch", [(6, "transport", "bus"), (14, "food", "lunch")]),
+    ("I spent 3 GBP on a tram and 9 GBP on dinner", [(3, "transport", "tram"), (9, "food", "dinner")]),
+])
+def test_each_amount_takes_the_words_next_to_it(question, expected):
+    """Two amounts, each with its own thing: the first call's note is its own word ("bus", freed once the kind took
+    its example from it), never the other call's."""
+    assert [(a["amount"], a["kind"], a["what"]) for _, a in calls(question, [JOT])] == expected
+
+
+@pytest.mark.parametrize("question", ["打车15元，晚饭30元", "taxi 9 EUR, lunch 11 EUR"])
+def test_a_thing_before_its_amount_is_read_without_the_thing_before(question):
+    """ "打车15元，晚饭30元" (taxi 15 yuan, dinner 30 yuan): the second call is dinner's alone, not read with "taxi"."""
+    assert [a.get("kind") for _, a in calls(question, [PURSE])] == ["transport", "food"]

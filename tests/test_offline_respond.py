@@ -505,3 +505,14 @@ def test_a_chinese_answer_says_a_status_and_a_mode_in_chinese(question, name, re
 def test_an_empty_search_says_what_was_searched_for(question, arguments, said):
     """Nothing found is said with what was looked for ("for quince and fig"), a list or a phrase as much as a place."""
     assert _answer(question, "find_cakes_by_fruit", arguments, []) == said
+@pytest.mark.parametrize(("question", "result", "said"), [
+    ("面包店现在开着吗？", {"open": True}, "开着。"),
+    ("药房还开着吗？", {"is_open": False, "opens_at": "08:00"}, "没开"),
+    ("小李在线吗？", {"online": True}, "在线。"),
+    ("打印机在线吗？", {"is_online": False}, "不在线。"),
+])
+def test_a_chinese_yes_no_says_the_state_as_chinese_says_it(question, result, said):
+    """Open and online are states Chinese says with their own words (开着 / 没开, 在线 / 不在线): not "有打开", and never
+    an empty "结果是 。" where the field's English name has no Chinese label."""
+    answer = _answer(question, "place_status", {}, result)
+    assert answer.startswith(said) and "有" not in answer and "结果是" not in answer, answer

@@ -2,6 +2,7 @@
 own words, Chinese words for English options, and general questions that are not requests."""
 
 import json
+import re
 
 import pytest
 from hypothesis import example, given, settings
@@ -309,3 +310,25 @@ TRAINING = tool("log_training", "Log a training session in my sports diary.", ["
 def test_a_duration_after_a_colon_leaves_no_word_of_its_own_in_the_text(question, sport, minutes):
     made, _ = calls(question, TRAINING)
     assert made == [("log_training", {"sport": sport, "minutes": minutes})]
+
+
+@pytest.mark.parametrize(("question", "text"), [("提醒我晚上9点给奶奶打电话", "奶奶打电话"),
+                                                 ("提醒我下午4点半给张老师打电话", "张老师打电话")])
+def test_a_to_that_holds_only_the_time_gives_way_to_the_next_to(question, text):
+    """ "提醒我晚上9点给奶奶打电话" reads "remind me to at 21:00 to 奶奶 call": the first "to" holds only the time, so the
+    text is what follows the next one, the act with whom (not 奶奶 alone, "call" being a word of no meaning here)."""
+    made, _ = calls(question, PING)
+    assert [arguments["text"] for _, arguments in made] == [text]
+
+
+SPOTS = tool("places_near", "Find places near a spot.", ["spot", "kind"], spot=S("an address or an area"),
+             kind=S("what kind of place", enum=["bank", "pharmacy", "cafe", "gym"]))
+
+
+@pytest.mark.parametrize(("question", "kind"), [("附近有几家银行？我在南京新街口", "bank"),
+                                                 ("附近有几家咖啡馆？我在武汉光谷", "cafe")])
+def test_how_many_of_a_kind_is_what_is_asked_not_where(question, kind):
+    """ "附近有几家银行" (how many banks are near): "几家银行" is what is asked, no place; "我在 X" says where, and
+    the two sentences are one request."""
+    made, _ = calls(question, SPOTS)
+    assert len(made) == 1 and made[0][1]["kind"] == kind and not re.search("几|多少|how", made[0][1]["spot"], re.I)

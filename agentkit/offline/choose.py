@@ -31,8 +31,8 @@ from agentkit.offline.zh_values import in_learners_words
 
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
 _WORDS = words("choose")["choose"]
-WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME, THING = (re.compile("|".join(_WORDS[name]), re.I) for name in (
-    "whats_in", "show_file", "part_of_file", "means", "it", "ask_me", "thing_asked"))
+WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME, THING, OWN = (re.compile("|".join(_WORDS[name]), re.I) for name in (
+    "whats_in", "show_file", "part_of_file", "means", "it", "ask_me", "thing_asked", "thing_amount"))
 """The words that imply a request ("what's in", "show me", "the first line of"), name its means ("with the shell"),
 point back at the clause before ("tick it off"), ask to ask the person ("ask me"), and what a question asks for."""
 INTO = re.compile(rf"\b{ADDING}\s+.+?\s+{ONTO}\s+([a-z]+)", re.I)
@@ -158,8 +158,8 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
             offer, so_far = current
             if _another_call(offer, so_far, clause):
                 calls.append(_planned(offer, so_far))
-                # "add eggs to my list" names the tool again and needs no words of the call before; "Paris" does
-                alone = score(named_only(offer.name), clause) >= ENOUGH
+                # "add eggs to my list" names the tool again and needs no words of the call before; "Paris" does; "早餐12元"
+                alone = score(named_only(offer.name), clause) >= ENOUGH or _complete(offer, clause) and OWN.match(clause)
                 current = (offer, clause if alone else with_context(so_far, clause, calls[-1].arguments.values(), offer.schema))
             else:
                 current = (offer, f"{so_far} and {clause}")

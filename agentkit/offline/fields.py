@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from agentkit.offline import lexicon, reading
 from agentkit.offline.language import is_chinese
-from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, Language, join, label, one, place, value_text
+from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, YES_NO_ZH, Language, join, label, one, place, value_text
 
 ASKS_WHEN, ASKS_COST = (re.compile(WORDING[asks], re.IGNORECASE) for asks in ("asks_when", "asks_cost"))
 MONEY, FRACTIONS, LEADING, NOW = (frozenset(WORDING[k]) for k in ("money", "fractions", "leading", "now"))
@@ -110,10 +110,8 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
     for fact in facts:
         words, key = fact.name.split(), set(reading.split_name(fact.key))
         clock = re.fullmatch(r"\d{1,2}:\d{2}", fact.said) or MOMENT.match(str(fact.value))  # a time or a date
-        if isinstance(fact.value, bool) and language == "zh" and re.search("[A-Za-z]", fact.name):
-            continue  # "toxic to pets": an English name is never pasted into a Chinese answer
-        if isinstance(fact.value, bool):
-            states.append(_yes_no(fact.name, fact.value, language))
+        if isinstance(fact.value, bool):  # "toxic to pets": an English name is never pasted into a Chinese answer
+            states += [said for said in [_yes_no(fact.name, fact.value, language, fact.key)] if said]
         elif key & STATES and isinstance(fact.value, str) and len(fact.said) <= 30:
             states.append(STATUS_ZH.get(fact.said.lower(), fact.said) if language == "zh" else fact.said.lower())
         elif key & {"name", "title"} and not states and isinstance(fact.value, str):  # "who is on call?": it is Priya
@@ -170,8 +168,8 @@ def _yes_no(name: str, value: bool, language: Language, key: str = "") -> str:
     """ "in stock" / "not in stock", "已确认" / "未确认", "有库存" / "没有库存", "done": "已完成" / "未完成"."""
     if language == "zh":
         name = STATUS_ZH.get(key) or "".join(w for w in name.split() if w not in ("is", "has", "in"))
-        if re.search("[A-Za-z]", name):
-            return ""
+        if (pair := YES_NO_ZH.get(key.removeprefix("is_"))) or re.search("[A-Za-z]", name):  # 开着 / 没开, 在线 / 不在线
+            return pair[not value] if pair else ""
         if name.startswith(("已", "可")):  # 已确认 / 未确认, 可用 / 不可用
             return name if value else ("未" + name[1:] if name.startswith("已") else "不" + name)
         return ("有" if value else "没有") + name

@@ -91,8 +91,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         phrase = example_named(properties[name].get("description", ""), rest) or key_phrase(rest, exclude) or \
             key_phrase(rest, exclude, one_character=True)
         person = phrase and role_of(name, properties[name])[0] == "person" and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
-        if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele)
-            values[name] = person.group(0) if person else phrase
+        if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele); an example
+            values[name], exclude = person.group(0) if person else phrase, exclude - {phrase}  # taken frees its word
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
     refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))
                and not re.fullmatch(p["pattern"], str(values[n]))}  # "查下" is no card number that ^[0-9]{10}$ takes

@@ -9,24 +9,21 @@ without the values the other parameters took.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from agentkit.offline import dates, lexicon, reading
+from agentkit.offline.spans import Span
 from agentkit.offline.vocabulary import english
-
-if TYPE_CHECKING:
-    from agentkit.offline.spans import Span
 
 
 def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) -> str | None:
     """What a search is about: the words after "for", "about", "on" or "to" (the first such phrase that is not
     just the tool's own words, as in "on my to-do list"), or else the words that are not the tool's (a Chinese word
     of one character, "5克盐", only when asked: more often it is a verb the vocabulary does not know)."""
-    text = FILLERS.sub("", text)
+    text = LEAD.sub("", FILLERS.sub("", text))  # "daily, starting tomorrow at 7:45, to ...": the day is when, not what
     # "add milk to my list", "put buy milk on my todo list": what is added
     if (item := ITEM.match(text)) and any(not _is_tool_word(w, exclude) for w in _words(item.group(1))):
         return item.group(1).strip("\"'“”")
-    for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(.+)"):
+    for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(?=(.+))"):
         for after in re.finditer(pattern, text, re.IGNORECASE):
             # up to a clause break ("and I'm..."), and without a trailing "at 17:30", "on Friday" or "under $100": other values
             phrase = re.split(r"\s+-+\s+|[,;]\s|\s+and\s+(?=(?i:i|we|he|she|they)\b)", after.group(1).strip().rstrip("?.!"))[0]
@@ -48,6 +45,7 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) 
 _DAYS = "|".join(sorted([*dates.TABLES["days_from_today"], *dates.WEEKDAYS], key=len, reverse=True))
 WHEN_FIRST = re.compile(rf"^(?:(?:this|next)\s+)?(?:{_DAYS})(?:\s+at(?:\s+\d{{1,2}}:\d{{2}})?)?(?:\s+to)?\s+(?=\S)", re.I)
 """A day (and a clock time) before what is to be done, as a Chinese request reads: not the phrase's words."""
+LEAD = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['when_leads']})(?:(?:{_DAYS})\b|(?=(?:at\s+)?\d))", re.I)
 ADDING = r"(?:please\s+)?(?:add|put|append|include|save|write down)"
 ONTO = r"(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b"
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""

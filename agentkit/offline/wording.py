@@ -26,8 +26,8 @@ MOMENT = re.compile(r"\b(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+
 """An ISO date or date-time, as APIs write them: 2026-12-04, 2026-12-04T22:53:29+09:00."""
 
 WORDING = lexicon.words("answers")["wording"]
-LABELS_ZH, EXPANDED, UNITS, UNITS_ZH, STATUS_ZH, PERIODS_ZH = (WORDING[table] for table in (
-    "labels_zh", "expanded", "units", "units_zh", "status_zh", "periods_zh"))
+LABELS_ZH, EXPANDED, UNITS, UNITS_ZH, STATUS_ZH, PERIODS_ZH, YES_NO_ZH = (WORDING[table] for table in (
+    "labels_zh", "expanded", "units", "units_zh", "status_zh", "periods_zh", "yes_no_zh"))
 """Chinese for the words that name fields and tools (where the reading vocabulary has none or another), short
 forms written out (temp -> temperature), a unit at the end of a field's name (temp_c) and how Chinese writes it, a
 one-word status in Chinese, a period at the end of a name that Chinese says first (total_today: 今天总计)."""
