@@ -279,6 +279,20 @@ def test_places_no_table_knows_and_counts_of_things(question, offer, expected):
     assert _calls(question, offer) == [(offer.name, expected)]
 
 
+HOURS = _offer("get_opening_hours", "When a gallery, a shop or another venue is open.", {
+    "venue": {"type": "string", "description": "The venue's name"}, "day": {"type": "string"}}, ["venue"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    ("opening hours of the Royal Museum of Fine Arts on Sunday", HOURS, {"venue": "Royal Museum of Fine Arts", "day": "Sunday"}),
+    ("call a cab from the Natural History Museum of Vienna to the station", RIDE,
+     {"pickup": "Natural History Museum of Vienna", "dropoff": "station"}),
+])
+def test_a_place_named_with_its_kind_goes_on_through_of(question, offer, expected):
+    """ "the Museum of Modern Art", "Union Station of Leeds": the name after "of" is the place's own, not a second place."""
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
 def test_francs_and_rupees_are_money():
     from agentkit.offline.spans import find
     assert [s.kind for s in find("200 swiss francs in rupees") if s.kind == "unit"] == ["unit", "unit"]
