@@ -293,6 +293,20 @@ def test_a_place_named_with_its_kind_goes_on_through_of(question, offer, expecte
     assert _calls(question, offer) == [(offer.name, expected)]
 
 
+OUTSIDE = _offer("outdoor_conditions", "How it is outside at a spot: the temperature and the wind.", {
+    "spot": {"type": "string", "description": "Where, e.g. a town or a landmark"}}, ["spot"])
+
+
+@pytest.mark.parametrize(("question", "spot"), [
+    ("the temperature and the wind at Bondi beach today", "Bondi beach"),
+    ("outdoor conditions in the Gobi desert", "Gobi desert"),
+    ("is it cold at Lake Louise", "Lake Louise"),  # the kind first: a name as any other
+])
+def test_a_natural_place_is_named_with_its_kind(question, spot):
+    """A desert, a beach, a forest is named as a street or a station is: "the Gobi desert" is the place, not "Gobi"."""
+    assert _calls(question, OUTSIDE) == [(OUTSIDE.name, {"spot": spot})]
+
+
 def test_francs_and_rupees_are_money():
     from agentkit.offline.spans import find
     assert [s.kind for s in find("200 swiss francs in rupees") if s.kind == "unit"] == ["unit", "unit"]
