@@ -307,6 +307,20 @@ def test_a_natural_place_is_named_with_its_kind(question, spot):
     assert _calls(question, OUTSIDE) == [(OUTSIDE.name, {"spot": spot})]
 
 
+DINE = _offer("restaurant_search", "Find restaurants in a town.", {
+    "town": {"type": "string"}, "cuisine": {"type": "string", "description": "Which kind of food"}}, ["town", "cuisine"])
+
+
+@pytest.mark.parametrize(("question", "cuisine"), [
+    ("find restaurants serving Thai cuisine in Leeds", "Thai"),
+    ("restaurants in Leeds with Greek cuisine", "Greek"),
+    ("any good places for Korean cuisine in Leeds?", "Korean"),
+])
+def test_a_cuisine_is_named_by_its_people(question, cuisine):
+    """ "Thai cuisine" is Thai, not "serving Thai" or "with Greek": the adjective a language is also named by."""
+    assert _calls(question, DINE) == [(DINE.name, {"town": "Leeds", "cuisine": cuisine})]
+
+
 def test_francs_and_rupees_are_money():
     from agentkit.offline.spans import find
     assert [s.kind for s in find("200 swiss francs in rupees") if s.kind == "unit"] == ["unit", "unit"]
