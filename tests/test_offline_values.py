@@ -321,6 +321,21 @@ def test_a_cuisine_is_named_by_its_people(question, cuisine):
     assert _calls(question, DINE) == [(DINE.name, {"town": "Leeds", "cuisine": cuisine})]
 
 
+RAIN = _offer("rain_outlook", "Expected rainfall in a town over the coming days.", {
+    "town": {"type": "string"}, "days": {"type": "integer", "description": "How many days ahead"},
+    "unit": {"type": "string", "description": "mm or inches"}}, ["town", "days"])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("rainfall in Leeds for the next 4 days in inches", {"town": "Leeds", "days": 4, "unit": "inches"}),
+    ("expected rainfall in Leeds over 10 days", {"town": "Leeds", "days": 10}),
+    ("rainfall in Leeds in mm for the next 2 days", {"town": "Leeds", "days": 2, "unit": "mm"}),
+])
+def test_the_unit_of_a_count_its_parameter_is_named_for_is_no_unit_parameters(question, expected):
+    """ "for 4 days" fills `days`: "days" is that number's word, not the answer's unit."""
+    assert _calls(question, RAIN) == [(RAIN.name, expected)]
+
+
 def test_francs_and_rupees_are_money():
     from agentkit.offline.spans import find
     assert [s.kind for s in find("200 swiss francs in rupees") if s.kind == "unit"] == ["unit", "unit"]
