@@ -336,6 +336,18 @@ def test_the_unit_of_a_count_its_parameter_is_named_for_is_no_unit_parameters(qu
     assert _calls(question, RAIN) == [(RAIN.name, expected)]
 
 
+ROAD = _offer("road_distance", "How far apart two cities are by road.", {
+    "from_city": {"type": "string", "description": "The first city"},
+    "to_city": {"type": "string", "description": "The second city"}}, ["from_city", "to_city"])
+
+
+@pytest.mark.parametrize("question", ["road distance from Boston to Washington D.C.",
+                                      "road distance between Boston and Washington D.C."])
+def test_a_city_written_with_initials_keeps_them(question):
+    """ "Washington D.C." is the city as written, its initials and their full stops too, not "Washington"."""
+    assert _calls(question, ROAD) == [(ROAD.name, {"from_city": "Boston", "to_city": "Washington D.C."})]
+
+
 def test_francs_and_rupees_are_money():
     from agentkit.offline.spans import find
     assert [s.kind for s in find("200 swiss francs in rupees") if s.kind == "unit"] == ["unit", "unit"]
