@@ -279,6 +279,75 @@ def test_places_no_table_knows_and_counts_of_things(question, offer, expected):
     assert _calls(question, offer) == [(offer.name, expected)]
 
 
+HOURS = _offer("get_opening_hours", "When a gallery, a shop or another venue is open.", {
+    "venue": {"type": "string", "description": "The venue's name"}, "day": {"type": "string"}}, ["venue"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    ("opening hours of the Royal Museum of Fine Arts on Sunday", HOURS, {"venue": "Royal Museum of Fine Arts", "day": "Sunday"}),
+    ("call a cab from the Natural History Museum of Vienna to the station", RIDE,
+     {"pickup": "Natural History Museum of Vienna", "dropoff": "station"}),
+])
+def test_a_place_named_with_its_kind_goes_on_through_of(question, offer, expected):
+    """ "the Museum of Modern Art", "Union Station of Leeds": the name after "of" is the place's own, not a second place."""
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
+OUTSIDE = _offer("outdoor_conditions", "How it is outside at a spot: the temperature and the wind.", {
+    "spot": {"type": "string", "description": "Where, e.g. a town or a landmark"}}, ["spot"])
+
+
+@pytest.mark.parametrize(("question", "spot"), [
+    ("the temperature and the wind at Bondi beach today", "Bondi beach"),
+    ("outdoor conditions in the Gobi desert", "Gobi desert"),
+    ("is it cold at Lake Louise", "Lake Louise"),  # the kind first: a name as any other
+])
+def test_a_natural_place_is_named_with_its_kind(question, spot):
+    """A desert, a beach, a forest is named as a street or a station is: "the Gobi desert" is the place, not "Gobi"."""
+    assert _calls(question, OUTSIDE) == [(OUTSIDE.name, {"spot": spot})]
+
+
+DINE = _offer("restaurant_search", "Find restaurants in a town.", {
+    "town": {"type": "string"}, "cuisine": {"type": "string", "description": "Which kind of food"}}, ["town", "cuisine"])
+
+
+@pytest.mark.parametrize(("question", "cuisine"), [
+    ("find restaurants serving Thai cuisine in Leeds", "Thai"),
+    ("restaurants in Leeds with Greek cuisine", "Greek"),
+    ("any good places for Korean cuisine in Leeds?", "Korean"),
+])
+def test_a_cuisine_is_named_by_its_people(question, cuisine):
+    """ "Thai cuisine" is Thai, not "serving Thai" or "with Greek": the adjective a language is also named by."""
+    assert _calls(question, DINE) == [(DINE.name, {"town": "Leeds", "cuisine": cuisine})]
+
+
+RAIN = _offer("rain_outlook", "Expected rainfall in a town over the coming days.", {
+    "town": {"type": "string"}, "days": {"type": "integer", "description": "How many days ahead"},
+    "unit": {"type": "string", "description": "mm or inches"}}, ["town", "days"])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("rainfall in Leeds for the next 4 days in inches", {"town": "Leeds", "days": 4, "unit": "inches"}),
+    ("expected rainfall in Leeds over 10 days", {"town": "Leeds", "days": 10}),
+    ("rainfall in Leeds in mm for the next 2 days", {"town": "Leeds", "days": 2, "unit": "mm"}),
+])
+def test_the_unit_of_a_count_its_parameter_is_named_for_is_no_unit_parameters(question, expected):
+    """ "for 4 days" fills `days`: "days" is that number's word, not the answer's unit."""
+    assert _calls(question, RAIN) == [(RAIN.name, expected)]
+
+
+ROAD = _offer("road_distance", "How far apart two cities are by road.", {
+    "from_city": {"type": "string", "description": "The first city"},
+    "to_city": {"type": "string", "description": "The second city"}}, ["from_city", "to_city"])
+
+
+@pytest.mark.parametrize("question", ["road distance from Boston to Washington D.C.",
+                                      "road distance between Boston and Washington D.C."])
+def test_a_city_written_with_initials_keeps_them(question):
+    """ "Washington D.C." is the city as written, its initials and their full stops too, not "Washington"."""
+    assert _calls(question, ROAD) == [(ROAD.name, {"from_city": "Boston", "to_city": "Washington D.C."})]
+
+
 def test_francs_and_rupees_are_money():
     from agentkit.offline.spans import find
     assert [s.kind for s in find("200 swiss francs in rupees") if s.kind == "unit"] == ["unit", "unit"]

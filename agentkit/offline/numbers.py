@@ -45,9 +45,9 @@ def assign(names: list[str], hints: dict[str, set[str]], properties: dict, requi
 
 
 def own_units(placed: dict[str, Span], properties: dict, spans: list[Span]) -> list[Span]:
-    """ "cycled 42 km" for a distance in kilometres: the unit written with a number that its parameter takes in its own
-    unit is part of that value, not the value of a `unit` parameter (which says something else: the answer's unit)."""
-    sized = [s for n, s in placed.items() if quantities.wanted_unit(n, properties[n].get("description", ""))]
+    """ "cycled 42 km" for a distance in km, "for 3 days" for `days`: a number's unit is its value's, no `unit` parameter's."""
+    sized = [s for n, s in placed.items() if quantities.wanted_unit(n, properties[n].get("description", "")) or s.after[:1]
+             and reading.stem(s.after[0]) in map(reading.stem, reading.split_name(n))]  # the parameter named for the unit
     return [u for u in spans if u.kind == "unit" and u.counted and any(0 <= u.start - s.end <= 1 for s in sized)]
 
 

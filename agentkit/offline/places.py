@@ -34,10 +34,10 @@ def zones_in(text: str) -> list[tuple[int, int, str]]:
         for size in [size for size in (4, 3, 2, 1) if i + size <= len(tokens)]:  # longest name first: "New York", "York"
             phrase = " ".join(spelled[i: i + size])
             zone = PLACE_ZONES.get(phrase) or (named and zone_names().get(phrase))
-            if zone and not tokens[i].group(0)[0].isupper() and zone.startswith(("Indian/", "Atlantic/", "Pacific/")):
-                zone = None  # "at christmas", "for easter": island zones only when written with a capital
-            if zone:
-                found.append((tokens[i].start(), tokens[i + size - 1].end(), zone))
+            # "at christmas", "for easter": island zones only when written with a capital; "Washington D.C." keeps its stop
+            if zone and (tokens[i].group(0)[0].isupper() or not zone.startswith(("Indian/", "Atlantic/", "Pacific/"))):
+                end = (last := tokens[i + size - 1]).end() + (len(last.group(0)) == 1 and text[last.end():][:1] == ".")
+                found.append((tokens[i].start(), end, zone))
                 i += size
                 break
         else:

@@ -17,7 +17,7 @@ from agentkit.offline.spans import Span, SpanKind
 from agentkit.offline.vocabulary import english
 
 Role = Literal["zone", "phone", "email", "url", "pattern", "tag", "path", "date", "time", "language", "unit", "place", "symbol",
-               "person", "title", "body", "query", "sql", "command", "repo", "code", "room"]
+               "person", "title", "body", "query", "sql", "command", "repo", "code", "room", "cuisine"]
 """What a string parameter is for, as far as filling it goes."""
 Side = Literal["from", "to"]
 """The side of "from X to Y" a parameter stands on."""

@@ -87,8 +87,10 @@ _CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}
 """An identifier ("AB123CD", "1Z999AA10123456784", "G7301"): five or more letters and digits, with both in it."""
 _ONE_UNIT = re.compile(rf"\b(an?)\s+(?=(?:{'|'.join(sorted((u for u in MEASURES if len(u) > 2), key=len, reverse=True))})\b)",
                        re.IGNORECASE)
-_PLACE = re.compile(rf"\b(?:\d+[A-Za-z]?\s+)?(?!The\b)(?:[A-Z][\w'-]*\s+){{1,3}}(?i:{'|'.join(PLACE_KINDS)})\b(?!\s+[A-Z])")
-"""A place named with its kind ("12 Elm Street", "Gatwick airport", "Union Station"): the whole name, house number too."""
+_PLACE = re.compile(rf"\b(?:\d+[A-Za-z]?\s+)?(?!The\b)(?:[A-Z][\w'-]*\s+){{1,3}}(?i:{'|'.join(PLACE_KINDS)})\b"
+                    r"(?:\s+of(?:\s+[A-Z][\w'-]*)+)?(?!\s+[A-Z])")
+"""A place named with its kind ("12 Elm Street", "Gatwick airport", "Union Station"): the whole name, house number too,
+and what it is of ("the Museum of Modern Art", "Union Station of Leeds": one place, not a second one after "of")."""
 _ROOM = re.compile(rf"\b(?:{TABLES['spans']['rooms'].replace(chr(10), '')})\b", re.IGNORECASE)
 _COLON = re.compile(r":\s+(.+?)\s*$")
 FOREIGN_NAME = re.compile(rf"[\u4e00-\u9fff]{{1,6}}(?:[{''.join(NAME_DOTS)}][\u4e00-\u9fff]{{1,8}})+")
@@ -131,9 +133,7 @@ def _find(text: str) -> tuple[Span, ...]:
         add(match.start(1), match.end(1), "said", match.group(1).strip("\"'“”"))
     for kind, pattern in (("said", _SAID), ("named", _NAMED)):
         for match in pattern.finditer(text):
-            value = match.group(1)
-            if kind == "named":
-                value = value[: _NAMED_END.search(value).start()]
+            value = match.group(1)[: _NAMED_END.search(match.group(1)).start() if kind == "named" else None]
             value = value.strip().rstrip(".?!").strip("\"'“”")
             file = kind == "named" and re.fullmatch(r"[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4}", value)
             if value:  # "a file called ideas.md": a file name, whatever word introduced it
