@@ -309,3 +309,19 @@ TRAINING = tool("log_training", "Log a training session in my sports diary.", ["
 def test_a_duration_after_a_colon_leaves_no_word_of_its_own_in_the_text(question, sport, minutes):
     made, _ = calls(question, TRAINING)
     assert made == [("log_training", {"sport": sport, "minutes": minutes})]
+
+
+REST = tool("note_rest", "记录一晚的睡眠。", ["length_hours"], length_hours=N("睡了几个小时"),
+            how_well=S("睡眠质量（可选）", enum=["poor", "ok", "good"]))
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("昨晚只睡了5个小时，睡得不好", {"length_hours": 5, "how_well": "poor"}),
+    ("昨晚睡了六个半小时，睡得很好", {"length_hours": 6.5, "how_well": "good"})])
+def test_sleep_logged_in_chinese_reaches_a_sleep_tool_described_in_chinese(question, arguments):
+    assert calls(question, REST, TRAINING, WATER)[0] == [("note_rest", arguments)]
+
+
+def test_a_night_of_sleep_and_a_glass_of_water_are_two_calls():
+    assert calls("昨晚睡了8个小时，今天喝了500毫升水", REST, WATER, TRAINING)[0] == [
+        ("note_rest", {"length_hours": 8}), ("water_log", {"ml": 500})]
