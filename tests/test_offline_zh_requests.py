@@ -325,3 +325,12 @@ def test_sleep_logged_in_chinese_reaches_a_sleep_tool_described_in_chinese(quest
 def test_a_night_of_sleep_and_a_glass_of_water_are_two_calls():
     assert calls("昨晚睡了8个小时，今天喝了500毫升水", REST, WATER, TRAINING)[0] == [
         ("note_rest", {"length_hours": 8}), ("water_log", {"ml": 500})]
+
+
+STOCK = tool("stock_up", "把一样东西加入采购清单。", ["item"], item=S("东西的名称"), quantity=N("数量，默认 1"),
+             unit=S("单位（可选）"))
+
+
+@pytest.mark.parametrize(("question", "item", "count"), [("采购清单加两袋面粉", "面粉", 2), ("采购清单里加6个鸡蛋", "鸡蛋", 6)])
+def test_a_number_before_a_chinese_word_counts_it(question, item, count):
+    assert calls(question, STOCK, SPENDING)[0] == [("stock_up", {"item": item, "quantity": count})]
