@@ -334,3 +334,17 @@ STOCK = tool("stock_up", "把一样东西加入采购清单。", ["item"], item=
 @pytest.mark.parametrize(("question", "item", "count"), [("采购清单加两袋面粉", "面粉", 2), ("采购清单里加6个鸡蛋", "鸡蛋", 6)])
 def test_a_number_before_a_chinese_word_counts_it(question, item, count):
     assert calls(question, STOCK, SPENDING)[0] == [("stock_up", {"item": item, "quantity": count})]
+
+
+HOLD = tool("hold_table", "在餐厅订座。", ["restaurant", "day", "time", "guests"], restaurant=S("餐厅名称"),
+            day=S("日期 YYYY-MM-DD", format="date"), time=S("到店时间 HH:MM"), guests=I("人数"))
+DIARY = tool("put_on_calendar", "在日历里加一个日程。", ["title", "day", "time"], title=S("日程标题"),
+             day=S("日期 YYYY-MM-DD", format="date"), time=S("开始时间 HH:MM"))
+
+
+@pytest.mark.parametrize(("question", "time", "guests"), [
+    ("明天晚上7点半订个位子，外婆家，5个人", "19:30", 5), ("后天中午订个桌子，外婆家，12点，3个人", "12:00", 3)])
+def test_values_listed_after_commas_complete_the_one_request(question, time, guests):
+    made = calls(question, DIARY, HOLD, SPENDING)[0]
+    assert [(name, {k: v for k, v in arguments.items() if k != "day"}) for name, arguments in made] == [
+        ("hold_table", {"restaurant": "外婆家", "time": time, "guests": guests})]
