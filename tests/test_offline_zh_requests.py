@@ -348,3 +348,22 @@ def test_values_listed_after_commas_complete_the_one_request(question, time, gue
     made = calls(question, DIARY, HOLD, SPENDING)[0]
     assert [(name, {k: v for k, v in arguments.items() if k != "day"}) for name, arguments in made] == [
         ("hold_table", {"restaurant": "外婆家", "time": time, "guests": guests})]
+
+
+FX = tool("fx_rate", "把一笔钱换算成另一种货币。", ["amount", "from_code", "to_code"], amount=N("金额"),
+          from_code=S("原货币代码，如 USD"), to_code=S("目标货币代码，如 EUR"))
+SAY = tool("say_in", "把一句话翻译成另一种语言。", ["text", "to_lang"], text=S("原文"), to_lang=S("目标语言代码，如 en、ja"))
+
+
+def test_a_sum_changed_into_two_currencies_is_two_calls_from_the_same_currency():
+    assert calls("50欧元换成英镑和美元", FX, SPENDING)[0] == [
+        ("fx_rate", {"amount": 50, "from_code": "EUR", "to_code": "GBP"}),
+        ("fx_rate", {"amount": 50, "from_code": "EUR", "to_code": "USD"})]
+
+
+@pytest.mark.parametrize(("question", "first", "second"), [
+    ("“谢谢”翻译成英文和法文", "en", "fr"), ("把“早上好”翻译成日文和韩语", "ja", "ko")])
+def test_languages_named_with_wen_or_yu_are_languages(question, first, second):
+    text = question.split("“")[1].split("”")[0]
+    assert calls(question, SAY, SPENDING)[0] == [("say_in", {"text": text, "to_lang": first}),
+                                                 ("say_in", {"text": text, "to_lang": second})]

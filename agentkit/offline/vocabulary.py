@@ -82,10 +82,8 @@ def english(text: str) -> str:
     text = re.sub("|".join(RELATIVE_DAYS), lambda m: f" {RELATIVE_DAYS[m[0]]} ", text)
     # "生成一个十六位的密码": one password; "订一张4个人的桌子": one table, for 4
     text = re.sub(r"一下|一[个张份间](?=\s*[零〇一二两三四五六七八九十百千\d])", " ", text)
-    # "A 和 B 都记上": "都" before a verb is "all", not a word of B
-    text = re.sub(r"(?<=\S)都(?=\s*(?:加|记|放|写|添|存|设|提醒|发|买|订|查))", " ", text)
-    # "关于人工智能的新闻": the thing comes last in Chinese, "news about 人工智能" in English, where a topic is looked for
-    text = re.sub(r"关于([^，。？！\s的]+)的([^，。？！\s的]+)", r" \2 about \1 ", text)
+    for pattern, said in TABLES["zh_rewrites"].items():  # "A 和 B 都记上", "关于人工智能的新闻", "换成人民币和日元"
+        text = re.sub(pattern, said, text)
     text = as_digits(text)  # "三百毫升" "300 ml", "百分之十五" "15%", "三张票" "3 票"
     text = _times_and_durations(text)  # "3点和 Lina 开会", "跟小王吃饭": after a time or a clause's start, 和/跟 is "with"
     text = re.sub(rf"(\d+)\s*号\s*({NUMBERED})", r" \2 #\1 ", text)  # "3号会议室" is meeting room #3; "5号" alone a day
