@@ -367,3 +367,16 @@ def test_languages_named_with_wen_or_yu_are_languages(question, first, second):
     text = question.split("“")[1].split("”")[0]
     assert calls(question, SAY, SPENDING)[0] == [("say_in", {"text": text, "to_lang": first}),
                                                  ("say_in", {"text": text, "to_lang": second})]
+
+
+DRUGSTORE = tool("drugstore_near", "查找附近的药店。", ["where"], where=S("地址或地标"))
+
+
+@pytest.mark.parametrize("question", ["中关村附近的药店", "中山公园附近有药店吗"])
+def test_a_place_whose_first_character_alone_links_words_keeps_it(question):
+    assert calls(question, DRUGSTORE, SPENDING)[0][0][1]["where"] in ("中关村", "中山公园")
+
+
+@pytest.mark.parametrize(("text", "read"), [("在家中", "in 家"), ("在文件中查找", "in files 查找")])
+def test_that_character_still_links_after_a_word(text, read):
+    assert english(text) == read

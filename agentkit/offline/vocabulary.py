@@ -138,8 +138,8 @@ def _days(text: str) -> str:
 
 
 LATER = TABLES["zh_later"]
-LINKING = frozenset(TABLES["zh"]["linking"])
-"""What single characters such as 在, 到, 把, 的 read as: they link words, and never start a compound word."""
+LINKING, NAME_STARTS = frozenset(TABLES["zh"]["linking"]), TABLES["zh"]["name_starts"]
+"""What 在, 到, 把, 的 read as: they link words, never starting a compound word but for a name's first (中关村)."""
 
 
 def _read_word(match: re.Match[str]) -> str:
@@ -152,7 +152,9 @@ def _read_word(match: re.Match[str]) -> str:
     unknown_next = end < len(text) and is_chinese(text[end]) and not _vocabulary().match(text, end) or \
         WORDS[word] in UNITS and is_chinese(text[start - 1:start]) and not any(
             (m := _vocabulary().match(text, start - n)) and m.end() == start for n in range(2, min(start, 6) + 1))
-    in_a_name = text[end:end + 1] in NAME_DOTS or text[start - 1:start] in NAME_DOTS
+    in_a_name = text[end:end + 1] in NAME_DOTS or text[start - 1:start] in NAME_DOTS or word in NAME_STARTS and unknown_next \
+        and (not is_chinese(text[start - 1:start]) or any((m := _vocabulary().match(text, start - n)) and m.end() == start
+                                                          and WORDS[m[0]] in LINKING for n in (1, 2)))
     if len(word) == 1 and (WORDS[word] not in LINKING and unknown_next and not text[:start].rstrip()[-1:].isdigit()
                            or in_a_name):
         return word  # "弗兰克·赫伯特" is a name: its 克 is not grams
