@@ -380,3 +380,12 @@ def test_a_place_whose_first_character_alone_links_words_keeps_it(question):
 @pytest.mark.parametrize(("text", "read"), [("在家中", "in 家"), ("在文件中查找", "in files 查找")])
 def test_that_character_still_links_after_a_word(text, read):
     assert english(text) == read
+
+
+CLINIC = tool("clinic_near", "查找附近的诊所。", ["where"], where=S("地址或地标"),
+              open_now={"type": "boolean", "description": "只显示正在营业的，默认 false"})
+
+
+@pytest.mark.parametrize("question", ["国贸附近还开着的诊所", "望京附近现在开门的诊所", "西单附近营业中的诊所"])
+def test_a_place_said_to_be_open_now_in_chinese_sets_open_now(question):
+    assert calls(question, CLINIC, SPENDING)[0][0][1]["open_now"] is True
