@@ -389,3 +389,15 @@ CLINIC = tool("clinic_near", "查找附近的诊所。", ["where"], where=S("地
 @pytest.mark.parametrize("question", ["国贸附近还开着的诊所", "望京附近现在开门的诊所", "西单附近营业中的诊所"])
 def test_a_place_said_to_be_open_now_in_chinese_sets_open_now(question):
     assert calls(question, CLINIC, SPENDING)[0][0][1]["open_now"] is True
+
+
+HOLD_BOOK = tool("hold_book", "在图书馆预约一本书。", ["title"], title=S("书名"), branch=S("取书的分馆（可选）"))
+
+
+@pytest.mark.parametrize(("question", "title"), [("帮我预约一本百年孤独", "百年孤独"), ("图书馆借一本三国演义", "三国演义")])
+def test_a_book_named_after_yi_ben_is_its_title_as_written(question, title):
+    assert calls(question, HOLD_BOOK, SPENDING)[0] == [("hold_book", {"title": title})]
+
+
+def test_a_book_that_is_only_a_book_is_no_title():
+    assert english("帮我在图书馆借一本书") == "in library borrow a book"
