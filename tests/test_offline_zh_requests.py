@@ -401,3 +401,14 @@ def test_a_book_named_after_yi_ben_is_its_title_as_written(question, title):
 
 def test_a_book_that_is_only_a_book_is_no_title():
     assert english("帮我在图书馆借一本书") == "in library borrow a book"
+
+
+GATHERING = tool("plan_event", "在日历中添加一个日程。", ["title", "time"], title=S("日程标题"), time=S("开始时间 HH:MM"),
+                 location=S("地点，可选"))
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("明天下午3点打羽毛球，地点在体育馆", {"title": "羽毛球", "time": "15:00", "location": "体育馆"}),
+    ("后天下午2点半体检，地点是社区医院", {"title": "体检", "time": "14:30", "location": "社区医院"})])
+def test_a_place_given_by_its_role_after_a_comma_is_the_events_place(question, arguments):
+    assert calls(question, GATHERING, SPENDING)[0] == [("plan_event", arguments)]
