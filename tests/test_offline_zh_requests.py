@@ -412,3 +412,9 @@ GATHERING = tool("plan_event", "在日历中添加一个日程。", ["title", "t
     ("后天下午2点半体检，地点是社区医院", {"title": "体检", "time": "14:30", "location": "社区医院"})])
 def test_a_place_given_by_its_role_after_a_comma_is_the_events_place(question, arguments):
     assert calls(question, GATHERING, SPENDING)[0] == [("plan_event", arguments)]
+
+
+@pytest.mark.parametrize(("question", "place"), [("万达广场附近的药店", "万达广场"), ("千禧广场附近有药店吗", "千禧广场")])
+def test_a_power_of_ten_alone_is_a_character_of_a_name_not_a_number(question, place):
+    assert calls(question, DRUGSTORE, SPENDING)[0] == [("drugstore_near", {"where": place})]
+    assert as_digits("两百块") == " 200 块" and as_digits("一万二").strip() == "12000"
