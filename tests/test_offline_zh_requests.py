@@ -332,3 +332,110 @@ def test_how_many_of_a_kind_is_what_is_asked_not_where(question, kind):
     the two sentences are one request."""
     made, _ = calls(question, SPOTS)
     assert len(made) == 1 and made[0][1]["kind"] == kind and not re.search("几|多少|how", made[0][1]["spot"], re.I)
+REST = tool("note_rest", "记录一晚的睡眠。", ["length_hours"], length_hours=N("睡了几个小时"),
+            how_well=S("睡眠质量（可选）", enum=["poor", "ok", "good"]))
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("昨晚只睡了5个小时，睡得不好", {"length_hours": 5, "how_well": "poor"}),
+    ("昨晚睡了六个半小时，睡得很好", {"length_hours": 6.5, "how_well": "good"})])
+def test_sleep_logged_in_chinese_reaches_a_sleep_tool_described_in_chinese(question, arguments):
+    assert calls(question, REST, TRAINING, WATER)[0] == [("note_rest", arguments)]
+
+
+def test_a_night_of_sleep_and_a_glass_of_water_are_two_calls():
+    assert calls("昨晚睡了8个小时，今天喝了500毫升水", REST, WATER, TRAINING)[0] == [
+        ("note_rest", {"length_hours": 8}), ("water_log", {"ml": 500})]
+
+
+STOCK = tool("stock_up", "把一样东西加入采购清单。", ["item"], item=S("东西的名称"), quantity=N("数量，默认 1"),
+             unit=S("单位（可选）"))
+
+
+@pytest.mark.parametrize(("question", "item", "count"), [("采购清单加两袋面粉", "面粉", 2), ("采购清单里加6个鸡蛋", "鸡蛋", 6)])
+def test_a_number_before_a_chinese_word_counts_it(question, item, count):
+    assert calls(question, STOCK, SPENDING)[0] == [("stock_up", {"item": item, "quantity": count})]
+
+
+HOLD = tool("hold_table", "在餐厅订座。", ["restaurant", "day", "time", "guests"], restaurant=S("餐厅名称"),
+            day=S("日期 YYYY-MM-DD", format="date"), time=S("到店时间 HH:MM"), guests=I("人数"))
+DIARY = tool("put_on_calendar", "在日历里加一个日程。", ["title", "day", "time"], title=S("日程标题"),
+             day=S("日期 YYYY-MM-DD", format="date"), time=S("开始时间 HH:MM"))
+
+
+@pytest.mark.parametrize(("question", "time", "guests"), [
+    ("明天晚上7点半订个位子，外婆家，5个人", "19:30", 5), ("后天中午订个桌子，外婆家，12点，3个人", "12:00", 3)])
+def test_values_listed_after_commas_complete_the_one_request(question, time, guests):
+    made = calls(question, DIARY, HOLD, SPENDING)[0]
+    assert [(name, {k: v for k, v in arguments.items() if k != "day"}) for name, arguments in made] == [
+        ("hold_table", {"restaurant": "外婆家", "time": time, "guests": guests})]
+
+
+FX = tool("fx_rate", "把一笔钱换算成另一种货币。", ["amount", "from_code", "to_code"], amount=N("金额"),
+          from_code=S("原货币代码，如 USD"), to_code=S("目标货币代码，如 EUR"))
+SAY = tool("say_in", "把一句话翻译成另一种语言。", ["text", "to_lang"], text=S("原文"), to_lang=S("目标语言代码，如 en、ja"))
+
+
+def test_a_sum_changed_into_two_currencies_is_two_calls_from_the_same_currency():
+    assert calls("50欧元换成英镑和美元", FX, SPENDING)[0] == [
+        ("fx_rate", {"amount": 50, "from_code": "EUR", "to_code": "GBP"}),
+        ("fx_rate", {"amount": 50, "from_code": "EUR", "to_code": "USD"})]
+
+
+@pytest.mark.parametrize(("question", "first", "second"), [
+    ("“谢谢”翻译成英文和法文", "en", "fr"), ("把“早上好”翻译成日文和韩语", "ja", "ko")])
+def test_languages_named_with_wen_or_yu_are_languages(question, first, second):
+    text = question.split("“")[1].split("”")[0]
+    assert calls(question, SAY, SPENDING)[0] == [("say_in", {"text": text, "to_lang": first}),
+                                                 ("say_in", {"text": text, "to_lang": second})]
+
+
+DRUGSTORE = tool("drugstore_near", "查找附近的药店。", ["where"], where=S("地址或地标"))
+
+
+@pytest.mark.parametrize("question", ["中关村附近的药店", "中山公园附近有药店吗"])
+def test_a_place_whose_first_character_alone_links_words_keeps_it(question):
+    assert calls(question, DRUGSTORE, SPENDING)[0][0][1]["where"] in ("中关村", "中山公园")
+
+
+@pytest.mark.parametrize(("text", "read"), [("在家中", "in 家"), ("在文件中查找", "in files 查找")])
+def test_that_character_still_links_after_a_word(text, read):
+    assert english(text) == read
+
+
+CLINIC = tool("clinic_near", "查找附近的诊所。", ["where"], where=S("地址或地标"),
+              open_now={"type": "boolean", "description": "只显示正在营业的，默认 false"})
+
+
+@pytest.mark.parametrize("question", ["国贸附近还开着的诊所", "望京附近现在开门的诊所", "西单附近营业中的诊所"])
+def test_a_place_said_to_be_open_now_in_chinese_sets_open_now(question):
+    assert calls(question, CLINIC, SPENDING)[0][0][1]["open_now"] is True
+
+
+HOLD_BOOK = tool("hold_book", "在图书馆预约一本书。", ["title"], title=S("书名"), branch=S("取书的分馆（可选）"))
+
+
+@pytest.mark.parametrize(("question", "title"), [("帮我预约一本百年孤独", "百年孤独"), ("图书馆借一本三国演义", "三国演义")])
+def test_a_book_named_after_yi_ben_is_its_title_as_written(question, title):
+    assert calls(question, HOLD_BOOK, SPENDING)[0] == [("hold_book", {"title": title})]
+
+
+def test_a_book_that_is_only_a_book_is_no_title():
+    assert english("帮我在图书馆借一本书") == "in library borrow a book"
+
+
+GATHERING = tool("plan_event", "在日历中添加一个日程。", ["title", "time"], title=S("日程标题"), time=S("开始时间 HH:MM"),
+                 location=S("地点，可选"))
+
+
+@pytest.mark.parametrize(("question", "arguments"), [
+    ("明天下午3点打羽毛球，地点在体育馆", {"title": "羽毛球", "time": "15:00", "location": "体育馆"}),
+    ("后天下午2点半体检，地点是社区医院", {"title": "体检", "time": "14:30", "location": "社区医院"})])
+def test_a_place_given_by_its_role_after_a_comma_is_the_events_place(question, arguments):
+    assert calls(question, GATHERING, SPENDING)[0] == [("plan_event", arguments)]
+
+
+@pytest.mark.parametrize(("question", "place"), [("万达广场附近的药店", "万达广场"), ("千禧广场附近有药店吗", "千禧广场")])
+def test_a_power_of_ten_alone_is_a_character_of_a_name_not_a_number(question, place):
+    assert calls(question, DRUGSTORE, SPENDING)[0] == [("drugstore_near", {"where": place})]
+    assert as_digits("两百块") == " 200 块" and as_digits("一万二").strip() == "12000"

@@ -226,7 +226,7 @@ def _before(text: str, start: int) -> tuple[str, ...]:
 
 def _after(text: str, end: int) -> tuple[str, ...]:  # up to a comma or "and", one the span ends with too ("depth 3, width 5")
     after = re.split(r"[,;，；]|\band\b", text[end - 1: end + 30].lower())[0][1:]  # "$1500, end value": of another
-    return tuple(re.findall(r"[a-zµμ]+(?:/[a-z]+)?|%|°", after)[:2])  # "330 µF", "3 m/s"
+    return tuple(re.findall(r"[a-zµμ]+(?:/[a-z]+)?|%|°|[\u4e00-\u9fff]+", after)[:2])  # "330 µF", "3 m/s"
 
 
 def _money(text: str, match: re.Match) -> bool:

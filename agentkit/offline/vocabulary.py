@@ -31,8 +31,8 @@ WORDS: dict[str, str] = TABLES["chinese"]
 
 
 WIDE = str.maketrans({"，": " , ", "。": " . ", "？": " ? ", "！": " ! ", "、": " , ", "：": ": ", "“": ' "', "”": '" '})
-QUOTES = re.compile(r"“([^”]*)”|《([^》]*)》|\"([^\"]*)\"")
-"""Quoted text and titles: kept aside while the rest is read, put back as written."""
+QUOTES = re.compile(r"“([^”]*)”|《([^》]*)》|\"([^\"]*)\"|(?<=[一这那]本)(?!书)([\u4e00-\u9fff]+)(?<!书)(?=[，。？！,.?!]|$)")
+"""Quoted text and titles (a book's after 一本 that ends the request: 预约一本三体): kept aside, put back as written."""
 BA = re.compile(r"把\s*(?!它)([^\s“”\"'，。][^“”\"'，。]*?)\s*(写到|写入|写进|保存到|存到|追加到|加到)")
 """The 把 construction with an unquoted object: "把 X 写到 Y" is "write X to Y"."""
 FILE = re.compile(r"(?<![\w./@:-])[\w./-]*?\.[A-Za-z][A-Za-z0-9]{0,4}(?![A-Za-z0-9_/@])")
@@ -82,10 +82,8 @@ def english(text: str) -> str:
     text = re.sub("|".join(RELATIVE_DAYS), lambda m: f" {RELATIVE_DAYS[m[0]]} ", text)
     # "生成一个十六位的密码": one password; "订一张4个人的桌子": one table, for 4
     text = re.sub(r"一下|一[个张份间](?=\s*[零〇一二两三四五六七八九十百千\d])", " ", text)
-    # "A 和 B 都记上": "都" before a verb is "all", not a word of B
-    text = re.sub(r"(?<=\S)都(?=\s*(?:加|记|放|写|添|存|设|提醒|发|买|订|查))", " ", text)
-    # "关于人工智能的新闻": the thing comes last in Chinese, "news about 人工智能" in English, where a topic is looked for
-    text = re.sub(r"关于([^，。？！\s的]+)的([^，。？！\s的]+)", r" \2 about \1 ", text)
+    for pattern, said in TABLES["zh_rewrites"].items():  # "A 和 B 都记上", "关于人工智能的新闻", "换成人民币和日元"
+        text = re.sub(pattern, said, text)
     text = as_digits(text)  # "三百毫升" "300 ml", "百分之十五" "15%", "三张票" "3 票"
     text = _times_and_durations(text)  # "3点和 Lina 开会", "跟小王吃饭": after a time or a clause's start, 和/跟 is "with"
     text = re.sub(rf"(\d+)\s*号\s*({NUMBERED})", r" \2 #\1 ", text)  # "3号会议室" is meeting room #3; "5号" alone a day
@@ -140,8 +138,8 @@ def _days(text: str) -> str:
 
 
 LATER = TABLES["zh_later"]
-LINKING = frozenset(TABLES["zh"]["linking"])
-"""What single characters such as 在, 到, 把, 的 read as: they link words, and never start a compound word."""
+LINKING, NAME_STARTS = frozenset(TABLES["zh"]["linking"]), TABLES["zh"]["name_starts"]
+"""What 在, 到, 把, 的 read as: they link words, never starting a compound word but for a name's first (中关村)."""
 
 
 def _read_word(match: re.Match[str]) -> str:
@@ -154,8 +152,11 @@ def _read_word(match: re.Match[str]) -> str:
     unknown_next = end < len(text) and is_chinese(text[end]) and not _vocabulary().match(text, end) or \
         WORDS[word] in UNITS and is_chinese(text[start - 1:start]) and not any(
             (m := _vocabulary().match(text, start - n)) and m.end() == start for n in range(2, min(start, 6) + 1))
-    in_a_name = text[end:end + 1] in NAME_DOTS or text[start - 1:start] in NAME_DOTS
-    if len(word) == 1 and (WORDS[word] not in LINKING and unknown_next and not text[:start].rstrip()[-1:].isdigit() or in_a_name):
+    in_a_name = text[end:end + 1] in NAME_DOTS or text[start - 1:start] in NAME_DOTS or word in NAME_STARTS and unknown_next \
+        and (not is_chinese(text[start - 1:start]) or any((m := _vocabulary().match(text, start - n)) and m.end() == start
+                                                          and WORDS[m[0]] in LINKING for n in (1, 2)))
+    if len(word) == 1 and (WORDS[word] not in LINKING and unknown_next and not text[:start].rstrip()[-1:].isdigit()
+                           or in_a_name):
         return word  # "弗兰克·赫伯特" is a name: its 克 is not grams
     return f" {WORDS[word]} "
 

@@ -55,7 +55,7 @@ def as_digits(text: str) -> str:
                   lambda m: f" {_number(m.group(1))}{_fraction(m.group(2))}% ", text)
     text = re.sub(rf"({NUMERAL}|\d+)点({NUMERAL}|\d+)(?=\s*(?:{DECIMAL_UNITS}))",
                   lambda m: f" {_number(m.group(1))}{_fraction(m.group(2))} ", text)
-    text = re.sub(NUMERAL, lambda m: f" {numeral(m.group(0))} ", text)
+    text = re.sub(NUMERAL, lambda m: m[0] if m[0] in "百千万" else f" {numeral(m[0])} ", text)  # 万达, 百度: a name
     return re.sub(rf"(\d)\s*[{MEASURE_WORDS}](?!之)", r"\1 ", text)
 
 
