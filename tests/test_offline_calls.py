@@ -253,3 +253,49 @@ PAINT = tool("paint_needed", "Litres of paint needed for a wall.", ["width_m", "
 ])
 def test_several_cases_told_in_sentences(question, tools, expected):
     assert calls(question, tools) == expected
+
+
+FERRY = tool("ferry_status", "Live status of a ferry (on time, delayed). Sailing code like 'SF4471'.", ["sailing"],
+             sailing=s("Sailing number."), date=s("Day of the crossing, YYYY-MM-DD."))
+GLOSSARY = tool("word_meaning", "Dictionary meaning of one English word.", ["word"], word=s("The word."))
+SAY = tool("translate", "Translate a text into another language.", ["text", "target"], text=s("What to translate."),
+           target=s("Target language code, e.g. 'de'."))
+EBOOK = tool("borrow_ebook", "Borrow an e-book from the library app.", ["title"], title=s("Book title."))
+RATE = tool("rate_album", "Give an album a star rating in the listening diary.", ["album", "stars"], album=s("Album title."),
+            stars=n("1 to 5.", "integer"))
+DOCK = tool("find_toilet", "Public toilets nearby.", ["near"], near=s("Place or address."),
+            step_free=dict(type="boolean", description="Only toilets with step-free access (default false)."))
+TEXT = tool("text_friend", "Send a text to a friend.", ["friend", "message"], friend=s("Friend's name."), message=s("The text."))
+TRAM = tool("next_tram", "When the next trams leave a stop.", ["stop"], stop=s("Stop name."), line=s("Only this line, e.g. '4'."))
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # a code of letters and digits fills a parameter no word names as a code ("the sailing number")
+    ("is SF4471 on time?", [FERRY, SKY], [("ferry_status", {"sailing": "SF4471"})]),
+    ("are SF4471 and SF4490 on time tomorrow?", [FERRY, SKY],
+     [("ferry_status", {"sailing": "SF4471", "date": (dt.date.today() + dt.timedelta(days=1)).isoformat()}),
+      ("ferry_status", {"sailing": "SF4490", "date": (dt.date.today() + dt.timedelta(days=1)).isoformat()})]),
+    # "what does X mean" asks a tool that gives meanings, for the one word X; "say it" is that word again
+    ("what does hygge mean?", [GLOSSARY, SAY], [("word_meaning", {"word": "hygge"})]),
+    ("what does hygge mean, and how would you say it in Spanish?", [GLOSSARY, SAY],
+     [("word_meaning", {"word": "hygge"}), ("translate", {"text": "hygge", "target": "es"})]),
+    # "The" inside a sentence, capitalised, starts a title
+    ("borrow The Hobbit and Dracula", [EBOOK, SKY], [("borrow_ebook", {"title": "The Hobbit"}),
+                                                    ("borrow_ebook", {"title": "Dracula"})]),
+    # "X gets 4 stars": the verb is no part of the title
+    ("Blue gets 4 stars, Rumours five", [RATE, SKY], [("rate_album", {"album": "Blue", "stars": 4}),
+                                                      ("rate_album", {"album": "Rumours", "stars": 5})]),
+    # a place written in lower case after "to" ("nearest ... to euston square")
+    ("closest toilet to euston square?", [DOCK, SKY], [("find_toilet", {"near": "Euston Square"})]),
+    # a number for an optional text whose description shows a number ("e.g. '4'")
+    ("when's the next 4 at Bahnhof Mitte", [TRAM, SKY], [("next_tram", {"stop": "Bahnhof Mitte", "line": "4"})]),
+    # a word that only acknowledges ("great, ...") is no request of its own
+    ('great, text Ana "on my way"', [TEXT, SKY], [("text_friend", {"friend": "Ana", "message": "on my way"})]),
+])
+def test_issue_48_two_calls_and_everyday_values(question, tools, expected):
+    assert calls(question, tools) == expected
+
+
+def test_any_x_ones_narrows_the_last_call_by_its_flag():
+    history = _after("toilets near Euston", "find_toilet", {"near": "Euston"}, '[{"name": "Euston Rd", "steps": 4}]')
+    assert calls("any step-free ones?", [DOCK, SKY], history) == [("find_toilet", {"near": "Euston", "step_free": True})]

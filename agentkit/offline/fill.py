@@ -178,7 +178,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         number = next((s.value for s in spans if s.kind == "number" and id(s) not in used), None)
         return code.command_for(text, file, number) if role == "command" else code.pattern_for(text)
     digits = [s for s in spans if s.kind == "number" and id(s) not in used and text[s.start:s.end].isdigit()]
-    if required and role not in STRICT and digits and re.search(r"\be\.g\.\W*\d+\W", spec.get("description", "")):
+    if role not in STRICT and digits and re.search(r"\be\.g\.\W*\d+\W", spec.get("description", "")):
         used.add(id(digits[0]))  # "the next 73" for "The bus line, e.g. '73'": a code written in digits
         return text[digits[0].start:digits[0].end]
     if required and role not in STRICT:

@@ -52,7 +52,7 @@ temperatures, speeds, sizes of data and lengths of time."""
 LANGUAGES, SENTENCE_STARTERS = (frozenset(TABLES["spans"][kind].split()) for kind in ("languages", "sentence_starters"))
 SAY_IN = re.compile(TABLES["spans"]["say_in"], re.IGNORECASE)
 """'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
-PLACE_KINDS = TABLES["spans"]["place_kinds"].split()
+PLACE_KINDS = "|".join(TABLES["spans"]["place_kinds"].split())
 
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
 _NUMBER = re.compile(r"(?<![\w.^-])(?<!\D/)(-?\$?-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[-+]?\d+)?)(\s?%| percent\b)?"
@@ -63,8 +63,7 @@ _QUADRATIC = re.compile(r"(?<![\w.^])(-?\s*[\d.]*)\s*\*?\s*([a-z])\s*(?:\^|\*\*)
                         r"([+-]\s*\d[\d.]*)(?![\w.^])", re.IGNORECASE)  # "x^2 - 5x + 6": a, b, c, signed ("x" is 1)
 _TENS = "|".join(w for w, n in NUMBER_WORDS.items() if 20 <= n < 100)
 _ORDINAL = re.compile(rf"\b(\d+(?:st|nd|rd|th)|(?:(?:{_TENS})[\s-])?[a-z]+(?:st|nd|rd|th))\b", re.IGNORECASE)
-"""An ordinal as digits or words; text2num reads the words, except "first" and "second" (also a unit of time),
-which count as a position only after "the"."""
+"""An ordinal as digits or words (text2num reads them); "first" and "second" (a unit of time too) count only after "the"."""
 _FIRST_SECOND = {"first": 1, "second": 2}
 _PATH = re.compile(r"(?<![\w@])(?:[\w.~-]*/[\w./-]*|[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w/@])")
 _PATTERN = re.compile(r"[\w./-]*\*[\w.*/?-]*")
@@ -87,8 +86,9 @@ _CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}
 """An identifier ("AB123CD", "1Z999AA10123456784", "G7301"): five or more letters and digits, with both in it."""
 _ONE_UNIT = re.compile(rf"\b(an?)\s+(?=(?:{'|'.join(sorted((u for u in MEASURES if len(u) > 2), key=len, reverse=True))})\b)",
                        re.IGNORECASE)
-_PLACE = re.compile(rf"\b(?:\d+[A-Za-z]?\s+)?(?!The\b)(?:[A-Z][\w'-]*\s+){{1,3}}(?i:{'|'.join(PLACE_KINDS)})\b(?!\s+[A-Z])")
-"""A place named with its kind ("12 Elm Street", "Gatwick airport", "Union Station"): the whole name, house number too."""
+_PLACE = re.compile(rf"\b(?:\d+[A-Za-z]?\s+)?(?!The\b)(?:[A-Z][\w'-]*\s+){{1,3}}(?i:{PLACE_KINDS})\b(?!\s+[A-Z])"
+                    rf"|(?<=\bto )(?!the\b)(?:[a-z][\w'-]*\s+){{1,2}}(?:{PLACE_KINDS})\b")
+"""A place named with its kind ("12 Elm Street", "Gatwick airport", "Union Station", "to euston square"): the whole name."""
 _ROOM = re.compile(rf"\b(?:{TABLES['spans']['rooms'].replace(chr(10), '')})\b", re.IGNORECASE)
 _COLON = re.compile(r":\s+(.+?)\s*$")
 FOREIGN_NAME = re.compile(rf"[\u4e00-\u9fff]{{1,6}}(?:[{''.join(NAME_DOTS)}][\u4e00-\u9fff]{{1,8}})+")
@@ -127,7 +127,7 @@ def _find(text: str) -> tuple[Span, ...]:
             old = old.rsplit(" ", 1)[1]
         add(change.end("old") - len(old), change.end("old"), "quoted", old)
         add(change.start("new"), change.end("new"), "quoted", new)
-    for match in SAY_IN.finditer(text):  # the words to say, as if quoted (the language after them is its own span)
+    for match in (m for m in SAY_IN.finditer(text) if m[1]):  # the words to say, as if quoted (the language: a span)
         add(match.start(1), match.end(1), "said", match.group(1).strip("\"'“”"))
     for kind, pattern in (("said", _SAID), ("named", _NAMED)):
         for match in pattern.finditer(text):
@@ -206,9 +206,9 @@ def _find(text: str) -> tuple[Span, ...]:
         name = match.group(0)
         first = name.split()[0].lower()
         sentence_start = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".?!:"
-        if first in SENTENCE_STARTERS or first in MONTHS or first in WEEKDAYS or name == "I" or (
-                sentence_start and not is_known_place(name.split()[0])):
-            name = name.partition(" ")[2]  # a capitalised first word of a sentence is not a name
+        if first in SENTENCE_STARTERS and (sentence_start or not name.startswith("The ")) or first in MONTHS or (
+                first in WEEKDAYS or name == "I" or sentence_start and not is_known_place(name.split()[0])):
+            name = name.partition(" ")[2]  # a capitalised first word of a sentence is not a name ("The Hobbit" inside one is)
         if name:
             add(match.end() - len(name), match.end(), "proper", name)
     for match in _ROOM.finditer(text):  # after the names: "Central Garage" is a car park's
