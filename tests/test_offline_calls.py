@@ -266,6 +266,8 @@ RATE = tool("rate_album", "Give an album a star rating in the listening diary.",
 DOCK = tool("find_toilet", "Public toilets nearby.", ["near"], near=s("Place or address."),
             step_free=dict(type="boolean", description="Only toilets with step-free access (default false)."))
 TEXT = tool("text_friend", "Send a text to a friend.", ["friend", "message"], friend=s("Friend's name."), message=s("The text."))
+CHORE = tool("add_chore", "Add a chore to the household list.", ["chore"], chore=s("What to do."),
+             priority=s("How urgent.", enum=["low", "high"]))
 TRAM = tool("next_tram", "When the next trams leave a stop.", ["stop"], stop=s("Stop name."), line=s("Only this line, e.g. '4'."))
 
 
@@ -289,6 +291,9 @@ TRAM = tool("next_tram", "When the next trams leave a stop.", ["stop"], stop=s("
     ("closest toilet to euston square?", [DOCK, SKY], [("find_toilet", {"near": "Euston Square"})]),
     # a number for an optional text whose description shows a number ("e.g. '4'")
     ("when's the next 4 at Bahnhof Mitte", [TRAM, SKY], [("next_tram", {"stop": "Bahnhof Mitte", "line": "4"})]),
+    # "..., high priority": an option and the word of its parameter end a text, as the word alone does
+    ("on the chores list: clean the gutters, high priority", [CHORE, SKY], [("add_chore", {"chore": "clean the gutters",
+                                                                                   "priority": "high"})]),
     # a word that only acknowledges ("great, ...") is no request of its own
     ('great, text Ana "on my way"', [TEXT, SKY], [("text_friend", {"friend": "Ana", "message": "on my way"})]),
 ])

@@ -222,9 +222,9 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dic
 
 
 def _before_labels(value: str, siblings: tuple[str, ...], name: str) -> str:
-    """ "renew passport, due 2027-04-30, tags admin": a text ends where a comma brings another parameter's word."""
+    """ "renew passport, high priority, due 2027-04-30": a text ends where a comma brings (a word and) another parameter's."""
     words = {w for p in siblings if p != name for w in reading.split_name(p) if w not in reading.STOP_WORDS}
-    cut = re.search(rf",\s*(?:{'|'.join(map(re.escape, sorted(words)))})s?\b", value, re.I) if words else None
+    cut = re.search(rf",\s*(?:\w+\s+)?(?:{'|'.join(map(re.escape, sorted(words)))})s?\b", value, re.I) if words else None
     return value[:cut.start()] if cut and cut.start() > 0 else value
 
 
