@@ -268,6 +268,8 @@ DOCK = tool("find_toilet", "Public toilets nearby.", ["near"], near=s("Place or 
 TEXT = tool("text_friend", "Send a text to a friend.", ["friend", "message"], friend=s("Friend's name."), message=s("The text."))
 CHORE = tool("add_chore", "Add a chore to the household list.", ["chore"], chore=s("What to do."),
              priority=s("How urgent.", enum=["low", "high"]))
+BASKET = tool("add_to_basket", "Add a product to the shopping basket.", ["product"], product=s("What to buy."),
+              quantity=n("How many.", "integer"))
 TRAM = tool("next_tram", "When the next trams leave a stop.", ["stop"], stop=s("Stop name."), line=s("Only this line, e.g. '4'."))
 
 
@@ -281,6 +283,9 @@ TRAM = tool("next_tram", "When the next trams leave a stop.", ["stop"], stop=s("
     ("what does hygge mean?", [GLOSSARY, SAY], [("word_meaning", {"word": "hygge"})]),
     ("what does hygge mean, and how would you say it in Spanish?", [GLOSSARY, SAY],
      [("word_meaning", {"word": "hygge"}), ("translate", {"text": "hygge", "target": "es"})]),
+    ("what's the meaning of hygge?", [GLOSSARY, SAY], [("word_meaning", {"word": "hygge"})]),
+    # "a dozen" is 12, its "a" no part of what is counted
+    ("add a dozen bagels to my basket", [BASKET, SKY], [("add_to_basket", {"product": "bagels", "quantity": 12})]),
     # "The" inside a sentence, capitalised, starts a title
     ("borrow The Hobbit and Dracula", [EBOOK, SKY], [("borrow_ebook", {"title": "The Hobbit"}),
                                                     ("borrow_ebook", {"title": "Dracula"})]),

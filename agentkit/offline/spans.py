@@ -187,8 +187,8 @@ def _find(text: str) -> tuple[Span, ...]:
             read = [str(int(read[0]) * 100 + int(read[1]))]  # "one thirty five" (over ninety) is 135, not "three twenty-sided"
         if len(read) == 1 and read[0].isdigit():
             add(match.start(), match.end(), "number", float(read[0]))
-    for match in re.finditer(r"\b[a-z]+\b", text, re.IGNORECASE):
-        word = match.group(0).lower()
+    for match in re.finditer(r"(?:\ba\s+(?=dozen\b|hundred\b))?\b[a-z]+\b", text, re.IGNORECASE):  # "a dozen": 12, "a" too
+        word = match.group(0).lower().split()[-1]
         if word in NUMBER_WORDS and not re.match(r"\s+(?:of|more|another)\b", text[match.end():]):
             add(match.start(), match.end(), "number", float(NUMBER_WORDS[word]))
         elif word in UNITS and (len(word) > 1 or _after_number(text, match.start())) and word != "m" or word in LANGUAGES:
