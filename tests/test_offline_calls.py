@@ -270,6 +270,9 @@ CHORE = tool("add_chore", "Add a chore to the household list.", ["chore"], chore
              priority=s("How urgent.", enum=["low", "high"]))
 BASKET = tool("add_to_basket", "Add a product to the shopping basket.", ["product"], product=s("What to buy."),
               quantity=n("How many.", "integer"))
+SLEEP = tool("log_sleep", "Record a night's sleep.", ["hours"], hours=n("Hours slept, e.g. 7.5."))
+WORKOUT = tool("log_workout", "Record a workout.", ["sport", "minutes"], sport=s("Kind of workout."),
+               minutes=n("How long it took, in minutes.", "integer"))
 TRAM = tool("next_tram", "When the next trams leave a stop.", ["stop"], stop=s("Stop name."), line=s("Only this line, e.g. '4'."))
 
 
@@ -286,6 +289,9 @@ TRAM = tool("next_tram", "When the next trams leave a stop.", ["stop"], stop=s("
     ("what's the meaning of hygge?", [GLOSSARY, SAY], [("word_meaning", {"word": "hygge"})]),
     # "a dozen" is 12, its "a" no part of what is counted
     ("add a dozen bagels to my basket", [BASKET, SKY], [("add_to_basket", {"product": "bagels", "quantity": 12})]),
+    # "N and a half", "an hour and a half": the number and a half, one value
+    ("slept seven and a half hours", [SLEEP, WORKOUT], [("log_sleep", {"hours": 7.5})]),
+    ("log a pilates workout, an hour and a half", [WORKOUT, SLEEP], [("log_workout", {"sport": "pilates", "minutes": 90})]),
     # "The" inside a sentence, capitalised, starts a title
     ("borrow The Hobbit and Dracula", [EBOOK, SKY], [("borrow_ebook", {"title": "The Hobbit"}),
                                                     ("borrow_ebook", {"title": "Dracula"})]),
