@@ -305,6 +305,8 @@ TRAM = tool("next_tram", "When the next trams leave a stop.", ["stop"], stop=s("
     # "..., high priority": an option and the word of its parameter end a text, as the word alone does
     ("on the chores list: clean the gutters, high priority", [CHORE, SKY], [("add_chore", {"chore": "clean the gutters",
                                                                                    "priority": "high"})]),
+    # a name in lower case is the person's, the text after "saying" the message's ("message ana saying ...")
+    ("message ana saying on my way", [TEXT, SKY], [("text_friend", {"friend": "Ana", "message": "on my way"})]),
     # a word that only acknowledges ("great, ...") is no request of its own
     ('great, text Ana "on my way"', [TEXT, SKY], [("text_friend", {"friend": "Ana", "message": "on my way"})]),
 ])
