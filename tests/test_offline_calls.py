@@ -292,6 +292,8 @@ TRAM = tool("next_tram", "When the next trams leave a stop.", ["stop"], stop=s("
     # "N and a half", "an hour and a half": the number and a half, one value
     ("slept seven and a half hours", [SLEEP, WORKOUT], [("log_sleep", {"hours": 7.5})]),
     ("log a pilates workout, an hour and a half", [WORKOUT, SLEEP], [("log_workout", {"sport": "pilates", "minutes": 90})]),
+    # "tmrw", "tomorow": tomorrow as people type it
+    ("book a visit tmrw", [WHEN, SKY], [("book_visit", {"date": (dt.date.today() + dt.timedelta(days=1)).isoformat()})]),
     # "The" inside a sentence, capitalised, starts a title
     ("borrow The Hobbit and Dracula", [EBOOK, SKY], [("borrow_ebook", {"title": "The Hobbit"}),
                                                     ("borrow_ebook", {"title": "Dracula"})]),

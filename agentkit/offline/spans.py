@@ -1,7 +1,7 @@
 """The values a question holds, found by pattern: numbers, quoted text, places, paths, emails, dates, units.
 
-Each value is a `Span`: where it is in the text, what kind it is, and the words around it, so that the
-next step (`fill.py`) can give each value to the parameter whose name or description asks for it.
+Each value is a `Span`: where it is in the text, what kind it is, and the words around it, so that the next step
+(`fill.py`) can give each value to the parameter whose name or description asks for it.
 """
 
 from __future__ import annotations
@@ -47,8 +47,7 @@ CURRENCY_SIGNS = TABLES["currency_signs"]
 MONEY_WORDS = frozenset({w for w in CURRENCY_CODES if w not in ("pound", "pounds")} | {"cad", "aud", "bucks"}
                         | {code.lower() for code in CURRENCY_CODES.values()})  # "pounds" is as often a weight
 UNITS = (frozenset(MEASURES) - {"in", "t", "cl", "dl"}) | (MONEY_WORDS - {"bucks"}) | frozenset(TABLES["spans"]["units"].split())
-"""The words a unit is written with: the measures `quantities.py` converts (but "in" and "t" are words), currencies,
-temperatures, speeds, sizes of data and lengths of time."""
+"""The words a unit is written with: measures (but "in" and "t" are words), currencies, temperatures, speeds, data, time."""
 LANGUAGES, SENTENCE_STARTERS = (frozenset(TABLES["spans"][kind].split()) for kind in ("languages", "sentence_starters"))
 SAY_IN = re.compile(TABLES["spans"]["say_in"], re.IGNORECASE)
 """'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
@@ -70,7 +69,8 @@ _PATTERN = re.compile(r"[\w./-]*\*[\w.*/?-]*")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s\"']+|\bwww\.[^\s\"']+")
 _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}(?P<sep>[-/.])\d{1,2}(?P=sep)\d{1,2}\b|"  # "2022/08/16"
-                   r"\b(?:[12]?\d|3[01])/(?:[12]?\d|3[01])(?:/\d{2,4})?\b|\b(?:today|tomorrow|tonight|yesterday)\b|"
+                   r"\b(?:[12]?\d|3[01])/(?:[12]?\d|3[01])(?:/\d{2,4})?\b|"  # a day by its distance from today ("tmrw")
+                   rf"\b(?:{'|'.join(dates.TABLES['days_from_today'])})\b|"
                    rf"\b(?:next |this )?(?:{'|'.join(WEEKDAYS)})\b|"  # a day and month are no more than 31 ("BP 90/60")
                    rf"\b(?:{dates.MONTH})(?:\s+|(?<=[a-z])\.)\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
