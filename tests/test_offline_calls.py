@@ -253,3 +253,69 @@ PAINT = tool("paint_needed", "Litres of paint needed for a wall.", ["width_m", "
 ])
 def test_several_cases_told_in_sentences(question, tools, expected):
     assert calls(question, tools) == expected
+
+
+FERRY = tool("ferry_status", "Live status of a ferry (on time, delayed). Sailing code like 'SF4471'.", ["sailing"],
+             sailing=s("Sailing number."), date=s("Day of the crossing, YYYY-MM-DD."))
+GLOSSARY = tool("word_meaning", "Dictionary meaning of one English word.", ["word"], word=s("The word."))
+SAY = tool("translate", "Translate a text into another language.", ["text", "target"], text=s("What to translate."),
+           target=s("Target language code, e.g. 'de'."))
+EBOOK = tool("borrow_ebook", "Borrow an e-book from the library app.", ["title"], title=s("Book title."))
+RATE = tool("rate_album", "Give an album a star rating in the listening diary.", ["album", "stars"], album=s("Album title."),
+            stars=n("1 to 5.", "integer"))
+DOCK = tool("find_toilet", "Public toilets nearby.", ["near"], near=s("Place or address."),
+            step_free=dict(type="boolean", description="Only toilets with step-free access (default false)."))
+TEXT = tool("text_friend", "Send a text to a friend.", ["friend", "message"], friend=s("Friend's name."), message=s("The text."))
+CHORE = tool("add_chore", "Add a chore to the household list.", ["chore"], chore=s("What to do."),
+             priority=s("How urgent.", enum=["low", "high"]))
+BASKET = tool("add_to_basket", "Add a product to the shopping basket.", ["product"], product=s("What to buy."),
+              quantity=n("How many.", "integer"))
+SLEEP = tool("log_sleep", "Record a night's sleep.", ["hours"], hours=n("Hours slept, e.g. 7.5."))
+WORKOUT = tool("log_workout", "Record a workout.", ["sport", "minutes"], sport=s("Kind of workout."),
+               minutes=n("How long it took, in minutes.", "integer"))
+TRAM = tool("next_tram", "When the next trams leave a stop.", ["stop"], stop=s("Stop name."), line=s("Only this line, e.g. '4'."))
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # a code of letters and digits fills a parameter no word names as a code ("the sailing number")
+    ("is SF4471 on time?", [FERRY, SKY], [("ferry_status", {"sailing": "SF4471"})]),
+    ("are SF4471 and SF4490 on time tomorrow?", [FERRY, SKY],
+     [("ferry_status", {"sailing": "SF4471", "date": (dt.date.today() + dt.timedelta(days=1)).isoformat()}),
+      ("ferry_status", {"sailing": "SF4490", "date": (dt.date.today() + dt.timedelta(days=1)).isoformat()})]),
+    # "what does X mean" asks a tool that gives meanings, for the one word X; "say it" is that word again
+    ("what does hygge mean?", [GLOSSARY, SAY], [("word_meaning", {"word": "hygge"})]),
+    ("what does hygge mean, and how would you say it in Spanish?", [GLOSSARY, SAY],
+     [("word_meaning", {"word": "hygge"}), ("translate", {"text": "hygge", "target": "es"})]),
+    ("what's the meaning of hygge?", [GLOSSARY, SAY], [("word_meaning", {"word": "hygge"})]),
+    # "a dozen" is 12, its "a" no part of what is counted
+    ("add a dozen bagels to my basket", [BASKET, SKY], [("add_to_basket", {"product": "bagels", "quantity": 12})]),
+    # "N and a half", "an hour and a half": the number and a half, one value
+    ("slept seven and a half hours", [SLEEP, WORKOUT], [("log_sleep", {"hours": 7.5})]),
+    ("log a pilates workout, an hour and a half", [WORKOUT, SLEEP], [("log_workout", {"sport": "pilates", "minutes": 90})]),
+    # "tmrw", "tomorow": tomorrow as people type it
+    ("book a visit tmrw", [WHEN, SKY], [("book_visit", {"date": (dt.date.today() + dt.timedelta(days=1)).isoformat()})]),
+    # "The" inside a sentence, capitalised, starts a title
+    ("borrow The Hobbit and Dracula", [EBOOK, SKY], [("borrow_ebook", {"title": "The Hobbit"}),
+                                                    ("borrow_ebook", {"title": "Dracula"})]),
+    # "X gets 4 stars": the verb is no part of the title
+    ("Blue gets 4 stars, Rumours five", [RATE, SKY], [("rate_album", {"album": "Blue", "stars": 4}),
+                                                      ("rate_album", {"album": "Rumours", "stars": 5})]),
+    # a place written in lower case after "to" ("nearest ... to euston square")
+    ("closest toilet to euston square?", [DOCK, SKY], [("find_toilet", {"near": "Euston Square"})]),
+    # a number for an optional text whose description shows a number ("e.g. '4'")
+    ("when's the next 4 at Bahnhof Mitte", [TRAM, SKY], [("next_tram", {"stop": "Bahnhof Mitte", "line": "4"})]),
+    # "..., high priority": an option and the word of its parameter end a text, as the word alone does
+    ("on the chores list: clean the gutters, high priority", [CHORE, SKY], [("add_chore", {"chore": "clean the gutters",
+                                                                                   "priority": "high"})]),
+    # a name in lower case is the person's, the text after "saying" the message's ("message ana saying ...")
+    ("message ana saying on my way", [TEXT, SKY], [("text_friend", {"friend": "Ana", "message": "on my way"})]),
+    # a word that only acknowledges ("great, ...") is no request of its own
+    ('great, text Ana "on my way"', [TEXT, SKY], [("text_friend", {"friend": "Ana", "message": "on my way"})]),
+])
+def test_issue_48_two_calls_and_everyday_values(question, tools, expected):
+    assert calls(question, tools) == expected
+
+
+def test_any_x_ones_narrows_the_last_call_by_its_flag():
+    history = _after("toilets near Euston", "find_toilet", {"near": "Euston"}, '[{"name": "Euston Rd", "steps": 4}]')
+    assert calls("any step-free ones?", [DOCK, SKY], history) == [("find_toilet", {"near": "Euston", "step_free": True})]

@@ -31,15 +31,14 @@ from agentkit.offline.zh_values import in_learners_words
 
 ENOUGH = 2.0  # one description word, or one name word, that means what the question says
 _WORDS = words("choose")["choose"]
-WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME, THING, OWN = (re.compile("|".join(_WORDS[name]), re.I) for name in (
-    "whats_in", "show_file", "part_of_file", "means", "it", "ask_me", "thing_asked", "thing_amount"))
+WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME, THING, OWN, WHO = (re.compile("|".join(_WORDS[name]), re.I) for name in (
+    "whats_in", "show_file", "part_of_file", "means", "it", "ask_me", "thing_asked", "thing_amount", "asks_for_tool"))
 """The words that imply a request ("what's in", "show me", "the first line of"), name its means ("with the shell"),
 point back at the clause before ("tick it off"), ask to ask the person ("ask me"), and what a question asks for."""
 INTO = re.compile(rf"\b{ADDING}\s+.+?\s+{ONTO}\s+([a-z]+)", re.I)
 """'put the concert in my calendar': where a thing is added names the tool that adds it, as a means does."""
 DONE = re.compile(rf"\b(?:{'|'.join(words('choose')['habits']['done'])})\b", re.I)
 NUMBERED = re.compile(r"\d|\b(?:first|second|third|fourth|fifth|last)\b", re.I)
-WHO = re.compile(r"\bwho\b(.*)", re.I | re.S)
 
 
 @dataclass(frozen=True)
@@ -175,9 +174,9 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
 
 
 def _asks_for_tool(question: str, offers: list[Offer]) -> bool:
-    """ "who invented the telephone?" asks what a tool was given for when the word after "who" (its verb, or the noun
-    of "who is the scientist ...") is a word of the tool's name, in any of its forms: get_invention_history."""
-    first = next(iter(reading.words(who[1])), "") if (who := WHO.search(question)) else ""
+    """ "who invented the telephone?" asks what a tool is for when the word after "who" (its verb, or the noun of "who is
+    the scientist ...") is a word of its name, in any form: get_invention_history; as "mean" does define_word's."""
+    first = next(iter(reading.words(who[who.lastindex])), "") if (who := WHO.search(question)) else ""
     return any(offer.weight_of(first) == NAME for offer in offers)
 
 
@@ -253,11 +252,11 @@ def _completes(offer: Offer, so_far: str, clause: str) -> bool:
 
 
 def _loses(offer: Offer, so_far: str, clause: str) -> bool:
-    """One call of both would drop a number, a time or a yes/no the clause gives ("at 9 and at 17 to stretch", "switch
-    on the lamp and the fan off"): so two calls; "the GCD of 84 and 36" keeps both numbers, in two parameters."""
+    """One call of both would drop a number ("at 9 and at 17"), a code ("ICE578 and TGV9241 today") or a yes/no ("switch
+    on the lamp and the fan off") the clause gives: two calls; "the GCD of 84 and 36" keeps both numbers, in two parameters."""
     (before, _), (merged, _), (alone, _) = [_read(offer, t) for t in (so_far, f"{so_far} and {clause}", clause)]
-    return bool(before) and any(isinstance(value, int | float) or re.fullmatch(r"\d\d:\d\d|\d+", str(value)) for value in
-                                alone.values() if not any(value == k and type(value) is type(k) for k in merged.values()))
+    return bool(before) and any(isinstance(v, int | float) or re.fullmatch(r"\d\d:\d\d|\d+|[A-Z]+\d+\w*", str(v))
+                                for v in alone.values() if not any(v == k and type(v) is type(k) for k in merged.values()))
 
 
 def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
@@ -297,4 +296,5 @@ def _share_arguments(calls: list[Planned]) -> list[Planned]:
 
 
 def _kind(offer: Offer, name: str) -> str | None:
-    return {None: "text", "title": "text"}.get(role := role_of(name, offer.schema["properties"][name])[0], role)
+    role = role_of(name, offer.schema["properties"][name])[0]  # "define X and say it in French": a word, then a text
+    return "text" if role in (None, "title", "body", "query") else role

@@ -24,8 +24,9 @@ _WORDS = words("choose")["clauses"]
 ITEMS_FIRST = re.compile(_WORDS["items_first"], re.IGNORECASE)
 """The items named before the verb, as Chinese puts them ("牛奶和鸡蛋都加到待办里": milk and eggs, add to the to-do list)."""
 SAID, CUTS, CASES = re.compile(_WORDS["said"], re.IGNORECASE), re.compile("|".join(_WORDS["cuts"])), re.compile(_WORDS["cases"])
-MEANS_ONLY, VALUE_ONLY, CASES_SAID = (re.compile(_WORDS[n], re.IGNORECASE) for n in ("means_only", "value_only", "cases_said"))
-"""A part that only names the means ("use the shell"), only gives a value by its role ("the author is Frank Herbert")."""
+MEANS_ONLY, VALUE_ONLY, CASES_SAID, ASIDE = (re.compile(_WORDS[n], re.I) for n in ("means_only", "value_only", "cases_said",
+                                                                                   "aside"))
+"""A part that only names the means ("use the shell"), gives a value by its role ("the author is Frank Herbert"), or "great"."""
 
 
 def each_item(question: str) -> str:
@@ -57,9 +58,8 @@ def clauses(question: str) -> list[str]:
     parts[-1] += tail
     restored = [re.sub("\0", lambda _: quoted.pop(0), part).strip() for part in parts]  # each literal back, in order
     joined: list[str] = []  # the parts that are requests, each with the parts that complete it
-    for part in (p for p in restored if re.search(r"\w", p)):
-        value = VALUE_ONLY.fullmatch(part)
-        if joined and (value or MEANS_ONLY.fullmatch(part)):
+    for part in (p for p in restored if re.search(r"\w", p) and not (ASIDE.fullmatch(p) and p is not restored[-1])):
+        if joined and ((value := VALUE_ONLY.fullmatch(part)) or MEANS_ONLY.fullmatch(part)):
             joined[-1] = f"{joined[-1].rstrip('?.!')}{',' * bool(value)} {part}"
         else:
             joined.append(part)

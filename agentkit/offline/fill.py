@@ -1,10 +1,9 @@
 """Step 2: fill a tool's arguments from the question, by what each parameter's name and description ask for.
 
-Each parameter gets a *role* from its words (`roles.py`: a time zone, a place, a date, a phone number,
-a title, a body...), and takes a value of a kind that can play that role (`spans.py`). A value written
-with its label ("subject: Report") goes to the parameter of that name. Numbers are placed by
-`numbers.py`. A value is used once. Optional parameters are left out unless the question states them;
-what `fill` cannot find it reports as missing, and the model asks for it instead.
+Each parameter gets a *role* from its words (`roles.py`: a time zone, a place, a date, a phone number, a title, a body...),
+and takes a value of a kind that can play that role (`spans.py`). A value written with its label ("subject: Report") goes to
+the parameter of that name. Numbers are placed by `numbers.py`. A value is used once. Optional parameters are left out
+unless the question states them; what `fill` cannot find it reports as missing, and the model asks for it instead.
 """
 
 from __future__ import annotations
@@ -91,8 +90,9 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         phrase = example_named(properties[name].get("description", ""), rest) or key_phrase(rest, exclude) or \
             key_phrase(rest, exclude, one_character=True)
         person = phrase and role_of(name, properties[name])[0] == "person" and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
-        if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele); an example
-            values[name], exclude = person.group(0) if person else phrase, exclude - {phrase}  # taken frees its word
+        if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele; "ana": Ana)
+            values[name] = person[0] if person else string.capwords(phrase) if person is None and phrase.islower() else phrase
+            exclude = exclude - {phrase}  # an example taken frees its word
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
     refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))
                and not re.fullmatch(p["pattern"], str(values[n]))}  # "查下" is no card number that ^[0-9]{10}$ takes
@@ -176,11 +176,12 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         number = next((s.value for s in spans if s.kind == "number" and id(s) not in used), None)
         return code.command_for(text, file, number) if role == "command" else code.pattern_for(text)
     digits = [s for s in spans if s.kind == "number" and id(s) not in used and text[s.start:s.end].isdigit()]
-    if required and role not in STRICT and digits and re.search(r"\be\.g\.\W*\d+\W", spec.get("description", "")):
+    if role not in STRICT and digits and re.search(r"\be\.g\.\W*\d+\W", spec.get("description", "")):
         used.add(id(digits[0]))  # "the next 73" for "The bus line, e.g. '73'": a code written in digits
         return text[digits[0].start:digits[0].end]
     if required and role not in STRICT:
-        rest = [s for s in spans if s.kind in ("quoted", "said", "named", "colon") and id(s) not in used]
+        rest = [s for s in spans if id(s) not in used  # a person is no message's text ("message mum saying home by 9")
+                and s.kind in ("quoted", "named", "said", "colon")[:4 - 2 * (role == "person")]]
         said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
         return _before_labels(said, siblings, name) if rest else LATER
     return None
@@ -220,9 +221,9 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dic
 
 
 def _before_labels(value: str, siblings: tuple[str, ...], name: str) -> str:
-    """ "renew passport, due 2027-04-30, tags admin": a text ends where a comma brings another parameter's word."""
+    """ "renew passport, high priority, due 2027-04-30": a text ends where a comma brings (a word and) another parameter's."""
     words = {w for p in siblings if p != name for w in reading.split_name(p) if w not in reading.STOP_WORDS}
-    cut = re.search(rf",\s*(?:{'|'.join(map(re.escape, sorted(words)))})s?\b", value, re.I) if words else None
+    cut = re.search(rf",\s*(?:\w+\s+)?(?:{'|'.join(map(re.escape, sorted(words)))})s?\b", value, re.I) if words else None
     return value[:cut.start()] if cut and cut.start() > 0 else value
 
 

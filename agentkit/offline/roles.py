@@ -53,7 +53,7 @@ def _role(name: str, description: str, format_role: Role | None = None) -> tuple
                 return role, kinds[:1] if words is formats and role in ("date", "time") else kinds
     if side_of(named | {"_".join(reading.split_name(name))}):  # "start"/"end", "src"/"dst": two ends of a trip
         return "place", next(kinds for role, _, kinds in ROLES if role == "place")
-    return None, ("quoted", "said", "named", "colon")
+    return None, ("quoted", "said", "named", "colon", "code")  # "BA117" for a flight number
 
 
 def hint_of(name: str, spec: dict) -> frozenset[str]:

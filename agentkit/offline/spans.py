@@ -1,7 +1,7 @@
 """The values a question holds, found by pattern: numbers, quoted text, places, paths, emails, dates, units.
 
-Each value is a `Span`: where it is in the text, what kind it is, and the words around it, so that the
-next step (`fill.py`) can give each value to the parameter whose name or description asks for it.
+Each value is a `Span`: where it is in the text, what kind it is, and the words around it, so that the next step
+(`fill.py`) can give each value to the parameter whose name or description asks for it.
 """
 
 from __future__ import annotations
@@ -47,12 +47,11 @@ CURRENCY_SIGNS = TABLES["currency_signs"]
 MONEY_WORDS = frozenset({w for w in CURRENCY_CODES if w not in ("pound", "pounds")} | {"cad", "aud", "bucks"}
                         | {code.lower() for code in CURRENCY_CODES.values()})  # "pounds" is as often a weight
 UNITS = (frozenset(MEASURES) - {"in", "t", "cl", "dl"}) | (MONEY_WORDS - {"bucks"}) | frozenset(TABLES["spans"]["units"].split())
-"""The words a unit is written with: the measures `quantities.py` converts (but "in" and "t" are words), currencies,
-temperatures, speeds, sizes of data and lengths of time."""
+"""The words a unit is written with: measures (but "in" and "t" are words), currencies, temperatures, speeds, data, time."""
 LANGUAGES, SENTENCE_STARTERS = (frozenset(TABLES["spans"][kind].split()) for kind in ("languages", "sentence_starters"))
 SAY_IN = re.compile(TABLES["spans"]["say_in"], re.IGNORECASE)
 """'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
-PLACE_KINDS = TABLES["spans"]["place_kinds"].split()
+PLACE_KINDS = "|".join(TABLES["spans"]["place_kinds"].split())
 
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
 _NUMBER = re.compile(r"(?<![\w.^-])(?<!\D/)(-?\$?-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[-+]?\d+)?)(\s?%| percent\b)?"
@@ -63,15 +62,15 @@ _QUADRATIC = re.compile(r"(?<![\w.^])(-?\s*[\d.]*)\s*\*?\s*([a-z])\s*(?:\^|\*\*)
                         r"([+-]\s*\d[\d.]*)(?![\w.^])", re.IGNORECASE)  # "x^2 - 5x + 6": a, b, c, signed ("x" is 1)
 _TENS = "|".join(w for w, n in NUMBER_WORDS.items() if 20 <= n < 100)
 _ORDINAL = re.compile(rf"\b(\d+(?:st|nd|rd|th)|(?:(?:{_TENS})[\s-])?[a-z]+(?:st|nd|rd|th))\b", re.IGNORECASE)
-"""An ordinal as digits or words; text2num reads the words, except "first" and "second" (also a unit of time),
-which count as a position only after "the"."""
+"""An ordinal as digits or words (text2num reads them); "first" and "second" (a unit of time too) count only after "the"."""
 _FIRST_SECOND = {"first": 1, "second": 2}
 _PATH = re.compile(r"(?<![\w@])(?:[\w.~-]*/[\w./-]*|[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w/@])")
 _PATTERN = re.compile(r"[\w./-]*\*[\w.*/?-]*")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s\"']+|\bwww\.[^\s\"']+")
 _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}(?P<sep>[-/.])\d{1,2}(?P=sep)\d{1,2}\b|"  # "2022/08/16"
-                   r"\b(?:[12]?\d|3[01])/(?:[12]?\d|3[01])(?:/\d{2,4})?\b|\b(?:today|tomorrow|tonight|yesterday)\b|"
+                   r"\b(?:[12]?\d|3[01])/(?:[12]?\d|3[01])(?:/\d{2,4})?\b|"  # a day by its distance from today ("tmrw")
+                   rf"\b(?:{'|'.join(dates.TABLES['days_from_today'])})\b|"
                    rf"\b(?:next |this )?(?:{'|'.join(WEEKDAYS)})\b|"  # a day and month are no more than 31 ("BP 90/60")
                    rf"\b(?:{dates.MONTH})(?:\s+|(?<=[a-z])\.)\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
@@ -87,10 +86,11 @@ _CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}
 """An identifier ("AB123CD", "1Z999AA10123456784", "G7301"): five or more letters and digits, with both in it."""
 _ONE_UNIT = re.compile(rf"\b(an?)\s+(?=(?:{'|'.join(sorted((u for u in MEASURES if len(u) > 2), key=len, reverse=True))})\b)",
                        re.IGNORECASE)
-_PLACE = re.compile(rf"\b(?:\d+[A-Za-z]?\s+)?(?!The\b)(?:[A-Z][\w'-]*\s+){{1,3}}(?i:{'|'.join(PLACE_KINDS)})\b"
-                    r"(?:\s+of(?:\s+[A-Z][\w'-]*)+)?(?!\s+[A-Z])")
-"""A place named with its kind ("12 Elm Street", "Gatwick airport", "Union Station"): the whole name, house number too,
-and what it is of ("the Museum of Modern Art", "Union Station of Leeds": one place, not a second one after "of")."""
+_PLACE = re.compile(rf"\b(?:\d+[A-Za-z]?\s+)?(?!The\b)(?:[A-Z][\w'-]*\s+){{1,3}}(?i:{PLACE_KINDS})\b"
+                    r"(?:\s+of(?:\s+[A-Z][\w'-]*)+)?(?!\s+[A-Z])"
+                    rf"|(?<=\bto )(?!the\b)(?:[a-z][\w'-]*\s+){{1,2}}(?:{PLACE_KINDS})\b")
+"""A place named with its kind ("12 Elm Street", "Gatwick airport", "Union Station", "to euston square"): the whole name,
+house number too, and what it is of ("the Museum of Modern Art", "Union Station of Leeds": one place, not two)."""
 _ROOM = re.compile(rf"\b(?:{TABLES['spans']['rooms'].replace(chr(10), '')})\b", re.IGNORECASE)
 _COLON = re.compile(r":\s+(.+?)\s*$")
 FOREIGN_NAME = re.compile(rf"[\u4e00-\u9fff]{{1,6}}(?:[{''.join(NAME_DOTS)}][\u4e00-\u9fff]{{1,8}})+")
@@ -129,7 +129,7 @@ def _find(text: str) -> tuple[Span, ...]:
             old = old.rsplit(" ", 1)[1]
         add(change.end("old") - len(old), change.end("old"), "quoted", old)
         add(change.start("new"), change.end("new"), "quoted", new)
-    for match in SAY_IN.finditer(text):  # the words to say, as if quoted (the language after them is its own span)
+    for match in (m for m in SAY_IN.finditer(text) if m[1]):  # the words to say, as if quoted (the language: a span)
         add(match.start(1), match.end(1), "said", match.group(1).strip("\"'“”"))
     for kind, pattern in (("said", _SAID), ("named", _NAMED)):
         for match in pattern.finditer(text):
@@ -187,8 +187,8 @@ def _find(text: str) -> tuple[Span, ...]:
             read = [str(int(read[0]) * 100 + int(read[1]))]  # "one thirty five" (over ninety) is 135, not "three twenty-sided"
         if len(read) == 1 and read[0].isdigit():
             add(match.start(), match.end(), "number", float(read[0]))
-    for match in re.finditer(r"\b[a-z]+\b", text, re.IGNORECASE):
-        word = match.group(0).lower()
+    for match in re.finditer(r"(?:\ba\s+(?=dozen\b|hundred\b))?\b[a-z]+\b", text, re.IGNORECASE):  # "a dozen": 12, "a" too
+        word = match.group(0).lower().split()[-1]
         if word in NUMBER_WORDS and not re.match(r"\s+(?:of|more|another)\b", text[match.end():]):
             add(match.start(), match.end(), "number", float(NUMBER_WORDS[word]))
         elif word in UNITS and (len(word) > 1 or _after_number(text, match.start())) and word != "m" or word in LANGUAGES:
@@ -206,9 +206,9 @@ def _find(text: str) -> tuple[Span, ...]:
         name = match.group(0)
         first = name.split()[0].lower()
         sentence_start = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".?!:"
-        if first in SENTENCE_STARTERS or first in MONTHS or first in WEEKDAYS or name == "I" or (
-                sentence_start and not is_known_place(name.split()[0])):
-            name = name.partition(" ")[2]  # a capitalised first word of a sentence is not a name
+        if first in SENTENCE_STARTERS and (sentence_start or not name.startswith("The ")) or first in MONTHS or (
+                first in WEEKDAYS or name == "I" or sentence_start and not is_known_place(name.split()[0])):
+            name = name.partition(" ")[2]  # a capitalised first word of a sentence is not a name ("The Hobbit" inside one is)
         if name:
             add(match.end() - len(name), match.end(), "proper", name)
     for match in _ROOM.finditer(text):  # after the names: "Central Garage" is a car park's

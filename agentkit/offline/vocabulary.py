@@ -37,8 +37,7 @@ BA = re.compile(r"把\s*(?!它)([^\s“”\"'，。][^“”\"'，。]*?)\s*(写
 """The 把 construction with an unquoted object: "把 X 写到 Y" is "write X to Y"."""
 FILE = re.compile(r"(?<![\w./@:-])[\w./-]*?\.[A-Za-z][A-Za-z0-9]{0,4}(?![A-Za-z0-9_/@])")
 """A file name ("笔记.txt", "读一下日记.txt", "config.yaml"): a value as written, its words never read."""
-BEFORE_FILE = re.compile(TABLES["zh"]["before_file"])
-"""What may be glued before a file name: the verb or the word that links it ("把笔记.txt" is 笔记.txt)."""
+BEFORE_FILE = re.compile(TABLES["zh"]["before_file"])  # a verb or a link glued before a file name ("把笔记.txt")
 MOVES = TABLES["zh_moves"]
 _VALUE = r"\s*[:：]?\s*([^\s“”\"'，。：:][^“”\"'，。]*?)\s*"
 EDITS = [  # "把 X 重命名为 Y" (a second file stays a file, read first); "把 X 里的 A 换成 B", "替换 X 里的 A 为 B";
@@ -57,12 +56,14 @@ EDITS = [  # "把 X 重命名为 Y" (a second file stays a file, read first); "�
      " search for {0} in {file} "),
 ]
 HOURS_MINUTES = re.compile(r"\b(\d+)\s*h(?:ours?|rs?)?,?\s*(?:and\s+)?(\d+)\s*m(?:in(?:ute)?s?)?\b", re.IGNORECASE)
+AND_A_HALF = re.compile(TABLES["numbers"]["and_a_half"], re.IGNORECASE)  # "7 and a half hours", "an hour and a half"
 
 
 def english(text: str) -> str:
     """The text with its Chinese read as English words, and a number glued to its unit parted ("250ml" "250 ml")."""
     text = _glued_unit().sub(lambda m: f"{m.group(1)} {'per ' if '/' in m.group(2) else m.group(2)}", text)
     text = HOURS_MINUTES.sub(lambda m: f"{int(m[1]) * 60 + int(m[2])} minutes", text)  # "3h45m", "2 hours 15 minutes"
+    text = AND_A_HALF.sub(lambda m: f"{float(TABLES['number_words'].get(str(m[1]).lower(), m[1] or 1)) + .5}{m[2] or ''}", text)
     if not is_chinese(text):
         return text
     kept: list[str] = []  # values set aside as written ("把 你好 写到 hi.txt": the object before the verb stays one value)
