@@ -232,6 +232,18 @@ def test_classes_cover_issue_25_in_both_splits_and_languages():
     assert any(is_chinese(case.question) for case in CASES if case.split == "heldout")
 
 
+CLASSES = {"values-as-said", "values-by-structure", "values-given", "how-people-write", "everyday-chat", "follow-up",
+           "pronoun", "two-calls", "two-tools", "lists", "ordinals", "plan", "delegate", "choose", "abstain",
+           "yes-no-in-a-word", "whose-title", "dates-as-written", "chinese"}
+"""The classes chapter 09's table reports: a new case joins the one its failure is of (how a value is written, where it
+sits in the sentence, which tool ...), so that the table stays a score per kind of request, not a row per fix."""
+
+
+def test_every_class_is_one_the_table_reports():
+    unknown = {case.id: case.kind for case in CASES if case.kind and case.kind not in CLASSES}
+    assert not unknown, f"classes the table does not report (use one of CLASSES): {unknown}"
+
+
 def test_a_follow_up_is_asked_after_its_conversation():
     case = next(case for case in CASES if case.history)
     sent = messages_for(case, "Be brief.")
