@@ -432,7 +432,7 @@ def test_a_sum_beside_a_list_is_said_when_the_cost_is_asked(question, said):
      "It is boarding, planned at 17:05 and the bay is 7."),
     ("move 80 to the rainy day fund", "move_cash", {"amount": 80, "to": "rainy day fund"},
      {"moved": 80, "from_pot": "bills", "to_pot": "rainy day fund", "balance_after": 512.4},
-     "Moved 80: from bills and the balance is now 512.4."),
+     "Moved 80 from bills and the balance is now 512.4."),
     ("how long is the wait at the clinic?", "clinic_queue", {}, {"wait_min": 35}, "The wait is 35 min."),
     ("next ferry?", "ferry_times", {}, [{"ferry": "F9", "leaves_in_min": 6}], "I found one time: F9 (leaves in 6 min)."),
     ("how cold was it at night?", "night_low", {}, {"temp_min": 3}, "The temperature minimum is 3."),
@@ -516,3 +516,29 @@ def test_a_chinese_yes_no_says_the_state_as_chinese_says_it(question, result, sa
     an empty "结果是 。" where the field's English name has no Chinese label."""
     answer = _answer(question, "place_status", {}, result)
     assert answer.startswith(said) and "有" not in answer and "结果是" not in answer, answer
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("let Omar know the gate changed", "notify_friend", {"contact": "Omar", "text": "gate changed"},
+     {"status": "sent", "to": "Omar", "channel": "whatsapp"}, "Sent to Omar by whatsapp."),
+    ("send the receipt to Bea", "send_receipt", {"to": "Bea"}, {"status": "sent", "medium": "email"}, "Sent to Bea by email."),
+    ("move 30 into the holiday pot", "move_funds", {"amount": 30}, {"moved": 30, "from_pot": "spare"}, "Moved 30 from spare."),
+])
+def test_how_an_action_went_continues_what_it_did(question, name, arguments, result, said):
+    """A channel is how a thing was sent ("Sent to Omar by whatsapp"), never "the channel is whatsapp"; a phrase that
+    starts with a preposition ("from spare", "by email") goes on from what was done, with no colon between."""
+    assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("帮我预留外婆家", "reserve_table", {"restaurant": "外婆家"}, {"confirmation": "WP-3", "guests": 2},
+     "已预留外婆家：确认号是 WP-3。"),
+    ("删掉备忘录 购物", "delete_memo", {"title": "购物"}, {"deleted": True}, "已删除购物。"),
+    ("取消周六的瑜伽课", "cancel_class", {"course": "瑜伽课"}, {"status": "cancelled", "refund": True}, "已取消瑜伽课：有退款。"),
+    ("cancel my 6pm spin class", "cancel_class", {"course": "spin"}, {"status": "cancelled"}, "Cancelled spin."),
+])
+def test_a_chinese_action_done_runs_into_its_object_and_a_status_that_repeats_it_is_said_once(question, name, arguments,
+                                                                                               result, said):
+    """ "已预订外婆家", never "已预订 外婆家" (Chinese puts no space between a verb and its object); a status "cancelled"
+    beside "已取消" is not said again ("已取消瑜伽课：已取消")."""
+    assert _answer(question, name, arguments, result) == said

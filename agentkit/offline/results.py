@@ -18,6 +18,7 @@ from typing import Any
 from agentkit.offline import lexicon, reading, wording
 from agentkit.offline.failures import failure
 from agentkit.offline.fields import ASKS_COST, MONEY, STATES, fields, how_many, row, sentence
+from agentkit.offline.language import is_chinese
 from agentkit.offline.outputs import command_output, course_output, quoted
 from agentkit.offline.request import parsed as parsed_json
 from agentkit.offline.wording import MOMENT, STATUS_ZH, Language, context, join, label, moment, say, sentence_end, value_text
@@ -100,8 +101,8 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     past = past or (str(value[flag]).lower() if flag in STATES else flag)
     done = (STATUS_ZH[past] if zh else past.capitalize()) + _given(arguments, language) if past else \
         NOTHING[language][1].rstrip(".。") if acting else ""
-    facts = {k: v for k, v in value.items()  # "Done" says it
-             if k != flag and not ((v is True or v in given) and k in ("ok", "success", "done", past))}
+    facts = {k: v for k, v in value.items()  # "Done" says it, a status "cancelled" beside "Cancelled" too
+             if k != flag and not ((v is True or v in given) and k in ("ok", "success", "done", past) or str(v).lower() == past)}
     if not facts:  # {"ok": true}: done; {"deleted": true}: "Deleted."
         return sentence_end(done, language) if done else NOTHING[language][bool(value)]
     value = facts
@@ -127,7 +128,8 @@ def _given(arguments: dict[str, Any], language: Language) -> str:
             if type(v) in (int, float) or isinstance(v, str) and len(v) <= 30
             and not re.search(r"[\n@A-Za-z]" if zh else r"[\n@]", v) and not moment(v, language)]
     pair = not zh and len(told) > 1 and re.fullmatch(r"[a-z]+", told[1]) and told[0][:1].isdigit()  # "28 for groceries"
-    return (" " + " for ".join(told[:2] if pair else told[:1])).replace(" 给", "给") if told else ""
+    said = " for ".join(told[:2] if pair else told[:1])  # Chinese runs into a Chinese object: "已预订绿茶餐厅", "已记录 28"
+    return ("" if zh and is_chinese(said[:1]) else " ") + said if said else ""
 
 
 def _failed(value: dict, words: list[str], given: tuple, question: str, language: Language) -> str | None:
