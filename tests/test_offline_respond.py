@@ -542,3 +542,27 @@ def test_a_chinese_action_done_runs_into_its_object_and_a_status_that_repeats_it
     """ "已预订外婆家", never "已预订 外婆家" (Chinese puts no space between a verb and its object); a status "cancelled"
     beside "已取消" is not said again ("已取消瑜伽课：已取消")."""
     assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("how many parcels are waiting for me?", "count_parcels", {}, {"parcels": 0}, "There are no parcels."),
+    ("how many open tickets are there", "count_tickets", {}, "0", "There are no open tickets."),
+    ("书架上还有几本书？", "count_books", {}, {"books": 0}, "一本都没有。"),
+    ("还剩多少流量", "data_left", {}, "0", "一点都没有。"),
+    ("how many parcels are waiting for me?", "count_parcels", {}, {"parcels": 3}, "That's 3 parcels."),
+])
+def test_a_count_of_none_is_said_as_none(question, name, arguments, result, said):
+    """Zero things is "There are no parcels." / "一本都没有。" (by the measure word asked with), never "That's 0 parcels"
+    or "一共 0 本"."""
+    assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "said"), [
+    ("any bike racks around the museum?", "find_racks", {"around": "the museum"}, "I found no racks around the museum."),
+    ("vets near the old mill?", "search_vets", {"near": "the old mill"}, "I found no vets near the old mill."),
+    ("soups with lentils", "find_soups", {"ingredient": "lentils"}, "I found no soups for lentils."),
+])
+def test_an_empty_search_says_what_it_was_near_by_its_own_preposition(question, name, arguments, said):
+    """A parameter named by its preposition ("near", "around") says the place with it: "no vets near the old mill",
+    never "for the old mill"."""
+    assert _answer(question, name, arguments, []) == said

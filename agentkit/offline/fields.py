@@ -188,5 +188,6 @@ def how_many(question: str, number: str, language: Language) -> str | None:
     asked = HOW_MANY.search(question)
     if asked is None or "." in number:  # a count is whole: "8.5" answers "多少" as a measure, not as "一共"
         return None
-    return f"一共 {number} {asked.group(2) or asked.group(3) or ''}".rstrip() + "。" if language == "zh" else \
-        f"That's {number} {asked.group(1) or ''}".rstrip() + "."
+    what = (asked.group(2) or asked.group(3) if language == "zh" else asked.group(1)) or ""  # none: "一条都没有"
+    said = FIELDS["counted"][language + "_none" * (number == "0")].format(number=number, what=what, measure=asked[2] or "点")
+    return said.rstrip() + ("。" if language == "zh" else ".")

@@ -50,15 +50,13 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
         return say("you_answered", language, answer=sentence_end(result, language))
     when = moment(result, language) if len(result) <= 80 and set(words) & CLOCK else None
     clock = re.match(r"\d{1,2}:\d{2}\b", result) if set(words) & CLOCK and len(result) <= 40 else None
-    if clock and not when:  # "It's 22:53 in Tokyo." / "东京现在是 22:53。"
-        return say("now", language, clock=clock.group(0), where=context(arguments, language, places_only=True))
+    if when or clock:  # "It's 22:53 in Tokyo." / "It's 22:53 in Tokyo (Friday, 4 December 2026)." / "东京现在是 22:53。"
+        return say("now_dated" if when and when[0] else "today" if when else "now", language, clock=(when or clock)[0],
+                   date=when and when[1], where=context(arguments, language, places_only=True))
     if words[:1] and words[0] in READING and "\n" not in result and len(result) <= 200:
         source = next((v for v in arguments.values() if isinstance(v, str) and len(v) <= 60), "")
         return f"{source + ' 的' if source else ''}内容是：{sentence_end(result, 'zh')}" if language == "zh" else \
             f"{source or 'It'} says: {sentence_end(result, 'en')}"
-    if when:  # "It's 22:53 in Tokyo (Friday, 4 December 2026)." / "东京现在是 22:53（2026年12月4日星期五）。"
-        return say("now_dated" if when[0] else "today", language, clock=when[0], date=when[1],
-                   where=context(arguments, language, places_only=True))
     if "\n" in result or len(result) > 200:
         return quoted(result, say("found_text", language), full)
     # "Lisbon: sunny, 21 C" for city=Lisbon: the result without the argument it starts by repeating, said once, not twice
@@ -157,9 +155,10 @@ def _items(value: list, words: list[str], arguments: dict, question: str, langua
     thing = next((wording.EXPANDED.get(w, w) for w in reversed(words) if w not in GETTING | TOOLISH and len(w) > 2), "")  # atms
     thing_zh = said if thing and (said := label(thing, "zh")[0]) and not re.search("[A-Za-z]", said) else "结果"
     many = thing if thing.endswith("s") or not value and thing.endswith("ing") else f"{thing}s" if thing else "results"
-    if not value:  # what was searched for, when no place says it: "I found no recipes for chicken and leek."
+    if not value:  # what was searched for, when no place says it: "I found no recipes for chicken and leek", "… near the park"
         asked = join([value_text(v, language) for v in arguments.values() if isinstance(v, list | str) and len(v) <= 40])
-        return say("found_none", language, many=many, thing_zh=thing_zh, where=where or f" for {asked}" * bool(asked))
+        by = next((k for k in arguments if k in wording.WORDING["criteria"]), "for")  # a parameter named by its preposition
+        return say("found_none", language, many=many, thing_zh=thing_zh, where=where or f" {by} {asked}" * bool(asked))
     items = [row(v, question, language) for v in value[: 12 if not full else len(value)]]
     items += [say("more", language, count=len(value) - len(items))] * (len(value) > len(items))
     if len(value) == 1 and not zh:
