@@ -289,7 +289,7 @@ def test_a_chinese_answer_says_an_enum_in_chinese_and_a_measure_is_not_a_total(q
     ("我的包裹 ZX99 到哪了？", "check_package", "Out for delivery, expected by 18:00",
      "结果是“Out for delivery, expected by 18:00”。"),
     ("记一下血压128/85", "log_blood_pressure", {"saved": True, "category": "high_normal"},
-     "已记录：已保存，类别是“high normal”。"),
+     "已记录：类别是“high normal”。"),
     ("丢了一把雨伞", "report_lost_item", {"error": "phone is required for this item category"},
      "没能完成：“phone is required for this item category”。"),
     ("龟背竹多久浇一次水？", "get_plant_care", {"water": {"amount_ml": 250}, "light": "bright"}, "浇水用量是 250 ml。"),
@@ -452,7 +452,7 @@ def test_a_field_named_by_a_participle_a_preposition_or_minutes_is_said_as_a_phr
     ("hold 2 tickets for the quiz", "hold_tickets", {"count": 2}, {"status": "held", "expires": "18:30"},
      "Held 2: it expires at 18:30."),
     ("bookmark this recipe", "add_bookmark", {"page": "pho"}, {"saved": True, "folder": "Soups"},
-     "Added pho: it is saved and the folder is Soups."),
+     "Added pho: the folder is Soups."),
     ("star the repo", "star_repo", {"repo": "ada/notes"}, {"ok": True}, "Done."),
 ])
 def test_an_actions_status_that_says_it_was_done_is_said_as_done(question, name, arguments, result, said):
@@ -566,3 +566,15 @@ def test_an_empty_search_says_what_it_was_near_by_its_own_preposition(question, 
     """A parameter named by its preposition ("near", "around") says the place with it: "no vets near the old mill",
     never "for the old mill"."""
     assert _answer(question, name, arguments, []) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("rate Arrival 4 stars", "rate_movie", {"movie": "Arrival", "stars": 4}, {"saved": True, "average": 4.2},
+     "Rated Arrival: the average is 4.2."),
+    ("给《三体》打5星", "rate_book", {"book": "三体", "stars": 5}, {"saved": True, "average": 4.6}, "已评分三体：平均值是 4.6。"),
+    ("add milk to the list", "add_item", {"item": "milk"}, {"added": True, "saved": True}, "Added milk."),
+])
+def test_a_flag_that_repeats_what_was_done_is_not_said_again(question, name, arguments, result, said):
+    """ "saved": true beside "Rated Arrival" says nothing more: "Rated Arrival: the average is 4.2.", never "Rated
+    Arrival: it is saved and …" / "已评分三体：已保存，…"."""
+    assert _answer(question, name, arguments, result) == said

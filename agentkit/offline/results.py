@@ -55,8 +55,7 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
                    date=when and when[1], where=context(arguments, language, places_only=True))
     if words[:1] and words[0] in READING and "\n" not in result and len(result) <= 200:
         source = next((v for v in arguments.values() if isinstance(v, str) and len(v) <= 60), "")
-        return f"{source + ' 的' if source else ''}内容是：{sentence_end(result, 'zh')}" if language == "zh" else \
-            f"{source or 'It'} says: {sentence_end(result, 'en')}"
+        return say("reads", language, source=source or "It", of=source and f"{source} 的", text=sentence_end(result, language))
     if "\n" in result or len(result) > 200:
         return quoted(result, say("found_text", language), full)
     # "Lisbon: sunny, 21 C" for city=Lisbon: the result without the argument it starts by repeating, said once, not twice
@@ -99,8 +98,9 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     past = past or (str(value[flag]).lower() if flag in STATES else flag)
     done = (STATUS_ZH[past] if zh else past.capitalize()) + _given(arguments, language) if past else \
         NOTHING[language][1].rstrip(".。") if acting else ""
-    facts = {k: v for k, v in value.items()  # "Done" says it, a status "cancelled" beside "Cancelled" too
-             if k != flag and not ((v is True or v in given) and k in ("ok", "success", "done", past) or str(v).lower() == past)}
+    facts = {k: v for k, v in value.items()  # "Done" says it, a status "cancelled" beside "Cancelled", a flag "saved": true
+             if k != flag and not ((v is True or v in given) and k in ("ok", "success", "done", past) or str(v).lower() == past
+                                   or acting and v is True and k in DONE)}
     if not facts:  # {"ok": true}: done; {"deleted": true}: "Deleted."
         return sentence_end(done, language) if done else NOTHING[language][bool(value)]
     value = facts
