@@ -289,7 +289,7 @@ def test_a_chinese_answer_says_an_enum_in_chinese_and_a_measure_is_not_a_total(q
     ("我的包裹 ZX99 到哪了？", "check_package", "Out for delivery, expected by 18:00",
      "结果是“Out for delivery, expected by 18:00”。"),
     ("记一下血压128/85", "log_blood_pressure", {"saved": True, "category": "high_normal"},
-     "已记录：已保存，类别是“high normal”。"),
+     "已记录：类别是“high normal”。"),
     ("丢了一把雨伞", "report_lost_item", {"error": "phone is required for this item category"},
      "没能完成：“phone is required for this item category”。"),
     ("龟背竹多久浇一次水？", "get_plant_care", {"water": {"amount_ml": 250}, "light": "bright"}, "浇水用量是 250 ml。"),
@@ -432,7 +432,7 @@ def test_a_sum_beside_a_list_is_said_when_the_cost_is_asked(question, said):
      "It is boarding, planned at 17:05 and the bay is 7."),
     ("move 80 to the rainy day fund", "move_cash", {"amount": 80, "to": "rainy day fund"},
      {"moved": 80, "from_pot": "bills", "to_pot": "rainy day fund", "balance_after": 512.4},
-     "Moved 80: from bills and the balance is now 512.4."),
+     "Moved 80 from bills and the balance is now 512.4."),
     ("how long is the wait at the clinic?", "clinic_queue", {}, {"wait_min": 35}, "The wait is 35 min."),
     ("next ferry?", "ferry_times", {}, [{"ferry": "F9", "leaves_in_min": 6}], "I found one time: F9 (leaves in 6 min)."),
     ("how cold was it at night?", "night_low", {}, {"temp_min": 3}, "The temperature minimum is 3."),
@@ -452,7 +452,7 @@ def test_a_field_named_by_a_participle_a_preposition_or_minutes_is_said_as_a_phr
     ("hold 2 tickets for the quiz", "hold_tickets", {"count": 2}, {"status": "held", "expires": "18:30"},
      "Held 2: it expires at 18:30."),
     ("bookmark this recipe", "add_bookmark", {"page": "pho"}, {"saved": True, "folder": "Soups"},
-     "Added pho: it is saved and the folder is Soups."),
+     "Added pho: the folder is Soups."),
     ("star the repo", "star_repo", {"repo": "ada/notes"}, {"ok": True}, "Done."),
 ])
 def test_an_actions_status_that_says_it_was_done_is_said_as_done(question, name, arguments, result, said):
@@ -516,3 +516,65 @@ def test_a_chinese_yes_no_says_the_state_as_chinese_says_it(question, result, sa
     an empty "结果是 。" where the field's English name has no Chinese label."""
     answer = _answer(question, "place_status", {}, result)
     assert answer.startswith(said) and "有" not in answer and "结果是" not in answer, answer
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("let Omar know the gate changed", "notify_friend", {"contact": "Omar", "text": "gate changed"},
+     {"status": "sent", "to": "Omar", "channel": "whatsapp"}, "Sent to Omar by whatsapp."),
+    ("send the receipt to Bea", "send_receipt", {"to": "Bea"}, {"status": "sent", "medium": "email"}, "Sent to Bea by email."),
+    ("move 30 into the holiday pot", "move_funds", {"amount": 30}, {"moved": 30, "from_pot": "spare"}, "Moved 30 from spare."),
+])
+def test_how_an_action_went_continues_what_it_did(question, name, arguments, result, said):
+    """A channel is how a thing was sent ("Sent to Omar by whatsapp"), never "the channel is whatsapp"; a phrase that
+    starts with a preposition ("from spare", "by email") goes on from what was done, with no colon between."""
+    assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("帮我预留外婆家", "reserve_table", {"restaurant": "外婆家"}, {"confirmation": "WP-3", "guests": 2},
+     "已预留外婆家：确认号是 WP-3。"),
+    ("删掉备忘录 购物", "delete_memo", {"title": "购物"}, {"deleted": True}, "已删除购物。"),
+    ("取消周六的瑜伽课", "cancel_class", {"course": "瑜伽课"}, {"status": "cancelled", "refund": True}, "已取消瑜伽课：有退款。"),
+    ("cancel my 6pm spin class", "cancel_class", {"course": "spin"}, {"status": "cancelled"}, "Cancelled spin."),
+])
+def test_a_chinese_action_done_runs_into_its_object_and_a_status_that_repeats_it_is_said_once(question, name, arguments,
+                                                                                               result, said):
+    """ "已预订外婆家", never "已预订 外婆家" (Chinese puts no space between a verb and its object); a status "cancelled"
+    beside "已取消" is not said again ("已取消瑜伽课：已取消")."""
+    assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("how many parcels are waiting for me?", "count_parcels", {}, {"parcels": 0}, "There are no parcels."),
+    ("how many open tickets are there", "count_tickets", {}, "0", "There are no open tickets."),
+    ("书架上还有几本书？", "count_books", {}, {"books": 0}, "一本都没有。"),
+    ("还剩多少流量", "data_left", {}, "0", "一点都没有。"),
+    ("how many parcels are waiting for me?", "count_parcels", {}, {"parcels": 3}, "That's 3 parcels."),
+])
+def test_a_count_of_none_is_said_as_none(question, name, arguments, result, said):
+    """Zero things is "There are no parcels." / "一本都没有。" (by the measure word asked with), never "That's 0 parcels"
+    or "一共 0 本"."""
+    assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "said"), [
+    ("any bike racks around the museum?", "find_racks", {"around": "the museum"}, "I found no racks around the museum."),
+    ("vets near the old mill?", "search_vets", {"near": "the old mill"}, "I found no vets near the old mill."),
+    ("soups with lentils", "find_soups", {"ingredient": "lentils"}, "I found no soups for lentils."),
+])
+def test_an_empty_search_says_what_it_was_near_by_its_own_preposition(question, name, arguments, said):
+    """A parameter named by its preposition ("near", "around") says the place with it: "no vets near the old mill",
+    never "for the old mill"."""
+    assert _answer(question, name, arguments, []) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("rate Arrival 4 stars", "rate_movie", {"movie": "Arrival", "stars": 4}, {"saved": True, "average": 4.2},
+     "Rated Arrival: the average is 4.2."),
+    ("给《三体》打5星", "rate_book", {"book": "三体", "stars": 5}, {"saved": True, "average": 4.6}, "已评分三体：平均值是 4.6。"),
+    ("add milk to the list", "add_item", {"item": "milk"}, {"added": True, "saved": True}, "Added milk."),
+])
+def test_a_flag_that_repeats_what_was_done_is_not_said_again(question, name, arguments, result, said):
+    """ "saved": true beside "Rated Arrival" says nothing more: "Rated Arrival: the average is 4.2.", never "Rated
+    Arrival: it is saved and …" / "已评分三体：已保存，…"."""
+    assert _answer(question, name, arguments, result) == said

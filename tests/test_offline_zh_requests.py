@@ -129,7 +129,7 @@ def answer_after(question, name, arguments, result, *tools):
     ("三十五摄氏度是多少华氏度", "convert_temperature", {"value": 35, "from_unit": "C", "to_unit": "F"}, '{"result": 95}',
      "35 C 是 95 F。"),
     ("取消周会", "drop_event", {"title": "周会"}, "Cancelled.", "已取消。"),
-    ("今晚七点订位", "reserve_table", {"time": "19:00"}, '{"confirmed": true, "table": 12}', "已确认，桌号是 12"),
+    ("今晚七点订位", "reserve_table", {"time": "19:00"}, '{"confirmed": true, "table": 12}', "已预留 19:00：桌号是 12"),
 ])
 def test_an_answer_in_chinese_says_the_values_in_chinese(question, name, arguments, result, said):
     answer = answer_after(question, name, arguments, result)

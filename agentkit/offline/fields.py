@@ -16,7 +16,7 @@ from agentkit.offline.language import is_chinese
 from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, YES_NO_ZH, Language, join, label, one, place, value_text
 
 ASKS_WHEN, ASKS_COST = (re.compile(WORDING[asks], re.IGNORECASE) for asks in ("asks_when", "asks_cost"))
-MONEY, FRACTIONS, LEADING, NOW = (frozenset(WORDING[k]) for k in ("money", "fractions", "leading", "now"))
+MONEY, FRACTIONS, LEADING, NOW, BY = (frozenset(WORDING[k]) for k in ("money", "fractions", "leading", "now", "by"))
 FIELDS = lexicon.words("words")["fields"]
 NAMING, STATES, YES_NO = FIELDS["naming"], frozenset(FIELDS["states"].split()), FIELDS["yes_no"]
 """Fields that say which item of a list a row is, in this order of preference; fields whose word is what the thing is
@@ -124,9 +124,10 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
             first = words[0]  # "it opens at 09:00", "it was delivered on …", "it will be ready in 7 min", "it is due on …"
             be = "was " if first.endswith("ed") else "" if first.endswith("s") else "will be " if words[-1] == "in" else "is "
             doing.append(f"it {be}{fact.name} {fact.said}")
-        elif language == "en" and (re.fullmatch(r"[a-z]+ed", fact.key) or words[:1] and words[0] in LEADING):  # "from bills"
-            at = ("at " if ":" in fact.said else "on ") if clock else ""  # "scheduled at 11:35", "moved 50"
-            marks.append(f"{words[0]} {fact.said}" if words[0] in LEADING else f"{fact.key} {at}{fact.said}")
+        elif language == "en" and (re.fullmatch(r"[a-z]+ed", fact.key) or words[:1] and words[0] in LEADING or key & BY):
+            at = ("at " if ":" in fact.said else "on ") if clock else ""  # "scheduled at 11:35", "moved 50", "from bills"
+            marks.append(f"by {fact.said}" if key & BY else f"{words[0]} {fact.said}" if words[0] in LEADING else
+                         f"{fact.key} {at}{fact.said}")  # a channel is how: "by sms"
         elif language == "en" and type(fact.value) is int and _plural(words[0] if words else ""):  # "there are 4 readings"
             nouns += [] if counts else [counts]  # said together, where the first count is: "there are 21 lifts open and 25 …"
             counts.append(" ".join([fact.said, one(words[0]) if fact.value == 1 else words[0], *words[1:]]))
@@ -157,8 +158,8 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
                                           f"the {noun[0]}{'' if said or i else where} {'are' if _plural(noun[0]) else 'is'} "
                                           f"{noun[1]}" if noun[0] else f"it is {noun[1]}" for i, noun in enumerate(nouns)),
                                    *doing) if part], "en")
-    if done:
-        return f"{done}: {said}."
+    if done:  # what it did, then how or where from: "Sent to Mum by sms.", "Moved 80 from bills"; else "Logged: …"
+        return f"{done}{' ' if said.split(' ', 1)[0] in LEADING | {'by'} else ': '}{said}."
     if facts and isinstance(facts[0].value, bool) and question.split()[:1] and question.split()[0].lower() in YES_NO:
         said = f"{'Yes' if facts[0].value else 'No'}, {said}"
     return f"{said[:1].upper()}{said[1:]}."
@@ -187,5 +188,6 @@ def how_many(question: str, number: str, language: Language) -> str | None:
     asked = HOW_MANY.search(question)
     if asked is None or "." in number:  # a count is whole: "8.5" answers "多少" as a measure, not as "一共"
         return None
-    return f"一共 {number} {asked.group(2) or asked.group(3) or ''}".rstrip() + "。" if language == "zh" else \
-        f"That's {number} {asked.group(1) or ''}".rstrip() + "."
+    what = (asked.group(2) or asked.group(3) if language == "zh" else asked.group(1)) or ""  # none: "一条都没有"
+    said = FIELDS["counted"][language + "_none" * (number == "0")].format(number=number, what=what, measure=asked[2] or "点")
+    return said.rstrip() + ("。" if language == "zh" else ".")

@@ -18,6 +18,7 @@ from typing import Any
 from agentkit.offline import lexicon, reading, wording
 from agentkit.offline.failures import failure
 from agentkit.offline.fields import ASKS_COST, MONEY, STATES, fields, how_many, row, sentence
+from agentkit.offline.language import is_chinese
 from agentkit.offline.outputs import command_output, course_output, quoted
 from agentkit.offline.request import parsed as parsed_json
 from agentkit.offline.wording import MOMENT, STATUS_ZH, Language, context, join, label, moment, say, sentence_end, value_text
@@ -49,15 +50,12 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
         return say("you_answered", language, answer=sentence_end(result, language))
     when = moment(result, language) if len(result) <= 80 and set(words) & CLOCK else None
     clock = re.match(r"\d{1,2}:\d{2}\b", result) if set(words) & CLOCK and len(result) <= 40 else None
-    if clock and not when:  # "It's 22:53 in Tokyo." / "东京现在是 22:53。"
-        return say("now", language, clock=clock.group(0), where=context(arguments, language, places_only=True))
+    if when or clock:  # "It's 22:53 in Tokyo." / "It's 22:53 in Tokyo (Friday, 4 December 2026)." / "东京现在是 22:53。"
+        return say("now_dated" if when and when[0] else "today" if when else "now", language, clock=(when or clock)[0],
+                   date=when and when[1], where=context(arguments, language, places_only=True))
     if words[:1] and words[0] in READING and "\n" not in result and len(result) <= 200:
         source = next((v for v in arguments.values() if isinstance(v, str) and len(v) <= 60), "")
-        return f"{source + ' 的' if source else ''}内容是：{sentence_end(result, 'zh')}" if language == "zh" else \
-            f"{source or 'It'} says: {sentence_end(result, 'en')}"
-    if when:  # "It's 22:53 in Tokyo (Friday, 4 December 2026)." / "东京现在是 22:53（2026年12月4日星期五）。"
-        return say("now_dated" if when[0] else "today", language, clock=when[0], date=when[1],
-                   where=context(arguments, language, places_only=True))
+        return say("reads", language, source=source or "It", of=source and f"{source} 的", text=sentence_end(result, language))
     if "\n" in result or len(result) > 200:
         return quoted(result, say("found_text", language), full)
     # "Lisbon: sunny, 21 C" for city=Lisbon: the result without the argument it starts by repeating, said once, not twice
@@ -100,8 +98,9 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     past = past or (str(value[flag]).lower() if flag in STATES else flag)
     done = (STATUS_ZH[past] if zh else past.capitalize()) + _given(arguments, language) if past else \
         NOTHING[language][1].rstrip(".。") if acting else ""
-    facts = {k: v for k, v in value.items()  # "Done" says it
-             if k != flag and not ((v is True or v in given) and k in ("ok", "success", "done", past))}
+    facts = {k: v for k, v in value.items()  # "Done" says it, a status "cancelled" beside "Cancelled", a flag "saved": true
+             if k != flag and not ((v is True or v in given) and k in ("ok", "success", "done", past) or str(v).lower() == past
+                                   or acting and v is True and k in DONE)}
     if not facts:  # {"ok": true}: done; {"deleted": true}: "Deleted."
         return sentence_end(done, language) if done else NOTHING[language][bool(value)]
     value = facts
@@ -127,7 +126,8 @@ def _given(arguments: dict[str, Any], language: Language) -> str:
             if type(v) in (int, float) or isinstance(v, str) and len(v) <= 30
             and not re.search(r"[\n@A-Za-z]" if zh else r"[\n@]", v) and not moment(v, language)]
     pair = not zh and len(told) > 1 and re.fullmatch(r"[a-z]+", told[1]) and told[0][:1].isdigit()  # "28 for groceries"
-    return (" " + " for ".join(told[:2] if pair else told[:1])).replace(" 给", "给") if told else ""
+    said = " for ".join(told[:2] if pair else told[:1])  # Chinese runs into a Chinese object: "已预订绿茶餐厅", "已记录 28"
+    return ("" if zh and is_chinese(said[:1]) else " ") + said if said else ""
 
 
 def _failed(value: dict, words: list[str], given: tuple, question: str, language: Language) -> str | None:
@@ -155,9 +155,10 @@ def _items(value: list, words: list[str], arguments: dict, question: str, langua
     thing = next((wording.EXPANDED.get(w, w) for w in reversed(words) if w not in GETTING | TOOLISH and len(w) > 2), "")  # atms
     thing_zh = said if thing and (said := label(thing, "zh")[0]) and not re.search("[A-Za-z]", said) else "结果"
     many = thing if thing.endswith("s") or not value and thing.endswith("ing") else f"{thing}s" if thing else "results"
-    if not value:  # what was searched for, when no place says it: "I found no recipes for chicken and leek."
+    if not value:  # what was searched for, when no place says it: "I found no recipes for chicken and leek", "… near the park"
         asked = join([value_text(v, language) for v in arguments.values() if isinstance(v, list | str) and len(v) <= 40])
-        return say("found_none", language, many=many, thing_zh=thing_zh, where=where or f" for {asked}" * bool(asked))
+        by = next((k for k in arguments if k in wording.WORDING["criteria"]), "for")  # a parameter named by its preposition
+        return say("found_none", language, many=many, thing_zh=thing_zh, where=where or f" {by} {asked}" * bool(asked))
     items = [row(v, question, language) for v in value[: 12 if not full else len(value)]]
     items += [say("more", language, count=len(value) - len(items))] * (len(value) > len(items))
     if len(value) == 1 and not zh:
