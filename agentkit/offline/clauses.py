@@ -114,6 +114,7 @@ def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: d
         answer = YES_NO.pattern if spec.get("type") == "boolean" else "|".join(options)
         said = answer and re.search(answer, so_far, re.I)
         so_far = so_far[:said.start()] if said and re.search(answer, clause, re.I) else so_far
+    clause = re.sub(_WORDS["stands_in"], "", clause)  # "one near the harbour": "near the harbour"
     first = re.match(r"\s*([\w'-]+)", clause)
     if parallel := first and re.search(rf"(?i)^(.*?\s)(?={re.escape(first.group(1))}\b)", so_far):
         lead = parallel.group(1)
