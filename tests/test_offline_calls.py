@@ -319,3 +319,31 @@ def test_issue_48_two_calls_and_everyday_values(question, tools, expected):
 def test_any_x_ones_narrows_the_last_call_by_its_flag():
     history = _after("toilets near Euston", "find_toilet", {"near": "Euston"}, '[{"name": "Euston Rd", "steps": 4}]')
     assert calls("any step-free ones?", [DOCK, SKY], history) == [("find_toilet", {"near": "Euston", "step_free": True})]
+
+
+@pytest.mark.parametrize("question, tools, expected", [
+    # "and one near ...": "one" stands for the thing the first clause asked for, the value after it is the second call's
+    ("toilets near the bus depot, and one near the old harbour", [DOCK, SKY],
+     [("find_toilet", {"near": "Bus Depot"}), ("find_toilet", {"near": "Old Harbour"})]),
+    ("a toilet near the pier and another near the castle", [DOCK, SKY],
+     [("find_toilet", {"near": "Pier"}), ("find_toilet", {"near": "Castle"})]),
+])
+def test_one_or_another_stands_for_the_first_clauses_thing(question, tools, expected):
+    assert calls(question, tools) == expected
+
+
+NEWS = tool("news_stories", "Recent news stories: look up a topic.", ["topic"], topic=s("What the news is about."))
+NOW = tool("weather_now", "Current weather conditions for a city.", ["city"], city=s("City name."))
+
+
+@pytest.mark.parametrize("question, tools, expected", [
+    # the second clause says again only the verb of the first ("look up", "查一下"): the same tool, for its new value
+    ("look up the weather in Lima, then look up Quito's", [SKY, NEWS], [("sky", {"place": "Lima"}), ("sky", {"place": "Quito"})]),
+    ("查一下成都的天气，再查一下重庆的", [NOW, NEWS],
+     [("weather_now", {"city": "Chengdu"}), ("weather_now", {"city": "Chongqing"})]),
+    # a word of the other tool still names it
+    ("look up the weather in Lima and look up news about Quito", [SKY, NEWS],
+     [("sky", {"place": "Lima"}), ("news_stories", {"topic": "Quito"})]),
+])
+def test_a_verb_said_again_names_no_other_tool(question, tools, expected):
+    assert calls(question, tools) == expected

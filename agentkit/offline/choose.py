@@ -129,9 +129,9 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     current: tuple[Offer, str] | None = None  # the tool of the call being built, and the text it has so far
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
     for clause, best, best_score in [] if calls else bests:  # the calls of one tool throughout, or clause by clause
-        # a clause with another value for the call and no word of another tool's name or description ("log 12 EUR for lunch and 3
-        # EUR for coffee"), or none of its name and read whole by the call's tool only ("mark 4 done and 5 as pending"), goes on
-        named = max(map(best.weight_of, _asked(clause)[0]), default=0) if best else 3
+        # a clause with another value for the call and no word of another tool's name or description but ones the call said ("and
+        # 3 EUR for coffee", "then look up Bergen's"), or none of its name and read whole by its tool only ("5 pending"), goes on
+        named = max([0, *map(best.weight_of, {*_asked(clause)[0]} - {*_asked(current[1] if current else "")[0]})]) if best else 3
         goes_on = current is not None and best is not None and (_goes_on(*current, clause, best_score) or named < 2 and (
             _another_call(*current, clause)) or named < 3 and _complete(current[0], clause) and not _complete(best, clause))
         # "the 2nd item is done, tick it off" is one call; so is "40 liters of fuel, it cost 320" (the price it lacks)

@@ -21,12 +21,11 @@ from agentkit.offline.spans import QUOTED
 
 ITEMS = re.compile(rf"^(?P<verb>\s*{ADDING}\s+)(?P<items>.+?)\s+(?P<rest>{ONTO}[^,;]*)$", re.IGNORECASE)
 _WORDS = words("choose")["clauses"]
-ITEMS_FIRST = re.compile(_WORDS["items_first"], re.IGNORECASE)
-"""The items named before the verb, as Chinese puts them ("牛奶和鸡蛋都加到待办里": milk and eggs, add to the to-do list)."""
-SAID, CUTS, CASES = re.compile(_WORDS["said"], re.IGNORECASE), re.compile("|".join(_WORDS["cuts"])), re.compile(_WORDS["cases"])
-MEANS_ONLY, VALUE_ONLY, CASES_SAID, ASIDE = (re.compile(_WORDS[n], re.I) for n in ("means_only", "value_only", "cases_said",
-                                                                                   "aside"))
-"""A part that only names the means ("use the shell"), gives a value by its role ("the author is Frank Herbert"), or "great"."""
+CUTS, CASES = re.compile("|".join(_WORDS["cuts"])), re.compile(_WORDS["cases"])
+ITEMS_FIRST, SAID, MEANS_ONLY, VALUE_ONLY, CASES_SAID, ASIDE = (re.compile(_WORDS[n], re.I) for n in (
+    "items_first", "said", "means_only", "value_only", "cases_said", "aside"))
+"""The items named before the verb, as Chinese puts them ("牛奶和鸡蛋都加到待办里": milk and eggs, add to the to-do list);
+a part that only names the means ("use the shell"), gives a value by its role ("the author is Frank Herbert"), or "great"."""
 
 
 def each_item(question: str) -> str:
@@ -114,6 +113,7 @@ def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: d
         answer = YES_NO.pattern if spec.get("type") == "boolean" else "|".join(options)
         said = answer and re.search(answer, so_far, re.I)
         so_far = so_far[:said.start()] if said and re.search(answer, clause, re.I) else so_far
+    clause = re.sub(_WORDS["stands_in"], "", clause)  # "one near the harbour": "near the harbour"
     first = re.match(r"\s*([\w'-]+)", clause)
     if parallel := first and re.search(rf"(?i)^(.*?\s)(?={re.escape(first.group(1))}\b)", so_far):
         lead = parallel.group(1)
