@@ -182,3 +182,18 @@ def test_each_amount_takes_the_words_next_to_it(question, expected):
 def test_a_thing_before_its_amount_is_read_without_the_thing_before(question):
     """ "打车15元，晚饭30元" (taxi 15 yuan, dinner 30 yuan): the second call is dinner's alone, not read with "taxi"."""
     assert [a.get("kind") for _, a in calls(question, [PURSE])] == ["transport", "food"]
+
+
+DELIVERY = tool("order_meal", "Order a meal to be delivered.", ["shop", "meal"],
+                shop={"type": "string", "description": "Name of the shop"},
+                meal={"type": "string", "description": "Which meal to bring"}, servings={"type": "integer"})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("order lamb biryani from Spice Corner", {"shop": "Spice Corner", "meal": "lamb biryani"}),
+    ("从川味小馆订三份水煮鱼", {"shop": "川味小馆", "meal": "水煮鱼", "servings": 3}),
+])
+def test_two_free_texts_each_take_their_own_words(question, expected):
+    """A meal and the place it comes from, both free text: the place is the phrase its cue ("from", 从) marks, the meal
+    what is left, never the whole sentence twice."""
+    assert calls(question, [DELIVERY]) == [("order_meal", expected)]

@@ -14,7 +14,7 @@ import string
 from typing import Any
 
 from agentkit.offline import code, dates, lexicon, lists, numbers, quantities, reading
-from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, without_values, without_when
+from agentkit.offline.phrases import LATER, NAMED, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, hints_of, json_type, nullable, preposition, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
@@ -87,9 +87,11 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
             elif value is not None:
                 values[name] = value
     rest = without_values(text, spans, used, properties)
-    for name in later:
-        phrase = example_named(properties[name].get("description", ""), rest) or key_phrase(rest, exclude) or \
-            key_phrase(rest, exclude, one_character=True)
+    for name in sorted(later, key=lambda n: role_of(n, properties[n])[0] != "title"):  # of two, a name first: "from 川味小馆"
+        named = len(later) > 1 and role_of(name, properties[name])[0] == "title" and NAMED.search(rest)
+        phrase = named[1] if named else example_named(properties[name].get("description", ""), rest) or \
+            key_phrase(rest, exclude) or key_phrase(rest, exclude, one_character=True)
+        rest = cut(rest, [named.span()]) if named else rest  # and the other the words left
         person = phrase and role_of(name, properties[name])[0] == "person" and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
         if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele); an example
             values[name], exclude = person.group(0) if person else phrase, exclude - {phrase}  # taken frees its word
