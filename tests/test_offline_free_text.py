@@ -197,3 +197,18 @@ def test_two_free_texts_each_take_their_own_words(question, expected):
     """A meal and the place it comes from, both free text: the place is the phrase its cue ("from", 从) marks, the meal
     what is left, never the whole sentence twice."""
     assert calls(question, [DELIVERY]) == [("order_meal", expected)]
+
+
+KILN = tool("kiln_timer", "Start a kiln timer.", ["minutes"], minutes={"type": "integer", "description": "minutes to fire"},
+            label={"type": "string", "description": "Optional name shown on the display, e.g. 'glaze'"})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("start a 40 minute kiln timer for the blue bowls", {"minutes": 40, "label": "blue bowls"}),
+    ("kiln timer for the mugs, 25 minutes", {"minutes": 25, "label": "mugs"}),
+    ("glaze kiln timer, 30 minutes", {"minutes": 30, "label": "glaze"}),
+    ("start a kiln timer for 15 minutes", {"minutes": 15}),  # no words marked for the name: it is left out
+])
+def test_an_optional_name_is_filled_when_the_sentence_marks_it(question, expected):
+    """An optional free text is the phrase after "for" (or an example its description gives), never the words left over."""
+    assert calls(question, [KILN]) == [("kiln_timer", expected)]

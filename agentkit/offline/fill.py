@@ -90,7 +90,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     for name in sorted(later, key=lambda n: role_of(n, properties[n])[0] != "title"):  # of two, a name first: "from 川味小馆"
         named = len(later) > 1 and role_of(name, properties[name])[0] == "title" and NAMED.search(rest)
         phrase = named[1] if named else example_named(properties[name].get("description", ""), rest) or \
-            key_phrase(rest, exclude) or key_phrase(rest, exclude, one_character=True)
+            key_phrase(rest, exclude, cued=name not in required) or key_phrase(rest, exclude, True, name not in required)
         rest = cut(rest, [named.span()]) if named else rest  # and the other the words left
         person = phrase and role_of(name, properties[name])[0] == "person" and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
         if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele); an example
@@ -181,7 +181,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     if required and role not in STRICT and digits and re.search(r"\be\.g\.\W*\d+\W", spec.get("description", "")):
         used.add(id(digits[0]))  # "the next 73" for "The bus line, e.g. '73'": a code written in digits
         return text[digits[0].start:digits[0].end]
-    if required and role not in STRICT:
+    if (required or role == "title") and role not in STRICT:  # an optional title only as a phrase marked for it
         rest = [s for s in spans if s.kind in ("quoted", "said", "named", "colon") and id(s) not in used]
         said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
         return _before_labels(said, siblings, name) if rest else LATER
