@@ -212,3 +212,15 @@ KILN = tool("kiln_timer", "Start a kiln timer.", ["minutes"], minutes={"type": "
 def test_an_optional_name_is_filled_when_the_sentence_marks_it(question, expected):
     """An optional free text is the phrase after "for" (or an example its description gives), never the words left over."""
     assert calls(question, [KILN]) == [("kiln_timer", expected)]
+
+
+HOUSE_CHORE = tool("add_chore", "Add a chore to the house list.", ["chore"], chore=TEXT,
+             importance={"type": "string", "enum": ["low", "normal", "urgent"]})
+
+
+@pytest.mark.parametrize("question", ["add a chore: clean the gutters, urgent importance",
+                                      "add a chore: clean the gutters, importance urgent",
+                                      "onto the house list: clean the gutters, urgent importance"])
+def test_a_text_ends_where_a_comma_brings_another_parameter(question):
+    """ "…, urgent importance": the other parameter's word, a word before it or not, ends the text."""
+    assert calls(question, [HOUSE_CHORE]) == [("add_chore", {"chore": "clean the gutters", "importance": "urgent"})]

@@ -222,9 +222,9 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dic
 
 
 def _before_labels(value: str, siblings: tuple[str, ...], name: str) -> str:
-    """ "renew passport, due 2027-04-30, tags admin": a text ends where a comma brings another parameter's word."""
+    """ "renew passport, due 2027-04-30, high priority": a text ends where a comma brings another parameter's word."""
     words = {w for p in siblings if p != name for w in reading.split_name(p) if w not in reading.STOP_WORDS}
-    cut = re.search(rf",\s*(?:{'|'.join(map(re.escape, sorted(words)))})s?\b", value, re.I) if words else None
+    cut = re.search(rf",\s*(?:[a-z]+\s+)?(?:{'|'.join(map(re.escape, sorted(words)))})s?\b", value, re.I) if words else None
     return value[:cut.start()] if cut and cut.start() > 0 else value
 
 
@@ -234,7 +234,7 @@ def _labelled(name: str, properties: dict, text: str) -> tuple[str, int, int] | 
         labels = "|".join(re.escape(p.replace("_", " ")) for p in properties)
         match = re.search(rf"\b{re.escape(name.replace('_', ' '))}\s*[:=]\s*(.+?)(?=,?\s*\b(?:{labels})\s*[:=]|$)", text, re.I)
         if match:
-            return match.group(1).strip().rstrip(",").strip("\"“”"), *match.span()
+            return _before_labels(match.group(1).strip().rstrip(",").strip("\"“”"), tuple(properties), name), *match.span()
     # "in room B2", "at gate 14", "table 4": the parameter's own word, then a code with a digit in it
     if not set(reading.split_name(name)) - reading.STOP_WORDS:  # a parameter named "at" or "to" labels nothing
         return None
