@@ -182,3 +182,45 @@ def test_each_amount_takes_the_words_next_to_it(question, expected):
 def test_a_thing_before_its_amount_is_read_without_the_thing_before(question):
     """ "打车15元，晚饭30元" (taxi 15 yuan, dinner 30 yuan): the second call is dinner's alone, not read with "taxi"."""
     assert [a.get("kind") for _, a in calls(question, [PURSE])] == ["transport", "food"]
+
+
+DELIVERY = tool("order_meal", "Order a meal to be delivered.", ["shop", "meal"],
+                shop={"type": "string", "description": "Name of the shop"},
+                meal={"type": "string", "description": "Which meal to bring"}, servings={"type": "integer"})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("order lamb biryani from Spice Corner", {"shop": "Spice Corner", "meal": "lamb biryani"}),
+    ("从川味小馆订三份水煮鱼", {"shop": "川味小馆", "meal": "水煮鱼", "servings": 3}),
+])
+def test_two_free_texts_each_take_their_own_words(question, expected):
+    """A meal and the place it comes from, both free text: the place is the phrase its cue ("from", 从) marks, the meal
+    what is left, never the whole sentence twice."""
+    assert calls(question, [DELIVERY]) == [("order_meal", expected)]
+
+
+KILN = tool("kiln_timer", "Start a kiln timer.", ["minutes"], minutes={"type": "integer", "description": "minutes to fire"},
+            label={"type": "string", "description": "Optional name shown on the display, e.g. 'glaze'"})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("start a 40 minute kiln timer for the blue bowls", {"minutes": 40, "label": "blue bowls"}),
+    ("kiln timer for the mugs, 25 minutes", {"minutes": 25, "label": "mugs"}),
+    ("glaze kiln timer, 30 minutes", {"minutes": 30, "label": "glaze"}),
+    ("start a kiln timer for 15 minutes", {"minutes": 15}),  # no words marked for the name: it is left out
+])
+def test_an_optional_name_is_filled_when_the_sentence_marks_it(question, expected):
+    """An optional free text is the phrase after "for" (or an example its description gives), never the words left over."""
+    assert calls(question, [KILN]) == [("kiln_timer", expected)]
+
+
+HOUSE_CHORE = tool("add_chore", "Add a chore to the house list.", ["chore"], chore=TEXT,
+             importance={"type": "string", "enum": ["low", "normal", "urgent"]})
+
+
+@pytest.mark.parametrize("question", ["add a chore: clean the gutters, urgent importance",
+                                      "add a chore: clean the gutters, importance urgent",
+                                      "onto the house list: clean the gutters, urgent importance"])
+def test_a_text_ends_where_a_comma_brings_another_parameter(question):
+    """ "…, urgent importance": the other parameter's word, a word before it or not, ends the text."""
+    assert calls(question, [HOUSE_CHORE]) == [("add_chore", {"chore": "clean the gutters", "importance": "urgent"})]

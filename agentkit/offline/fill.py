@@ -13,7 +13,7 @@ import string
 from typing import Any
 
 from agentkit.offline import code, dates, lexicon, lists, numbers, quantities, reading
-from agentkit.offline.phrases import LATER, cut, example_named, key_phrase, without_values, without_when
+from agentkit.offline.phrases import LATER, NAMED, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, hints_of, json_type, nullable, preposition, role_of, side_of
 from agentkit.offline.spans import QUOTED, Span, find
@@ -86,9 +86,11 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
             elif value is not None:
                 values[name] = value
     rest = without_values(text, spans, used, properties)
-    for name in later:
-        phrase = example_named(properties[name].get("description", ""), rest) or key_phrase(rest, exclude) or \
-            key_phrase(rest, exclude, one_character=True)
+    for name in sorted(later, key=lambda n: role_of(n, properties[n])[0] != "title"):  # of two, a name first: "from 川味小馆"
+        named = len(later) > 1 and role_of(name, properties[name])[0] == "title" and NAMED.search(rest)
+        phrase = named[1] if named else example_named(properties[name].get("description", ""), rest) or \
+            key_phrase(rest, exclude, cued=name not in required) or key_phrase(rest, exclude, True, name not in required)
+        rest = cut(rest, [named.span()]) if named else rest  # and the other the words left
         person = phrase and role_of(name, properties[name])[0] == "person" and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
         if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele; "ana": Ana)
             values[name] = person[0] if person else string.capwords(phrase) if person is None and phrase.islower() else phrase
@@ -179,7 +181,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     if role not in STRICT and digits and re.search(r"\be\.g\.\W*\d+\W", spec.get("description", "")):
         used.add(id(digits[0]))  # "the next 73" for "The bus line, e.g. '73'": a code written in digits
         return text[digits[0].start:digits[0].end]
-    if required and role not in STRICT:
+    if (required or role == "title") and role not in STRICT:  # an optional title only as a phrase marked for it
         rest = [s for s in spans if id(s) not in used  # a person is no message's text ("message mum saying home by 9")
                 and s.kind in ("quoted", "named", "said", "colon")[:4 - 2 * (role == "person")]]
         said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
@@ -233,7 +235,7 @@ def _labelled(name: str, properties: dict, text: str) -> tuple[str, int, int] | 
         labels = "|".join(re.escape(p.replace("_", " ")) for p in properties)
         match = re.search(rf"\b{re.escape(name.replace('_', ' '))}\s*[:=]\s*(.+?)(?=,?\s*\b(?:{labels})\s*[:=]|$)", text, re.I)
         if match:
-            return match.group(1).strip().rstrip(",").strip("\"“”"), *match.span()
+            return _before_labels(match.group(1).strip().rstrip(",").strip("\"“”"), tuple(properties), name), *match.span()
     # "in room B2", "at gate 14", "table 4": the parameter's own word, then a code with a digit in it
     if not set(reading.split_name(name)) - reading.STOP_WORDS:  # a parameter named "at" or "to" labels nothing
         return None

@@ -15,7 +15,7 @@ from agentkit.offline.spans import Span
 from agentkit.offline.vocabulary import english
 
 
-def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) -> str | None:
+def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False, cued: bool = False) -> str | None:
     """What a search is about: the words after "for", "about", "on" or "to" (the first such phrase that is not
     just the tool's own words, as in "on my to-do list"), or else the words that are not the tool's (a Chinese word
     of one character, "5克盐", only when asked: more often it is a verb the vocabulary does not know)."""
@@ -23,7 +23,7 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) 
     # "add milk to my list", "put buy milk on my todo list": what is added
     if (item := ITEM.match(text)) and any(not _is_tool_word(w, exclude) for w in _words(item.group(1))):
         return item.group(1).strip("\"'“”")
-    for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(?=(.+))"):
+    for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(?=(.+))")[: 2 - cued]:
         for after in re.finditer(pattern, text, re.IGNORECASE):
             # up to a clause break ("and I'm..."), and without a trailing "at 17:30", "on Friday" or "under $100": other values
             phrase = re.split(r"\s+-+\s+|[,;]\s|\s+and\s+(?=(?i:i|we|he|she|they)\b)", after.group(1).strip().rstrip("?.!"))[0]
@@ -39,7 +39,7 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False) 
             if t.lower() not in reading.STOP_WORDS and not _is_tool_word(reading.stem(t.lower()), exclude) and not t[0].isdigit()]
     while kept and (kept[0].lower() in COMMANDS or kept[-1] in COMMANDS and re.match(HAN, kept[-2:][0])):
         kept.pop(0 if kept[0].lower() in COMMANDS else -1)  # "Put buy milk on", "在科技大厦订": the verb is not the item
-    return " ".join(kept) or None
+    return None if cued else " ".join(kept) or None  # an optional text (`cued`) is never the words left over
 
 
 _DAYS = "|".join(sorted([*dates.TABLES["days_from_today"], *dates.WEEKDAYS], key=len, reverse=True))
@@ -51,6 +51,7 @@ ONTO = r"(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b"
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
 ITEM = re.compile(rf"\s*{ADDING}\s+(.+?)\s+{ONTO}", re.IGNORECASE)
 PRONOUNS, COMMANDS = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("pronouns", "commands"))
+NAMED = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['name_leads']})\s+(.+?)(?=\s+(?:{'|'.join(COMMANDS)})\b|[,;]|$)")
 FILLERS = re.compile(rf"\s*(?:\band\s+)?\b(?:{'|'.join(lexicon.words('words')['phrases']['fillers'].split())})\b[,.!]?", re.I)
 
 
@@ -108,7 +109,7 @@ def cut(text: str, cuts: list[tuple[int, int]]) -> str:
     for start, end in sorted(cuts):
         if end <= at:
             continue
-        pieces += [re.sub(r"\s+for\s*$", "", text[at:max(start, at)]), " "]
+        pieces += [re.sub(r"\s+(?:for|and)\s*$", "", text[at:max(start, at)]), " "]
         at = max(at, end)
     return re.sub(r"\s+", " ", "".join(pieces) + text[at:]).strip()
 
