@@ -13,6 +13,7 @@ import string
 from typing import Any
 
 from agentkit.offline import code, dates, lexicon, lists, numbers, quantities, reading
+from agentkit.offline.lists import enumerated_items, listed_first
 from agentkit.offline.phrases import LATER, NAMED, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, hints_of, json_type, nullable, preposition, role_of, side_of
@@ -74,7 +75,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     values |= {n: numbers.value_for(n, properties[n], s) for n, s in placed.items()}
     values |= numbers.ones([n for n in numeric if n not in values], text)
     later = []  # free text ("what the event is called") is read last, from what the other parameters left over
-    values |= _listed_first(properties, text, spans, used)
+    values |= listed_first(properties, text, spans, used)
     for name, spec in properties.items():
         if name not in numeric and name not in values:
             value = (labelled.get(name) or (None,))[0]
@@ -102,18 +103,6 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     return ordered, [name for name in required if name not in ordered]
 
 
-def _listed_first(properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, list[str]]:
-    """ "put a review on Friday with Priya and Tom": a list of names after "with" (or the list's own word) is the
-    list's, read before a title or a topic could take one of its names; a list that has values of its own kind
-    (quoted, emails) is read in its turn."""
-    found = {}
-    for name, spec in properties.items():
-        items, (role, kinds) = spec.get("items") or {}, role_of(name, spec)
-        own = any(s.kind in kinds and s.kind != "proper" and id(s) not in used for s in spans)  # "…, tags 'a', 'b'"
-        if (json_type(spec), json_type(items)) == ("array", "string") and "enum" not in items and not own and (
-                role not in STRICT or role == "email"):
-            found[name] = _enumerated(name, text, spans, used, False, tuple(properties))
-    return {name: listed for name, listed in found.items() if listed}
 
 
 def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], used: set[int], exclude, guess,
@@ -137,7 +126,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             found = [_text_of(s, text) for s in spans if s.kind in (kinds if role != "body" else ("quoted",))
                      and id(s) not in used and not (s.kind == "colon" and re.search(rf"\b(?:{own})", _text_of(s, text), re.I))]
             if not found and (role not in STRICT or role == "email"):  # "with Priya and Tom" for the invitees' emails
-                found = _enumerated(name, text, spans, used, required, siblings)
+                found = enumerated_items(name, text, spans, used, required, siblings)
         return found or None
     if kind not in ("string", None):  # an object is filled whole or not at all
         inner, missing = _fill_object(spec, text, spans, used, exclude, guess) if kind == "object" else ({}, [])
@@ -189,17 +178,6 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     return None
 
 
-def _enumerated(name: str, text: str, spans: list[Span], used: set[int], required: bool, siblings: tuple[str, ...]) -> list[str]:
-    """The items a list parameter takes ("with eggs, spinach and feta"), kept as spans the other parameters skip; a list
-    ends at a word of another parameter's name (`siblings`)."""
-    blocked = [(s.start, s.end) for s in spans if id(s) in used or s.kind not in ("proper", "unit", "language", "colon")]
-    others = frozenset(reading.stem(w) for p in siblings if p != name for w in reading.split_name(p))
-    start, items = lists.enumerated(text, name, blocked, required, others)
-    if items:  # the names in it ("Priya") are the list's now, not another parameter's
-        used.update(id(s) for s in spans if start <= s.start < items[-1][1])
-        spans.append(Span(start, items[-1][1], "named", text[start: items[-1][1]]))
-        used.add(id(spans[-1]))
-    return [item for _, _, item in items]
 
 
 def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dict) -> str:

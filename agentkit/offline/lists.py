@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 
 from agentkit.offline import lexicon, reading
+from agentkit.offline.roles import STRICT, json_type, role_of
+from agentkit.offline.spans import Span
 
 TABLES = lexicon.words("words")["lists"]
 BOUNDARY = frozenset(TABLES["boundary"].split())
@@ -83,3 +85,31 @@ def phrase_after(text: str, leads: set[str], blocked: list[tuple[int, int]]) -> 
     lead = next((i for i, (_, _, word) in enumerate(tokens) if word.lower() in leads), None)
     items = _items(tokens[lead + 1:]) if lead is not None else []
     return items[0] if items else None
+
+
+def listed_first(properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, list[str]]:
+    """ "put a review on Friday with Priya and Tom": a list of names after "with" (or the list's own word) is the
+    list's, read before a title or a topic could take one of its names; a list that has values of its own kind
+    (quoted, emails) is read in its turn."""
+    found = {}
+    for name, spec in properties.items():
+        items, (role, kinds) = spec.get("items") or {}, role_of(name, spec)
+        own = any(s.kind in kinds and s.kind != "proper" and id(s) not in used for s in spans)  # "…, tags 'a', 'b'"
+        if (json_type(spec), json_type(items)) == ("array", "string") and "enum" not in items and not own and (
+                role not in STRICT or role == "email"):
+            found[name] = enumerated_items(name, text, spans, used, False, tuple(properties))
+    return {name: listed for name, listed in found.items() if listed}
+
+
+def enumerated_items(name: str, text: str, spans: list[Span], used: set[int], required: bool,
+                     siblings: tuple[str, ...]) -> list[str]:
+    """The items a list parameter takes ("with eggs, spinach and feta"), kept as spans the other parameters skip; a list
+    ends at a word of another parameter's name (`siblings`)."""
+    blocked = [(s.start, s.end) for s in spans if id(s) in used or s.kind not in ("proper", "unit", "language", "colon")]
+    others = frozenset(reading.stem(w) for p in siblings if p != name for w in reading.split_name(p))
+    start, items = enumerated(text, name, blocked, required, others)
+    if items:  # the names in it ("Priya") are the list's now, not another parameter's
+        used.update(id(s) for s in spans if start <= s.start < items[-1][1])
+        spans.append(Span(start, items[-1][1], "named", text[start: items[-1][1]]))
+        used.add(id(spans[-1]))
+    return [item for _, _, item in items]
