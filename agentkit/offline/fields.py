@@ -47,11 +47,7 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
             flat[key] = item
         else:  # a list of objects: each said by its name and the rest ("Mon (20°C)")
             flat[key] = "; ".join(row(v, question, language) for v in item[:12])
-    # {"balance": 2450.75, "currency": "USD"}: an amount's unit is the currency beside it ("2450.75 USD"), said once
-    amounts = {key: next((k for k, v in flat.items() if k.startswith(key.removesuffix("currency").rstrip("_")) and
-                          isinstance(v, float | int) and not isinstance(v, bool)), None)
-               for key, currency in flat.items() if key.endswith("currency") and isinstance(currency, str)}
-    units = {amount: flat[key] for key, amount in amounts.items() if amount}
+    units = _currencies(flat)
     asked = set(reading.words(question))
     identifying = {k for k in flat if reading.split_name(k)[-1:] in (["id"], ["uuid"], ["url"], ["href"], ["timestamp"])}
     echoed = {k for k, v in flat.items() if v in given and not isinstance(v, bool)}  # the call's own input, said back
@@ -85,6 +81,17 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
         shown.append(Fact(name, said or value_text(value, language, units.get(key, unit)), flat[key], key))
     return [fact for fact in shown if not (units and fact.key.endswith("currency"))]
 
+
+
+def _currencies(flat: dict[str, Any]) -> dict[str, str]:
+    """{"balance": 2450.75, "currency": "USD"}: an amount's unit is the currency beside it ("2450.75 USD"), said once."""
+    units = {}
+    for key, currency in flat.items():
+        prefix = key.removesuffix("currency").rstrip("_")
+        amount = next((k for k, v in flat.items() if k.startswith(prefix) and isinstance(v, float | int)
+                       and not isinstance(v, bool)), None) if key.endswith("currency") and isinstance(currency, str) else None
+        units |= {amount: currency} if amount else {}
+    return units
 
 def row(item: Any, question: str, language: Language) -> str:
     """One item of a list: a value, or an object by its name and one more field ("Dune (1965)"), or by its first

@@ -58,17 +58,23 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
         return say("reads", language, source=source or "It", of=source and f"{source} 的", text=sentence_end(result, language))
     if "\n" in result or len(result) > 200:
         return quoted(result, say("found_text", language), full)
-    # "Lisbon: sunny, 21 C" for city=Lisbon: the result without the argument it starts by repeating, said once, not twice
-    head, separator, rest = result.partition(":")
-    echoed = [v for v in arguments.values() if isinstance(v, str) and separator and rest.strip()
-              and head.strip().casefold() == v.strip().casefold()][:1]
-    said = _scalar(words, arguments, rest.strip() if echoed else result, language, question)
+    rest, echoed = _echoed(result, arguments)
+    said = _scalar(words, arguments, rest, language, question)
     return said if all(v.casefold() in said.casefold() for v in echoed) else _scalar(words, arguments, result, language)
 
 
 def _acts(words: list[str]) -> bool:
     """A tool that does something ("book_table", "order_pizza"), not one that looks up its state ("order_status")."""
     return bool(words) and words[0] in ACTIONS and words[-1] not in LOOKUPS
+
+
+def _echoed(result: str, arguments: dict[str, Any]) -> tuple[str, list[str]]:
+    """The result without the argument it starts by repeating, and that argument: ("sunny, 21 C", ["Lisbon"]) for
+    "Lisbon: sunny, 21 C" and city=Lisbon; a sentence that names the city already says it once, not twice."""
+    head, separator, rest = result.partition(":")
+    echoed = [v for v in arguments.values() if isinstance(v, str) and separator and rest.strip()
+              and head.strip().casefold() == v.strip().casefold()][:1]
+    return (rest.strip() if echoed else result), echoed
 
 
 def _structured(value: Any, words: list[str], arguments: dict, question: str, language: Language, full: bool) -> str:
@@ -130,16 +136,21 @@ def _given(arguments: dict[str, Any], language: Language) -> str:
     return ("" if zh and is_chinese(said[:1]) else " ") + said if said else ""
 
 
+def _says_failed(key: str, value: Any, acted: str) -> bool:
+    """A field that says the action failed: an error, "ok": false, {"booked": false} from book_room (`acted` is the
+    stem "book"), "failed": true, a status "rejected" (or "full", "sold out" for a tool that acts)."""
+    if value is False:
+        return key in ("ok", "success") or bool(acted) and reading.stem(key).startswith(acted)
+    if key in ("status", "state") and isinstance(value, str):
+        return value.lower().replace("_", " ") in (FAILED | FULL if acted else FAILED)
+    return key in FAULTS and bool(value) or key == "failed" and value is True
+
+
 def _failed(value: dict, words: list[str], given: tuple, question: str, language: Language) -> str | None:
     """{"error": …}, "ok": false, a status "rejected": what went wrong ("I couldn't book it: no court is free at 09:00."),
     then what else the result offers ("The alternatives are 10:00 and 11:30."); None for a result that did not fail."""
     acted = reading.stem(words[0])[:4] if words and _acts(words) else ""
-    # a field that says it failed: "ok": false, {"booked": false} from book_room (`acted` is the stem "book"), an error,
-    # "failed": true, a status "rejected" (or "full", "sold out" for a tool that acts)
-    wrong = [k for k, v in value.items() if ((k in ("ok", "success") or bool(acted) and reading.stem(k).startswith(acted))
-             if v is False else v.lower().replace("_", " ") in (FAILED | FULL if acted else FAILED)
-             if k in ("status", "state") and isinstance(v, str) else k in FAULTS and bool(v) or k == "failed" and v is True)]
-    if not wrong:
+    if not (wrong := [k for k, v in value.items() if _says_failed(k, v, acted)]):
         return None
     why = next((k for k in (*FAULTS, "message", "reason", "detail") if value.get(k) and isinstance(value[k], str | list)), None)
     what = ("：" if language == "zh" else ": ") + value_text(value[why], language).rstrip(".。") if why else ""
