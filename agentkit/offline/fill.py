@@ -92,9 +92,10 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         phrase = named[1] if named else example_named(properties[name].get("description", ""), rest) or \
             key_phrase(rest, exclude, cued=name not in required) or key_phrase(rest, exclude, True, name not in required)
         rest = cut(rest, [named.span()]) if named else rest  # and the other the words left
-        person = phrase and role_of(name, properties[name])[0] == "person" and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
+        person = role_of(name, properties[name])[0] == "person"
+        capitals = person and phrase and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
         if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele; "ana": Ana)
-            values[name] = person[0] if person else string.capwords(phrase) if person is None and phrase.islower() else phrase
+            values[name] = capitals[0] if capitals else string.capwords(phrase) if person and phrase.islower() else phrase
             exclude = exclude - {phrase}  # an example taken frees its word
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
     refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))
