@@ -55,6 +55,9 @@ def test_a_broken_set_is_refused_with_what_to_fix(tmp_path):
     write_set(tmp_path, [CASES[0], unknown_tool])
     done = agentkit_eval(tmp_path, "--cases", "cases.jsonl", "--functions", "functions.json")
     assert done.returncode != 0 and "bad: delete_everything is offered but has no schema" in done.stderr
+    write_set(tmp_path, [CASES[0], {**CASES[1], "split": "B"}])  # a split the table has no column for
+    done = agentkit_eval(tmp_path, "--cases", "cases.jsonl", "--functions", "functions.json")
+    assert done.returncode != 0 and "none_1: split 'B' is not one of train, heldout" in done.stderr
     (tmp_path / "cases.jsonl").write_text(json.dumps(CASES[0]) + "\n{\"id\": \"half\"}\n")
     done = agentkit_eval(tmp_path, "--cases", "cases.jsonl", "--functions", "functions.json")
     assert done.returncode != 0 and "line 2: not a case" in done.stderr and "Traceback" not in done.stderr

@@ -95,6 +95,8 @@ def case_problems(case: Case, functions: dict[str, dict[str, Any]]) -> list[str]
     from agentkit.hardening.arguments import Draft202012Validator  # only needed when checking a set, not when scoring
 
     problems = [f"{name} is offered but has no schema" for name in case.tools if name not in functions]
+    if case.split not in SPLITS:
+        problems.append(f"split {case.split!r} is not one of {', '.join(SPLITS)}")
     if case.category not in CATEGORIES:
         problems.append(f"category {case.category!r} is not one of {', '.join(CATEGORIES)}")
     if (case.category == "no_tool") != (not case.expected):
