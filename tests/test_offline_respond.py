@@ -639,3 +639,20 @@ def test_a_name_said_back_or_an_id_not_asked_for_is_not_the_answer(question, nam
     """A question names what the call was given ("my takeaway" is an order): the result's order id, or its longer
     form of the name given ("The Ritz London" for "Ritz"), is not what it asks; the status and the rest are."""
     assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("how much is in the ISA?", "get_balance", {"account": "ISA"}, {"balance": 2000.0, "currency": "GBP"},
+     "The balance is 2000 GBP."),
+    ("股价多少", "get_share_price", {"symbol": "0700"}, {"price": 388.0, "currency": "HKD"}, "价格是 388 港元。"),
+])
+def test_a_whole_number_written_with_a_point_zero_is_said_whole(question, name, arguments, result, said):
+    """JSON writes 2000.0 for a float that is whole; a person says 2000, not "2000.0"."""
+    assert _answer(question, name, arguments, result) == said
+
+
+def test_a_chinese_list_whose_last_item_starts_with_he_is_not_joined_by_a_second_he():
+    """"和小王吃午饭" after "和" reads "和和小王吃午饭": the last item is joined by "、" instead."""
+    events = [{"title": "早会", "start": "09:00"}, {"title": "和老李喝茶", "start": "15:00"}]
+    said = _answer("明天有什么事", "list_events", {}, events)
+    assert "和和" not in said and "早会（09:00）、和老李喝茶（15:00）" in said

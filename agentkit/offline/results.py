@@ -82,10 +82,8 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     """A JSON result as words: an object by the fields asked about, a list by its items."""
     zh = language == "zh"
     given = tuple(v for v in arguments.values() if isinstance(v, (str, int, float)))
-    if isinstance(value, dict) and (failed := _failed(value, words, given, question, language)):
-        return failed
-    if isinstance(value, dict) and (means := _means(value, given, language)):
-        return means
+    if isinstance(value, dict) and (said := _failed(value, words, given, question, language) or _means(value, given, language)):
+        return said  # what went wrong, or what a word means
     lists = [k for k, v in value.items() if isinstance(v, list)] if isinstance(value, dict) else []
     # {"count": 3, "tides": [...]}: the list is the answer (beside it counts, the call's input); a sum, if cost is asked, after
     if len(lists) == 1 and all(isinstance(v, (int, float)) or v in given for k, v in value.items() if k not in lists):

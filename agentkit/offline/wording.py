@@ -88,7 +88,7 @@ def number(value: float | int, language: Language = "en") -> str:
     if isinstance(value, float) and not math.isfinite(value) or abs(value) >= 1e15:
         return str(value)  # infinity, or beyond what a person reads digit by digit: as Python writes it
     if isinstance(value, float):
-        value = int(value) if value.is_integer() and abs(value) >= 10_000 else round(value, 2 if abs(value) >= 1 else 4)
+        value = int(value) if value.is_integer() else round(value, 2 if abs(value) >= 1 else 4)  # 2000.0 is 2000
     if abs(value) < 10_000:
         return str(value)
     from babel.numbers import format_decimal  # here, not at import: babel's data loads on first use
@@ -98,7 +98,8 @@ def number(value: float | int, language: Language = "en") -> str:
 
 def join(items: list[str], language: Language = "en") -> str:
     """ "a, b and c" / "a、b和c": a list as a person writes it."""
-    head = ("、".join(items[:-1]) + "和" if language == "zh" else ", ".join(items[:-1]) + " and ") if len(items) > 1 else ""
+    last = "、" if items[-1:] and items[-1].startswith("和") else "和"  # "早会和和老李喝茶" reads twice: "早会、和老李喝茶"
+    head = ("、".join(items[:-1]) + last if language == "zh" else ", ".join(items[:-1]) + " and ") if len(items) > 1 else ""
     return head + "".join(items[-1:])  # one item, or none, as it is
 
 
