@@ -578,3 +578,81 @@ def test_a_flag_that_repeats_what_was_done_is_not_said_again(question, name, arg
     """ "saved": true beside "Rated Arrival" says nothing more: "Rated Arrival: the average is 4.2.", never "Rated
     Arrival: it is saved and …" / "已评分三体：已保存，…"."""
     assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("any bakeries near the station?", "search_nearby", {"type": "bakery", "near": "the station"},
+     [{"name": "Crumbs", "distance_m": 120}, {"name": "Loaf & Co", "distance_m": 400}],
+     "I found 2 bakeries near the station: Crumbs (120 m) and Loaf & Co (400 m)."),
+    ("is there a laundry open near me", "find_places", {"kind": "laundry", "near": "me"},
+     [{"name": "Suds", "distance_m": 90}], "I found one laundry near me: Suds (90 m)."),
+    ("galleries near me?", "find_places", {"kind": "gallery", "near": "me"}, [], "I found no galleries near me."),
+    ("is there a library in Leeds", "find_nearby_places", {"location": "Leeds", "place_type": "library"}, [],
+     "I found no libraries in Leeds."),
+    ("附近有洗衣店吗", "find_places", {"kind": "洗衣店", "near": "附近"}, [], "没有找到洗衣店。"),
+])
+def test_a_search_for_places_of_a_kind_says_the_kind_in_its_plural(question, name, arguments, result, said):
+    """A tool that finds places (venues, results) of the kind it is given names them by that kind, in the plural a
+    person writes: "2 bakeries", "no galleries", never "2 places for bakery" or "pharmacys"."""
+    assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("what's left on the mortgage?", "get_balance", {"account": "mortgage"},
+     {"account": "mortgage", "balance": -182400.0, "currency": "EUR"}, "You owe 182,400 EUR."),
+    ("房贷还欠多少", "get_balance", {"account": "房贷"}, {"balance": -5200.5, "currency": "CNY"}, "还欠 5200.5 元。"),
+    ("pay the plumber", "pay_bill", {"payee": "plumber"}, {"status": "paid", "balance_after": -12.5},
+     "Paid plumber: you now owe 12.5."),
+])
+def test_a_negative_balance_is_money_owed(question, name, arguments, result, said):
+    """A balance below zero is what the person owes, said as such: "You owe 182,400 EUR." / "还欠 5200.5 元。", never
+    "the balance is -182400.0"."""
+    assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("what does petrichor mean", "lookup_word", {"word": "petrichor"},
+     {"word": "petrichor", "definitions": ["the smell of rain on dry earth"], "note": "coined in 1964"},
+     "Petrichor means the smell of rain on dry earth."),
+    ("meaning of 'bank'", "dictionary", {"term": "bank"},
+     {"meanings": ["the land beside a river", "a place that keeps money"]},
+     "Bank means the land beside a river; it can also mean a place that keeps money."),
+    ("“画蛇添足”是什么意思", "lookup_word", {"word": "画蛇添足"},
+     {"word": "画蛇添足", "definitions": ["比喻做了多余的事，反而不恰当"]},
+     "“画蛇添足”的意思是：比喻做了多余的事，反而不恰当。"),
+])
+def test_definitions_are_said_as_what_the_word_means(question, name, arguments, result, said):
+    """A dictionary's definitions say what the word means, first the first sense, then the others: never "The
+    definitions are …" or "I found 2 definitions"."""
+    assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("where's my noodle order", "get_order_status", {}, {"order_id": "T-88", "status": "on_the_way", "driver": "Ana"},
+     "It is on the way and the driver is Ana."),
+    ("book the Ritz", "book_table", {"restaurant": "Ritz"}, {"confirmation": "R-1", "restaurant": "The Ritz London"},
+     "Booked Ritz: the confirmation is R-1."),
+    ("订一下全聚德", "book_table", {"restaurant": "全聚德"}, {"confirmation": "Q-7", "restaurant": "全聚德（前门店）"},
+     "已预订全聚德：确认号是 Q-7。"),
+])
+def test_a_name_said_back_or_an_id_not_asked_for_is_not_the_answer(question, name, arguments, result, said):
+    """A question names what the call was given ("my takeaway" is an order): the result's order id, or its longer
+    form of the name given ("The Ritz London" for "Ritz"), is not what it asks; the status and the rest are."""
+    assert _answer(question, name, arguments, result) == said
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    ("how much is in the ISA?", "get_balance", {"account": "ISA"}, {"balance": 2000.0, "currency": "GBP"},
+     "The balance is 2000 GBP."),
+    ("股价多少", "get_share_price", {"symbol": "0700"}, {"price": 388.0, "currency": "HKD"}, "价格是 388 港元。"),
+])
+def test_a_whole_number_written_with_a_point_zero_is_said_whole(question, name, arguments, result, said):
+    """JSON writes 2000.0 for a float that is whole; a person says 2000, not "2000.0"."""
+    assert _answer(question, name, arguments, result) == said
+
+
+def test_a_chinese_list_whose_last_item_starts_with_he_is_not_joined_by_a_second_he():
+    """"和小王吃午饭" after "和" reads "和和小王吃午饭": the last item is joined by "、" instead."""
+    events = [{"title": "早会", "start": "09:00"}, {"title": "和老李喝茶", "start": "15:00"}]
+    said = _answer("明天有什么事", "list_events", {}, events)
+    assert "和和" not in said and "早会（09:00）、和老李喝茶（15:00）" in said

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from agentkit.offline import lexicon, reading
+from agentkit.offline import lexicon, reading, wording
 from agentkit.offline.language import is_chinese
 from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, YES_NO_ZH, Language, join, label, one, place, value_text
 
 ASKS_WHEN, ASKS_COST = (re.compile(WORDING[asks], re.IGNORECASE) for asks in ("asks_when", "asks_cost"))
-MONEY, FRACTIONS, LEADING, NOW, BY = (frozenset(WORDING[k]) for k in ("money", "fractions", "leading", "now", "by"))
+MONEY, FRACTIONS, LEADING, NOW, BY, OWED = (frozenset(WORDING[k]) for k in ("money", "fractions", "leading", "now", "by", "owed"))
 FIELDS = lexicon.words("words")["fields"]
 NAMING, STATES, YES_NO = FIELDS["naming"], frozenset(FIELDS["states"].split()), FIELDS["yes_no"]
 """Fields that say which item of a list a row is, in this order of preference; fields whose word is what the thing is
@@ -50,9 +50,12 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     units = _currencies(flat)
     asked = set(reading.words(question))
     identifying = {k for k in flat if reading.split_name(k)[-1:] in (["id"], ["uuid"], ["url"], ["href"], ["timestamp"])}
-    echoed = {k for k, v in flat.items() if v in given and not isinstance(v, bool)}  # the call's own input, said back
+    echoed = {k for k, v in flat.items() if not isinstance(v, bool) and (v in given or isinstance(v, str) and any(  # the
+        isinstance(g, str) and len(g) > 2 and re.search(rf"(?<!\w){re.escape(g)}(?!\w)", v, re.I) for g in given))}  # input
 
     def named(key: str, loosely: bool, by: str) -> bool:
+        if key in echoed and isinstance(flat[key], str) or key in identifying and not asked & set(reading.split_name(key)[-1:]):
+            return False  # a name the call was given said back ("Dishoom Shoreditch" for "Dishoom"), an id not asked for
         names = {reading.stem(w) for w in label(key, "en")[0].split() + reading.split_name(key)} if by != "value" else set()
         key_words = names | (set(reading.words(str(flat[key]))) if by != "name" and key not in echoed else set())
         near = reading.related if loosely else reading.close
@@ -141,6 +144,9 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
         elif language == "en" and {"every", "each"} & set(words) and type(fact.value) in (int, float):
             at = next(i for i, w in enumerate(words) if w in ("every", "each")) + 1  # "water every 7 days", "every day"
             nouns.append([*words[:at], *(map(one, words[at:]) if fact.value == 1 and words[at:] else [fact.said, *words[at:]])])
+        elif key & OWED and type(fact.value) in (int, float) and fact.value < 0:  # "you owe 35.2", "还欠 35.2 元"
+            owed = wording.say("owe", language, now="now " * bool(key & NOW), amount=fact.said.replace("-", "", 1))
+            (states if language == "zh" else doing).append(owed)
         else:
             now = language == "en" and words[1:] and words[-1] in NOW  # balance_after: "the balance is now 310.2"
             nouns.append((" ".join(words[:-1]), f"now {fact.said}") if now else (fact.name, fact.said))

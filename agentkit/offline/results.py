@@ -23,9 +23,10 @@ from agentkit.offline.outputs import command_output, course_output, quoted
 from agentkit.offline.request import parsed as parsed_json
 from agentkit.offline.wording import MOMENT, STATUS_ZH, Language, context, join, label, moment, say, sentence_end, value_text
 
-GETTING, TOOLISH, SEARCHING, CONVERTED, CONVERTING, ACTIONS, DONE, TO, DOING, LOOKUPS, READING, FAULTS, FAILED, FULL, CLOCK = (
-    frozenset(lexicon.words("answers")["results"][table]) for table in ("getting", "toolish", "searching", "converted",
-    "converting", "actions", "done", "recipients", "doing", "lookups", "reading", "faults", "failed", "full", "clock"))
+(GETTING, TOOLISH, SEARCHING, CONVERTED, CONVERTING, ACTIONS, DONE, TO, DOING, LOOKUPS, READING, FAULTS, FAILED, FULL, CLOCK,
+ GENERIC, KINDS, MEANINGS) = (frozenset(lexicon.words("answers")["results"][table]) for table in ("getting", "toolish",
+    "searching", "converted", "converting", "actions", "done", "recipients", "doing", "lookups", "reading", "faults",
+    "failed", "full", "clock", "generic", "kinds", "meanings"))
 """The words of a tool's name (and of a result's field) that say what its result is: answers.toml's [results] says which."""
 NOTHING = {language: (say("nothing_found", language), say("nothing_done", language)) for language in ("en", "zh")}
 """What an empty result says: nothing found by a lookup, or an action done."""
@@ -81,8 +82,8 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     """A JSON result as words: an object by the fields asked about, a list by its items."""
     zh = language == "zh"
     given = tuple(v for v in arguments.values() if isinstance(v, (str, int, float)))
-    if isinstance(value, dict) and (failed := _failed(value, words, given, question, language)):
-        return failed
+    if isinstance(value, dict) and (said := _failed(value, words, given, question, language) or _means(value, given, language)):
+        return said  # what went wrong, or what a word means
     lists = [k for k, v in value.items() if isinstance(v, list)] if isinstance(value, dict) else []
     # {"count": 3, "tides": [...]}: the list is the answer (beside it counts, the call's input); a sum, if cost is asked, after
     if len(lists) == 1 and all(isinstance(v, (int, float)) or v in given for k, v in value.items() if k not in lists):
@@ -160,12 +161,26 @@ def _failed(value: dict, words: list[str], given: tuple, question: str, language
     return f"{said}{'' if language == 'zh' else ' '}{sentence(chosen, question, '', language, '')}" if chosen else said
 
 
+def _means(value: dict, given: tuple, language: Language) -> str | None:
+    """{"word": "sonder", "definitions": […]}: "Sonder means …; it can also mean …" / "“塞翁失马”的意思是：…"; else None."""
+    senses = next(([v] if isinstance(v, str) else v for k, v in value.items() if k in MEANINGS and v), [])
+    if not (senses and all(isinstance(s, str) for s in senses) and (term := next(
+            (v for v in (*value.values(), *given) if isinstance(v, str) and v not in senses), ""))):
+        return None
+    senses = [s.strip().rstrip(".。") for s in senses]
+    others = say("also_means", language, others=join(senses[1:], language)) if senses[1:] else ""
+    return sentence_end(say("means", language, term=term[:1].upper() + term[1:], sense=senses[0]) + others, language)
+
+
 def _items(value: list, words: list[str], arguments: dict, question: str, language: Language, full: bool) -> str:
     """ "I found 2 books for Le Guin: A (1974) and B (1971).", "I found no flights from Oslo to Rome." """
-    zh, where = language == "zh", context(arguments, language)
     thing = next((wording.EXPANDED.get(w, w) for w in reversed(words) if w not in GETTING | TOOLISH and len(w) > 2), "")  # atms
-    thing_zh = said if thing and (said := label(thing, "zh")[0]) and not re.search("[A-Za-z]", said) else "结果"
-    many = thing if thing.endswith("s") or not value and thing.endswith("ing") else f"{thing}s" if thing else "results"
+    kinds = [k for k, v in arguments.items() if set(reading.split_name(k)[-1:]) & KINDS and isinstance(v, str) and v]
+    if kinds and wording.one(thing) in GENERIC | {""}:  # find_places(kind="bakery"), (place_type=…): it finds bakeries
+        thing, arguments = arguments[kinds[0]].replace("_", " "), {k: v for k, v in arguments.items() if k != kinds[0]}
+    zh, where = language == "zh", context(arguments, language)
+    thing_zh = next((t for t in (thing, label(thing, "zh")[0]) if is_chinese(t) and not re.search("[A-Za-z]", t)), "结果")
+    many = thing if thing.endswith("s") or not value and thing.endswith("ing") else wording.plural(thing) if thing else "results"
     if not value:  # what was searched for, when no place says it: "I found no recipes for chicken and leek", "… near the park"
         asked = join([value_text(v, language) for v in arguments.values() if isinstance(v, list | str) and len(v) <= 40])
         by = next((k for k in arguments if k in wording.WORDING["criteria"]), "for")  # a parameter named by its preposition
@@ -173,7 +188,7 @@ def _items(value: list, words: list[str], arguments: dict, question: str, langua
     items = [row(v, question, language) for v in value[: 12 if not full else len(value)]]
     items += [say("more", language, count=len(value) - len(items))] * (len(value) > len(items))
     if len(value) == 1 and not zh:
-        return f"I found one{' ' + many.removesuffix('s') if thing else ''}{where}: {items[0]}."
+        return f"I found one{' ' + wording.one(thing) if thing else ''}{where}: {items[0]}."
     return say("found", language, count=len(value), many=many, thing_zh=thing_zh, where=where, items=join(items, language))
 
 

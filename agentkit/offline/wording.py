@@ -70,6 +70,11 @@ def one(word: str) -> str:
     return re.sub(r"(?<=ss|ch|sh|.x)es$|(?<![su])s$", "", re.sub(r"ies$", "y", word))
 
 
+def plural(word: str) -> str:
+    """ "bakery" -> "bakeries", "box" -> "boxes", "atm" -> "atms": an English noun in its plural."""
+    return re.sub(r"(?<=[^aeiou])y$", "ie", word) + ("es" if re.search(r"(?:s|x|z|ch|sh)$", word) else "s")
+
+
 @cache
 def chinese_names() -> dict[str, str]:
     """An English word -> the first Chinese word the reading vocabulary reads as it ("command" -> "命令")."""
@@ -83,7 +88,7 @@ def number(value: float | int, language: Language = "en") -> str:
     if isinstance(value, float) and not math.isfinite(value) or abs(value) >= 1e15:
         return str(value)  # infinity, or beyond what a person reads digit by digit: as Python writes it
     if isinstance(value, float):
-        value = int(value) if value.is_integer() and abs(value) >= 10_000 else round(value, 2 if abs(value) >= 1 else 4)
+        value = int(value) if value.is_integer() else round(value, 2 if abs(value) >= 1 else 4)  # 2000.0 is 2000
     if abs(value) < 10_000:
         return str(value)
     from babel.numbers import format_decimal  # here, not at import: babel's data loads on first use
@@ -93,7 +98,8 @@ def number(value: float | int, language: Language = "en") -> str:
 
 def join(items: list[str], language: Language = "en") -> str:
     """ "a, b and c" / "a、b和c": a list as a person writes it."""
-    head = ("、".join(items[:-1]) + "和" if language == "zh" else ", ".join(items[:-1]) + " and ") if len(items) > 1 else ""
+    last = "、" if items[-1:] and items[-1].startswith("和") else "和"  # "早会和和老李喝茶" reads twice: "早会、和老李喝茶"
+    head = ("、".join(items[:-1]) + last if language == "zh" else ", ".join(items[:-1]) + " and ") if len(items) > 1 else ""
     return head + "".join(items[-1:])  # one item, or none, as it is
 
 
@@ -186,6 +192,8 @@ def context(arguments: dict[str, Any], language: Language, places_only: bool = F
             places.append(place(value, language))
         elif places_only:
             continue
+        elif key in WORDING["criteria"] and isinstance(value, str) and language == "en":  # near="me": " near me"
+            ends[key] = value
         elif isinstance(value, str):
             if " " not in value.strip() and len(value) <= 40:  # a file name or a unit, not a note's whole text
                 others.append(place(value, language))
@@ -200,7 +208,7 @@ def context(arguments: dict[str, Any], language: Language, places_only: bool = F
         phrase += f"从{ends['from']}到{ends['to']}" if "from" in ends and "to" in ends else ""
         return day + phrase + (f"（{join(others, 'zh')}）" if others and not places_only else "")
     phrase = f" in {join(places, 'en')}" if places else ""
-    phrase += "".join(f" {end} {ends[end]}" for end in ("from", "to") if end in ends)
+    phrase += "".join(f" {end} {ends[end]}" for end in sorted(ends, key=[*ENDS, *WORDING["criteria"]].index))
     # "the square root of 16", but "the tip for 50 and 15", "the books for Herbert"
     alone = len(arguments) == 1 and not phrase and not isinstance(next(iter(arguments.values())), str)
     return phrase + (f"{' of' if alone else ' for'} {join(others, 'en')}" if others else "") + day
