@@ -34,6 +34,15 @@ class Fact(NamedTuple):
     key: str = ""
 
 
+def _echoes(value: Any, given: tuple) -> bool:
+    """Whether a field's value is the call's own input said back: the value itself, or a longer form of a name the call
+    was given ("Dishoom Shoreditch" for "Dishoom")."""
+    if isinstance(value, bool):
+        return False
+    return value in given or isinstance(value, str) and any(
+        isinstance(g, str) and len(g) > 2 and re.search(rf"(?<!\w){re.escape(g)}(?!\w)", value, re.I) for g in given)
+
+
 def fields(value: dict, question: str, language: Language, full: bool, given: tuple = (), topic: str = "") -> list[Fact]:
     """(label, value as words) for the fields a person asked about: those whose name or value the question names,
     else the first few; every field when the system prompt asks for detail. Fields that only say back the call's
@@ -50,8 +59,7 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     units = _currencies(flat)
     asked = set(reading.words(question))
     identifying = {k for k in flat if reading.split_name(k)[-1:] in (["id"], ["uuid"], ["url"], ["href"], ["timestamp"])}
-    echoed = {k for k, v in flat.items() if not isinstance(v, bool) and (v in given or isinstance(v, str) and any(  # the
-        isinstance(g, str) and len(g) > 2 and re.search(rf"(?<!\w){re.escape(g)}(?!\w)", v, re.I) for g in given))}  # input
+    echoed = {k for k, v in flat.items() if _echoes(v, given)}
 
     def named(key: str, loosely: bool, by: str) -> bool:
         if key in echoed and isinstance(flat[key], str) or key in identifying and not asked & set(reading.split_name(key)[-1:]):
