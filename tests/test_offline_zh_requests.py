@@ -439,3 +439,29 @@ def test_a_place_given_by_its_role_after_a_comma_is_the_events_place(question, a
 def test_a_power_of_ten_alone_is_a_character_of_a_name_not_a_number(question, place):
     assert calls(question, DRUGSTORE, SPENDING)[0] == [("drugstore_near", {"where": place})]
     assert as_digits("两百块") == " 200 块" and as_digits("一万二").strip() == "12000"
+
+
+MEETING = tool("hold_meeting", "Put a meeting in the calendar.", ["topic", "when"], topic=S("what it is about"),
+               when=S("start time HH:MM"), minutes=I("length in minutes"), where=S("room"))
+BROADBAND = tool("pay_provider", "缴纳网费、话费等账单。", ["provider", "yuan"], provider=S("收款公司"), yuan=N("金额（元）"))
+SLEEP = tool("sleep_diary", "Record how long you slept.", ["hours"], hours=N("hours slept"))
+COUNTDOWN = tool("countdown", "Start a countdown timer.", ["minutes"], minutes=I("minutes"))
+TABLE = tool("reserve_table", "Reserve a table at a restaurant.", ["time"], time=S("HH:MM"), guests=I("people"))
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("周四上午十点季度复盘，在2号会议室，开一个小时", {"when": "10:00", "minutes": 60}),
+    ("下午4点跟设计组过稿子，在大会议室，四十分钟", {"when": "16:00", "minutes": 40})])
+def test_a_chinese_clause_after_a_comma_with_no_request_of_its_own_fills_the_same_call(question, said):
+    made = calls(question, MEETING, COUNTDOWN)[0]
+    assert len(made) == 1 and made[0][0] == "hold_meeting" and said.items() <= made[0][1].items()
+    made = calls("交网费，中国联通，一百二十块", BROADBAND, SPENDING)[0]
+    assert len(made) == 1 and made[0][0] == "pay_provider" and made[0][1]["yuan"] == 120
+
+
+def test_a_chinese_clause_that_is_a_request_of_its_own_or_opens_with_zai_is_another_call():
+    made = calls("今天喝了500毫升水，昨晚睡了6个小时", WATER, SLEEP)[0]
+    assert [name for name, _ in made] == ["water_log", "sleep_diary"]
+    made = calls("明天中午12点订个桌子，顺便定个20分钟的计时器", TABLE, COUNTDOWN)[0]
+    assert [name for name, _ in made] == ["reserve_table", "countdown"] and made[1][1] == {"minutes": 20}
+
