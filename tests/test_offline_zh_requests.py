@@ -465,3 +465,24 @@ def test_a_chinese_clause_that_is_a_request_of_its_own_or_opens_with_zai_is_anot
     made = calls("明天中午12点订个桌子，顺便定个20分钟的计时器", TABLE, COUNTDOWN)[0]
     assert [name for name, _ in made] == ["reserve_table", "countdown"] and made[1][1] == {"minutes": 20}
 
+
+EXCHANGE = tool("swap_currency", "Exchange money from one currency to another.", ["amount", "source", "target"],
+                amount=N("how much"), source=S("currency code paid in"), target=S("currency code received"))
+DISHES = tool("dishes_from", "Suggest dishes to cook with what is in the kitchen.", ["foods"],
+              foods={"type": "array", "items": {"type": "string"}, "description": "ingredients at hand"})
+FLIGHT = tool("flight_live", "航班动态：是否晚点、登机口。", ["number"], number=S("航班号"))
+
+
+@pytest.mark.parametrize(("question", "source", "target"), [
+    ("800块人民币能换多少英镑", "CNY", "GBP"), ("30英镑兑多少美元", "GBP", "USD"), ("50美元可以兑多少欧元呢", "USD", "EUR")])
+def test_the_currency_asked_for_after_huan_is_the_one_wanted(question, source, target):
+    made = calls(question, EXCHANGE, SPENDING)[0]
+    assert [(name, arguments["source"], arguments["target"]) for name, arguments in made] == [("swap_currency", source, target)]
+
+
+@pytest.mark.parametrize(("question", "name"), [
+    ("家里只剩白菜和豆腐，能做点什么", "dishes_from"), ("冰箱里还有西兰花和鸡胸肉，可以做啥菜", "dishes_from"),
+    ("MU2451今天准点吗", "flight_live"), ("CZ3101能不能准时起飞", "flight_live")])
+def test_a_chinese_question_shape_does_not_hide_the_request(question, name):
+    assert [made for made, _ in calls(question, DISHES, FLIGHT, SPENDING)[0]] == [name]
+
