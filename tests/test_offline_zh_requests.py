@@ -486,3 +486,13 @@ def test_the_currency_asked_for_after_huan_is_the_one_wanted(question, source, t
 def test_a_chinese_question_shape_does_not_hide_the_request(question, name):
     assert [made for made, _ in calls(question, DISHES, FLIGHT, SPENDING)[0]] == [name]
 
+
+@pytest.mark.parametrize("said", ["好的，辛苦啦", "哈哈，太好了，谢谢", "行，没问题", "收到，麻烦你了"])
+def test_chinese_thanks_and_okays_after_a_call_ask_for_nothing(said):
+    history = [{"role": "user", "content": "交网费，中国联通，一百块"},
+               {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+                   "name": "pay_provider", "arguments": json.dumps({"provider": "中国联通", "yuan": 100})}}]},
+               {"role": "tool", "tool_call_id": "c1", "content": '{"paid": true}'}, {"role": "assistant", "content": "已缴费。"}]
+    reply = OfflineModel().respond({"model": "m", "messages": [*history, {"role": "user", "content": said}],
+                                    "tools": [BROADBAND, SPENDING]})
+    assert not reply.tool_calls and reply.content
