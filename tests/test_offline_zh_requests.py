@@ -466,6 +466,14 @@ def test_a_chinese_clause_that_is_a_request_of_its_own_or_opens_with_zai_is_anot
     assert [name for name, _ in made] == ["reserve_table", "countdown"] and made[1][1] == {"minutes": 20}
 
 
+SALON = tool("salon_booking", "Book a haircut at the salon.", ["time"], time=S("HH:MM"), stylist=S("who cuts"))
+
+
+def test_a_second_chinese_request_with_zai_inside_is_one_call_of_the_tool_its_own_verb_names():
+    made = calls("上午9点加个体检的日程，下午2点再约个理发", GATHERING, SALON, SPENDING)[0]
+    assert [name for name, _ in made] == ["plan_event", "salon_booking"] and made[1][1] == {"time": "14:00"}
+
+
 EXCHANGE = tool("swap_currency", "Exchange money from one currency to another.", ["amount", "source", "target"],
                 amount=N("how much"), source=S("currency code paid in"), target=S("currency code received"))
 DISHES = tool("dishes_from", "Suggest dishes to cook with what is in the kitchen.", ["foods"],

@@ -54,7 +54,10 @@ def zh_joined(question: str, best: Callable[[str], tuple[Any, float]], complete:
     parts = re.split(r"[，,](?![^“《]*[”》])", question) if is_chinese(question) and not FILE.search(question) else [question]
     joined = parts[0]
     for part in parts[1:]:
-        joined += "，" + part if ZH_ANOTHER.match(part) or whole(joined) and whole(part) else ",\u2060" + part
+        if ZH_ANOTHER.match(part) or whole(joined) and whole(part):
+            joined += "，" + ZH_ANOTHER.sub(r"\g<lead>", part, count=1)  # its 再 goes: the comma cuts, not 再 again
+        else:
+            joined += ",\u2060" + part
     return joined
 
 
