@@ -439,3 +439,68 @@ def test_a_place_given_by_its_role_after_a_comma_is_the_events_place(question, a
 def test_a_power_of_ten_alone_is_a_character_of_a_name_not_a_number(question, place):
     assert calls(question, DRUGSTORE, SPENDING)[0] == [("drugstore_near", {"where": place})]
     assert as_digits("两百块") == " 200 块" and as_digits("一万二").strip() == "12000"
+
+
+MEETING = tool("hold_meeting", "Put a meeting in the calendar.", ["topic", "when"], topic=S("what it is about"),
+               when=S("start time HH:MM"), minutes=I("length in minutes"), where=S("room"))
+BROADBAND = tool("pay_provider", "缴纳网费、话费等账单。", ["provider", "yuan"], provider=S("收款公司"), yuan=N("金额（元）"))
+SLEEP = tool("sleep_diary", "Record how long you slept.", ["hours"], hours=N("hours slept"))
+COUNTDOWN = tool("countdown", "Start a countdown timer.", ["minutes"], minutes=I("minutes"))
+TABLE = tool("reserve_table", "Reserve a table at a restaurant.", ["time"], time=S("HH:MM"), guests=I("people"))
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("周四上午十点季度复盘，在2号会议室，开一个小时", {"when": "10:00", "minutes": 60}),
+    ("下午4点跟设计组过稿子，在大会议室，四十分钟", {"when": "16:00", "minutes": 40})])
+def test_a_chinese_clause_after_a_comma_with_no_request_of_its_own_fills_the_same_call(question, said):
+    made = calls(question, MEETING, COUNTDOWN)[0]
+    assert len(made) == 1 and made[0][0] == "hold_meeting" and said.items() <= made[0][1].items()
+    made = calls("交网费，中国联通，一百二十块", BROADBAND, SPENDING)[0]
+    assert len(made) == 1 and made[0][0] == "pay_provider" and made[0][1]["yuan"] == 120
+
+
+def test_a_chinese_clause_that_is_a_request_of_its_own_or_opens_with_zai_is_another_call():
+    made = calls("今天喝了500毫升水，昨晚睡了6个小时", WATER, SLEEP)[0]
+    assert [name for name, _ in made] == ["water_log", "sleep_diary"]
+    made = calls("明天中午12点订个桌子，顺便定个20分钟的计时器", TABLE, COUNTDOWN)[0]
+    assert [name for name, _ in made] == ["reserve_table", "countdown"] and made[1][1] == {"minutes": 20}
+
+
+SALON = tool("salon_booking", "Book a haircut at the salon.", ["time"], time=S("HH:MM"), stylist=S("who cuts"))
+
+
+def test_a_second_chinese_request_with_zai_inside_is_one_call_of_the_tool_its_own_verb_names():
+    made = calls("上午9点加个体检的日程，下午2点再约个理发", GATHERING, SALON, SPENDING)[0]
+    assert [name for name, _ in made] == ["plan_event", "salon_booking"] and made[1][1] == {"time": "14:00"}
+
+
+EXCHANGE = tool("swap_currency", "Exchange money from one currency to another.", ["amount", "source", "target"],
+                amount=N("how much"), source=S("currency code paid in"), target=S("currency code received"))
+DISHES = tool("dishes_from", "Suggest dishes to cook with what is in the kitchen.", ["foods"],
+              foods={"type": "array", "items": {"type": "string"}, "description": "ingredients at hand"})
+FLIGHT = tool("flight_live", "航班动态：是否晚点、登机口。", ["number"], number=S("航班号"))
+
+
+@pytest.mark.parametrize(("question", "source", "target"), [
+    ("800块人民币能换多少英镑", "CNY", "GBP"), ("30英镑兑多少美元", "GBP", "USD"), ("50美元可以兑多少欧元呢", "USD", "EUR")])
+def test_the_currency_asked_for_after_huan_is_the_one_wanted(question, source, target):
+    made = calls(question, EXCHANGE, SPENDING)[0]
+    assert [(name, arguments["source"], arguments["target"]) for name, arguments in made] == [("swap_currency", source, target)]
+
+
+@pytest.mark.parametrize(("question", "name"), [
+    ("家里只剩白菜和豆腐，能做点什么", "dishes_from"), ("冰箱里还有西兰花和鸡胸肉，可以做啥菜", "dishes_from"),
+    ("MU2451今天准点吗", "flight_live"), ("CZ3101能不能准时起飞", "flight_live")])
+def test_a_chinese_question_shape_does_not_hide_the_request(question, name):
+    assert [made for made, _ in calls(question, DISHES, FLIGHT, SPENDING)[0]] == [name]
+
+
+@pytest.mark.parametrize("said", ["好的，辛苦啦", "哈哈，太好了，谢谢", "行，没问题", "收到，麻烦你了"])
+def test_chinese_thanks_and_okays_after_a_call_ask_for_nothing(said):
+    history = [{"role": "user", "content": "交网费，中国联通，一百块"},
+               {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+                   "name": "pay_provider", "arguments": json.dumps({"provider": "中国联通", "yuan": 100})}}]},
+               {"role": "tool", "tool_call_id": "c1", "content": '{"paid": true}'}, {"role": "assistant", "content": "已缴费。"}]
+    reply = OfflineModel().respond({"model": "m", "messages": [*history, {"role": "user", "content": said}],
+                                    "tools": [BROADBAND, SPENDING]})
+    assert not reply.tool_calls and reply.content

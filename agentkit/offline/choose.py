@@ -17,19 +17,19 @@ from itertools import pairwise
 from typing import Any
 
 from agentkit.offline import code, reading
-from agentkit.offline.clauses import clauses, each_case, each_item, each_value, with_context
+from agentkit.offline.clauses import clauses, each_case, each_item, each_value, with_context, zh_joined
 from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.general import is_general, is_place_fact
+from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.request import ToolChoice
 from agentkit.offline.roles import json_type, role_of
-from agentkit.offline.slots import DESCRIPTION, NAME, Offer, named_only
+from agentkit.offline.slots import DESCRIPTION, ENOUGH, NAME, Offer, named_only
 from agentkit.offline.spans import SAY_IN, find, without_literals
 from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_values import in_learners_words
 
-ENOUGH = 2.0  # one description word, or one name word, that means what the question says
 _WORDS = words("choose")["choose"]
 WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME, THING, OWN, WHO = (re.compile("|".join(_WORDS[name]), re.I) for name in (
     "whats_in", "show_file", "part_of_file", "means", "it", "ask_me", "thing_asked", "thing_amount", "asks_for_tool"))
@@ -114,7 +114,7 @@ def _marks_done(offer: Offer) -> float:
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
     question = quoted[1] if (quoted := re.fullmatch(r'\s*"([^"]*)"\s*', question)) else question  # a request pasted in quotes
-    asked, question = question, _items_split(english(question), offers)  # Chinese read through the bilingual vocabulary
+    asked, question = question, _items_split(english(zh_joined(question, partial(_best, offers=offers), _complete)), offers)
     if choice == "auto" and is_general(question) and not _asks_for_tool(question, offers):  # "what is a stock split?"
         return []  # a question about the world
     if choice == "auto" and is_place_fact(question) and not any(s.role in ("place", "zone") for o in offers for s in o.slots):
@@ -157,8 +157,8 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
             offer, so_far = current
             if _another_call(offer, so_far, clause):
                 calls.append(_planned(offer, so_far))
-                # "add eggs to my list" names the tool again and needs no words of the call before; "Paris" does; "早餐12元"
-                alone = score(named_only(offer.name), clause) >= ENOUGH or _complete(offer, clause) and OWN.match(clause)
+                alone = is_chinese(asked) or score(named_only(offer.name), clause) >= ENOUGH or (  # needs no words of the call
+                    _complete(offer, clause) and OWN.match(clause))  # before: "再来两碗米饭", "add eggs to my list", "早餐12元"
                 current = (offer, clause if alone else with_context(so_far, clause, calls[-1].arguments.values(), offer.schema))
             else:
                 current = (offer, f"{so_far} and {clause}")

@@ -14,16 +14,19 @@ from typing import Any
 
 from agentkit.offline.code import code_spans
 from agentkit.offline.fill import YES_NO, fill
+from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.places import zones_in
+from agentkit.offline.slots import ENOUGH
 from agentkit.offline.spans import QUOTED
+from agentkit.offline.vocabulary import FILE, english
 
 ITEMS = re.compile(rf"^(?P<verb>\s*{ADDING}\s+)(?P<items>.+?)\s+(?P<rest>{ONTO}[^,;]*)$", re.IGNORECASE)
 _WORDS = words("choose")["clauses"]
 CUTS, CASES = re.compile("|".join(_WORDS["cuts"])), re.compile(_WORDS["cases"])
-ITEMS_FIRST, SAID, MEANS_ONLY, VALUE_ONLY, CASES_SAID, ASIDE = (re.compile(_WORDS[n], re.I) for n in (
-    "items_first", "said", "means_only", "value_only", "cases_said", "aside"))
+ITEMS_FIRST, SAID, MEANS_ONLY, VALUE_ONLY, CASES_SAID, ASIDE, ZH_ANOTHER = (re.compile(_WORDS[n], re.I) for n in (
+    "items_first", "said", "means_only", "value_only", "cases_said", "aside", "zh_another"))
 """The items named before the verb, as Chinese puts them ("牛奶和鸡蛋都加到待办里": milk and eggs, add to the to-do list);
 a part that only names the means ("use the shell"), gives a value by its role ("the author is Frank Herbert"), or "great"."""
 
@@ -38,6 +41,24 @@ def each_item(question: str) -> str:
     items = quoted or [i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", match.group("items")) if i.strip()]
     return question if len(items) < 2 or any(len(item.split()) > 5 for item in items) else " and ".join(
         f"{match.group('verb').strip()} {item} {match.group('rest')}" for item in items)
+
+
+def zh_joined(question: str, best: Callable[[str], tuple[Any, float]], complete: Callable[[Any, str], bool]) -> str:
+    """ "下周一上午10点项目周会，在3楼会议室，一个半小时" is one request: a Chinese clause after a comma fills the one before
+    (its comma marked U+2060, no cut), unless a word such as 再 or 另外 opens another, or both are whole requests: the
+    `best` tool fits each, and each is `complete` for it ("昨晚睡了7个小时，今天喝了800毫升水")."""
+    def whole(text: str) -> bool:
+        offer, fit = best(english(text))
+        return fit >= ENOUGH and complete(offer, english(text))
+    # a file's edit ("创建 todo.txt，内容是 买菜") is read by its own patterns, comma and all
+    parts = re.split(r"[，,](?![^“《]*[”》])", question) if is_chinese(question) and not FILE.search(question) else [question]
+    joined = parts[0]
+    for part in parts[1:]:
+        if ZH_ANOTHER.match(part) or whole(joined) and whole(part):
+            joined += "，" + ZH_ANOTHER.sub(r"\g<lead>", part, count=1)  # its 再 goes: the comma cuts, not 再 again
+        else:
+            joined += ",\u2060" + part
+    return joined
 
 
 def clauses(question: str) -> list[str]:
@@ -55,7 +76,7 @@ def clauses(question: str) -> list[str]:
     head, tail = (masked[: said.start()], said.group(0)) if (said := SAID.search(masked)) else (masked, "")
     parts = CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
-    restored = [re.sub("\0", lambda _: quoted.pop(0), part).strip() for part in parts]  # each literal back, in order
+    restored = [re.sub("\0", lambda _: quoted.pop(0), part).replace("\u2060", "").strip() for part in parts]  # literals back
     joined: list[str] = []  # the parts that are requests, each with the parts that complete it
     for part in (p for p in restored if re.search(r"\w", p) and not (ASIDE.fullmatch(p) and p is not restored[-1])):
         if joined and ((value := VALUE_ONLY.fullmatch(part)) or MEANS_ONLY.fullmatch(part)):

@@ -19,6 +19,7 @@ from agentkit.offline.spans import SpanKind
 from agentkit.offline.vocabulary import english
 
 NAME, DESCRIPTION, PARAMETER = 3.0, 2.0, 1.0  # the weight of a tool's word: in its name, its description, a parameter's
+ENOUGH = DESCRIPTION  # one description word, or one name word, that means what the question says: a tool fits
 
 
 @dataclass(frozen=True)
