@@ -167,3 +167,25 @@ def test_a_count_said_as_a_change_and_an_option_alone_change_only_their_paramete
     history = _turn("book_cabin", {"lake": "Tahoe", "guests": 4, "nights": 3, "arrival": "下午"})
     assert _calls([CABIN], history, message) == [("book_cabin", {"lake": "Tahoe", "guests": 4, "nights": 3, "arrival": "下午",
                                                                   **changed})]
+
+
+@pytest.mark.parametrize(("message", "expected"), [
+    ("actually make it 6 hours", ("rent_locker", {"station": "Hauptbahnhof", "hours": 6})),
+    ("换成 5 包", ("order_seeds", {"variety": "basil", "packets": 5})),
+    ("and Pankow?", ("noise_level", {"district": "Pankow"})),  # a value the latest call takes still goes to it
+])
+def test_a_correction_goes_to_the_latest_call_whose_tool_takes_its_value(message, expected):
+    """Two turns back a locker was rented (or seeds ordered), then a noise level asked: "6 hours" is no district."""
+    earlier = expected[0] if expected[0] != "noise_level" else "rent_locker"
+    first = {"rent_locker": {"station": "Hauptbahnhof", "hours": 3}, "order_seeds": {"variety": "basil", "packets": 2}}[earlier]
+    history = [*_turn(earlier, first), *_turn("noise_level", {"district": "Mitte"})]
+    assert _calls([LOCKER, SEEDS, QUIET], history, message) == [expected]
+
+
+@pytest.mark.parametrize(("message", "packets"), [
+    ("不是2包，是6包", 6), ("not 2, 7 packets", 7), ("7 packets, not 2", 7), ("种子换成3包", 3), ("不要2包，要5包", 5)])
+def test_a_correction_keeps_only_its_new_value_not_the_old_one_or_the_thing_it_names(message, packets):
+    """The old value it says no to and the word before 换成 (what is changed) are no values; the noise level came last."""
+    history = [*_turn("order_seeds", {"variety": "basil", "packets": 2}), *_turn("noise_level", {"district": "Mitte"})]
+    assert _calls([SEEDS, QUIET], history, message) == [("order_seeds", {"variety": "basil", "packets": packets})]
+

@@ -41,28 +41,37 @@ class PastCall:
 
 @dataclass(frozen=True)
 class Conversation:
-    """What the conversation before the last message holds for it: the last turn's calls and their results."""
+    """What the conversation before the last message holds for it: the last turn's calls (and results), those before."""
 
     calls: tuple[PastCall, ...] = ()
+    before: tuple[PastCall, ...] = ()
 
     @classmethod
     def of(cls, messages: list[dict]) -> Conversation:
-        """The state before `messages[-1]`: the calls of the latest assistant message that made any."""
-        for at in range(len(messages) - 2, -1, -1):
-            if made := messages[at].get("tool_calls") or []:
+        """The state before `messages[-1]`: the calls of the latest assistant message that made any, and earlier ones."""
+        turns = []
+        for at, message in enumerate(messages[:-1]):
+            if made := message.get("tool_calls") or []:
                 results = {m.get("tool_call_id"): message_text(m) for m in messages[at + 1:-1] if m["role"] == "tool"}
-                return cls(tuple(PastCall(c["function"]["name"], arguments_of(c["function"].get("arguments")),
-                                          results.get(c.get("id"), "")) for c in made))
-        return cls()
+                turns.append(tuple(PastCall(c["function"]["name"], arguments_of(c["function"].get("arguments")),
+                                            results.get(c.get("id"), "")) for c in made))
+        return cls(turns[-1], sum(turns[:-1], ())) if turns else cls()
 
     @property
     def last_result(self) -> str | None:
         """The last result the tools gave, if any."""
         return next((c.result for c in reversed(self.calls) if c.result), None)
 
-    def last_call_to(self, offers: list[Offer]) -> tuple[Offer, dict[str, Any]] | None:
-        """The last call of a tool still offered, with its arguments."""
-        return next(((o, call.arguments) for call in reversed(self.calls) for o in offers if o.name == call.name), None)
+    def calls_to(self, offers: list[Offer]) -> list[tuple[Offer, dict[str, Any]]]:
+        """The calls of tools still offered, with their arguments, the latest first (of one tool, its last call)."""
+        latest = {call.name: call.arguments for call in self.made}
+        order = dict.fromkeys(call.name for call in reversed(self.made))  # the tools by their last call, the latest first
+        return [(o, latest[name]) for name in order for o in offers if o.name == name]
+
+    @property
+    def made(self) -> tuple[PastCall, ...]:
+        """Every call of the conversation, the first first."""
+        return (*self.before, *self.calls)
 
 
 _WORDS = words("choose")["conversation"]
@@ -79,28 +88,34 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     """The last call again, with the values this message changes (none: not a follow-up). `strong_only`: only
     when the message says it follows on ("and…", "actually…", "那…呢"), not merely because it is short."""
     asked, state = message_text(messages[-1]), Conversation.of(messages)
-    last = state.last_call_to(offers)
+    tried = state.calls_to(offers)
     short = not strong_only and len(re.findall(r"\w+", asked)) <= 3 and len(asked) <= 24  # a question of a few words
-    if last is None or not (FOLLOWS_ON.search(asked) or short):  # or "and in Lima?", "actually 20:30", "改到周五"
+    if not tried or not (FOLLOWS_ON.search(asked) or short):  # or "and in Lima?", "actually 20:30", "改到周五"
         return []
-    offer, previous = last
     value = SAID_AROUND.sub(" ", asked).strip()  # "the same, but on Monday" -> "on Monday"
     offered = re.search(rf"(?<![\d:])0?{value}:\d\d\b", state.last_result or "") if value.isdigit() else None
     value = offered.group(0) if offered else value  # "ok 12 works then" after a result offering "12:00"
     question = english(value)
-    found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
-    bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,"))
-    changed = _kept(offer, {n: v for n, v in found.items() if v is not None and v != previous.get(n)}, question, bare)
+    # the latest call whose tool takes a value the message names ("make it 4 people" after a table, then the weather)
+    changes = [(offer, previous, *_changes(offer, previous, question)) for offer, previous in tried]
+    offer, previous, changed, bare = next((c for c in changes if c[2]), None) or next((c for c in changes if c[3]), changes[0])
     if not (changed := _to_the_side_named(offer, changed or bare, previous, question)):
         return []
     arguments = {**previous, **{n: _as_before(v, previous.get(n), asked) for n, v in changed.items()}}
     return [Planned(offer, arguments)] if set(offer.schema.get("required") or []) <= set(arguments) else []
 
 
+def _changes(offer: Offer, previous: dict, question: str) -> tuple[dict, dict]:
+    """What the message changes in one earlier call: the values it names that the tool takes, and its bare value."""
+    found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
+    bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,"))
+    return _kept(offer, {n: v for n, v in found.items() if v is not None and v != previous.get(n)}, question, bare), bare
+
+
 def again(messages: list[dict], offers: list[Offer]) -> Planned | None:
     """ "try again", "再试一次": the last call once more, with the same arguments, as a person asks after an error."""
-    last = Conversation.of(messages).last_call_to(offers) if AGAIN.match(message_text(messages[-1])) else None
-    return Planned(*last) if last else None
+    last = Conversation.of(messages).calls_to(offers) if AGAIN.match(message_text(messages[-1])) else None
+    return Planned(*last[0]) if last else None
 
 
 def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, Any]) -> dict[str, Any]:
@@ -175,7 +190,8 @@ def with_earlier_file(question: str, messages: list[dict]) -> str:
 def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
     """ "what about bergen?": the words left, for the text parameter the last call was about; "and the 31?" (digits):
     for the one whose last value was digits too, the closest in length (a bus line, not its stop); "make it 3",
-    "太短了，改成24": a number alone (after words it cannot read at most), for the one number the last call gave."""
+    "太短了，改成24", "6包": a number alone or with its unit (after words it cannot read at most), for the one number the
+    last call gave."""
     properties = offer.schema.get("properties") or {}
     flag = FLAG.fullmatch(rest)  # "what if we add packing?": the flag whose name starts with the word, on or off
     for name, spec in properties.items() if flag else ():
@@ -184,9 +200,11 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
     codes = [n for n, v in previous.items() if isinstance(v, str) and v.isdigit() and "enum" not in (properties.get(n) or {})]
     if rest.isdigit() and codes:
         return {min(codes, key=lambda n: abs(len(previous[n]) - len(rest))): rest}
-    numeric, alone = [n for n, value in previous.items() if type(value) in (int, float)], re.search(r"(?<!\S)\d+$", rest)
-    if alone and len(numeric) == 1 and not re.search(r"[a-z\d]", rest[:alone.start()], re.I):
-        return {numeric[0]: int(alone.group(0))}
+    numeric = [n for n, value in previous.items() if type(value) in (int, float)]
+    alone = re.search(r"(?<!\S)(\d+)\s*([^\W\d]{0,12})$", rest)  # "3", "6包", "7 packets": a count, never a place
+    if alone and not re.search(r"[a-z\d]", rest[:alone.start()], re.I):  # a unit in English is the parameter's name
+        fits = len(numeric) == 1 and (not alone[2].isascii() or numeric[0].startswith(alone[2][:3].lower()))
+        return {numeric[0]: int(alone[1])} if fits else {}
     if not rest or len(rest.split()) > 3 or re.fullmatch(r"[\d\s.,:-]+", rest):
         return {}
     for name, value in previous.items():
