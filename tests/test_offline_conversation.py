@@ -189,3 +189,29 @@ def test_a_correction_keeps_only_its_new_value_not_the_old_one_or_the_thing_it_n
     history = [*_turn("order_seeds", {"variety": "basil", "packets": 2}), *_turn("noise_level", {"district": "Mitte"})]
     assert _calls([SEEDS, QUIET], history, message) == [("order_seeds", {"variety": "basil", "packets": packets})]
 
+
+
+KENNEL = _tool("find_kennels", "Find dog kennels with free places", {
+    "town": {"type": "string"}, "from_day": {"type": "string", "format": "date"}, "nights": {"type": "integer"}},
+    ["town", "from_day", "nights"])
+BOARD = _tool("board_dog", "Board the dog at a kennel found before", {
+    "kennel_id": {"type": "string"}, "from_day": {"type": "string", "format": "date"}, "nights": {"type": "integer"}},
+    ["kennel_id", "from_day", "nights"])
+UNBOARD = _tool("cancel_boarding", "Cancel a dog boarding", {"boarding_id": {"type": "string"}}, ["boarding_id"])
+
+
+@pytest.mark.parametrize(("message", "kennel"), [
+    ("board him at the second one", "k_20"), ("ok, board her at the first one please", "k_13"),
+    ("board him at the 2nd one", "k_20"), ("the last one, board him there", "k_20")])
+def test_a_call_to_the_next_tool_takes_the_item_named_in_the_last_result_and_the_last_values(message, kennel):
+    history = _turn("find_kennels", {"town": "Hove", "from_day": "2026-12-20", "nights": 4}, results=[json.dumps(
+        {"kennels": [{"kennel_id": "k_13", "name": "Paws Inn"}, {"kennel_id": "k_20", "name": "Barkley's"}]})])
+    assert _calls([KENNEL, BOARD], history, message) == [
+        ("board_dog", {"kennel_id": kennel, "from_day": "2026-12-20", "nights": 4})]
+
+
+@pytest.mark.parametrize("message", ["cancel it", "把它取消了"])
+def test_it_after_a_result_with_one_id_is_that_id(message):
+    history = _turn("board_dog", {"kennel_id": "k_13", "from_day": "2026-12-20", "nights": 4},
+                    results=['{"id": "B-4410", "status": "booked"}'])
+    assert _calls([BOARD, UNBOARD], history, message) == [("cancel_boarding", {"boarding_id": "B-4410"})]

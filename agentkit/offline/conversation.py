@@ -64,14 +64,9 @@ class Conversation:
 
     def calls_to(self, offers: list[Offer]) -> list[tuple[Offer, dict[str, Any]]]:
         """The calls of tools still offered, with their arguments, the latest first (of one tool, its last call)."""
-        latest = {call.name: call.arguments for call in self.made}
-        order = dict.fromkeys(call.name for call in reversed(self.made))  # the tools by their last call, the latest first
+        made = (*self.before, *self.calls)
+        latest, order = {c.name: c.arguments for c in made}, dict.fromkeys(c.name for c in reversed(made))  # latest first
         return [(o, latest[name]) for name in order for o in offers if o.name == name]
-
-    @property
-    def made(self) -> tuple[PastCall, ...]:
-        """Every call of the conversation, the first first."""
-        return (*self.before, *self.calls)
 
 
 _WORDS = words("choose")["conversation"]
@@ -80,7 +75,8 @@ FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(_WORDS[name]
 """A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
 is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
 AGAIN, MORE, FEWER, MORNING, FLAG = (re.compile(_WORDS[name], re.I) for name in ("again", "more", "fewer", "morning", "flag"))
-FREE = {role or None for role in _WORDS["free"]}
+FREE, ORDINALS = {role or None for role in _WORDS["free"]}, _WORDS["ordinals"]
+PICKED = re.compile(rf"(?:\b({'|'.join(ORDINALS)})\b|\b(\d+)(?:st|nd|rd|th)\b|第\s*(\d+))(\s+one\b)?", re.I)
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
 
 
@@ -161,18 +157,32 @@ def _as_before(value: Any, before: Any, asked: str) -> Any:
 
 
 def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Planned]:
-    """A text to write that the question calls "that" or "it" is the last tool result of the conversation."""
-    question, earlier = message_text(messages[-1]), Conversation.of(messages).last_result
-    if earlier is None or not BACK.search(QUOTED.sub(" ", question)):
-        return planned
+    """What the last result gives a call: a text to write the question calls "that" or "it" (the whole result); what a
+    call to another tool lacks ("book the first one", "把它取消了"), under its name (or as its "_id"), in the item of the
+    result the message points at by its place (or its one item), else in the last call's arguments."""
+    state, question = Conversation.of(messages), message_text(messages[-1])
+    earlier, picked = state.last_result, PICKED.search(english(question))
+    back = earlier is not None and BACK.search(QUOTED.sub(" ", question))  # "save that": the whole result is the text
+    quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
+    items = parsed(earlier or "null")
+    items = next((v for v in items.values() if isinstance(v, list)), [items]) if isinstance(items, dict) else items
+    items = [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+    at = (ORDINALS.index(picked[1].lower()) - 1 if picked[1] else int(picked[2] or picked[3]) - 1) if picked else 0
+    item = items[at] if (picked or len(items) == 1) and -len(items) <= at < len(items) else {}
+    said = {at + 1, 1 if picked and picked[4] else at + 1}  # the numbers "the 2nd one" says
+    given = {**(state.calls[-1].arguments if state.calls else {}), **item}
     changed = []
     for call in planned:
         properties = call.offer.schema.get("properties") or {}
-        quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
-        body = [n for n, spec in properties.items() if role_of(n, spec)[0] == "body"
+        body = [n for n, spec in properties.items() if back and role_of(n, spec)[0] == "body"
                 and not (isinstance(call.arguments.get(n), str) and call.arguments[n] in quoted)]
-        changed.append(Planned(call.offer, {**call.arguments, body[0]: earlier}, tuple(m for m in call.missing if m != body[0]))
-                       if body else call)
+        stale = [n for n, v in call.arguments.items() if picked and (type(v) in (int, float) and v in said or isinstance(
+            v, str) and picked[0].lower() in v.lower())]  # "the 2nd one" is no count of 2 or 1, "last one e-book" no title
+        found = {n: v for n in (*call.missing, *stale) for k, v in given.items()
+                 if n == k or n.endswith(f"_{k}") or k.endswith(f"_{n}")}
+        found = {**found, body[0]: earlier} if body else found
+        changed.append(Planned(call.offer, {**call.arguments, **found}, tuple(m for m in call.missing if m not in found),
+                               call.clause) if found else call)
     return changed
 
 
