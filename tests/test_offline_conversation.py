@@ -215,3 +215,16 @@ def test_it_after_a_result_with_one_id_is_that_id(message):
     history = _turn("board_dog", {"kennel_id": "k_13", "from_day": "2026-12-20", "nights": 4},
                     results=['{"id": "B-4410", "status": "booked"}'])
     assert _calls([BOARD, UNBOARD], history, message) == [("cancel_boarding", {"boarding_id": "B-4410"})]
+
+
+TAXI = _tool("book_taxi", "Book a taxi", {"destination": {"type": "string"}, "time": {"type": "string", "description": "HH:MM"}},
+             ["destination", "time"])
+WAKE = _tool("set_wake_up", "Set a wake-up alarm for a time", {"time": {"type": "string", "description": "HH:MM"}}, ["time"])
+
+
+@pytest.mark.parametrize(("message", "pickup"), [
+    ("时间改成7点", "07:00"), ("change the time to 7:15", "07:15"), ("move it to 7:15", "07:15"), ("改到七点半", "07:30")])
+def test_a_correction_changes_the_earlier_call_even_when_another_tool_fits_its_value(message, pickup):
+    """An alarm tool takes a time alone, but "change it to" a time corrects the taxi just booked."""
+    history = _turn("book_taxi", {"destination": "the airport", "time": "06:30"})
+    assert _calls([TAXI, WAKE], history, message) == [("book_taxi", {"destination": "the airport", "time": pickup})]

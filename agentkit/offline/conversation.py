@@ -74,7 +74,8 @@ FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(_WORDS[name]
                                                for name in ("follows_on", "said_around", "back", "it_file", "lead"))
 """A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
 is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
-AGAIN, MORE, FEWER, MORNING, FLAG = (re.compile(_WORDS[name], re.I) for name in ("again", "more", "fewer", "morning", "flag"))
+AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS = (re.compile(_WORDS[name], re.I) for name in (
+    "again", "more", "fewer", "morning", "flag", "corrects"))
 FREE, ORDINALS = {role or None for role in _WORDS["free"]}, _WORDS["ordinals"]
 PICKED = re.compile(rf"(?:\b({'|'.join(ORDINALS)})\b|\b(\d+)(?:st|nd|rd|th)\b|第\s*(\d+))(\s+one\b)?", re.I)
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
@@ -86,7 +87,7 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     asked, state = message_text(messages[-1]), Conversation.of(messages)
     tried = state.calls_to(offers)
     short = not strong_only and len(re.findall(r"\w+", asked)) <= 3 and len(asked) <= 24  # a question of a few words
-    if not tried or not (FOLLOWS_ON.search(asked) or short):  # or "and in Lima?", "actually 20:30", "改到周五"
+    if not tried or not (FOLLOWS_ON.search(asked) or CORRECTS.search(asked) or short):  # "and in Lima?", "改到周五"
         return []
     value = SAID_AROUND.sub(" ", asked).strip()  # "the same, but on Monday" -> "on Monday"
     offered = re.search(rf"(?<![\d:])0?{value}:\d\d\b", state.last_result or "") if value.isdigit() else None
@@ -170,7 +171,7 @@ def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Pl
     at = (ORDINALS.index(picked[1].lower()) - 1 if picked[1] else int(picked[2] or picked[3]) - 1) if picked else 0
     item = items[at] if (picked or len(items) == 1) and -len(items) <= at < len(items) else {}
     said = {at + 1, 1 if picked and picked[4] else at + 1}  # the numbers "the 2nd one" says
-    given = {**(state.calls[-1].arguments if state.calls else {}), **item}
+    given = {**(state.calls[-1].arguments if state.calls else {}), **item} if picked or back else {}  # it, the 2nd one
     changed = []
     for call in planned:
         properties = call.offer.schema.get("properties") or {}
