@@ -228,3 +228,10 @@ def test_a_correction_changes_the_earlier_call_even_when_another_tool_fits_its_v
     """An alarm tool takes a time alone, but "change it to" a time corrects the taxi just booked."""
     history = _turn("book_taxi", {"destination": "the airport", "time": "06:30"})
     assert _calls([TAXI, WAKE], history, message) == [("book_taxi", {"destination": "the airport", "time": pickup})]
+
+
+def test_a_new_request_for_another_tool_does_not_take_the_last_calls_values():
+    """Only a message that points back ("it", "the 2nd one") takes what it lacks from the last call: a new alarm asked
+    without a readable time is asked for, never set to the taxi's 06:30."""
+    history = _turn("book_taxi", {"destination": "the airport", "time": "06:30"})
+    assert _calls([TAXI, WAKE], history, "set a wake-up alarm for 6") == []
