@@ -167,3 +167,71 @@ def test_a_count_said_as_a_change_and_an_option_alone_change_only_their_paramete
     history = _turn("book_cabin", {"lake": "Tahoe", "guests": 4, "nights": 3, "arrival": "下午"})
     assert _calls([CABIN], history, message) == [("book_cabin", {"lake": "Tahoe", "guests": 4, "nights": 3, "arrival": "下午",
                                                                   **changed})]
+
+
+@pytest.mark.parametrize(("message", "expected"), [
+    ("actually make it 6 hours", ("rent_locker", {"station": "Hauptbahnhof", "hours": 6})),
+    ("换成 5 包", ("order_seeds", {"variety": "basil", "packets": 5})),
+    ("and Pankow?", ("noise_level", {"district": "Pankow"})),  # a value the latest call takes still goes to it
+])
+def test_a_correction_goes_to_the_latest_call_whose_tool_takes_its_value(message, expected):
+    """Two turns back a locker was rented (or seeds ordered), then a noise level asked: "6 hours" is no district."""
+    earlier = expected[0] if expected[0] != "noise_level" else "rent_locker"
+    first = {"rent_locker": {"station": "Hauptbahnhof", "hours": 3}, "order_seeds": {"variety": "basil", "packets": 2}}[earlier]
+    history = [*_turn(earlier, first), *_turn("noise_level", {"district": "Mitte"})]
+    assert _calls([LOCKER, SEEDS, QUIET], history, message) == [expected]
+
+
+@pytest.mark.parametrize(("message", "packets"), [
+    ("不是2包，是6包", 6), ("not 2, 7 packets", 7), ("7 packets, not 2", 7), ("种子换成3包", 3), ("不要2包，要5包", 5)])
+def test_a_correction_keeps_only_its_new_value_not_the_old_one_or_the_thing_it_names(message, packets):
+    """The old value it says no to and the word before 换成 (what is changed) are no values; the noise level came last."""
+    history = [*_turn("order_seeds", {"variety": "basil", "packets": 2}), *_turn("noise_level", {"district": "Mitte"})]
+    assert _calls([SEEDS, QUIET], history, message) == [("order_seeds", {"variety": "basil", "packets": packets})]
+
+
+
+KENNEL = _tool("find_kennels", "Find dog kennels with free places", {
+    "town": {"type": "string"}, "from_day": {"type": "string", "format": "date"}, "nights": {"type": "integer"}},
+    ["town", "from_day", "nights"])
+BOARD = _tool("board_dog", "Board the dog at a kennel found before", {
+    "kennel_id": {"type": "string"}, "from_day": {"type": "string", "format": "date"}, "nights": {"type": "integer"}},
+    ["kennel_id", "from_day", "nights"])
+UNBOARD = _tool("cancel_boarding", "Cancel a dog boarding", {"boarding_id": {"type": "string"}}, ["boarding_id"])
+
+
+@pytest.mark.parametrize(("message", "kennel"), [
+    ("board him at the second one", "k_20"), ("ok, board her at the first one please", "k_13"),
+    ("board him at the 2nd one", "k_20"), ("the last one, board him there", "k_20")])
+def test_a_call_to_the_next_tool_takes_the_item_named_in_the_last_result_and_the_last_values(message, kennel):
+    history = _turn("find_kennels", {"town": "Hove", "from_day": "2026-12-20", "nights": 4}, results=[json.dumps(
+        {"kennels": [{"kennel_id": "k_13", "name": "Paws Inn"}, {"kennel_id": "k_20", "name": "Barkley's"}]})])
+    assert _calls([KENNEL, BOARD], history, message) == [
+        ("board_dog", {"kennel_id": kennel, "from_day": "2026-12-20", "nights": 4})]
+
+
+@pytest.mark.parametrize("message", ["cancel it", "把它取消了"])
+def test_it_after_a_result_with_one_id_is_that_id(message):
+    history = _turn("board_dog", {"kennel_id": "k_13", "from_day": "2026-12-20", "nights": 4},
+                    results=['{"id": "B-4410", "status": "booked"}'])
+    assert _calls([BOARD, UNBOARD], history, message) == [("cancel_boarding", {"boarding_id": "B-4410"})]
+
+
+TAXI = _tool("book_taxi", "Book a taxi", {"destination": {"type": "string"}, "time": {"type": "string", "description": "HH:MM"}},
+             ["destination", "time"])
+WAKE = _tool("set_wake_up", "Set a wake-up alarm for a time", {"time": {"type": "string", "description": "HH:MM"}}, ["time"])
+
+
+@pytest.mark.parametrize(("message", "pickup"), [
+    ("时间改成7点", "07:00"), ("change the time to 7:15", "07:15"), ("move it to 7:15", "07:15"), ("改到七点半", "07:30")])
+def test_a_correction_changes_the_earlier_call_even_when_another_tool_fits_its_value(message, pickup):
+    """An alarm tool takes a time alone, but "change it to" a time corrects the taxi just booked."""
+    history = _turn("book_taxi", {"destination": "the airport", "time": "06:30"})
+    assert _calls([TAXI, WAKE], history, message) == [("book_taxi", {"destination": "the airport", "time": pickup})]
+
+
+def test_a_new_request_for_another_tool_does_not_take_the_last_calls_values():
+    """Only a message that points back ("it", "the 2nd one") takes what it lacks from the last call: a new alarm asked
+    without a readable time is asked for, never set to the taxi's 06:30."""
+    history = _turn("book_taxi", {"destination": "the airport", "time": "06:30"})
+    assert _calls([TAXI, WAKE], history, "set a wake-up alarm for 6") == []

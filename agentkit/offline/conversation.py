@@ -41,28 +41,32 @@ class PastCall:
 
 @dataclass(frozen=True)
 class Conversation:
-    """What the conversation before the last message holds for it: the last turn's calls and their results."""
+    """What the conversation before the last message holds for it: the last turn's calls (and results), those before."""
 
     calls: tuple[PastCall, ...] = ()
+    before: tuple[PastCall, ...] = ()
 
     @classmethod
     def of(cls, messages: list[dict]) -> Conversation:
-        """The state before `messages[-1]`: the calls of the latest assistant message that made any."""
-        for at in range(len(messages) - 2, -1, -1):
-            if made := messages[at].get("tool_calls") or []:
+        """The state before `messages[-1]`: the calls of the latest assistant message that made any, and earlier ones."""
+        turns = []
+        for at, message in enumerate(messages[:-1]):
+            if made := message.get("tool_calls") or []:
                 results = {m.get("tool_call_id"): message_text(m) for m in messages[at + 1:-1] if m["role"] == "tool"}
-                return cls(tuple(PastCall(c["function"]["name"], arguments_of(c["function"].get("arguments")),
-                                          results.get(c.get("id"), "")) for c in made))
-        return cls()
+                turns.append(tuple(PastCall(c["function"]["name"], arguments_of(c["function"].get("arguments")),
+                                            results.get(c.get("id"), "")) for c in made))
+        return cls(turns[-1], sum(turns[:-1], ())) if turns else cls()
 
     @property
     def last_result(self) -> str | None:
         """The last result the tools gave, if any."""
         return next((c.result for c in reversed(self.calls) if c.result), None)
 
-    def last_call_to(self, offers: list[Offer]) -> tuple[Offer, dict[str, Any]] | None:
-        """The last call of a tool still offered, with its arguments."""
-        return next(((o, call.arguments) for call in reversed(self.calls) for o in offers if o.name == call.name), None)
+    def calls_to(self, offers: list[Offer]) -> list[tuple[Offer, dict[str, Any]]]:
+        """The calls of tools still offered, with their arguments, the latest first (of one tool, its last call)."""
+        made = (*self.before, *self.calls)
+        latest, order = {c.name: c.arguments for c in made}, dict.fromkeys(c.name for c in reversed(made))  # latest first
+        return [(o, latest[name]) for name in order for o in offers if o.name == name]
 
 
 _WORDS = words("choose")["conversation"]
@@ -70,8 +74,10 @@ FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(_WORDS[name]
                                                for name in ("follows_on", "said_around", "back", "it_file", "lead"))
 """A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
 is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
-AGAIN, MORE, FEWER, MORNING, FLAG = (re.compile(_WORDS[name], re.I) for name in ("again", "more", "fewer", "morning", "flag"))
-FREE = {role or None for role in _WORDS["free"]}
+AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS = (re.compile(_WORDS[name], re.I) for name in (
+    "again", "more", "fewer", "morning", "flag", "corrects"))
+FREE, ORDINALS = {role or None for role in _WORDS["free"]}, _WORDS["ordinals"]
+PICKED = re.compile(rf"(?:\b({'|'.join(ORDINALS)})\b|\b(\d+)(?:st|nd|rd|th)\b|第\s*(\d+))(\s+one\b)?", re.I)
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
 
 
@@ -79,28 +85,34 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     """The last call again, with the values this message changes (none: not a follow-up). `strong_only`: only
     when the message says it follows on ("and…", "actually…", "那…呢"), not merely because it is short."""
     asked, state = message_text(messages[-1]), Conversation.of(messages)
-    last = state.last_call_to(offers)
+    tried = state.calls_to(offers)
     short = not strong_only and len(re.findall(r"\w+", asked)) <= 3 and len(asked) <= 24  # a question of a few words
-    if last is None or not (FOLLOWS_ON.search(asked) or short):  # or "and in Lima?", "actually 20:30", "改到周五"
+    if not tried or not (FOLLOWS_ON.search(asked) or CORRECTS.search(asked) or short):  # "and in Lima?", "改到周五"
         return []
-    offer, previous = last
     value = SAID_AROUND.sub(" ", asked).strip()  # "the same, but on Monday" -> "on Monday"
     offered = re.search(rf"(?<![\d:])0?{value}:\d\d\b", state.last_result or "") if value.isdigit() else None
     value = offered.group(0) if offered else value  # "ok 12 works then" after a result offering "12:00"
     question = english(value)
-    found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
-    bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,"))
-    changed = _kept(offer, {n: v for n, v in found.items() if v is not None and v != previous.get(n)}, question, bare)
+    # the latest call whose tool takes a value the message names ("make it 4 people" after a table, then the weather)
+    changes = [(offer, previous, *_changes(offer, previous, question)) for offer, previous in tried]
+    offer, previous, changed, bare = next((c for c in changes if c[2]), None) or next((c for c in changes if c[3]), changes[0])
     if not (changed := _to_the_side_named(offer, changed or bare, previous, question)):
         return []
     arguments = {**previous, **{n: _as_before(v, previous.get(n), asked) for n, v in changed.items()}}
     return [Planned(offer, arguments)] if set(offer.schema.get("required") or []) <= set(arguments) else []
 
 
+def _changes(offer: Offer, previous: dict, question: str) -> tuple[dict, dict]:
+    """What the message changes in one earlier call: the values it names that the tool takes, and its bare value."""
+    found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
+    bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,"))
+    return _kept(offer, {n: v for n, v in found.items() if v is not None and v != previous.get(n)}, question, bare), bare
+
+
 def again(messages: list[dict], offers: list[Offer]) -> Planned | None:
     """ "try again", "再试一次": the last call once more, with the same arguments, as a person asks after an error."""
-    last = Conversation.of(messages).last_call_to(offers) if AGAIN.match(message_text(messages[-1])) else None
-    return Planned(*last) if last else None
+    last = Conversation.of(messages).calls_to(offers) if AGAIN.match(message_text(messages[-1])) else None
+    return Planned(*last[0]) if last else None
 
 
 def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, Any]) -> dict[str, Any]:
@@ -146,18 +158,32 @@ def _as_before(value: Any, before: Any, asked: str) -> Any:
 
 
 def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Planned]:
-    """A text to write that the question calls "that" or "it" is the last tool result of the conversation."""
-    question, earlier = message_text(messages[-1]), Conversation.of(messages).last_result
-    if earlier is None or not BACK.search(QUOTED.sub(" ", question)):
-        return planned
+    """What the last result gives a call: a text to write the question calls "that" or "it" (the whole result); what a
+    call to another tool lacks ("book the first one", "把它取消了"), under its name (or as its "_id"), in the item of the
+    result the message points at by its place (or its one item), else in the last call's arguments."""
+    state, question = Conversation.of(messages), message_text(messages[-1])
+    earlier, picked = state.last_result, PICKED.search(english(question))
+    back = earlier is not None and BACK.search(QUOTED.sub(" ", question))  # "save that": the whole result is the text
+    quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
+    items = parsed(earlier or "null")
+    items = next((v for v in items.values() if isinstance(v, list)), [items]) if isinstance(items, dict) else items
+    items = [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+    at = (ORDINALS.index(picked[1].lower()) - 1 if picked[1] else int(picked[2] or picked[3]) - 1) if picked else 0
+    item = items[at] if (picked or len(items) == 1) and -len(items) <= at < len(items) else {}
+    said = {at + 1, 1 if picked and picked[4] else at + 1}  # the numbers "the 2nd one" says
+    given = {**(state.calls[-1].arguments if state.calls else {}), **item} if picked or back else {}  # it, the 2nd one
     changed = []
     for call in planned:
         properties = call.offer.schema.get("properties") or {}
-        quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
-        body = [n for n, spec in properties.items() if role_of(n, spec)[0] == "body"
+        body = [n for n, spec in properties.items() if back and role_of(n, spec)[0] == "body"
                 and not (isinstance(call.arguments.get(n), str) and call.arguments[n] in quoted)]
-        changed.append(Planned(call.offer, {**call.arguments, body[0]: earlier}, tuple(m for m in call.missing if m != body[0]))
-                       if body else call)
+        stale = [n for n, v in call.arguments.items() if picked and (type(v) in (int, float) and v in said or isinstance(
+            v, str) and picked[0].lower() in v.lower())]  # "the 2nd one" is no count of 2 or 1, "last one e-book" no title
+        found = {n: v for n in (*call.missing, *stale) for k, v in given.items()
+                 if n == k or n.endswith(f"_{k}") or k.endswith(f"_{n}")}
+        found = {**found, body[0]: earlier} if body else found
+        changed.append(Planned(call.offer, {**call.arguments, **found}, tuple(m for m in call.missing if m not in found),
+                               call.clause) if found else call)
     return changed
 
 
@@ -175,7 +201,8 @@ def with_earlier_file(question: str, messages: list[dict]) -> str:
 def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
     """ "what about bergen?": the words left, for the text parameter the last call was about; "and the 31?" (digits):
     for the one whose last value was digits too, the closest in length (a bus line, not its stop); "make it 3",
-    "太短了，改成24": a number alone (after words it cannot read at most), for the one number the last call gave."""
+    "太短了，改成24", "6包": a number alone or with its unit (after words it cannot read at most), for the one number the
+    last call gave."""
     properties = offer.schema.get("properties") or {}
     flag = FLAG.fullmatch(rest)  # "what if we add packing?": the flag whose name starts with the word, on or off
     for name, spec in properties.items() if flag else ():
@@ -184,9 +211,11 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
     codes = [n for n, v in previous.items() if isinstance(v, str) and v.isdigit() and "enum" not in (properties.get(n) or {})]
     if rest.isdigit() and codes:
         return {min(codes, key=lambda n: abs(len(previous[n]) - len(rest))): rest}
-    numeric, alone = [n for n, value in previous.items() if type(value) in (int, float)], re.search(r"(?<!\S)\d+$", rest)
-    if alone and len(numeric) == 1 and not re.search(r"[a-z\d]", rest[:alone.start()], re.I):
-        return {numeric[0]: int(alone.group(0))}
+    numeric = [n for n, value in previous.items() if type(value) in (int, float)]
+    alone = re.search(r"(?<!\S)(\d+)\s*([^\W\d]{0,12})$", rest)  # "3", "6包", "7 packets": a count, never a place
+    if alone and not re.search(r"[a-z\d]", rest[:alone.start()], re.I):  # a unit in English is the parameter's name
+        fits = len(numeric) == 1 and (not alone[2].isascii() or numeric[0].startswith(alone[2][:3].lower()))
+        return {numeric[0]: int(alone[1])} if fits else {}
     if not rest or len(rest.split()) > 3 or re.fullmatch(r"[\d\s.,:-]+", rest):
         return {}
     for name, value in previous.items():

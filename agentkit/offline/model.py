@@ -86,7 +86,8 @@ class OfflineModel:
             planned = conversation.with_earlier_result(plan(asked, offers, choice), messages)
             if all(p.missing for p in planned):  # "and to yen?": what it lacks, the call before had
                 planned = conversation.follow_up(messages, offers) or planned
-            elif len(messages) > 1 and {p.offer.name for p in planned} == {c.name for c in Conversation.of(messages).calls}:
+            elif len(messages) > 1 and ({p.offer.name for p in planned} <= {o.name for o, _ in Conversation.of(
+                    messages).calls_to(offers)} or conversation.CORRECTS.search(question)):
                 planned = conversation.follow_up(messages, offers, strong_only=True) or planned  # "no, for 3 people"
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
                 planned = [p for p in planned if instructions.fits_exactly(p.offer.name, question)]
