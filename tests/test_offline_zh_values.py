@@ -1,6 +1,7 @@
 """A value in a Chinese request is quoted from what the learner wrote, never from the model's English reading of it:
 one clause's words for a title, the person before the verb done to them, the body after 说, the measure word as unit."""
 
+import datetime as dt
 import json
 
 import pytest
@@ -55,3 +56,18 @@ def test_a_person_ends_after_a_title_such_as_laoshi():
 def test_a_unit_is_the_measure_word_the_learner_wrote(question, thing, unit):
     [(_, arguments)] = call(question, PANTRY, CHORE)
     assert (arguments["thing"], arguments.get("unit")) == (thing, unit)
+
+
+NAP = tool("log_nap", "Log a nap.", ["hours"], hours={"type": "number", "description": "how long"},
+           how=S("how restful it was", enum=["poor", "fair", "good"]), day=S("YYYY-MM-DD", format="date"))
+
+
+@pytest.mark.parametrize(("question", "how"), [("午睡1个小时，睡得太差", "poor"), ("午睡了半小时，感觉不错", "good")])
+def test_a_chinese_adjective_names_an_option_by_its_meaning(question, how):
+    [(_, arguments)] = call(question, NAP, CHORE)
+    assert arguments["how"] == how
+
+
+def test_qiantian_is_the_day_before_yesterday():
+    [(_, arguments)] = call("前天午睡了2个小时", NAP, CHORE)
+    assert arguments["day"] == (dt.date.today() - dt.timedelta(days=2)).isoformat()
