@@ -352,9 +352,10 @@ STOCK = tool("stock_up", "把一样东西加入采购清单。", ["item"], item=
              unit=S("单位（可选）"))
 
 
-@pytest.mark.parametrize(("question", "item", "count"), [("采购清单加两袋面粉", "面粉", 2), ("采购清单里加6个鸡蛋", "鸡蛋", 6)])
-def test_a_number_before_a_chinese_word_counts_it(question, item, count):
-    assert calls(question, STOCK, SPENDING)[0] == [("stock_up", {"item": item, "quantity": count})]
+@pytest.mark.parametrize(("question", "item", "count", "unit"), [
+    ("采购清单加两袋面粉", "面粉", 2, {"unit": "袋"}), ("采购清单里加6个鸡蛋", "鸡蛋", 6, {})])
+def test_a_number_before_a_chinese_word_counts_it(question, item, count, unit):  # 袋 is its unit, as written; 个 only counts
+    assert calls(question, STOCK, SPENDING)[0] == [("stock_up", {"item": item, "quantity": count} | unit)]
 
 
 HOLD = tool("hold_table", "在餐厅订座。", ["restaurant", "day", "time", "guests"], restaurant=S("餐厅名称"),

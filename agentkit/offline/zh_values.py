@@ -12,30 +12,59 @@ import re
 from functools import cache
 from typing import Any
 
+from agentkit.offline import lexicon
 from agentkit.offline.language import is_chinese
 from agentkit.offline.roles import STRICT, json_type, role_of
-from agentkit.offline.spans import Span
-from agentkit.offline.vocabulary import WORDS, english
+from agentkit.offline.spans import MEASURES, Span
+from agentkit.offline.vocabulary import RELATIVE_DAYS, WORDS, english
+from agentkit.offline.zh_numbers import MEASURE_WORDS, NUMERAL
 
 EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
 """What a phrase does not start or end with: particles and punctuation around the words of a value."""
+ENDS = lexicon.words("words")["zh_function_words"]
+PERSON = re.compile(rf"(?:{'|'.join(ENDS['before_person'])})?(.+?(?:{'|'.join(ENDS['person_titles'])})|.+?(?="
+                    rf"(?:{'|'.join(ENDS['after_person'])}))|.+)")
+"""Who a person value names, as written: after 跟 or 给, up to a title ("Tony老师") or the verb done to them ("老婆|发个短信")."""
+SAYING = "|".join(word for word, read in WORDS.items() if read == "saying")  # 说, 内容是: what leads a message
 
 
 def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) -> dict[str, Any]:
     """The call's free-text values as the learner wrote them, for a question written in Chinese (a day of a month the
     tool asks in no format: "3月14日", not "March 14"; a place no table knows: "体育 Center" is 体育中心)."""
     properties = schema.get("properties") or {}
-    written = {name: as_written(value, question) if is_chinese(question) and isinstance(value, str) and _free(
+    if not is_chinese(question):
+        return arguments
+    written = {name: _quoted(value, question, properties.get(name) or {}, name) if isinstance(value, str) and _free(
         name, properties.get(name) or {}, value) else value for name, value in arguments.items()}
     # "奥体中心的羽毛球场": a place written as the learner did is what stands before 的, not the court booked there
     for name in (n for n in written if written[n] != arguments[n] and role_of(n, properties.get(n) or {})[0] == "place"):
         written[name] = re.sub(r"^([\u4e00-\u9fff]{2,})的[\u4e00-\u9fff]{2,}$", r"\1", written[name])
-    return written
+    unit = next((n for n, spec in properties.items() if n not in written and _free(n, spec, "") and role_of(n, spec)[0]
+                 == "unit"), None)  # "3盒酸奶": the measure word between the number and the thing counted is its unit
+    measured = (re.search(rf"(?:\d|{NUMERAL})\s*([\u4e00-\u9fff]{{1,2}}?)\s*{re.escape(v)}", question) for v in written.values()
+                if isinstance(v, str) and is_chinese(v))
+    said = next((m[1] for m in measured if m and (m[1] in MEASURE_WORDS or WORDS.get(m[1]) in MEASURES)), None) if unit else None
+    return written | ({unit: said} if said else {})
 
 
 def _free(name: str, spec: dict, value: str) -> bool:
     strict = STRICT - {"date"} if re.fullmatch(r"[A-Z][a-z]+ \d+", value) else STRICT - {"place"} if is_chinese(value) else STRICT
-    return json_type(spec) == "string" and "enum" not in spec and role_of(name, spec)[0] not in strict
+    return json_type(spec) == "string" and "enum" not in spec and role_of(name, spec)[0] not in strict - {"unit"}
+
+
+def _quoted(value: str, question: str, spec: dict, name: str) -> str:
+    """A value quoted from the question as written. It is one clause's words ("pay rent , 之前" is 交房租: the day
+    before which it is due is another part of the request), but for a message or a search, whose words may be many;
+    a person ends where the verb done to them starts; a unit is the one written ("jin" is 斤) for a tool in Chinese."""
+    role = role_of(name, spec)[0]
+    pieces = [piece for piece in value.split(",") if piece.strip(EDGES)] if role not in ("body", "query") else []
+    written = as_written(pieces[0].strip() if pieces else value, question)
+    if role == "unit":  # "jin" is 斤 for a tool that names its units in Chinese, "liters" stays for one in English
+        return written if is_chinese(written) and is_chinese(spec.get("description") or "") else value
+    said = re.search(rf"(?:{SAYING}).*?({re.escape(written)}[\u4e00-\u9fff]*)(?=[，。！？；,.!?;]|$)", question)
+    if role == "body" and said:
+        return said[1]  # "说我到家了": a message after 说 runs to its clause's end
+    return PERSON.match(written)[1] if role == "person" and is_chinese(written) else written
 
 
 def as_written(value: str, question: str) -> str:
@@ -53,18 +82,19 @@ def as_written(value: str, question: str) -> str:
 def _reads_from(question: str, at: int, word: str) -> bool:
     """The question, from `at`, starts with `word` as written or with a Chinese word the vocabulary reads as it."""
     return question.casefold().startswith(word, at) or any(question.startswith(c, at) for c in _chinese_for(word)) \
-        or question[at] in "和跟与0123456789" and english(question[at:]).casefold().startswith(word)  # "和 Lina", "3月"
+        or question[at] in "和跟与周星礼0123456789" and english(question[at:]).casefold().startswith(word)  # "和 Lina", "3月"
 
 
 def _reads_to(question: str, end: int, word: str) -> bool:
     return question.casefold().endswith(word, 0, end) or any(question.endswith(c, 0, end) for c in _chinese_for(word)) \
-        or question[end - 1] in "日号" and _plain(english(question[:end])).endswith(word)  # "5月2日" reads "May 2"
+        or question[end - 1] in "日号一二三四五六天" and _plain(english(question[:end])).endswith(word)  # "5月2日" reads "May 2"
 
 
 @cache
 def _chinese_for(word: str) -> tuple[str, ...]:
     """The Chinese words the vocabulary reads as something that starts or ends with `word`."""
-    return tuple(c for c, e in WORDS.items() if e and word in (e.split()[0].casefold(), e.split()[-1].casefold()))
+    read = WORDS | RELATIVE_DAYS  # "周末" is the weekend
+    return tuple(c for c, e in read.items() if e and word in (e.split()[0].casefold(), e.split()[-1].casefold()))
 
 
 def _plain(text: str) -> str:

@@ -1,0 +1,73 @@
+"""A value in a Chinese request is quoted from what the learner wrote, never from the model's English reading of it:
+one clause's words for a title, the person before the verb done to them, the body after 说, the measure word as unit."""
+
+import datetime as dt
+import json
+
+import pytest
+
+from agentkit.offline import OfflineModel
+
+
+def tool(name, description, required, **properties):
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
+        "type": "object", "properties": properties, "required": required}}}
+
+
+def S(description="", **more):  # noqa: N802
+    return {"type": "string", "description": description, **more}
+
+
+CHORE = tool("plan_chore", "Add a chore to the family to-do list.", ["title"],
+             title=S("the chore"), due=S("finish by, YYYY-MM-DD", format="date"))
+TEXT = tool("text_relative", "Send a text message to a family member.", ["who", "message"],
+            who=S("the contact, as the user calls them"), message=S("what to say"))
+PANTRY = tool("restock", "Add something to the shopping list.", ["thing"], thing=S("what to buy"),
+              amount={"type": "number", "description": "how much"}, unit=S("unit, as the user says it: 斤, 盒, kg"))
+BARBER = tool("book_barber", "Book a haircut.", ["day"], day=S("YYYY-MM-DD", format="date"), barber=S("preferred barber"))
+
+
+def call(question, *tools):
+    reply = OfflineModel().respond({"model": "m", "messages": [{"role": "user", "content": question}], "tools": list(tools)})
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
+
+
+@pytest.mark.parametrize(("question", "title"), [
+    ("待办里加上：洗窗帘，周六之前", "洗窗帘"), ("待办加一个：整理发票，周五截止", "整理发票")])
+def test_a_title_is_the_words_of_its_own_clause_as_written(question, title):
+    [(_, arguments)] = call(question, CHORE, TEXT)
+    assert arguments["title"] == title
+
+
+@pytest.mark.parametrize(("question", "who", "message"), [
+    ("给表姐发个短信，说我到家了", "表姐", "到家了"), ("帮我给舅舅发短信告诉他周日去钓鱼", "舅舅", "周日去钓鱼"),
+    ("给小王发短信，告诉他周三不用来了", "小王", "周三不用来了"), ("跟表哥发短信说周五聚餐", "表哥", "周五聚餐")])
+def test_the_person_stands_before_the_verb_and_the_body_after_shuo(question, who, message):
+    [(_, arguments)] = call(question, TEXT, CHORE)
+    assert (arguments["who"], arguments["message"]) == (who, message)
+
+
+def test_a_person_ends_after_a_title_such_as_laoshi():
+    [(_, arguments)] = call("周五约Kevin师傅理发", BARBER, TEXT)
+    assert arguments["barber"] == "Kevin师傅"
+
+
+@pytest.mark.parametrize(("question", "thing", "unit"), [("购物清单加4盒面粉", "面粉", "盒"), ("清单上加三斤橘子", "橘子", "斤")])
+def test_a_unit_is_the_measure_word_the_learner_wrote(question, thing, unit):
+    [(_, arguments)] = call(question, PANTRY, CHORE)
+    assert (arguments["thing"], arguments.get("unit")) == (thing, unit)
+
+
+NAP = tool("log_nap", "Log a nap.", ["hours"], hours={"type": "number", "description": "how long"},
+           how=S("how restful it was", enum=["poor", "fair", "good"]), day=S("YYYY-MM-DD", format="date"))
+
+
+@pytest.mark.parametrize(("question", "how"), [("午睡1个小时，睡得太差", "poor"), ("午睡了半小时，感觉不错", "good")])
+def test_a_chinese_adjective_names_an_option_by_its_meaning(question, how):
+    [(_, arguments)] = call(question, NAP, CHORE)
+    assert arguments["how"] == how
+
+
+def test_qiantian_is_the_day_before_yesterday():
+    [(_, arguments)] = call("前天午睡了2个小时", NAP, CHORE)
+    assert arguments["day"] == (dt.date.today() - dt.timedelta(days=2)).isoformat()
