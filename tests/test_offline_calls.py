@@ -347,3 +347,33 @@ NOW = tool("weather_now", "Current weather conditions for a city.", ["city"], ci
 ])
 def test_a_verb_said_again_names_no_other_tool(question, tools, expected):
     assert calls(question, tools) == expected
+
+
+CAFE = tool("cafes_nearby", "Find cafes around a spot.", ["spot"], spot=s("landmark or area"))
+PARK = tool("car_parks", "Where to park close to a place.", ["area"], area=s("the area"))
+RAIL = tool("departures", "Next trains leaving a station.", ["station"], station=s("station name"), to=s("where to"))
+CAB = tool("order_cab", "Order a cab.", ["to"], to=s("where to go"), at=s("pick-up time HH:MM"))
+CHORE = tool("new_chore", "Put a chore on the house chore list.", ["chore"], chore=s())
+HYDRATE = tool("hydrate", "Log a drink: how much I drank.", ["ml"], ml=n("millilitres", "integer"))
+SPENT = tool("spent", "Log money I spent or paid.", ["amount", "what"], amount=n("how much"), what=s("what it was for"))
+PING = tool("ping_me", "Set an alert that pings me at a time.", ["what", "time"], what=s("what about"), time=s("HH:MM"))
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # "there" is the place a clause before named, a city or any name after "near", "to", "at"...: a second call
+    ("any cafes near Marble Arch? and is there parking there", [CAFE, PARK],
+     [("cafes_nearby", {"spot": "Marble Arch"}), ("car_parks", {"area": "Marble Arch"})]),
+    ("cab to Euston at 6pm, then what trains leave from there", [CAB, RAIL],
+     [("order_cab", {"to": "Euston", "at": "18:00"}), ("departures", {"station": "Euston"})]),
+    # a count announces the requests after a colon or a dash: one call per item, each with its own values
+    ("two chores for the list - hoover the stairs and clean the oven", [CHORE, PING],
+     [("new_chore", {"chore": "hoover the stairs"}), ("new_chore", {"chore": "clean the oven"})]),
+    ("a couple of alerts: stretch at 11am, and drink some water at 3pm", [PING, CHORE],
+     [("ping_me", {"what": "stretch", "time": "11:00"}), ("ping_me", {"what": "drink some water", "time": "15:00"})]),
+    # "each" multiplies: one call with the whole, not a call per number
+    ("drank three mugs of coffee this morning, about 250 ml each", [HYDRATE, CHORE], [("hydrate", {"ml": 750})]),
+    ("spent money on 4 cinema tickets, 9.50 dollars each", [SPENT, HYDRATE],
+     [("spent", {"amount": 38, "what": "cinema tickets"})]),
+])
+def test_a_second_request_is_read_with_what_the_first_said(question, tools, expected):
+    assert calls(question, tools) == expected
