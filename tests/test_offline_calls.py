@@ -356,6 +356,11 @@ CAB = tool("order_cab", "Order a cab.", ["to"], to=s("where to go"), at=s("pick-
 CHORE = tool("new_chore", "Put a chore on the house chore list.", ["chore"], chore=s())
 HYDRATE = tool("hydrate", "Log a drink: how much I drank.", ["ml"], ml=n("millilitres", "integer"))
 SPENT = tool("spent", "Log money I spent or paid.", ["amount", "what"], amount=n("how much"), what=s("what it was for"))
+TRAINING = tool("training_log", "Log a training session.", ["sport", "minutes"], sport=s("e.g. running, rowing"),
+                minutes=n("how long", "integer"))
+KITCHEN = tool("kitchen_timer", "Start a kitchen timer.", ["minutes"], minutes=n(kind="integer"), label=s("what it is for"))
+SPORT = tool("sport_diary", "Log a sport session.", ["kind", "minutes"], kind=s("Kind of sport, e.g. running, swimming"),
+             minutes=n(kind="integer"))
 PING = tool("ping_me", "Set an alert that pings me at a time.", ["what", "time"], what=s("what about"), time=s("HH:MM"))
 
 
@@ -374,6 +379,12 @@ PING = tool("ping_me", "Set an alert that pings me at a time.", ["what", "time"]
     ("drank three mugs of coffee this morning, about 250 ml each", [HYDRATE, CHORE], [("hydrate", {"ml": 750})]),
     ("spent money on 4 cinema tickets, 9.50 dollars each", [SPENT, HYDRATE],
      [("spent", {"amount": 38, "what": "cinema tickets"})]),
+    # a part that only measures or names the thing of the part before goes with it: one call
+    ("went rowing this morning, took me 35 minutes", [TRAINING, HYDRATE], [("training_log", {"sport": "rowing", "minutes": 35})]),
+    ("start a 25 minute timer and name it pasta", [KITCHEN, PING], [("kitchen_timer", {"minutes": 25, "label": "pasta"})]),
+    # a clause with no verb is a request when its noun names a tool's example: "a 25 minute run" for "e.g. running"
+    ("log 2 litres of water and a 25 minute run", [HYDRATE, SPORT],
+     [("hydrate", {"ml": 2000}), ("sport_diary", {"kind": "running", "minutes": 25})]),
 ])
 def test_a_second_request_is_read_with_what_the_first_said(question, tools, expected):
     assert calls(question, tools) == expected
