@@ -361,6 +361,8 @@ TRAINING = tool("training_log", "Log a training session.", ["sport", "minutes"],
 KITCHEN = tool("kitchen_timer", "Start a kitchen timer.", ["minutes"], minutes=n(kind="integer"), label=s("what it is for"))
 SPORT = tool("sport_diary", "Log a sport session.", ["kind", "minutes"], kind=s("Kind of sport, e.g. running, swimming"),
              minutes=n(kind="integer"))
+SPOT = tool("reserve_spot", "Reserve a table at a restaurant.", ["place", "at", "guests"], place=s("restaurant"),
+            at=s("time HH:MM"), guests=n(kind="integer"))
 PING = tool("ping_me", "Set an alert that pings me at a time.", ["what", "time"], what=s("what about"), time=s("HH:MM"))
 
 
@@ -385,6 +387,10 @@ PING = tool("ping_me", "Set an alert that pings me at a time.", ["what", "time"]
     # a clause with no verb is a request when its noun names a tool's example: "a 25 minute run" for "e.g. running"
     ("log 2 litres of water and a 25 minute run", [HYDRATE, SPORT],
      [("hydrate", {"ml": 2000}), ("sport_diary", {"kind": "running", "minutes": 25})]),
+    # an hour without am or pm, for a dinner or a table, is in the evening, in whichever clause it is said
+    ("a table at Roka for 3, quarter past 8", [SPOT, PING], [("reserve_spot", {"place": "Roka", "at": "20:15", "guests": 3})]),
+    ("dinner for 2 at Ottolenghi, 8 o'clock", [SPOT, PING],
+     [("reserve_spot", {"place": "Ottolenghi", "at": "20:00", "guests": 2})]),
 ])
 def test_a_second_request_is_read_with_what_the_first_said(question, tools, expected):
     assert calls(question, tools) == expected

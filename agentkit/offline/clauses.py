@@ -22,9 +22,8 @@ from agentkit.offline.spans import QUOTED, find
 ITEMS = re.compile(rf"^(?P<verb>\s*{ADDING}\s+)(?P<items>.+?)\s+(?P<rest>{ONTO}[^,;]*)$", re.IGNORECASE)
 _WORDS = words("choose")["clauses"]
 CUTS, CASES = re.compile("|".join(_WORDS["cuts"])), re.compile(_WORDS["cases"])
-ITEMS_FIRST, SAID, MEANS_ONLY, VALUE_ONLY, CASES_SAID, ASIDE, THERE, PLACE_BEFORE = (re.compile(_WORDS[n], re.I) for n in (
-    "items_first", "said", "means_only", "value_only", "cases_said", "aside", "there", "place_before"))
-COUNTED = re.compile(_WORDS["counted"], re.I)
+ITEMS_FIRST, SAID, MEANS_ONLY, VALUE_ONLY, CASES_SAID, ASIDE, THERE, PLACE_BEFORE, COUNTED = (re.compile(_WORDS[n], re.I) for n
+    in ("items_first", "said", "means_only", "value_only", "cases_said", "aside", "there", "place_before", "counted"))
 """The items named before the verb, as Chinese puts them ("牛奶和鸡蛋都加到待办里": milk and eggs, add to the to-do list);
 a part that only names the means ("use the shell"), gives a value by its role ("the author is Frank Herbert"), or "great"."""
 
@@ -53,10 +52,9 @@ def clauses(question: str) -> list[str]:
             quoted.append(question[start:end])
             masked, at = masked + question[at:start] + "\0", end
     masked += question[at:]
-    if told := _counted(masked):  # "two todos: call the bank, and renew my passport": a request per item
-        return [re.sub("\0", lambda _: quoted.pop(0), part) for part in told]
-    head, tail = (masked[: said.start()], said.group(0)) if (said := SAID.search(masked)) else (masked, "")
-    parts = CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
+    told = _counted(masked)  # "two todos: call the bank, and renew my passport": a request per item
+    head, tail = (masked[: said.start()], said.group(0)) if not told and (said := SAID.search(masked)) else (masked, "")
+    parts = told or CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
     restored = [re.sub("\0", lambda _: quoted.pop(0), part).strip() for part in parts]  # each literal back, in order
     joined: list[str] = []  # the parts that are requests, each with the parts that complete it

@@ -15,7 +15,7 @@ import re
 from functools import cache
 
 from agentkit.offline import lexicon
-from agentkit.offline.dates import MONTHS, WEEKDAYS
+from agentkit.offline.dates import EVENING, MONTHS, WEEKDAYS
 from agentkit.offline.language import NAME_DOTS, is_chinese
 from agentkit.offline.zh_numbers import as_digits, numeral
 
@@ -64,6 +64,8 @@ def english(text: str) -> str:
     """The text with its Chinese read as English words, and a number glued to its unit parted ("250ml" "250 ml")."""
     text = _glued_unit().sub(lambda m: f"{m.group(1)} {'per ' if '/' in m.group(2) else m.group(2)}", text)
     text = HOURS_MINUTES.sub(lambda m: f"{int(m[1]) * 60 + int(m[2])} minutes", text)  # "3h45m", "2 hours 15 minutes"
+    evening = EVENING.search(text) and not re.search(TABLES["spans"]["said"], text, re.I)  # not in a message's words
+    text = re.sub(TABLES["dates"]["bare_hour"], r"\g<hour> pm", text, flags=re.I) if evening else text  # "half past 7 pm"
     text = EACH.sub(_each, text)  # one value: the value of each thing times how many there are
     text = AND_A_HALF.sub(lambda m: f"{float(TABLES['number_words'].get(str(m[1]).lower(), m[1] or 1)) + .5}{m[2] or ''}", text)
     if not is_chinese(text):
