@@ -363,6 +363,7 @@ SPORT = tool("sport_diary", "Log a sport session.", ["kind", "minutes"], kind=s(
              minutes=n(kind="integer"))
 SPOT = tool("reserve_spot", "Reserve a table at a restaurant.", ["place", "at", "guests"], place=s("restaurant"),
             at=s("time HH:MM"), guests=n(kind="integer"))
+FLIGHT = tool("flight_state", "Live status of a flight.", ["code"], code=s("flight number, e.g. AF1234"))
 PING = tool("ping_me", "Set an alert that pings me at a time.", ["what", "time"], what=s("what about"), time=s("HH:MM"))
 
 
@@ -391,6 +392,8 @@ PING = tool("ping_me", "Set an alert that pings me at a time.", ["what", "time"]
     ("a table at Roka for 3, quarter past 8", [SPOT, PING], [("reserve_spot", {"place": "Roka", "at": "20:15", "guests": 3})]),
     ("dinner for 2 at Ottolenghi, 8 o'clock", [SPOT, PING],
      [("reserve_spot", {"place": "Ottolenghi", "at": "20:00", "guests": 2})]),
+    # a flight number typed with a space is one code
+    ("has flight tk 1980 landed", [FLIGHT, PING], [("flight_state", {"code": "tk1980"})]),
 ])
 def test_a_second_request_is_read_with_what_the_first_said(question, tools, expected):
     assert calls(question, tools) == expected

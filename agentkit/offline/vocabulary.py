@@ -56,8 +56,7 @@ EDITS = [  # "把 X 重命名为 Y" (a second file stays a file, read first); "�
      " search for {0} in {file} "),
 ]
 HOURS_MINUTES = re.compile(r"\b(\d+)\s*h(?:ours?|rs?)?,?\s*(?:and\s+)?(\d+)\s*m(?:in(?:ute)?s?)?\b", re.IGNORECASE)
-AND_A_HALF = re.compile(TABLES["numbers"]["and_a_half"], re.IGNORECASE)  # "7 and a half hours", "an hour and a half"
-EACH = re.compile(TABLES["numbers"]["each"], re.IGNORECASE)  # "4 bottles of water, 500 ml each"
+AND_A_HALF, EACH = (re.compile(TABLES["numbers"][n], re.I) for n in ("and_a_half", "each"))  # "an hour and a half", "2, 5ml each"
 
 
 def english(text: str) -> str:
@@ -66,6 +65,7 @@ def english(text: str) -> str:
     text = HOURS_MINUTES.sub(lambda m: f"{int(m[1]) * 60 + int(m[2])} minutes", text)  # "3h45m", "2 hours 15 minutes"
     evening = EVENING.search(text) and not re.search(TABLES["spans"]["said"], text, re.I)  # not in a message's words
     text = re.sub(TABLES["dates"]["bare_hour"], r"\g<hour> pm", text, flags=re.I) if evening else text  # "half past 7 pm"
+    text = re.sub(TABLES["numbers"]["spaced_code"], r"\1\2", text, flags=re.I)  # "flight ek 29": "flight ek29"
     text = EACH.sub(_each, text)  # one value: the value of each thing times how many there are
     text = AND_A_HALF.sub(lambda m: f"{float(TABLES['number_words'].get(str(m[1]).lower(), m[1] or 1)) + .5}{m[2] or ''}", text)
     if not is_chinese(text):
