@@ -347,3 +347,53 @@ NOW = tool("weather_now", "Current weather conditions for a city.", ["city"], ci
 ])
 def test_a_verb_said_again_names_no_other_tool(question, tools, expected):
     assert calls(question, tools) == expected
+
+
+CAFE = tool("cafes_nearby", "Find cafes around a spot.", ["spot"], spot=s("landmark or area"))
+PARK = tool("car_parks", "Where to park close to a place.", ["area"], area=s("the area"))
+RAIL = tool("departures", "Next trains leaving a station.", ["station"], station=s("station name"), to=s("where to"))
+CAB = tool("order_cab", "Order a cab.", ["to"], to=s("where to go"), at=s("pick-up time HH:MM"))
+CHORE = tool("new_chore", "Put a chore on the house chore list.", ["chore"], chore=s())
+HYDRATE = tool("hydrate", "Log a drink: how much I drank.", ["ml"], ml=n("millilitres", "integer"))
+SPENT = tool("spent", "Log money I spent or paid.", ["amount", "what"], amount=n("how much"), what=s("what it was for"))
+TRAINING = tool("training_log", "Log a training session.", ["sport", "minutes"], sport=s("e.g. running, rowing"),
+                minutes=n("how long", "integer"))
+KITCHEN = tool("kitchen_timer", "Start a kitchen timer.", ["minutes"], minutes=n(kind="integer"), label=s("what it is for"))
+SPORT = tool("sport_diary", "Log a sport session.", ["kind", "minutes"], kind=s("Kind of sport, e.g. running, swimming"),
+             minutes=n(kind="integer"))
+SPOT = tool("reserve_spot", "Reserve a table at a restaurant.", ["place", "at", "guests"], place=s("restaurant"),
+            at=s("time HH:MM"), guests=n(kind="integer"))
+FLIGHT = tool("flight_state", "Live status of a flight.", ["code"], code=s("flight number, e.g. AF1234"))
+PING = tool("ping_me", "Set an alert that pings me at a time.", ["what", "time"], what=s("what about"), time=s("HH:MM"))
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # "there" is the place a clause before named, a city or any name after "near", "to", "at"...: a second call
+    ("any cafes near Marble Arch? and is there parking there", [CAFE, PARK],
+     [("cafes_nearby", {"spot": "Marble Arch"}), ("car_parks", {"area": "Marble Arch"})]),
+    ("cab to Euston at 6pm, then what trains leave from there", [CAB, RAIL],
+     [("order_cab", {"to": "Euston", "at": "18:00"}), ("departures", {"station": "Euston"})]),
+    # a count announces the requests after a colon or a dash: one call per item, each with its own values
+    ("two chores for the list - hoover the stairs and clean the oven", [CHORE, PING],
+     [("new_chore", {"chore": "hoover the stairs"}), ("new_chore", {"chore": "clean the oven"})]),
+    ("a couple of alerts: stretch at 11am, and drink some water at 3pm", [PING, CHORE],
+     [("ping_me", {"what": "stretch", "time": "11:00"}), ("ping_me", {"what": "drink some water", "time": "15:00"})]),
+    # "each" multiplies: one call with the whole, not a call per number
+    ("drank three mugs of coffee this morning, about 250 ml each", [HYDRATE, CHORE], [("hydrate", {"ml": 750})]),
+    ("spent money on 4 cinema tickets, 9.50 dollars each", [SPENT, HYDRATE],
+     [("spent", {"amount": 38, "what": "cinema tickets"})]),
+    # a part that only measures or names the thing of the part before goes with it: one call
+    ("went rowing this morning, took me 35 minutes", [TRAINING, HYDRATE], [("training_log", {"sport": "rowing", "minutes": 35})]),
+    ("start a 25 minute timer and name it pasta", [KITCHEN, PING], [("kitchen_timer", {"minutes": 25, "label": "pasta"})]),
+    # a clause with no verb is a request when its noun names a tool's example: "a 25 minute run" for "e.g. running"
+    ("log 2 litres of water and a 25 minute run", [HYDRATE, SPORT],
+     [("hydrate", {"ml": 2000}), ("sport_diary", {"kind": "running", "minutes": 25})]),
+    # an hour without am or pm, for a dinner or a table, is in the evening, in whichever clause it is said
+    ("a table at Roka for 3, quarter past 8", [SPOT, PING], [("reserve_spot", {"place": "Roka", "at": "20:15", "guests": 3})]),
+    ("dinner for 2 at Ottolenghi, 8 o'clock", [SPOT, PING],
+     [("reserve_spot", {"place": "Ottolenghi", "at": "20:00", "guests": 2})]),
+    # a flight number typed with a space is one code
+    ("has flight tk 1980 landed", [FLIGHT, PING], [("flight_state", {"code": "tk1980"})]),
+])
+def test_a_second_request_is_read_with_what_the_first_said(question, tools, expected):
+    assert calls(question, tools) == expected

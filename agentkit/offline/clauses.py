@@ -19,14 +19,15 @@ from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.places import zones_in
 from agentkit.offline.slots import ENOUGH
-from agentkit.offline.spans import QUOTED
+from agentkit.offline.spans import QUOTED, find
 from agentkit.offline.vocabulary import FILE, english
 
 ITEMS = re.compile(rf"^(?P<verb>\s*{ADDING}\s+)(?P<items>.+?)\s+(?P<rest>{ONTO}[^,;]*)$", re.IGNORECASE)
 _WORDS = words("choose")["clauses"]
 CUTS, CASES = re.compile("|".join(_WORDS["cuts"])), re.compile(_WORDS["cases"])
-ITEMS_FIRST, SAID, MEANS_ONLY, VALUE_ONLY, CASES_SAID, ASIDE, ZH_ANOTHER = (re.compile(_WORDS[n], re.I) for n in (
-    "items_first", "said", "means_only", "value_only", "cases_said", "aside", "zh_another"))
+ITEMS_FIRST, SAID, MEANS_ONLY, VALUE_ONLY, CASES_SAID, ASIDE, ZH_ANOTHER, THERE, PLACE_BEFORE, COUNTED = (
+    re.compile(_WORDS[n], re.I) for n in ("items_first", "said", "means_only", "value_only", "cases_said", "aside", "zh_another",
+                                           "there", "place_before", "counted"))
 """The items named before the verb, as Chinese puts them ("牛奶和鸡蛋都加到待办里": milk and eggs, add to the to-do list);
 a part that only names the means ("use the shell"), gives a value by its role ("the author is Frank Herbert"), or "great"."""
 
@@ -73,8 +74,9 @@ def clauses(question: str) -> list[str]:
             quoted.append(question[start:end])
             masked, at = masked + question[at:start] + "\0", end
     masked += question[at:]
-    head, tail = (masked[: said.start()], said.group(0)) if (said := SAID.search(masked)) else (masked, "")
-    parts = CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
+    told = _counted(masked)  # "two todos: call the bank, and renew my passport": a request per item
+    head, tail = (masked[: said.start()], said.group(0)) if not told and (said := SAID.search(masked)) else (masked, "")
+    parts = told or CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
     restored = [re.sub("\0", lambda _: quoted.pop(0), part).replace("\u2060", "").strip() for part in parts]  # literals back
     joined: list[str] = []  # the parts that are requests, each with the parts that complete it
@@ -85,9 +87,25 @@ def clauses(question: str) -> list[str]:
             joined.append(part)
     place, resolved = None, []  # "there" read as the last place named before
     for part in joined:
-        resolved.append(part := re.sub(r"\b(?:over |out )?there\b", f"in {place}", part, count=1) if place else part)
-        place = next((part[start:end] for start, end, _ in reversed(zones_in(part))), place)
+        resolved.append(part := THERE.sub(lambda m, at=place: f"{m['to'] or 'in '}{at}", part, count=1) if place else part)
+        place = _place_named(part) or place
     return resolved
+
+
+def _counted(question: str) -> list[str]:
+    """ "three reminders: A, B and C" -> "reminders: A", "reminders: B", "reminders: C", when the count is the items'."""
+    if not (told := COUNTED.match(question)):
+        return []
+    items = [item.strip() for item in CUTS.split(told["items"]) if re.search(r"\w", item)]
+    count = 2 if told["pair"] else next((s.value for s in find(told["count"]) if s.kind == "number"), 0)
+    return [f"{told['lead']}{told['what']}: {item}" for item in items] if len(items) == count else []
+
+
+def _place_named(part: str) -> str | None:
+    """The last place a part names: a city or country ("in Lyon"), or a name after "near", "to"... ("near Angel")."""
+    names = [part[start:end] for start, end, _ in zones_in(part)] or [
+        str(s.value) for s in find(part) if s.kind == "proper" and PLACE_BEFORE.search(part[:s.start])]
+    return names[-1] if names else None
 
 
 def each_case(question: str, schema: dict, read: Callable[[str], tuple[dict, list]]) -> list[str]:
@@ -136,7 +154,7 @@ def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: d
         so_far = so_far[:said.start()] if said and re.search(answer, clause, re.I) else so_far
     clause = re.sub(_WORDS["stands_in"], "", clause)  # "one near the harbour": "near the harbour"
     first = re.match(r"\s*([\w'-]+)", clause)
-    if parallel := first and re.search(rf"(?i)^(.*?\s)(?={re.escape(first.group(1))}\b)", so_far):
+    if parallel := first and re.search(rf"(?i)^(.*?\s|)(?={re.escape(first.group(1))}\b)", so_far):
         lead = parallel.group(1)
     else:
         lead = re.split(r"^(?=\d)|(?<=\s)(?=\S*\d|\"|“|[A-Z])", so_far, maxsplit=1)[0] if so_far else ""

@@ -44,7 +44,7 @@ RATE = re.compile(rf"(?:\d|\b(?:{said(1, 100)}))\s+(?:(?!(?:{ENDS})\b)[a-z]+\s+)
 CLOCK = re.compile(TABLES["dates"]["clock"], re.IGNORECASE)
 RELATIVE = re.compile(rf"\bin\s+(\d+|a|an|{said(1, 100)})\s+(days?|weeks?|months?)\b|"
                       r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\bnext\s+(?:week|month)\b", re.IGNORECASE)
-EVENING = re.compile(r"\b(?:tonight|this (?:evening|afternoon)|in the (?:evening|afternoon))\b", re.IGNORECASE)
+EVENING = re.compile(TABLES["dates"]["evening"], re.IGNORECASE)
 
 
 def clock_times(text: str) -> list[tuple[int, int, str]]:

@@ -151,7 +151,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         taken = [(0, chosen.start), (chosen.end, len(text))] + [(s.start, s.end) for s in spans if id(s) in used]
         used.add(id(chosen))
         if chosen.kind == "colon":  # "记一笔支出：午饭 35 元": the note is what the amount and currency left of it
-            return _before_labels(cut(text, taken) or str(chosen.value), siblings, name)
+            return _before_labels(without_when(text, chosen, spans, siblings, tuple(taken)) or str(chosen.value), siblings, name)
         if role == "title" and chosen.kind == "proper" and str(chosen.value).endswith("'s"):  # "Priya's farewell lunch"
             return str(chosen.value) + WHOSE.match(text, chosen.end).group(0)  # whose, then what: up to another argument
         return _as_asked(role, hint, chosen, text, spec)

@@ -114,10 +114,10 @@ def cut(text: str, cuts: list[tuple[int, int]]) -> str:
     return re.sub(r"\s+", " ", "".join(pieces) + text[at:]).strip()
 
 
-def without_when(text: str, span: Span, spans: list[Span], siblings: tuple[str, ...]) -> str:
+def without_when(text: str, span: Span, spans: list[Span], siblings: tuple[str, ...], taken: tuple = ()) -> str:
     """ "Add to my calendar: lunch with Ana on Friday at 1pm": a colon's text as a title, without the day and time
-    (and "on", "at" before them) that a date or time parameter beside it takes."""
+    (and "on", "at" before them) that a date or time parameter beside it takes, and the parts `taken` by other values."""
     timed = any(w in ("date", "time", "day", "when") for p in siblings for w in reading.split_name(p))
     when = [(len(re.sub(r"\b(?:on|at|by)\s+$", "", text[:s.start])), s.end) for s in spans
             if timed and s.kind in ("date", "time") and span.start <= s.start < span.end]
-    return cut(text, [(0, span.start), (span.end, len(text)), *when])
+    return cut(text, [(0, span.start), (span.end, len(text)), *taken, *when])

@@ -57,6 +57,8 @@ def stem(word: str) -> str:
             root = word[: -len(suffix)] + keep
             # "sided" -> "side", "named" -> "name", "riding" -> "ride": a short consonant-vowel-consonant root lost its e
             short = len(root) == 3 and re.fullmatch(r"[^aeiou][aeiou][^aeiouwxy]", root)
+            if suffix in ("ed", "ing") and re.search(r"([^aeioulsfzd])\1$", root):
+                return root[:-1]  # "running" -> "run", "shopped" -> "shop"; "called", "added" keep theirs
             return root + "e" if suffix in ("ed", "ing") and short else root
     return word
 

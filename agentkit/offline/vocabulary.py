@@ -15,7 +15,7 @@ import re
 from functools import cache
 
 from agentkit.offline import lexicon
-from agentkit.offline.dates import MONTHS, WEEKDAYS
+from agentkit.offline.dates import EVENING, MONTHS, WEEKDAYS
 from agentkit.offline.language import NAME_DOTS, is_chinese
 from agentkit.offline.zh_numbers import as_digits, numeral
 
@@ -56,13 +56,17 @@ EDITS = [  # "把 X 重命名为 Y" (a second file stays a file, read first); "�
      " search for {0} in {file} "),
 ]
 HOURS_MINUTES = re.compile(r"\b(\d+)\s*h(?:ours?|rs?)?,?\s*(?:and\s+)?(\d+)\s*m(?:in(?:ute)?s?)?\b", re.IGNORECASE)
-AND_A_HALF = re.compile(TABLES["numbers"]["and_a_half"], re.IGNORECASE)  # "7 and a half hours", "an hour and a half"
+AND_A_HALF, EACH = (re.compile(TABLES["numbers"][n], re.I) for n in ("and_a_half", "each"))  # "an hour and a half", "2, 5ml each"
 
 
 def english(text: str) -> str:
     """The text with its Chinese read as English words, and a number glued to its unit parted ("250ml" "250 ml")."""
     text = _glued_unit().sub(lambda m: f"{m.group(1)} {'per ' if '/' in m.group(2) else m.group(2)}", text)
     text = HOURS_MINUTES.sub(lambda m: f"{int(m[1]) * 60 + int(m[2])} minutes", text)  # "3h45m", "2 hours 15 minutes"
+    evening = EVENING.search(text) and not re.search(TABLES["spans"]["said"], text, re.I)  # not in a message's words
+    text = re.sub(TABLES["dates"]["bare_hour"], r"\g<hour> pm", text, flags=re.I) if evening else text  # "half past 7 pm"
+    text = re.sub(TABLES["numbers"]["spaced_code"], r"\1\2", text, flags=re.I)  # "flight ek 29": "flight ek29"
+    text = EACH.sub(_each, text)  # one value: the value of each thing times how many there are
     text = AND_A_HALF.sub(lambda m: f"{float(TABLES['number_words'].get(str(m[1]).lower(), m[1] or 1)) + .5}{m[2] or ''}", text)
     if not is_chinese(text):
         return text
@@ -96,6 +100,13 @@ def english(text: str) -> str:
     text = text.translate(WIDE)
     text = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
     return re.sub(r"\s+", " ", text).strip()
+
+
+def _each(match: re.Match[str]) -> str:
+    """ "4 bottles of water, 500 ml each" -> "bottles of water, 2000 ml": the things, and all of them together."""
+    sign, number, unit = re.fullmatch(r"([$€£]?)(\d+(?:\.\d+)?)(.*)", match["first"] or match["then"]).groups()
+    total = float(TABLES["number_words"].get(match["count"].lower(), match["count"])) * float(number)
+    return f"{match['things']}, {sign}{int(total) if total.is_integer() else round(total, 2)}{unit}"
 
 
 def _kept(value: str, kept: list[str], quote: str = "") -> str:
