@@ -656,3 +656,20 @@ def test_a_chinese_list_whose_last_item_starts_with_he_is_not_joined_by_a_second
     events = [{"title": "早会", "start": "09:00"}, {"title": "和老李喝茶", "start": "15:00"}]
     said = _answer("明天有什么事", "list_events", {}, events)
     assert "和和" not in said and "早会（09:00）、和老李喝茶（15:00）" in said
+
+
+@pytest.mark.parametrize(("name", "arguments", "result", "said"), [
+    ("delegate", {"task": "write hello to notes.txt"}, "I didn't do that: you said no, so it did not run.",
+     "I didn't do that: you said no, so it did not run."),
+    ("ask_researcher", {"question": "who wrote Dune?"}, "It was written by Frank Herbert in 1965.",
+     "It was written by Frank Herbert in 1965."),
+    ("consult_planner", {"goal": "tidy the docs"}, "There are three steps: list, sort, merge!",
+     "There are three steps: list, sort, merge!"),
+    ("get_weather", {"city": "Oslo"}, "Sunny, 21 C.", "The weather in Oslo is Sunny, 21 C."),  # a value, no sentence
+    ("ask_user", {"question": "Which file?"}, "The one on the left, please.", "You answered: The one on the left, please."),
+])
+def test_a_result_that_is_already_a_sentence_is_said_as_it_is(name, arguments, result, said):
+    """A helper agent's report, or any tool that answers in a whole sentence, is relayed, never "The delegate is I…"."""
+    assert _answer("go on", name, arguments, result) == said
+    assert _answer("让助手写个文件", "delegate", {"task": "写 notes.txt"}, "我已经把 hello 写进 notes.txt 了。") == (
+        "我已经把 hello 写进 notes.txt 了。")

@@ -24,9 +24,9 @@ from agentkit.offline.request import parsed as parsed_json
 from agentkit.offline.wording import MOMENT, STATUS_ZH, Language, context, join, label, moment, say, sentence_end, value_text
 
 (GETTING, TOOLISH, SEARCHING, CONVERTED, CONVERTING, ACTIONS, DONE, TO, DOING, LOOKUPS, READING, FAULTS, FAILED, FULL, CLOCK,
- GENERIC, KINDS, MEANINGS) = (frozenset(lexicon.words("answers")["results"][table]) for table in ("getting", "toolish",
+ GENERIC, KINDS, MEANINGS, OPENERS, ASKED) = (frozenset(lexicon.words("answers")["results"][table]) for table in ("getting", "toolish",
     "searching", "converted", "converting", "actions", "done", "recipients", "doing", "lookups", "reading", "faults",
-    "failed", "full", "clock", "generic", "kinds", "meanings"))
+    "failed", "full", "clock", "generic", "kinds", "meanings", "openers", "asked"))
 """The words of a tool's name (and of a result's field) that say what its result is: answers.toml's [results] says which."""
 NOTHING = {language: (say("nothing_found", language), say("nothing_done", language)) for language in ("en", "zh")}
 """What an empty result says: nothing found by a lookup, or an action done."""
@@ -47,8 +47,10 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
     words = words[: next((i for i, w in enumerate(words) if i and w in wording.WORDING["criteria"]), len(words))]
     if (parsed := parsed_json(result) if result[:1] in ("{", "[") else None) is not None:
         return _structured(parsed, words, arguments, question, language, full)
-    if words[:1] == ["ask"]:
+    if words[:1] == ["ask"] and set(words[1:2]) <= ASKED:  # ask_user: what the person answered
         return say("you_answered", language, answer=sentence_end(result, language))
+    if _a_sentence(result, language):  # a helper agent's report, a tool that answers in words: said as it is
+        return result
     when = moment(result, language) if len(result) <= 80 and set(words) & CLOCK else None
     clock = re.match(r"\d{1,2}:\d{2}\b", result) if set(words) & CLOCK and len(result) <= 40 else None
     if when or clock:  # "It's 22:53 in Tokyo." / "It's 22:53 in Tokyo (Friday, 4 December 2026)." / "东京现在是 22:53。"
@@ -62,6 +64,15 @@ def tell(name: str, arguments: dict[str, Any], result: str, question: str, langu
     rest, echoed = _echoed(result, arguments)
     said = _scalar(words, arguments, rest, language, question)
     return said if all(v.casefold() in said.casefold() for v in echoed) else _scalar(words, arguments, result, language)
+
+
+def _a_sentence(result: str, language: Language) -> bool:
+    """Whether a text result is a whole sentence someone says, in the learner's language: it opens as a sentence does
+    ("I didn't do that: ...", "There are three steps ...", "我已经写好了。") and ends as one, with four words at least."""
+    zh = language == "zh"
+    first = next((o for o in OPENERS if result.startswith(o)), "") if zh else re.match(r"[\w']*", result)[0].lower()
+    long_enough = len(result) >= 6 if zh else len(result.split()) >= 4
+    return first in OPENERS and long_enough and result[-1:] in ("。！？" if zh else ".!?") and is_chinese(result) == zh
 
 
 def _acts(words: list[str]) -> bool:
