@@ -224,3 +224,22 @@ HOUSE_CHORE = tool("add_chore", "Add a chore to the house list.", ["chore"], cho
 def test_a_text_ends_where_a_comma_brings_another_parameter(question):
     """ "…, urgent importance": the other parameter's word, a word before it or not, ends the text."""
     assert calls(question, [HOUSE_CHORE]) == [("add_chore", {"chore": "clean the gutters", "importance": "urgent"})]
+
+
+WHO = {"type": "string", "description": "the person to page"}
+PAGER = tool("page_colleague", "Page someone at work.", ["colleague", "note"], colleague=WHO,
+             note={"type": "string", "description": "the message"})
+PAGER_AT = tool("page_later", "Page someone at work at a set time.", ["colleague", "note"], colleague=WHO,
+                note={"type": "string", "description": "the message"}, at={"type": "string", "description": "HH:MM"})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # what is said after "that" is the message whole, its own "by 4" and "on monday" too
+    ("page Omar that the report is due by 4", [PAGER], {"colleague": "Omar", "note": "the report is due by 4"}),
+    ("page Lin that we meet on monday", [PAGER], {"colleague": "Lin", "note": "we meet on monday"}),
+    # a time a parameter of its own takes is no part of the message
+    ("page Omar at 16:00 that the van is here", [PAGER_AT], {"colleague": "Omar", "note": "the van is here", "at": "16:00"}),
+])
+def test_a_when_inside_what_is_said_belongs_to_it(question, tools, expected):
+    assert calls(question, tools) == [(tools[0]["function"]["name"], expected)]
+

@@ -713,3 +713,24 @@ SPREAD = _offer("spread_of", "How spread out some numbers are.", {"values": SAMP
 def test_a_list_written_in_brackets_is_one_array_parameters_whole(question, offer, expected):
     assert fill(offer.schema, question)[0] == expected
 
+
+
+FERRY = _offer("ferry_departures", "Live departure board for one sailing.", {
+    "sailing": {"type": "string", "description": "Sailing code, e.g. SF204"}}, ["sailing"])
+LOCKER = _offer("open_locker", "Open a parcel locker.", {
+    "locker_code": {"type": "string", "description": "the code on the locker"}}, ["locker_code"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    ("has ferry sf 204 left yet", FERRY, {"sailing": "SF204"}),  # typed with a space, in lower case
+    ("is the SF-88 sailing on time", FERRY, {"sailing": "SF88"}),  # with a hyphen, four characters in all
+    ("open locker qd 5510 please", LOCKER, {"locker_code": "QD5510"}),
+])
+def test_an_identifier_typed_loosely_is_one_value(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
+@pytest.mark.parametrize("question", ["at 5 pm", "go 2 blocks", "up 3 floors", "the pH 7 buffer", "we're 4 people"])
+def test_a_word_before_a_number_is_no_identifier(question):
+    from agentkit.offline.spans import find
+    assert not [s for s in find(question) if s.kind == "code"]

@@ -84,6 +84,9 @@ _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|dire
 _HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 _CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}(?![\w/@-]|\.\w)")
 """An identifier ("AB123CD", "1Z999AA10123456784", "G7301"): five or more letters and digits, with both in it."""
+_LOOSE_CODE = re.compile(r"(?<![\w./@#$'’-])([a-z][a-z\d]|[A-Z][A-Z\d])[ -]?(\d{1,4})(?![\w/@%-]|[.,]\d)")
+"""One typed loosely ("flight ek 29", "SF-88", "ba283"): two letters, not a word (`not_codes`), then its digits."""
+NOT_CODES = frozenset(TABLES["spans"]["not_codes"].split())
 _ONE_UNIT = re.compile(rf"\b(an?)\s+(?=(?:{'|'.join(sorted((u for u in MEASURES if len(u) > 2), key=len, reverse=True))})\b)",
                        re.IGNORECASE)
 _PLACE = re.compile(rf"\b(?:\d+[A-Za-z]?\s+)?(?!The\b)(?:[A-Z][\w'-]*\s+){{1,3}}(?i:{PLACE_KINDS})\b"
@@ -146,6 +149,9 @@ def _find(text: str) -> tuple[Span, ...]:
             if count:  # "due in 14 days": a date, and 14 for a parameter that counts the days
                 at, end = match.start() + count.start(), match.start() + count.end()
                 found.append(Span(at, end, "number", float(count.group(0)), _before(text, at), _after(text, end)))
+    for match in _LOOSE_CODE.finditer(text):  # "ek 29" is "EK29" ("at 5", "go 2" are words and a number)
+        if match.group(1).lower() not in NOT_CODES:
+            add(match.start(), match.end(), "code", (match.group(1) + match.group(2)).upper())
     for kind, read in (("time", dates.clock_times(text)), ("duration", dates.durations(text))):  # "at 9:30", "for 2 hours"
         for start, end, value in read:
             add(start, end, kind, value)
