@@ -243,3 +243,49 @@ PAGER_AT = tool("page_later", "Page someone at work at a set time.", ["colleague
 def test_a_when_inside_what_is_said_belongs_to_it(question, tools, expected):
     assert calls(question, tools) == [(tools[0]["function"]["name"], expected)]
 
+
+RECORD = tool("stream_record", "Stream a record on the hi-fi.", ["record"],
+              record={"type": "string", "description": "Record title"},
+              band={"type": "string", "description": "The artist who made it"})
+PRINT = tool("order_print", "Order a framed print.", ["print_name"], print_name={"type": "string", "description": "Which print"},
+             painter={"type": "string", "description": "The artist, if said"})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # "by" and a name after what is asked for: who made it, not more of its title
+    ("stream blue train by john coltrane", [RECORD], {"record": "blue train", "band": "John Coltrane"}),
+    ("order a print of the water lilies by monet", [PRINT], {"print_name": "water lilies", "painter": "Monet"}),
+    ("stream kind of blue", [RECORD], {"record": "kind of blue"}),  # no "by": no artist made up
+])
+def test_who_made_it_is_the_name_after_by(question, tools, expected):
+    assert calls(question, tools) == [(tools[0]["function"]["name"], expected)]
+
+
+STOPWATCH = tool("kitchen_countdown", "Run a kitchen countdown.", ["seconds"], seconds=WHOLE,
+                 label={"type": "string", "description": "optional name shown when it ends"})
+NAG = tool("nag_me", "A nag notification at a time.", ["at"], at={"type": "string", "description": "HH:MM"},
+           caption={"type": "string", "description": "Title of the nag"})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # the word before the tool's own word names this one ("a rice countdown", "gym nag"): the optional label
+    ("rice countdown 900 seconds", [STOPWATCH], {"seconds": 900, "label": "rice"}),
+    ("start a steak countdown of 240 seconds", [STOPWATCH], {"seconds": 240, "label": "steak"}),
+    ("gym nag at 17:30", [NAG], {"at": "17:30", "caption": "gym"}),
+    ("countdown 60 seconds", [STOPWATCH], {"seconds": 60}),  # none said: none made up
+])
+def test_the_word_before_the_tools_own_word_is_its_label(question, tools, expected):
+    assert calls(question, tools) == [(tools[0]["function"]["name"], expected)]
+
+
+HOUSEWORK = tool("add_chore", "Add a household chore.", ["chore"], chore={"type": "string", "description": "What to do"},
+                 day={"type": "string", "description": "Day it is due, YYYY-MM-DD"})
+
+
+@pytest.mark.parametrize(("question", "chore"), [
+    # a word and a dash lead the text as a colon does: all of it, its "for" and "about" too
+    ("chores - ring the garage about the mot", "ring the garage about the mot"),
+    ("chore -- fix the gate for mum", "fix the gate for mum"),
+])
+def test_a_dash_after_a_word_leads_the_text_as_a_colon_does(question, chore):
+    assert calls(question, [HOUSEWORK]) == [("add_chore", {"chore": chore})]

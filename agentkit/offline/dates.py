@@ -72,8 +72,7 @@ def clock_times(text: str) -> list[tuple[int, int, str]]:
             minute = {"half": 30, "quarter": 15}[match.group("part").lower()]
             hour, minute = (hour - 1, 60 - minute) if match.group("way").lower() == "to" else (hour, minute)
         later = (match.group("pm") or "").lower()
-        hour = hour % 12 + 12 if later.startswith(("p", "in the evening", "in the afternoon", "tonight")) or (
-            evening and not later and 1 <= hour < 12) else hour
+        hour = hour % 12 + 12 if (later or evening and 1 <= hour < 12) and not later.startswith(("a", "in the m")) else hour
         if 0 <= hour < 24 and minute < 60:  # read whole, it replaces what the plain pattern saw of it ("8 pm")
             found = [f for f in found if not (f[0] < match.end() and match.start() < f[1])]
             found.append((match.start(), match.end(), f"{hour:02d}:{minute:02d}"))
