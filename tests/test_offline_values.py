@@ -734,3 +734,22 @@ def test_an_identifier_typed_loosely_is_one_value(question, offer, expected):
 def test_a_word_before_a_number_is_no_identifier(question):
     from agentkit.offline.spans import find
     assert not [s for s in find(question) if s.kind == "code"]
+
+
+@pytest.mark.parametrize(("name", "description", "role"), [
+    ("recipient", "Contact name", "person"),  # a word of two roles: its description says which
+    ("recipient", "Who gets the money, a friend's name", "person"),
+    ("recipient", "Email address to send to", "email"),
+    ("recipient", "", "email"),  # said nowhere: an email, as before
+])
+def test_a_name_word_of_two_roles_is_read_by_its_description(name, description, role):
+    assert role_of(name, {"type": "string", "description": description})[0] == role
+
+
+@pytest.mark.parametrize(("question", "amount", "code"), [("what's 40 quid in euros", 40, "GBP"),
+                                                          ("how much is 500 rmb in yen", 500, "CNY")])
+def test_a_currency_called_as_people_talk_is_its_code(question, amount, code):
+    offer = _offer("worth_in", "What an amount is worth in another currency.", {
+        "amount": {"type": "number"}, "source": {"type": "string", "description": "ISO 4217 code it is in"},
+        "target": {"type": "string", "description": "ISO 4217 code to convert to"}}, ["amount", "source", "target"])
+    assert _calls(question, offer)[0][1] == {"amount": amount, "source": code, "target": "EUR" if "euros" in question else "JPY"}
