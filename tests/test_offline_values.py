@@ -753,3 +753,17 @@ def test_a_currency_called_as_people_talk_is_its_code(question, amount, code):
         "amount": {"type": "number"}, "source": {"type": "string", "description": "ISO 4217 code it is in"},
         "target": {"type": "string", "description": "ISO 4217 code to convert to"}}, ["amount", "source", "target"])
     assert _calls(question, offer)[0][1] == {"amount": amount, "source": code, "target": "EUR" if "euros" in question else "JPY"}
+
+
+FORWARD = _offer("message_colleague", "Send a text message to a colleague.", {
+    "colleague": {"type": "string", "description": "The person it goes to"},
+    "note": {"type": "string", "description": "The text"}}, ["colleague", "note"])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("message ravi that the build is red", {"colleague": "Ravi", "note": "the build is red"}),  # lower case, after the verb
+    ("text jo saying lunch is on me", {"colleague": "Jo", "note": "lunch is on me"}),
+    ("message Ravi Shah that the build is red", {"colleague": "Ravi Shah", "note": "the build is red"}),  # in capitals
+])
+def test_who_a_message_is_for_is_the_word_after_its_verb(question, expected):
+    assert _calls(question, FORWARD) == [("message_colleague", expected)]

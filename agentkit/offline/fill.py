@@ -197,7 +197,7 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dic
         return country_code(written)
     if role == "language" and (hint & {"code", "iso"} or re.search(r"\b639\b|\bcode\b", description, re.I)):
         return language_code(written)  # "ISO 639-1 code like 'fr'": German -> de
-    if role in ("place", "language") and written.islower():  # "from porto to rome" -> "Porto", "Rome"; "Italian"
+    if role in ("place", "language", "person") and written.islower():  # "from porto to rome" -> "Porto", "Rome"; "ana": "Ana"
         return string.capwords(written)
     return written
 

@@ -19,8 +19,8 @@ from agentkit.offline.language import NAME_DOTS
 from agentkit.offline.places import CURRENCY_CODES, CURRENCY_COUNTRIES, is_known_place, zones_in
 from agentkit.offline.quantities import UNITS as MEASURES
 
-SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
-                   "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code", "room"]
+SpanKind = Literal["number", "quoted", "said", "named", "addressed", "colon", "email", "phone", "url", "path", "pattern", "tag",
+                   "zone", "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code", "room"]
 """What a value found in a question is: the patterns below, one a kind."""
 
 
@@ -51,7 +51,9 @@ UNITS = (frozenset(MEASURES) - {"in", "t", "cl", "dl"}) | (MONEY_WORDS - {"bucks
 LANGUAGES, SENTENCE_STARTERS, NOT_CODES = (frozenset(TABLES["spans"][kind].split())
                                            for kind in ("languages", "sentence_starters", "not_codes"))
 # "the Body Mass Index (BMI) of ...": capitalised, "the body" is part of a name, no message's lead-in
-SAY_IN, _SAID, _NAMED = (re.compile(TABLES["spans"][kind], re.IGNORECASE) for kind in ("say_in", "said", "named"))
+# _CHANGE: an edit written without quotes, in a request that names a file: "in notes.txt replace beta with delta"
+SAY_IN, _SAID, _NAMED, _ADDRESSED, _CHANGE = (re.compile(TABLES["spans"][kind], re.IGNORECASE)
+                                              for kind in ("say_in", "said", "named", "addressed", "change"))
 """SAY_IN: 'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
 PLACE_KINDS = "|".join(TABLES["spans"]["place_kinds"].split())
 
@@ -77,8 +79,6 @@ _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}(?P<sep>[-/.])\d{1,2}(?P=s
                    rf"\b(?:{dates.MONTH})(?:\s+|(?<=[a-z])\.)\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
 _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?](?!\w)|$")
-_CHANGE = re.compile(TABLES["spans"]["change"], re.IGNORECASE)
-"""An edit written without quotes, in a request that names a file: "in notes.txt replace beta with delta"."""
 _PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
 _HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
@@ -134,7 +134,7 @@ def _find(text: str) -> tuple[Span, ...]:
         add(change.start("new"), change.end("new"), "quoted", new)
     for match in (m for m in SAY_IN.finditer(text) if m[1]):  # the words to say, as if quoted (the language: a span)
         add(match.start(1), match.end(1), "said", match.group(1).strip("\"'“”"))
-    for kind, pattern in (("said", _SAID), ("named", _NAMED)):
+    for kind, pattern in (("said", _SAID), ("named", _NAMED), ("addressed", _ADDRESSED)):  # "text sam that ...": sam
         for match in pattern.finditer(text):
             value = match.group(1)[: _NAMED_END.search(match.group(1)).start() if kind == "named" else None]
             value = value.strip().rstrip(".?!").strip("\"'“”")
