@@ -224,3 +224,68 @@ HOUSE_CHORE = tool("add_chore", "Add a chore to the house list.", ["chore"], cho
 def test_a_text_ends_where_a_comma_brings_another_parameter(question):
     """ "…, urgent importance": the other parameter's word, a word before it or not, ends the text."""
     assert calls(question, [HOUSE_CHORE]) == [("add_chore", {"chore": "clean the gutters", "importance": "urgent"})]
+
+
+WHO = {"type": "string", "description": "the person to page"}
+PAGER = tool("page_colleague", "Page someone at work.", ["colleague", "note"], colleague=WHO,
+             note={"type": "string", "description": "the message"})
+PAGER_AT = tool("page_later", "Page someone at work at a set time.", ["colleague", "note"], colleague=WHO,
+                note={"type": "string", "description": "the message"}, at={"type": "string", "description": "HH:MM"})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # what is said after "that" is the message whole, its own "by 4" and "on monday" too
+    ("page Omar that the report is due by 4", [PAGER], {"colleague": "Omar", "note": "the report is due by 4"}),
+    ("page Lin that we meet on monday", [PAGER], {"colleague": "Lin", "note": "we meet on monday"}),
+    # a time a parameter of its own takes is no part of the message
+    ("page Omar at 16:00 that the van is here", [PAGER_AT], {"colleague": "Omar", "note": "the van is here", "at": "16:00"}),
+])
+def test_a_when_inside_what_is_said_belongs_to_it(question, tools, expected):
+    assert calls(question, tools) == [(tools[0]["function"]["name"], expected)]
+
+
+RECORD = tool("stream_record", "Stream a record on the hi-fi.", ["record"],
+              record={"type": "string", "description": "Record title"},
+              band={"type": "string", "description": "The artist who made it"})
+PRINT = tool("order_print", "Order a framed print.", ["print_name"], print_name={"type": "string", "description": "Which print"},
+             painter={"type": "string", "description": "The artist, if said"})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # "by" and a name after what is asked for: who made it, not more of its title
+    ("stream blue train by john coltrane", [RECORD], {"record": "blue train", "band": "John Coltrane"}),
+    ("order a print of the water lilies by monet", [PRINT], {"print_name": "water lilies", "painter": "Monet"}),
+    ("stream kind of blue", [RECORD], {"record": "kind of blue"}),  # no "by": no artist made up
+])
+def test_who_made_it_is_the_name_after_by(question, tools, expected):
+    assert calls(question, tools) == [(tools[0]["function"]["name"], expected)]
+
+
+STOPWATCH = tool("kitchen_countdown", "Run a kitchen countdown.", ["seconds"], seconds=WHOLE,
+                 label={"type": "string", "description": "optional name shown when it ends"})
+NAG = tool("nag_me", "A nag notification at a time.", ["at"], at={"type": "string", "description": "HH:MM"},
+           caption={"type": "string", "description": "Title of the nag"})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # the word before the tool's own word names this one ("a rice countdown", "gym nag"): the optional label
+    ("rice countdown 900 seconds", [STOPWATCH], {"seconds": 900, "label": "rice"}),
+    ("start a steak countdown of 240 seconds", [STOPWATCH], {"seconds": 240, "label": "steak"}),
+    ("gym nag at 17:30", [NAG], {"at": "17:30", "caption": "gym"}),
+    ("countdown 60 seconds", [STOPWATCH], {"seconds": 60}),  # none said: none made up
+])
+def test_the_word_before_the_tools_own_word_is_its_label(question, tools, expected):
+    assert calls(question, tools) == [(tools[0]["function"]["name"], expected)]
+
+
+HOUSEWORK = tool("add_chore", "Add a household chore.", ["chore"], chore={"type": "string", "description": "What to do"},
+                 day={"type": "string", "description": "Day it is due, YYYY-MM-DD"})
+
+
+@pytest.mark.parametrize(("question", "chore"), [
+    # a word and a dash lead the text as a colon does: all of it, its "for" and "about" too
+    ("chores - ring the garage about the mot", "ring the garage about the mot"),
+    ("chore -- fix the gate for mum", "fix the gate for mum"),
+])
+def test_a_dash_after_a_word_leads_the_text_as_a_colon_does(question, chore):
+    assert calls(question, [HOUSEWORK]) == [("add_chore", {"chore": chore})]

@@ -114,3 +114,15 @@ LIGHT = tool("set_light", "Control the lights of one room.", ["room", "on"],
 @pytest.mark.parametrize("question", ["dim the landing lights to 20%", "brighten the attic lights to 90 percent"])
 def test_dimming_or_brightening_a_light_leaves_it_on(question):
     assert called(question, [LIGHT])[0][1]["on"] is True
+
+
+@pytest.mark.parametrize(("written", "clock"), [
+    ("dinner for four at 8", "20:00"),
+    ("a table at Rosa's, half past 7", "19:30"),
+    ("two seats at the cinema at quarter to 9", "20:45"),
+    ("drinks after work at 6:15", "18:15"),
+    ("breakfast table at 8", "08:00"),  # the morning said: as written
+    ("dentist at 9", "09:00"),  # nothing says evening: as written
+])
+def test_a_bare_hour_is_in_the_evening_when_what_happens_then_says_so(written, clock):
+    assert [value for _, _, value in dates.clock_times(written)] == [clock]

@@ -713,3 +713,57 @@ SPREAD = _offer("spread_of", "How spread out some numbers are.", {"values": SAMP
 def test_a_list_written_in_brackets_is_one_array_parameters_whole(question, offer, expected):
     assert fill(offer.schema, question)[0] == expected
 
+
+
+FERRY = _offer("ferry_departures", "Live departure board for one sailing.", {
+    "sailing": {"type": "string", "description": "Sailing code, e.g. SF204"}}, ["sailing"])
+LOCKER = _offer("open_locker", "Open a parcel locker.", {
+    "locker_code": {"type": "string", "description": "the code on the locker"}}, ["locker_code"])
+
+
+@pytest.mark.parametrize(("question", "offer", "expected"), [
+    ("has ferry sf 204 left yet", FERRY, {"sailing": "SF204"}),  # typed with a space, in lower case
+    ("is the SF-88 sailing on time", FERRY, {"sailing": "SF88"}),  # with a hyphen, four characters in all
+    ("open locker qd 5510 please", LOCKER, {"locker_code": "QD5510"}),
+])
+def test_an_identifier_typed_loosely_is_one_value(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
+@pytest.mark.parametrize("question", ["at 5 pm", "go 2 blocks", "up 3 floors", "the pH 7 buffer", "we're 4 people"])
+def test_a_word_before_a_number_is_no_identifier(question):
+    from agentkit.offline.spans import find
+    assert not [s for s in find(question) if s.kind == "code"]
+
+
+@pytest.mark.parametrize(("name", "description", "role"), [
+    ("recipient", "Contact name", "person"),  # a word of two roles: its description says which
+    ("recipient", "Who gets the money, a friend's name", "person"),
+    ("recipient", "Email address to send to", "email"),
+    ("recipient", "", "email"),  # said nowhere: an email, as before
+])
+def test_a_name_word_of_two_roles_is_read_by_its_description(name, description, role):
+    assert role_of(name, {"type": "string", "description": description})[0] == role
+
+
+@pytest.mark.parametrize(("question", "amount", "code"), [("what's 40 quid in euros", 40, "GBP"),
+                                                          ("how much is 500 rmb in yen", 500, "CNY")])
+def test_a_currency_called_as_people_talk_is_its_code(question, amount, code):
+    offer = _offer("worth_in", "What an amount is worth in another currency.", {
+        "amount": {"type": "number"}, "source": {"type": "string", "description": "ISO 4217 code it is in"},
+        "target": {"type": "string", "description": "ISO 4217 code to convert to"}}, ["amount", "source", "target"])
+    assert _calls(question, offer)[0][1] == {"amount": amount, "source": code, "target": "EUR" if "euros" in question else "JPY"}
+
+
+FORWARD = _offer("message_colleague", "Send a text message to a colleague.", {
+    "colleague": {"type": "string", "description": "The person it goes to"},
+    "note": {"type": "string", "description": "The text"}}, ["colleague", "note"])
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("message ravi that the build is red", {"colleague": "Ravi", "note": "the build is red"}),  # lower case, after the verb
+    ("text jo saying lunch is on me", {"colleague": "Jo", "note": "lunch is on me"}),
+    ("message Ravi Shah that the build is red", {"colleague": "Ravi Shah", "note": "the build is red"}),  # in capitals
+])
+def test_who_a_message_is_for_is_the_word_after_its_verb(question, expected):
+    assert _calls(question, FORWARD) == [("message_colleague", expected)]

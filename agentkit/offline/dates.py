@@ -44,12 +44,12 @@ RATE = re.compile(rf"(?:\d|\b(?:{said(1, 100)}))\s+(?:(?!(?:{ENDS})\b)[a-z]+\s+)
 CLOCK = re.compile(TABLES["dates"]["clock"], re.IGNORECASE)
 RELATIVE = re.compile(rf"\bin\s+(\d+|a|an|{said(1, 100)})\s+(days?|weeks?|months?)\b|"
                       r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\bnext\s+(?:week|month)\b", re.IGNORECASE)
-EVENING = re.compile(TABLES["dates"]["evening"], re.IGNORECASE)
+EVENING, MORNING = (re.compile(TABLES["dates"][part], re.IGNORECASE) for part in ("evening", "morning"))
 
 
 def clock_times(text: str) -> list[tuple[int, int, str]]:
     """(start, end, "HH:MM") for each clock time in the text."""
-    found = []
+    found, evening = [], EVENING.search(text) and not MORNING.search(text)  # "dinner at 8" is 20:00
     for match in CLOCK.finditer(text):
         if (written := match.group(0).lower()) in ("noon", "midnight"):
             hour, minute = (12, 0) if written == "noon" else (0, 0)
@@ -60,7 +60,7 @@ def clock_times(text: str) -> list[tuple[int, int, str]]:
             hour, minute = int(match.group(4)), int(match.group(5))
         else:
             hour, minute = int(match.group(6)), 0
-        if not match.group(3) and 1 <= hour < 12 and EVENING.search(text):  # "tonight at 7:30" is 19:30
+        if not match.group(3) and 1 <= hour < 12 and evening:  # "tonight at 7:30" is 19:30
             hour += 12
         if hour < 24 and minute < 60:
             found.append((match.start(), match.end(), f"{hour:02d}:{minute:02d}"))
@@ -72,7 +72,7 @@ def clock_times(text: str) -> list[tuple[int, int, str]]:
             minute = {"half": 30, "quarter": 15}[match.group("part").lower()]
             hour, minute = (hour - 1, 60 - minute) if match.group("way").lower() == "to" else (hour, minute)
         later = (match.group("pm") or "").lower()
-        hour = hour % 12 + 12 if later.startswith(("p", "in the evening", "in the afternoon", "tonight")) else hour
+        hour = hour % 12 + 12 if (later or evening and 1 <= hour < 12) and not later.startswith(("a", "in the m")) else hour
         if 0 <= hour < 24 and minute < 60:  # read whole, it replaces what the plain pattern saw of it ("8 pm")
             found = [f for f in found if not (f[0] < match.end() and match.start() < f[1])]
             found.append((match.start(), match.end(), f"{hour:02d}:{minute:02d}"))

@@ -156,9 +156,10 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             return str(chosen.value) + WHOSE.match(text, chosen.end).group(0)  # whose, then what: up to another argument
         return _as_asked(role, hint, chosen, text, spec)
     side = side_of(hint) if role == "place" else None  # "from the airport to Hilton Downtown": a place no table knows
-    if side or role == "place" and required:  # "any storm warnings for florida?": one after its preposition
+    if side or role == "place" and required or role == "person" and not required:  # "storm warnings for florida?", "by queen"
         leads = {"from"} if side == "from" else {"to", "into"} if side else {"in", "for", "at", "near", "around"}
-        found = lists.phrase_after(text, leads, [(s.start, s.end) for s in spans if id(s) in used or not side])
+        blocked = [(s.start, s.end) for s in spans if id(s) in used or not side]
+        found = lists.made_by(text, blocked) if role == "person" else lists.phrase_after(text, leads, blocked)
         if found and (side or found[2].lower() not in reading.STOP_WORDS and not re.search(r"\d", found[2])):
             spans.append(Span(found[0], found[1], "named", found[2]))
             used.add(id(spans[-1]))
@@ -196,7 +197,7 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dic
         return country_code(written)
     if role == "language" and (hint & {"code", "iso"} or re.search(r"\b639\b|\bcode\b", description, re.I)):
         return language_code(written)  # "ISO 639-1 code like 'fr'": German -> de
-    if role in ("place", "language") and written.islower():  # "from porto to rome" -> "Porto", "Rome"; "Italian"
+    if role in ("place", "language", "person") and written.islower():  # "from porto to rome" -> "Porto", "Rome"; "ana": "Ana"
         return string.capwords(written)
     return written
 

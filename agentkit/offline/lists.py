@@ -87,6 +87,13 @@ def phrase_after(text: str, leads: set[str], blocked: list[tuple[int, int]]) -> 
     return items[0] if items else None
 
 
+def made_by(text: str, blocked: list[tuple[int, int]]) -> tuple[int, int, str] | None:
+    """ "play hey jude by the beatles": who made it, the words right after "by", its article too ("by friday": a day)."""
+    found = phrase_after(text, {"by"}, blocked)
+    lead = found and re.search(r"\bby\s+((?:the\s+)?)$", text[:found[0]], re.IGNORECASE)
+    return (found[0] - len(lead[1]), found[1], text[found[0] - len(lead[1]):found[1]]) if lead else None
+
+
 def listed_first(properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, list[str]]:
     """ "put a review on Friday with Priya and Tom": a list of names after "with" (or the list's own word) is the
     list's, read before a title or a topic could take one of its names; a list that has values of its own kind

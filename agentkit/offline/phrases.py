@@ -29,17 +29,33 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False, 
             phrase = re.split(r"\s+-+\s+|[,;]\s|\s+and\s+(?=(?i:i|we|he|she|they)\b)", after.group(1).strip().rstrip("?.!"))[0]
             # "给旺财约个洗澡" (to 旺财 book bath), "去东区图书馆约个讨论室": a Chinese phrase ends before the request's verb
             phrase = re.split(rf"(?<=\S)\s+(?:{'|'.join(COMMANDS)})\b", phrase)[0] if re.match(HAN, phrase) else phrase
-            phrase = re.sub(r"(?:^|\s+)(?:at|on|by|before|in|tomorrow|today|under|below|over|above|less than|more than)\b[^,]*$",
-                            "", WHEN_FIRST.sub("", phrase))  # "to tomorrow at 08:00 pay rent": Chinese says when first
+            said = after.group(0)[:4].lower() == "that"  # "text mum that i'll be home by 6": its when is what is said
+            phrase = re.sub(r"(?:^|\s+)(?:at|on|by|before|in|tomorrow|today|under|below|over|above|less than|more than)\b"
+                            rf"{'$' if said else '[^,]*$'}", "", WHEN_FIRST.sub("", phrase))  # "to tomorrow at 08:00 pay rent"
             # "on Saturday at 7am to water the plants": a day is when, not what
             if not dates.as_iso(phrase) and any(not _is_tool_word(w, exclude) for w in _words(phrase)):
                 return phrase if phrase.lower() not in PRONOUNS else None
-    # "flâneur" as written; "周会": a word the vocabulary kept; "with Lina": who with, as one word
-    kept = [t for t in re.findall(rf"(?:\bwith\s+(?=[A-Z]|{HAN}))?(?:{LATIN}|{HAN}{{{1 if one_character else 2},}})", text)
-            if t.lower() not in reading.STOP_WORDS and not _is_tool_word(reading.stem(t.lower()), exclude) and not t[0].isdigit()]
-    while kept and (kept[0].lower() in COMMANDS or kept[-1] in COMMANDS and re.match(HAN, kept[-2:][0])):
-        kept.pop(0 if kept[0].lower() in COMMANDS else -1)  # "Put buy milk on", "在科技大厦订": the verb is not the item
+    # "flâneur" as written; "周会": a word the vocabulary kept; "with Lina": who with, as one word. A phrase runs on through
+    # "of", "the", "and" ("kind of blue") and ends at any other word ("the overstory at the libary": not the branch)
+    runs: list[list[str]] = [[]]
+    for word in re.findall(rf"(?:\bwith\s+(?=[A-Z]|{HAN}))?(?:{LATIN}|{HAN}{{{1 if one_character else 2},}})|[,;]", text):
+        tool_word = _is_tool_word(reading.stem(word.lower()), exclude)
+        if word.lower() not in reading.STOP_WORDS and not tool_word and not word[0].isdigit() and word not in ",;" or (
+                word.lower() in JOINING and runs[-1]):
+            runs[-1].append(word)
+        elif cued and runs[-1] and runs[-1][-1].isascii() and runs[-1][-1].lower() not in JOINING and tool_word:  # not 定
+            return " ".join(_without_commands(runs[-1])) or None  # "pasta timer": the word before the tool's names this one
+        else:
+            runs.append([])
+    kept = next(filter(None, map(_without_commands, runs)), [])
     return None if cued else " ".join(kept) or None  # an optional text (`cued`) is never the words left over
+
+
+def _without_commands(kept: list[str]) -> list[str]:
+    while kept and (kept[0].lower() in COMMANDS | JOINING or kept[-1].lower() in JOINING or kept[-1] in COMMANDS and re.match(
+            HAN, kept[-2:][0])):
+        kept = kept[1:] if kept[0].lower() in COMMANDS | JOINING else kept[:-1]  # "Put buy milk on", "在科技大厦订", "and A301"
+    return kept
 
 
 _DAYS = "|".join(sorted([*dates.TABLES["days_from_today"], *dates.WEEKDAYS], key=len, reverse=True))
@@ -50,7 +66,8 @@ ADDING = r"(?:please\s+)?(?:add|put|append|include|save|write down)"
 ONTO = r"(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b"
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
 ITEM = re.compile(rf"\s*{ADDING}\s+(.+?)\s+{ONTO}", re.IGNORECASE)
-PRONOUNS, COMMANDS = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("pronouns", "commands"))
+PRONOUNS, COMMANDS, JOINING = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("pronouns", "commands",
+                                                                                                          "joining"))
 NAMED = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['name_leads']})\s+(.+?)(?=\s+(?:{'|'.join(COMMANDS)})\b|[,;]|$)")
 FILLERS = re.compile(rf"\s*(?:\band\s+)?\b(?:{'|'.join(lexicon.words('words')['phrases']['fillers'].split())})\b[,.!]?", re.I)
 

@@ -24,9 +24,9 @@ from agentkit.offline.request import parsed as parsed_json
 from agentkit.offline.wording import MOMENT, STATUS_ZH, Language, context, join, label, moment, say, sentence_end, value_text
 
 (GETTING, TOOLISH, SEARCHING, CONVERTED, CONVERTING, ACTIONS, DONE, TO, DOING, LOOKUPS, READING, FAULTS, FAILED, FULL, CLOCK,
- GENERIC, KINDS, MEANINGS, OPENERS, ASKED) = (frozenset(lexicon.words("answers")["results"][table]) for table in ("getting", "toolish",
-    "searching", "converted", "converting", "actions", "done", "recipients", "doing", "lookups", "reading", "faults",
-    "failed", "full", "clock", "generic", "kinds", "meanings", "openers", "asked"))
+ GENERIC, KINDS, MEANINGS, OPENERS, ASKED) = (frozenset(lexicon.words("answers")["results"][table]) for table in (
+    "getting", "toolish", "searching", "converted", "converting", "actions", "done", "recipients", "doing", "lookups",
+    "reading", "faults", "failed", "full", "clock", "generic", "kinds", "meanings", "openers", "asked"))
 """The words of a tool's name (and of a result's field) that say what its result is: answers.toml's [results] says which."""
 NOTHING = {language: (say("nothing_found", language), say("nothing_done", language)) for language in ("en", "zh")}
 """What an empty result says: nothing found by a lookup, or an action done."""

@@ -31,7 +31,7 @@ FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b"
           "unit": re.compile(r"\b(?:iso\s*)?4217\b|\bcurrency code\b")}
 """A format written in a description says what the value is."""
 SCHEMA_FORMAT: dict[object, Role] = {"date": "date", "email": "email", "uri": "url"}  # JSON Schema's formats with a role
-FROM_WORDS, TO_WORDS = (frozenset(lexicon.words("words")["sides"][side].split()) for side in ("from", "to"))
+FROM_WORDS, TO_WORDS, SHARED = (frozenset(lexicon.words("words")["sides"][side].split()) for side in ("from", "to", "shared"))
 
 
 def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
@@ -47,7 +47,7 @@ def _role(name: str, description: str, format_role: Role | None = None) -> tuple
         return ROLES[0][0], ROLES[0][2]
     # "start: HH:MM" is a clock time and "on: YYYY-MM-DD" a day, whatever else the name or description says
     formats = {role for role, pattern in FORMAT.items() if pattern.search(described)} | {format_role} - {None}
-    for words in (formats, named, set(re.findall(r"[a-z]+", described)[:8])):
+    for words in (formats, named - SHARED, set(re.findall(r"[a-z]+", described)[:8]), named & SHARED):  # "recipient": who?
         for role, names, kinds in ROLES:
             if words & (names | {role}):  # "HH:MM" takes no day, "YYYY-MM-DD" no clock time
                 return role, kinds[:1] if words is formats and role in ("date", "time") else kinds

@@ -19,8 +19,8 @@ from agentkit.offline.language import NAME_DOTS
 from agentkit.offline.places import CURRENCY_CODES, CURRENCY_COUNTRIES, is_known_place, zones_in
 from agentkit.offline.quantities import UNITS as MEASURES
 
-SpanKind = Literal["number", "quoted", "said", "named", "colon", "email", "phone", "url", "path", "pattern", "tag", "zone",
-                   "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code", "room"]
+SpanKind = Literal["number", "quoted", "said", "named", "addressed", "colon", "email", "phone", "url", "path", "pattern", "tag",
+                   "zone", "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code", "room"]
 """What a value found in a question is: the patterns below, one a kind."""
 
 
@@ -48,9 +48,13 @@ MONEY_WORDS = frozenset({w for w in CURRENCY_CODES if w not in ("pound", "pounds
                         | {code.lower() for code in CURRENCY_CODES.values()})  # "pounds" is as often a weight
 UNITS = (frozenset(MEASURES) - {"in", "t", "cl", "dl"}) | (MONEY_WORDS - {"bucks"}) | frozenset(TABLES["spans"]["units"].split())
 """The words a unit is written with: measures (but "in" and "t" are words), currencies, temperatures, speeds, data, time."""
-LANGUAGES, SENTENCE_STARTERS = (frozenset(TABLES["spans"][kind].split()) for kind in ("languages", "sentence_starters"))
-SAY_IN = re.compile(TABLES["spans"]["say_in"], re.IGNORECASE)
-"""'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
+LANGUAGES, SENTENCE_STARTERS, NOT_CODES = (frozenset(TABLES["spans"][kind].split())
+                                           for kind in ("languages", "sentence_starters", "not_codes"))
+# "the Body Mass Index (BMI) of ...": capitalised, "the body" is part of a name, no message's lead-in
+# _CHANGE: an edit written without quotes, in a request that names a file: "in notes.txt replace beta with delta"
+SAY_IN, _SAID, _NAMED, _ADDRESSED, _CHANGE = (re.compile(TABLES["spans"][kind], re.IGNORECASE)
+                                              for kind in ("say_in", "said", "named", "addressed", "change"))
+"""SAY_IN: 'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
 PLACE_KINDS = "|".join(TABLES["spans"]["place_kinds"].split())
 
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
@@ -74,16 +78,15 @@ _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}(?P<sep>[-/.])\d{1,2}(?P=s
                    rf"\b(?:next |this )?(?:{'|'.join(WEEKDAYS)})\b|"  # a day and month are no more than 31 ("BP 90/60")
                    rf"\b(?:{dates.MONTH})(?:\s+|(?<=[a-z])\.)\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
-# "the Body Mass Index (BMI) of ...": capitalised, "the body" is part of a name, no message's lead-in
-_SAID, _NAMED = (re.compile(TABLES["spans"][kind], re.IGNORECASE) for kind in ("said", "named"))
 _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?](?!\w)|$")
-_CHANGE = re.compile(TABLES["spans"]["change"], re.IGNORECASE)
-"""An edit written without quotes, in a request that names a file: "in notes.txt replace beta with delta"."""
 _PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
 _HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 _CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}(?![\w/@-]|\.\w)")
 """An identifier ("AB123CD", "1Z999AA10123456784", "G7301"): five or more letters and digits, with both in it."""
+_LOOSE_CODE = re.compile(rf"(?<![\w./@#$'’-])(?!(?i:{'|'.join(NOT_CODES)})(?![a-z]))([a-z][a-z\d]|[A-Z][A-Z\d])[ -]?(\d{{1,4}})"
+                         r"(?![\w/@%-]|[.,]\d)")
+"""One typed loosely ("flight ek 29", "SF-88", "ba283"): two letters, not a word (`not_codes`), then its digits."""
 _ONE_UNIT = re.compile(rf"\b(an?)\s+(?=(?:{'|'.join(sorted((u for u in MEASURES if len(u) > 2), key=len, reverse=True))})\b)",
                        re.IGNORECASE)
 _PLACE = re.compile(rf"\b(?:\d+[A-Za-z]?\s+)?(?!The\b)(?:[A-Z][\w'-]*\s+){{1,3}}(?i:{PLACE_KINDS})\b"
@@ -92,7 +95,7 @@ _PLACE = re.compile(rf"\b(?:\d+[A-Za-z]?\s+)?(?!The\b)(?:[A-Z][\w'-]*\s+){{1,3}}
 """A place named with its kind ("12 Elm Street", "Gatwick airport", "Union Station", "to euston square"): the whole name,
 house number too, and what it is of ("the Museum of Modern Art", "Union Station of Leeds": one place, not two)."""
 _ROOM = re.compile(rf"\b(?:{TABLES['spans']['rooms'].replace(chr(10), '')})\b", re.IGNORECASE)
-_COLON = re.compile(r":\s+(.+?)\s*$")
+_COLON = re.compile(r"(?::|^\s*[a-z]+(?: [a-z]+)?\s+-+)\s+(.+?)\s*$")  # "todo - buy milk": a dash after a word too
 FOREIGN_NAME = re.compile(rf"[\u4e00-\u9fff]{{1,6}}(?:[{''.join(NAME_DOTS)}][\u4e00-\u9fff]{{1,8}})+")
 """A foreign name as Chinese writes it, its parts joined by a middle dot ("简·奥斯汀"), the way _PROPER finds "Jane Austen"."""
 _PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |du |des |da |do |dos |la |le |van |von |of |upon |on )?[A-Z][\w'-]*)*")
@@ -131,7 +134,7 @@ def _find(text: str) -> tuple[Span, ...]:
         add(change.start("new"), change.end("new"), "quoted", new)
     for match in (m for m in SAY_IN.finditer(text) if m[1]):  # the words to say, as if quoted (the language: a span)
         add(match.start(1), match.end(1), "said", match.group(1).strip("\"'“”"))
-    for kind, pattern in (("said", _SAID), ("named", _NAMED)):
+    for kind, pattern in (("said", _SAID), ("named", _NAMED), ("addressed", _ADDRESSED)):  # "text sam that ...": sam
         for match in pattern.finditer(text):
             value = match.group(1)[: _NAMED_END.search(match.group(1)).start() if kind == "named" else None]
             value = value.strip().rstrip(".?!").strip("\"'“”")
@@ -146,6 +149,8 @@ def _find(text: str) -> tuple[Span, ...]:
             if count:  # "due in 14 days": a date, and 14 for a parameter that counts the days
                 at, end = match.start() + count.start(), match.start() + count.end()
                 found.append(Span(at, end, "number", float(count.group(0)), _before(text, at), _after(text, end)))
+    for match in _LOOSE_CODE.finditer(text):  # "ek 29" is "EK29" ("at 5", "go 2" are words and a number)
+        add(match.start(), match.end(), "code", (match.group(1) + match.group(2)).upper())
     for kind, read in (("time", dates.clock_times(text)), ("duration", dates.durations(text))):  # "at 9:30", "for 2 hours"
         for start, end, value in read:
             add(start, end, kind, value)
