@@ -95,7 +95,7 @@ def test_a_general_question_is_told_from_a_request(question, general):
 
 @pytest.mark.parametrize(("question", "tools", "expected"), [
     ("我今天喝了三百毫升水", [WATER], [("water_log", {"ml": 300})]),
-    ("北京有什么酒店，住两晚", [HOTEL], [("hotel_search", {"city": "Beijing", "nights": 2})]),
+    ("北京有什么酒店，住两晚", [HOTEL], [("hotel_search", {"city": "北京", "nights": 2})]),  # the city as written
     ("午饭花了三十五块，记一笔餐饮支出", [SPENDING, HOTEL], [("log_spending", {"amount": 35, "category": "food"})]),
     ("打车花了二十八块", [SPENDING], [("log_spending", {"amount": 28, "category": "transport"})]),
     ("取消周会", [EVENT, CLOCK], [("drop_event", {"title": "周会"})]),
@@ -505,3 +505,33 @@ def test_chinese_thanks_and_okays_after_a_call_ask_for_nothing(said):
     reply = OfflineModel().respond({"model": "m", "messages": [*history, {"role": "user", "content": said}],
                                     "tools": [BROADBAND, SPENDING]})
     assert not reply.tool_calls and reply.content
+
+
+HEATER = tool("heater_power", "控制暖气开关。", ["room", "power"], room=S("房间"), power=S("开或关", enum=["on", "off"]))
+SHED = tool("shed_door", "Open or shut the shed door.", ["move"], move=S("what the door does", enum=["open", "close"]))
+COACH = tool("coach_ticket", "订长途汽车票。", ["from_city", "to_city"], from_city=S("出发城市"), to_city=S("到达城市"),
+             riders=I("人数"))
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("把书房的暖气关了", ("heater_power", {"room": "书房", "power": "off"})),
+    ("书房暖气开一下", ("heater_power", {"room": "书房", "power": "on"})),
+    ("把棚屋门打开", ("shed_door", {"move": "open"})), ("棚屋门关上", ("shed_door", {"move": "close"}))])
+def test_a_chinese_verb_of_turning_on_or_off_names_the_action_option(question, expected):
+    assert calls(question, HEATER, SHED)[0] == [expected]
+
+
+@pytest.mark.parametrize(("question", "origin", "destination"), [
+    ("买两张成都到重庆的汽车票", "成都", "重庆"), ("从西安去武汉的大巴，一个人", "西安", "武汉")])
+def test_a_chinese_place_is_given_as_the_learner_wrote_it(question, origin, destination):
+    [(name, arguments)] = calls(question, COACH, HEATER)[0]
+    assert (arguments["from_city"], arguments["to_city"]) == (origin, destination)
+
+
+def test_a_chinese_follow_up_names_its_room_as_written():
+    history = [{"role": "user", "content": "书房暖气打开"}, {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "heater_power", "arguments": '{"room": "书房", "power": "on"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"ok": true}'}, {"role": "assistant", "content": "已打开。"}]
+    reply = OfflineModel().respond({"model": "m", "messages": [*history, {"role": "user", "content": "卧室也开一下"}],
+                                    "tools": [HEATER, SHED]})
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"room": "卧室", "power": "on"}]
