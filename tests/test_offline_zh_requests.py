@@ -535,3 +535,21 @@ def test_a_chinese_follow_up_names_its_room_as_written():
     reply = OfflineModel().respond({"model": "m", "messages": [*history, {"role": "user", "content": "卧室也开一下"}],
                                     "tools": [HEATER, SHED]})
     assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"room": "卧室", "power": "on"}]
+
+
+BINS = tool("bin_day", "查询某个地址哪天收垃圾。", ["address"], address=S("街道地址或小区名"),
+            kind=S("垃圾类型", enum=["recycling", "compost", "glass"]))
+SHARE = tool("share_cost", "Split a cost evenly.", ["total", "people"], total=N("total"), people=I("how many people"),
+             payer=S("name of who paid"))
+
+
+@pytest.mark.parametrize(("question", "address"), [
+    ("我住和平街22号，周几收垃圾？", "和平街22号"), ("玻璃瓶哪天收？地址是金色家园", "金色家园"),
+    ("我住在东风小区，哪天收厨余", "东风小区")])
+def test_an_address_after_dizhi_or_wozhu_is_given_as_written(question, address):
+    [(name, arguments)] = calls(question, BINS, HEATER)[0]
+    assert (name, arguments["address"]) == ("bin_day", address)
+
+
+def test_aa_says_the_cost_is_split_evenly_and_names_no_payer():
+    assert calls("午饭一共240块，三个人AA", SHARE, BINS)[0] == [("share_cost", {"total": 240, "people": 3})]
