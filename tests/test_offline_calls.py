@@ -90,7 +90,7 @@ def calls(question, tools, history=()):
     ("time in Zürich", [CLOCK], [("clock_in", {"zone": "Europe/Zurich"})]),
     # Chinese: places, numerals, times, tools described in either language
     ("首尔现在几点？", [CLOCK, SKY], [("clock_in", {"zone": "Asia/Seoul"})]),
-    ("广州天气怎么样", [ZH_SKY, CLOCK], [("tianqi_chaxun", {"chengshi": "Guangzhou"})]),
+    ("广州天气怎么样", [ZH_SKY, CLOCK], [("tianqi_chaxun", {"chengshi": "广州"})]),  # the city as written
     ("掷两个十二面的骰子", [BONES], [("throw_dice", {"dice": 2, "sides": 12})]),
     ("把 80 英镑换成欧元", [MONEY], [("fx", {"amount": 80, "source": "GBP", "target": "EUR"})]),
     ("后天下午两点半预订 Kepler 会议室", [ROOM], [("reserve_room", {"room": "Kepler", "day": "the day after tomorrow",
@@ -340,7 +340,7 @@ NOW = tool("weather_now", "Current weather conditions for a city.", ["city"], ci
     # the second clause says again only the verb of the first ("look up", "查一下"): the same tool, for its new value
     ("look up the weather in Lima, then look up Quito's", [SKY, NEWS], [("sky", {"place": "Lima"}), ("sky", {"place": "Quito"})]),
     ("查一下成都的天气，再查一下重庆的", [NOW, NEWS],
-     [("weather_now", {"city": "Chengdu"}), ("weather_now", {"city": "Chongqing"})]),
+     [("weather_now", {"city": "成都"}), ("weather_now", {"city": "重庆"})]),  # as written
     # a word of the other tool still names it
     ("look up the weather in Lima and look up news about Quito", [SKY, NEWS],
      [("sky", {"place": "Lima"}), ("news_stories", {"topic": "Quito"})]),

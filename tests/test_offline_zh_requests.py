@@ -95,7 +95,7 @@ def test_a_general_question_is_told_from_a_request(question, general):
 
 @pytest.mark.parametrize(("question", "tools", "expected"), [
     ("我今天喝了三百毫升水", [WATER], [("water_log", {"ml": 300})]),
-    ("北京有什么酒店，住两晚", [HOTEL], [("hotel_search", {"city": "Beijing", "nights": 2})]),
+    ("北京有什么酒店，住两晚", [HOTEL], [("hotel_search", {"city": "北京", "nights": 2})]),  # the city as written
     ("午饭花了三十五块，记一笔餐饮支出", [SPENDING, HOTEL], [("log_spending", {"amount": 35, "category": "food"})]),
     ("打车花了二十八块", [SPENDING], [("log_spending", {"amount": 28, "category": "transport"})]),
     ("取消周会", [EVENT, CLOCK], [("drop_event", {"title": "周会"})]),
@@ -505,3 +505,51 @@ def test_chinese_thanks_and_okays_after_a_call_ask_for_nothing(said):
     reply = OfflineModel().respond({"model": "m", "messages": [*history, {"role": "user", "content": said}],
                                     "tools": [BROADBAND, SPENDING]})
     assert not reply.tool_calls and reply.content
+
+
+HEATER = tool("heater_power", "控制暖气开关。", ["room", "power"], room=S("房间"), power=S("开或关", enum=["on", "off"]))
+SHED = tool("shed_door", "Open or shut the shed door.", ["move"], move=S("what the door does", enum=["open", "close"]))
+COACH = tool("coach_ticket", "订长途汽车票。", ["from_city", "to_city"], from_city=S("出发城市"), to_city=S("到达城市"),
+             riders=I("人数"))
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("把书房的暖气关了", ("heater_power", {"room": "书房", "power": "off"})),
+    ("书房暖气开一下", ("heater_power", {"room": "书房", "power": "on"})),
+    ("把棚屋门打开", ("shed_door", {"move": "open"})), ("棚屋门关上", ("shed_door", {"move": "close"}))])
+def test_a_chinese_verb_of_turning_on_or_off_names_the_action_option(question, expected):
+    assert calls(question, HEATER, SHED)[0] == [expected]
+
+
+@pytest.mark.parametrize(("question", "origin", "destination"), [
+    ("买两张成都到重庆的汽车票", "成都", "重庆"), ("从西安去武汉的大巴，一个人", "西安", "武汉")])
+def test_a_chinese_place_is_given_as_the_learner_wrote_it(question, origin, destination):
+    [(name, arguments)] = calls(question, COACH, HEATER)[0]
+    assert (arguments["from_city"], arguments["to_city"]) == (origin, destination)
+
+
+def test_a_chinese_follow_up_names_its_room_as_written():
+    history = [{"role": "user", "content": "书房暖气打开"}, {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "heater_power", "arguments": '{"room": "书房", "power": "on"}'}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": '{"ok": true}'}, {"role": "assistant", "content": "已打开。"}]
+    reply = OfflineModel().respond({"model": "m", "messages": [*history, {"role": "user", "content": "卧室也开一下"}],
+                                    "tools": [HEATER, SHED]})
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"room": "卧室", "power": "on"}]
+
+
+BINS = tool("bin_day", "查询某个地址哪天收垃圾。", ["address"], address=S("街道地址或小区名"),
+            kind=S("垃圾类型", enum=["recycling", "compost", "glass"]))
+SHARE = tool("share_cost", "Split a cost evenly.", ["total", "people"], total=N("total"), people=I("how many people"),
+             payer=S("name of who paid"))
+
+
+@pytest.mark.parametrize(("question", "address"), [
+    ("我住和平街22号，周几收垃圾？", "和平街22号"), ("玻璃瓶哪天收？地址是金色家园", "金色家园"),
+    ("我住在东风小区，哪天收厨余", "东风小区")])
+def test_an_address_after_dizhi_or_wozhu_is_given_as_written(question, address):
+    [(name, arguments)] = calls(question, BINS, HEATER)[0]
+    assert (name, arguments["address"]) == ("bin_day", address)
+
+
+def test_aa_says_the_cost_is_split_evenly_and_names_no_payer():
+    assert calls("午饭一共240块，三个人AA", SHARE, BINS)[0] == [("share_cost", {"total": 240, "people": 3})]

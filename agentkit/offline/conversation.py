@@ -18,6 +18,7 @@ from typing import Any
 from agentkit.offline.choose import Offer, Planned
 from agentkit.offline.dates import as_iso
 from agentkit.offline.fill import fill
+from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
 from agentkit.offline.outputs import NUMBERED
 from agentkit.offline.places import is_known_place, zone_names
@@ -26,6 +27,7 @@ from agentkit.offline.request import calls_in, parsed
 from agentkit.offline.roles import FROM_WORDS, role_of
 from agentkit.offline.spans import QUOTED, find
 from agentkit.offline.vocabulary import english
+from agentkit.offline.zh_values import in_learners_words
 
 ISO_DATE, CLOCK = re.compile(r"\d{4}-\d{2}-\d{2}"), re.compile(r"[012]\d:[0-5]\d")
 
@@ -98,6 +100,8 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     offer, previous, changed, bare = next((c for c in changes if c[2]), None) or next((c for c in changes if c[3]), changes[0])
     if not (changed := _to_the_side_named(offer, changed or bare, previous, question)):
         return []
+    english_read = {name: value for name, value in changed.items() if not is_chinese(str(value))}
+    changed |= in_learners_words(english_read, offer.schema, asked)  # "卧室也开一下": 卧室 as written, not "bedroom"
     arguments = {**previous, **{n: _as_before(v, previous.get(n), asked) for n, v in changed.items()}}
     return [Planned(offer, arguments)] if set(offer.schema.get("required") or []) <= set(arguments) else []
 

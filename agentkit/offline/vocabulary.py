@@ -31,8 +31,10 @@ WORDS: dict[str, str] = TABLES["chinese"]
 
 
 WIDE = str.maketrans({"，": " , ", "。": " . ", "？": " ? ", "！": " ! ", "、": " , ", "：": ": ", "“": ' "', "”": '" '})
-QUOTES = re.compile(r"“([^”]*)”|《([^》]*)》|\"([^\"]*)\"|(?<=[一这那]本)(?!书)([\u4e00-\u9fff]+)(?<!书)(?=[，。？！,.?!]|$)")
-"""Quoted text and titles (a book's after 一本 that ends the request: 预约一本三体): kept aside, put back as written."""
+QUOTES = re.compile(r"“([^”]*)”|《([^》]*)》|\"([^\"]*)\"|(?<=[一这那]本)(?!书)([\u4e00-\u9fff]+)(?<!书)(?=[，。？！,.?!]|$)|"
+                    rf"({TABLES['zh']['address']})")
+"""Quoted text and titles (a book's after 一本 that ends the request: 预约一本三体), an address (我住幸福路18号): kept
+aside, put back as written."""
 BA = re.compile(r"把\s*(?!它)([^\s“”\"'，。][^“”\"'，。]*?)\s*(写到|写入|写进|保存到|存到|追加到|加到)")
 """The 把 construction with an unquoted object: "把 X 写到 Y" is "write X to Y"."""
 FILE = re.compile(r"(?<![\w./@:-])[\w./-]*?\.[A-Za-z][A-Za-z0-9]{0,4}(?![A-Za-z0-9_/@])")

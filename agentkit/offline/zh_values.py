@@ -2,8 +2,8 @@
 
 The model reads a Chinese question through its bilingual vocabulary ("取消周会" is read "cancel weeks 会"), so the
 title it finds for `cancel_event` is "weeks 会". A person wants "周会": the words they wrote that read as that value.
-Only free text goes back (a title, a message, a note, a search): a city stays the English name a tool expects
-("Osaka"), an option stays the schema's ("food"), a time stays "09:00".
+Only free text goes back (a title, a message, a note, a search, a place: "北京", not "Beijing"): an option stays the
+schema's ("food"), a time zone "Asia/Tokyo", a time "09:00".
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) ->
 
 
 def _free(name: str, spec: dict, value: str) -> bool:
-    strict = STRICT - {"date"} if re.fullmatch(r"[A-Z][a-z]+ \d+", value) else STRICT - {"place"} if is_chinese(value) else STRICT
+    strict = STRICT - {"place"} - ({"date"} if re.fullmatch(r"[A-Z][a-z]+ \d+", value) else set())  # 北京, not "Beijing"
     return json_type(spec) == "string" and "enum" not in spec and role_of(name, spec)[0] not in strict - {"unit"}
 
 
