@@ -268,3 +268,14 @@ def test_another_one_is_the_last_call_with_the_new_value(message):
     before = {"court": "Court 3", "day": "2026-12-15", "start": "17:30"}
     dated = _calls([COURT], _turn("book_court", before), message)
     assert dated[0][1]["day"] != before["day"] and dated == [("book_court", {**before, "day": dated[0][1]["day"]})]
+
+
+WALK = _tool("arrange_dog_walk", "安排人遛狗", {"dog": {"type": "string", "description": "狗的名字"},
+                                          "walker": {"type": "string", "description": "来遛狗的人"}}, ["dog", "walker"])
+
+
+@pytest.mark.parametrize("message", ["不对，是姐姐去遛", "不是爸爸，是姐姐来遛"])
+def test_who_does_it_goes_to_the_parameter_its_verb_describes(message):
+    """"是姐姐去遛": the one before 去/来 + the verb is who does it, the parameter whose description has the verb."""
+    history = _turn("arrange_dog_walk", {"dog": "豆豆", "walker": "爸爸"})
+    assert _calls([WALK], history, message) == [("arrange_dog_walk", {"dog": "豆豆", "walker": "姐姐"})]

@@ -75,8 +75,8 @@ FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(_WORDS[name]
                                                for name in ("follows_on", "said_around", "back", "it_file", "lead"))
 """A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
 is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
-AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS = (re.compile(_WORDS[name], re.I) for name in (
-    "again", "more", "fewer", "morning", "flag", "corrects"))
+AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS, DOER = (re.compile(_WORDS[name], re.I) for name in (
+    "again", "more", "fewer", "morning", "flag", "corrects", "doer"))
 FREE, ORDINALS = {role or None for role in _WORDS["free"]}, _WORDS["ordinals"]
 PICKED = re.compile(rf"(?:\b({'|'.join(ORDINALS)})\b|\b(\d+)(?:st|nd|rd|th)\b|第\s*(\d+))(\s+one\b)?", re.I)
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
@@ -97,7 +97,10 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     # the latest call whose tool takes a value the message names ("make it 4 people" after a table, then the weather)
     changes = [(offer, previous, *_changes(offer, previous, question)) for offer, previous in tried]
     offer, previous, changed, bare = next((c for c in changes if c[2]), None) or next((c for c in changes if c[3]), changes[0])
-    if not (changed := _to_the_side_named(offer, changed or bare, previous, question)):
+    doer = DOER.fullmatch(value)  # "是舅舅去接": who does it, for the parameter whose description has the verb
+    described = {n: doer[1] for n, spec in (offer.schema.get("properties") or {}).items()
+                 if doer and n in previous and doer[2] in str(spec.get("description"))}
+    if not (changed := described or _to_the_side_named(offer, changed or bare, previous, question)):
         return []
     arguments = {**previous, **{n: _as_before(v, previous.get(n), asked) for n, v in changed.items()}}
     return [Planned(offer, arguments)] if set(offer.schema.get("required") or []) <= set(arguments) else []
