@@ -279,3 +279,11 @@ def test_who_does_it_goes_to_the_parameter_its_verb_describes(message):
     """"是姐姐去遛": the one before 去/来 + the verb is who does it, the parameter whose description has the verb."""
     history = _turn("arrange_dog_walk", {"dog": "豆豆", "walker": "爸爸"})
     assert _calls([WALK], history, message) == [("arrange_dog_walk", {"dog": "豆豆", "walker": "姐姐"})]
+
+
+@pytest.mark.parametrize(("message", "nights"), [
+    ("and the same in Brighton for the three nights after that", 3), ("then in Brighton for 2 nights right after that", 2)])
+def test_the_nights_after_that_start_when_the_last_stay_ends(message, nights):
+    history = _turn("find_kennels", {"town": "Hove", "from_day": "2026-12-20", "nights": 4})
+    expected = {"town": "Brighton", "from_day": "2026-12-24", "nights": nights}
+    assert _calls([KENNEL], history, message) == [("find_kennels", expected)]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentkit.offline.choose import Offer, Planned
-from agentkit.offline.dates import as_iso
+from agentkit.offline.dates import as_iso, dt
 from agentkit.offline.fill import fill
 from agentkit.offline.lexicon import words
 from agentkit.offline.outputs import NUMBERED
@@ -75,8 +75,8 @@ FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(_WORDS[name]
                                                for name in ("follows_on", "said_around", "back", "it_file", "lead"))
 """A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
 is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
-AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS, DOER = (re.compile(_WORDS[name], re.I) for name in (
-    "again", "more", "fewer", "morning", "flag", "corrects", "doer"))
+AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS, DOER, AFTER_THAT = (re.compile(_WORDS[name], re.I) for name in (
+    "again", "more", "fewer", "morning", "flag", "corrects", "doer", "after_that"))
 FREE, ORDINALS = {role or None for role in _WORDS["free"]}, _WORDS["ordinals"]
 PICKED = re.compile(rf"(?:\b({'|'.join(ORDINALS)})\b|\b(\d+)(?:st|nd|rd|th)\b|第\s*(\d+))(\s+one\b)?", re.I)
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
@@ -103,6 +103,10 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     if not (changed := described or _to_the_side_named(offer, changed or bare, previous, question)):
         return []
     arguments = {**previous, **{n: _as_before(v, previous.get(n), asked) for n, v in changed.items()}}
+    counted = [n for n, v in previous.items() if type(v) is int and split_name(n)[-1].rstrip("s") in asked.lower()
+               ] if AFTER_THAT.search(asked) else []  # "for 2 nights after that": the days the last call counted
+    for name in [n for n, v in previous.items() if len(counted) == 1 and isinstance(v, str) and ISO_DATE.fullmatch(v)][:1]:
+        arguments[name] = str(dt.date.fromisoformat(previous[name]) + dt.timedelta(days=previous[counted[0]]))
     return [Planned(offer, arguments)] if set(offer.schema.get("required") or []) <= set(arguments) else []
 
 
