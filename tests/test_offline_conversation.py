@@ -235,3 +235,55 @@ def test_a_new_request_for_another_tool_does_not_take_the_last_calls_values():
     without a readable time is asked for, never set to the taxi's 06:30."""
     history = _turn("book_taxi", {"destination": "the airport", "time": "06:30"})
     assert _calls([TAXI, WAKE], history, "set a wake-up alarm for 6") == []
+
+
+SHELF = _tool("reserve_book", "Reserve a library book at a branch", {
+    "title": {"type": "string"}, "branch": {"type": "string"}, "copies": {"type": "integer"}}, ["title", "branch"])
+FAN = _tool("switch_fan", "Switch a ceiling fan", {
+    "room": {"type": "string"}, "state": {"type": "string", "enum": ["on", "off"]}}, ["room", "state"])
+COURT = _tool("book_court", "Book a tennis court", {
+    "court": {"type": "string"}, "day": {"type": "string", "format": "date"},
+    "start": {"type": "string", "description": "HH:MM"}}, ["court", "day", "start"])
+
+
+@pytest.mark.parametrize(("message", "changed"), [
+    ("also The Hobbit", {"title": "The Hobbit"}),  # "The" of a title is the title's, "the" before it is no value
+    ("纳尼亚也一样", {"title": "纳尼亚"}),  # "X也一样": the same call for X; 一 of 一样 is no count
+    ("不对，是西城分馆", {"branch": "西城分馆"}),  # the earlier value it shares its last words with
+])
+def test_also_x_is_the_last_call_with_the_value_of_its_kind_replaced(message, changed):
+    before = {"title": "Dune", "branch": "东城分馆", "copies": 2}
+    assert _calls([SHELF], _turn("reserve_book", before), message) == [("reserve_book", {**before, **changed})]
+
+
+@pytest.mark.parametrize(("message", "changed"), [
+    ("书房也开一下", {"room": "书房"}), ("书房也一样", {"room": "书房"}), ("门厅也一样", {"room": "门厅"})])
+def test_a_chinese_name_in_a_follow_up_stays_as_written_as_the_earlier_one_was(message, changed):
+    before = {"room": "客厅", "state": "on"}
+    assert _calls([FAN], _turn("switch_fan", before), message) == [("switch_fan", {**before, **changed})]
+
+
+@pytest.mark.parametrize("message", ["book another one at the same time on friday", "and another one friday, same time"])
+def test_another_one_is_the_last_call_with_the_new_value(message):
+    before = {"court": "Court 3", "day": "2026-12-15", "start": "17:30"}
+    dated = _calls([COURT], _turn("book_court", before), message)
+    assert dated[0][1]["day"] != before["day"] and dated == [("book_court", {**before, "day": dated[0][1]["day"]})]
+
+
+WALK = _tool("arrange_dog_walk", "安排人遛狗", {"dog": {"type": "string", "description": "狗的名字"},
+                                          "walker": {"type": "string", "description": "来遛狗的人"}}, ["dog", "walker"])
+
+
+@pytest.mark.parametrize("message", ["不对，是姐姐去遛", "不是爸爸，是姐姐来遛"])
+def test_who_does_it_goes_to_the_parameter_its_verb_describes(message):
+    """"是姐姐去遛": the one before 去/来 + the verb is who does it, the parameter whose description has the verb."""
+    history = _turn("arrange_dog_walk", {"dog": "豆豆", "walker": "爸爸"})
+    assert _calls([WALK], history, message) == [("arrange_dog_walk", {"dog": "豆豆", "walker": "姐姐"})]
+
+
+@pytest.mark.parametrize(("message", "nights"), [
+    ("and the same in Brighton for the three nights after that", 3), ("then in Brighton for 2 nights right after that", 2)])
+def test_the_nights_after_that_start_when_the_last_stay_ends(message, nights):
+    history = _turn("find_kennels", {"town": "Hove", "from_day": "2026-12-20", "nights": 4})
+    expected = {"town": "Brighton", "from_day": "2026-12-24", "nights": nights}
+    assert _calls([KENNEL], history, message) == [("find_kennels", expected)]

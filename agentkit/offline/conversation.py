@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentkit.offline.choose import Offer, Planned
-from agentkit.offline.dates import as_iso
+from agentkit.offline.dates import as_iso, dt
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
@@ -30,6 +30,7 @@ from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_values import in_learners_words
 
 ISO_DATE, CLOCK = re.compile(r"\d{4}-\d{2}-\d{2}"), re.compile(r"[012]\d:[0-5]\d")
+CHINESE = re.compile(r"[\u4e00-\u9fff]+")
 
 
 @dataclass(frozen=True)
@@ -76,8 +77,8 @@ FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(_WORDS[name]
                                                for name in ("follows_on", "said_around", "back", "it_file", "lead"))
 """A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
 is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
-AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS = (re.compile(_WORDS[name], re.I) for name in (
-    "again", "more", "fewer", "morning", "flag", "corrects"))
+AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS, DOER, AFTER_THAT = (re.compile(_WORDS[name], re.I) for name in (
+    "again", "more", "fewer", "morning", "flag", "corrects", "doer", "after_that"))
 FREE, ORDINALS = {role or None for role in _WORDS["free"]}, _WORDS["ordinals"]
 PICKED = re.compile(rf"(?:\b({'|'.join(ORDINALS)})\b|\b(\d+)(?:st|nd|rd|th)\b|第\s*(\d+))(\s+one\b)?", re.I)
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
@@ -98,11 +99,18 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     # the latest call whose tool takes a value the message names ("make it 4 people" after a table, then the weather)
     changes = [(offer, previous, *_changes(offer, previous, question)) for offer, previous in tried]
     offer, previous, changed, bare = next((c for c in changes if c[2]), None) or next((c for c in changes if c[3]), changes[0])
-    if not (changed := _to_the_side_named(offer, changed or bare, previous, question)):
+    doer = DOER.fullmatch(value)  # "是舅舅去接": who does it, for the parameter whose description has the verb
+    described = {n: doer[1] for n, spec in (offer.schema.get("properties") or {}).items()
+                 if doer and n in previous and doer[2] in str(spec.get("description"))}
+    if not (changed := described or _to_the_side_named(offer, changed or bare, previous, question)):
         return []
     english_read = {name: value for name, value in changed.items() if not is_chinese(str(value))}
     changed |= in_learners_words(english_read, offer.schema, asked)  # "卧室也开一下": 卧室 as written, not "bedroom"
     arguments = {**previous, **{n: _as_before(v, previous.get(n), asked) for n, v in changed.items()}}
+    counted = [n for n, v in previous.items() if type(v) is int and split_name(n)[-1].rstrip("s") in asked.lower()
+               ] if AFTER_THAT.search(asked) else []  # "for 2 nights after that": the days the last call counted
+    for name in [n for n, v in previous.items() if len(counted) == 1 and isinstance(v, str) and ISO_DATE.fullmatch(v)][:1]:
+        arguments[name] = str(dt.date.fromisoformat(previous[name]) + dt.timedelta(days=previous[counted[0]]))
     return [Planned(offer, arguments)] if set(offer.schema.get("required") or []) <= set(arguments) else []
 
 
@@ -110,7 +118,10 @@ def _changes(offer: Offer, previous: dict, question: str) -> tuple[dict, dict]:
     """What the message changes in one earlier call: the values it names that the tool takes, and its bare value."""
     found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
     bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,"))
-    return _kept(offer, {n: v for n, v in found.items() if v is not None and v != previous.get(n)}, question, bare), bare
+    kept = _kept(offer, {n: v for n, v in found.items() if v is not None and v != previous.get(n)}, question, bare)
+    titled = {n: v for n, v in bare.items()  # "also The Hobbit": the title's own "The" too
+              if isinstance(v, str) and re.fullmatch(rf"(?:[A-Z]\w*\s+)+{re.escape(str(kept.get(n)))}", v)}
+    return {**kept, **titled}, bare
 
 
 def again(messages: list[dict], offers: list[Offer]) -> Planned | None:
@@ -128,7 +139,8 @@ def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, An
     named = {str(s.value) for s in find(question) if s.kind in ("quoted", "proper", "zone")} | set(bare.values())
     named -= options
     return {name: value for name, value in found.items()
-            if not isinstance(value, str) or "enum" in (properties.get(name) or {}) or value in named or is_known_place(value)
+            if not isinstance(value, str) or "enum" in (properties.get(name) or {}) or is_known_place(value)
+            or value in named and (name in bare or value not in bare.values())  # one value, for the one it replaces
             or role_of(name, properties.get(name) or {})[0] not in FREE or f"{name} {value}".lower() in question.lower()}
 
 
@@ -142,7 +154,7 @@ def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: st
         role = role_of(name, properties.get(name) or {})[0]
         pair = [n for n in previous if n != name and role and role_of(n, properties.get(n) or {})[0] == role
                 and isinstance(previous[n], str) and "enum" not in (properties.get(n) or {})]  # place_type is no place
-        if role and pair and len(changed) == 1:
+        if role not in (None, "title") and pair and len(changed) == 1:  # a song and its playlist are no two ends
             ends = sorted([name, *pair], key=list(properties).index)
             name = next((n for n in ends if set(split_name(n)) & FROM_WORDS), ends[0]) if said_from else ends[-1]
         moved[name] = value
@@ -157,6 +169,8 @@ def _as_before(value: Any, before: Any, asked: str) -> Any:
         return before + value if MORE.search(asked) else before - value if FEWER.search(asked) else value
     if all(isinstance(v, str) and CLOCK.fullmatch(v) for v in (value, before)) and int(before[:2]) >= 12 > int(value[:2]) > 0:
         return value if MORNING.search(asked) else f"{int(value[:2]) + 12}{value[2:]}"
+    if isinstance(value, str) and isinstance(before, str) and CHINESE.search(before) and not CHINESE.search(value):
+        return _as_written(value, asked)  # "卧室也开一下" after 客厅: the room as written, as the last one was
     dated = isinstance(before, str) and ISO_DATE.fullmatch(before) and isinstance(value, str) and not ISO_DATE.fullmatch(value)
     return as_iso(value) or value if dated else value
 
@@ -222,13 +236,28 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
         return {numeric[0]: int(alone[1])} if fits else {}
     if not rest or len(rest.split()) > 3 or re.fullmatch(r"[\d\s.,:-]+", rest):
         return {}
-    for name, value in previous.items():
-        spec = properties.get(name) or {}
-        if isinstance(value, str) and "enum" not in spec:
-            if (role := role_of(name, spec)[0]) == "zone":
-                return {name: zone_names()[rest.lower()]} if rest.lower() in zone_names() else {}
-            return {name: rest} if role in (None, "query", "title", "path", "symbol", "place") or is_known_place(rest) else {}
-    return {}
+    if not (texts := [n for n, v in previous.items() if isinstance(v, str) and "enum" not in (properties.get(n) or {})]):
+        return {}
+    name = min(texts, key=lambda n: _ending(previous[n]) != _ending(rest))  # "西城分馆" after "东城分馆", else the first
+    if (role := role_of(name, properties.get(name) or {})[0]) == "zone":
+        return {name: zone_names()[rest.lower()]} if rest.lower() in zone_names() else {}
+    alike = is_known_place(rest) or _ending(previous[name]) == _ending(rest)  # "客房" after "书房": a room too
+    return {name: rest} if role in (None, "query", "title", "path", "symbol", "place") or alike else {}
+
+
+def _ending(text: str) -> str:
+    """What names the kind of a thing: the last word of a name ("Station garage"), of a Chinese name its last character
+    ("东城分馆", "书房"), so that a new value replaces the earlier one of its kind."""
+    return text[-1:] if CHINESE.search(text) else (text.split() or [""])[-1].lower()
+
+
+def _as_written(value: str, said: str) -> str:
+    """The words of the message a value was read from ("书房" for "study" in "书房也开一下"), when it has them."""
+    for run in CHINESE.findall(said):
+        named = (run[start:end] for start in range(len(run)) for end in range(len(run), start, -1))
+        if (word := next((w for w in named if english(w).strip().lower() == value.lower()), None)) is not None:
+            return word
+    return value
 
 
 def arguments_of(text: str | None) -> dict[str, Any]:
