@@ -71,7 +71,7 @@ _URL = re.compile(r"\bhttps?://[^\s\"']+|\bwww\.[^\s\"']+")
 _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}(?P<sep>[-/.])\d{1,2}(?P=sep)\d{1,2}\b|"  # "2022/08/16"
                    r"\b(?:[12]?\d|3[01])/(?:[12]?\d|3[01])(?:/\d{2,4})?\b|"  # a day by its distance from today ("tmrw")
                    rf"\b(?:{'|'.join(dates.TABLES['days_from_today'])})\b|"
-                   rf"\b(?:next |this )?(?:{'|'.join(WEEKDAYS)})\b|"  # a day and month are no more than 31 ("BP 90/60")
+                   rf"\b(?:next |this )?(?:{dates.WEEKDAY})\b|"  # a day and month are no more than 31 ("BP 90/60")
                    rf"\b(?:{dates.MONTH})(?:\s+|(?<=[a-z])\.)\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
 # "the Body Mass Index (BMI) of ...": capitalised, "the body" is part of a name, no message's lead-in
@@ -149,6 +149,11 @@ def _find(text: str) -> tuple[Span, ...]:
     for kind, read in (("time", dates.clock_times(text)), ("duration", dates.durations(text))):  # "at 9:30", "for 2 hours"
         for start, end, value in read:
             add(start, end, kind, value)
+            at = text.rfind(" ", start, end)  # "2 weeks": a count of weeks and a unit too, for what is not counted in nights
+            if kind == "duration" and value >= dates.WEEK and at > start:
+                found.append(Span(at + 1, end, "unit", text[at + 1:end], _before(text, at + 1), _after(text, end), counted=True))
+                if text[start:at].lower() not in ("a", "an"):
+                    found.append(Span(start, at, "number", value / dates.WEEK, _before(text, start), _after(text, at)))
     for start, end, number, before, after in code.dice(text):
         add(start, end, "number", number)
         found[-1] = Span(start, end, "number", number, before, after)  # what each number of "3d8+1" is
