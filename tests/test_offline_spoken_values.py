@@ -165,3 +165,15 @@ def test_a_day_after_returning_or_till_is_where_a_hire_ends():
     args = called("hire a bike in Bruges from the 3rd, returning the 9th", [BIKE])[0][1]
     assert (args["pickup_date"], args["return_date"]) == (dates.as_iso("the 3rd"), dates.as_iso("the 9th"))
     assert called("hire a bike in Bruges from the 3rd till the 9th", [BIKE])[0][1]["return_date"] == dates.as_iso("the 9th")
+
+
+NOTE = tool("leave_note", "Leave a note for later.", ["text", "day", "at"],
+            text={"type": "string", "description": "What the note says"},
+            day={"type": "string", "description": "Day to show it"},
+            at={"type": "string", "description": "Clock time to show it, HH:MM"})
+
+
+@pytest.mark.parametrize(("question", "day", "clock"), [("note to feed the fish on tuesday morning at 8", "tuesday", "08:00"),
+                                                        ("note to feed the fish tomorrow evening around 6", "tomorrow", "18:00")])
+def test_a_part_of_the_day_after_a_day_is_when_and_no_part_of_what(question, day, clock):
+    assert called(question, [NOTE])[0][1] == {"text": "feed the fish", "day": day, "at": clock}

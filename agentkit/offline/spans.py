@@ -140,8 +140,9 @@ def _find(text: str) -> tuple[Span, ...]:
                 add(match.start(1), match.start(1) + len(value), "path" if file else kind, value)
     for kind, pattern in (("proper", _PLACE), ("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN),
                           ("date", _DATE), ("code", _CODE)):
-        for match in pattern.finditer(text):
-            add(match.start(), match.end(), kind, match.group(0).rstrip(".,;:"))
+        for match in pattern.finditer(text):  # "monday morning": the day, and its part of the day is no other value
+            later = dates.PART_OF_DAY.match(text, match.end()) if kind == "date" else None
+            add(match.start(), later.end() if later else match.end(), kind, match.group(0).rstrip(".,;:"))
             count = re.search(r"\d+", match.group(0)) if kind == "date" and match.group(0).startswith("in ") else None
             if count:  # "due in 14 days": a date, and 14 for a parameter that counts the days
                 at, end = match.start() + count.start(), match.start() + count.end()
