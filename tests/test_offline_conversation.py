@@ -235,3 +235,15 @@ def test_a_new_request_for_another_tool_does_not_take_the_last_calls_values():
     without a readable time is asked for, never set to the taxi's 06:30."""
     history = _turn("book_taxi", {"destination": "the airport", "time": "06:30"})
     assert _calls([TAXI, WAKE], history, "set a wake-up alarm for 6") == []
+
+
+BARGE = _tool("book_houseboat", "Book a houseboat on a canal", {
+    "canal": {"type": "string", "description": "Which canal"}, "boarding": {"type": "string", "format": "date"},
+    "nights": {"type": "integer", "description": "How many nights"}}, ["canal", "boarding", "nights"])
+
+
+@pytest.mark.parametrize("message", ["and on the Grand Union canal for three nights after that",
+                                     "then the Oxford canal, 3 nights, right after it"])
+def test_a_stay_after_that_starts_the_day_the_last_one_ended(message):
+    history = _turn("book_houseboat", {"canal": "Llangollen", "boarding": "2027-05-03", "nights": 4})
+    assert _calls([BARGE], history, message)[0][1]["boarding"] == "2027-05-07"

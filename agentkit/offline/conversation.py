@@ -11,12 +11,13 @@ The state is a `Conversation`: the calls made last (one turn may make several), 
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from agentkit.offline.choose import Offer, Planned
-from agentkit.offline.dates import as_iso
+from agentkit.offline.dates import UNIT_SECONDS, as_iso, units_named
 from agentkit.offline.fill import fill
 from agentkit.offline.lexicon import words
 from agentkit.offline.outputs import NUMBERED
@@ -74,8 +75,8 @@ FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(_WORDS[name]
                                                for name in ("follows_on", "said_around", "back", "it_file", "lead"))
 """A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
 is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
-AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS = (re.compile(_WORDS[name], re.I) for name in (
-    "again", "more", "fewer", "morning", "flag", "corrects"))
+AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS, AFTER_THE_LAST = (re.compile(_WORDS[name], re.I) for name in (
+    "again", "more", "fewer", "morning", "flag", "corrects", "after_the_last"))
 FREE, ORDINALS = {role or None for role in _WORDS["free"]}, _WORDS["ordinals"]
 PICKED = re.compile(rf"(?:\b({'|'.join(ORDINALS)})\b|\b(\d+)(?:st|nd|rd|th)\b|第\s*(\d+))(\s+one\b)?", re.I)
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
@@ -100,6 +101,19 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
         return []
     arguments = {**previous, **{n: _as_before(v, previous.get(n), asked) for n, v in changed.items()}}
     return [Planned(offer, arguments)] if set(offer.schema.get("required") or []) <= set(arguments) else []
+
+
+def after_the_last(planned: list[Planned], messages: list[dict]) -> list[Planned]:
+    """ "and the two nights after that": from the day the last stay ended (its first day plus its days or nights)."""
+    last = dict(Conversation.of(messages).calls_to([p.offer for p in planned]))
+    ended = {offer: _ended(args) for offer, args in last.items()} if AFTER_THE_LAST.search(message_text(messages[-1])) else {}
+    return [Planned(p.offer, p.arguments | ended.get(p.offer, {}), p.missing, p.clause) for p in planned]
+
+
+def _ended(previous: dict) -> dict:
+    days = [v for n, v in previous.items() if type(v) is int and units_named(set(split_name(n))) == [UNIT_SECONDS["day"]]]
+    day = next((n for n, v in previous.items() if isinstance(v, str) and ISO_DATE.fullmatch(v)), None)
+    return {day: (dt.date.fromisoformat(previous[day]) + dt.timedelta(days=days[0])).isoformat()} if day and days else {}
 
 
 def _changes(offer: Offer, previous: dict, question: str) -> tuple[dict, dict]:

@@ -46,7 +46,8 @@ RATE = re.compile(rf"(?:\d|\b(?:{said(1, 100)}))\s+(?:(?!(?:{ENDS})\b)[a-z]+\s+)
 CLOCK = re.compile(TABLES["dates"]["clock"], re.IGNORECASE)
 RELATIVE = re.compile(rf"\bin\s+(\d+|a|an|{said(1, 100)})\s+(days?|weeks?|months?)\b|"
                       r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\bnext\s+(?:week|month)\b", re.IGNORECASE)
-PART_OF_DAY = re.compile(r"\s+(?:morning|afternoon|evening|night)\b", re.IGNORECASE)
+PART_OF_DAY = r"\s+(?:morning|afternoon|evening|night)\b"  # after a day ("monday morning"): part of that day
+A_DAY = rf"(?:{'|'.join(TABLES['days_from_today'])}|(?:next |this )?(?:{WEEKDAY}))\b(?:{PART_OF_DAY})?"  # "tmrw", "wed"
 EVENING = re.compile(rf"\b(?:tonight|(?:this|tomorrow|{WEEKDAY}) (?:evening|afternoon)|in the (?:evening|afternoon))\b", re.I)
 
 

@@ -89,6 +89,7 @@ class OfflineModel:
             elif len(messages) > 1 and ({p.offer.name for p in planned} <= {o.name for o, _ in Conversation.of(
                     messages).calls_to(offers)} or conversation.CORRECTS.search(question)):
                 planned = conversation.follow_up(messages, offers, strong_only=True) or planned  # "no, for 3 people"
+            planned = conversation.after_the_last(planned, messages)  # "the two nights after that"
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
                 planned = [p for p in planned if instructions.fits_exactly(p.offer.name, question)]
             ready = [p for p in planned if not p.missing or choice != "auto"]

@@ -43,8 +43,7 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False, 
 
 
 _DAYS = "|".join(sorted([*dates.TABLES["days_from_today"], *dates.WEEKDAYS], key=len, reverse=True))
-WHEN_FIRST = re.compile(rf"^(?:(?:this|next)\s+)?(?:{_DAYS})(?:{dates.PART_OF_DAY.pattern})?"
-                        rf"(?:\s+at(?:\s+\d{{1,2}}:\d{{2}})?)?(?:\s+to)?\s+(?=\S)", re.I)
+WHEN_FIRST = re.compile(rf"^(?:this\s+)?{dates.A_DAY}(?:\s+at(?:\s+\d{{1,2}}:\d{{2}})?)?(?:\s+to)?\s+(?=\S)", re.I)
 """A day (and a clock time) before what is to be done, as a Chinese request reads: not the phrase's words."""
 LEAD = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['when_leads']})(?:(?:{_DAYS})\b|(?=(?:at\s+)?\d))", re.I)
 ADDING = r"(?:please\s+)?(?:add|put|append|include|save|write down)"
