@@ -287,3 +287,15 @@ def test_the_nights_after_that_start_when_the_last_stay_ends(message, nights):
     history = _turn("find_kennels", {"town": "Hove", "from_day": "2026-12-20", "nights": 4})
     expected = {"town": "Brighton", "from_day": "2026-12-24", "nights": nights}
     assert _calls([KENNEL], history, message) == [("find_kennels", expected)]
+
+
+BARGE = _tool("book_houseboat", "Book a houseboat on a canal", {
+    "canal": {"type": "string", "description": "Which canal"}, "boarding": {"type": "string", "format": "date"},
+    "nights": {"type": "integer", "description": "How many nights"}}, ["canal", "boarding", "nights"])
+
+
+@pytest.mark.parametrize("message", ["and on the Grand Union canal for three nights after that",
+                                     "then the Oxford canal, 3 nights, right after it"])
+def test_a_stay_after_that_starts_the_day_the_last_one_ended(message):
+    history = _turn("book_houseboat", {"canal": "Llangollen", "boarding": "2027-05-03", "nights": 4})
+    assert _calls([BARGE], history, message)[0][1]["boarding"] == "2027-05-07"

@@ -126,3 +126,66 @@ def test_dimming_or_brightening_a_light_leaves_it_on(question):
 ])
 def test_a_bare_hour_is_in_the_evening_when_what_happens_then_says_so(written, clock):
     assert [value for _, _, value in dates.clock_times(written)] == [clock]
+
+
+@pytest.mark.parametrize(("written", "day"), [("thurs", "2026-12-10"), ("wed", "2026-12-09"), ("next tues", "2026-12-08"),
+                                              ("fri", "2026-12-11"), ("sat", "2026-12-12")])
+def test_a_weekday_cut_short_is_that_weekday(written, day):
+    assert dates.as_iso(written, dt.date(2026, 12, 5)) == day
+
+
+@pytest.mark.parametrize(("text", "clock"), [
+    ("the vet, ideally around 11", "11:00"), ("call me after 10, then", "10:00"), ("9 in the morning", "09:00"),
+    ("8 in the evening", "20:00"), ("sunday afternoon around 4?", "16:00"), ("from 7am", "07:00"),
+])
+def test_an_hour_said_around_or_with_its_part_of_the_day_is_a_clock_time(text, clock):
+    assert [c for *_, c in dates.clock_times(text)] == [clock]
+
+
+@pytest.mark.parametrize("text", ["around 10 people", "after 5 years", "before 3 more rounds"])
+def test_a_number_after_around_or_after_that_counts_something_is_no_clock_time(text):
+    assert dates.clock_times(text) == []
+
+
+KAYAK = tool("hire_kayak", "Hire a kayak at a lake.", ["lake", "day", "start_time", "hours"],
+             lake={"type": "string", "description": "Which lake"},
+             day={"type": "string", "description": "Day of the hire", "format": "date"},
+             start_time={"type": "string", "description": "Start, HH:MM", "format": "time"},
+             hours={"type": "integer", "description": "How long to keep it, in hours"})
+CABIN = tool("book_cabin", "Book a cabin for a stay.", ["campsite", "arrival", "nights"],
+             campsite={"type": "string", "description": "Which campsite"},
+             arrival={"type": "string", "description": "Arrival day", "format": "date"},
+             nights={"type": "integer", "description": "How many nights"})
+BIKE = tool("hire_bike", "Hire a bike.", ["town", "pickup_date", "return_date"],
+            town={"type": "string", "description": "Town to hire in"},
+            pickup_date={"type": "string", "description": "Day to collect it", "format": "date"},
+            return_date={"type": "string", "description": "Day to bring it back", "format": "date"})
+
+
+def test_a_start_after_from_and_a_length_in_hours_go_to_their_own_parameters():
+    args = called("a kayak on Lake Bled wed from 10am for 2 hours", [KAYAK])[0][1]
+    assert (args["day"], args["start_time"], args["hours"]) == (dates.as_iso("wednesday", dt.date.today()), "10:00", 2)
+
+
+@pytest.mark.parametrize(("question", "nights"), [("cabin at Pine Hollow from march 2 for a week", 7),
+                                                  ("cabin at Pine Hollow from march 2 for two weeks", 14)])
+def test_a_stay_of_weeks_is_counted_in_nights(question, nights):
+    assert called(question, [CABIN])[0][1]["nights"] == nights
+
+
+def test_a_day_after_returning_or_till_is_where_a_hire_ends():
+    args = called("hire a bike in Bruges from the 3rd, returning the 9th", [BIKE])[0][1]
+    assert (args["pickup_date"], args["return_date"]) == (dates.as_iso("the 3rd"), dates.as_iso("the 9th"))
+    assert called("hire a bike in Bruges from the 3rd till the 9th", [BIKE])[0][1]["return_date"] == dates.as_iso("the 9th")
+
+
+NOTE = tool("leave_note", "Leave a note for later.", ["text", "day", "at"],
+            text={"type": "string", "description": "What the note says"},
+            day={"type": "string", "description": "Day to show it"},
+            at={"type": "string", "description": "Clock time to show it, HH:MM"})
+
+
+@pytest.mark.parametrize(("question", "day", "clock"), [("note to feed the fish on tuesday morning at 8", "tuesday", "08:00"),
+                                                        ("note to feed the fish tomorrow evening around 6", "tomorrow", "18:00")])
+def test_a_part_of_the_day_after_a_day_is_when_and_no_part_of_what(question, day, clock):
+    assert called(question, [NOTE])[0][1] == {"text": "feed the fish", "day": day, "at": clock}

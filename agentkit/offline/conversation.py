@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentkit.offline.choose import Offer, Planned
-from agentkit.offline.dates import as_iso, dt
+from agentkit.offline.dates import as_iso
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
@@ -25,7 +25,7 @@ from agentkit.offline.places import is_known_place, zone_names
 from agentkit.offline.reading import message_text, split_name
 from agentkit.offline.request import calls_in, parsed
 from agentkit.offline.roles import FROM_WORDS, role_of
-from agentkit.offline.spans import QUOTED, find
+from agentkit.offline.spans import find
 from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_values import in_learners_words
 
@@ -107,10 +107,6 @@ def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = Fal
     english_read = {name: value for name, value in changed.items() if not is_chinese(str(value))}
     changed |= in_learners_words(english_read, offer.schema, asked)  # "卧室也开一下": 卧室 as written, not "bedroom"
     arguments = {**previous, **{n: _as_before(v, previous.get(n), asked) for n, v in changed.items()}}
-    counted = [n for n, v in previous.items() if type(v) is int and split_name(n)[-1].rstrip("s") in asked.lower()
-               ] if AFTER_THAT.search(asked) else []  # "for 2 nights after that": the days the last call counted
-    for name in [n for n, v in previous.items() if len(counted) == 1 and isinstance(v, str) and ISO_DATE.fullmatch(v)][:1]:
-        arguments[name] = str(dt.date.fromisoformat(previous[name]) + dt.timedelta(days=previous[counted[0]]))
     return [Planned(offer, arguments)] if set(offer.schema.get("required") or []) <= set(arguments) else []
 
 
@@ -173,36 +169,6 @@ def _as_before(value: Any, before: Any, asked: str) -> Any:
         return _as_written(value, asked)  # "卧室也开一下" after 客厅: the room as written, as the last one was
     dated = isinstance(before, str) and ISO_DATE.fullmatch(before) and isinstance(value, str) and not ISO_DATE.fullmatch(value)
     return as_iso(value) or value if dated else value
-
-
-def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Planned]:
-    """What the last result gives a call: a text to write the question calls "that" or "it" (the whole result); what a
-    call to another tool lacks ("book the first one", "把它取消了"), under its name (or as its "_id"), in the item of the
-    result the message points at by its place (or its one item), else in the last call's arguments."""
-    state, question = Conversation.of(messages), message_text(messages[-1])
-    earlier, picked = state.last_result, PICKED.search(english(question))
-    back = earlier is not None and BACK.search(QUOTED.sub(" ", question))  # "save that": the whole result is the text
-    quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
-    items = parsed(earlier or "null")
-    items = next((v for v in items.values() if isinstance(v, list)), [items]) if isinstance(items, dict) else items
-    items = [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
-    at = (ORDINALS.index(picked[1].lower()) - 1 if picked[1] else int(picked[2] or picked[3]) - 1) if picked else 0
-    item = items[at] if (picked or len(items) == 1) and -len(items) <= at < len(items) else {}
-    said = {at + 1, 1 if picked and picked[4] else at + 1}  # the numbers "the 2nd one" says
-    given = {**(state.calls[-1].arguments if state.calls else {}), **item} if picked or back else {}  # it, the 2nd one
-    changed = []
-    for call in planned:
-        properties = call.offer.schema.get("properties") or {}
-        body = [n for n, spec in properties.items() if back and role_of(n, spec)[0] == "body"
-                and not (isinstance(call.arguments.get(n), str) and call.arguments[n] in quoted)]
-        stale = [n for n, v in call.arguments.items() if picked and (type(v) in (int, float) and v in said or isinstance(
-            v, str) and picked[0].lower() in v.lower())]  # "the 2nd one" is no count of 2 or 1, "last one e-book" no title
-        found = {n: v for n in (*call.missing, *stale) for k, v in given.items()
-                 if n == k or n.endswith(f"_{k}") or k.endswith(f"_{n}")}
-        found = {**found, body[0]: earlier} if body else found
-        changed.append(Planned(call.offer, {**call.arguments, **found}, tuple(m for m in call.missing if m not in found),
-                               call.clause) if found else call)
-    return changed
 
 
 def with_earlier_file(question: str, messages: list[dict]) -> str:

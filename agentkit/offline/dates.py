@@ -21,14 +21,16 @@ from agentkit.offline import lexicon
 
 TABLES = lexicon.words("words")
 WEEKDAYS: list[str] = TABLES["dates"]["weekdays"].split()
+WEEKDAY = "|".join([*WEEKDAYS, *TABLES["dates"]["weekdays_short"].split()])  # a day's name as a pattern, short ones too
 MONTHS: list[str] = TABLES["dates"]["months"].split()
 PAST = re.compile(rf"\b(?:{'|'.join(TABLES['dates']['past'].split())})\b", re.IGNORECASE)
 """The names of days and months, the one copy every stage reads (Chinese ones are read as these)."""
 UNIT_SECONDS: dict[str, int] = TABLES["unit_seconds"]
+WEEK = UNIT_SECONDS["week"]
 MONTH = "|".join([*MONTHS, *(rf"{m[:3]}\.?" for m in MONTHS if m != "may"), r"sept\.?"])  # "Oct 9th", "sept. 3"
 ENDS = "|".join(["and", "or", "then", *TABLES["lists"]["boundary"].split()])  # words that start another value
-DAY_OF_MONTH = (r"(?:" + "|".join(rf"(?<=\b{w}\s)" for w in ("on", "by", "for", "until", "from", "to", "before", "after")) +
-                rf")the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:$|[,.;!?]|(?:{ENDS})\b))")
+DAY_OF_MONTH = (r"(?:" + "|".join(rf"(?<=\b{w}\s)" for w in "on by for until till from to before after returning".split()) +
+                rf")the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:$|[,.;!?]|(?:{ENDS}|till|until|returning)\b))")
 """A day of this month or the next ("on the 14th", "by the 2nd, 10:30"), not a position ("the 3rd step")."""
 
 
@@ -38,13 +40,15 @@ def said(low: float, high: float) -> str:
 
 
 _AMOUNT = rf"\d+(?:\.\d+)?|(?:{said(20, 90)})[\s-](?:{said(1, 9)})|an?|{said(1, 100)}|half an?|a half|(?:a )?quarter of an?"
-DURATION = re.compile(rf"\b({_AMOUNT})[\s-]*(seconds?|secs?|minutes?|mins?|hours?|hrs?|(?<=\d)h)\b(\s+and\s+a\s+half)?",
-                      re.IGNORECASE)
+DURATION = re.compile(rf"\b({_AMOUNT})[\s-]*(seconds?|secs?|minutes?|mins?|hours?|hrs?|(?<=\d)h|weeks?|fortnight)\b"
+                      r"(\s+and\s+a\s+half)?", re.IGNORECASE)
 RATE = re.compile(rf"(?:\d|\b(?:{said(1, 100)}))\s+(?:(?!(?:{ENDS})\b)[a-z]+\s+)?$", re.I)  # "$21 an hour": no duration
 CLOCK = re.compile(TABLES["dates"]["clock"], re.IGNORECASE)
 RELATIVE = re.compile(rf"\bin\s+(\d+|a|an|{said(1, 100)})\s+(days?|weeks?|months?)\b|"
                       r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\bnext\s+(?:week|month)\b", re.IGNORECASE)
 EVENING, MORNING = (re.compile(TABLES["dates"][part], re.IGNORECASE) for part in ("evening", "morning"))
+PART_OF_DAY = r"\s+(?:morning|afternoon|evening|night)\b"  # after a day ("monday morning"): part of that day
+A_DAY = rf"(?:{'|'.join(TABLES['days_from_today'])}|(?:next |this )?(?:{WEEKDAY}))\b(?:{PART_OF_DAY})?"  # "tmrw", "wed"
 
 
 def clock_times(text: str) -> list[tuple[int, int, str]]:
@@ -55,11 +59,11 @@ def clock_times(text: str) -> list[tuple[int, int, str]]:
             hour, minute = (12, 0) if written == "noon" else (0, 0)
         elif match.group(1):
             hour, minute = int(match.group(1)) % 12, int(match.group(2) or 0)
-            hour += 12 if match.group(3).lower().startswith("p") else 0
+            hour += 12 if match.group(3).lower().startswith(("p", "in the a", "in the e", "at")) else 0
         elif match.group(4):
             hour, minute = int(match.group(4)), int(match.group(5))
-        else:
-            hour, minute = int(match.group(6)), 0
+        else:  # "at 9", "around 10"
+            hour, minute = int(match.group(6) or match.group(7)), 0
         if not match.group(3) and 1 <= hour < 12 and evening:  # "tonight at 7:30" is 19:30
             hour += 12
         if hour < 24 and minute < 60:
@@ -95,6 +99,8 @@ def durations(text: str) -> list[tuple[int, int, float]]:
         amount, unit, half = match.group(1).lower(), match.group(2).lower(), match.group(3)
         if amount in ("a", "an") and RATE.search(text[: match.start()]):
             continue  # "$21 an hour", "20 dollars a day": a rate, not a length of time
+        if unit.startswith(("week", "fortnight")) and not re.search(r"\bfor\s+$", text[: match.start()], re.I):
+            continue  # weeks are a stay's length only after "for" ("for a week"), else a count of weeks and a unit
         base = unit.rstrip("s") if len(unit) > 1 else unit
         seconds = UNIT_SECONDS.get(base, UNIT_SECONDS.get(base[:3], 60))
         found.append((match.start(), match.end(), (_amount(amount) + (0.5 if half else 0)) * seconds))
@@ -105,9 +111,14 @@ def in_unit(seconds: float, hint: set[str], own: set[str] = frozenset()) -> floa
     """A duration in the unit a parameter's words ask for: its name's first ("hours"), then its description's ("at
     least 2 h": 120 minutes), else minutes. Of two units named, the finer: a count of seconds stays exact."""
     for words in (own, hint):
-        if named := [UNIT_SECONDS[w.removesuffix("s")] for w in words if len(w) > 2 and w.removesuffix("s") in UNIT_SECONDS]:
+        if named := units_named(words):
             return seconds / min(named)
     return seconds / 60
+
+
+def units_named(words: set[str]) -> list[int]:
+    """The lengths in seconds of the units of time among a parameter's words ("nights", "hours")."""
+    return [UNIT_SECONDS[w.removesuffix("s")] for w in words if len(w) > 2 and w.removesuffix("s") in UNIT_SECONDS]
 
 
 def as_asked(written: str, description: str, schema_format: str | None = None, past: bool = False) -> str:
@@ -134,8 +145,8 @@ def as_iso(written: str, today: dt.date | None = None, past: bool = False) -> st
         return f"{numeric[1]}-{int(numeric[2]):02d}-{int(numeric[3]):02d}"
     if words in (days := TABLES["days_from_today"]):
         return (today + dt.timedelta(days=days[words])).isoformat()
-    if (named := re.fullmatch(r"(next |this |on )?(\w+)", words)) and named.group(2) in WEEKDAYS:
-        ahead = (WEEKDAYS.index(named.group(2)) - today.weekday()) % 7 or 7  # the coming one, never today
+    if (named := re.fullmatch(rf"(next |this |on )?({WEEKDAY})", words)):  # "thurs" is thursday
+        ahead = (next(i for i, d in enumerate(WEEKDAYS) if d.startswith(named[2][:3])) - today.weekday()) % 7 or 7
         return (today + dt.timedelta(days=ahead - 7 * past)).isoformat()
     if relative := re.fullmatch(r"in (\w+) (day|week|month)s?", words):
         step = {"day": 1, "week": 7, "month": 30}[relative.group(2)]

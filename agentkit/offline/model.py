@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from agentkit.offline import answer, conversation, instructions
+from agentkit.offline import answer, conversation, earlier, instructions
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
 from agentkit.offline.choose import Offer, Planned, asks_the_person, plan
 from agentkit.offline.conversation import Conversation
@@ -83,12 +83,13 @@ class OfflineModel:
             return Reply(tool_calls=(_written(stepped, False),))
         if offers and choice != "none" and not general:
             asked = conversation.with_earlier_file(question, messages) if len(messages) > 1 else question
-            planned = conversation.with_earlier_result(plan(asked, offers, choice), messages)
+            planned = earlier.with_earlier_result(plan(asked, offers, choice), messages)
             if all(p.missing for p in planned):  # "and to yen?": what it lacks, the call before had
                 planned = conversation.follow_up(messages, offers) or planned
             elif len(messages) > 1 and ({p.offer.name for p in planned} <= {o.name for o, _ in Conversation.of(
                     messages).calls_to(offers)} or conversation.CORRECTS.search(question)):
                 planned = conversation.follow_up(messages, offers, strong_only=True) or planned  # "no, for 3 people"
+            planned = earlier.after_the_last(planned, messages)  # "the two nights after that"
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
                 planned = [p for p in planned if instructions.fits_exactly(p.offer.name, question)]
             ready = [p for p in planned if not p.missing or choice != "auto"]
@@ -128,8 +129,8 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
     made = {c["id"]: (c["function"]["name"], conversation.arguments_of(c["function"]["arguments"])) for c in asked}
     results = [(*made.get(m.get("tool_call_id"), ("tool", {})), message_text(m)) for m in messages[turn_start + 1:]]
     question_at = max(i for i, m in enumerate(messages) if m["role"] == "user")
-    question, earlier = message_text(messages[question_at]), messages[question_at + 1: turn_start]
-    first_turn = not any(m["role"] == "assistant" for m in earlier)
+    question, between = message_text(messages[question_at]), messages[question_at + 1: turn_start]
+    first_turn = not any(m["role"] == "assistant" for m in between)
     if stepped := conversation.next_step(question, messages, offers):  # the file just read, written back with the line added
         return Reply(tool_calls=(_written(stepped, False),))
     if any(content.startswith("Error:") for *_, content in results) and offers and first_turn:

@@ -20,9 +20,9 @@ from agentkit.offline.spans import MONEY_WORDS, NUMBER_WORDS, UNITS, Span
 
 TABLES = lexicon.words("words")["numbers"]  # the words that say which kind of number a parameter takes
 RATE_WORDS, NOT_COUNTED, PEOPLE_WORDS, MONEY_PARAMS, SIZE_PARAMS, DURATION_WORDS, LOSS_WORDS, FRACTION_RATES, PERCENT_SCALE, \
-    COUNT_PARAMS, FORMULA_WORDS, TIME_PARAMS = (frozenset(TABLES[name].split()) for name in """rate_words not_counted
-    people_words money_params size_params duration_words loss_words fraction_rates percent_scale count_params formula_words
-    time_params""".split())
+    COUNT_PARAMS, FORMULA_WORDS, TIME_PARAMS, LENGTHS = (frozenset(TABLES[name].split()) for name in """rate_words
+    not_counted people_words money_params size_params duration_words loss_words fraction_rates percent_scale count_params
+    formula_words time_params clock_parts_not""".split())
 DECIMAL, FORMULA, CLOCK_PARTS = re.compile(TABLES["decimal"], re.I), re.compile(TABLES["formula"]), TABLES["clock_parts"].split()
 DIGITS = re.compile(r"\^?(?:\[0-9\]|\\d)(?:\{\d+(?:,\d*)?\}|[+*])?\$?")  # "^[0-9]{11}$", "\d+": a pattern of digits only
 NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no thing "a ticket" could name
@@ -151,15 +151,17 @@ def durations(numeric: list[str], properties: dict, text: str, spans: list[Span]
     for parameters named for its hour and minute ("at 6:30 PM": hours 6, as written, or 18 where the description
     counts 24 hours; minutes 30)."""
     found = [s for s in spans if s.kind == "duration" and id(s) not in used]
-    parts, values = {n: CLOCK_PARTS.index(stem) for n in numeric if (stem := reading.stem(n.lower())) in CLOCK_PARTS}, {}
+    parts, values = {n: CLOCK_PARTS.index(stem) for n in numeric if (stem := reading.stem(n.lower())) in CLOCK_PARTS
+                     and not hint_of(n, properties[n]) & LENGTHS}, {}
     if clock := 0 in parts.values() and next((s for s in spans if s.kind == "time" and id(s) not in used), None):
         used.add(id(clock))
         hour, minute = map(int, str(clock.value).split(":"))
         said = hour % 12 or 12 if re.search(r"[ap]\.?m", text[clock.start:clock.end], re.I) else hour
         values = {n: minute if p else hour if "24" in properties[n].get("description", "") else said for n, p in parts.items()}
     for name in numeric:
-        if found and name not in values and (hint := hint_of(name, properties[name])) & DURATION_WORDS:
-            used.add(id(span := found.pop(0)))
+        hint = hint_of(name, properties[name])  # weeks go to what names its unit ("nights"), else they are counted
+        if found and name not in values and hint & DURATION_WORDS and (found[0].value < dates.WEEK or dates.units_named(hint)):
+            used.update([id(span := found.pop(0))] + [id(s) for s in spans if span.start <= s.start < span.end])
             amount = dates.in_unit(float(span.value), hint, own=hint_of(name, {}))
             values[name] = as_json(round(amount, 4), json_type(properties[name]))
     return values

@@ -30,8 +30,9 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False, 
             # "给旺财约个洗澡" (to 旺财 book bath), "去东区图书馆约个讨论室": a Chinese phrase ends before the request's verb
             phrase = re.split(rf"(?<=\S)\s+(?:{'|'.join(COMMANDS)})\b", phrase)[0] if re.match(HAN, phrase) else phrase
             said = after.group(0)[:4].lower() == "that"  # "text mum that i'll be home by 6": its when is what is said
-            phrase = re.sub(r"(?:^|\s+)(?:at|on|by|before|in|tomorrow|today|under|below|over|above|less than|more than)\b"
-                            rf"{'$' if said else '[^,]*$'}", "", WHEN_FIRST.sub("", phrase))  # "to tomorrow at 08:00 pay rent"
+            when = (r"(?:^|\s+)(?:at|on|by|before|after|around|until|till|in|tomorrow|today|under|below|over|above|"
+                    r"less than|more than)")  # "to tomorrow at 08:00 pay rent": what comes from its when on goes
+            phrase = re.sub(rf"{when}\b{'$' if said else '[^,]*$'}", "", WHEN_FIRST.sub("", phrase))
             # "on Saturday at 7am to water the plants": a day is when, not what
             if not dates.as_iso(phrase) and any(not _is_tool_word(w, exclude) for w in _words(phrase)):
                 return phrase if phrase.lower() not in PRONOUNS else None
@@ -59,7 +60,7 @@ def _without_commands(kept: list[str]) -> list[str]:
 
 
 _DAYS = "|".join(sorted([*dates.TABLES["days_from_today"], *dates.WEEKDAYS], key=len, reverse=True))
-WHEN_FIRST = re.compile(rf"^(?:(?:this|next)\s+)?(?:{_DAYS})(?:\s+at(?:\s+\d{{1,2}}:\d{{2}})?)?(?:\s+to)?\s+(?=\S)", re.I)
+WHEN_FIRST = re.compile(rf"^(?:this\s+)?{dates.A_DAY}(?:\s+at(?:\s+\d{{1,2}}:\d{{2}})?)?(?:\s+to)?\s+(?=\S)", re.I)
 """A day (and a clock time) before what is to be done, as a Chinese request reads: not the phrase's words."""
 LEAD = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['when_leads']})(?:(?:{_DAYS})\b|(?=(?:at\s+)?\d))", re.I)
 ADDING = r"(?:please\s+)?(?:add|put|append|include|save|write down)"

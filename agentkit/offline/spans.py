@@ -73,9 +73,8 @@ _PATTERN = re.compile(r"[\w./-]*\*[\w.*/?-]*")
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s\"']+|\bwww\.[^\s\"']+")
 _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}(?P<sep>[-/.])\d{1,2}(?P=sep)\d{1,2}\b|"  # "2022/08/16"
-                   r"\b(?:[12]?\d|3[01])/(?:[12]?\d|3[01])(?:/\d{2,4})?\b|"  # a day by its distance from today ("tmrw")
-                   rf"\b(?:{'|'.join(dates.TABLES['days_from_today'])})\b|"
-                   rf"\b(?:next |this )?(?:{'|'.join(WEEKDAYS)})\b|"  # a day and month are no more than 31 ("BP 90/60")
+                   r"\b(?:[12]?\d|3[01])/(?:[12]?\d|3[01])(?:/\d{2,4})?\b|"  # a day and month are no more than 31 ("BP 90/60")
+                   rf"\b{dates.A_DAY}|"  # a day by its distance from today or its name, "monday morning" too
                    rf"\b(?:{dates.MONTH})(?:\s+|(?<=[a-z])\.)\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
 _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?](?!\w)|$")
@@ -143,8 +142,8 @@ def _find(text: str) -> tuple[Span, ...]:
                 add(match.start(1), match.start(1) + len(value), "path" if file else kind, value)
     for kind, pattern in (("proper", _PLACE), ("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN),
                           ("date", _DATE), ("code", _CODE)):
-        for match in pattern.finditer(text):
-            add(match.start(), match.end(), kind, match.group(0).rstrip(".,;:"))
+        for match in pattern.finditer(text):  # "monday morning" is the day: its part of the day is no other value
+            add(match.start(), match.end(), kind, re.sub(dates.PART_OF_DAY, "", match.group(0), flags=re.I).rstrip(".,;:"))
             count = re.search(r"\d+", match.group(0)) if kind == "date" and match.group(0).startswith("in ") else None
             if count:  # "due in 14 days": a date, and 14 for a parameter that counts the days
                 at, end = match.start() + count.start(), match.start() + count.end()
@@ -154,6 +153,9 @@ def _find(text: str) -> tuple[Span, ...]:
     for kind, read in (("time", dates.clock_times(text)), ("duration", dates.durations(text))):  # "at 9:30", "for 2 hours"
         for start, end, value in read:
             add(start, end, kind, value)
+            at = text.rfind(" ", start, end)  # "for 2 weeks": a count of weeks too (a period's)
+            if kind == "duration" and value >= dates.WEEK and at > start and text[start:at].lower() not in ("a", "an"):
+                found.append(Span(start, at, "number", value / dates.WEEK, _before(text, start), _after(text, at)))
     for start, end, number, before, after in code.dice(text):
         add(start, end, "number", number)
         found[-1] = Span(start, end, "number", number, before, after)  # what each number of "3d8+1" is

@@ -1,0 +1,64 @@
+"""Step 6, *converse* (continued): what the last turn's result and calls give the calls a new message plans.
+
+- "that", "it", "the result" in a request to write ("now save that to summary.md") is the result the tools gave before:
+  the content to write, not the words of the request.
+- A call to another tool that points back ("book the first one", "把它取消了") takes what it lacks from the item of the
+  last result it points at (or its one item), else from the last call's arguments.
+- "the two nights after that": a stay that starts the day the last one ended.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from agentkit.offline.choose import Planned
+from agentkit.offline.conversation import AFTER_THAT, BACK, ISO_DATE, ORDINALS, PICKED, Conversation
+from agentkit.offline.dates import UNIT_SECONDS, units_named
+from agentkit.offline.reading import message_text, split_name
+from agentkit.offline.request import parsed
+from agentkit.offline.roles import role_of
+from agentkit.offline.spans import QUOTED
+from agentkit.offline.vocabulary import english
+
+
+def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Planned]:
+    """What the last result gives a call: a text to write the question calls "that" or "it" (the whole result); what a
+    call to another tool lacks ("book the first one", "把它取消了"), under its name (or as its "_id"), in the item of the
+    result the message points at by its place (or its one item), else in the last call's arguments."""
+    state, question = Conversation.of(messages), message_text(messages[-1])
+    earlier, picked = state.last_result, PICKED.search(english(question))
+    back = earlier is not None and BACK.search(QUOTED.sub(" ", question))  # "save that": the whole result is the text
+    quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
+    items = parsed(earlier or "null")
+    items = next((v for v in items.values() if isinstance(v, list)), [items]) if isinstance(items, dict) else items
+    items = [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+    at = (ORDINALS.index(picked[1].lower()) - 1 if picked[1] else int(picked[2] or picked[3]) - 1) if picked else 0
+    item = items[at] if (picked or len(items) == 1) and -len(items) <= at < len(items) else {}
+    said = {at + 1, 1 if picked and picked[4] else at + 1}  # the numbers "the 2nd one" says
+    given = {**(state.calls[-1].arguments if state.calls else {}), **item} if picked or back else {}  # it, the 2nd one
+    changed = []
+    for call in planned:
+        properties = call.offer.schema.get("properties") or {}
+        body = [n for n, spec in properties.items() if back and role_of(n, spec)[0] == "body"
+                and not (isinstance(call.arguments.get(n), str) and call.arguments[n] in quoted)]
+        stale = [n for n, v in call.arguments.items() if picked and (type(v) in (int, float) and v in said or isinstance(
+            v, str) and picked[0].lower() in v.lower())]  # "the 2nd one" is no count of 2 or 1, "last one e-book" no title
+        found = {n: v for n in (*call.missing, *stale) for k, v in given.items()
+                 if n == k or n.endswith(f"_{k}") or k.endswith(f"_{n}")}
+        found = {**found, body[0]: earlier} if body else found
+        changed.append(Planned(call.offer, {**call.arguments, **found}, tuple(m for m in call.missing if m not in found),
+                               call.clause) if found else call)
+    return changed
+
+
+def after_the_last(planned: list[Planned], messages: list[dict]) -> list[Planned]:
+    """ "and the two nights after that": from the day the last stay ended (its first day plus its days or nights)."""
+    last = dict(Conversation.of(messages).calls_to([p.offer for p in planned]))
+    ended = {offer: _ended(args) for offer, args in last.items()} if AFTER_THAT.search(message_text(messages[-1])) else {}
+    return [Planned(p.offer, p.arguments | ended.get(p.offer, {}), p.missing, p.clause) for p in planned]
+
+
+def _ended(previous: dict) -> dict:
+    days = [v for n, v in previous.items() if type(v) is int and units_named(set(split_name(n))) == [UNIT_SECONDS["day"]]]
+    day = next((n for n, v in previous.items() if isinstance(v, str) and ISO_DATE.fullmatch(v)), None)
+    return {day: (dt.date.fromisoformat(previous[day]) + dt.timedelta(days=days[0])).isoformat()} if day and days else {}
