@@ -71,3 +71,19 @@ def test_a_chinese_adjective_names_an_option_by_its_meaning(question, how):
 def test_qiantian_is_the_day_before_yesterday():
     [(_, arguments)] = call("前天午睡了2个小时", NAP, CHORE)
     assert arguments["day"] == (dt.date.today() - dt.timedelta(days=2)).isoformat()
+
+
+FEEDER = tool("set_feeder", "Schedule an automatic pet feeder.", ["pet", "grams"], pet=S("the pet's name"),
+              grams={"type": "integer", "description": "food per meal, in grams"}, time=S("HH:MM"))
+WATERING = tool("plan_watering", "Remind me to water a plant every few days.", ["plant", "every_days"],
+                plant=S("which plant"), every_days={"type": "integer", "description": "how often, in days"})
+
+
+@pytest.mark.parametrize(("question", "tools", "name", "value"), [
+    ("每天晚上6点给豆豆喂40克狗粮", (FEEDER, WATERING), "pet", "豆豆"),
+    ("明早7点给小黑喂50克", (WATERING, FEEDER), "pet", "小黑"),
+])
+def test_an_everyday_verb_is_a_word_of_its_own_not_part_of_the_name_before_it(question, tools, name, value):
+    """喂 reads as "feed", a verb of a request: the pet's name ends where it starts (not "豆豆喂 狗粮")."""
+    [(_, arguments)] = call(question, *tools)
+    assert arguments[name] == value
