@@ -175,7 +175,8 @@ def test_mcp_ends_at_the_first_signal_while_its_client_is_silent(tmp_path, numbe
 @pytest.mark.parametrize("command", ["web", "mcp", "chat"])
 def test_a_workspace_that_cannot_be_made_is_refused_naming_the_flag(tmp_path, command):
     (tmp_path / "a-file").write_text("not a folder")
-    done = run(command, "--workspace", str(tmp_path / "a-file" / "workspace"), cwd=tmp_path)
+    port = ["--port", str(free_port())] if command == "web" else []  # not 8001: another agentkit web may hold it
+    done = run(command, *port, "--workspace", str(tmp_path / "a-file" / "workspace"), cwd=tmp_path)
     assert (done.returncode, done.stdout) == (2, ""), done
     assert re.fullmatch(rf"agentkit {command}: cannot use \S+ as the workspace \(.+\): .*--workspace PATH\n",
                         done.stderr)
