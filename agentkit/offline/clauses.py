@@ -49,8 +49,9 @@ def zh_joined(question: str, best: Callable[[str], tuple[Any, float]], complete:
     (its comma marked U+2060, no cut), unless a word such as 再 or 另外 opens another, or both are whole requests: the
     `best` tool fits each, and each is `complete` for it ("昨晚睡了7个小时，今天喝了800毫升水")."""
     def whole(text: str) -> bool:
-        offer, fit = best(english(text))
-        return fit >= ENOUGH and complete(offer, english(text))
+        read = english(text)
+        offer, fit = best(read)
+        return fit >= ENOUGH and complete(offer, read)
     # a file's edit ("创建 todo.txt，内容是 买菜") is read by its own patterns, comma and all
     parts = re.split(r"[，,](?![^“《]*[”》])", question) if is_chinese(question) and not FILE.search(question) else [question]
     joined = parts[0]
