@@ -178,6 +178,18 @@ def test_no_tool_is_right_only_without_a_call():
     assert not wrong.right and wrong.reasons == ("called get_current_time although no offered tool fits",)
 
 
+def test_values_are_counted_where_the_tool_is_right():
+    """`values` is (right, asked) over calls to an expected tool: a value counts when leaving it out is wrong."""
+    interest = {"principal": 1200, "annual_rate": 0.035, "years": 7, "compounds_per_year": 12}
+    assert score(_case(INTEREST), [("calculate_compound_interest", interest)], FUNCTIONS).values == (2, 3)
+    assert score(_case(WEATHER), [("get_current_weather", "{}")], FUNCTIONS).values == (0, 1)  # unit: null is fine
+    assert score(_case(WEATHER), [("get_current_time", {"timezone": "Asia/Tokyo"})], FUNCTIONS).values == (0, 0)
+    assert score(_case(WEATHER), [("get_current_weather", '{"location": "Tok')], FUNCTIONS).values == (0, 1)
+    both = _case(WEATHER, INTEREST, category="several_tools")
+    calls = [("calculate_compound_interest", interest), ("get_current_weather", {"location": "tokyo"})]
+    assert score(both, calls, FUNCTIONS).values == (3, 4)
+
+
 def test_values_compare_by_kind():
     assert same_value(3, 3.0) and not same_value(True, 1) and not same_value("3", 3)
     assert same_value(["mean", "median"], ["Mean", "median"]) and not same_value(["median", "mean"], ["mean", "median"])
@@ -205,7 +217,8 @@ def test_the_report_has_a_row_a_category_and_a_column_a_split():
     outcomes = asyncio.run(evaluate(connect(offline=True), "offline"))
     lines = table(outcomes).splitlines()
     assert lines[0] == "| category | train | heldout |"
-    assert [line.split(" | ")[0] for line in lines[2:]] == [f"| {c}" for c in (*CATEGORIES, "all", "right tool (single, choose)")]
+    assert [line.split(" | ")[0] for line in lines[2:]] == [f"| {c}" for c in (*CATEGORIES, "all", "right tool (single, choose)",
+                                                                           "values right (where the tool is)")]
     assert "tokens a case" in cost(outcomes)
     assert failures([o for o in outcomes if o.verdict.right]) == "no failures"
 

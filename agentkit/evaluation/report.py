@@ -17,7 +17,7 @@ def accuracy(outcomes: Sequence[Outcome]) -> float | None:
 
 
 def scores(outcomes: Sequence[Outcome]) -> dict[str, dict[str, float]]:
-    """{split: {category: accuracy, "all": ..., "right_tool": ...}} for the splits and categories present."""
+    """{split: {category: accuracy, "all": ..., "right_tool": ..., "values": ...}} for the splits and categories present."""
     table: dict[str, dict[str, float]] = {}
     for split in SPLITS:
         in_split = [o for o in outcomes if o.case.split == split]
@@ -27,15 +27,18 @@ def scores(outcomes: Sequence[Outcome]) -> dict[str, dict[str, float]]:
         row["all"] = accuracy(in_split)
         one_call = [o for o in in_split if o.case.category in ONE_CALL]
         row["right_tool"] = sum(o.verdict.right_tool for o in one_call) / len(one_call) if one_call else None
+        right, asked = (sum(o.verdict.values[i] for o in in_split) for i in (0, 1))
+        row["values"] = right / asked if asked else None
         table[split] = {name: value for name, value in row.items() if value is not None}
     return table
 
 
 def _cell(outcomes: Sequence[Outcome], right: str = "right") -> str:
-    if not outcomes:
-        return "-"
-    hits = sum(getattr(o.verdict, right) for o in outcomes)
-    return f"{hits}/{len(outcomes)} ({hits / len(outcomes):.0%})"
+    if right == "values":  # counted in values, not in cases
+        hits, total = (sum(o.verdict.values[i] for o in outcomes) for i in (0, 1))
+    else:
+        hits, total = sum(getattr(o.verdict, right) for o in outcomes), len(outcomes)
+    return f"{hits}/{total} ({hits / total:.0%})" if total else "-"
 
 
 def table(outcomes: Sequence[Outcome]) -> str:
@@ -51,6 +54,8 @@ def table(outcomes: Sequence[Outcome]) -> str:
     if any(o.case.category in ONE_CALL for o in outcomes):
         cells = [_cell([o for o in by[s] if o.case.category in ONE_CALL], "right_tool") for s in splits]
         lines.append("| right tool (single, choose) | " + " | ".join(cells) + " |")
+    if any(o.verdict.values[1] for o in outcomes):
+        lines.append("| values right (where the tool is) | " + " | ".join(_cell(by[s], "values") for s in splits) + " |")
     return "\n".join(lines)
 
 

@@ -32,6 +32,10 @@ class Verdict:
     """The model called exactly the expected functions (arguments aside); for no_tool: it called nothing."""
     reasons: tuple[str, ...] = ()
     """Why it is wrong, one line each ("missing argument 'city'", ...); empty when right."""
+    values: tuple[int, int] = (0, 0)
+    """(right, asked) over the calls that name an expected tool: the values it must be given (leaving them out is
+    wrong), and how many of them the call gave right, whether or not the whole answer is right (partial progress
+    shows here before it shows in `right`)."""
 
 
 def normalized(text: str) -> str:
@@ -86,6 +90,18 @@ def call_problem(name: str, arguments: str | dict[str, Any], expected: ExpectedC
     return None
 
 
+def values_right(arguments: str | dict[str, Any], expected: ExpectedCall) -> tuple[int, int]:
+    """(right, asked) for one call to the expected tool: an argument is asked when leaving it out is wrong."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments or "{}")
+        except json.JSONDecodeError:
+            arguments = {}
+    given = arguments if isinstance(arguments, dict) else {}
+    asked = {name: acceptable for name, acceptable in expected.arguments.items() if None not in acceptable}
+    return sum(name in given and any(same_value(given[name], want) for want in asked[name]) for name in asked), len(asked)
+
+
 def _matching(fits: list[list[bool]]) -> list[int | None]:
     """For each expected call, the index of the model call matched to it (a maximum bipartite matching)."""
     owner: dict[int, int] = {}  # model call -> expected call
@@ -120,7 +136,7 @@ def score(case: Case, calls: Sequence[ModelCall], functions: Mapping[str, Mappin
                 for expected in case.expected]
     matched = _matching([[problem is None for problem in row] for row in problems])
     unused = [i for i in range(len(calls)) if i not in matched]
-    reasons = []
+    reasons, paired = [], list(matched)  # paired: the call each expected call is measured against, for its values
     for index, call in enumerate(matched):
         if call is None:  # explain it by the nearest unused call: same name first, any call when one was expected
             expected = case.expected[index]
@@ -129,7 +145,10 @@ def score(case: Case, calls: Sequence[ModelCall], functions: Mapping[str, Mappin
                 explaining = nearest[0]
                 unused.remove(explaining)
                 reasons.append(problems[index][explaining])
+                paired[index] = explaining
             else:
                 reasons.append(f"missing call to {expected.name}")
     reasons += [f"extra call to {calls[i][0]}" + ("" if calls[i][0] in offered else " (not offered)") for i in unused]
-    return Verdict(not reasons, right_tool, tuple(reasons))
+    counts = [values_right(calls[call][1], expected) for expected, call in zip(case.expected, paired, strict=True)
+              if call is not None and calls[call][0] == expected.name]  # values are scored where the tool is right
+    return Verdict(not reasons, right_tool, tuple(reasons), (sum(r for r, _ in counts), sum(a for _, a in counts)))
