@@ -354,13 +354,13 @@ def test_francs_and_rupees_are_money():
 
 
 def _after(question, name, arguments, correction, offer):
-    from agentkit.offline.conversation import follow_up
+    from agentkit.offline.conversation import Conversation, follow_up
     messages = [{"role": "user", "content": question},
                 {"role": "assistant", "content": None, "tool_calls": [
                     {"id": "c1", "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}]},
                 {"role": "tool", "tool_call_id": "c1", "content": "ok"}, {"role": "assistant", "content": "Done."},
                 {"role": "user", "content": correction}]
-    return [(p.offer.name, p.arguments) for p in follow_up(messages, [offer])]
+    return [(p.offer.name, p.arguments) for p in follow_up(Conversation.of(messages), correction, [offer])]
 
 
 @pytest.mark.parametrize(("correction", "expected"), [

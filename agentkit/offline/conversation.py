@@ -84,10 +84,9 @@ PICKED = re.compile(rf"(?:\b({'|'.join(ORDINALS)})\b|\b(\d+)(?:st|nd|rd|th)\b|�
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
 
 
-def follow_up(messages: list[dict], offers: list[Offer], strong_only: bool = False) -> list[Planned]:
-    """The last call again, with the values this message changes (none: not a follow-up). `strong_only`: only
+def follow_up(state: Conversation, asked: str, offers: list[Offer], strong_only: bool = False) -> list[Planned]:
+    """The last call again, with the values the message `asked` changes (none: not a follow-up). `strong_only`: only
     when the message says it follows on ("and…", "actually…", "那…呢"), not merely because it is short."""
-    asked, state = message_text(messages[-1]), Conversation.of(messages)
     tried = state.calls_to(offers)
     short = not strong_only and len(re.findall(r"\w+", asked)) <= 3 and len(asked) <= 24  # a question of a few words
     if not tried or not (FOLLOWS_ON.search(asked) or CORRECTS.search(asked) or short):  # "and in Lima?", "改到周五"
@@ -120,9 +119,9 @@ def _changes(offer: Offer, previous: dict, question: str) -> tuple[dict, dict]:
     return {**kept, **titled}, bare
 
 
-def again(messages: list[dict], offers: list[Offer]) -> Planned | None:
+def again(state: Conversation, asked: str, offers: list[Offer]) -> Planned | None:
     """ "try again", "再试一次": the last call once more, with the same arguments, as a person asks after an error."""
-    last = Conversation.of(messages).calls_to(offers) if AGAIN.match(message_text(messages[-1])) else None
+    last = state.calls_to(offers) if AGAIN.match(asked) else None
     return Planned(*last[0]) if last else None
 
 

@@ -14,18 +14,17 @@ import datetime as dt
 from agentkit.offline.choose import Planned
 from agentkit.offline.conversation import AFTER_THAT, BACK, ISO_DATE, ORDINALS, PICKED, Conversation
 from agentkit.offline.dates import UNIT_SECONDS, units_named
-from agentkit.offline.reading import message_text, split_name
+from agentkit.offline.reading import split_name
 from agentkit.offline.request import parsed
 from agentkit.offline.roles import role_of
 from agentkit.offline.spans import QUOTED
 from agentkit.offline.vocabulary import english
 
 
-def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Planned]:
+def with_earlier_result(planned: list[Planned], state: Conversation, question: str) -> list[Planned]:
     """What the last result gives a call: a text to write the question calls "that" or "it" (the whole result); what a
     call to another tool lacks ("book the first one", "把它取消了"), under its name (or as its "_id"), in the item of the
     result the message points at by its place (or its one item), else in the last call's arguments."""
-    state, question = Conversation.of(messages), message_text(messages[-1])
     earlier, picked = state.last_result, PICKED.search(english(question))
     back = earlier is not None and BACK.search(QUOTED.sub(" ", question))  # "save that": the whole result is the text
     quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
@@ -51,10 +50,10 @@ def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Pl
     return changed
 
 
-def after_the_last(planned: list[Planned], messages: list[dict]) -> list[Planned]:
+def after_the_last(planned: list[Planned], state: Conversation, asked: str) -> list[Planned]:
     """ "and the two nights after that": from the day the last stay ended (its first day plus its days or nights)."""
-    last = dict(Conversation.of(messages).calls_to([p.offer for p in planned]))
-    ended = {offer: _ended(args) for offer, args in last.items()} if AFTER_THAT.search(message_text(messages[-1])) else {}
+    last = dict(state.calls_to([p.offer for p in planned]))
+    ended = {offer: _ended(args) for offer, args in last.items()} if AFTER_THAT.search(asked) else {}
     return [Planned(p.offer, p.arguments | ended.get(p.offer, {}), p.missing, p.clause) for p in planned]
 
 

@@ -72,24 +72,25 @@ class OfflineModel:
         choice = request.get("tool_choice") or "auto"
         if messages[-1]["role"] == "tool":
             return _after_tool_results(messages, offers, told, self.gullible)
+        state, said = Conversation.of(messages), message_text(messages[-1])  # the chat before this message, and this one
         confirmed = _confirmed(messages) if told.ask_first else None
-        question = confirmed or message_text(messages[-1])
+        question = confirmed or said
         language = told.language or language_of(question)
         # "什么是股票代码？" asks about the world, and "thanks!" asks nothing: answered in words, with no call
         general = choice == "auto" and (asks_in_general(question) or answer.small_talk(question) is not None)
-        stepped = (conversation.next_step(question, messages, offers) or conversation.again(messages, offers)
+        stepped = (conversation.next_step(question, messages, offers) or conversation.again(state, said, offers)
                    if choice == "auto" else None)
         if stepped:  # "在 笔记.txt 末尾加一行：买牛奶" (read, then write back), "try again" (the last call)
             return Reply(tool_calls=(_written(stepped, False),))
         if offers and choice != "none" and not general:
             asked = conversation.with_earlier_file(question, messages) if len(messages) > 1 else question
-            planned = earlier.with_earlier_result(plan(asked, offers, choice), messages)
+            planned = earlier.with_earlier_result(plan(asked, offers, choice), state, said)
             if all(p.missing for p in planned):  # "and to yen?": what it lacks, the call before had
-                planned = conversation.follow_up(messages, offers) or planned
-            elif len(messages) > 1 and ({p.offer.name for p in planned} <= {o.name for o, _ in Conversation.of(
-                    messages).calls_to(offers)} or conversation.CORRECTS.search(question)):
-                planned = conversation.follow_up(messages, offers, strong_only=True) or planned  # "no, for 3 people"
-            planned = earlier.after_the_last(planned, messages)  # "the two nights after that"
+                planned = conversation.follow_up(state, said, offers) or planned
+            elif len(messages) > 1 and ({p.offer.name for p in planned} <= {o.name for o, _ in state.calls_to(offers)}
+                                        or conversation.CORRECTS.search(question)):
+                planned = conversation.follow_up(state, said, offers, strong_only=True) or planned  # "no, for 3 people"
+            planned = earlier.after_the_last(planned, state, said)  # "the two nights after that"
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
                 planned = [p for p in planned if instructions.fits_exactly(p.offer.name, question)]
             ready = [p for p in planned if not p.missing or choice != "auto"]
