@@ -93,7 +93,6 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     return [fact for fact in shown if not (units and fact.key.endswith("currency"))]
 
 
-
 def _currencies(flat: dict[str, Any]) -> dict[str, str]:
     """{"balance": 2450.75, "currency": "USD"}: an amount's unit is the currency beside it ("2450.75 USD"), said once."""
     units = {}

@@ -104,8 +104,6 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     return ordered, [name for name in required if name not in ordered]
 
 
-
-
 def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], used: set[int], exclude, guess,
            siblings: tuple[str, ...] = ()) -> Any:
     kind, hint = json_type(spec), hint_of(name, spec)
@@ -178,8 +176,6 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
         return _before_labels(said, siblings, name) if rest else LATER
     return None
-
-
 
 
 def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dict) -> str:

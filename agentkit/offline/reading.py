@@ -64,8 +64,8 @@ def stem(word: str) -> str:
 
 
 WEAK_STEMS = frozenset(stem(w) for w in WEAK_WORDS)
-OPPOSITE = {stem(a): stem(b) for pair in TABLES["opposites"] for a, b in (pair.split(), pair.split()[::-1])}
 """The stemmed words that barely say which tool fits (see WEAK_WORDS)."""
+OPPOSITE = {stem(a): stem(b) for pair in TABLES["opposites"] for a, b in (pair.split(), pair.split()[::-1])}
 
 
 @cache
