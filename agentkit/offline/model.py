@@ -38,7 +38,6 @@ from agentkit.offline.lexicon import words
 from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
 from agentkit.offline.reading import message_text
 from agentkit.offline.reply import EmittedCall, Reply
-from agentkit.offline.request import parsed
 from agentkit.offline.retry import corrected, reread
 from agentkit.offline.slots import offer_of
 from agentkit.offline.wording import say
@@ -136,10 +135,7 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
         return Reply(tool_calls=(_written(stepped, False),))
     if any(content.startswith("Error:") for *_, content in results) and offers and first_turn:
         # A model reads the error and tries again once, if the error or the schema says what to change and the question how
-        raw = {c["id"]: parsed(c["function"]["arguments"] or "{}") for c in asked}  # None: arguments that were no object
-        failed = [(name, a if isinstance(a := raw.get(m.get("tool_call_id")), dict) else None, content)
-                  for (name, _, content), m in zip(results, messages[turn_start + 1:], strict=True)]
-        if retry := corrected(results, offers) or reread(failed, offers, [p for p in plan(question, offers) if not p.missing]):
+        if retry := corrected(results, offers) or reread(results, offers, [p for p in plan(question, offers) if not p.missing]):
             return Reply(tool_calls=tuple(retry))
     if results and all(name.lower().startswith("ask") and "question" in arguments for name, arguments, _ in results):
         # The person answered the question asked for a missing value: the request, completed by the answer.

@@ -50,26 +50,23 @@ def _likeness(wrong: str, valid: str) -> int:
     return 0
 
 
-def reread(results: list[tuple[str, dict | None, str]], offers: list[Offer], planned: list[Planned]) -> list[EmittedCall]:
-    """The failed calls again with what the error names, or the schema shows wrong, read from the question (`planned`,
-    its calls); [] when that changes none of them. A call's arguments are None when they were no JSON object."""
+def reread(results: list[tuple[str, dict, str]], offers: list[Offer], planned: list[Planned]) -> list[EmittedCall]:
+    """The calls again, each failed one with what its error names, or the schema shows wrong, read from the question
+    (`planned`, its calls); [] when that changes none of them."""
     calls = []
     for name, arguments, content in results:
         offer = next((o for o in offers if o.name == name), None)
         read = next((p for p in planned if p.offer.name == name), None if offer else next(iter(planned), None))
         if not content.startswith("Error:") or read is None:
+            calls.append((name, arguments))
             continue
-        if offer is None or arguments is None:  # a tool it does not have, arguments that were no object: the call read anew
-            calls.append(EmittedCall(read.offer.name, json.dumps(read.arguments)))
-            continue
-        properties = offer.schema.get("properties") or {}
+        properties = offer.schema.get("properties") or {} if offer and arguments else {}  # else: the call read anew
         wrong = {k for k in properties if _names(content, k) or k in arguments and not _fits(arguments[k], properties[k])}
-        fixed = {k: read.arguments.get(k, v) if k in wrong else v for k, v in arguments.items() if k in properties}
-        fixed |= {k: v for k, v in read.arguments.items() if k not in fixed and (
-            k in wrong or k in (offer.schema.get("required") or []))}
-        if fixed != arguments:
-            calls.append(EmittedCall(name, json.dumps(fixed)))
-    return calls
+        take = {k for k in read.arguments if not properties or k in wrong or k not in arguments and k in (
+            offer.schema.get("required") or [])}  # the question's value, in its order
+        calls.append((read.offer.name, {k: read.arguments[k] if k in take else arguments[k] for k in [*read.arguments, *arguments]
+                                        if k in take or k in arguments and k in properties}))
+    return [EmittedCall(name, json.dumps(arguments)) for name, arguments in calls] if calls != [r[:2] for r in results] else []
 
 
 def _names(error: str, key: str) -> bool:
