@@ -189,8 +189,8 @@ def test_a_chinese_answer_says_units_in_chinese_and_no_value_without_its_name(re
 
 @pytest.mark.parametrize(("question", "said"), [
     ("open my plans and budget memos",
-     "That didn't work: memo 'plans' does not exist; memo 'budget' does not exist. Check the name and try again."),
-    ("打开 plans 和 budget 备忘录", "没能完成：不认识或找不到 plans和budget。请检查名称是否正确，再试一次。"),
+     "That didn't work: memo 'plans' does not exist; memo 'budget' does not exist. Could you check the name?"),
+    ("打开 plans 和 budget 备忘录", "没能完成：不认识或找不到 plans和budget。能确认一下名称吗？"),
 ])
 def test_calls_that_failed_alike_are_said_in_one_sentence(question, said):
     from agentkit.offline.answer import sentences
@@ -202,17 +202,17 @@ def test_calls_that_failed_alike_are_said_in_one_sentence(question, said):
 
 
 @pytest.mark.parametrize(("question", "errors", "said"), [
-    ("加两条日程", ["title is required", "date is required"], "没能完成：缺少需要的值。请给我一个有效的值，我再试一次。"),
+    ("加两条日程", ["title is required", "date is required"], "没能完成：缺少需要的值。应该换成什么值？"),
     ("quotes for AAPL and MSFT", ["the quote service is down"] * 2,
      "That didn't work: the quote service is down. Try again in a moment."),
     ("zorblax 和 qux 要做多久", ["no recipe named 'zorblax'", "no recipe named 'qux'"],
-     "没能完成：工具报告了一个错误（与 zorblax、qux 有关）。请换个说法或换个值再试。"),
+     "没能完成：工具报告了一个错误（与 zorblax、qux 有关）。要换个说法或换个值再试吗？"),
     ("read a and then b", ["'a' is a directory", "file 'b' not found"],
-     "That didn't work: 'a' is a directory; file 'b' not found. Check the name and try again."),
+     "That didn't work: 'a' is a directory; file 'b' not found. Could you check the name?"),
     ("读一下 a 和 b", ["'a' is a directory", "file 'b' not found"],
-     "没能完成：a 是文件夹，不是文件；不认识或找不到 b。请检查名称是否正确，再试一次。"),
+     "没能完成：a 是文件夹，不是文件；不认识或找不到 b。能确认一下名称吗？"),
     ("读一下 a 和 b", ["user declined", "file 'b' not found"],
-     "我没有执行：你没有同意，所以它没有运行。你想换成什么做法？没能完成：不认识或找不到 b。请检查名称是否正确，再试一次。"),
+     "我没有执行：你没有同意，所以它没有运行。你想换成什么做法？没能完成：不认识或找不到 b。能确认一下名称吗？"),
 ])
 def test_failed_calls_are_grouped_by_their_kind_and_each_kind_said_once(question, errors, said):
     """Calls that failed alike (to be tried again the same way) are one sentence, each kind of error said once in it:
@@ -693,7 +693,7 @@ def test_a_result_that_is_already_a_sentence_is_said_as_it_is(name, arguments, r
         "Serralves", "Soares dos Reis", "World of Discoveries", "Casa do Infante", "Museu do Carro")],
      "I found 5 museums in Porto: Serralves, Soares dos Reis, World of Discoveries and 2 more."),
     # an error already in Chinese is said as it is
-    ("周五晚上订两张票", "book_tickets", {"date": "2026-12-11"}, "Error: 周五晚场已售罄", "没能完成：周五晚场已售罄。请换个说法或换个值再试。"),
+    ("周五晚上订两张票", "book_tickets", {"date": "2026-12-11"}, "Error: 周五晚场已售罄", "没能完成：周五晚场已售罄。要换个说法或换个值再试吗？"),
 ])
 def test_a_result_is_said_by_the_fields_a_person_needs(question, name, arguments, result, said):
     """A field's salience: the question's own words (not those the call already used), a state, an action's
