@@ -693,7 +693,8 @@ def test_a_result_that_is_already_a_sentence_is_said_as_it_is(name, arguments, r
         "Serralves", "Soares dos Reis", "World of Discoveries", "Casa do Infante", "Museu do Carro")],
      "I found 5 museums in Porto: Serralves, Soares dos Reis, World of Discoveries and 2 more."),
     # an error already in Chinese is said as it is
-    ("周五晚上订两张票", "book_tickets", {"date": "2026-12-11"}, "Error: 周五晚场已售罄", "没能完成：周五晚场已售罄。要换个说法或换个值再试吗？"),
+    ("周五晚上订两张票", "book_tickets", {"date": "2026-12-11"}, "Error: 周五晚场已售罄",
+     "没能完成：周五晚场已售罄。要换个说法或换个值再试吗？"),
 ])
 def test_a_result_is_said_by_the_fields_a_person_needs(question, name, arguments, result, said):
     """A field's salience: the question's own words (not those the call already used), a state, an action's
