@@ -688,6 +688,11 @@ def test_a_result_that_is_already_a_sentence_is_said_as_it_is(name, arguments, r
     ("book the 8:30 ferry to Hvar", "book_ferry", {"destination": "Hvar", "sailing": "08:30"}, {
         "booking_id": "FRY-2291", "sailing": "08:30", "deck": "upper", "session_uuid": "5f2a-77"},
      "Booked Hvar: the deck is upper and the booking id is FRY-2291."),
+    # an action's link is how the person uses what it made: said, its timestamps not
+    ("book me into the 7pm pottery class", "book_class", {"class_name": "pottery", "time": "19:00"}, {
+        "booking_id": "POT-118", "join_url": "https://class.example/118", "teacher": "Mina",
+        "created_at": "2026-12-07T09:00:00Z"},
+     "Booked pottery: the teacher is Mina, the booking id is POT-118 and the join url is https://class.example/118."),
     # a list: how many, the first few, how many more
     ("which museums are open in Porto", "find_museums", {"city": "Porto"}, [{"name": n} for n in (
         "Serralves", "Soares dos Reis", "World of Discoveries", "Casa do Infante", "Museu do Carro")],

@@ -83,6 +83,7 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     chosen = [k for k in flat if chosen and yes_no and set(reading.split_name(k)) & STATES and k not in chosen][:1] + chosen
     if full or not chosen:
         reference = [k for k in flat if full and k in identifying and re.fullmatch(r"[A-Z]+[-\d][A-Z\d-]*\d", str(flat[k]))][:1]
+        reference += [k for k in flat if full and str(flat[k]).startswith("http")][:1]  # a meeting's link, a label's
         chosen = [*(k for k in flat if k not in identifying | echoed or k in chosen), *reference][: len(flat) if full else 4]
     shown = []
     for key in chosen:
