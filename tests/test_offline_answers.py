@@ -93,7 +93,7 @@ SHAPES = [
     ("a date-time, in Chinese", "东京现在几点？", "zone_clock", {"tz": "Asia/Tokyo"}, "2026-03-05T14:05:00+09:00", "zh",
      ["14:05", "东京", "星期四"]),
     ("an error", "Quote APPL for me", "ticker_quote", {"symbol": "APPL"},
-     "Error: unknown symbol 'APPL'; did you mean AAPL?", "en", ["unknown symbol 'APPL'", "try again"]),
+     "Error: unknown symbol 'APPL'; did you mean AAPL?", "en", ["unknown symbol 'APPL'", "check the name"]),
     ("an error, in Chinese", "查一下 APPL 的股价", "ticker_quote", {"symbol": "APPL"},
      "Error: the quote service is down", "zh", ["没能完成", "稍后再试"]),
     ("an action's result", "Email bob@example.com saying hi", "dispatch_mail", {"to": "bob@example.com", "body": "hi"},

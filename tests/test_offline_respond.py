@@ -156,7 +156,7 @@ def test_a_status_in_a_chinese_answer_is_said_in_chinese(result, said, english):
     ("Start the kettle.", "start_kettle", {"success": True}, "Done."),
     ("烧一壶水。", "start_kettle", {"ok": True}, "已完成。"),
     ("How much is in my wallet?", "get_wallet", {"owner": "Li", "total": {"amount": 12.5, "currency": "CHF"}},
-     "The owner is Li and the total is 12.5 CHF."),
+     "The total is 12.5 CHF."),
     ("钱包里还有多少钱？", "get_wallet", {"total": 12.5, "currency": "CHF"}, "总计是 12.5 CHF。"),
     ("How were my laps?", "list_laps", [{"lap": "first", "seconds": 62.1}, {"lap": "second", "seconds": 60.4}],
      "I found 2 laps: first (62.1 s) and second (60.4 s)."),
@@ -189,8 +189,8 @@ def test_a_chinese_answer_says_units_in_chinese_and_no_value_without_its_name(re
 
 @pytest.mark.parametrize(("question", "said"), [
     ("open my plans and budget memos",
-     "That didn't work: memo 'plans' does not exist; memo 'budget' does not exist. Check the name and try again."),
-    ("打开 plans 和 budget 备忘录", "没能完成：不认识或找不到 plans和budget。请检查名称是否正确，再试一次。"),
+     "That didn't work: memo 'plans' does not exist; memo 'budget' does not exist. Could you check the name?"),
+    ("打开 plans 和 budget 备忘录", "没能完成：不认识或找不到 plans和budget。能确认一下名称吗？"),
 ])
 def test_calls_that_failed_alike_are_said_in_one_sentence(question, said):
     from agentkit.offline.answer import sentences
@@ -202,17 +202,17 @@ def test_calls_that_failed_alike_are_said_in_one_sentence(question, said):
 
 
 @pytest.mark.parametrize(("question", "errors", "said"), [
-    ("加两条日程", ["title is required", "date is required"], "没能完成：缺少需要的值。请给我一个有效的值，我再试一次。"),
+    ("加两条日程", ["title is required", "date is required"], "没能完成：缺少需要的值。应该换成什么值？"),
     ("quotes for AAPL and MSFT", ["the quote service is down"] * 2,
      "That didn't work: the quote service is down. Try again in a moment."),
     ("zorblax 和 qux 要做多久", ["no recipe named 'zorblax'", "no recipe named 'qux'"],
-     "没能完成：工具报告了一个错误（与 zorblax、qux 有关）。请换个说法或换个值再试。"),
+     "没能完成：工具报告了一个错误（与 zorblax、qux 有关）。要换个说法或换个值再试吗？"),
     ("read a and then b", ["'a' is a directory", "file 'b' not found"],
-     "That didn't work: 'a' is a directory; file 'b' not found. Check the name and try again."),
+     "That didn't work: 'a' is a directory; file 'b' not found. Could you check the name?"),
     ("读一下 a 和 b", ["'a' is a directory", "file 'b' not found"],
-     "没能完成：a 是文件夹，不是文件；不认识或找不到 b。请检查名称是否正确，再试一次。"),
+     "没能完成：a 是文件夹，不是文件；不认识或找不到 b。能确认一下名称吗？"),
     ("读一下 a 和 b", ["user declined", "file 'b' not found"],
-     "我没有执行：你没有同意，所以它没有运行。你想换成什么做法？没能完成：不认识或找不到 b。请检查名称是否正确，再试一次。"),
+     "我没有执行：你没有同意，所以它没有运行。你想换成什么做法？没能完成：不认识或找不到 b。能确认一下名称吗？"),
 ])
 def test_failed_calls_are_grouped_by_their_kind_and_each_kind_said_once(question, errors, said):
     """Calls that failed alike (to be tried again the same way) are one sentence, each kind of error said once in it:
@@ -673,3 +673,35 @@ def test_a_result_that_is_already_a_sentence_is_said_as_it_is(name, arguments, r
     assert _answer("go on", name, arguments, result) == said
     assert _answer("让助手写个文件", "delegate", {"task": "写 notes.txt"}, "我已经把 hello 写进 notes.txt 了。") == (
         "我已经把 hello 写进 notes.txt 了。")
+
+
+@pytest.mark.parametrize(("question", "name", "arguments", "result", "said"), [
+    # the question's words the call already used ("travel") point at no field: "how much" asks for the money
+    ("how much is in my travel wallet", "get_wallet", {"wallet": "travel"}, {
+        "wallet": "travel", "balance": 212.5, "currency": "EUR", "travel_insurance": "active", "wallet_id": "wl_77"},
+     "The balance is 212.5 EUR."),
+    # a timestamp, a link, a confidence: for a machine, not said unless asked
+    ("did my parcel arrive", "parcel_status", {"tracking": "RX88"}, {
+        "status": "delivered", "signed_by": "J. Okafor", "proof_url": "https://p.example/RX88.jpg",
+        "last_updated": "2026-12-07T06:00:00Z", "confidence": 0.93}, "It is delivered and it was signed by J. Okafor."),
+    # an action's reference is said, its other ids not
+    ("book the 8:30 ferry to Hvar", "book_ferry", {"destination": "Hvar", "sailing": "08:30"}, {
+        "booking_id": "FRY-2291", "sailing": "08:30", "deck": "upper", "session_uuid": "5f2a-77"},
+     "Booked Hvar: the deck is upper and the booking id is FRY-2291."),
+    # an action's link is how the person uses what it made: said, its timestamps not
+    ("book me into the 7pm pottery class", "book_class", {"class_name": "pottery", "time": "19:00"}, {
+        "booking_id": "POT-118", "join_url": "https://class.example/118", "teacher": "Mina",
+        "created_at": "2026-12-07T09:00:00Z"},
+     "Booked pottery: the teacher is Mina, the booking id is POT-118 and the join url is https://class.example/118."),
+    # a list: how many, the first few, how many more
+    ("which museums are open in Porto", "find_museums", {"city": "Porto"}, [{"name": n} for n in (
+        "Serralves", "Soares dos Reis", "World of Discoveries", "Casa do Infante", "Museu do Carro")],
+     "I found 5 museums in Porto: Serralves, Soares dos Reis, World of Discoveries and 2 more."),
+    # an error already in Chinese is said as it is
+    ("周五晚上订两张票", "book_tickets", {"date": "2026-12-11"}, "Error: 周五晚场已售罄",
+     "没能完成：周五晚场已售罄。要换个说法或换个值再试吗？"),
+])
+def test_a_result_is_said_by_the_fields_a_person_needs(question, name, arguments, result, said):
+    """A field's salience: the question's own words (not those the call already used), a state, an action's
+    reference; never a timestamp, a link or a score nobody asked for; a list as a count and its first items."""
+    assert _answer(question, name, arguments, result) == said

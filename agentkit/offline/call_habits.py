@@ -73,18 +73,10 @@ def empty_args(base: OfflineModel, request: dict, reply: Reply) -> Reply:
 
 
 def corrects(base: OfflineModel, request: dict, reply: Reply) -> Reply:
-    """A first call with an argument of the wrong JSON type; the right call after its `Error:` result."""
-    messages = request["messages"]
-    if messages[-1]["role"] == "user":
-        wrong = _wrong(reply.tool_calls, _schemas(request))
-        return replace(reply, tool_calls=wrong) if wrong else reply
-    question_at, right = planned_calls(base, request)
-    turns = messages[question_at + 1:]
-    said = [m for m in turns if m["role"] == "assistant"]
-    errors = any(str(m.get("content") or "").startswith("Error:") for m in turns if m["role"] == "tool")
-    if len(said) == 1 and errors and _calls_made(said) == {(c.name, c.arguments) for c in _wrong(right, _schemas(request)) or ()}:
-        return Reply(tool_calls=right)
-    return reply
+    """A first call with an argument of the wrong JSON type; the right call after its `Error:` result (the base model's
+    own: it reads the error and fixes what the schema shows wrong)."""
+    wrong = _wrong(reply.tool_calls, _schemas(request)) if request["messages"][-1]["role"] == "user" else None
+    return replace(reply, tool_calls=wrong) if wrong else reply
 
 
 def _wrong(calls: tuple[EmittedCall, ...], schemas: dict[str, dict]) -> tuple[EmittedCall, ...] | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from agentkit.offline import lexicon
+from agentkit.offline.language import is_chinese
 from agentkit.offline.wording import Language, join, say, sentence_end
 
 NEXT = lexicon.words("answers")["failures"]["next"]
@@ -72,6 +73,8 @@ def _in_chinese(errors: list[tuple[str, tuple[str, ...]]]) -> str:
     """Errors of one kind (message, the values its call gave) in Chinese, the kind said once with every name it is
     about: no English sentence inside a Chinese reply."""
     pattern, said = KINDS[_kind(errors[0][0])][:2]
+    if not said and all(is_chinese(m) and not re.search("[A-Za-z]{3}", m) for m, _ in errors):  # "该时段已满": as it is
+        return "；".join(dict.fromkeys(m.rstrip("。") for m, _ in errors))
     said, ours = said or "工具报告了一个错误", []
     for message, given in errors:
         if "{name}" not in said:  # "（与 zorblax、qux 有关）": the names the messages quote

@@ -16,7 +16,8 @@ from agentkit.offline.language import is_chinese
 from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, YES_NO_ZH, Language, join, label, one, place, value_text
 
 ASKS_WHEN, ASKS_COST = (re.compile(WORDING[asks], re.IGNORECASE) for asks in ("asks_when", "asks_cost"))
-MONEY, FRACTIONS, LEADING, NOW, BY, OWED = (frozenset(WORDING[k]) for k in ("money", "fractions", "leading", "now", "by", "owed"))
+MONEY, FRACTIONS, LEADING, NOW, BY, OWED, QUIET = (frozenset(WORDING[k]) for k in (
+    "money", "fractions", "leading", "now", "by", "owed", "quiet"))
 FIELDS = lexicon.words("words")["fields"]
 NAMING, STATES, YES_NO = FIELDS["naming"], frozenset(FIELDS["states"].split()), FIELDS["yes_no"]
 """Fields that say which item of a list a row is, in this order of preference; fields whose word is what the thing is
@@ -57,8 +58,8 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
         else:  # a list of objects: each said by its name and the rest ("Mon (20°C)")
             flat[key] = "; ".join(row(v, question, language) for v in item[:12])
     units = _currencies(flat)
-    asked = set(reading.words(question))
-    identifying = {k for k in flat if reading.split_name(k)[-1:] in (["id"], ["uuid"], ["url"], ["href"], ["timestamp"])}
+    asked = set(reading.words(question)) - {w for g in given for w in reading.words(str(g))}  # "in savings" chose the call
+    identifying = {k for k in flat if set(reading.split_name(k)) & QUIET or str(flat[k]).startswith("http")}
     echoed = {k for k, v in flat.items() if _echoes(v, given)}
 
     def named(key: str, loosely: bool, by: str) -> bool:
@@ -81,7 +82,9 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     yes_no = question.split()[:1] and question.split()[0].lower() in YES_NO  # "has it left?": its status first
     chosen = [k for k in flat if chosen and yes_no and set(reading.split_name(k)) & STATES and k not in chosen][:1] + chosen
     if full or not chosen:
-        chosen = [k for k in flat if k not in identifying | echoed or k in chosen][: len(flat) if full else 4]
+        reference = [k for k in flat if full and k in identifying and re.fullmatch(r"[A-Z]+[-\d][A-Z\d-]*\d", str(flat[k]))][:1]
+        reference += [k for k in flat if full and str(flat[k]).startswith("http")][:1]  # a meeting's link, a label's
+        chosen = [*(k for k in flat if k not in identifying | echoed or k in chosen), *reference][: len(flat) if full else 4]
     shown = []
     for key in chosen:
         (name, unit), value = label(key, language, units.get(key, "")), flat[key]
@@ -182,7 +185,7 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
         return f"{done}{' ' if said.split(' ', 1)[0] in LEADING | {'by'} else ': '}{said}."
     if facts and isinstance(facts[0].value, bool) and question.split()[:1] and question.split()[0].lower() in YES_NO:
         said = f"{'Yes' if facts[0].value else 'No'}, {said}"
-    return f"{said[:1].upper()}{said[1:]}."
+    return wording.sentence_end(f"{said[:1].upper()}{said[1:]}", "en")  # "The translation is Wo ist der Bahnhof?"
 
 
 def _yes_no(name: str, value: bool, language: Language, key: str = "") -> str:

@@ -38,7 +38,7 @@ from agentkit.offline.lexicon import words
 from agentkit.offline.mistakes import MISTAKES, Mistake, make_mistake
 from agentkit.offline.reading import message_text
 from agentkit.offline.reply import EmittedCall, Reply
-from agentkit.offline.retry import corrected
+from agentkit.offline.retry import corrected, reread
 from agentkit.offline.slots import offer_of
 from agentkit.offline.wording import say
 
@@ -135,10 +135,8 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
     if stepped := conversation.next_step(question, messages, offers):  # the file just read, written back with the line added
         return Reply(tool_calls=(_written(stepped, False),))
     if any(content.startswith("Error:") for *_, content in results) and offers and first_turn:
-        # A model reads the error and tries again once, if it now has a different call to make.
-        retry = corrected(results, offers) or [_written(p) for p in plan(question, offers) if not p.missing]
-        if retry and [(c["function"]["name"], c["function"]["arguments"]) for c in asked] != [
-                (c.name, c.arguments) for c in retry]:
+        # A model reads the error and tries again once, if the error or the schema says what to change and the question how
+        if retry := corrected(results, offers) or reread(results, offers, [p for p in plan(question, offers) if not p.missing]):
             return Reply(tool_calls=tuple(retry))
     if results and all(name.lower().startswith("ask") and "question" in arguments for name, arguments, _ in results):
         # The person answered the question asked for a missing value: the request, completed by the answer.

@@ -196,7 +196,7 @@ def _items(value: list, words: list[str], arguments: dict, question: str, langua
         asked = join([value_text(v, language) for v in arguments.values() if isinstance(v, list | str) and len(v) <= 40])
         by = next((k for k in arguments if k in wording.WORDING["criteria"]), "for")  # a parameter named by its preposition
         return say("found_none", language, many=many, thing_zh=thing_zh, where=where or f" {by} {asked}" * bool(asked))
-    items = [row(v, question, language) for v in value[: 12 if not full else len(value)]]
+    items = [row(v, question, language) for v in value[: 3 if not full else len(value)]]  # the first few, then how many more
     items += [say("more", language, count=len(value) - len(items))] * (len(value) > len(items))
     if len(value) == 1 and not zh:
         return f"I found one{' ' + wording.one(thing) if thing else ''}{where}: {items[0]}."

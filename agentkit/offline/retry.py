@@ -1,7 +1,8 @@
-"""Part of step 1, after an `Error:` result: the failed calls again, each wrong value swapped for one the error lists.
+"""Part of step 1, after an `Error:` result: the failed calls again, each wrong value swapped for one the error lists,
+or for the question's value of the argument the error names ("start must be HH:MM") or the schema shows wrong.
 
-A real model reads the error it caused and tries again; this one does so once, and only when the error
-names a valid value close to the wrong one ("should be one of: celsius, fahrenheit" after "Celsius").
+A real model reads the error it caused and tries again once, keeping every other argument; a call the same as the
+failed one is never made again: the error is said instead.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-from agentkit.offline.choose import Offer
+from agentkit.offline.choose import Offer, Planned
 from agentkit.offline.reply import EmittedCall
 
 
@@ -47,3 +48,34 @@ def _likeness(wrong: str, valid: str) -> int:
     if len(b) >= 2 and a.startswith(b) or len(a) >= 2 and b.startswith(a):
         return min(len(a), len(b))  # the longest shared beginning wins: "miles" is "mi" rather than "m"
     return 0
+
+
+def reread(results: list[tuple[str, dict, str]], offers: list[Offer], planned: list[Planned]) -> list[EmittedCall]:
+    """The calls again, each failed one with what its error names, or the schema shows wrong, read from the question
+    (`planned`, its calls); [] when that changes none of them."""
+    calls = []
+    for name, arguments, content in results:
+        offer = next((o for o in offers if o.name == name), None)
+        read = next((p for p in planned if p.offer.name == name), None if offer else next(iter(planned), None))
+        if not content.startswith("Error:") or read is None:
+            calls.append((name, arguments))
+            continue
+        properties = offer.schema.get("properties") or {} if offer and arguments else {}  # else: the call read anew
+        wrong = {k for k in properties if _names(content, k) or k in arguments and not _fits(arguments[k], properties[k])}
+        take = {k for k in read.arguments if not properties or k in wrong or k not in arguments and k in (
+            offer.schema.get("required") or [])}  # the question's value, in its order
+        calls.append((read.offer.name, {k: read.arguments[k] if k in take else arguments[k] for k in [*read.arguments, *arguments]
+                                        if k in take or k in arguments and k in properties}))
+    return [EmittedCall(name, json.dumps(arguments)) for name, arguments in calls] if calls != [r[:2] for r in results] else []
+
+
+def _names(error: str, key: str) -> bool:
+    """Whether an error names a parameter: "time must be HH:MM" names `time`, "invalid from_account" `from_account`."""
+    return bool(re.search(rf"(?<![A-Za-z]){re.escape(key).replace('_', '[_ ]')}(?![A-Za-z])", error, re.I))
+
+
+def _fits(value: object, spec: dict) -> bool:
+    """Whether a value is one its parameter's schema takes: of its type, among its values if it lists them."""
+    from agentkit.hardening.arguments import Draft202012Validator  # here, not at import: jsonschema takes a while
+
+    return Draft202012Validator(spec).is_valid(value)
