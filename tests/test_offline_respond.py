@@ -697,6 +697,10 @@ def test_a_result_that_is_already_a_sentence_is_said_as_it_is(name, arguments, r
     ("which museums are open in Porto", "find_museums", {"city": "Porto"}, [{"name": n} for n in (
         "Serralves", "Soares dos Reis", "World of Discoveries", "Casa do Infante", "Museu do Carro")],
      "I found 5 museums in Porto: Serralves, Soares dos Reis, World of Discoveries and 2 more."),
+    # a tool named noun first, verb last (calendar_add, workout_log) still acts: what it did, never "I found nothing"
+    ("add dentist on friday to my calendar", "calendar_add", {"title": "dentist", "date": "2026-12-11"},
+     {"created": True, "id": "evt_81"}, "Added dentist."),
+    ("log 20 minutes of yoga", "workout_log", {"activity": "yoga"}, {"ok": True}, "Logged yoga."),
     # an error already in Chinese is said as it is
     ("周五晚上订两张票", "book_tickets", {"date": "2026-12-11"}, "Error: 周五晚场已售罄",
      "没能完成：周五晚场已售罄。要换个说法或换个值再试吗？"),

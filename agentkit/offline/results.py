@@ -75,9 +75,12 @@ def _a_sentence(result: str, language: Language) -> bool:
     return first in OPENERS and long_enough and result[-1:] in ("。！？" if zh else ".!?") and is_chinese(result) == zh
 
 
-def _acts(words: list[str]) -> bool:
-    """A tool that does something ("book_table", "order_pizza"), not one that looks up its state ("order_status")."""
-    return bool(words) and words[0] in ACTIONS and words[-1] not in LOOKUPS
+def _acts(words: list[str]) -> str:
+    """The verb of a tool that does something ("book_table", "order_pizza", "calendar_add": its verb first or last), not
+    of one that looks up its state ("order_status"); "" for a lookup."""
+    last = words[-1] if words and words[0] not in GETTING else ""  # "check_order" looks up; "calendar_add" adds
+    verb = words[0] if words and words[0] in ACTIONS else last if last in ACTIONS else ""
+    return verb if verb and words[-1] not in LOOKUPS else ""
 
 
 def _echoed(result: str, arguments: dict[str, Any]) -> tuple[str, list[str]]:
@@ -110,7 +113,7 @@ def _structured(value: Any, words: list[str], arguments: dict, question: str, la
     acting = _acts(words)  # what an action made: every field says something (its number, state)
     # what it did: a status or a flag that says so ({"status": "sent"}: "Sent to Mum", {"saved": true}), else its own
     # verb's past where answers.toml's status table has it: log -> "Logged" / "已记录"
-    past = next((p for p in STATUS_ZH if acting and re.fullmatch(rf"{words[0]}{words[0][-1]}?e?d", p)), "")
+    past = next((p for p in STATUS_ZH if acting and re.fullmatch(rf"{acting}{acting[-1]}?e?d", p)), "")
     flag = "" if past else next((k for k, v in value.items() if acting and (v is True and k in DONE or k in STATES
                                                                            and str(v).lower() in DONE)), "")
     past = past or (str(value[flag]).lower() if flag in STATES else flag)
@@ -161,12 +164,13 @@ def _says_failed(key: str, value: Any, acted: str) -> bool:
 def _failed(value: dict, words: list[str], given: tuple, question: str, language: Language) -> str | None:
     """{"error": …}, "ok": false, a status "rejected": what went wrong ("I couldn't book it: no court is free at 09:00."),
     then what else the result offers ("The alternatives are 10:00 and 11:30."); None for a result that did not fail."""
-    acted = reading.stem(words[0])[:4] if words and _acts(words) else ""
+    acted = reading.stem(_acts(words))[:4] if words and _acts(words) else ""
     if not (wrong := [k for k, v in value.items() if _says_failed(k, v, acted)]):
         return None
     why = next((k for k in (*FAULTS, "message", "reason", "detail") if value.get(k) and isinstance(value[k], str | list)), None)
     what = ("：" if language == "zh" else ": ") + value_text(value[why], language).rstrip(".。") if why else ""
-    said = say("couldnt" if _acts(words) else "didnt_work", language, verb=words[0] if words else "", what=what)
+    said = say("couldnt" if _acts(words) else "didnt_work", language, verb=_acts(words) or "".join(words[:1]),
+                what=what)
     rest = {k: v for k, v in value.items() if k not in {*wrong, why, "ok", "success", "status", "state"} and v not in ([], "")}
     chosen = fields(rest, question, language, False, given) if rest else []
     return f"{said}{'' if language == 'zh' else ' '}{sentence(chosen, question, '', language, '')}" if chosen else said
@@ -213,7 +217,7 @@ def _scalar(words: list[str], arguments: dict[str, Any], result: str, language: 
     if counted and not (_acts(words) or words[:1] and words[0] in DOING):
         return counted
     if low in ("", "null", "none"):
-        return NOTHING[language][_acts(words)]
+        return NOTHING[language][bool(_acts(words))]
     if low in ("true", "yes", "false", "no"):
         return say("yes" if low in ("true", "yes") else "no", language)
     subject_words = [w for w in words[1 if words and words[0] in GETTING else 0:] if w not in TOOLISH]
