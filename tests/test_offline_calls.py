@@ -397,3 +397,22 @@ PING = tool("ping_me", "Set an alert that pings me at a time.", ["what", "time"]
 ])
 def test_a_second_request_is_read_with_what_the_first_said(question, tools, expected):
     assert calls(question, tools) == expected
+
+
+SEASON = tool("season_dish", "Add seasoning to the dish being cooked.", ["seasoning"], seasoning=s("what to season it with"))
+CARTOON = tool("stream_title", "Stream a film or series on the living-room TV.", ["title"], title=s("what to watch"))
+ARTIST = tool("play_artist", "Play songs by a band or singer.", ["artist"], artist=s("band or singer"))
+WRAP = tool("order_wrap", "Order a wrap from the deli.", ["fillings"], fillings=s("fillings, as the customer lists them"),
+            wraps=n("how many wraps", "integer"))
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # "and" inside one value (a dish, a title, a band) joins it: one call, the value whole
+    ("season the dish with salt and pepper", [SEASON, ARTIST], [("season_dish", {"seasoning": "salt and pepper"})]),
+    ("stream Tom and Jerry please", [CARTOON, ARTIST], [("stream_title", {"title": "Tom and Jerry"})]),
+    ("play some Simon and Garfunkel songs", [ARTIST, CARTOON], [("play_artist", {"artist": "Simon and Garfunkel"})]),
+    # a parameter named in the plural takes the things "and" lists as its one value
+    ("two wraps with falafel and hummus", [WRAP, SEASON], [("order_wrap", {"fillings": "falafel and hummus", "wraps": 2})]),
+])
+def test_and_inside_one_value_is_no_second_call(question, tools, expected):
+    assert calls(question, tools) == expected

@@ -113,3 +113,9 @@ def json_type(spec: dict) -> str | None:
         kinds = [option.get("type") for option in spec["anyOf"] if option.get("type") != "null"]
         kind = kinds[0] if len(kinds) == 1 else None
     return next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
+
+
+def takes_several(name: str, spec: dict) -> bool:
+    """A list, or a text named in the plural ("toppings": "ham and pineapple" is its one value, not two calls)."""
+    plural = json_type(spec) == "string" and "enum" not in spec and re.search(r"[^su]s$", reading.split_name(name)[-1])
+    return spec.get("type") == "array" or bool(plural)
