@@ -416,3 +416,21 @@ WRAP = tool("order_wrap", "Order a wrap from the deli.", ["fillings"], fillings=
 ])
 def test_and_inside_one_value_is_no_second_call(question, tools, expected):
     assert calls(question, tools) == expected
+
+
+BLINDS = tool("move_blinds", "Open or close the window blinds in a room.", ["room", "position"], room=s("which room"),
+              position=s(enum=["open", "closed"]))
+KETTLE = tool("boil_water", "Boil the kettle.", [])
+ZH_BLINDS = tool("chuanglian", "开关某个房间的窗帘。", ["fangjian", "dongzuo"], fangjian=s("房间"),
+                 dongzuo=s("动作", enum=["open", "close"]))
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # a value named before the request, "and"-joined to the one the request names, is a call of its own with the rest
+    ("the study and the kitchen blinds closed please", [BLINDS, KETTLE],
+     [("move_blinds", {"room": "study", "position": "closed"}), ("move_blinds", {"room": "kitchen", "position": "closed"})]),
+    ("书房和卧室的窗帘都拉开", [ZH_BLINDS, KETTLE],
+     [("chuanglian", {"fangjian": "书房", "dongzuo": "open"}), ("chuanglian", {"fangjian": "卧室", "dongzuo": "open"})]),
+])
+def test_a_value_named_before_the_request_is_a_call_of_its_own(question, tools, expected):
+    assert calls(question, tools) == expected

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import reduce
 from itertools import product
 from typing import Any
 
@@ -92,6 +93,22 @@ def clauses(question: str) -> list[str]:
         resolved.append(part := THERE.sub(lambda m, at=place: f"{m['to'] or 'in '}{at}", part, count=1) if place else part)
         place = _place_named(part) or place
     return resolved
+
+
+def in_place(before: str, clause: str, question: str, read: Callable[[str], tuple[dict, list]]) -> list[str]:
+    """ "the study and the hall blinds down": the request once for each part named before it and joined to it by "and",
+    the part's values in place of the request's own ("the study blinds down"); [] unless each part gives only values the
+    request gives otherwise, with a word at most besides ("the")."""
+    if not before or not re.search(rf"{re.escape(before)}\s+and\s", question):
+        return []
+    theirs, copies = read(clause)[0], []
+    for part in before.split(" and "):
+        mine = read(part)[0]
+        rest = re.sub("|".join(re.escape(str(v)) for v in mine.values()), " ", part) if mine else part
+        if len(rest.split()) > 1 or any(theirs.get(n) in (None, v) or str(theirs[n]) not in clause for n, v in mine.items()):
+            return []
+        copies.append(reduce(lambda text, n: text.replace(str(theirs[n]), str(mine[n]), 1), mine, clause))
+    return copies
 
 
 def _counted(question: str) -> list[str]:
