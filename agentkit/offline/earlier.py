@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-from agentkit.offline.choose import Planned
-from agentkit.offline.conversation import AFTER_THAT, BACK, ISO_DATE, ORDINALS, PICKED, Conversation
+from agentkit.offline.choose import Offer, Planned
+from agentkit.offline.clauses import THERE
+from agentkit.offline.conversation import AFTER_THAT, BACK, FOLLOWS_ON, ISO_DATE, ORDINALS, PICKED, Conversation
 from agentkit.offline.dates import UNIT_SECONDS, units_named
 from agentkit.offline.reading import message_text, split_name
 from agentkit.offline.request import parsed
-from agentkit.offline.roles import role_of
+from agentkit.offline.roles import kind_of, role_of
 from agentkit.offline.spans import QUOTED
 from agentkit.offline.vocabulary import english
 
@@ -48,6 +49,22 @@ def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Pl
         found = {**found, body[0]: earlier} if body else found
         changed.append(Planned(call.offer, {**call.arguments, **found}, tuple(m for m in call.missing if m not in found),
                                call.clause) if found else call)
+    return changed
+
+
+def with_last_values(planned: list[Planned], messages: list[dict], offers: list[Offer]) -> list[Planned]:
+    """ "and the air quality there?" after the tides at Whitby: a call to another tool, in a message that follows on,
+    takes what it lacks from the last call's values of its kind (a place for a place, a date for a date), never a text."""
+    question, last = message_text(messages[-1]), Conversation.of(messages).calls_to(offers)
+    if not last or not (FOLLOWS_ON.search(question) or THERE.search(english(question))):
+        return planned
+    offer, previous = last[0]
+    changed = []
+    for call in planned:
+        found = {n: v for n in call.missing for k, v in previous.items() if call.offer.name != offer.name
+                 and kind_of(call.offer.schema, n) == kind_of(offer.schema, k) != "text"}
+        changed.append(Planned(call.offer, {**call.arguments, **found}, tuple(m for m in call.missing if m not in found),
+                               call.clause))
     return changed
 
 
