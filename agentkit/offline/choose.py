@@ -24,7 +24,7 @@ from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.request import ToolChoice
-from agentkit.offline.roles import json_type, kind_of, takes_several
+from agentkit.offline.roles import json_type, kind_of
 from agentkit.offline.slots import DESCRIPTION, ENOUGH, NAME, Offer, named_only
 from agentkit.offline.spans import SAY_IN, find, without_literals
 from agentkit.offline.vocabulary import english
@@ -270,7 +270,8 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
         return False  # "with labels bug, ui": one more item of a list, not another call
     alone, _ = _read(offer, with_context(so_far, clause, before.values(), offer.schema))
     properties = offer.schema.get("properties") or {}
-    lists = {n for n, p in properties.items() if takes_several(n, p)}
+    lists = {n for n, p in properties.items() if p.get("type") == "array" or json_type(p) == "string" and "enum" not in p
+             and re.search(r"[^su]s$", reading.split_name(n)[-1])}  # or a text named in the plural: "toppings"
     # an option named alone ("bitcoin and ethereum") is another call even when no lead words come with it
     options = {n for n, p in properties.items()
                if "enum" in p and n in before and n in clause_only and clause_only[n] != before[n]}

@@ -96,9 +96,8 @@ def clauses(question: str) -> list[str]:
 
 
 def in_place(before: str, clause: str, question: str, read: Callable[[str], tuple[dict, list]]) -> list[str]:
-    """ "the study and the hall blinds down": the request once for each part named before it and joined to it by "and",
-    the part's values in place of the request's own ("the study blinds down"); [] unless each part gives only values the
-    request gives otherwise, with a word at most besides ("the")."""
+    """ "the study and the hall blinds down": the request once for each part "and" joins before it, with the part's values
+    in place of its own ("the study blinds down"); [] unless each part gives only those, and a word at most ("the")."""
     if not before or not re.search(rf"{re.escape(before)}\s+and\s", question):
         return []
     theirs, copies = read(clause)[0], []

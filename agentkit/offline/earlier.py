@@ -22,11 +22,13 @@ from agentkit.offline.spans import QUOTED
 from agentkit.offline.vocabulary import english
 
 
-def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Planned]:
+def with_earlier_result(planned: list[Planned], messages: list[dict], offers: list[Offer]) -> list[Planned]:
     """What the last result gives a call: a text to write the question calls "that" or "it" (the whole result); what a
     call to another tool lacks ("book the first one", "把它取消了"), under its name (or as its "_id"), in the item of the
-    result the message points at by its place (or its one item), else in the last call's arguments."""
+    result the message points at by its place (or its one item), else in the last call's arguments; in a message that
+    follows on ("and the air quality there?" after the tides at Whitby), the last call's values of its kind, no text."""
     state, question = Conversation.of(messages), message_text(messages[-1])
+    last = state.calls_to(offers)[:1] if FOLLOWS_ON.search(question) or THERE.search(english(question)) else []
     earlier, picked = state.last_result, PICKED.search(english(question))
     back = earlier is not None and BACK.search(QUOTED.sub(" ", question))  # "save that": the whole result is the text
     quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
@@ -47,24 +49,10 @@ def with_earlier_result(planned: list[Planned], messages: list[dict]) -> list[Pl
         found = {n: v for n in (*call.missing, *stale) for k, v in given.items()
                  if n == k or n.endswith(f"_{k}") or k.endswith(f"_{n}")}
         found = {**found, body[0]: earlier} if body else found
+        found |= {n: v for n in call.missing for offer, previous in last for k, v in previous.items() if n not in found
+                  and offer.name != call.offer.name and kind_of(call.offer.schema, n) == kind_of(offer.schema, k) != "text"}
         changed.append(Planned(call.offer, {**call.arguments, **found}, tuple(m for m in call.missing if m not in found),
                                call.clause) if found else call)
-    return changed
-
-
-def with_last_values(planned: list[Planned], messages: list[dict], offers: list[Offer]) -> list[Planned]:
-    """ "and the air quality there?" after the tides at Whitby: a call to another tool, in a message that follows on,
-    takes what it lacks from the last call's values of its kind (a place for a place, a date for a date), never a text."""
-    question, last = message_text(messages[-1]), Conversation.of(messages).calls_to(offers)
-    if not last or not (FOLLOWS_ON.search(question) or THERE.search(english(question))):
-        return planned
-    offer, previous = last[0]
-    changed = []
-    for call in planned:
-        found = {n: v for n in call.missing for k, v in previous.items() if call.offer.name != offer.name
-                 and kind_of(call.offer.schema, n) == kind_of(offer.schema, k) != "text"}
-        changed.append(Planned(call.offer, {**call.arguments, **found}, tuple(m for m in call.missing if m not in found),
-                               call.clause))
     return changed
 
 

@@ -115,12 +115,6 @@ def json_type(spec: dict) -> str | None:
     return next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
 
 
-def takes_several(name: str, spec: dict) -> bool:
-    """A list, or a text named in the plural ("toppings": "ham and pineapple" is its one value, not two calls)."""
-    plural = json_type(spec) == "string" and "enum" not in spec and re.search(r"[^su]s$", reading.split_name(name)[-1])
-    return spec.get("type") == "array" or bool(plural)
-
-
 def kind_of(schema: dict, name: str) -> str | None:
     role = role_of(name, schema["properties"][name])[0]  # "define X and say it in French": a word, then a text
     return "text" if role in (None, "title", "body", "query") else role

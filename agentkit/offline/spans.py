@@ -56,8 +56,7 @@ SAY_IN, _SAID, _NAMED, _ADDRESSED, _CHANGE = (re.compile(TABLES["spans"][kind], 
                                               for kind in ("say_in", "said", "named", "addressed", "change"))
 """SAY_IN: 'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
 PLACE_KINDS = "|".join(TABLES["spans"]["place_kinds"].split())
-ONE_VALUE = re.compile(rf"\b(?:{TABLES['spans']['one_value'].replace(chr(10), '')})\b", re.IGNORECASE)
-"""Two things "and" joins into one value ("salt and pepper", "Tom and Jerry"): no list, no two requests."""
+ONE_VALUE = re.compile(rf"\b(?:{TABLES['spans']['one_value'].replace(chr(10), '')})\b", re.IGNORECASE)  # "Tom and Jerry"
 
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
 _NUMBER = re.compile(r"(?<![\w.^-])(?<!\D/)(-?\$?-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[-+]?\d+)?)(\s?%| percent\b)?"
