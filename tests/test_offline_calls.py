@@ -424,6 +424,8 @@ KETTLE = tool("boil_water", "Boil the kettle.", [])
 ZH_BLINDS = tool("chuanglian", "开关某个房间的窗帘。", ["fangjian", "dongzuo"], fangjian=s("房间"),
                  dongzuo=s("动作", enum=["open", "close"]))
 
+PILLS = tool("pill_alarm", "每天定时提醒吃药。", ["time"], time=s("提醒时间 HH:MM"), pills=n("几粒", "integer"))
+
 
 @pytest.mark.parametrize(("question", "tools", "expected"), [
     # a value named before the request, "and"-joined to the one the request names, is a call of its own with the rest
@@ -431,6 +433,8 @@ ZH_BLINDS = tool("chuanglian", "开关某个房间的窗帘。", ["fangjian", "d
      [("move_blinds", {"room": "study", "position": "closed"}), ("move_blinds", {"room": "kitchen", "position": "closed"})]),
     ("书房和卧室的窗帘都拉开", [ZH_BLINDS, KETTLE],
      [("chuanglian", {"fangjian": "书房", "dongzuo": "open"}), ("chuanglian", {"fangjian": "卧室", "dongzuo": "open"})]),
+    # 和 between two times joins them ("and"), as it does two rooms; after a time before a person it is "with"
+    ("早上8点和晚上9点各提醒我吃药", [PILLS, KETTLE], [("pill_alarm", {"time": "08:00"}), ("pill_alarm", {"time": "21:00"})]),
 ])
 def test_a_value_named_before_the_request_is_a_call_of_its_own(question, tools, expected):
     assert calls(question, tools) == expected

@@ -103,8 +103,8 @@ def in_place(before: str, clause: str, question: str, read: Callable[[str], tupl
     theirs, copies = read(clause)[0], []
     for part in before.split(" and "):
         mine = read(part)[0]
-        rest = re.sub("|".join(re.escape(str(v)) for v in mine.values()), " ", part) if mine else part
-        if len(rest.split()) > 1 or any(theirs.get(n) in (None, v) or str(theirs[n]) not in clause for n, v in mine.items()):
+        if not mine or len(re.sub("|".join(re.escape(str(v)) for v in mine.values()), " ", part).split()) > 1 or any(
+                theirs.get(n) in (None, v) or str(theirs[n]) not in clause for n, v in mine.items()):
             return []
         copies.append(reduce(lambda text, n: text.replace(str(theirs[n]), str(mine[n]), 1), mine, clause))
     return copies
