@@ -433,6 +433,8 @@ PILLS = tool("pill_alarm", "每天定时提醒吃药。", ["time"], time=s("提�
      [("move_blinds", {"room": "study", "position": "closed"}), ("move_blinds", {"room": "kitchen", "position": "closed"})]),
     ("书房和卧室的窗帘都拉开", [ZH_BLINDS, KETTLE],
      [("chuanglian", {"fangjian": "书房", "dongzuo": "open"}), ("chuanglian", {"fangjian": "卧室", "dongzuo": "open"})]),
+    ("书房、客厅的窗帘都关上", [ZH_BLINDS, KETTLE],  # 、 lists as 和 does; 都 before the verb is "both", no word of a value
+     [("chuanglian", {"fangjian": "书房", "dongzuo": "close"}), ("chuanglian", {"fangjian": "客厅", "dongzuo": "close"})]),
     # 和 between two times joins them ("and"), as it does two rooms; after a time before a person it is "with"
     ("早上8点和晚上9点各提醒我吃药", [PILLS, KETTLE], [("pill_alarm", {"time": "08:00"}), ("pill_alarm", {"time": "21:00"})]),
 ])

@@ -30,7 +30,7 @@ WORDS: dict[str, str] = TABLES["chinese"]
 """Chinese word -> English words, longest first when read. Places are the English names the zone table knows."""
 
 
-WIDE = str.maketrans({"，": " , ", "。": " . ", "？": " ? ", "！": " ! ", "、": " , ", "：": ": ", "“": ' "', "”": '" '})
+WIDE = str.maketrans({"，": " , ", "。": " . ", "？": " ? ", "！": " ! ", "、": " and ", "：": ": ", "“": ' "', "”": '" '})
 QUOTES = re.compile(r"“([^”]*)”|《([^》]*)》|\"([^\"]*)\"|(?<=[一这那]本)(?!书)([\u4e00-\u9fff]+)(?<!书)(?=[，。？！,.?!]|$)|"
                     rf"({TABLES['zh']['address']})")
 """Quoted text and titles (a book's after 一本 that ends the request: 预约一本三体), an address (我住幸福路18号): kept
