@@ -424,6 +424,7 @@ KETTLE = tool("boil_water", "Boil the kettle.", [])
 ZH_BLINDS = tool("chuanglian", "开关某个房间的窗帘。", ["fangjian", "dongzuo"], fangjian=s("房间"),
                  dongzuo=s("动作", enum=["open", "close"]))
 
+FANS = tool("ceiling_fan", "Switch the ceiling fan in a room.", ["room", "state"], room=s(), state=s(enum=["on", "off"]))
 PILLS = tool("pill_alarm", "每天定时提醒吃药。", ["time"], time=s("提醒时间 HH:MM"), pills=n("几粒", "integer"))
 
 
@@ -435,6 +436,8 @@ PILLS = tool("pill_alarm", "每天定时提醒吃药。", ["time"], time=s("提�
      [("chuanglian", {"fangjian": "书房", "dongzuo": "open"}), ("chuanglian", {"fangjian": "卧室", "dongzuo": "open"})]),
     ("书房、客厅的窗帘都关上", [ZH_BLINDS, KETTLE],  # 、 lists as 和 does; 都 before the verb is "both", no word of a value
      [("chuanglian", {"fangjian": "书房", "dongzuo": "close"}), ("chuanglian", {"fangjian": "客厅", "dongzuo": "close"})]),
+    ("卧室和书房的风扇都关掉", [FANS, KETTLE], [("ceiling_fan", {"room": "卧室", "state": "off"}),
+                                        ("ceiling_fan", {"room": "书房", "state": "off"})]),
     # 和 between two times joins them ("and"), as it does two rooms; after a time before a person it is "with"
     ("早上8点和晚上9点各提醒我吃药", [PILLS, KETTLE], [("pill_alarm", {"time": "08:00"}), ("pill_alarm", {"time": "21:00"})]),
 ])
