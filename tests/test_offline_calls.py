@@ -397,3 +397,49 @@ PING = tool("ping_me", "Set an alert that pings me at a time.", ["what", "time"]
 ])
 def test_a_second_request_is_read_with_what_the_first_said(question, tools, expected):
     assert calls(question, tools) == expected
+
+
+SEASON = tool("season_dish", "Add seasoning to the dish being cooked.", ["seasoning"], seasoning=s("what to season it with"))
+CARTOON = tool("stream_title", "Stream a film or series on the living-room TV.", ["title"], title=s("what to watch"))
+ARTIST = tool("play_artist", "Play songs by a band or singer.", ["artist"], artist=s("band or singer"))
+WRAP = tool("order_wrap", "Order a wrap from the deli.", ["fillings"], fillings=s("fillings, as the customer lists them"),
+            wraps=n("how many wraps", "integer"))
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # "and" inside one value (a dish, a title, a band) joins it: one call, the value whole
+    ("season the dish with salt and pepper", [SEASON, ARTIST], [("season_dish", {"seasoning": "salt and pepper"})]),
+    ("stream Tom and Jerry please", [CARTOON, ARTIST], [("stream_title", {"title": "Tom and Jerry"})]),
+    ("play some Simon and Garfunkel songs", [ARTIST, CARTOON], [("play_artist", {"artist": "Simon and Garfunkel"})]),
+    # a parameter named in the plural takes the things "and" lists as its one value
+    ("two wraps with falafel and hummus", [WRAP, SEASON], [("order_wrap", {"fillings": "falafel and hummus", "wraps": 2})]),
+])
+def test_and_inside_one_value_is_no_second_call(question, tools, expected):
+    assert calls(question, tools) == expected
+
+
+BLINDS = tool("move_blinds", "Open or close the window blinds in a room.", ["room", "position"], room=s("which room"),
+              position=s(enum=["open", "closed"]))
+KETTLE = tool("boil_water", "Boil the kettle.", [])
+ZH_BLINDS = tool("chuanglian", "开关某个房间的窗帘。", ["fangjian", "dongzuo"], fangjian=s("房间"),
+                 dongzuo=s("动作", enum=["open", "close"]))
+
+FANS = tool("ceiling_fan", "Switch the ceiling fan in a room.", ["room", "state"], room=s(), state=s(enum=["on", "off"]))
+PILLS = tool("pill_alarm", "每天定时提醒吃药。", ["time"], time=s("提醒时间 HH:MM"), pills=n("几粒", "integer"))
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # a value named before the request, "and"-joined to the one the request names, is a call of its own with the rest
+    ("the study and the kitchen blinds closed please", [BLINDS, KETTLE],
+     [("move_blinds", {"room": "study", "position": "closed"}), ("move_blinds", {"room": "kitchen", "position": "closed"})]),
+    ("书房和卧室的窗帘都拉开", [ZH_BLINDS, KETTLE],
+     [("chuanglian", {"fangjian": "书房", "dongzuo": "open"}), ("chuanglian", {"fangjian": "卧室", "dongzuo": "open"})]),
+    ("书房、客厅的窗帘都关上", [ZH_BLINDS, KETTLE],  # 、 lists as 和 does; 都 before the verb is "both", no word of a value
+     [("chuanglian", {"fangjian": "书房", "dongzuo": "close"}), ("chuanglian", {"fangjian": "客厅", "dongzuo": "close"})]),
+    ("卧室和书房的风扇都关掉", [FANS, KETTLE], [("ceiling_fan", {"room": "卧室", "state": "off"}),
+                                        ("ceiling_fan", {"room": "书房", "state": "off"})]),
+    # 和 between two times joins them ("and"), as it does two rooms; after a time before a person it is "with"
+    ("早上8点和晚上9点各提醒我吃药", [PILLS, KETTLE], [("pill_alarm", {"time": "08:00"}), ("pill_alarm", {"time": "21:00"})]),
+])
+def test_a_value_named_before_the_request_is_a_call_of_its_own(question, tools, expected):
+    assert calls(question, tools) == expected

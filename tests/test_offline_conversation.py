@@ -299,3 +299,16 @@ BARGE = _tool("book_houseboat", "Book a houseboat on a canal", {
 def test_a_stay_after_that_starts_the_day_the_last_one_ended(message):
     history = _turn("book_houseboat", {"canal": "Llangollen", "boarding": "2027-05-03", "nights": 4})
     assert _calls([BARGE], history, message)[0][1]["boarding"] == "2027-05-07"
+
+
+CRANE = _tool("crane_hire", "Hire a crane at a building site on a day", {
+    "location": {"type": "string", "description": "the site's town"}, "day": {"type": "string", "format": "date"}},
+    ["location", "day"])
+WIND = _tool("wind_speed", "Forecast wind speed in a town", {
+    "town": {"type": "string", "description": "the town"}, "day": {"type": "string", "format": "date"}}, ["town", "day"])
+
+
+@pytest.mark.parametrize("message", ["and the wind speed there?", "what about the wind there that day", "那里那天的风速呢"])
+def test_a_follow_up_naming_another_tool_takes_the_last_calls_values_of_its_kind(message):
+    history = _turn("crane_hire", {"location": "Harrogate", "day": "2026-12-10"})
+    assert _calls([CRANE, WIND], history, message) == [("wind_speed", {"town": "Harrogate", "day": "2026-12-10"})]

@@ -17,14 +17,14 @@ from itertools import pairwise
 from typing import Any
 
 from agentkit.offline import code, reading
-from agentkit.offline.clauses import clauses, each_case, each_item, each_value, with_context, zh_joined
+from agentkit.offline.clauses import clauses, each_case, each_item, each_value, in_place, with_context, zh_joined
 from agentkit.offline.fill import fill, needed_values_present
 from agentkit.offline.general import is_general, is_place_fact
 from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.request import ToolChoice
-from agentkit.offline.roles import json_type, role_of
+from agentkit.offline.roles import json_type, kind_of
 from agentkit.offline.slots import DESCRIPTION, ENOUGH, NAME, Offer, named_only
 from agentkit.offline.spans import SAY_IN, find, without_literals
 from agentkit.offline.vocabulary import english
@@ -144,8 +144,9 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         if best is not None and best_score >= ENOUGH and (current is None or best.name != current[0].name):
             if current:
                 calls.append(_planned(*current))
-            parts = before_any.split(" and ")  # "Tokyo, Paris and New York: what time is it?": a call for each part
-            each = len(parts) > 1 and all(_complete(best, p) and _another_call(best, p, clause) for p in parts)
+            swapped = in_place(before_any, clause, question, partial(_read, best))  # "the study and the hall blinds down"
+            parts = swapped or before_any.split(" and ")  # "Tokyo, Paris and New York: what time is it?": a call for each part
+            each = bool(swapped) or len(parts) > 1 and all(_complete(best, p) and _another_call(best, p, clause) for p in parts)
             if each or before_any and (_complete(best, before_any) and _another_call(best, before_any, clause) or
                                        _loses(best, before_any, clause)):  # "100 euros and 200 pounds, convert to yen"
                 calls += [_planned(best, part) for part in (parts if each else [before_any])]  # "New York and London: ..."
@@ -263,13 +264,14 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     """A clause is another call of the same tool when it brings a value for a parameter already filled; when it only
     completes the call ("the GCD of 84 and 36"), it is the same call."""
     (before, _), (merged, _), (clause_only, _) = [_read(offer, t) for t in (so_far, f"{so_far} and {clause}", clause)]
-    if len(merged) > len(before) and all(merged.get(name) == value for name, value in before.items()):
-        return _loses(offer, so_far, clause)
+    if len(merged) > len(before) and all(merged.get(name) == value for name, value in before.items()):  # "the hall and ..."
+        return _loses(offer, so_far, clause) or bool(in_place(so_far, clause, f"{so_far} and ", partial(_read, offer)))
     if any(isinstance(value, list) and len(merged.get(name) or []) > len(value) for name, value in before.items()):
         return False  # "with labels bug, ui": one more item of a list, not another call
     alone, _ = _read(offer, with_context(so_far, clause, before.values(), offer.schema))
     properties = offer.schema.get("properties") or {}
-    lists = {n for n, p in properties.items() if p.get("type") == "array"}
+    lists = {n for n, p in properties.items() if p.get("type") == "array" or json_type(p) == "string" and "enum" not in p
+             and re.search(r"[^su]s$", reading.split_name(n)[-1])}  # or a text named in the plural: "toppings"
     # an option named alone ("bitcoin and ethereum") is another call even when no lead words come with it
     options = {n for n, p in properties.items()
                if "enum" in p and n in before and n in clause_only and clause_only[n] != before[n]}
@@ -289,12 +291,9 @@ def _share_arguments(calls: list[Planned]) -> list[Planned]:
         earlier = shared[-1] if shared and IT.search(call.clause) else None
         for name in call.missing:
             found = [s.arguments[name] for s in siblings if name in s.arguments] + [v for n, v in (
-                earlier.arguments.items() if earlier else ()) if _kind(earlier.offer, n) == _kind(call.offer, name)]
+                earlier.arguments.items() if earlier else ()) if kind_of(earlier.offer.schema, n) == kind_of(
+                    call.offer.schema, name)]
             arguments.update({name: found[0]} if found else {})
         shared.append(Planned(call.offer, arguments, tuple(m for m in call.missing if m not in arguments), call.clause))
     return shared
 
-
-def _kind(offer: Offer, name: str) -> str | None:
-    role = role_of(name, offer.schema["properties"][name])[0]  # "define X and say it in French": a word, then a text
-    return "text" if role in (None, "title", "body", "query") else role

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import reduce
 from itertools import product
 from typing import Any
 
@@ -19,7 +20,7 @@ from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.places import zones_in
 from agentkit.offline.slots import ENOUGH
-from agentkit.offline.spans import QUOTED, find
+from agentkit.offline.spans import ONE_VALUE, QUOTED, find
 from agentkit.offline.vocabulary import FILE, english
 
 ITEMS = re.compile(rf"^(?P<verb>\s*{ADDING}\s+)(?P<items>.+?)\s+(?P<rest>{ONTO}[^,;]*)$", re.IGNORECASE)
@@ -68,7 +69,8 @@ def clauses(question: str) -> list[str]:
     the text after "saying". A part that only names the means ("how many lines are in notes.txt? use the shell") or
     only gives a value by its role ("add Dune, the author is Frank Herbert") completes the one before; "there" is the
     last place named before ("what's the weather in London and what time is it there?")."""
-    literal = [(start, end) for start, end, *_ in code_spans(question)] + [m.span() for m in QUOTED.finditer(question)]
+    literal = [(start, end) for start, end, *_ in code_spans(question)] + [
+        m.span() for pattern in (QUOTED, ONE_VALUE) for m in pattern.finditer(question)]  # "salt and pepper" is one value
     quoted, masked, at = [], "", 0
     for start, end in sorted(span for span in literal if not any(o[0] < span[0] < o[1] for o in literal)):
         if start >= at:
@@ -91,6 +93,21 @@ def clauses(question: str) -> list[str]:
         resolved.append(part := THERE.sub(lambda m, at=place: f"{m['to'] or 'in '}{at}", part, count=1) if place else part)
         place = _place_named(part) or place
     return resolved
+
+
+def in_place(before: str, clause: str, question: str, read: Callable[[str], tuple[dict, list]]) -> list[str]:
+    """ "the study and the hall blinds down": the request once for each part "and" joins before it, with the part's values
+    in place of its own ("the study blinds down"); [] unless each part gives only those, and a word at most ("the")."""
+    if not before or not re.search(rf"{re.escape(before)}\s+and\s", question):
+        return []
+    theirs, copies = read(clause)[0], []
+    for part in before.split(" and "):
+        mine = read(part)[0]
+        if not mine or len(re.sub("|".join(re.escape(str(v)) for v in mine.values()), " ", part).split()) > 1 or any(
+                theirs.get(n) in (None, v) or str(theirs[n]) not in clause for n, v in mine.items()):
+            return []
+        copies.append(reduce(lambda text, n: text.replace(str(theirs[n]), str(mine[n]), 1), mine, clause))
+    return copies
 
 
 def _counted(question: str) -> list[str]:
@@ -176,7 +193,8 @@ def each_value(question: str, schema: dict) -> list[str]:
     for kind in _WORDS["list_items"]:  # numbers with a unit, quotes, names
         for run in re.finditer(rf"(?<![\w$€£'\"“])(?:{kind})(?:(?:{sep})(?:{kind}))*(?:{last})(?:{kind})", question):
             start, end = run.span()
-            if not any(start < e and s < end for s, e, _ in lists) and not re.search(r"\d\s$", question[:start]):
+            joined = any(start < m.end() and m.start() < end for m in ONE_VALUE.finditer(question))  # "Tom and Jerry"
+            if not joined and not any(start < e and s < end for s, e, _ in lists) and not re.search(r"\d\s$", question[:start]):
                 lists.append((start, end, re.findall(kind, run.group(0))))  # not "+1 415 555 0101 and ..."
     together = re.search(r"\brespectively\b", question) and len({len(items) for *_, items in lists}) == 1
     copies = []

@@ -11,20 +11,23 @@ from __future__ import annotations
 
 import datetime as dt
 
-from agentkit.offline.choose import Planned
-from agentkit.offline.conversation import AFTER_THAT, BACK, ISO_DATE, ORDINALS, PICKED, Conversation
+from agentkit.offline.choose import Offer, Planned
+from agentkit.offline.clauses import THERE
+from agentkit.offline.conversation import AFTER_THAT, BACK, FOLLOWS_ON, ISO_DATE, ORDINALS, PICKED, Conversation
 from agentkit.offline.dates import UNIT_SECONDS, units_named
 from agentkit.offline.reading import split_name
 from agentkit.offline.request import parsed
-from agentkit.offline.roles import role_of
+from agentkit.offline.roles import kind_of, role_of
 from agentkit.offline.spans import QUOTED
 from agentkit.offline.vocabulary import english
 
 
-def with_earlier_result(planned: list[Planned], state: Conversation, question: str) -> list[Planned]:
+def with_earlier_result(planned: list[Planned], state: Conversation, question: str, offers: list[Offer]) -> list[Planned]:
     """What the last result gives a call: a text to write the question calls "that" or "it" (the whole result); what a
     call to another tool lacks ("book the first one", "把它取消了"), under its name (or as its "_id"), in the item of the
-    result the message points at by its place (or its one item), else in the last call's arguments."""
+    result the message points at by its place (or its one item), else in the last call's arguments; in a message that
+    follows on ("and the air quality there?" after the tides at Whitby), the last call's values of its kind, no text."""
+    last = state.calls_to(offers)[:1] if FOLLOWS_ON.search(question) or THERE.search(english(question)) else []
     earlier, picked = state.last_result, PICKED.search(english(question))
     back = earlier is not None and BACK.search(QUOTED.sub(" ", question))  # "save that": the whole result is the text
     quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
@@ -45,6 +48,8 @@ def with_earlier_result(planned: list[Planned], state: Conversation, question: s
         found = {n: v for n in (*call.missing, *stale) for k, v in given.items()
                  if n == k or n.endswith(f"_{k}") or k.endswith(f"_{n}")}
         found = {**found, body[0]: earlier} if body else found
+        found |= {n: v for n in call.missing for offer, previous in last for k, v in previous.items() if n not in found
+                  and offer.name != call.offer.name and kind_of(call.offer.schema, n) == kind_of(offer.schema, k) != "text"}
         changed.append(Planned(call.offer, {**call.arguments, **found}, tuple(m for m in call.missing if m not in found),
                                call.clause) if found else call)
     return changed

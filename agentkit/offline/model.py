@@ -84,7 +84,7 @@ class OfflineModel:
             return Reply(tool_calls=(_written(stepped, False),))
         if offers and choice != "none" and not general:
             asked = conversation.with_earlier_file(question, messages) if len(messages) > 1 else question
-            planned = earlier.with_earlier_result(plan(asked, offers, choice), state, said)
+            planned = earlier.with_earlier_result(plan(asked, offers, choice), state, said, offers)
             if all(p.missing for p in planned):  # "and to yen?": what it lacks, the call before had
                 planned = conversation.follow_up(state, said, offers) or planned
             elif len(messages) > 1 and ({p.offer.name for p in planned} <= {o.name for o, _ in state.calls_to(offers)}

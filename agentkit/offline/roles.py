@@ -113,3 +113,8 @@ def json_type(spec: dict) -> str | None:
         kinds = [option.get("type") for option in spec["anyOf"] if option.get("type") != "null"]
         kind = kinds[0] if len(kinds) == 1 else None
     return next((k for k in kind if k != "null"), None) if isinstance(kind, list) else kind
+
+
+def kind_of(schema: dict, name: str) -> str | None:
+    role = role_of(name, schema["properties"][name])[0]  # "define X and say it in French": a word, then a text
+    return "text" if role in (None, "title", "body", "query") else role

@@ -56,6 +56,7 @@ SAY_IN, _SAID, _NAMED, _ADDRESSED, _CHANGE = (re.compile(TABLES["spans"][kind], 
                                               for kind in ("say_in", "said", "named", "addressed", "change"))
 """SAY_IN: 'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
 PLACE_KINDS = "|".join(TABLES["spans"]["place_kinds"].split())
+ONE_VALUE = re.compile(rf"\b(?:{TABLES['spans']['one_value'].replace(chr(10), '')})\b", re.IGNORECASE)  # "Tom and Jerry"
 
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
 _NUMBER = re.compile(r"(?<![\w.^-])(?<!\D/)(-?\$?-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[-+]?\d+)?)(\s?%| percent\b)?"
@@ -209,6 +210,8 @@ def _find(text: str) -> tuple[Span, ...]:
     for match in re.finditer(r"[$€£¥]", text):  # "€50 to $": a currency by its sign (it may sit inside "$84")
         found.append(Span(match.start(), match.end(), "unit", CURRENCY_SIGNS[match.group(0)], _before(text, match.start()),
                           _after(text, match.end()), counted=bool(re.match(r"\s?\d", text[match.end():]))))
+    for match in (m for m in ONE_VALUE.finditer(text) if m.group(0)[0].isupper()):  # "Tom and Jerry": one name
+        add(match.start(), match.end(), "proper", match.group(0))
     for match in _PROPER.finditer(text):
         name = match.group(0)
         first = name.split()[0].lower()

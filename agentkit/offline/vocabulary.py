@@ -30,7 +30,7 @@ WORDS: dict[str, str] = TABLES["chinese"]
 """Chinese word -> English words, longest first when read. Places are the English names the zone table knows."""
 
 
-WIDE = str.maketrans({"，": " , ", "。": " . ", "？": " ? ", "！": " ! ", "、": " , ", "：": ": ", "“": ' "', "”": '" '})
+WIDE = str.maketrans({"，": " , ", "。": " . ", "？": " ? ", "！": " ! ", "、": " and ", "：": ": ", "“": ' "', "”": '" '})
 QUOTES = re.compile(r"“([^”]*)”|《([^》]*)》|\"([^\"]*)\"|(?<=[一这那]本)(?!书)([\u4e00-\u9fff]+)(?<!书)(?=[，。？！,.?!]|$)|"
                     rf"({TABLES['zh']['address']})")
 """Quoted text and titles (a book's after 一本 that ends the request: 预约一本三体), an address (我住幸福路18号): kept
@@ -94,7 +94,7 @@ def english(text: str) -> str:
     text = as_digits(text)  # "三百毫升" "300 ml", "百分之十五" "15%", "三张票" "3 票"
     text = _times_and_durations(text)  # "3点和 Lina 开会", "跟小王吃饭": after a time or a clause's start, 和/跟 is "with"
     text = re.sub(rf"(\d+)\s*号\s*({NUMBERED})", r" \2 #\1 ", text)  # "3号会议室" is meeting room #3; "5号" alone a day
-    text = re.sub(r"((?:\d:\d\d|^|[，,：:])\s*)[和跟与]", r"\1 with ", text)
+    text = re.sub(r"((?:\d:\d\d|^|[，,：:])\s*)[和跟与](?!\s*(?:at\s+)?\d)", r"\1 with ", text)  # "7点和晚上6点": and
     text = re.sub(r"第\s*(\d+)\s*([行项条])", lambda m: f" {'line' if m[2] == '行' else 'item'} {m[1]} ", text)  # 第二行, 第一项
     text = _vocabulary().sub(_read_word, text)  # "西单附近有药店" reads "西单 near> any pharmacy": "any pharmacy near 西单"
     text = re.sub(r"((?:[A-Z][\w'-]*\s+)*[A-Z][\w'-]*|[\u4e00-\u9fff]+)?\s*\b(near|in)>([^,.?!，。？！]*)",
