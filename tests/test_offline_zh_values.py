@@ -111,3 +111,13 @@ FILES = tool("file_away", "把文件移动到文件夹", ["file", "folder"], fil
 def test_a_chinese_value_is_placed_by_the_frame_of_its_sentence(question, tools, expected):
     [(_, arguments)] = call(question, *tools)
     assert {name: arguments.get(name) for name in expected} == expected
+
+
+PROOF = tool("proofread", "检查一段文字里的错别字", ["text"], text=S("要检查的文字"))
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    ("检查一下这段有没有错别字：我门今天很高兴", "我门今天很高兴"), ("帮我检查错别字：我想去北惊玩", "我想去北惊玩")])
+def test_a_text_after_a_colon_is_quoted_whole_with_its_first_word(question, text):
+    [(_, arguments)] = call(question, PROOF, MEMO)
+    assert arguments["text"] == text
