@@ -121,3 +121,9 @@ PROOF = tool("proofread", "检查一段文字里的错别字", ["text"], text=S(
 def test_a_text_after_a_colon_is_quoted_whole_with_its_first_word(question, text):
     [(_, arguments)] = call(question, PROOF, MEMO)
     assert arguments["text"] == text
+
+
+def test_the_person_asking_is_no_one_a_frame_names():
+    [(_, arguments)] = call("请帮我叫舅妈去接表弟", DRIVE, MEMO)  # 请帮我: the person asking, not who drives
+    assert (arguments["driver"], arguments["rider"]) == ("舅妈", "表弟")
+    assert not call("给我寄两本杂志", PARCEL, MEMO)  # 给我: no recipient named, so it is asked for, never "我"
