@@ -87,3 +87,43 @@ def test_an_everyday_verb_is_a_word_of_its_own_not_part_of_the_name_before_it(qu
     """喂 reads as "feed", a verb of a request: the pet's name ends where it starts (not "豆豆喂 狗粮")."""
     [(_, arguments)] = call(question, *tools)
     assert arguments[name] == value
+
+
+DRIVE = tool("schedule_ride_for", "Arrange for a family member to pick someone up.", ["driver", "rider"],
+             driver=S("开车的人"), rider=S("passenger: who is driven"), at=S("HH:MM", format="time"))
+PARCEL = tool("send_parcel", "Post a parcel to someone.", ["recipient", "contents"],
+              recipient=S("recipient"), contents=S("what is in the parcel"), city=S("city it goes to"))
+MEMO = tool("write_memo", "Create a memo.", ["heading"], heading=S("memo heading"), text=S("memo text"))
+SPEND = tool("note_spending", "记一笔开销", ["amount", "why"],
+             amount={"type": "number", "description": "金额"}, why=S("reason for the spending"))
+ERRAND = tool("hand_errand", "Give someone an errand.", ["helper", "errand"], helper=S("who runs it"), errand=S("what"))
+FILES = tool("file_away", "把文件移动到文件夹", ["file", "folder"], file=S("文件名"), folder=S("目标文件夹"))
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    ("让舅舅去接表妹", (DRIVE, MEMO), {"driver": "舅舅", "rider": "表妹"}),  # 让 X 去接 Y: X drives, Y is driven
+    ("寄一盒月饼给外公", (PARCEL, MEMO), {"recipient": "外公", "contents": "一盒月饼"}),  # V thing 给 X: X receives
+    ("给二姨寄两斤茶叶", (PARCEL, SPEND), {"recipient": "二姨", "contents": "两斤茶叶"}),  # 给 X 寄 thing
+    ("写个备忘，标题是年货清单，内容写瓜子和糖", (MEMO, SPEND), {"heading": "年货清单", "text": "瓜子和糖"}),
+    ("花了60，因为忘带伞买了一把", (SPEND, MEMO), {"amount": 60, "why": "忘带伞买了一把"}),  # 因为 X: the reason
+    ("把年终总结移到旧文档里", (FILES, MEMO), {"file": "年终总结", "folder": "旧文档"}),  # 把 X 移到 Y
+])
+def test_a_chinese_value_is_placed_by_the_frame_of_its_sentence(question, tools, expected):
+    [(_, arguments)] = call(question, *tools)
+    assert {name: arguments.get(name) for name in expected} == expected
+
+
+PROOF = tool("proofread", "检查一段文字里的错别字", ["text"], text=S("要检查的文字"))
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    ("检查一下这段有没有错别字：我门今天很高兴", "我门今天很高兴"), ("帮我检查错别字：我想去北惊玩", "我想去北惊玩")])
+def test_a_text_after_a_colon_is_quoted_whole_with_its_first_word(question, text):
+    [(_, arguments)] = call(question, PROOF, MEMO)
+    assert arguments["text"] == text
+
+
+def test_the_person_asking_is_no_one_a_frame_names():
+    [(_, arguments)] = call("请帮我叫舅妈去接表弟", DRIVE, MEMO)  # 请帮我: the person asking, not who drives
+    assert (arguments["driver"], arguments["rider"]) == ("舅妈", "表弟")
+    assert not call("给我寄两本杂志", PARCEL, MEMO)  # 给我: no recipient named, so it is asked for, never "我"

@@ -169,8 +169,8 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         calls = [_planned(tool, case) for case in cases]  # ...": a call per case, when that finds more calls, or sentences
     calls = [call for at, call in enumerate(calls) if all((c.offer.name, c.arguments) != (call.offer.name, call.arguments)
                                                           for c in calls[:at])]  # the same call twice is one call
-    calls = [Planned(c.offer, in_learners_words(c.arguments, c.offer.schema, asked), c.missing, c.clause)
-             for c in _share_arguments(calls)]  # a title or a note as the learner wrote it ("周会")
+    calls = [Planned(c.offer, said := in_learners_words(c.arguments, c.offer.schema, asked), tuple(
+        m for m in c.missing if m not in said), c.clause) for c in _share_arguments(calls)]  # as the learner wrote it ("周会")
     return calls or ([_planned(_best(question, offers)[0] or offers[0], question)] if choice == "required" else [])
 
 

@@ -14,18 +14,23 @@ from typing import Any
 
 from agentkit.offline import lexicon
 from agentkit.offline.language import is_chinese
-from agentkit.offline.roles import STRICT, json_type, role_of
+from agentkit.offline.reading import split_name, words
+from agentkit.offline.roles import STRICT, hint_of, json_type, role_of
 from agentkit.offline.spans import MEASURES, Span
 from agentkit.offline.vocabulary import RELATIVE_DAYS, WORDS, english
 from agentkit.offline.zh_numbers import MEASURE_WORDS, NUMERAL
 
 EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
 """What a phrase does not start or end with: particles and punctuation around the words of a value."""
+MARKS = "，。、！？：；,.!?:; "  # what a value its frame placed does not end with: "取消了" keeps its 了
 ENDS = lexicon.words("words")["zh_function_words"]
 PERSON = re.compile(rf"(?:{'|'.join(ENDS['before_person'])})?(.+?(?:{'|'.join(ENDS['person_titles'])})|.+?(?="
                     rf"(?:{'|'.join(ENDS['after_person'])}))|.+)")
 """Who a person value names, as written: after 跟 or 给, up to a title ("Tony老师") or the verb done to them ("老婆|发个短信")."""
-SAYING = "|".join(word for word, read in WORDS.items() if read == "saying")  # 说, 内容是: what leads a message
+FRAMES = [(re.compile(pattern), frozenset(fits.split()) | frozenset(words(fits))) for pattern, fits in lexicon.words(
+    "words")["zh_frames"].values()]  # each word as written and as a description's words are read ("passeng")
+"""Where a Chinese sentence places a value, by the words around it: 让X去接Y (who does it, to whom), 给X发 (who receives),
+把X移到Y (the thing moved, where to), 标题是X, 内容是X, 因为X ..., each with the words of the parameters it fits."""
 
 
 def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) -> dict[str, Any]:
@@ -36,8 +41,9 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) ->
         return arguments
     written = {name: _quoted(value, question, properties.get(name) or {}, name) if isinstance(value, str) and _free(
         name, properties.get(name) or {}, value) else value for name, value in arguments.items()}
+    written |= framed(question, properties, set(written))  # "让奶奶去接小明": who picks up, who is picked up
     # "奥体中心的羽毛球场": a place written as the learner did is what stands before 的, not the court booked there
-    for name in (n for n in written if written[n] != arguments[n] and role_of(n, properties.get(n) or {})[0] == "place"):
+    for name in (n for n in written if written[n] != arguments.get(n) and role_of(n, properties.get(n) or {})[0] == "place"):
         written[name] = re.sub(r"^([\u4e00-\u9fff]{2,})的[\u4e00-\u9fff]{2,}$", r"\1", written[name])
     unit = next((n for n, spec in properties.items() if n not in written and _free(n, spec, "") and role_of(n, spec)[0]
                  == "unit"), None)  # "3盒酸奶": the measure word between the number and the thing counted is its unit
@@ -47,6 +53,30 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) ->
     return written | ({unit: said} if said else {})
 
 
+def framed(question: str, properties: dict, found: set[str]) -> dict[str, str]:
+    """The values the sentence's frames place, for each free-text parameter whose words fit a frame: by its name's
+    words on every frame first ("to: who receives the message" is a receiver, not a message), then its description's.
+    A value fills one parameter; a path or an address only when none was `found` ("收件人" of a parcel is a person)."""
+    placed: dict[str, str] = {}
+    counted = any(json_type(spec) in ("number", "integer") for spec in properties.values())  # "5克盐": 5 is the amount's
+    for by_name in (True, False):
+        for name, spec in properties.items():
+            own = set(split_name(name)) | {name, role_of(name, spec)[0]} if by_name else hint_of(name, spec)
+            if name not in placed and (_free(name, spec, "") or name not in found and json_type(spec) == "string" and
+                                       role_of(name, spec)[0] in ("email", "path") and "mail" not in name):
+                values = (m["v"].strip(MARKS) for pattern, fits in FRAMES if own & fits for m in pattern.finditer(question))
+                if value := next((v for v in values if v and v not in placed.values()), None):
+                    value = re.sub(rf"^(?:\d+|{NUMERAL}+)[\u4e00-\u9fff](?=.)", "", value) if counted else value
+                    placed[name] = _without_own_noun(value, hint_of(name, spec))
+    return placed
+
+
+def _without_own_noun(value: str, hint: frozenset[str]) -> str:
+    """A value without the noun that names its own parameter ("联系人王大锤" is the contact 王大锤)."""
+    noun = next((w for w in WORDS if value.startswith(w) and len(w) < len(value) and hint & set(WORDS[w].split())), "")
+    return value[len(noun):]
+
+
 def _free(name: str, spec: dict, value: str) -> bool:
     strict = STRICT - {"place"} - ({"date"} if re.fullmatch(r"[A-Z][a-z]+ \d+", value) else set())  # 北京, not "Beijing"
     return json_type(spec) == "string" and "enum" not in spec and role_of(name, spec)[0] not in strict - {"unit"}
@@ -54,16 +84,14 @@ def _free(name: str, spec: dict, value: str) -> bool:
 
 def _quoted(value: str, question: str, spec: dict, name: str) -> str:
     """A value quoted from the question as written. It is one clause's words ("pay rent , 之前" is 交房租: the day
-    before which it is due is another part of the request), but for a message or a search, whose words may be many;
-    a person ends where the verb done to them starts; a unit is the one written ("jin" is 斤) for a tool in Chinese."""
+    before which it is due is another part of the request), but for a message (its frame finds where it ends) or a
+    search; a person ends where the verb done to them starts; a unit is the one written ("jin" is 斤) for a tool in
+    Chinese."""
     role = role_of(name, spec)[0]
     pieces = [piece for piece in value.split(",") if piece.strip(EDGES)] if role not in ("body", "query") else []
     written = as_written(pieces[0].strip() if pieces else value, question)
     if role == "unit":  # "jin" is 斤 for a tool that names its units in Chinese, "liters" stays for one in English
         return written if is_chinese(written) and is_chinese(spec.get("description") or "") else value
-    said = re.search(rf"(?:{SAYING}).*?({re.escape(written)}[\u4e00-\u9fff]*)(?=[，。！？；,.!?;]|$)", question)
-    if role == "body" and said:
-        return said[1]  # "说我到家了": a message after 说 runs to its clause's end
     return PERSON.match(written)[1] if role == "person" and is_chinese(written) else written
 
 
