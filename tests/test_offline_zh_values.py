@@ -113,6 +113,17 @@ def test_a_chinese_value_is_placed_by_the_frame_of_its_sentence(question, tools,
     assert {name: arguments.get(name) for name in expected} == expected
 
 
+CAB = tool("order_cab", "Order a cab.", ["start", "end"], start=S("where the cab picks you up"), end=S("where it goes"),
+           guest_name=S("name of the person riding"))
+
+
+@pytest.mark.parametrize("question", ["帮我叫个车从公司到火车站", "从学校叫一辆出租车到外滩"])
+def test_calling_a_car_names_no_one(question):
+    """叫 + (a measure word) + 车 orders a car: it is neither a title (叫 X "named X") nor who is sent (叫 X 去)."""
+    [(_, arguments)] = call(question, CAB, MEMO)
+    assert "guest_name" not in arguments, arguments
+
+
 PROOF = tool("proofread", "检查一段文字里的错别字", ["text"], text=S("要检查的文字"))
 
 
