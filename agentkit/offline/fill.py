@@ -24,6 +24,8 @@ SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " c
 YES, NO = (frozenset(lexicon.words("words")["flags"][said].split()) for said in ("yes", "no"))
 WHOSE = re.compile(rf"(?:\s+(?!(?:{dates.ENDS})\b)[a-z][\w-]*)*")
 YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
+ORDINALS = lexicon.words("choose")["conversation"]["ordinals"]
+PICKED = re.compile(rf"\bthe (?:{'|'.join(ORDINALS)}) one\b", re.I)  # "is the second one late?": an item of the last result
 
 
 def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: bool = True) -> tuple[dict, list[str]]:
@@ -169,10 +171,13 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         number = next((s.value for s in spans if s.kind == "number" and id(s) not in used), None)
         return code.command_for(text, file, number) if role == "command" else code.pattern_for(text)
     digits = [s for s in spans if s.kind == "number" and id(s) not in used and text[s.start:s.end].isdigit()]
-    if role not in STRICT and digits and re.search(r"\be\.g\.\W*\d+\W", spec.get("description", "")):
+    identifier = role == "code" and [s for s in digits if s.end - s.start > 2]  # "is the 9012 late?" for train_number
+    if identifier or role not in STRICT and digits and re.search(r"\be\.g\.\W*\d+\W", spec.get("description", "")):
+        digits = identifier or digits
         used.add(id(digits[0]))  # "the next 73" for "The bus line, e.g. '73'": a code written in digits
         return text[digits[0].start:digits[0].end]
-    if (required or role == "title") and role not in STRICT:  # an optional title only as a phrase marked for it
+    # an optional title only as a phrase marked for it; an identifier as "the second one" is a listed item's, read later
+    if (required or role == "title") and (role not in STRICT or role == "code" and PICKED.search(text)):
         rest = [s for s in spans if id(s) not in used  # a person is no message's text ("message mum saying home by 9")
                 and s.kind in ("quoted", "named", "said", "colon")[:4 - 2 * (role == "person")]]
         said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
@@ -197,7 +202,7 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dic
         return country_code(written)
     if role == "language" and (hint & {"code", "iso"} or re.search(r"\b639\b|\bcode\b", description, re.I)):
         return language_code(written)  # "ISO 639-1 code like 'fr'": German -> de
-    if role in ("place", "language", "person") and written.islower():  # "from porto to rome" -> "Porto", "Rome"; "ana": "Ana"
+    if role in ("place", "language", "person", "nationality") and written.islower():  # "from porto" -> "Porto"; "ana": "Ana"
         return string.capwords(written)
     return written
 

@@ -17,7 +17,7 @@ from agentkit.offline.spans import Span, SpanKind
 from agentkit.offline.vocabulary import english
 
 Role = Literal["zone", "phone", "email", "url", "pattern", "tag", "path", "date", "time", "language", "unit", "place", "symbol",
-               "person", "title", "body", "query", "sql", "command", "repo", "code", "room", "cuisine"]
+               "person", "title", "body", "query", "sql", "command", "repo", "code", "room", "cuisine", "nationality"]
 """What a string parameter is for, as far as filling it goes."""
 Side = Literal["from", "to"]
 """The side of "from X to Y" a parameter stands on."""
@@ -41,7 +41,7 @@ def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
 
 @lru_cache(maxsize=4096)  # a tool's parameters are read for every clause and every tool of every request: read each once
 def _role(name: str, description: str, format_role: Role | None = None) -> tuple[Role | None, tuple[SpanKind, ...]]:
-    described = english(description).lower()
+    described = re.sub(r"\b\w+'s\b", " ", english(description).lower())  # "in the owner's words": whose, not what
     named = {w.rstrip("0123456789") or w for w in reading.split_name(name)}  # "place1" is a place
     if "sql" in named or re.search(r"\bsql\b", described):  # "query: the SQL statement to run" is code, not a search
         return ROLES[0][0], ROLES[0][2]

@@ -1,0 +1,50 @@
+"""A slot's kind read from its whole schema: an identifier takes the code-shaped span, a nationality the demonym."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentkit.offline.fill import fill
+
+
+def _schema(properties, required=None):
+    return {"type": "object", "properties": properties, "required": list(required or properties)}
+
+
+def _text(description, **extra):
+    return {"type": "string", "description": description, **extra}
+
+
+CLAIM = _schema({"warranty_number": _text("Warranty number."), "problem": _text("What went wrong, in the owner's words.")})
+PARCEL = _schema({"consignment_ref": _text("Consignment reference, e.g. 'ZT-40021'."), "note": _text("Note for the driver")})
+CASE = _schema({"case_id": _text("Case identifier"), "owner": _text("Who handles it")})
+
+
+@pytest.mark.parametrize(("schema", "question", "name", "value"), [
+    (CLAIM, "claim on warranty WR-88310: the hinge snapped after a week", "warranty_number", "WR-88310"),
+    (CLAIM, "the screen went dark again. warranty number is GT-1172-09, please log it", "warranty_number", "GT-1172-09"),
+    (PARCEL, "for ZT-40021 please ring the bell twice", "consignment_ref", "ZT-40021"),
+    (CASE, "hand case cd-77 over to Farida", "case_id", "cd-77"),
+    (CASE, "move 2025-00412 to Jonas", "case_id", "2025-00412"),
+])
+def test_an_identifier_slot_takes_the_code_shaped_span_as_written(schema, question, name, value):
+    assert fill(schema, question)[0][name] == value
+
+
+def test_a_code_and_a_text_are_two_values_not_one():
+    """The text is the sentence, the identifier the code: never the same words for both."""
+    values = fill(CLAIM, "claim on warranty WR-88310: the hinge snapped after a week")[0]
+    assert values["problem"] == "the hinge snapped after a week"
+
+
+ENTRY = _schema({"citizenship": _text("Passport held by the traveller"), "country": _text("Where they are going")})
+
+
+@pytest.mark.parametrize(("question", "citizenship", "country"), [
+    ("I'm Peruvian, what do I need to visit Thailand?", "Peruvian", "Thailand"),
+    ("can swedes travel to Kenya without a visa", "Swedish", "Kenya"),
+    ("Polish passport, going to Mexico in May", "Polish", "Mexico"),
+])
+def test_a_demonym_is_the_nationality_not_the_destination(question, citizenship, country):
+    values = fill(ENTRY, question)[0]
+    assert (values["citizenship"], values["country"]) == (citizenship, country)
