@@ -48,3 +48,43 @@ ENTRY = _schema({"citizenship": _text("Passport held by the traveller"), "countr
 def test_a_demonym_is_the_nationality_not_the_destination(question, citizenship, country):
     values = fill(ENTRY, question)[0]
     assert (values["citizenship"], values["country"]) == (citizenship, country)
+
+
+WARD = _schema({"resident_name": _text("Resident's full name"), "cot": _text("Cot label, e.g. 'C7'", maxLength=3),
+                "entry": _text("What the carer observed")}, ["resident_name", "entry"])
+
+
+def test_a_text_goes_to_one_slot_and_a_short_label_never_takes_a_sentence():
+    values = fill(WARD, "log for Ivy Moreau: slept badly, asked for water twice")[0]
+    assert values.get("cot") is None and values["entry"] == "slept badly, asked for water twice"
+
+
+def test_an_example_shaped_like_a_code_makes_the_slot_an_identifier():
+    """ "Cot label, e.g. 'C7'": a label by its words, an identifier by its example."""
+    from agentkit.offline.roles import role_of
+    assert role_of("cot", WARD["properties"]["cot"])[0] == "code"
+
+
+CLUB = _schema({"member_name": _text("Who is joining"), "sponsor_name": _text("Who vouches for them"),
+                "member_id": _text("Membership card")}, ["member_name"])
+BOAT = _schema({"boat_name": _text("What the boat is called"), "skipper": _text("Person in charge")})
+
+
+@pytest.mark.parametrize(("schema", "name", "role"), [
+    (CLUB, "member_name", "person"), (CLUB, "member_id", "code"), (BOAT, "boat_name", "title")])
+def test_a_name_of_a_person_kind_thing_is_a_person_and_its_id_an_identifier(schema, name, role):
+    from agentkit.offline.roles import role_of
+    assert role_of(name, schema["properties"][name])[0] == role
+
+
+DESK = _schema({"badge": _text("Short label on the badge", maxLength=6), "remark": _text("Free remark")}, ["remark"])
+PAIR = _schema({"guest": _text("Guest"), "cabin": _text("Cabin label"), "remark": _text("Free remark")})
+
+
+def test_a_sentence_is_no_value_for_a_slot_of_a_few_characters():
+    assert "badge" not in fill(DESK, "front desk: visitor waited an hour for the lift")[0]
+
+
+def test_one_text_is_not_given_to_two_slots():
+    values = fill(PAIR, "for Nadia Brook: the lift was out of order all morning")[0]
+    assert values["remark"] == "the lift was out of order all morning" and "cabin" not in values

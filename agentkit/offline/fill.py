@@ -12,7 +12,7 @@ import re
 import string
 from typing import Any
 
-from agentkit.offline import code, dates, lexicon, lists, numbers, quantities, reading
+from agentkit.offline import code, dates, lexicon, lists, numbers, quantities, reading, roles
 from agentkit.offline.lists import enumerated_items, listed_first
 from agentkit.offline.phrases import LATER, NAMED, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
@@ -101,7 +101,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
             exclude = exclude - {phrase}  # an example taken frees its word
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
     refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))
-               and not re.fullmatch(p["pattern"], str(values[n]))}  # "查下" is no card number that ^[0-9]{10}$ takes
+               and not re.fullmatch(p["pattern"], str(values[n])) or len(str(values.get(n))) > p.get("maxLength", 1e9)}
+    # "查下" is no card number that ^[0-9]{10}$ takes; a sentence no label of four characters at most
     ordered = {name: values[name] for name in properties if name in values and name not in refused}
     return ordered, [name for name in required if name not in ordered]
 
@@ -135,11 +136,15 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         inner, missing = _fill_object(spec, text, spans, used, exclude, guess) if kind == "object" else ({}, [])
         return inner if inner and not missing else None
     role, kinds = role_of(name, spec)
+    if role is None and any(role_of(n, {})[0] == "code" for n in siblings if n != name):  # "CL-2207" is the card's
+        kinds = tuple(k for k in kinds if k != "code")
+    kinds += ("proper",) * (role == "code")  # "Bay label, e.g. 'B4'": "B4", capitalised as a name is
     clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
     day = role == "date" and hint & {"date", "day", "deadline", "birthday", "due"}  # "when" may be a clock time alone
     candidates = [s for s in spans if s.kind in kinds and id(s) not in used  # "with Lina meeting": Lina is not the title
                   and not (day and s.kind == "time" and clock.fullmatch(str(s.value))) and not (role in ("title", "body")
-                  and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))]
+                  and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))
+                  and not (role == "code" and s.kind == "proper" and not roles.CODED.fullmatch(str(s.value)))]
     if role == "place":  # a name no table knows can be a place after "in", "to the" ("in Lisbon", "to the Louvre")
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or coded and re.fullmatch(
@@ -178,9 +183,11 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         return text[digits[0].start:digits[0].end]
     # an optional title only as a phrase marked for it; an identifier as "the second one" is a listed item's, read later
     if (required or role == "title") and (role not in STRICT or role == "code" and PICKED.search(text)):
+        texts = role != "body" and any(role_of(n, {})[0] == "body" for n in siblings if n != name)  # a text's own slot
         rest = [s for s in spans if id(s) not in used  # a person is no message's text ("message mum saying home by 9")
-                and s.kind in ("quoted", "named", "said", "colon")[:4 - 2 * (role == "person")]]
+                and s.kind in ("quoted", "named", "said", "colon")[:4 - 2 * (role == "person" or texts)]]
         said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
+        used.update(id(s) for s in rest[:1])  # one text for one parameter: the note's is not the bed's too
         return _before_labels(said, siblings, name) if rest else LATER
     return None
 
