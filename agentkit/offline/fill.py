@@ -100,9 +100,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
             values[name] = capitals[0] if capitals else string.capwords(phrase) if person and phrase.islower() else phrase
             exclude = exclude - {phrase}  # an example taken frees its word
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
-    refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))
+    refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))  # "查下"
                and not re.fullmatch(p["pattern"], str(values[n])) or len(str(values.get(n))) > p.get("maxLength", 1e9)}
-    # "查下" is no card number that ^[0-9]{10}$ takes; a sentence no label of four characters at most
     ordered = {name: values[name] for name in properties if name in values and name not in refused}
     return ordered, [name for name in required if name not in ordered]
 
@@ -181,13 +180,14 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         digits = identifier or digits
         used.add(id(digits[0]))  # "the next 73" for "The bus line, e.g. '73'": a code written in digits
         return text[digits[0].start:digits[0].end]
-    # an optional title only as a phrase marked for it; an identifier as "the second one" is a listed item's, read later
-    if (required or role == "title") and (role not in STRICT or role == "code" and PICKED.search(text)):
+    if role == "code" and (picked := PICKED.search(text)):  # "is the second one late?": the listed item's, read later
+        return picked[0]
+    if (required or role == "title") and role not in STRICT:  # an optional title only as a phrase marked for it
         texts = role != "body" and any(role_of(n, {})[0] == "body" for n in siblings if n != name)  # a text's own slot
         rest = [s for s in spans if id(s) not in used  # a person is no message's text ("message mum saying home by 9")
                 and s.kind in ("quoted", "named", "said", "colon")[:4 - 2 * (role == "person" or texts)]]
         said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
-        used.update(id(s) for s in rest[:1])  # one text for one parameter: the note's is not the bed's too
+        used.update(id(s) for s in rest[:1] if s.kind != "colon")  # one text, one parameter (a colon's may hold a list)
         return _before_labels(said, siblings, name) if rest else LATER
     return None
 
@@ -203,6 +203,8 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dic
     if role == "date" and span.kind == "date":  # in the format the description shows; JSON Schema's "date" is YYYY-MM-DD
         past = dates.PAST.search(" ".join([description, *span.before]))  # a day something was lost or done: the last one
         return dates.as_asked(written, description, spec.get("format"), past=bool(past))
+    if role == "code" and "-" in written and re.search(r"\b[A-Z]+\d+\b", description):  # "e.g. SF204": "SF-88" is SF88
+        return written.replace("-", "").upper()
     if role == "unit" and quantities.takes_currency(hint, description):
         return currency_code(written, span.before)
     if role == "place" and hint & {"code", "iso"}:

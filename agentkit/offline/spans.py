@@ -85,9 +85,9 @@ _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|conta
 _PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
 _HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
-_CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}(?![\w/@-]|\.\w)")
+_CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}(?![\w/@-]|\.\w)", re.ASCII)
 """An identifier ("AB123CD", "1Z999AA10123456784", "G7301"): five or more letters and digits, with both in it."""
-_DASHED_CODE = re.compile(r"(?<![\w./@#$-])(?:[A-Za-z]{1,3}-\d{2}[A-Za-z\d]*|\d{2,}-0\d{2,})(?:-[A-Za-z\d]+)*(?![\w/@-]|\.\w)")
+_DASHED_CODE = re.compile(r"(?<![\w./@#$-])(?:[A-Za-z]{1,3}-\d{2}\w*|\d{2,}-0\d{2,})(?:-[A-Za-z\d]+)*(?![\w/@-]|\.\w)", re.A)
 """One with a dash ("PX-55102", "HM-0091-22", "ab-12", "2024-00017"): taken as written, dashes and all."""
 _LOOSE_CODE = re.compile(rf"(?<![\w./@#$'’-])(?!(?i:{'|'.join(NOT_CODES)})(?![a-z]))([a-z][a-z\d]|[A-Z][A-Z\d])[ -]?(\d{{1,4}})"
                          r"(?![\w/@%-]|[.,]\d)")
