@@ -88,3 +88,9 @@ def test_a_sentence_is_no_value_for_a_slot_of_a_few_characters():
 def test_one_text_is_not_given_to_two_slots():
     values = fill(PAIR, "for Nadia Brook: the lift was out of order all morning")[0]
     assert values["remark"] == "the lift was out of order all morning" and "cabin" not in values
+
+
+def test_a_country_named_alone_is_where_one_goes_not_a_nationality():
+    """ "what about Chile?" after a visa question: Chile is the next destination, the passport stays."""
+    values = fill(ENTRY, "what about Chile?")[0]
+    assert values.get("country") == "Chile" and values.get("citizenship") != "Chile"
