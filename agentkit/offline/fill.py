@@ -12,7 +12,7 @@ import re
 import string
 from typing import Any
 
-from agentkit.offline import code, dates, lexicon, lists, numbers, quantities, reading
+from agentkit.offline import code, dates, lexicon, lists, numbers, quantities, reading, roles
 from agentkit.offline.lists import enumerated_items, listed_first
 from agentkit.offline.phrases import LATER, NAMED, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
@@ -24,6 +24,8 @@ SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " c
 YES, NO = (frozenset(lexicon.words("words")["flags"][said].split()) for said in ("yes", "no"))
 WHOSE = re.compile(rf"(?:\s+(?!(?:{dates.ENDS})\b)[a-z][\w-]*)*")
 YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
+ORDINALS = lexicon.words("choose")["conversation"]["ordinals"]
+PICKED = re.compile(rf"\bthe (?:{'|'.join(ORDINALS)}) one\b", re.I)  # "is the second one late?": an item of the last result
 
 
 def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: bool = True) -> tuple[dict, list[str]]:
@@ -98,8 +100,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
             values[name] = capitals[0] if capitals else string.capwords(phrase) if person and phrase.islower() else phrase
             exclude = exclude - {phrase}  # an example taken frees its word
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
-    refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))
-               and not re.fullmatch(p["pattern"], str(values[n]))}  # "查下" is no card number that ^[0-9]{10}$ takes
+    refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))  # "查下"
+               and not re.fullmatch(p["pattern"], str(values[n])) or len(str(values.get(n))) > p.get("maxLength", 1e9)}
     ordered = {name: values[name] for name in properties if name in values and name not in refused}
     return ordered, [name for name in required if name not in ordered]
 
@@ -131,11 +133,15 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         inner, missing = _fill_object(spec, text, spans, used, exclude, guess) if kind == "object" else ({}, [])
         return inner if inner and not missing else None
     role, kinds = role_of(name, spec)
+    if role is None and any(role_of(n, {})[0] == "code" for n in siblings if n != name):  # "CL-2207" is the card's
+        kinds = tuple(k for k in kinds if k != "code")
+    kinds += ("proper",) * (role == "code")  # "Bay label, e.g. 'B4'": "B4", capitalised as a name is
     clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
     day = role == "date" and hint & {"date", "day", "deadline", "birthday", "due"}  # "when" may be a clock time alone
     candidates = [s for s in spans if s.kind in kinds and id(s) not in used  # "with Lina meeting": Lina is not the title
                   and not (day and s.kind == "time" and clock.fullmatch(str(s.value))) and not (role in ("title", "body")
-                  and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))]
+                  and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))
+                  and not (role == "code" and s.kind == "proper" and not roles.CODED.fullmatch(str(s.value)))]
     if role == "place":  # a name no table knows can be a place after "in", "to the" ("in Lisbon", "to the Louvre")
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or coded and re.fullmatch(
@@ -167,13 +173,19 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         number = next((s.value for s in spans if s.kind == "number" and id(s) not in used), None)
         return code.command_for(text, file, number) if role == "command" else code.pattern_for(text)
     digits = [s for s in spans if s.kind == "number" and id(s) not in used and text[s.start:s.end].isdigit()]
-    if role not in STRICT and digits and re.search(r"\be\.g\.\W*\d+\W", spec.get("description", "")):
+    identifier = role == "code" and [s for s in digits if s.end - s.start > 2]  # "is the 9012 late?" for train_number
+    if identifier or role not in STRICT and digits and re.search(r"\be\.g\.\W*\d+\W", spec.get("description", "")):
+        digits = identifier or digits
         used.add(id(digits[0]))  # "the next 73" for "The bus line, e.g. '73'": a code written in digits
         return text[digits[0].start:digits[0].end]
+    if role == "code" and (picked := PICKED.search(text)):  # "is the second one late?": the listed item's, read later
+        return picked[0]
     if (required or role == "title") and role not in STRICT:  # an optional title only as a phrase marked for it
+        texts = role != "body" and any(role_of(n, {})[0] == "body" for n in siblings if n != name)  # a text's own slot
         rest = [s for s in spans if id(s) not in used  # a person is no message's text ("message mum saying home by 9")
-                and s.kind in ("quoted", "named", "said", "colon")[:4 - 2 * (role == "person")]]
+                and s.kind in ("quoted", "named", "said", "colon")[:4 - 2 * (role == "person" or texts)]]
         said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
+        used.update(id(s) for s in rest[:1] if s.kind != "colon")  # one text, one parameter (a colon's may hold a list)
         return _before_labels(said, siblings, name) if rest else LATER
     return None
 
@@ -187,13 +199,15 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dic
     if role == "date" and span.kind == "date":  # in the format the description shows; JSON Schema's "date" is YYYY-MM-DD
         past = dates.PAST.search(" ".join([description, *span.before]))  # a day something was lost or done: the last one
         return dates.as_asked(written, description, spec.get("format"), past=bool(past))
+    if role == "code" and "-" in written and re.search(r"\b[A-Z]+\d+\b", description):  # "e.g. SF204": "SF-88" is SF88
+        return written.replace("-", "").upper()
     if role == "unit" and quantities.takes_currency(hint, description):
         return currency_code(written, span.before)
     if role == "place" and hint & {"code", "iso"}:
         return country_code(written)
     if role == "language" and (hint & {"code", "iso"} or re.search(r"\b639\b|\bcode\b", description, re.I)):
         return language_code(written)  # "ISO 639-1 code like 'fr'": German -> de
-    if role in ("place", "language", "person") and written.islower():  # "from porto to rome" -> "Porto", "Rome"; "ana": "Ana"
+    if role in ("place", "language", "person", "nationality") and written.islower():  # "from porto" -> "Porto"; "ana": "Ana"
         return string.capwords(written)
     return written
 

@@ -79,8 +79,8 @@ def plain(name: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c))
 
 
-def is_known_place(name: str) -> bool:
-    return any(plain(name.lower()) in names for names in (PLACE_ZONES, zone_names()))
+def is_known_place(name: str) -> bool:  # a city of the zone database, or a country ("visit Thailand")
+    return any(plain(name.lower()) in names for names in (PLACE_ZONES, zone_names(), _english_names("territories")))
 
 
 PREPOSITIONS = frozenset({"in", "from", "to", "at", "for", "near", "via", "of", "about"})

@@ -17,7 +17,7 @@ from agentkit.offline.spans import Span, SpanKind
 from agentkit.offline.vocabulary import english
 
 Role = Literal["zone", "phone", "email", "url", "pattern", "tag", "path", "date", "time", "language", "unit", "place", "symbol",
-               "person", "title", "body", "query", "sql", "command", "repo", "code", "room", "cuisine"]
+               "person", "title", "body", "query", "sql", "command", "repo", "code", "room", "cuisine", "nationality"]
 """What a string parameter is for, as far as filling it goes."""
 Side = Literal["from", "to"]
 """The side of "from X to Y" a parameter stands on."""
@@ -31,6 +31,10 @@ FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b"
           "unit": re.compile(r"\b(?:iso\s*)?4217\b|\bcurrency code\b")}
 """A format written in a description says what the value is."""
 SCHEMA_FORMAT: dict[object, Role] = {"date": "date", "email": "email", "uri": "url"}  # JSON Schema's formats with a role
+CODE = next(role for role in ROLES if role[0] == "code")
+SOFT = {"person", "title", "room", "body", "query", "nationality"}  # roles of a thing's words, not of how it is written
+EXAMPLE = re.compile(r"(?:e\.g\.|like|such as|for example|例如|如)\s*[:,]?\s*['\"“‘]([^'\"”’]+)['\"”’]")
+CODED = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z\d]+(?:-[A-Za-z\d]+)*|\d+(?:-\d+)+")  # "PX-55102", "B12"
 FROM_WORDS, TO_WORDS, SHARED = (frozenset(lexicon.words("words")["sides"][side].split()) for side in ("from", "to", "shared"))
 
 
@@ -41,19 +45,24 @@ def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
 
 @lru_cache(maxsize=4096)  # a tool's parameters are read for every clause and every tool of every request: read each once
 def _role(name: str, description: str, format_role: Role | None = None) -> tuple[Role | None, tuple[SpanKind, ...]]:
-    described = english(description).lower()
+    described = re.sub(r"\b\w+'s\b", " ", english(description).lower())  # "in the owner's words": whose, not what
+    described = re.sub(r"\b(?:as|if|unless)\b[^,.;]*", " ", described)  # "fillings, as the customer lists them": how
     named = {w.rstrip("0123456789") or w for w in reading.split_name(name)}  # "place1" is a place
     if "sql" in named or re.search(r"\bsql\b", described):  # "query: the SQL statement to run" is code, not a search
         return ROLES[0][0], ROLES[0][2]
     # "start: HH:MM" is a clock time and "on: YYYY-MM-DD" a day, whatever else the name or description says
     formats = {role for role, pattern in FORMAT.items() if pattern.search(described)} | {format_role} - {None}
-    for words in (formats, named - SHARED, set(re.findall(r"[a-z]+", described)[:8]), named & SHARED):  # "recipient": who?
+    # "member_id" is an id, whoever's; "Bed label, e.g. 'B12'" is a label written as a code
+    example = EXAMPLE.search(description)
+    coded = set(reading.split_name(name)[-1:]) & CODE[1] or example and CODED.fullmatch(example[1])
+    for words in (formats, named - SHARED, set(re.findall(r"[a-z]+", described)), named & SHARED):  # "recipient": who?
         for role, names, kinds in ROLES:
             if words & (names | {role}):  # "HH:MM" takes no day, "YYYY-MM-DD" no clock time
-                return role, kinds[:1] if words is formats and role in ("date", "time") else kinds
+                return (CODE[0], CODE[2]) if coded and role in SOFT else (
+                    role, kinds[:1] if words is formats and role in ("date", "time") else kinds)
     if side_of(named | {"_".join(reading.split_name(name))}):  # "start"/"end", "src"/"dst": two ends of a trip
         return "place", next(kinds for role, _, kinds in ROLES if role == "place")
-    return None, ("quoted", "said", "named", "colon", "code")  # "BA117" for a flight number
+    return (CODE[0], CODE[2]) if coded else (None, ("quoted", "said", "named", "colon", "code"))  # "BA117": a flight's
 
 
 def hint_of(name: str, spec: dict) -> frozenset[str]:

@@ -20,7 +20,8 @@ from agentkit.offline.places import CURRENCY_CODES, CURRENCY_COUNTRIES, is_known
 from agentkit.offline.quantities import UNITS as MEASURES
 
 SpanKind = Literal["number", "quoted", "said", "named", "addressed", "colon", "email", "phone", "url", "path", "pattern", "tag",
-                   "zone", "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code", "room"]
+                   "zone", "proper", "date", "time", "unit", "language", "duration", "sql", "command", "repo", "code", "room",
+                   "demonym"]
 """What a value found in a question is: the patterns below, one a kind."""
 
 
@@ -57,6 +58,9 @@ SAY_IN, _SAID, _NAMED, _ADDRESSED, _CHANGE = (re.compile(TABLES["spans"][kind], 
 """SAY_IN: 'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
 PLACE_KINDS = "|".join(TABLES["spans"]["place_kinds"].split())
 ONE_VALUE = re.compile(rf"\b(?:{TABLES['spans']['one_value'].replace(chr(10), '')})\b", re.IGNORECASE)  # "Tom and Jerry"
+DEMONYMS = {form: said[0] for said in (word.split(":") for word in TABLES["spans"]["demonyms"].split())
+            for form in [said[0], said[0] + "s", *said[1:]]}
+"""A citizen's word ("canadians", "swedes") -> the nationality's adjective ("canadian", "swedish")."""
 
 QUOTED = re.compile(r'"([^"]*)"|“([^”]*)”|(?<![\w])\'([^\']{2,})\'(?![\w])')
 _NUMBER = re.compile(r"(?<![\w.^-])(?<!\D/)(-?\$?-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:e[-+]?\d+)?)(\s?%| percent\b)?"
@@ -82,8 +86,10 @@ _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|conta
 _PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b")
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
 _HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
-_CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}(?![\w/@-]|\.\w)")
+_CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}(?![\w/@-]|\.\w)", re.ASCII)
 """An identifier ("AB123CD", "1Z999AA10123456784", "G7301"): five or more letters and digits, with both in it."""
+_DASHED_CODE = re.compile(r"(?<![\w./@#$-])(?:[A-Za-z]{1,3}-\d{2}\w*|\d{2,}-0\d{2,})(?:-[A-Za-z\d]+)*(?![\w/@-]|\.\w)", re.A)
+"""One with a dash ("PX-55102", "HM-0091-22", "ab-12", "2024-00017"): taken as written, dashes and all."""
 _LOOSE_CODE = re.compile(rf"(?<![\w./@#$'’-])(?!(?i:{'|'.join(NOT_CODES)})(?![a-z]))([a-z][a-z\d]|[A-Z][A-Z\d])[ -]?(\d{{1,4}})"
                          r"(?![\w/@%-]|[.,]\d)")
 """One typed loosely ("flight ek 29", "SF-88", "ba283"): two letters, not a word (`not_codes`), then its digits."""
@@ -142,7 +148,7 @@ def _find(text: str) -> tuple[Span, ...]:
             if value:  # "a file called ideas.md": a file name, whatever word introduced it
                 add(match.start(1), match.start(1) + len(value), "path" if file else kind, value)
     for kind, pattern in (("proper", _PLACE), ("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN),
-                          ("date", _DATE), ("code", _CODE)):
+                          ("date", _DATE), ("code", _DASHED_CODE), ("code", _CODE)):
         for match in pattern.finditer(text):  # "monday morning" is the day: its part of the day is no other value
             add(match.start(), match.end(), kind, re.sub(dates.PART_OF_DAY, "", match.group(0), flags=re.I).rstrip(".,;:"))
             count = re.search(r"\d+", match.group(0)) if kind == "date" and match.group(0).startswith("in ") else None
@@ -202,6 +208,8 @@ def _find(text: str) -> tuple[Span, ...]:
         elif word in UNITS and (len(word) > 1 or _after_number(text, match.start())) and word != "m" or word in LANGUAGES:
             add(match.start(), match.end(), "language" if word in LANGUAGES else "unit", match.group(0),
                 counted=_after_number(text, match.start()))
+        elif word in DEMONYMS and not re.match(r"\s+[A-Z]", text[match.end():]):  # "Canadian Rockies" is a name
+            add(match.start(), match.end(), "demonym", DEMONYMS[word].capitalize())
     for match in _ONE_UNIT.finditer(text):  # "a pint of water", "an ounce": one of that unit ("half a litre" is half)
         if not re.search(r"(?:\d|\bhalf|\bquarter|\band)\s+$", text[: match.start()], re.IGNORECASE):
             add(match.start(), match.end(1), "number", 1.0)

@@ -1,0 +1,96 @@
+"""A slot's kind read from its whole schema: an identifier takes the code-shaped span, a nationality the demonym."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentkit.offline.fill import fill
+
+
+def _schema(properties, required=None):
+    return {"type": "object", "properties": properties, "required": list(required or properties)}
+
+
+def _text(description, **extra):
+    return {"type": "string", "description": description, **extra}
+
+
+CLAIM = _schema({"warranty_number": _text("Warranty number."), "problem": _text("What went wrong, in the owner's words.")})
+PARCEL = _schema({"consignment_ref": _text("Consignment reference, e.g. 'ZT-40021'."), "note": _text("Note for the driver")})
+CASE = _schema({"case_id": _text("Case identifier"), "owner": _text("Who handles it")})
+
+
+@pytest.mark.parametrize(("schema", "question", "name", "value"), [
+    (CLAIM, "claim on warranty WR-88310: the hinge snapped after a week", "warranty_number", "WR-88310"),
+    (CLAIM, "the screen went dark again. warranty number is GT-1172-09, please log it", "warranty_number", "GT-1172-09"),
+    (PARCEL, "for ZT-40021 please ring the bell twice", "consignment_ref", "ZT-40021"),
+    (CASE, "hand case cd-77 over to Farida", "case_id", "cd-77"),
+    (CASE, "move 2025-00412 to Jonas", "case_id", "2025-00412"),
+])
+def test_an_identifier_slot_takes_the_code_shaped_span_as_written(schema, question, name, value):
+    assert fill(schema, question)[0][name] == value
+
+
+def test_a_code_and_a_text_are_two_values_not_one():
+    """The text is the sentence, the identifier the code: never the same words for both."""
+    values = fill(CLAIM, "claim on warranty WR-88310: the hinge snapped after a week")[0]
+    assert values["problem"] == "the hinge snapped after a week"
+
+
+ENTRY = _schema({"citizenship": _text("Passport held by the traveller"), "country": _text("Where they are going")})
+
+
+@pytest.mark.parametrize(("question", "citizenship", "country"), [
+    ("I'm Peruvian, what do I need to visit Thailand?", "Peruvian", "Thailand"),
+    ("can swedes travel to Kenya without a visa", "Swedish", "Kenya"),
+    ("Polish passport, going to Mexico in May", "Polish", "Mexico"),
+])
+def test_a_demonym_is_the_nationality_not_the_destination(question, citizenship, country):
+    values = fill(ENTRY, question)[0]
+    assert (values["citizenship"], values["country"]) == (citizenship, country)
+
+
+WARD = _schema({"resident_name": _text("Resident's full name"), "cot": _text("Cot label, e.g. 'C7'", maxLength=3),
+                "entry": _text("What the carer observed")}, ["resident_name", "entry"])
+
+
+def test_a_text_goes_to_one_slot_and_a_short_label_never_takes_a_sentence():
+    values = fill(WARD, "log for Ivy Moreau: slept badly, asked for water twice")[0]
+    assert values.get("cot") is None and values["entry"] == "slept badly, asked for water twice"
+
+
+def test_an_example_shaped_like_a_code_makes_the_slot_an_identifier():
+    """ "Cot label, e.g. 'C7'": a label by its words, an identifier by its example."""
+    from agentkit.offline.roles import role_of
+    assert role_of("cot", WARD["properties"]["cot"])[0] == "code"
+
+
+CLUB = _schema({"member_name": _text("Who is joining"), "sponsor_name": _text("Who vouches for them"),
+                "member_id": _text("Membership card")}, ["member_name"])
+BOAT = _schema({"boat_name": _text("What the boat is called"), "skipper": _text("Person in charge")})
+
+
+@pytest.mark.parametrize(("schema", "name", "role"), [
+    (CLUB, "member_name", "person"), (CLUB, "member_id", "code"), (BOAT, "boat_name", "title")])
+def test_a_name_of_a_person_kind_thing_is_a_person_and_its_id_an_identifier(schema, name, role):
+    from agentkit.offline.roles import role_of
+    assert role_of(name, schema["properties"][name])[0] == role
+
+
+DESK = _schema({"badge": _text("Short label on the badge", maxLength=6), "remark": _text("Free remark")}, ["remark"])
+PAIR = _schema({"guest": _text("Guest"), "cabin": _text("Cabin label"), "remark": _text("Free remark")})
+
+
+def test_a_sentence_is_no_value_for_a_slot_of_a_few_characters():
+    assert "badge" not in fill(DESK, "front desk: visitor waited an hour for the lift")[0]
+
+
+def test_one_text_is_not_given_to_two_slots():
+    values = fill(PAIR, "for Nadia Brook: the lift was out of order all morning")[0]
+    assert values["remark"] == "the lift was out of order all morning" and "cabin" not in values
+
+
+def test_a_country_named_alone_is_where_one_goes_not_a_nationality():
+    """ "what about Chile?" after a visa question: Chile is the next destination, the passport stays."""
+    values = fill(ENTRY, "what about Chile?")[0]
+    assert values.get("country") == "Chile" and values.get("citizenship") != "Chile"
