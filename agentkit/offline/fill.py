@@ -12,7 +12,7 @@ import re
 import string
 from typing import Any
 
-from agentkit.offline import code, dates, lexicon, lists, numbers, quantities, reading
+from agentkit.offline import code, dates, lexicon, lists, numbers, phrases, quantities, reading
 from agentkit.offline.lists import enumerated_items, listed_first
 from agentkit.offline.phrases import LATER, NAMED, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
@@ -92,11 +92,17 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         phrase = named[1] if named else example_named(properties[name].get("description", ""), rest) or \
             key_phrase(rest, exclude, cued=name not in required) or key_phrase(rest, exclude, True, name not in required)
         rest = cut(rest, [named.span()]) if named else rest  # and the other the words left
+        if phrase and role_of(name, properties[name])[0] == "query":  # "any good true crime podcasts": what is searched
+            phrase = phrases.QUERY_LEADS.sub("", phrase) or phrase
         person = role_of(name, properties[name])[0] == "person"
         capitals = person and phrase and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
         if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele; "ana": Ana)
             values[name] = capitals[0] if capitals else string.capwords(phrase) if person and phrase.islower() else phrase
             exclude = exclude - {phrase}  # an example taken frees its word
+    # "mood: great!! got the job": a text is what follows the option another parameter chose, not that option again
+    for name, chosen in ((n, str(v).lower()) for n, v in values.items() if "enum" in properties[n]):
+        for text_name in (n for n in values if n != name and str(values[n]).lower().startswith(chosen)):
+            values[text_name] = re.sub(r"^\W+", "", values[text_name][len(chosen):]) or values[text_name]
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
     refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))
                and not re.fullmatch(p["pattern"], str(values[n]))}  # "查下" is no card number that ^[0-9]{10}$ takes
@@ -135,9 +141,10 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     role, kinds = role_of(name, spec)
     clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
     day = role == "date" and hint & {"date", "day", "deadline", "birthday", "due"}  # "when" may be a clock time alone
-    candidates = [s for s in spans if s.kind in kinds and id(s) not in used  # "with Lina meeting": Lina is not the title
+    sayable = phrases.text_kind(name) == "body" or all(phrases.text_kind(s) != "body" for s in siblings)  # "saying": a body's
+    candidates = [s for s in spans if s.kind in kinds and id(s) not in used and (sayable or s.kind != "said")
                   and not (day and s.kind == "time" and clock.fullmatch(str(s.value))) and not (role in ("title", "body")
-                  and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))]
+                  and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))]  # "with Lina meeting"
     if role == "place":  # a name no table knows can be a place after "in", "to the" ("in Lisbon", "to the Louvre")
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or coded and re.fullmatch(
@@ -172,9 +179,13 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     if role not in STRICT and digits and re.search(r"\be\.g\.\W*\d+\W", spec.get("description", "")):
         used.add(id(digits[0]))  # "the next 73" for "The bus line, e.g. '73'": a code written in digits
         return text[digits[0].start:digits[0].end]
+    if role not in STRICT and (found := phrases.cued(name, text, spans, used, siblings)):  # "because ...", "about ..."
+        spans.append(found)
+        used.add(id(found))
+        return found.value
     if (required or role == "title") and role not in STRICT:  # an optional title only as a phrase marked for it
         rest = [s for s in spans if id(s) not in used  # a person is no message's text ("message mum saying home by 9")
-                and s.kind in ("quoted", "named", "said", "colon")[:4 - 2 * (role == "person")]]
+                and s.kind in ("quoted", "named", "said", "colon")[:4 - 2 * (role == "person")] and (sayable or s.kind != "said")]
         said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
         return _before_labels(said, siblings, name) if rest else LATER
     return None
@@ -222,7 +233,7 @@ def _labelled(name: str, properties: dict, text: str) -> tuple[str, int, int] | 
     # "stop 4521" for stop_id, "order 55102" for order_number: the thing's word labels its identifier too
     thing = re.sub(r"[ _](?:id|number|no|code|ref|identifier)$", "", name.replace("_", " ")) if "_" in name else name
     labels = "|".join(re.escape(label) for label in dict.fromkeys((name.replace("_", " "), thing)))
-    if coded := re.search(rf"\b(?:{labels})s?\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}\d[\w-]*)\b", text, re.I):
+    if coded := re.search(rf"\b(?:{labels})s?\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}-?\d[\w-]*)\b", text, re.I):
         return coded.group(1), *coded.span()
     # "the bedroom", "in the living room" for `room`: a phrase that ends in a role-less parameter's word is its value
     if "_" in name or len(name) < 4 or role_of(name, properties[name])[0] is not None:

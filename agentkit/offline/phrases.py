@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from agentkit.offline import dates, lexicon, reading
+from agentkit.offline.roles import role_of
 from agentkit.offline.spans import Span
 from agentkit.offline.vocabulary import english
 
@@ -89,6 +90,36 @@ def _is_tool_word(word: str, exclude: frozenset[str]) -> bool:
 
 
 LATER = object()  # a free-text value, read once every other parameter has taken its value
+CUES = lexicon.words("words")["phrases"]["cues"]
+QUERY_LEADS = re.compile(rf"^(?:(?:{'|'.join(lexicon.words('words')['phrases']['query_leads'].split())})\s+)+", re.I)
+ENDS, TRAILING = (re.compile(lexicon.words("words")["phrases"][kind], re.I) for kind in ("ends", "trailing"))
+
+
+def text_kind(name: str) -> str | None:
+    """The kind of free text a parameter's name says it holds: a body, a title, a subject, a reason (or none)."""
+    words = set(reading.split_name(name))
+    return next((kind for kind, table in CUES.items() if words & set(table["names"].split())), None)
+
+
+def cued(name: str, text: str, spans: list[Span], used: set[int], siblings: tuple[str, ...]) -> Span | None:
+    """A free text as a span of the question, chosen by structure: it starts after its kind's cue ("saying", "called",
+    "about", "because") and ends at the first clause break, another parameter's cue, value another parameter took
+    (outside a body, any day, time or number: "text mum that i'll be home by 6" keeps "by 6") or trailing "please"."""
+    kind = text_kind(name)
+    others = {text_kind(s) for s in siblings if s != name} - {None, kind}
+    ends = {k for s in siblings if s != name for k in role_of(s, {})[1]} & {"date", "time", "language", "email", "url"}
+    ends |= {"date", "time", "number", "duration"} if kind != "body" else set()  # a day another parameter takes ends it
+    for cue in re.finditer(CUES[kind]["cue"], text, re.I) if kind and not re.search(HAN, text) else ():
+        start = cue.end()
+        if any(s.start <= start < s.end for s in spans if id(s) in used):
+            continue
+        stops = [m.start() for m in (ENDS.search(text, start), *(re.compile(CUES[k]["cue"], re.I).search(text, start)
+                                                                 for k in others)) if m]
+        stops += [s.start for s in spans if s.start >= start and (id(s) in used or s.kind in ends)]
+        value = TRAILING.sub("", text[start:min(stops, default=len(text))].rstrip(" ,")).strip(" ,\"'“”")
+        if value and value.lower() not in PRONOUNS:
+            return Span(cue.start(), start + len(value), "named", value)  # the cue with it: no other text's word
+    return None
 
 
 def example_named(description: str, text: str) -> str | None:
