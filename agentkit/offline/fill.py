@@ -90,6 +90,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     for name in sorted(later, key=lambda n: role_of(n, properties[n])[0] != "title"):  # of two, a name first: "from 川味小馆"
         named = len(later) > 1 and role_of(name, properties[name])[0] == "title" and NAMED.search(rest)
         phrase = named[1] if named else example_named(properties[name].get("description", ""), rest) or \
+            phrases.cued(name, text, spans, used, tuple(properties), name in required) or \
             key_phrase(rest, exclude, cued=name not in required) or key_phrase(rest, exclude, True, name not in required)
         rest = cut(rest, [named.span()]) if named else rest  # and the other the words left
         if phrase and role_of(name, properties[name])[0] == "query":  # "any good true crime podcasts": what is searched
@@ -180,9 +181,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         used.add(id(digits[0]))  # "the next 73" for "The bus line, e.g. '73'": a code written in digits
         return text[digits[0].start:digits[0].end]
     if role not in STRICT and (found := phrases.cued(name, text, spans, used, siblings)):  # "because ...", "about ..."
-        spans.append(found)
-        used.add(id(found))
-        return found.value
+        return found
     if (required or role == "title") and role not in STRICT:  # an optional title only as a phrase marked for it
         rest = [s for s in spans if id(s) not in used  # a person is no message's text ("message mum saying home by 9")
                 and s.kind in ("quoted", "named", "said", "colon")[:4 - 2 * (role == "person")] and (sayable or s.kind != "said")]

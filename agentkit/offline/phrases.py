@@ -21,9 +21,6 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False, 
     just the tool's own words, as in "on my to-do list"), or else the words that are not the tool's (a Chinese word
     of one character, "5克盐", only when asked: more often it is a verb the vocabulary does not know)."""
     text = LEAD.sub("", FILLERS.sub("", text))  # "daily, starting tomorrow at 7:45, to ...": the day is when, not what
-    # "add milk to my list", "put buy milk on my todo list": what is added
-    if (item := ITEM.match(text)) and any(not _is_tool_word(w, exclude) for w in _words(item.group(1))):
-        return item.group(1).strip("\"'“”")
     for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(?=(.+))")[: 2 - cued]:
         for after in re.finditer(pattern, text, re.IGNORECASE):
             # up to a clause break ("and I'm..."), and without a trailing "at 17:30", "on Friday" or "under $100": other values
@@ -64,10 +61,8 @@ _DAYS = "|".join(sorted([*dates.TABLES["days_from_today"], *dates.WEEKDAYS], key
 WHEN_FIRST = re.compile(rf"^(?:this\s+)?{dates.A_DAY}(?:\s+at(?:\s+\d{{1,2}}:\d{{2}})?)?(?:\s+to)?\s+(?=\S)", re.I)
 """A day (and a clock time) before what is to be done, as a Chinese request reads: not the phrase's words."""
 LEAD = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['when_leads']})(?:(?:{_DAYS})\b|(?=(?:at\s+)?\d))", re.I)
-ADDING = r"(?:please\s+)?(?:add|put|append|include|save|write down)"
-ONTO = r"(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b"
+ADDING, ONTO = (lexicon.words("words")["phrases"][kind] for kind in ("adding", "onto"))
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
-ITEM = re.compile(rf"\s*{ADDING}\s+(.+?)\s+{ONTO}", re.IGNORECASE)
 PRONOUNS, COMMANDS, JOINING = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("pronouns", "commands",
                                                                                                           "joining"))
 NAMED = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['name_leads']})\s+(.+?)(?=\s+(?:{'|'.join(COMMANDS)})\b|[,;]|$)")
@@ -101,24 +96,29 @@ def text_kind(name: str) -> str | None:
     return next((kind for kind, table in CUES.items() if words & set(table["names"].split())), None)
 
 
-def cued(name: str, text: str, spans: list[Span], used: set[int], siblings: tuple[str, ...]) -> Span | None:
+def cued(name: str, text: str, spans: list[Span], used: set[int], siblings: tuple[str, ...], objects=False) -> str | None:
     """A free text as a span of the question, chosen by structure: it starts after its kind's cue ("saying", "called",
     "about", "because") and ends at the first clause break, another parameter's cue, value another parameter took
-    (outside a body, any day, time or number: "text mum that i'll be home by 6" keeps "by 6") or trailing "please"."""
+    (outside a body, any day, time or number: "text mum that i'll be home by 6" keeps "by 6") or trailing "please".
+    The span, its cue with it, is then used: no other text takes its words."""
     kind = text_kind(name)
     others = {text_kind(s) for s in siblings if s != name} - {None, kind}
     ends = {k for s in siblings if s != name for k in role_of(s, {})[1]} & {"date", "time", "language", "email", "url"}
     ends |= {"date", "time", "number", "duration"} if kind != "body" else set()  # a day another parameter takes ends it
-    for cue in re.finditer(CUES[kind]["cue"], text, re.I) if kind and not re.search(HAN, text) else ():
+    cues = [*re.finditer(CUES[kind]["cue"], text, re.I)] if kind else []  # and with `objects`, the verb's: "add X to my list"
+    cues += [*re.finditer(rf"^\s*{ADDING}\s+(?=(.+?)\s+{ONTO})", text, re.I)] if objects else []
+    for cue in cues if not re.search(HAN, text) else ():
         start = cue.end()
-        if any(s.start <= start < s.end for s in spans if id(s) in used):
-            continue
+        if any(s.start <= start < s.end and (id(s) in used or s.kind in ("date", "time")) for s in spans):
+            continue  # a value taken, or a when: "remind me to tomorrow at 15:00 pay rent" (a Chinese request, read)
         stops = [m.start() for m in (ENDS.search(text, start), *(re.compile(CUES[k]["cue"], re.I).search(text, start)
-                                                                 for k in others)) if m]
+                                                                 for k in others)) if m] + ([cue.end(1)] if cue.re.groups else [])
         stops += [s.start for s in spans if s.start >= start and (id(s) in used or s.kind in ends)]
         value = TRAILING.sub("", text[start:min(stops, default=len(text))].rstrip(" ,")).strip(" ,\"'“”")
-        if value and value.lower() not in PRONOUNS:
-            return Span(cue.start(), start + len(value), "named", value)  # the cue with it: no other text's word
+        if any(w not in reading.STOP_WORDS | PRONOUNS for w in value.lower().split()):  # not "it", not "a"
+            spans.append(Span(cue.start(), start + len(value), "named", value))
+            used.add(id(spans[-1]))
+            return value
     return None
 
 
