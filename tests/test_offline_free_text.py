@@ -325,6 +325,17 @@ DIARY = tool("log_energy", "Log today's energy level.", ["level"], level={"type"
              comment=TEXT)
 
 
+MEMO = tool("jot_down", "Jot down a memo.", ["memo"], memo=TEXT, details=TEXT)
+RADIO = tool("radio_base", "Radio a message to the base.", ["message"], message=TEXT)
+
+
+def test_without_a_cue_a_required_text_is_the_object_of_the_requests_verb():
+    """ "jot down that ...": the statement after "that" is the required text, whole, numbers and when included."""
+    assert calls("jot down that the boiler code is 4471", [MEMO]) == [
+        ("jot_down", {"memo": "the boiler code is 4471"})]
+    assert calls("radio base that we dock at 6", [RADIO]) == [("radio_base", {"message": "we dock at 6"})]
+
+
 LOCKER = tool("open_locker", "Open a gym locker.", ["locker_code"], locker_code=TEXT)
 
 

@@ -27,10 +27,9 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False, 
             phrase = re.split(r"\s+-+\s+|[,;]\s|\s+and\s+(?=(?i:i|we|he|she|they)\b)", after.group(1).strip().rstrip("?.!"))[0]
             # "给旺财约个洗澡" (to 旺财 book bath), "去东区图书馆约个讨论室": a Chinese phrase ends before the request's verb
             phrase = re.split(rf"(?<=\S)\s+(?:{'|'.join(COMMANDS)})\b", phrase)[0] if re.match(HAN, phrase) else phrase
-            said = after.group(0)[:4].lower() == "that"  # "text mum that i'll be home by 6": its when is what is said
             when = (r"(?:^|\s+)(?:at|on|by|before|after|around|until|till|in|tomorrow|today|under|below|over|above|"
                     r"less than|more than)")  # "to tomorrow at 08:00 pay rent": what comes from its when on goes
-            phrase = re.sub(rf"{when}\b{'$' if said else '[^,]*$'}", "", WHEN_FIRST.sub("", phrase))
+            phrase = re.sub(rf"{when}\b[^,]*$", "", WHEN_FIRST.sub("", phrase))
             # "on Saturday at 7am to water the plants": a day is when, not what
             if not dates.as_iso(phrase) and any(not _is_tool_word(w, exclude) for w in _words(phrase)):
                 return phrase if phrase.lower() not in PRONOUNS else None
@@ -63,6 +62,7 @@ WHEN_FIRST = re.compile(rf"^(?:this\s+)?{dates.A_DAY}(?:\s+at(?:\s+\d{{1,2}}:\d{
 LEAD = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['when_leads']})(?:(?:{_DAYS})\b|(?=(?:at\s+)?\d))", re.I)
 ADDING, ONTO = (lexicon.words("words")["phrases"][kind] for kind in ("adding", "onto"))
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
+ADDED = rf"^\s*{ADDING}\s+(?=(.+?)\s+{ONTO})"  # what is added: the object of any required text
 PRONOUNS, COMMANDS, JOINING = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("pronouns", "commands",
                                                                                                           "joining"))
 NAMED = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['name_leads']})\s+(.+?)(?=\s+(?:{'|'.join(COMMANDS)})\b|[,;]|$)")
@@ -104,16 +104,18 @@ def cued(name: str, text: str, spans: list[Span], used: set[int], siblings: tupl
     kind = text_kind(name)
     others = {text_kind(s) for s in siblings if s != name} - {None, kind}
     ends = {k for s in siblings if s != name for k in role_of(s, {})[1]} & {"date", "time", "language", "email", "url"}
-    ends |= {"date", "time", "number", "duration"} if kind != "body" else set()  # a day another parameter takes ends it
-    cues = [*re.finditer(CUES[kind]["cue"], text, re.I)] if kind else []  # and with `objects`, the verb's: "add X to my list"
-    cues += [*re.finditer(rf"^\s*{ADDING}\s+(?=(.+?)\s+{ONTO})", text, re.I)] if objects else []
+    ends |= {"date", "time"} if kind != "body" else set()  # a when ends a title ("lunch with Ana on friday"), not a body
+    table = CUES.get(kind, {})  # and with `objects`, the request verb's object: "add X to my list", "text mum that X"
+    cues = [*re.finditer(table.get("cue", "$^"), text, re.I)]
+    cues += [*re.finditer(rf"{ADDED}|{table.get('object', '$^')}", text, re.I)] if objects else []
     for cue in cues if not re.search(HAN, text) else ():
         start = cue.end()
         if any(s.start <= start < s.end and (id(s) in used or s.kind in ("date", "time")) for s in spans):
             continue  # a value taken, or a when: "remind me to tomorrow at 15:00 pay rent" (a Chinese request, read)
         stops = [m.start() for m in (ENDS.search(text, start), *(re.compile(CUES[k]["cue"], re.I).search(text, start)
-                                                                 for k in others)) if m] + ([cue.end(1)] if cue.re.groups else [])
+                                                                 for k in others)) if m]
         stops += [s.start for s in spans if s.start >= start and (id(s) in used or s.kind in ends)]
+        stops += [cue.end(1)] if cue.re.groups and cue[1] else []  # "add the book club to my schedule"
         value = TRAILING.sub("", text[start:min(stops, default=len(text))].rstrip(" ,")).strip(" ,\"'“”")
         if any(w not in reading.STOP_WORDS | PRONOUNS for w in value.lower().split()):  # not "it", not "a"
             spans.append(Span(cue.start(), start + len(value), "named", value))
