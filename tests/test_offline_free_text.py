@@ -336,6 +336,15 @@ def test_without_a_cue_a_required_text_is_the_object_of_the_requests_verb():
     assert calls("radio base that we dock at 6", [RADIO]) == [("radio_base", {"message": "we dock at 6"})]
 
 
+MEAL = tool("rate_meal", "Rate a meal you ate.", ["dish", "stars"], dish=TEXT, stars=WHOLE, comment=TEXT)
+
+
+def test_a_dash_after_what_is_rated_starts_the_comment():
+    """ "3 stars for the green curry - far too salty": what follows " - " is a remark, an optional text marked by it."""
+    assert calls("3 stars for the green curry - far too salty", [MEAL]) == [
+        ("rate_meal", {"dish": "green curry", "stars": 3, "comment": "far too salty"})]
+
+
 LOCKER = tool("open_locker", "Open a gym locker.", ["locker_code"], locker_code=TEXT)
 
 
