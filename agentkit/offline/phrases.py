@@ -117,7 +117,7 @@ def cued(name: str, text: str, spans: list[Span], used: set[int], siblings: tupl
         stops += [s.start for s in spans if s.start >= start and (id(s) in used or s.kind in ends)]
         stops += [cue.end(1)] if cue.re.groups and cue[1] else []  # "add the book club to my schedule"
         value = TRAILING.sub("", text[start:min(stops, default=len(text))].rstrip(" ,")).strip(" ,\"'“”")
-        if any(w not in reading.STOP_WORDS | PRONOUNS for w in value.lower().split()):  # not "it", not "a"
+        if any(w not in reading.STOP_WORDS | PRONOUNS for w in FILLERS.sub("", value).lower().split()):  # not "it", "someone"
             spans.append(Span(cue.start(), start + len(value), "named", value))
             used.add(id(spans[-1]))
             return value
