@@ -289,3 +289,67 @@ HOUSEWORK = tool("add_chore", "Add a household chore.", ["chore"], chore={"type"
 ])
 def test_a_dash_after_a_word_leads_the_text_as_a_colon_does(question, chore):
     assert calls(question, [HOUSEWORK]) == [("add_chore", {"chore": chore})]
+
+
+# a free text is a span of the sentence: it starts after its kind's cue and ends by structure
+POSTCARD = tool("send_postcard", "Mail a postcard.", ["friend", "topic", "message"], friend=TEXT,
+                topic={"type": "string", "description": "What the picture side shows"},
+                message={"type": "string", "description": "Handwritten text on the back"})
+ABSENCE = tool("report_absence", "Report a pupil absent from school.", ["pupil", "day", "reason"], pupil=TEXT,
+               day={"type": "string", "description": "YYYY-MM-DD"}, reason=TEXT)
+FREEZER = tool("add_reminder", "Remind the user of a chore.", ["text"], text={"type": "string", "description": "the chore"},
+             date={"type": "string", "description": "YYYY-MM-DD"})
+INTERPRET = tool("interpret", "Put a sentence into another language.", ["text", "target_language"], text=TEXT,
+                 target_language={"type": "string", "description": "e.g. Italian"})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # the cue of each text decides which is which; a when inside the message is part of what is said
+    ("send a postcard to Nana about our trip to Crete, saying we land at 5 on sunday", [POSTCARD],
+     {"friend": "Nana", "topic": "our trip to Crete", "message": "we land at 5 on sunday"}),
+    # "because" starts a reason, the sentence's end ends it; the day went to its own parameter
+    ("report Tom absent on 2027-03-02 because he has the flu", [ABSENCE],
+     {"pupil": "Tom", "day": "2027-03-02", "reason": "he has the flu"}),
+    # "remind ... to" is the object of the request; the day another parameter takes and "pls" end it
+    ("remind me on 2027-01-09 to defrost the freezer pls", [FREEZER], {"text": "defrost the freezer", "date": "2027-01-09"}),
+    # the object of "translate" ends where the language another parameter takes begins, "into" with it
+    ("translate how much is the ferry into Italian", [INTERPRET],
+     {"text": "how much is the ferry", "target_language": "Italian"}),
+])
+def test_a_free_text_is_a_span_chosen_by_its_cue_and_the_sentences_structure(question, tools, expected):
+    assert calls(question, tools) == [(tools[0]["function"]["name"], expected)]
+
+
+HUNT = tool("search_recipes", "Search a recipe site.", ["query"], query=TEXT)
+DIARY = tool("log_energy", "Log today's energy level.", ["level"], level={"type": "string", "enum": ["high", "low"]},
+             comment=TEXT)
+
+
+MEMO = tool("jot_down", "Jot down a memo.", ["memo"], memo=TEXT, details=TEXT)
+RADIO = tool("radio_base", "Radio a message to the base.", ["message"], message=TEXT)
+
+
+def test_without_a_cue_a_required_text_is_the_object_of_the_requests_verb():
+    """ "jot down that ...": the statement after "that" is the required text, whole, numbers and when included."""
+    assert calls("jot down that the boiler code is 4471", [MEMO]) == [
+        ("jot_down", {"memo": "the boiler code is 4471"})]
+    assert calls("radio base that we dock at 6", [RADIO]) == [("radio_base", {"message": "we dock at 6"})]
+
+
+MEAL = tool("rate_meal", "Rate a meal you ate.", ["dish", "stars"], dish=TEXT, stars=WHOLE, comment=TEXT)
+
+
+def test_a_dash_after_what_is_rated_starts_the_comment():
+    """ "3 stars for the green curry - far too salty": what follows " - " is a remark, an optional text marked by it."""
+    assert calls("3 stars for the green curry - far too salty", [MEAL]) == [
+        ("rate_meal", {"dish": "green curry", "stars": 3, "comment": "far too salty"})]
+
+
+LOCKER = tool("open_locker", "Open a gym locker.", ["locker_code"], locker_code=TEXT)
+
+
+def test_a_search_drops_evaluative_lead_words_and_a_text_never_repeats_a_chosen_option():
+    assert calls("any good lentil soup recipes?", [HUNT]) == [("search_recipes", {"query": "lentil soup"})]
+    assert calls("energy: low. slept badly", [DIARY]) == [("log_energy", {"level": "low", "comment": "slept badly"})]
+    # a code after its label's word keeps the hyphen between its letters and digits: no free text's words
+    assert calls("open locker GY-4410", [LOCKER]) == [("open_locker", {"locker_code": "GY-4410"})]

@@ -14,9 +14,10 @@ from itertools import product
 from typing import Any
 
 from agentkit.offline.code import code_spans
-from agentkit.offline.fill import YES_NO, fill
+from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
+from agentkit.offline.options import YES_NO
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.places import zones_in
 from agentkit.offline.slots import ENOUGH

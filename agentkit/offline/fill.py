@@ -12,18 +12,16 @@ import re
 import string
 from typing import Any
 
-from agentkit.offline import code, dates, lexicon, lists, numbers, quantities, reading, roles
+from agentkit.offline import code, dates, lexicon, lists, numbers, phrases, quantities, reading, roles
 from agentkit.offline.lists import enumerated_items, listed_first
+from agentkit.offline.options import boolean, choice
 from agentkit.offline.phrases import LATER, NAMED, cut, example_named, key_phrase, without_values, without_when
-from agentkit.offline.places import CURRENCY_CODES, country_code, currency_code, is_known_place, language_code
+from agentkit.offline.places import country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, hints_of, json_type, nullable, preposition, role_of, side_of
-from agentkit.offline.spans import QUOTED, Span, find
+from agentkit.offline.spans import Span, find
 from agentkit.offline.zh_values import glossed
 
-SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
-YES, NO = (frozenset(lexicon.words("words")["flags"][said].split()) for said in ("yes", "no"))
 WHOSE = re.compile(rf"(?:\s+(?!(?:{dates.ENDS})\b)[a-z][\w-]*)*")
-YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
 ORDINALS = lexicon.words("choose")["conversation"]["ordinals"]
 PICKED = re.compile(rf"\bthe (?:{'|'.join(ORDINALS)}) one\b", re.I)  # "is the second one late?": an item of the last result
 
@@ -92,13 +90,20 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     for name in sorted(later, key=lambda n: role_of(n, properties[n])[0] != "title"):  # of two, a name first: "from 川味小馆"
         named = len(later) > 1 and role_of(name, properties[name])[0] == "title" and NAMED.search(rest)
         phrase = named[1] if named else example_named(properties[name].get("description", ""), rest) or \
+            phrases.cued(name, text, spans, used, tuple(properties), name in required) or \
             key_phrase(rest, exclude, cued=name not in required) or key_phrase(rest, exclude, True, name not in required)
         rest = cut(rest, [named.span()]) if named else rest  # and the other the words left
+        if phrase and role_of(name, properties[name])[0] == "query":  # "any good true crime podcasts": what is searched
+            phrase = phrases.QUERY_LEADS.sub("", phrase) or phrase
         person = role_of(name, properties[name])[0] == "person"
         capitals = person and phrase and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
         if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele; "ana": Ana)
             values[name] = capitals[0] if capitals else string.capwords(phrase) if person and phrase.islower() else phrase
             exclude = exclude - {phrase}  # an example taken frees its word
+    # "mood: great!! got the job": a text is what follows the option another parameter chose, not that option again
+    for name, chosen in ((n, str(v).lower()) for n, v in values.items() if "enum" in properties[n]):
+        for text_name in (n for n in values if n != name and str(values[n]).lower().startswith(chosen)):
+            values[text_name] = re.sub(r"^\W+", "", values[text_name][len(chosen):]) or values[text_name]
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
     refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))  # "查下"
                and not re.fullmatch(p["pattern"], str(values[n])) or len(str(values.get(n))) > p.get("maxLength", 1e9)}
@@ -110,14 +115,14 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
            siblings: tuple[str, ...] = ()) -> Any:
     kind, hint = json_type(spec), hint_of(name, spec)
     if "enum" in spec:
-        return glossed(spec, text, spans, used) or _choice(
+        return glossed(spec, text, spans, used) or choice(
             spec["enum"], hint, text, spec.get("default") if required and guess else None, required and guess)
     if kind == "boolean":
-        return _boolean(name, text, required, guess, spans, used, spec.get("description") or "")
+        return boolean(name, text, required, guess, spans, used, spec.get("description") or "")
     if kind == "array":
         items = spec.get("items") or {}
         if "enum" in items:
-            found = [v for v in items["enum"] if _choice([v], hint, text, None, False) is not None]
+            found = [v for v in items["enum"] if choice([v], hint, text, None, False) is not None]
         elif json_type(items) in ("number", "integer"):
             found = numbers.listed(text, spans, used, json_type(items))  # "[3, 4] and [7, 8]": one list a parameter
         else:
@@ -138,9 +143,10 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     kinds += ("proper",) * (role == "code")  # "Bay label, e.g. 'B4'": "B4", capitalised as a name is
     clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
     day = role == "date" and hint & {"date", "day", "deadline", "birthday", "due"}  # "when" may be a clock time alone
-    candidates = [s for s in spans if s.kind in kinds and id(s) not in used  # "with Lina meeting": Lina is not the title
+    sayable = phrases.text_kind(name) == "body" or all(phrases.text_kind(s) != "body" for s in siblings)  # "saying": a body's
+    candidates = [s for s in spans if s.kind in kinds and id(s) not in used and (sayable or s.kind != "said")
                   and not (day and s.kind == "time" and clock.fullmatch(str(s.value))) and not (role in ("title", "body")
-                  and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))
+                  and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))  # "with Lina meeting"
                   and not (role == "code" and s.kind == "proper" and not roles.CODED.fullmatch(str(s.value)))]
     if role == "place":  # a name no table knows can be a place after "in", "to the" ("in Lisbon", "to the Louvre")
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
@@ -180,10 +186,13 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         return text[digits[0].start:digits[0].end]
     if role == "code" and (picked := PICKED.search(text)):  # "is the second one late?": the listed item's, read later
         return picked[0]
+    if role not in STRICT and (found := phrases.cued(name, text, spans, used, siblings)):  # "because ...", "about ..."
+        return found
     if (required or role == "title") and role not in STRICT:  # an optional title only as a phrase marked for it
         texts = role != "body" and any(role_of(n, {})[0] == "body" for n in siblings if n != name)  # a text's own slot
         rest = [s for s in spans if id(s) not in used  # a person is no message's text ("message mum saying home by 9")
-                and s.kind in ("quoted", "named", "said", "colon")[:4 - 2 * (role == "person" or texts)]]
+                and s.kind in ("quoted", "named", "said", "colon")[:4 - 2 * (role == "person" or texts)]
+                and (sayable or s.kind != "said")]
         said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
         used.update(id(s) for s in rest[:1] if s.kind != "colon")  # one text, one parameter (a colon's may hold a list)
         return _before_labels(said, siblings, name) if rest else LATER
@@ -232,59 +241,13 @@ def _labelled(name: str, properties: dict, text: str) -> tuple[str, int, int] | 
     # "stop 4521" for stop_id, "order 55102" for order_number: the thing's word labels its identifier too
     thing = re.sub(r"[ _](?:id|number|no|code|ref|identifier)$", "", name.replace("_", " ")) if "_" in name else name
     labels = "|".join(re.escape(label) for label in dict.fromkeys((name.replace("_", " "), thing)))
-    if coded := re.search(rf"\b(?:{labels})s?\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}\d[\w-]*)\b", text, re.I):
+    if coded := re.search(rf"\b(?:{labels})s?\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}-?\d[\w-]*)\b", text, re.I):
         return coded.group(1), *coded.span()
     # "the bedroom", "in the living room" for `room`: a phrase that ends in a role-less parameter's word is its value
     if "_" in name or len(name) < 4 or role_of(name, properties[name])[0] is not None:
         return None
     head = re.search(rf"\b(?:the|my|our)\s+((?:[a-z]+\s+)?[a-z]*{re.escape(name)})\b", text, re.I)
     return (head.group(1), *head.span(1)) if head and head.group(1).lower() != name.lower() else None
-
-
-def _choice(options: list, hint: set[str], text: str, default: Any, must: bool) -> Any:
-    """The option the question names ("1200 dollars" names USD); for "from X to Y", the one on this parameter's side."""
-    lowered = re.sub("|".join(SYMBOLS), lambda m: SYMBOLS[m.group(0)], text.lower())  # "68°f": "68 fahrenheit"
-    lowered = re.sub(rf"\b(?:{'|'.join(CURRENCY_CODES)})\b", lambda m: f"{m[0]} {CURRENCY_CODES[m[0]].lower()}", lowered)
-    found = []
-    heads = [(reading.split_name(str(option)) or [""])[0] for option in options]
-    for option, head in zip(options, heads, strict=True):
-        part = reading.stem(head)
-        others = [reading.stem(h) for h in heads if h != head]
-        for start, word in reading.words_at(lowered):
-            spelled = word == part or len(word) >= 4 and part.startswith(word) or part == word[:4]
-            # a synonym ("ml" for milliliters, "electric" for ev) only when it points at this option alone
-            if part and (spelled or reading.names_option(word, part, (part, *others))):
-                before = re.findall(r"[a-z0-9]+", lowered[:start])[-2:]
-                found.append((start, option, before))
-                break
-    if not found:
-        return default if must else None  # no default and no option named: ask, rather than pick one blind
-    found.sort(key=lambda f: f[0])
-    towards = [f for f in found if f[2][-1:] and f[2][-1] in {"to", "into", "in"}]
-    source = [f for f in found if f[2][-1:] and (f[2][-1] == "from" or re.fullmatch(r"\d+|degrees?", f[2][-1]))]
-    if side_of(hint) == "to":  # the unit of "500 ml" is where a conversion starts, never where it goes
-        target = towards or [f for f in found if f not in source]
-        return target[-1][1] if target else (default if must else None)
-    return (source or [f for f in found if f not in towards] or found)[0][1] if side_of(hint) == "from" else found[0][1]
-
-
-def _boolean(name: str, text: str, required: bool, guess: bool, spans: list[Span], used: set[int],
-             description: str = "") -> bool | None:
-    topic = [w for w in reading.split_name(name) if w not in {"is", "include", "use", "show", "with", "has", "only"} | YES | NO]
-    lowered = QUOTED.sub(lambda quote: " " * len(quote.group(0)), text).lower()  # every word of the flag asked, unquoted
-    matches = [re.search(rf"\b{re.escape(reading.stem(word)[:5])}\w*", lowered) for word in topic]
-    if not (topic and all(matches)):  # or the verb its description says: "True if the tank was filled" for "filled it up"
-        said = [re.search(rf"\b{verb}\b", lowered) for verb in re.findall(r"\b[a-z]{3,}ed\b", description.lower())]
-        matches = [match for match in said if match][:1]
-    if matches:
-        first = min(match.start() for match in matches)
-        return not re.search(r"\b(?:no|not|without|don't|exclude|skip|never)\b[\w\s]{0,20}$", lowered[:first])
-    said = YES_NO.search(lowered) if required else None  # "RSVP yes", "switch it off": a required flag answered in a word
-    if not said:
-        return False if required and guess else None  # a required flag not answered: a guess says no
-    spans.append(Span(said.start(), said.end(), "named", said.group(0)))  # the answer, no part of a name ("decline the gala")
-    used.add(id(spans[-1]))
-    return said.group(0) in YES
 
 
 def _text_of(span: Span, text: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from agentkit.offline import dates, lexicon, reading
+from agentkit.offline.roles import role_of
 from agentkit.offline.spans import Span
 from agentkit.offline.vocabulary import english
 
@@ -20,19 +21,15 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False, 
     just the tool's own words, as in "on my to-do list"), or else the words that are not the tool's (a Chinese word
     of one character, "5克盐", only when asked: more often it is a verb the vocabulary does not know)."""
     text = LEAD.sub("", FILLERS.sub("", text))  # "daily, starting tomorrow at 7:45, to ...": the day is when, not what
-    # "add milk to my list", "put buy milk on my todo list": what is added
-    if (item := ITEM.match(text)) and any(not _is_tool_word(w, exclude) for w in _words(item.group(1))):
-        return item.group(1).strip("\"'“”")
     for pattern in (r"\b(?:for|about|on|regarding)\s+(?:the\s+|a\s+)?(.+)", r"\b(?:to|that)\s+(?=(.+))")[: 2 - cued]:
         for after in re.finditer(pattern, text, re.IGNORECASE):
             # up to a clause break ("and I'm..."), and without a trailing "at 17:30", "on Friday" or "under $100": other values
             phrase = re.split(r"\s+-+\s+|[,;]\s|\s+and\s+(?=(?i:i|we|he|she|they)\b)", after.group(1).strip().rstrip("?.!"))[0]
             # "给旺财约个洗澡" (to 旺财 book bath), "去东区图书馆约个讨论室": a Chinese phrase ends before the request's verb
             phrase = re.split(rf"(?<=\S)\s+(?:{'|'.join(COMMANDS)})\b", phrase)[0] if re.match(HAN, phrase) else phrase
-            said = after.group(0)[:4].lower() == "that"  # "text mum that i'll be home by 6": its when is what is said
             when = (r"(?:^|\s+)(?:at|on|by|before|after|around|until|till|in|tomorrow|today|under|below|over|above|"
                     r"less than|more than)")  # "to tomorrow at 08:00 pay rent": what comes from its when on goes
-            phrase = re.sub(rf"{when}\b{'$' if said else '[^,]*$'}", "", WHEN_FIRST.sub("", phrase))
+            phrase = re.sub(rf"{when}\b[^,]*$", "", WHEN_FIRST.sub("", phrase))
             # "on Saturday at 7am to water the plants": a day is when, not what
             if not dates.as_iso(phrase) and any(not _is_tool_word(w, exclude) for w in _words(phrase)):
                 return phrase if phrase.lower() not in PRONOUNS else None
@@ -63,10 +60,9 @@ _DAYS = "|".join(sorted([*dates.TABLES["days_from_today"], *dates.WEEKDAYS], key
 WHEN_FIRST = re.compile(rf"^(?:this\s+)?{dates.A_DAY}(?:\s+at(?:\s+\d{{1,2}}:\d{{2}})?)?(?:\s+to)?\s+(?=\S)", re.I)
 """A day (and a clock time) before what is to be done, as a Chinese request reads: not the phrase's words."""
 LEAD = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['when_leads']})(?:(?:{_DAYS})\b|(?=(?:at\s+)?\d))", re.I)
-ADDING = r"(?:please\s+)?(?:add|put|append|include|save|write down)"
-ONTO = r"(?:to|on|onto|in|into)\s+(?:my|the|our|your)\b"
+ADDING, ONTO = (lexicon.words("words")["phrases"][kind] for kind in ("adding", "onto"))
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
-ITEM = re.compile(rf"\s*{ADDING}\s+(.+?)\s+{ONTO}", re.IGNORECASE)
+ADDED = rf"^\s*{ADDING}\s+(?=(.+?)\s+{ONTO})"  # what is added: the object of any required text
 PRONOUNS, COMMANDS, JOINING = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("pronouns", "commands",
                                                                                                           "joining"))
 NAMED = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['name_leads']})\s+(.+?)(?=\s+(?:{'|'.join(COMMANDS)})\b|[,;]|$)")
@@ -89,6 +85,43 @@ def _is_tool_word(word: str, exclude: frozenset[str]) -> bool:
 
 
 LATER = object()  # a free-text value, read once every other parameter has taken its value
+CUES = lexicon.words("words")["phrases"]["cues"]
+QUERY_LEADS = re.compile(rf"^(?:(?:{'|'.join(lexicon.words('words')['phrases']['query_leads'].split())})\s+)+", re.I)
+ENDS, TRAILING = (re.compile(lexicon.words("words")["phrases"][kind], re.I) for kind in ("ends", "trailing"))
+
+
+def text_kind(name: str) -> str | None:
+    """The kind of free text a parameter's name says it holds: a body, a title, a subject, a reason (or none)."""
+    words = set(reading.split_name(name))
+    return next((kind for kind, table in CUES.items() if words & set(table["names"].split())), None)
+
+
+def cued(name: str, text: str, spans: list[Span], used: set[int], siblings: tuple[str, ...], objects=False) -> str | None:
+    """A free text as a span of the question, chosen by structure: it starts after its kind's cue ("saying", "called",
+    "about", "because") and ends at the first clause break, another parameter's cue, value another parameter took
+    (outside a body, any day, time or number: "text mum that i'll be home by 6" keeps "by 6") or trailing "please".
+    The span, its cue with it, is then used: no other text takes its words."""
+    kind = text_kind(name)
+    others = {text_kind(s) for s in siblings if s != name} - {None, kind}
+    ends = {k for s in siblings if s != name for k in role_of(s, {})[1]} & {"date", "time", "language", "email", "url"}
+    ends |= {"date", "time"} if kind != "body" else set()  # a when ends a title ("lunch with Ana on friday"), not a body
+    table = CUES.get(kind, {})  # and with `objects`, the request verb's object: "add X to my list", "text mum that X"
+    cues = [*re.finditer(table.get("cue", "$^"), text, re.I)]
+    cues += [*re.finditer(rf"{ADDED}|{table.get('object', '$^')}", text, re.I)] if objects else []
+    for cue in cues if not re.search(HAN, text) else ():
+        start = cue.end()
+        if any(s.start <= start < s.end and (id(s) in used or s.kind in ("date", "time")) for s in spans):
+            continue  # a value taken, or a when: "remind me to tomorrow at 15:00 pay rent" (a Chinese request, read)
+        stops = [m.start() for m in (ENDS.search(text, start), *(re.compile(CUES[k]["cue"], re.I).search(text, start)
+                                                                 for k in others)) if m]
+        stops += [s.start for s in spans if s.start >= start and (id(s) in used or s.kind in ends)]
+        stops += [cue.end(1)] if cue.re.groups and cue[1] else []  # "add the book club to my schedule"
+        value = TRAILING.sub("", text[start:min(stops, default=len(text))].rstrip(" ,")).strip(" ,\"'“”")
+        if any(w not in reading.STOP_WORDS | PRONOUNS for w in FILLERS.sub("", value).lower().split()):  # not "it", "someone"
+            spans.append(Span(cue.start(), start + len(value), "named", value))
+            used.add(id(spans[-1]))
+            return value
+    return None
 
 
 def example_named(description: str, text: str) -> str | None:
