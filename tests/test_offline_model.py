@@ -403,6 +403,10 @@ NOTICE = {"type": "function", "function": {"name": "notify_team", "description":
                          "required": ["channel"]}}}
 
 
+SHOW = {"type": "function", "function": {"name": "show_file", "description": "Show a file of the project.", "parameters": {
+    "type": "object", "properties": {"path": {"type": "string", "description": "the file's path"}}, "required": ["path"]}}}
+
+
 @pytest.mark.parametrize(("question", "tool", "made", "error", "retried"), [
     ("court B at 6pm for 4 players", COURT, '{"court": "B", "start": "6pm", "players": 4}', "Error: start must be HH:MM",
      ("reserve_court", '{"court": "B", "start": "18:00", "players": 4}')),
@@ -410,6 +414,9 @@ NOTICE = {"type": "function", "function": {"name": "notify_team", "description":
      ("reserve_court", '{"court": "B", "start": "18:00", "players": 4}')),
     ("send 'the oven is fixed' to #kitchen", NOTICE, '{"channel": "#kitchen"}', "Error: message is required",
      ("notify_team", '{"channel": "#kitchen", "message": "the oven is fixed"}')),
+    # an error that quotes the value it refuses names that argument too (chapter 05's path outside the workspace)
+    ("show me the file drafts/plan.md", SHOW, '{"path": "../drafts/plan.md"}', "Error: '../drafts/plan.md' is outside",
+     ("show_file", '{"path": "drafts/plan.md"}')),
 ])
 def test_an_error_is_read_and_the_argument_it_names_fixed_from_the_question(question, tool, made, error, retried):
     reply = OfflineModel().respond({"messages": answered(question, [(tool["function"]["name"], made)], [error]),

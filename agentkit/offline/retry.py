@@ -61,7 +61,8 @@ def reread(results: list[tuple[str, dict, str]], offers: list[Offer], planned: l
             calls.append((name, arguments))
             continue
         properties = offer.schema.get("properties") or {} if offer and arguments else {}  # else: the call read anew
-        wrong = {k for k in properties if _names(content, k) or k in arguments and not _fits(arguments[k], properties[k])}
+        wrong = {k for k in properties if _names(content, k) or k in arguments and not _fits(arguments[k], properties[k])
+                 or _quotes(content, arguments.get(k))}
         take = {k for k in read.arguments if not properties or k in wrong or k not in arguments and k in (
             offer.schema.get("required") or [])}  # the question's value, in its order
         calls.append((read.offer.name, {k: read.arguments[k] if k in take else arguments[k] for k in [*read.arguments, *arguments]
@@ -72,6 +73,11 @@ def reread(results: list[tuple[str, dict, str]], offers: list[Offer], planned: l
 def _names(error: str, key: str) -> bool:
     """Whether an error names a parameter: "time must be HH:MM" names `time`, "invalid from_account" `from_account`."""
     return bool(re.search(rf"(?<![A-Za-z]){re.escape(key).replace('_', '[_ ]')}(?![A-Za-z])", error, re.I))
+
+
+def _quotes(error: str, value: object) -> bool:
+    """Whether an error quotes a value it refuses: "'../notes.txt' leads outside the workspace" is about that path."""
+    return isinstance(value, str) and len(value) > 2 and any(f"{q}{value}{q}" in error for q in "'\"`")
 
 
 def _fits(value: object, spec: dict) -> bool:
