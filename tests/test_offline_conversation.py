@@ -336,3 +336,15 @@ POSTCARD = _tool("send_postcard", "Send a printed postcard", {
 def test_a_follow_up_gives_each_new_value_to_the_slot_of_its_kind(message, changed):
     before = {"recipient": "Ingrid", "greeting": "miss you all", "stamp": "standard"}
     assert _calls([POSTCARD], _turn("send_postcard", before), message) == [("send_postcard", {**before, **changed})]
+
+
+SUPPER = _tool("plan_supper_club", "Plan a supper club evening", {
+    "title": {"type": "string", "description": "What the evening is called"},
+    "guest": {"type": "string", "description": "Friend to invite, by first name"}}, ["title"])
+
+
+@pytest.mark.parametrize("message", ["invite Ragnhild instead", "ok, invite Ragnhild then"])
+def test_a_name_after_the_verb_a_parameter_describes_goes_to_that_parameter(message):
+    before = {"title": "Nordic night", "guest": "Oskar"}
+    assert _calls([SUPPER], _turn("plan_supper_club", before), message) == [
+        ("plan_supper_club", {"title": "Nordic night", "guest": "Ragnhild"})]
