@@ -339,7 +339,7 @@ def test_a_follow_up_gives_each_new_value_to_the_slot_of_its_kind(message, chang
 
 
 SUPPER = _tool("plan_supper_club", "Plan a supper club evening", {
-    "title": {"type": "string", "description": "What the evening is called"},
+    "title": {"type": "string", "description": "What the evening is called, e.g. 'Nordic Night'"},
     "guest": {"type": "string", "description": "Friend to invite, by first name"}}, ["title"])
 
 
@@ -348,3 +348,9 @@ def test_a_name_after_the_verb_a_parameter_describes_goes_to_that_parameter(mess
     before = {"title": "Nordic night", "guest": "Oskar"}
     assert _calls([SUPPER], _turn("plan_supper_club", before), message) == [
         ("plan_supper_club", {"title": "Nordic night", "guest": "Ragnhild"})]
+
+
+def test_a_capitalised_word_of_a_descriptions_example_is_no_verb():
+    before = {"title": "Nordic night", "guest": "Oskar"}  # "Nordic" is a word of the title's example, not "invite"
+    assert _calls([SUPPER], _turn("plan_supper_club", before), "no, Nordic Feast") == [
+        ("plan_supper_club", {"title": "Nordic Feast", "guest": "Oskar"})]
