@@ -312,3 +312,45 @@ WIND = _tool("wind_speed", "Forecast wind speed in a town", {
 def test_a_follow_up_naming_another_tool_takes_the_last_calls_values_of_its_kind(message):
     history = _turn("crane_hire", {"location": "Harrogate", "day": "2026-12-10"})
     assert _calls([CRANE, WIND], history, message) == [("wind_speed", {"town": "Harrogate", "day": "2026-12-10"})]
+
+
+POSTCARD = _tool("send_postcard", "Send a printed postcard", {
+    "recipient": {"type": "string", "description": "Who receives the card (a contact's name)"},
+    "headline": {"type": "string", "description": "Printed on the front"},
+    "greeting": {"type": "string", "description": "The handwritten message on the back"},
+    "stamp": {"type": "string", "enum": ["standard", "express"]}}, ["recipient", "greeting"])
+
+
+@pytest.mark.parametrize(("message", "changed"), [
+    ("change the headline to Greetings from Oslo", {"headline": "Greetings from Oslo"}),  # a phrase after its name
+    ("headline should be Sunny Lisbon", {"headline": "Sunny Lisbon"}),
+    ("and add a headline: Harbour at dusk", {"headline": "Harbour at dusk"}),
+    ("标题换成新年快乐", {"headline": "新年快乐"}),  # read as a first request reads 标题是…
+    ("内容改成：下周见，别忘了带伞", {"greeting": "下周见，别忘了带伞"}),  # the free text as written, to its end
+    ("再加一个标题：海边的日落", {"headline": "海边的日落"}),  # a value added, not changed
+    ("not Ingrid, Bjorn", {"recipient": "Bjorn"}),  # a name goes to the person the last call named
+    ("不是她，是小周", {"recipient": "小周"}),
+    ("express one please", {"stamp": "express"}),  # "one" after a word is the thing, no count
+    ("express, please", {"stamp": "express"}),  # an option alone, without "actually": the last call with it
+])
+def test_a_follow_up_gives_each_new_value_to_the_slot_of_its_kind(message, changed):
+    before = {"recipient": "Ingrid", "greeting": "miss you all", "stamp": "standard"}
+    assert _calls([POSTCARD], _turn("send_postcard", before), message) == [("send_postcard", {**before, **changed})]
+
+
+SUPPER = _tool("plan_supper_club", "Plan a supper club evening", {
+    "title": {"type": "string", "description": "What the evening is called, e.g. 'Nordic Night'"},
+    "guest": {"type": "string", "description": "Friend to invite, by first name"}}, ["title"])
+
+
+@pytest.mark.parametrize("message", ["invite Ragnhild instead", "ok, invite Ragnhild then"])
+def test_a_name_after_the_verb_a_parameter_describes_goes_to_that_parameter(message):
+    before = {"title": "Nordic night", "guest": "Oskar"}
+    assert _calls([SUPPER], _turn("plan_supper_club", before), message) == [
+        ("plan_supper_club", {"title": "Nordic night", "guest": "Ragnhild"})]
+
+
+def test_a_capitalised_word_of_a_descriptions_example_is_no_verb():
+    before = {"title": "Nordic night", "guest": "Oskar"}  # "Nordic" is a word of the title's example, not "invite"
+    assert _calls([SUPPER], _turn("plan_supper_club", before), "no, Nordic Feast") == [
+        ("plan_supper_club", {"title": "Nordic Feast", "guest": "Oskar"})]

@@ -24,10 +24,10 @@ from agentkit.offline.outputs import NUMBERED
 from agentkit.offline.places import is_known_place, zone_names
 from agentkit.offline.reading import message_text, split_name
 from agentkit.offline.request import calls_in, parsed
-from agentkit.offline.roles import FROM_WORDS, role_of
+from agentkit.offline.roles import FROM_WORDS, hint_of, json_type, kind_of, role_of
 from agentkit.offline.spans import find
 from agentkit.offline.vocabulary import english
-from agentkit.offline.zh_values import in_learners_words
+from agentkit.offline.zh_values import framed, in_learners_words
 
 ISO_DATE, CLOCK = re.compile(r"\d{4}-\d{2}-\d{2}"), re.compile(r"[012]\d:[0-5]\d")
 CHINESE = re.compile(r"[\u4e00-\u9fff]+")
@@ -82,21 +82,22 @@ AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS, DOER, AFTER_THAT = (re.compile(_WOR
 FREE, ORDINALS = {role or None for role in _WORDS["free"]}, _WORDS["ordinals"]
 PICKED = re.compile(rf"(?:\b({'|'.join(ORDINALS)})\b|\b(\d+)(?:st|nd|rd|th)\b|第\s*(\d+))(\s+one\b)?", re.I)
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
+NAMED, REPLACED = ([re.compile(pattern, re.I) for pattern in _WORDS[name]] for name in ("named", "replaced"))  # see choose.toml
 
 
-def follow_up(state: Conversation, asked: str, offers: list[Offer], strong_only: bool = False) -> list[Planned]:
-    """The last call again, with the values the message `asked` changes (none: not a follow-up). `strong_only`: only
-    when the message says it follows on ("and…", "actually…", "那…呢"), not merely because it is short."""
+def follow_up(state: Conversation, asked: str, offers: list[Offer]) -> list[Planned]:
+    """The last call again, with the values the message `asked` changes (none: not a follow-up): when it says it
+    follows on ("and…", "actually…", "那…呢"), corrects ("title should be…") or is a few words ("要大号的")."""
     tried = state.calls_to(offers)
-    short = not strong_only and len(re.findall(r"\w+", asked)) <= 3 and len(asked) <= 24  # a question of a few words
-    if not tried or not (FOLLOWS_ON.search(asked) or CORRECTS.search(asked) or short):  # "and in Lima?", "改到周五"
+    short = len(re.findall(r"\w+", asked)) <= 3 and len(asked) <= 24  # a question of a few words ("要大号的")
+    if not tried or not (FOLLOWS_ON.search(asked) or corrects(asked) or short):  # "and in Lima?", "改到周五"
         return []
     value = SAID_AROUND.sub(" ", asked).strip()  # "the same, but on Monday" -> "on Monday"
     offered = re.search(rf"(?<![\d:])0?{value}:\d\d\b", state.last_result or "") if value.isdigit() else None
     value = offered.group(0) if offered else value  # "ok 12 works then" after a result offering "12:00"
     question = english(value)
     # the latest call whose tool takes a value the message names ("make it 4 people" after a table, then the weather)
-    changes = [(offer, previous, *_changes(offer, previous, question)) for offer, previous in tried]
+    changes = [(offer, previous, *_changes(offer, previous, question, asked)) for offer, previous in tried]
     offer, previous, changed, bare = next((c for c in changes if c[2]), None) or next((c for c in changes if c[3]), changes[0])
     doer = DOER.fullmatch(value)  # "是舅舅去接": who does it, for the parameter whose description has the verb
     described = {n: doer[1] for n, spec in (offer.schema.get("properties") or {}).items()
@@ -104,19 +105,44 @@ def follow_up(state: Conversation, asked: str, offers: list[Offer], strong_only:
     if not (changed := described or _to_the_side_named(offer, changed or bare, previous, question)):
         return []
     english_read = {name: value for name, value in changed.items() if not is_chinese(str(value))}
-    changed |= in_learners_words(english_read, offer.schema, asked)  # "卧室也开一下": 卧室 as written, not "bedroom"
+    changed |= in_learners_words(english_read, offer.schema, asked) if english_read else {}  # "卧室也开一下": 卧室
     arguments = {**previous, **{n: _as_before(v, previous.get(n), asked) for n, v in changed.items()}}
     return [Planned(offer, arguments)] if set(offer.schema.get("required") or []) <= set(arguments) else []
 
 
-def _changes(offer: Offer, previous: dict, question: str) -> tuple[dict, dict]:
+def corrects(asked: str) -> bool:
+    """A correction of a value of an earlier call: "时间改成下午5点", "title should be Q3 plan", "not Tom, Sara"."""
+    return bool(CORRECTS.search(asked)) or any(pattern.search(asked) for pattern in (*NAMED, *REPLACED))
+
+
+def _changes(offer: Offer, previous: dict, question: str, asked: str) -> tuple[dict, dict]:
     """What the message changes in one earlier call: the values it names that the tool takes, and its bare value."""
+    if said := _named(offer, previous, asked):  # "change the title to Q3 plan": that parameter's, as written
+        return said, {}
     found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
     bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,"))
     kept = _kept(offer, {n: v for n, v in found.items() if v is not None and v != previous.get(n)}, question, bare)
     titled = {n: v for n, v in bare.items()  # "also The Hobbit": the title's own "The" too
               if isinstance(v, str) and re.fullmatch(rf"(?:[A-Z]\w*\s+)+{re.escape(str(kept.get(n)))}", v)}
     return {**kept, **titled}, bare
+
+
+def _named(offer: Offer, previous: dict, asked: str) -> dict:
+    """A free text, as written to its end, for the parameter the message names by its hint's words ("change the title to
+    Q3 plan"; in Chinese as a first request reads "标题是…") or by its old value ("not Tom, Sara"; "不是他，是小李")."""
+    properties = offer.schema.get("properties") or {}
+    free = {n: s for n, s in properties.items() if json_type(s) == "string" and "enum" not in s and role_of(n, s)[0] in FREE}
+    for said in filter(None, (pattern.search(asked) for pattern in NAMED)):
+        fits = [n for n, spec in free.items() if set(english(said["name"]).lower().split()) & hint_of(n, spec)]
+        if len(fits) == 1 or is_chinese(said["name"]):
+            return {fits[0]: said["v"]} if len(fits) == 1 else framed(f"{said['name']}是{said['v']}", free, set())
+    for said in filter(None, (pattern.search(asked) for pattern in REPLACED)):
+        old = said["old"].strip().lower()
+        fits = [n for n in free if str(previous.get(n, "")).lower() == old
+                or old in _WORDS["person_pronouns"] and n in previous and kind_of(offer.schema, n) == "person"]
+        if len(fits) == 1:
+            return {fits[0]: said["v"].strip()}
+    return {}
 
 
 def again(state: Conversation, asked: str, offers: list[Offer]) -> Planned | None:

@@ -85,11 +85,10 @@ class OfflineModel:
         if offers and choice != "none" and not general:
             asked = conversation.with_earlier_file(question, messages) if len(messages) > 1 else question
             planned = earlier.with_earlier_result(plan(asked, offers, choice), state, said, offers)
-            if all(p.missing for p in planned):  # "and to yen?": what it lacks, the call before had
+            # "and to yen?" (what it lacks, the call before had), "no, for 3 people" (the same tool), "标题换成…"
+            if all(p.missing for p in planned) or len(messages) > 1 and (conversation.corrects(question) or {
+                    p.offer.name for p in planned} <= {o.name for o, _ in state.calls_to(offers)}):
                 planned = conversation.follow_up(state, said, offers) or planned
-            elif len(messages) > 1 and ({p.offer.name for p in planned} <= {o.name for o, _ in state.calls_to(offers)}
-                                        or conversation.CORRECTS.search(question)):
-                planned = conversation.follow_up(state, said, offers, strong_only=True) or planned  # "no, for 3 people"
             planned = earlier.after_the_last(planned, state, said)  # "the two nights after that"
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
                 planned = [p for p in planned if instructions.fits_exactly(p.offer.name, question)]
