@@ -186,8 +186,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         return text[digits[0].start:digits[0].end]
     if role == "code" and (picked := PICKED.search(text)):  # "is the second one late?": the listed item's, read later
         return picked[0]
-    if role not in STRICT and (found := phrases.cued(name, text, spans, used, siblings)):  # "because ...", "about ..."
-        return found
+    if (role not in STRICT or phrases.text_kind(name)) and (found := phrases.cued(name, text, spans, used, siblings)):
+        return found  # "because ...", "about ...", "a folder called X" (folder_name: a name, though it reads as a path)
     if (required or role == "title") and role not in STRICT:  # an optional title only as a phrase marked for it
         texts = role != "body" and any(role_of(n, {})[0] == "body" for n in siblings if n != name)  # a text's own slot
         rest = [s for s in spans if id(s) not in used  # a person is no message's text ("message mum saying home by 9")
