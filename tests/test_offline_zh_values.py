@@ -138,3 +138,14 @@ def test_the_person_asking_is_no_one_a_frame_names():
     [(_, arguments)] = call("请帮我叫舅妈去接表弟", DRIVE, MEMO)  # 请帮我: the person asking, not who drives
     assert (arguments["driver"], arguments["rider"]) == ("舅妈", "表弟")
     assert not call("给我寄两本杂志", PARCEL, MEMO)  # 给我: no recipient named, so it is asked for, never "我"
+
+
+LESSON = tool("add_lesson", "给孩子的课表加一节课。", ["subject", "day"],
+              subject=S("课程，例如“钢琴”“游泳”「书法」"), day=S("日期 YYYY-MM-DD", format="date"))
+
+
+def test_an_example_a_chinese_description_quotes_is_the_value_the_request_names():
+    """ “钢琴”“游泳”: a Chinese description quotes its examples one after another, with no comma between; the one the
+    request names is the value (it is the tool's own word, so no phrase left over is), not the verb beside it."""
+    assert call("周三加个钢琴的课", LESSON)[0][1]["subject"] == "钢琴"
+    assert call("下周五记一节书法", LESSON)[0][1]["subject"] == "书法"

@@ -125,12 +125,15 @@ def cued(name: str, text: str, spans: list[Span], used: set[int], siblings: tupl
 
 
 def example_named(description: str, text: str) -> str | None:
-    """ "The activity, e.g. running, 'cycling'": "burn running for 45 minutes" names the example "running" (quotes aside).
+    """ "The activity, e.g. running, 'cycling'": "burn running for 45 minutes" names the example "running" (quotes aside,
+    “牙医”“周会” too: Chinese quotes part examples as commas do).
     The examples are the tool's own words, so the key phrase leaves them out; named in the question, they are the value;
     else, for a category, the example a question's word is of ("lunch": "e.g. food, transport"; "类别，如餐饮、交通": "餐饮")."""
     listed = re.search(r"(?:\b(?:e\.?g\.|for example|such as|like|in this case)|[例比]如|如(?![果何]))\s*(.+)", description, re.I)
-    said = [e.strip(" '\"") for e in re.split(r",\s*|\s+(?:or|and)\s+|[、，或]", listed[1].rstrip(".)）。"))] if listed else []
-    named = next((e for e in filter(None, said) if re.search(rf"\b{re.escape(e)}\b", text, re.I)), None)
+    pieces = re.split(r",\s*|\s+(?:or|and)\s+|[、，或“”「」]", listed[1].rstrip(".)）。")) if listed else []
+    said = [e.strip(" '\"") for e in pieces]
+    named = next((e for e in filter(None, said) if re.search(  # as written or as read ("钢琴": "piano"), glued ("节书法")
+        rf"(?<![A-Za-z0-9])(?:{re.escape(e)}|{re.escape(english(e))})(?![A-Za-z0-9])", text, re.I)), None)
     kinds = re.search(r"\b(?:category|type|kind|class|group)\b|类别|类型|分类", description, re.I)  # a thing is of one kind
     if named or not kinds or not said:
         return named
