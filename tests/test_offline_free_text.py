@@ -371,3 +371,14 @@ def test_a_name_the_sentence_marks_is_found_whatever_kind_its_parameter_reads_as
     # "re" names a title too, and a colon ends it: what follows is another text
     assert calls("minutes re the fire drill: everyone out in 4 minutes", [MINUTES]) == [
         ("file_minutes", {"title": "the fire drill", "body": "everyone out in 4 minutes"})]
+
+
+TAB = tool("add_to_tab", "Add a charge to the bar tab.", ["amount", "note"], amount={"type": "number"},
+           note={"type": "string", "description": "what the charge was for"})
+
+
+def test_a_required_body_with_no_cue_runs_to_the_end_of_its_clause():
+    """ "charge 18, nachos with the band": a note is said, not named: it runs on through "with" to its
+    clause's end, where a title would stop at the first word no name runs through."""
+    assert calls("charge 18, nachos with the band", [TAB]) == [
+        ("add_to_tab", {"amount": 18, "note": "nachos with the band"})]

@@ -91,7 +91,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         named = len(later) > 1 and role_of(name, properties[name])[0] == "title" and NAMED.search(rest)
         phrase = named[1] if named else example_named(properties[name].get("description", ""), rest) or \
             phrases.cued(name, text, spans, used, tuple(properties), name in required) or \
-            key_phrase(rest, exclude, cued=name not in required) or key_phrase(rest, exclude, True, name not in required)
+            phrases.said_on(key_phrase(rest, exclude, cued=name not in required) or key_phrase(
+                rest, exclude, True, name not in required), rest, phrases.text_kind(name) == "body" and name in required)
         rest = cut(rest, [named.span()]) if named else rest  # and the other the words left
         if phrase and role_of(name, properties[name])[0] == "query":  # "any good true crime podcasts": what is searched
             phrase = phrases.QUERY_LEADS.sub("", phrase) or phrase
