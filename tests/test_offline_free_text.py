@@ -382,3 +382,13 @@ def test_a_required_body_with_no_cue_runs_to_the_end_of_its_clause():
     clause's end, where a title would stop at the first word no name runs through."""
     assert calls("charge 18, nachos with the band", [TAB]) == [
         ("add_to_tab", {"amount": 18, "note": "nachos with the band"})]
+
+
+ALIAS = tool("set_alias", "Give a saved contact an alias.", ["contact", "alias"],
+             contact={"type": "string", "description": "the contact's name"}, alias={"type": "string", "description": "alias"})
+
+
+def test_a_person_named_as_whose_is_the_person_not_the_possessive():
+    """ "change Marguerite's alias to Daisy": the contact is Marguerite; her "'s" says whose alias, it is no name."""
+    assert calls("change Marguerite's alias to Daisy", [ALIAS]) == [
+        ("set_alias", {"contact": "Marguerite", "alias": "Daisy"})]

@@ -217,6 +217,8 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dic
         return country_code(written)
     if role == "language" and (hint & {"code", "iso"} or re.search(r"\b639\b|\bcode\b", description, re.I)):
         return language_code(written)  # "ISO 639-1 code like 'fr'": German -> de
+    if role == "person" and re.fullmatch(r"\w.*\w['’]s", written):  # "Robert's nickname": the person is Robert
+        written = written[:-2]
     if role in ("place", "language", "person", "nationality") and written.islower():  # "from porto" -> "Porto"; "ana": "Ana"
         return string.capwords(written)
     return written
