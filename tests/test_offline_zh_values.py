@@ -163,3 +163,11 @@ def test_a_chinese_name_or_phrase_is_found_by_the_words_that_frame_it():
     assert call("新建歌单，名称是夜跑", MIXTAPE) == [("save_mixtape", {"title": "夜跑"})]
     assert call("把晚上好翻译成德语", PHRASEBOOK)[0][1]["phrase"] == "晚上好"  # not the 晚上 the vocabulary reads
     assert call("把你好吗翻译成德语", PHRASEBOOK)[0][1]["phrase"] == "你好吗"
+
+
+BINDER = tool("new_binder", "Make a new folder in the shared drive.", ["folder_name"], folder_name=S("name of the folder"))
+
+
+def test_a_folder_is_named_by_its_frame_not_by_the_word_before_folder():
+    """ "新建一个文件夹叫合同": 叫 names the folder (合同); "1 folder", as the count reads, is no folder's name."""
+    assert call("新建一个文件夹叫合同", BINDER) == [("new_binder", {"folder_name": "合同"})]
