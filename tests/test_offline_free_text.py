@@ -353,3 +353,42 @@ def test_a_search_drops_evaluative_lead_words_and_a_text_never_repeats_a_chosen_
     assert calls("energy: low. slept badly", [DIARY]) == [("log_energy", {"level": "low", "comment": "slept badly"})]
     # a code after its label's word keeps the hyphen between its letters and digits: no free text's words
     assert calls("open locker GY-4410", [LOCKER]) == [("open_locker", {"locker_code": "GY-4410"})]
+
+
+SHARE = tool("make_share", "Make a new directory on the team share.", ["directory_name"],
+             directory_name={"type": "string", "description": "what to call it"})
+ISSUE = tool("open_issue", "Open a maintenance issue.", ["topic"], topic=TEXT)
+MINUTES = tool("file_minutes", "File the minutes of a meeting.", ["title", "body"], title=TEXT, body=TEXT)
+
+
+def test_a_name_the_sentence_marks_is_found_whatever_kind_its_parameter_reads_as():
+    """ "a directory named quarterly reports 2026": `directory_name` reads as a path, but its name's word says it is a name, and
+    "named" marks one. It is taken, not asked for; "re" (no colon) marks what an issue is about, up to a clause break."""
+    assert calls("make a directory named quarterly reports 2026", [SHARE]) == [
+        ("make_share", {"directory_name": "quarterly reports 2026"})]
+    assert calls("open an issue re lift on level 2 stuck again", [ISSUE]) == [
+        ("open_issue", {"topic": "lift on level 2 stuck again"})]
+    # "re" names a title too, and a colon ends it: what follows is another text
+    assert calls("minutes re the fire drill: everyone out in 4 minutes", [MINUTES]) == [
+        ("file_minutes", {"title": "the fire drill", "body": "everyone out in 4 minutes"})]
+
+
+TAB = tool("add_to_tab", "Add a charge to the bar tab.", ["amount", "note"], amount={"type": "number"},
+           note={"type": "string", "description": "what the charge was for"})
+
+
+def test_a_required_body_with_no_cue_runs_to_the_end_of_its_clause():
+    """ "charge 18, nachos with the band": a note is said, not named: it runs on through "with" to its
+    clause's end, where a title would stop at the first word no name runs through."""
+    assert calls("charge 18, nachos with the band", [TAB]) == [
+        ("add_to_tab", {"amount": 18, "note": "nachos with the band"})]
+
+
+ALIAS = tool("set_alias", "Give a saved contact an alias.", ["contact", "alias"],
+             contact={"type": "string", "description": "the contact's name"}, alias={"type": "string", "description": "alias"})
+
+
+def test_a_person_named_as_whose_is_the_person_not_the_possessive():
+    """ "change Marguerite's alias to Daisy": the contact is Marguerite; her "'s" says whose alias, it is no name."""
+    assert calls("change Marguerite's alias to Daisy", [ALIAS]) == [
+        ("set_alias", {"contact": "Marguerite", "alias": "Daisy"})]

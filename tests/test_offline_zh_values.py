@@ -138,3 +138,36 @@ def test_the_person_asking_is_no_one_a_frame_names():
     [(_, arguments)] = call("请帮我叫舅妈去接表弟", DRIVE, MEMO)  # 请帮我: the person asking, not who drives
     assert (arguments["driver"], arguments["rider"]) == ("舅妈", "表弟")
     assert not call("给我寄两本杂志", PARCEL, MEMO)  # 给我: no recipient named, so it is asked for, never "我"
+
+
+LESSON = tool("add_lesson", "给孩子的课表加一节课。", ["subject", "day"],
+              subject=S("课程，例如“钢琴”“游泳”「书法」"), day=S("日期 YYYY-MM-DD", format="date"))
+
+
+def test_an_example_a_chinese_description_quotes_is_the_value_the_request_names():
+    """ “钢琴”“游泳”: a Chinese description quotes its examples one after another, with no comma between; the one the
+    request names is the value (it is the tool's own word, so no phrase left over is), not the verb beside it."""
+    assert call("周三加个钢琴的课", LESSON)[0][1]["subject"] == "钢琴"
+    assert call("下周五记一节书法", LESSON)[0][1]["subject"] == "书法"
+
+
+MIXTAPE = tool("save_mixtape", "把当前播放队列存为歌单。", ["title"], title=S("歌单名"))
+PHRASEBOOK = tool("phrasebook", "Translate a phrase for a traveller.", ["phrase", "language"],
+                  phrase=S("the phrase"), language=S("the language to put it into"))
+
+
+def test_a_chinese_name_or_phrase_is_found_by_the_words_that_frame_it():
+    """ 名字是 / 名称是 frame a name as 名字叫 does; 把 X 翻译成 (翻成, 译成) frames the words to translate, but
+    never 这句话 (what it points to is said elsewhere, or asked for)."""
+    assert call("收藏一个歌单，名字是午后咖啡", MIXTAPE) == [("save_mixtape", {"title": "午后咖啡"})]
+    assert call("新建歌单，名称是夜跑", MIXTAPE) == [("save_mixtape", {"title": "夜跑"})]
+    assert call("把晚上好翻译成德语", PHRASEBOOK)[0][1]["phrase"] == "晚上好"  # not the 晚上 the vocabulary reads
+    assert call("把你好吗翻译成德语", PHRASEBOOK)[0][1]["phrase"] == "你好吗"
+
+
+BINDER = tool("new_binder", "Make a new folder in the shared drive.", ["folder_name"], folder_name=S("name of the folder"))
+
+
+def test_a_folder_is_named_by_its_frame_not_by_the_word_before_folder():
+    """ "新建一个文件夹叫合同": 叫 names the folder (合同); "1 folder", as the count reads, is no folder's name."""
+    assert call("新建一个文件夹叫合同", BINDER) == [("new_binder", {"folder_name": "合同"})]

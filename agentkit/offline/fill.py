@@ -91,7 +91,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         named = len(later) > 1 and role_of(name, properties[name])[0] == "title" and NAMED.search(rest)
         phrase = named[1] if named else example_named(properties[name].get("description", ""), rest) or \
             phrases.cued(name, text, spans, used, tuple(properties), name in required) or \
-            key_phrase(rest, exclude, cued=name not in required) or key_phrase(rest, exclude, True, name not in required)
+            phrases.said_on(key_phrase(rest, exclude, cued=name not in required) or key_phrase(
+                rest, exclude, True, name not in required), rest, phrases.text_kind(name) == "body" and name in required)
         rest = cut(rest, [named.span()]) if named else rest  # and the other the words left
         if phrase and role_of(name, properties[name])[0] == "query":  # "any good true crime podcasts": what is searched
             phrase = phrases.QUERY_LEADS.sub("", phrase) or phrase
@@ -186,8 +187,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         return text[digits[0].start:digits[0].end]
     if role == "code" and (picked := PICKED.search(text)):  # "is the second one late?": the listed item's, read later
         return picked[0]
-    if role not in STRICT and (found := phrases.cued(name, text, spans, used, siblings)):  # "because ...", "about ..."
-        return found
+    if (role not in STRICT or phrases.text_kind(name)) and (found := phrases.cued(name, text, spans, used, siblings)):
+        return found  # "because ...", "about ...", "a folder called X" (folder_name: a name, though it reads as a path)
     if (required or role == "title") and role not in STRICT:  # an optional title only as a phrase marked for it
         texts = role != "body" and any(role_of(n, {})[0] == "body" for n in siblings if n != name)  # a text's own slot
         rest = [s for s in spans if id(s) not in used  # a person is no message's text ("message mum saying home by 9")
@@ -216,6 +217,8 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dic
         return country_code(written)
     if role == "language" and (hint & {"code", "iso"} or re.search(r"\b639\b|\bcode\b", description, re.I)):
         return language_code(written)  # "ISO 639-1 code like 'fr'": German -> de
+    if role == "person" and re.fullmatch(r"\w.*\w['’]s", written):  # "Robert's nickname": the person is Robert
+        written = written[:-2]
     if role in ("place", "language", "person", "nationality") and written.islower():  # "from porto" -> "Porto"; "ana": "Ana"
         return string.capwords(written)
     return written

@@ -27,9 +27,7 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False, 
             phrase = re.split(r"\s+-+\s+|[,;]\s|\s+and\s+(?=(?i:i|we|he|she|they)\b)", after.group(1).strip().rstrip("?.!"))[0]
             # "给旺财约个洗澡" (to 旺财 book bath), "去东区图书馆约个讨论室": a Chinese phrase ends before the request's verb
             phrase = re.split(rf"(?<=\S)\s+(?:{'|'.join(COMMANDS)})\b", phrase)[0] if re.match(HAN, phrase) else phrase
-            when = (r"(?:^|\s+)(?:at|on|by|before|after|around|until|till|in|tomorrow|today|under|below|over|above|"
-                    r"less than|more than)")  # "to tomorrow at 08:00 pay rent": what comes from its when on goes
-            phrase = re.sub(rf"{when}\b[^,]*$", "", WHEN_FIRST.sub("", phrase))
+            phrase = re.sub(rf"{WHEN}\b[^,]*$", "", WHEN_FIRST.sub("", phrase))
             # "on Saturday at 7am to water the plants": a day is when, not what
             if not dates.as_iso(phrase) and any(not _is_tool_word(w, exclude) for w in _words(phrase)):
                 return phrase if phrase.lower() not in PRONOUNS else None
@@ -59,6 +57,8 @@ def _without_commands(kept: list[str]) -> list[str]:
 _DAYS = "|".join(sorted([*dates.TABLES["days_from_today"], *dates.WEEKDAYS], key=len, reverse=True))
 WHEN_FIRST = re.compile(rf"^(?:this\s+)?{dates.A_DAY}(?:\s+at(?:\s+\d{{1,2}}:\d{{2}})?)?(?:\s+to)?\s+(?=\S)", re.I)
 """A day (and a clock time) before what is to be done, as a Chinese request reads: not the phrase's words."""
+WHEN = (r"(?:^|\s+)(?:at|on|by|before|after|around|until|till|in|tomorrow|today|under|below|over|above|less than|"
+        r"more than)")  # "to tomorrow at 08:00 pay rent": what comes from its when on goes
 LEAD = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['when_leads']})(?:(?:{_DAYS})\b|(?=(?:at\s+)?\d))", re.I)
 ADDING, ONTO = (lexicon.words("words")["phrases"][kind] for kind in ("adding", "onto"))
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
@@ -124,13 +124,25 @@ def cued(name: str, text: str, spans: list[Span], used: set[int], siblings: tupl
     return None
 
 
+def said_on(phrase: str | None, rest: str, body: bool) -> str | None:
+    """A required body no cue marks is said, not named: from its phrase's start to its clause's end ("charge 18, nachos
+    with the band": "nachos with the band"), where a name ends at the first word no name runs through ("nachos")."""
+    at = rest.find(phrase) if phrase and body else -1
+    end = ENDS.search(rest, at) if at >= 0 else None
+    said = re.sub(rf"{WHEN}\b[^,]*$", "", rest[at:end.start() if end else len(rest)]) if at >= 0 else ""  # "on friday": when
+    return TRAILING.sub("", said).strip(" ,") or phrase
+
+
 def example_named(description: str, text: str) -> str | None:
-    """ "The activity, e.g. running, 'cycling'": "burn running for 45 minutes" names the example "running" (quotes aside).
+    """ "The activity, e.g. running, 'cycling'": "burn running for 45 minutes" names the example "running" (quotes aside,
+    “牙医”“周会” too: Chinese quotes part examples as commas do).
     The examples are the tool's own words, so the key phrase leaves them out; named in the question, they are the value;
     else, for a category, the example a question's word is of ("lunch": "e.g. food, transport"; "类别，如餐饮、交通": "餐饮")."""
     listed = re.search(r"(?:\b(?:e\.?g\.|for example|such as|like|in this case)|[例比]如|如(?![果何]))\s*(.+)", description, re.I)
-    said = [e.strip(" '\"") for e in re.split(r",\s*|\s+(?:or|and)\s+|[、，或]", listed[1].rstrip(".)）。"))] if listed else []
-    named = next((e for e in filter(None, said) if re.search(rf"\b{re.escape(e)}\b", text, re.I)), None)
+    pieces = re.split(r",\s*|\s+(?:or|and)\s+|[、，或“”「」]", listed[1].rstrip(".)）。")) if listed else []
+    said = [e.strip(" '\"") for e in pieces]
+    named = next((e for e in filter(None, said) if re.search(  # as written or as read ("钢琴": "piano"), glued ("节书法")
+        rf"(?<![A-Za-z0-9])(?:{re.escape(e)}|{re.escape(english(e))})(?![A-Za-z0-9])", text, re.I)), None)
     kinds = re.search(r"\b(?:category|type|kind|class|group)\b|类别|类型|分类", description, re.I)  # a thing is of one kind
     if named or not kinds or not said:
         return named

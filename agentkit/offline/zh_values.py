@@ -14,6 +14,7 @@ from typing import Any
 
 from agentkit.offline import lexicon
 from agentkit.offline.language import is_chinese
+from agentkit.offline.phrases import text_kind
 from agentkit.offline.reading import split_name, words
 from agentkit.offline.roles import STRICT, hint_of, json_type, role_of
 from agentkit.offline.spans import MEASURES, Span
@@ -56,14 +57,16 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) ->
 def framed(question: str, properties: dict, found: set[str]) -> dict[str, str]:
     """The values the sentence's frames place, for each free-text parameter whose words fit a frame: by its name's
     words on every frame first ("to: who receives the message" is a receiver, not a message), then its description's.
-    A value fills one parameter; a path or an address only when none was `found` ("收件人" of a parcel is a person)."""
+    A value fills one parameter; a path or an address only when none was `found` ("收件人" of a parcel is a person), but
+    a path's name always ("folder_name")."""
     placed: dict[str, str] = {}
     counted = any(json_type(spec) in ("number", "integer") for spec in properties.values())  # "5克盐": 5 is the amount's
     for by_name in (True, False):
         for name, spec in properties.items():
             own = set(split_name(name)) | {name, role_of(name, spec)[0]} if by_name else hint_of(name, spec)
-            if name not in placed and (_free(name, spec, "") or name not in found and json_type(spec) == "string" and
-                                       role_of(name, spec)[0] in ("email", "path") and "mail" not in name):
+            named = text_kind(name) == "title"  # "文件夹叫发票": a folder's name, not a path found ("1 folder")
+            if name not in placed and (_free(name, spec, "") or (name not in found or named) and json_type(spec) == "string"
+                                       and role_of(name, spec)[0] in ("email", "path") and "mail" not in name):
                 values = (m["v"].strip(MARKS) for pattern, fits in FRAMES if own & fits for m in pattern.finditer(question))
                 if value := next((v for v in values if v and v not in placed.values()), None):
                     value = re.sub(rf"^(?:\d+|{NUMERAL}+)[\u4e00-\u9fff](?=.)", "", value) if counted else value
