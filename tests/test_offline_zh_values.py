@@ -171,3 +171,18 @@ BINDER = tool("new_binder", "Make a new folder in the shared drive.", ["folder_n
 def test_a_folder_is_named_by_its_frame_not_by_the_word_before_folder():
     """ "新建一个文件夹叫合同": 叫 names the folder (合同); "1 folder", as the count reads, is no folder's name."""
     assert call("新建一个文件夹叫合同", BINDER) == [("new_binder", {"folder_name": "合同"})]
+
+
+HAND_OFF = tool("hand_to_helper", "Give a task to a helper agent, which does it and reports back.", ["task"],
+              task=S("the task, in full"))
+
+
+@pytest.mark.parametrize(("question", "task"), [
+    ("请助手读一下 todo.txt 文件", "读一下 todo.txt 文件"),  # 请 X助手 V...: what the assistant is asked to do
+    ("让研究助手去整理一下上周的会议记录", "整理一下上周的会议记录"),
+    ("叫助理：“把发票按月份归档”", "把发票按月份归档"),
+])
+def test_a_task_for_an_assistant_is_what_follows_the_assistant(question, task):
+    """A task handed to a helper agent is the request after 请/让/叫 + the helper, as written, not its English reading."""
+    [(_, arguments)] = call(question, HAND_OFF, MEMO)
+    assert arguments == {"task": task}
