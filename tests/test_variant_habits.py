@@ -210,6 +210,14 @@ async def test_the_planning_variant_writes_the_plan_first_and_marks_each_step_af
 
 
 @pytest.mark.anyio
+async def test_a_chinese_request_is_planned_in_its_own_words(tmp_path):
+    """A real model writes its plan in the person's language: a Chinese request's clauses are its steps."""
+    registry = build_registry([set_checklist, tick, *_two_files(tmp_path)])
+    task = await finish(run_task(connect_offline(variant="plans"), "offline", "先读 a.txt 文件，然后读 b.txt 文件", registry))
+    assert _calls(task)[0] == ("set_checklist", {"items": ["读 a.txt 文件", "读 b.txt 文件"]})
+
+
+@pytest.mark.anyio
 async def test_the_planning_variant_acts_on_the_chapters_reminder_and_the_base_model_does_not(tmp_path):
     from agentkit.beyond.plans import Plan, Step, plan_tools, with_reminder
 

@@ -12,6 +12,7 @@ import re
 from typing import NamedTuple
 
 from agentkit.offline.call_habits import as_one_turn, planned_calls
+from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
 from agentkit.offline.model import EmittedCall, OfflineModel, Reply
 from agentkit.offline.reading import message_text
@@ -19,7 +20,7 @@ from agentkit.offline.request import calls_in, functions_of, parsed
 
 _WORDS = words("choose")["habits"]
 HELPER, RESEARCH, SEVERAL, PLAN = (re.compile("|".join(_WORDS[name]), re.I) for name in ("helper", "research", "several", "plan"))
-DONE = tuple(_WORDS["done"])
+DONE, STEP_OPENERS = tuple(_WORDS["done"]), _WORDS["step_openers"]
 
 
 def _words(function: dict) -> str:
@@ -99,7 +100,8 @@ def plans(base: OfflineModel, request: dict, reply: Reply) -> Reply:
         return reply
     own = {**request, "tools": [t for t in request.get("tools") or [] if t["function"]["name"] not in tools.names]}
     question_at, steps = planned_calls(base, own)
-    written = EmittedCall(tools.writer, json.dumps({tools.steps: [_phrase(call) for call in steps]}, ensure_ascii=False))
+    phrases = _phrases(message_text(messages[question_at]), steps)
+    written = EmittedCall(tools.writer, json.dumps({tools.steps: phrases}, ensure_ascii=False))
     if messages[-1]["role"] == "user":
         planning = any(call.name in tools.names for call in reply.tool_calls)
         return Reply(tool_calls=(written,)) if len(steps) >= 2 and not planning else reply
@@ -121,10 +123,14 @@ def plans(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     return Reply(tool_calls=tuple(_mark(tools, n) for n in dict.fromkeys(numbers))) if numbers else reply
 
 
-def _phrase(call: EmittedCall) -> str:
-    """A step as a short phrase: the tool's words and the values it is called with ("read file todo.txt")."""
-    values = [str(v) for v in (parsed(call.arguments) or {}).values() if isinstance(v, str | int | float)]
-    return " ".join([call.name.replace("_", " "), *values])
+def _phrases(question: str, steps: tuple[EmittedCall, ...]) -> list[str]:
+    """Each step as a short phrase in the request's language: a Chinese request's own clauses, one a step ("先读 a.txt，
+    再读 b.txt": 读 a.txt, 读 b.txt); else the tool's words and the values it is called with ("read file todo.txt")."""
+    clauses = [re.sub(STEP_OPENERS, "", c).strip() for c in re.split(r"[，,；;。]", question) if c.strip()]
+    if is_chinese(question) and len(clauses) == len(steps):
+        return clauses
+    values = [[str(v) for v in (parsed(c.arguments) or {}).values() if isinstance(v, str | int | float)] for c in steps]
+    return [" ".join([call.name.replace("_", " "), *said]) for call, said in zip(steps, values, strict=True)]
 
 
 def _mark(tools: PlanTools, number: int) -> EmittedCall:
