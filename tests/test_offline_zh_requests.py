@@ -553,3 +553,30 @@ def test_an_address_after_dizhi_or_wozhu_is_given_as_written(question, address):
 
 def test_aa_says_the_cost_is_split_evenly_and_names_no_payer():
     assert calls("午饭一共240块，三个人AA", SHARE, BINS)[0] == [("share_cost", {"total": 240, "people": 3})]
+
+
+LICENSE = tool("renew_license", "Renew a driver's license before it runs out.", [])
+INSPECTION = tool("book_inspection", "Book the annual inspection of a car at a test centre.", [])
+BLOOD = tool("donate_blood", "Sign up at a clinic to donate blood.", [])
+FAULT = tool("report_fault", "Report a broken fixture to the landlord.", ["fixture"], fixture=S("what is broken"))
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("我的驾照下个月过期，帮我续一下", "renew_license"),
+    ("车子该年检了，约个时间", "book_inspection"),
+    ("我想去献血", "donate_blood"),
+])
+def test_a_word_the_vocabulary_lacks_is_read_through_the_dictionary(question, expected):
+    """驾照, 年检, 献血 are not in the vocabulary: CC-CEDICT's first sense ("driver's license") meets the description."""
+    made, _ = calls(question, LICENSE, INSPECTION, BLOOD, FAULT)
+    assert [name for name, _ in made] == [expected]
+
+
+
+SYNONYMS = tool("find_synonyms", "List synonyms of a word.", ["word"], word=S("the word"))
+
+
+@pytest.mark.parametrize(("question", "word"), [("开心的近义词", "开心"), ("帮我找几个勇敢的近义词", "勇敢")])
+def test_a_value_the_dictionary_read_is_quoted_as_written(question, word):
+    """The dictionary reads 开心 as "feel happy" to choose the tool; the value is the learner's word, not the gloss."""
+    assert calls(question, SYNONYMS, FAULT)[0] == [("find_synonyms", {"word": word})]

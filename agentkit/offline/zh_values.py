@@ -106,6 +106,9 @@ def as_written(value: str, question: str) -> str:
     starts = [i for i in range(len(question)) if _reads_from(question, i, first)]
     ends = [j for j in range(1, len(question) + 1) if _reads_to(question, j, last)]
     found = [(j - i, i, j) for i in starts for j in ends if j > i and _plain(english(question[i:j])) == wanted]
+    if not found and value.isascii() and is_chinese(question):  # a word CC-CEDICT read ("开心的近义词": "feel happy")
+        found = [(j - i, i, j) for i in range(len(question)) for j in range(i + 2, min(i + 9, len(question) + 1))
+                 if _plain(english(question[i:j], lambda _: False)) == wanted]
     _, i, j = min(found, default=(0, 0, 0))
     return question[i:j].strip(EDGES) or value
 
