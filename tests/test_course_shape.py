@@ -81,7 +81,7 @@ def test_the_course_is_short_enough_to_finish():
     assert total <= MAX_COURSE_WORDS, f"the course has {total} words of prose; at most {MAX_COURSE_WORDS}"
 
 
-COURSE_WORDS_REACHED, COURSE_MINUTES_REACHED = 15_997, 292
+COURSE_WORDS_REACHED, COURSE_MINUTES_REACHED = 15_994, 292
 """Where the course stands, within 16,000 words and 5 hours: it may shrink, never grow back (lower these as it
 shrinks; a chapter that must grow makes room elsewhere first)."""
 

@@ -243,6 +243,10 @@ TALKS_TO_THE_MODEL = re.compile(r"\bconnect(_offline)?\(")
 CHINESE_STRING = re.compile(r"\"[^\"\n]*[\u4e00-\u9fff][^\"\n]*\"")
 
 
+def _english_source(english: Path, cell_id: str) -> str:
+    return next(cell.source for cell in read(english).cells if cell.id == cell_id)
+
+
 def output_text(cell: nbformat.NotebookNode) -> str:
     return "".join("".join(output.get("text", "")) for output in cell.get("outputs", []))
 
@@ -252,9 +256,10 @@ def test_zh_every_chapter_that_talks_to_the_model_asks_it_in_chinese_and_shows_a
     code = "\n".join(cell.source for cell in read(english).cells if cell.cell_type == "code")
     if not TALKS_TO_THE_MODEL.search(code):
         pytest.skip(f"{english.name} does not talk to a model")
-    asked = [cell for cell in read(ZH / english.name).cells if cell.cell_type == "code" and cell.id.startswith("zh-")
-             and CHINESE_STRING.search(cell.source)]
-    assert asked, f"{english.name}: no added cell asks in Chinese (translations/zh/{english.stem}.json, `added`)"
+    english_ids = {cell.id for cell in read(english).cells}  # an English cell swapped for a Chinese one asks too
+    asked = [cell for cell in read(ZH / english.name).cells if cell.cell_type == "code" and CHINESE_STRING.search(cell.source)
+             and (cell.id.startswith("zh-") or cell.id in english_ids and cell.source != _english_source(english, cell.id))]
+    assert asked, f"{english.name}: no added or swapped cell asks in Chinese (translations/zh/{english.stem}.json)"
     answered = [cell.id for cell in asked if HAN.search(output_text(cell))]
     assert answered, f"{english.name}: cells {[cell.id for cell in asked]} ask in Chinese, but no answer in Chinese is stored"
 
