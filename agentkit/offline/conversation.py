@@ -27,10 +27,9 @@ from agentkit.offline.request import calls_in, parsed
 from agentkit.offline.roles import FROM_WORDS, hint_of, json_type, kind_of, role_of
 from agentkit.offline.spans import find
 from agentkit.offline.vocabulary import english
-from agentkit.offline.zh_values import framed, in_learners_words
+from agentkit.offline.zh_values import as_written, framed, in_learners_words
 
 ISO_DATE, CLOCK = re.compile(r"\d{4}-\d{2}-\d{2}"), re.compile(r"[012]\d:[0-5]\d")
-CHINESE = re.compile(r"[\u4e00-\u9fff]+")
 
 
 @dataclass(frozen=True)
@@ -190,8 +189,8 @@ def _as_before(value: Any, before: Any, asked: str) -> Any:
         return before + value if MORE.search(asked) else before - value if FEWER.search(asked) else value
     if all(isinstance(v, str) and CLOCK.fullmatch(v) for v in (value, before)) and int(before[:2]) >= 12 > int(value[:2]) > 0:
         return value if MORNING.search(asked) else f"{int(value[:2]) + 12}{value[2:]}"
-    if isinstance(value, str) and isinstance(before, str) and CHINESE.search(before) and not CHINESE.search(value):
-        return _as_written(value, asked)  # "卧室也开一下" after 客厅: the room as written, as the last one was
+    if isinstance(value, str) and isinstance(before, str) and is_chinese(before) and not is_chinese(value):
+        return as_written(value, asked)  # "卧室也开一下" after 客厅: the room as written, as the last one was
     dated = isinstance(before, str) and ISO_DATE.fullmatch(before) and isinstance(value, str) and not ISO_DATE.fullmatch(value)
     return as_iso(value) or value if dated else value
 
@@ -239,16 +238,7 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
 def _ending(text: str) -> str:
     """What names the kind of a thing: the last word of a name ("Station garage"), of a Chinese name its last character
     ("东城分馆", "书房"), so that a new value replaces the earlier one of its kind."""
-    return text[-1:] if CHINESE.search(text) else (text.split() or [""])[-1].lower()
-
-
-def _as_written(value: str, said: str) -> str:
-    """The words of the message a value was read from ("书房" for "study" in "书房也开一下"), when it has them."""
-    for run in CHINESE.findall(said):
-        named = (run[start:end] for start in range(len(run)) for end in range(len(run), start, -1))
-        if (word := next((w for w in named if english(w).strip().lower() == value.lower()), None)) is not None:
-            return word
-    return value
+    return text[-1:] if is_chinese(text) else (text.split() or [""])[-1].lower()
 
 
 def arguments_of(text: str | None) -> dict[str, Any]:

@@ -27,8 +27,9 @@ def with_earlier_result(planned: list[Planned], state: Conversation, question: s
     call to another tool lacks ("book the first one", "把它取消了"), under its name (or as its "_id"), in the item of the
     result the message points at by its place (or its one item), else in the last call's arguments; in a message that
     follows on ("and the air quality there?" after the tides at Whitby), the last call's values of its kind, no text."""
-    last = state.calls_to(offers)[:1] if FOLLOWS_ON.search(question) or THERE.search(english(question)) else []
-    earlier, picked = state.last_result, PICKED.search(english(question))
+    read = english(question)  # the question in English words, read once for "there" and "the 2nd one"
+    last = state.calls_to(offers)[:1] if FOLLOWS_ON.search(question) or THERE.search(read) else []
+    earlier, picked = state.last_result, PICKED.search(read)
     back = earlier is not None and BACK.search(QUOTED.sub(" ", question))  # "save that": the whole result is the text
     quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
     items = parsed(earlier or "null")

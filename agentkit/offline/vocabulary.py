@@ -61,6 +61,7 @@ EDITS = [  # "把 X 重命名为 Y" (a second file stays a file, read first); "�
      " search for {0} in {file} "),
 ]
 HOURS_MINUTES = re.compile(r"\b(\d+)\s*h(?:ours?|rs?)?,?\s*(?:and\s+)?(\d+)\s*m(?:in(?:ute)?s?)?\b", re.IGNORECASE)
+UNREAD = re.compile(r"[\u4e00-\u9fff]{2}")  # Chinese the table left unread: CC-CEDICT may read it
 AND_A_HALF, EACH = (re.compile(TABLES["numbers"][n], re.I) for n in ("and_a_half", "each"))  # "an hour and a half", "2, 5ml each"
 
 
@@ -102,7 +103,7 @@ def english(text: str, fits: Callable[[str], bool] | None = None) -> str:
     text = _vocabulary().sub(_read_word, text)  # "西单附近有药店" reads "西单 near> any pharmacy": "any pharmacy near 西单"
     text = re.sub(r"((?:[A-Z][\w'-]*\s+)*[A-Z][\w'-]*|[\u4e00-\u9fff]+)?\s*\b(near|in)>([^,.?!，。？！]*)",
                   lambda m: f" {m[3]} {m[2]} {m[1]} " if m[1] else f" {m[2]} {m[3]} ", text)
-    if fits and re.search(r"[\u4e00-\u9fff]{2}", text) and not fits(text.translate(WIDE)):  # no tool meets the words
+    if fits and UNREAD.search(text) and not fits(text.translate(WIDE)):  # no tool meets the words
         text = re.sub(r"[\u4e00-\u9fff]{2,200}", lambda run: _by_dictionary(run[0]), text)
     text = text.translate(WIDE)
     text = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)

@@ -18,7 +18,7 @@ from agentkit.offline.phrases import text_kind
 from agentkit.offline.reading import split_name, words
 from agentkit.offline.roles import STRICT, hint_of, json_type, role_of
 from agentkit.offline.spans import MEASURES, Span
-from agentkit.offline.vocabulary import RELATIVE_DAYS, WORDS, english
+from agentkit.offline.vocabulary import RELATIVE_DAYS, UNREAD, WORDS, english
 from agentkit.offline.zh_numbers import MEASURE_WORDS, NUMERAL
 
 EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
@@ -106,7 +106,8 @@ def as_written(value: str, question: str) -> str:
     starts = [i for i in range(len(question)) if _reads_from(question, i, first)]
     ends = [j for j in range(1, len(question) + 1) if _reads_to(question, j, last)]
     found = [(j - i, i, j) for i in starts for j in ends if j > i and _plain(english(question[i:j])) == wanted]
-    if not found and value.isascii() and is_chinese(question):  # a word CC-CEDICT read ("开心的近义词": "feel happy")
+    # a word only CC-CEDICT read ("开心的近义词": "feel happy"), which it reads only where the vocabulary left Chinese unread
+    if not found and value.isascii() and UNREAD.search(english(question)):
         found = [(j - i, i, j) for i in range(len(question)) for j in range(i + 2, min(i + 9, len(question) + 1))
                  if _plain(english(question[i:j], lambda _: False)) == wanted]
     _, i, j = min(found, default=(0, 0, 0))
