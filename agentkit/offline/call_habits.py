@@ -33,7 +33,7 @@ def one_call(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     if reply.tool_calls or messages[-1]["role"] != "tool":
         return replace(reply, tool_calls=reply.tool_calls[:1])
     question_at, planned = planned_calls(base, request)
-    made = _calls_made(messages[question_at:])
+    made = {(c["function"]["name"], c["function"]["arguments"]) for c in calls_in(messages[question_at:])}
     if remaining := [call for call in planned if (call.name, call.arguments) not in made]:
         return Reply(tool_calls=(remaining[0],))
     answer = base.respond({**request, "messages": as_one_turn(messages, question_at)})
@@ -121,10 +121,6 @@ def planned_calls(base: OfflineModel, request: dict) -> tuple[int, tuple[Emitted
 
 def _schemas(request: dict) -> dict[str, dict]:
     return {f["name"]: f.get("parameters") or {} for f in functions_of(request)}
-
-
-def _calls_made(messages: list[dict]) -> set[tuple[str, str]]:
-    return {(c["function"]["name"], c["function"]["arguments"]) for c in calls_in(messages)}
 
 
 def _words(function: dict) -> str:
@@ -221,7 +217,9 @@ def plans(base: OfflineModel, request: dict, reply: Reply) -> Reply:
     if own_plan and len(done) < len(steps):
         return Reply(tool_calls=(steps[len(done)],))
     if own_plan or done and set(last) == {tools.marker}:  # every step of its own plan made, or marked after a reminder
-        return _answer(base, own, question_at)
+        # the answer from every result since the question but the plan tools', as if they had come in one turn
+        keep = {f["name"] for f in functions_of(own)}.__contains__
+        return base.respond({**own, "messages": as_one_turn(messages, question_at, keep), "tools": []})
     open_steps = _reminded(tools, [message_text(m) for m in turns if m["role"] == "tool"])
     numbers = [n for f in done if (n := _step_of(parsed(f["arguments"]), open_steps))]
     return Reply(tool_calls=tuple(_mark(tools, n) for n in dict.fromkeys(numbers))) if numbers else reply
@@ -252,9 +250,3 @@ def _step_of(arguments: object, open_steps: dict[int, str]) -> int | None:
     """The first open step whose words hold one of the call's text values (`read todo.txt` for path todo.txt)."""
     values = [v.lower() for v in (arguments or {}).values() if isinstance(v, str) and v] if isinstance(arguments, dict) else []
     return next((n for n, step in open_steps.items() if any(v in step.lower() for v in values)), None)
-
-
-def _answer(base: OfflineModel, request: dict, question_at: int) -> Reply:
-    """The answer from every result since the question but the plan tools', as if they had come in one turn."""
-    names = {f["name"] for f in functions_of(request)}
-    return base.respond({**request, "messages": as_one_turn(request["messages"], question_at, names.__contains__), "tools": []})

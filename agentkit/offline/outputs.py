@@ -34,6 +34,9 @@ COUNTS = lexicon.words("answers")["outputs"]["counts"]
 """What wc counts by its option, in English and in Chinese."""
 NUMBERED = re.compile(r"^ *\d+\t(.*)$", re.MULTILINE)
 """A file's lines as a reader shows them numbered (`cat -n`): the number, a tab, the line."""
+SHAPES = lexicon.words("answers")["outputs"]["shapes"]
+"""The one-line results of the course's file tools (an empty file, no path matched, a file written or edited): a pattern,
+and the [say] sentence its named groups fill ({s}: "s" unless the count is 1)."""
 
 
 def failure(message: str, language: Language, name: str = "", given: tuple[str, ...] = (),
@@ -104,8 +107,14 @@ def _in_chinese(errors: list[tuple[str, tuple[str, ...]]]) -> str:
 
 
 def course_output(result: str, language: Language, full: bool) -> str | None:
-    """The sentence for a result of one of the course's file tools; None for any other result."""
-    return _file(result, language, full) or _listing(result, language) or _changed(result, language)
+    """The sentence for a result of one of the course's file tools: a file's lines or a listing's paths quoted, else
+    the first of SHAPES it is; None for any other result."""
+    if said := _file(result, language, full) or _listing(result, language):
+        return said
+    for pattern, key in SHAPES:
+        if found := re.fullmatch(pattern, result):
+            return say(key, language, s="s" * (found.groupdict().get("count", "1") != "1"), **found.groupdict())
+    return None
 
 
 def command_output(command: str, result: str, language: Language, full: bool) -> str:
@@ -136,8 +145,6 @@ def _counted(command: str, output: str, language: Language) -> str | None:
 
 def _file(result: str, language: Language, full: bool) -> str | None:
     """read_file's "a.txt, lines 1-3:\\n     1\\tone …" as "a.txt has 3 lines: …"."""
-    if empty := re.fullmatch(r"(.+?) is empty \(0 lines\)", result):
-        return say("file_empty", language, name=empty.group(1))
     if not (head := re.match(r"(.+?), lines? (\d+)(?:-(\d+))?:\n", result)):
         return None
     lines = NUMBERED.findall(result[head.end():])
@@ -150,8 +157,6 @@ def _file(result: str, language: Language, full: bool) -> str | None:
 
 def _listing(result: str, language: Language) -> str | None:
     """glob's "2 paths matching '*', sorted:\\na.txt\\nb.md" as "There are 2 files: a.txt and b.md."."""
-    if none := re.match(r"No paths match ('[^']*'|\"[^\"]*\")", result):
-        return say("no_match", language, pattern=none.group(1))
     if not (head := re.match(r"(?:(\d+) paths?|First (\d+) paths) matching ('[^']*'|\"[^\"]*\")[^\n]*\n", result)):
         return None
     paths = [p for p in result[head.end():].splitlines() if p and not p.startswith("[")]
@@ -159,17 +164,6 @@ def _listing(result: str, language: Language) -> str | None:
                  language)
     one = len(paths) == 1
     return say("listing", language, be="is" if one else "are", count=len(paths), s="" if one else "s", paths=shown)
-
-
-def _changed(result: str, language: Language) -> str | None:
-    """write_file's "Wrote 19 bytes to notes.txt (new file)" and edit_file's "Replaced 1 occurrence in a.txt (line 2)"."""
-    if wrote := re.fullmatch(r"Wrote ([\d,]+) bytes to (.+) \((new file|replaced its old content)\)", result):
-        size, path, what = wrote.groups()
-        return say("wrote_new" if what == "new file" else "wrote_over", language, path=path, size=size)
-    if edited := re.fullmatch(r"Replaced (\d+) occurrences? in (.+) \((lines? [\d, ]+)\)", result):
-        count, path, where = edited.groups()
-        return say("edited", language, path=path, count=count, s="s" * (count != "1"), lines=where.split(" ", 1)[1], where=where)
-    return None
 
 
 def quoted(text: str, intro: str, full: bool) -> str:
