@@ -40,7 +40,7 @@ get the text with no recovery, a notebook sees what json_text shows it, so json_
 WHERE_THE_TEXT_IS_SEEN = ("02_", "12_")
 ONLY_WITH_AGENT_TOOLS = {"delegates", "plans"}
 """Habits that show only when a tool that hands work to another agent, or a plan tool, is offered
-(`agent_habits.helper_of`, `plan_tools_of`): only chapter 14 offers one, and elsewhere these variants reply as the
+(`call_habits.helper_of`, `plan_tools_of`): only chapter 14 offers one, and elsewhere these variants reply as the
 base model does, so they run on 14 alone rather than cost CI two whole runs of every notebook."""
 WHERE_AGENT_TOOLS_ARE_OFFERED = ("14_",)
 ZH_RUNS = sorted(f"zh/{path.name}" for path in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")

@@ -379,7 +379,7 @@ def test_a_result_that_repeats_its_argument_is_said_with_the_argument_once():
     ("the match 'TODO' occurs 3 times in 'a.py'", "出现了不止一次"),
 ])
 def test_an_error_worded_otherwise_is_understood_by_its_meaning_and_said_in_chinese(error, meaning):
-    from agentkit.offline.failures import failure
+    from agentkit.offline.outputs import failure
 
     said = failure(error, "zh")
     assert said.startswith("没能完成：") and meaning in said and not re.search(r"[a-z]{3,} [a-z]{3,}", said), said

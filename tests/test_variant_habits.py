@@ -190,7 +190,7 @@ async def test_the_delegating_variant_hands_the_task_to_a_real_subagent_and_rela
 
 
 def test_a_tool_with_a_free_text_parameter_but_no_helper_words_is_not_a_helper():
-    from agentkit.offline.agent_habits import helper_of
+    from agentkit.offline.call_habits import helper_of
 
     note = ToolDefinition("save_note", "Save a note for later.", {"type": "object", "properties": {
         "text": {"type": "string"}}}, handler=_notes)

@@ -14,9 +14,9 @@ import re
 from typing import Any
 
 from agentkit.offline import lexicon, reading
-from agentkit.offline.failures import failure, then
 from agentkit.offline.instructions import WHO_ASKED
 from agentkit.offline.language import is_chinese, language_of
+from agentkit.offline.outputs import failure, then
 from agentkit.offline.results import ACTIONS, TOOLISH, tell
 from agentkit.offline.wording import Language, join, label, say
 

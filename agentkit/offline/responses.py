@@ -33,8 +33,6 @@ from agentkit.offline.contract import check_responses
 from agentkit.offline.protocol import Model, _event, _pieces, completed
 from agentkit.offline.request import ApiError, HttpReply, read_json
 
-_TEXT_PARTS = ("input_text", "output_text", "text")
-
 
 def respond(model: Model, body: bytes) -> HttpReply:
     """Answer one `POST /v1/responses`: the Response object as JSON, or its stream of events."""
@@ -93,7 +91,7 @@ def _text(content: Any) -> Any:
     """A message's content parts (`input_text`, `output_text`) as the plain text Chat Completions carries."""
     if not isinstance(content, list):
         return content
-    return "".join(part.get("text", "") for part in content if part.get("type") in _TEXT_PARTS)
+    return "".join(part.get("text", "") for part in content if part.get("type") in ("input_text", "output_text", "text"))
 
 
 def _chat_tool(tool: dict[str, Any]) -> dict[str, Any]:

@@ -16,10 +16,9 @@ import re
 from typing import Any
 
 from agentkit.offline import lexicon, reading, wording
-from agentkit.offline.failures import failure
 from agentkit.offline.fields import ASKS_COST, MONEY, STATES, fields, how_many, row, sentence
 from agentkit.offline.language import is_chinese
-from agentkit.offline.outputs import command_output, course_output, quoted
+from agentkit.offline.outputs import command_output, course_output, failure, quoted
 from agentkit.offline.request import parsed as parsed_json
 from agentkit.offline.wording import MOMENT, STATUS_ZH, Language, context, join, label, moment, say, sentence_end, value_text
 
