@@ -19,6 +19,7 @@ def _text(description, **extra):
 PING = _schema({"recipient": _text("The recipient."), "body": _text("What to say.")})
 SHARE = _schema({"total": {"type": "number", "description": "Amount of the bill."},
                  "diners": {"type": "integer", "description": "How many people share it."}})
+NEAR = _schema({"location": _text("Where to look.")})
 BADGE = _schema({"visitor_id": _text("Identifier printed on the visitor's badge.")})
 
 
@@ -28,6 +29,7 @@ BADGE = _schema({"visitor_id": _text("Identifier printed on the visitor's badge.
     (BADGE, "visitor badge please: QZX", "visitor_id", "QZX"),
     (SHARE, "lunch was 48 euros and there were three of us", "diners", 3),
     (SHARE, "seven of us had pizza, 93.50 all in", "diners", 7),
+    (SHARE, "a couple of us had curry, 38 in total", "diners", 2),
 ])
 def test_a_required_slot_takes_what_is_left_of_its_kind(schema, question, name, value):
     values, missing = fill(schema, question, exclude=frozenset({"text", "message"}))  # the tool's own words
@@ -40,6 +42,7 @@ def test_a_required_slot_takes_what_is_left_of_its_kind(schema, question, name, 
     (SHARE, "lunch was 48 euros, split it", ["diners"]),
     (BADGE, "check in a visitor", ["visitor_id"]),
     (BADGE, "check in Margot", ["visitor_id"]),  # a name is no identifier
+    (NEAR, "is Quellwater Brewing any good", ["location"]),  # nor a name no table knows a place
 ])
 def test_a_request_without_the_value_still_asks_for_it(schema, question, missing):
     assert fill(schema, question, exclude=frozenset({"text", "message"}))[1] == missing

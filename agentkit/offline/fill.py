@@ -208,7 +208,7 @@ def _left_of_its_kind(names: list[str], properties: dict, text: str, spans: list
     for name in (n for n in names if "enum" not in properties[n] and json_type(properties[n]) in ("string", None)):
         spec, (role, _) = properties[name], role_of(name, properties[name])
         shared = role == "email" and roles.SHARED & set(reading.split_name(name))  # "recipient": an address or a name
-        if role not in STRICT or role in ("place", "code") or shared:  # a name, a title, a code; never a day or a path
+        if role not in STRICT or role == "code" or shared:  # a name, a title, a code; no day, path or place
             left = next((s for s in spans if id(s) not in used and _names(s, role)), None)
             if left:
                 used.add(id(left))
