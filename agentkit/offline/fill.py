@@ -86,6 +86,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
                 later.append(name)
             elif value is not None:
                 values[name] = value
+    values |= _left_of_its_kind([n for n in must if n not in values and n not in later], properties, text, spans, used)
     rest = without_values(text, spans, used, properties)
     for name in sorted(later, key=lambda n: role_of(n, properties[n])[0] != "title"):  # of two, a name first: "from 川味小馆"
         named = len(later) > 1 and role_of(name, properties[name])[0] == "title" and NAMED.search(rest)
@@ -198,6 +199,29 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         used.update(id(s) for s in rest[:1] if s.kind != "colon")  # one text, one parameter (a colon's may hold a list)
         return _before_labels(said, siblings, name) if rest else LATER
     return None
+
+
+def _left_of_its_kind(names: list[str], properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, Any]:
+    """Asking is the last resort: a required value given without the words its kind is found by takes what the request
+    has left of that kind ("text Ravi stuck in traffic": Ravi, for a recipient read as an email)."""
+    found: dict[str, Any] = {}
+    for name in (n for n in names if "enum" not in properties[n] and json_type(properties[n]) in ("string", None)):
+        spec, (role, _) = properties[name], role_of(name, properties[name])
+        shared = role == "email" and roles.SHARED & set(reading.split_name(name))  # "recipient": an address or a name
+        if role not in STRICT or role == "code" or shared:  # a name, a title, a code; no day, path or place
+            left = next((s for s in spans if id(s) not in used and _names(s, role)), None)
+            if left:
+                used.add(id(left))
+                found[name] = _as_asked(role, hint_of(name, spec), left, text, spec)
+    return found
+
+
+def _names(span: Span, role: str | None) -> bool:
+    """A name, a quote, one word after a colon ("promo: BLACKFRI"); for an identifier, one written as one (no "Lion")."""
+    if span.kind == "colon":
+        return " " not in str(span.value).strip()
+    coded = role != "code" or span.kind != "proper" or roles.CODED.fullmatch(str(span.value))
+    return span.kind in ("addressed", "proper", "quoted", "named", "code") and bool(coded)
 
 
 def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dict) -> str:

@@ -69,6 +69,7 @@ _TIMES_TEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:x|×|\*)\s*10\s*(?:\^|\
 _POWER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")  # "6.02 x 10^23", "3×10⁸": one number, read as "3e8"
 _QUADRATIC = re.compile(r"(?<![\w.^])(-?\s*[\d.]*)\s*\*?\s*([a-z])\s*(?:\^|\*\*)\s*2\s*([+-]\s*[\d.]*)\s*\*?\s*\2(?![\w^])\s*"
                         r"([+-]\s*\d[\d.]*)(?![\w.^])", re.IGNORECASE)  # "x^2 - 5x + 6": a, b, c, signed ("x" is 1)
+_PART_OF = re.compile(TABLES["spans"]["part_of"], re.IGNORECASE)  # "one of the files", "two more": no number
 _TENS = "|".join(w for w, n in NUMBER_WORDS.items() if 20 <= n < 100)
 _ORDINAL = re.compile(rf"\b(\d+(?:st|nd|rd|th)|(?:(?:{_TENS})[\s-])?[a-z]+(?:st|nd|rd|th))\b", re.IGNORECASE)
 """An ordinal as digits or words (text2num reads them); "first" and "second" (a unit of time too) count only after "the"."""
@@ -203,7 +204,7 @@ def _find(text: str) -> tuple[Span, ...]:
             add(match.start(), match.end(), "number", float(read[0]))
     for match in re.finditer(r"(?:\ba\s+(?=dozen\b|hundred\b))?\b[a-z]+\b", text, re.IGNORECASE):  # "a dozen": 12, "a" too
         word = match.group(0).lower().split()[-1]
-        if word in NUMBER_WORDS and not re.match(r"\s+(?:of|more|another)\b", text[match.end():]):
+        if word in NUMBER_WORDS and not _PART_OF.match(text, match.end()):
             add(match.start(), match.end(), "number", float(NUMBER_WORDS[word]))
         elif word in UNITS and (len(word) > 1 or _after_number(text, match.start())) and word != "m" or word in LANGUAGES:
             add(match.start(), match.end(), "language" if word in LANGUAGES else "unit", match.group(0),
