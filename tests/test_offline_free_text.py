@@ -392,3 +392,20 @@ def test_a_person_named_as_whose_is_the_person_not_the_possessive():
     """ "change Marguerite's alias to Daisy": the contact is Marguerite; her "'s" says whose alias, it is no name."""
     assert calls("change Marguerite's alias to Daisy", [ALIAS]) == [
         ("set_alias", {"contact": "Marguerite", "alias": "Daisy"})]
+
+
+KEYS = tool("lend_out", "Note who borrowed a shared thing.", ["thing", "holder"],
+            thing={"type": "string", "description": "what was handed over"},
+            holder={"type": "string", "description": "the person who has it now"})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Priya borrowed the spare keys", {"thing": "spare keys", "holder": "Priya"}),
+    ("Lena borrowed my tripod", {"thing": "tripod", "holder": "Lena"}),
+    ("my tripod was borrowed by Lena", {"thing": "tripod", "holder": "Lena"}),
+    ("那把雨伞借给了老李", {"thing": "雨伞", "holder": "老李"}),
+])
+def test_two_free_texts_take_two_phrases_the_name_first(question, expected):
+    """A person and a thing, both free text: the name reads first (by its capitals), and the thing is
+    read from the words it left, never the same phrase twice ("Priya borrowed the spare keys": not Priya twice)."""
+    assert calls(question, [KEYS]) == [("lend_out", expected)]

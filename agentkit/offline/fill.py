@@ -87,19 +87,24 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
             elif value is not None:
                 values[name] = value
     rest = without_values(text, spans, used, properties)
-    for name in sorted(later, key=lambda n: role_of(n, properties[n])[0] != "title"):  # of two, a name first: "from 川味小馆"
+    for name in sorted(later, key=lambda n: _later_first(role_of(n, properties[n])[0])):
         named = len(later) > 1 and role_of(name, properties[name])[0] == "title" and NAMED.search(rest)
         phrase = named[1] if named else example_named(properties[name].get("description", ""), rest) or \
             phrases.cued(name, text, spans, used, tuple(properties), name in required) or \
             phrases.said_on(key_phrase(rest, exclude, cued=name not in required) or key_phrase(
                 rest, exclude, True, name not in required), rest, phrases.text_kind(name) == "body" and name in required)
-        rest = cut(rest, [named.span()]) if named else rest  # and the other the words left
         if phrase and role_of(name, properties[name])[0] == "query":  # "any good true crime podcasts": what is searched
             phrase = phrases.QUERY_LEADS.sub("", phrase) or phrase
         person = role_of(name, properties[name])[0] == "person"
         capitals = person and phrase and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
+        taken = capitals[0] if capitals else phrase
+        if taken and len(later) > 1:  # one phrase, one parameter: the other reads the words this one left
+            verb = r"\s+[a-z]+(?=\s+\w)" if capitals and rest.startswith(taken) else ""  # "Grace teaches physics": hers
+            at = named or re.search(rf"(?<!\w){re.escape(taken)}(?!\w)(?:{verb})?", rest)
+            left = cut(rest, [at.span()]) if at else rest  # none left: a run the reading did not part ("让外婆接小宇")
+            rest = left if re.search(r"\w{2}", left) else rest
         if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele; "ana": Ana)
-            values[name] = capitals[0] if capitals else string.capwords(phrase) if person and phrase.islower() else phrase
+            values[name] = taken if capitals else string.capwords(phrase) if person and phrase.islower() else phrase
             exclude = exclude - {phrase}  # an example taken frees its word
     # "mood: great!! got the job": a text is what follows the option another parameter chose, not that option again
     for name, chosen in ((n, str(v).lower()) for n, v in values.items() if "enum" in properties[n]):
@@ -198,6 +203,12 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         used.update(id(s) for s in rest[:1] if s.kind != "colon")  # one text, one parameter (a colon's may hold a list)
         return _before_labels(said, siblings, name) if rest else LATER
     return None
+
+
+def _later_first(role: str | None) -> int:
+    """Of two free texts, the one a phrase's shape marks reads first: a person by a name's capitals ("Sarah borrowed the
+    tent": Sarah), a title by "from"/"at" ("from 川味小馆 order 水煮鱼"); the other reads the words they left ("the tent")."""
+    return {"person": 0, "title": 1}.get(role or "", 2)
 
 
 def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dict) -> str:
