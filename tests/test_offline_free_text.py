@@ -409,3 +409,19 @@ def test_two_free_texts_take_two_phrases_the_name_first(question, expected):
     """A person and a thing, both free text: the name reads first (by its capitals), and the thing is
     read from the words it left, never the same phrase twice ("Priya borrowed the spare keys": not Priya twice)."""
     assert calls(question, [KEYS]) == [("lend_out", expected)]
+
+
+COACH = tool("book_coach", "Book a lesson with a sports coach.", ["sport", "coach"],
+             sport={"type": "string", "description": "The sport to practise"},
+             coach={"type": "string", "description": "The coach's name"})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Tobias Lind coaches me in fencing", {"sport": "fencing", "coach": "Tobias Lind"}),
+    ("Marek coaches me in judo", {"sport": "judo", "coach": "Marek"}),
+])
+def test_a_name_that_starts_the_sentence_is_its_subject_with_its_verb(question, expected):
+    """ "Tobias Lind coaches me in fencing": a capitalised first word followed by a name and a verb with its object is
+    the name's first word, not a request's verb; the person takes the name, and the verb goes with it (the sport is
+    "fencing", not "coaches")."""
+    assert calls(question, [COACH]) == [("book_coach", expected)]

@@ -146,6 +146,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     role, kinds = role_of(name, spec)
     if role is None and any(role_of(n, {})[0] == "code" for n in siblings if n != name):  # "CL-2207" is the card's
         kinds = tuple(k for k in kinds if k != "code")
+    person = role == "title" and any(role_of(n, {})[0] == "person" for n in siblings if n != name)  # "Ingrid Berg teaches
     kinds += ("proper",) * (role == "code")  # "Bay label, e.g. 'B4'": "B4", capitalised as a name is
     clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
     day = role == "date" and hint & {"date", "day", "deadline", "birthday", "due"}  # "when" may be a clock time alone
@@ -153,7 +154,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     candidates = [s for s in spans if s.kind in kinds and id(s) not in used and (sayable or s.kind != "said")
                   and not (day and s.kind == "time" and clock.fullmatch(str(s.value))) and not (role in ("title", "body")
                   and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))  # "with Lina meeting"
-                  and not (role == "code" and s.kind == "proper" and not roles.CODED.fullmatch(str(s.value)))]
+                  and not (role == "code" and s.kind == "proper" and not roles.CODED.fullmatch(str(s.value)))
+                  and not (person and s.kind == "proper" and not text[:s.start].strip())]  # me piano": the subject is hers
     if role == "place":  # a name no table knows can be a place after "in", "to the" ("in Lisbon", "to the Louvre")
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or coded and re.fullmatch(
