@@ -425,3 +425,13 @@ def test_a_name_that_starts_the_sentence_is_its_subject_with_its_verb(question, 
     the name's first word, not a request's verb; the person takes the name, and the verb goes with it (the sport is
     "fencing", not "coaches")."""
     assert calls(question, [COACH]) == [("book_coach", expected)]
+
+
+PRESENT = tool("note_present", "Keep a present idea for someone.", ["present", "person"],
+               present={"type": "string", "description": "The present"},
+               person={"type": "string", "description": "Who it is for"})
+
+
+def test_a_text_ends_before_the_value_another_slot_took():
+    """ "present idea: a kite for Leo": Leo is the person's; the present ends before "for Leo", its lead with it."""
+    assert calls("present idea: a kite for Leo", [PRESENT]) == [("note_present", {"present": "a kite", "person": "Leo"})]

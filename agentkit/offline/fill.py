@@ -23,6 +23,7 @@ from agentkit.offline.zh_values import glossed
 
 WHOSE = re.compile(rf"(?:\s+(?!(?:{dates.ENDS})\b)[a-z][\w-]*)*")
 ORDINALS = lexicon.words("choose")["conversation"]["ordinals"]
+LEADS = lexicon.words("words")["phrases"]["leads"]
 PICKED = re.compile(rf"\bthe (?:{'|'.join(ORDINALS)}) one\b", re.I)  # "is the second one late?": an item of the last result
 
 
@@ -110,6 +111,10 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     for name, chosen in ((n, str(v).lower()) for n, v in values.items() if "enum" in properties[n]):
         for text_name in (n for n in values if n != name and str(values[n]).lower().startswith(chosen)):
             values[text_name] = re.sub(r"^\W+", "", values[text_name][len(chosen):]) or values[text_name]
+    texts = [name for name, value in values.items() if isinstance(value, str)]
+    for name, other in ((n, o) for n in texts for o in texts if o != n):  # "a watch for dad": dad is the recipient's
+        ending = rf"(?<=\w)\s+(?:{LEADS})\s+(?:the\s+)?{re.escape(values[other])}$"
+        values[name] = re.sub(ending, "", values[name], flags=re.I)
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
     refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))  # "查下"
                and not re.fullmatch(p["pattern"], str(values[n])) or len(str(values.get(n))) > p.get("maxLength", 1e9)}
