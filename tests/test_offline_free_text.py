@@ -435,3 +435,18 @@ PRESENT = tool("note_present", "Keep a present idea for someone.", ["present", "
 def test_a_text_ends_before_the_value_another_slot_took():
     """ "present idea: a kite for Leo": Leo is the person's; the present ends before "for Leo", its lead with it."""
     assert calls("present idea: a kite for Leo", [PRESENT]) == [("note_present", {"present": "a kite", "person": "Leo"})]
+
+
+LESSON = tool("book_lesson", "Book a music lesson.", ["instrument", "teacher"],
+              instrument={"type": "string", "description": "The instrument"},
+              teacher={"type": "string", "description": "The teacher's name"})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("book a cello lesson with Ms. Varga", {"instrument": "cello", "teacher": "Ms. Varga"}),
+    ("Prof. Hanna Berg teaches me violin, book a lesson", {"instrument": "violin", "teacher": "Prof. Hanna Berg"}),
+])
+def test_a_title_before_a_name_is_the_names_and_the_name_is_the_persons(question, expected):
+    """ "Ms. Varga": the dot after a title ends no sentence, the name is whole; after "with" (or opening the sentence)
+    the name is the person's, never the title text of the slot beside it."""
+    assert calls(question, [LESSON]) == [("book_lesson", expected)]

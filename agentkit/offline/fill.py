@@ -24,6 +24,8 @@ from agentkit.offline.zh_values import glossed
 WHOSE = re.compile(rf"(?:\s+(?!(?:{dates.ENDS})\b)[a-z][\w-]*)*")
 ORDINALS = lexicon.words("choose")["conversation"]["ordinals"]
 LEADS = lexicon.words("words")["phrases"]["leads"]
+LATER_FIRST = {"person": 0, "title": 1}  # of two free texts, the one a phrase's shape marks reads first: a person by a
+# name's capitals ("Sarah borrowed the tent": Sarah), a title by "from"/"at" ("from 川味小馆 order 水煮鱼"); then the rest
 PICKED = re.compile(rf"\bthe (?:{'|'.join(ORDINALS)}) one\b", re.I)  # "is the second one late?": an item of the last result
 
 
@@ -88,7 +90,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
             elif value is not None:
                 values[name] = value
     rest = without_values(text, spans, used, properties)
-    for name in sorted(later, key=lambda n: _later_first(role_of(n, properties[n])[0])):
+    for name in sorted(later, key=lambda n: LATER_FIRST.get(role_of(n, properties[n])[0] or "", 2)):
         named = len(later) > 1 and role_of(name, properties[name])[0] == "title" and NAMED.search(rest)
         phrase = named[1] if named else example_named(properties[name].get("description", ""), rest) or \
             phrases.cued(name, text, spans, used, tuple(properties), name in required) or \
@@ -151,7 +153,9 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     role, kinds = role_of(name, spec)
     if role is None and any(role_of(n, {})[0] == "code" for n in siblings if n != name):  # "CL-2207" is the card's
         kinds = tuple(k for k in kinds if k != "code")
-    person = role == "title" and any(role_of(n, {})[0] == "person" for n in siblings if n != name)  # "Ingrid Berg teaches
+    # beside a person, a title takes no name that opens the sentence or follows "with" ("Ingrid Berg teaches me piano",
+    # "a chemistry session with Mrs. Okafor"): that name is the person's
+    person = role == "title" and any(role_of(n, {})[0] == "person" for n in siblings if n != name)
     kinds += ("proper",) * (role == "code")  # "Bay label, e.g. 'B4'": "B4", capitalised as a name is
     clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
     day = role == "date" and hint & {"date", "day", "deadline", "birthday", "due"}  # "when" may be a clock time alone
@@ -160,7 +164,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
                   and not (day and s.kind == "time" and clock.fullmatch(str(s.value))) and not (role in ("title", "body")
                   and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))  # "with Lina meeting"
                   and not (role == "code" and s.kind == "proper" and not roles.CODED.fullmatch(str(s.value)))
-                  and not (person and s.kind == "proper" and not text[:s.start].strip())]  # me piano": the subject is hers
+                  and not (person and s.kind == "proper" and (not text[:s.start].strip() or s.before[-1:] == ("with",)))]
     if role == "place":  # a name no table knows can be a place after "in", "to the" ("in Lisbon", "to the Louvre")
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or coded and re.fullmatch(
@@ -210,12 +214,6 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         used.update(id(s) for s in rest[:1] if s.kind != "colon")  # one text, one parameter (a colon's may hold a list)
         return _before_labels(said, siblings, name) if rest else LATER
     return None
-
-
-def _later_first(role: str | None) -> int:
-    """Of two free texts, the one a phrase's shape marks reads first: a person by a name's capitals ("Sarah borrowed the
-    tent": Sarah), a title by "from"/"at" ("from 川味小馆 order 水煮鱼"); the other reads the words they left ("the tent")."""
-    return {"person": 0, "title": 1}.get(role or "", 2)
 
 
 def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dict) -> str:

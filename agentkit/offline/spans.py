@@ -106,7 +106,9 @@ _ROOM = re.compile(rf"\b(?:{TABLES['spans']['rooms'].replace(chr(10), '')})\b", 
 _COLON = re.compile(r"(?::|^\s*[a-z]+(?: [a-z]+)?\s+-+)\s+(.+?)\s*$")  # "todo - buy milk": a dash after a word too
 FOREIGN_NAME = re.compile(rf"[\u4e00-\u9fff]{{1,6}}(?:[{''.join(NAME_DOTS)}][\u4e00-\u9fff]{{1,8}})+")
 """A foreign name as Chinese writes it, its parts joined by a middle dot ("简·奥斯汀"), the way _PROPER finds "Jane Austen"."""
-_PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |du |des |da |do |dos |la |le |van |von |of |upon |on )?[A-Z][\w'-]*)*")
+_HONORIFIC = rf"(?:(?:{'|'.join(TABLES['spans']['honorifics'].split())})\.\s+)?"  # "Dr. Patel": the dot ends no sentence
+_PROPER = re.compile(rf"\b{_HONORIFIC}[A-Z][\w'-]*"
+                     r"(?:\s+(?:de |del |du |des |da |do |dos |la |le |van |von |of |upon |on )?[A-Z][\w'-]*)*")
 
 
 def without_literals(text: str) -> str:
