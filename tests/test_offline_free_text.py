@@ -450,3 +450,15 @@ def test_a_title_before_a_name_is_the_names_and_the_name_is_the_persons(question
     """ "Ms. Varga": the dot after a title ends no sentence, the name is whole; after "with" (or opening the sentence)
     the name is the person's, never the title text of the slot beside it."""
     assert calls(question, [LESSON]) == [("book_lesson", expected)]
+
+
+CARD = tool("add_card", "Add a card to a kanban board.", ["card_title"],
+            card_title={"type": "string", "description": "What the card says"},
+            board={"type": "string", "description": "Which board"})
+
+
+@pytest.mark.parametrize("question", ["add a card: descale the kettle", "new card - descale the kettle"])
+def test_an_optional_text_never_repeats_the_required_ones(question):
+    """ "add a card: descale the kettle": the colon's text is the card's; the optional board is not given, and is left
+    out rather than given the same words."""
+    assert calls(question, [CARD]) == [("add_card", {"card_title": "descale the kettle"})]

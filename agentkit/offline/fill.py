@@ -117,6 +117,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     for name, other in ((n, o) for n in texts for o in texts if o != n):  # "a watch for dad": dad is the recipient's
         ending = rf"(?<=\w)\s+(?:{LEADS})\s+(?:the\s+)?{re.escape(values[other])}$"
         values[name] = re.sub(ending, "", values[name], flags=re.I)
+    twice = {n for n in texts for o in set(texts) & set(required) - {n} if n not in required and values[n] == values[o]}
+    values = {n: v for n, v in values.items() if n not in twice}  # "add a task: X": X is the task's, no optional project's
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
     refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))  # "查下"
                and not re.fullmatch(p["pattern"], str(values[n])) or len(str(values.get(n))) > p.get("maxLength", 1e9)}
