@@ -392,3 +392,73 @@ def test_a_person_named_as_whose_is_the_person_not_the_possessive():
     """ "change Marguerite's alias to Daisy": the contact is Marguerite; her "'s" says whose alias, it is no name."""
     assert calls("change Marguerite's alias to Daisy", [ALIAS]) == [
         ("set_alias", {"contact": "Marguerite", "alias": "Daisy"})]
+
+
+KEYS = tool("lend_out", "Note who borrowed a shared thing.", ["thing", "holder"],
+            thing={"type": "string", "description": "what was handed over"},
+            holder={"type": "string", "description": "the person who has it now"})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Priya borrowed the spare keys", {"thing": "spare keys", "holder": "Priya"}),
+    ("Lena borrowed my tripod", {"thing": "tripod", "holder": "Lena"}),
+    ("my tripod was borrowed by Lena", {"thing": "tripod", "holder": "Lena"}),
+    ("那把雨伞借给了老李", {"thing": "雨伞", "holder": "老李"}),
+])
+def test_two_free_texts_take_two_phrases_the_name_first(question, expected):
+    """A person and a thing, both free text: the name reads first (by its capitals), and the thing is
+    read from the words it left, never the same phrase twice ("Priya borrowed the spare keys": not Priya twice)."""
+    assert calls(question, [KEYS]) == [("lend_out", expected)]
+
+
+COACH = tool("book_coach", "Book a lesson with a sports coach.", ["sport", "coach"],
+             sport={"type": "string", "description": "The sport to practise"},
+             coach={"type": "string", "description": "The coach's name"})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Tobias Lind coaches me in fencing", {"sport": "fencing", "coach": "Tobias Lind"}),
+    ("Marek coaches me in judo", {"sport": "judo", "coach": "Marek"}),
+])
+def test_a_name_that_starts_the_sentence_is_its_subject_with_its_verb(question, expected):
+    """ "Tobias Lind coaches me in fencing": a capitalised first word followed by a name and a verb with its object is
+    the name's first word, not a request's verb; the person takes the name, and the verb goes with it (the sport is
+    "fencing", not "coaches")."""
+    assert calls(question, [COACH]) == [("book_coach", expected)]
+
+
+PRESENT = tool("note_present", "Keep a present idea for someone.", ["present", "person"],
+               present={"type": "string", "description": "The present"},
+               person={"type": "string", "description": "Who it is for"})
+
+
+def test_a_text_ends_before_the_value_another_slot_took():
+    """ "present idea: a kite for Leo": Leo is the person's; the present ends before "for Leo", its lead with it."""
+    assert calls("present idea: a kite for Leo", [PRESENT]) == [("note_present", {"present": "a kite", "person": "Leo"})]
+
+
+LESSON = tool("book_lesson", "Book a music lesson.", ["instrument", "teacher"],
+              instrument={"type": "string", "description": "The instrument"},
+              teacher={"type": "string", "description": "The teacher's name"})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("book a cello lesson with Ms. Varga", {"instrument": "cello", "teacher": "Ms. Varga"}),
+    ("Prof. Hanna Berg teaches me violin, book a lesson", {"instrument": "violin", "teacher": "Prof. Hanna Berg"}),
+])
+def test_a_title_before_a_name_is_the_names_and_the_name_is_the_persons(question, expected):
+    """ "Ms. Varga": the dot after a title ends no sentence, the name is whole; after "with" (or opening the sentence)
+    the name is the person's, never the title text of the slot beside it."""
+    assert calls(question, [LESSON]) == [("book_lesson", expected)]
+
+
+CARD = tool("add_card", "Add a card to a kanban board.", ["card_title"],
+            card_title={"type": "string", "description": "What the card says"},
+            board={"type": "string", "description": "Which board"})
+
+
+@pytest.mark.parametrize("question", ["add a card: descale the kettle", "new card - descale the kettle"])
+def test_an_optional_text_never_repeats_the_required_ones(question):
+    """ "add a card: descale the kettle": the colon's text is the card's; the optional board is not given, and is left
+    out rather than given the same words."""
+    assert calls(question, [CARD]) == [("add_card", {"card_title": "descale the kettle"})]

@@ -23,6 +23,9 @@ from agentkit.offline.zh_values import glossed
 
 WHOSE = re.compile(rf"(?:\s+(?!(?:{dates.ENDS})\b)[a-z][\w-]*)*")
 ORDINALS = lexicon.words("choose")["conversation"]["ordinals"]
+LEADS = lexicon.words("words")["phrases"]["leads"]
+LATER_FIRST = {"person": 0, "title": 1}  # of two free texts, the one a phrase's shape marks reads first: a person by a
+# name's capitals ("Sarah borrowed the tent": Sarah), a title by "from"/"at" ("from 川味小馆 order 水煮鱼"); then the rest
 PICKED = re.compile(rf"\bthe (?:{'|'.join(ORDINALS)}) one\b", re.I)  # "is the second one late?": an item of the last result
 
 
@@ -88,24 +91,35 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
                 values[name] = value
     values |= _left_of_its_kind([n for n in must if n not in values and n not in later], properties, text, spans, used)
     rest = without_values(text, spans, used, properties)
-    for name in sorted(later, key=lambda n: role_of(n, properties[n])[0] != "title"):  # of two, a name first: "from 川味小馆"
+    for name in sorted(later, key=lambda n: LATER_FIRST.get(role_of(n, properties[n])[0] or "", 2)):
         named = len(later) > 1 and role_of(name, properties[name])[0] == "title" and NAMED.search(rest)
         phrase = named[1] if named else example_named(properties[name].get("description", ""), rest) or \
             phrases.cued(name, text, spans, used, tuple(properties), name in required) or \
             phrases.said_on(key_phrase(rest, exclude, cued=name not in required) or key_phrase(
                 rest, exclude, True, name not in required), rest, phrases.text_kind(name) == "body" and name in required)
-        rest = cut(rest, [named.span()]) if named else rest  # and the other the words left
         if phrase and role_of(name, properties[name])[0] == "query":  # "any good true crime podcasts": what is searched
             phrase = phrases.QUERY_LEADS.sub("", phrase) or phrase
         person = role_of(name, properties[name])[0] == "person"
         capitals = person and phrase and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
+        taken = capitals[0] if capitals else phrase
+        if taken and len(later) > 1:  # one phrase, one parameter: the other reads the words this one left
+            verb = r"\s+[a-z]+(?=\s+\w)" if capitals and rest.startswith(taken) else ""  # "Grace teaches physics": hers
+            at = named or re.search(rf"(?<!\w){re.escape(taken)}(?!\w)(?:{verb})?", rest)
+            left = cut(rest, [at.span()]) if at else rest  # none left: a run the reading did not part ("让外婆接小宇")
+            rest = left if re.search(r"\w{2}", left) else rest
         if phrase is not None:  # a person is the name in the words left ("Adele plays on Saturday": Adele; "ana": Ana)
-            values[name] = capitals[0] if capitals else string.capwords(phrase) if person and phrase.islower() else phrase
+            values[name] = taken if capitals else string.capwords(phrase) if person and phrase.islower() else phrase
             exclude = exclude - {phrase}  # an example taken frees its word
     # "mood: great!! got the job": a text is what follows the option another parameter chose, not that option again
     for name, chosen in ((n, str(v).lower()) for n, v in values.items() if "enum" in properties[n]):
         for text_name in (n for n in values if n != name and str(values[n]).lower().startswith(chosen)):
             values[text_name] = re.sub(r"^\W+", "", values[text_name][len(chosen):]) or values[text_name]
+    texts = [name for name, value in values.items() if isinstance(value, str)]
+    for name, other in ((n, o) for n in texts for o in texts if o != n):  # "a watch for dad": dad is the recipient's
+        ending = rf"(?<=\w)\s+(?:{LEADS})\s+(?:the\s+)?{re.escape(values[other])}$"
+        values[name] = re.sub(ending, "", values[name], flags=re.I)
+    twice = {n for n in texts for o in set(texts) & set(required) - {n} if n not in required and values[n] == values[o]}
+    values = {n: v for n, v in values.items() if n not in twice}  # "add a task: X": X is the task's, no optional project's
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
     refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))  # "查下"
                and not re.fullmatch(p["pattern"], str(values[n])) or len(str(values.get(n))) > p.get("maxLength", 1e9)}
@@ -142,6 +156,9 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     role, kinds = role_of(name, spec)
     if role is None and any(role_of(n, {})[0] == "code" for n in siblings if n != name):  # "CL-2207" is the card's
         kinds = tuple(k for k in kinds if k != "code")
+    # beside a person, a title takes no name that opens the sentence or follows "with" ("Ingrid Berg teaches me piano",
+    # "a chemistry session with Mrs. Okafor"): that name is the person's
+    person = role == "title" and any(role_of(n, {})[0] == "person" for n in siblings if n != name)
     kinds += ("proper",) * (role == "code")  # "Bay label, e.g. 'B4'": "B4", capitalised as a name is
     clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
     day = role == "date" and hint & {"date", "day", "deadline", "birthday", "due"}  # "when" may be a clock time alone
@@ -149,7 +166,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     candidates = [s for s in spans if s.kind in kinds and id(s) not in used and (sayable or s.kind != "said")
                   and not (day and s.kind == "time" and clock.fullmatch(str(s.value))) and not (role in ("title", "body")
                   and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))  # "with Lina meeting"
-                  and not (role == "code" and s.kind == "proper" and not roles.CODED.fullmatch(str(s.value)))]
+                  and not (role == "code" and s.kind == "proper" and not roles.CODED.fullmatch(str(s.value)))
+                  and not (person and s.kind == "proper" and (not text[:s.start].strip() or s.before[-1:] == ("with",)))]
     if role == "place":  # a name no table knows can be a place after "in", "to the" ("in Lisbon", "to the Louvre")
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or coded and re.fullmatch(

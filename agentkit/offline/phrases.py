@@ -162,6 +162,8 @@ def without_values(text: str, spans: list[Span], used: set[int], properties: dic
                                                                   for u in spans)):
             end += unit.end()
         of = re.match(r"\s+of\b", text[end:]) if span.kind == "unit" else None  # "2 liters of milk": the item is milk
+        if span.kind == "proper" and not text[:span.start].strip():  # "Ingrid Berg teaches me piano": the name's verb
+            of = re.match(r"\s+[a-z]+(?=\s+\w)", text[end:])
         cuts.append((span.start, end + (of.end() if of else 0)))
     return cut(text, cuts)
 

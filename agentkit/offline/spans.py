@@ -56,6 +56,8 @@ LANGUAGES, SENTENCE_STARTERS, NOT_CODES = (frozenset(TABLES["spans"][kind].split
 SAY_IN, _SAID, _NAMED, _ADDRESSED, _CHANGE = (re.compile(TABLES["spans"][kind], re.IGNORECASE)
                                               for kind in ("say_in", "said", "named", "addressed", "change"))
 """SAY_IN: 'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
+_SUBJECT_VERB = re.compile(TABLES["spans"]["subject_verb"])
+"""After a name that starts a sentence, a verb with its object ("Anna Weiss tutors me"): the first word is the name's."""
 PLACE_KINDS = "|".join(TABLES["spans"]["place_kinds"].split())
 ONE_VALUE = re.compile(rf"\b(?:{TABLES['spans']['one_value'].replace(chr(10), '')})\b", re.IGNORECASE)  # "Tom and Jerry"
 DEMONYMS = {form: said[0] for said in (word.split(":") for word in TABLES["spans"]["demonyms"].split())
@@ -105,7 +107,9 @@ _ROOM = re.compile(rf"\b(?:{TABLES['spans']['rooms'].replace(chr(10), '')})\b", 
 _COLON = re.compile(r"(?::|^\s*[a-z]+(?: [a-z]+)?\s+-+)\s+(.+?)\s*$")  # "todo - buy milk": a dash after a word too
 FOREIGN_NAME = re.compile(rf"[\u4e00-\u9fff]{{1,6}}(?:[{''.join(NAME_DOTS)}][\u4e00-\u9fff]{{1,8}})+")
 """A foreign name as Chinese writes it, its parts joined by a middle dot ("简·奥斯汀"), the way _PROPER finds "Jane Austen"."""
-_PROPER = re.compile(r"\b[A-Z][\w'-]*(?:\s+(?:de |del |du |des |da |do |dos |la |le |van |von |of |upon |on )?[A-Z][\w'-]*)*")
+_HONORIFIC = rf"(?:(?:{'|'.join(TABLES['spans']['honorifics'].split())})\.\s+)?"  # "Dr. Patel": the dot ends no sentence
+_PROPER = re.compile(rf"\b{_HONORIFIC}[A-Z][\w'-]*"
+                     r"(?:\s+(?:de |del |du |des |da |do |dos |la |le |van |von |of |upon |on )?[A-Z][\w'-]*)*")
 
 
 def without_literals(text: str) -> str:
@@ -226,7 +230,8 @@ def _find(text: str) -> tuple[Span, ...]:
         first = name.split()[0].lower()
         sentence_start = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".?!:"
         if first in SENTENCE_STARTERS and (sentence_start or not name.startswith("The ")) or first in MONTHS or (
-                first in WEEKDAYS or name == "I" or sentence_start and not is_known_place(name.split()[0])):
+                first in WEEKDAYS or name == "I" or sentence_start and not is_known_place(name.split()[0])
+                and not (" " in name and _SUBJECT_VERB.match(text, match.end()))):
             name = name.partition(" ")[2]  # a capitalised first word of a sentence is not a name ("The Hobbit" inside one is)
         if name:
             add(match.end() - len(name), match.end(), "proper", name)
