@@ -399,3 +399,10 @@ def test_not_x_y_drops_the_words_before_the_new_value():
 def test_a_request_that_names_the_last_calls_values_again_is_called_again():
     assert _calls([TIDES, QUIET], _TIDES_ASKED, "tide times at Whitby for 2026-12-08 please") == [
         ("tide_table", {"harbour": "Whitby", "day": "2026-12-08"})]
+
+
+@pytest.mark.parametrize(("message", "station"), [("其实是体育馆站", "体育馆站"), ("我说的是体育馆站", "体育馆站"),
+                                                  ("应该是体育馆站", "体育馆站")])
+def test_a_chinese_correction_that_says_what_it_meant_changes_only_that_value(message, station):
+    asked = _turn("rent_locker", {"station": "文化宫站", "hours": 3})
+    assert _calls([LOCKER, QUIET], asked, message) == [("rent_locker", {"station": station, "hours": 3})]
