@@ -354,3 +354,55 @@ def test_a_capitalised_word_of_a_descriptions_example_is_no_verb():
     before = {"title": "Nordic night", "guest": "Oskar"}  # "Nordic" is a word of the title's example, not "invite"
     assert _calls([SUPPER], _turn("plan_supper_club", before), "no, Nordic Feast") == [
         ("plan_supper_club", {"title": "Nordic Feast", "guest": "Oskar"})]
+
+
+TIDES = _tool("tide_table", "High and low tide times at a harbour on a day", {
+    "harbour": {"type": "string", "description": "Harbour or port"}, "day": {"type": "string", "format": "date"}},
+    ["harbour"])
+_TIDES_ASKED = _turn("tide_table", {"harbour": "Whitby", "day": "2026-12-08"}, results=['{"high": "06:12"}'])
+
+
+POLLEN = _tool("pollen_count", "花粉浓度预报", {"town": {"type": "string", "description": "城镇"},
+                                              "day": {"type": "string", "description": "日期 YYYY-MM-DD"}}, ["town"])
+
+
+@pytest.mark.parametrize("message", [
+    "could we look at thursday as well?", "is it any lower on saturday?", "what's it like on the 20th", "我想看看周日的"])
+def test_a_message_no_tool_fits_alone_changes_the_value_of_its_kind_in_the_last_call(message):
+    asked = _turn("pollen_count", {"town": "Harrogate", "day": "2026-12-08"}, results=['{"grass": "low"}'])
+    [(name, arguments)] = _calls([POLLEN, QUIET], asked, message)
+    assert name == "pollen_count" and arguments["town"] == "Harrogate" and arguments["day"] != "2026-12-08"
+
+
+@pytest.mark.parametrize(("message", "harbours"), [
+    ("the same for Scarborough and Filey", ["Scarborough", "Filey"]),
+    ("so what about Dover and Hull?", ["Dover", "Hull"]),
+    ("青岛和大连也查一下", ["青岛", "大连"]),
+])
+def test_the_same_for_two_values_is_one_call_for_each(message, harbours):
+    calls = _calls([TIDES, QUIET], _TIDES_ASKED, message)
+    assert [(n, a["harbour"], a["day"]) for n, a in calls] == [("tide_table", h, "2026-12-08") for h in harbours]
+
+
+@pytest.mark.parametrize("message", [
+    "这个港口在哪个省", "thanks a lot!", "那要带外套吗", "should I bring a coat then?", "这个港口有停车场吗",
+    "so is that earlier than usual?"])
+def test_a_message_after_a_result_that_changes_no_value_is_answered_in_words(message):
+    assert _calls([TIDES, QUIET], _TIDES_ASKED, message) == []
+
+
+def test_not_x_y_drops_the_words_before_the_new_value():
+    [(_, arguments)] = _calls([TIDES, QUIET], _TIDES_ASKED, "sorry I meant Filey, not Whitby")
+    assert arguments == {"harbour": "Filey", "day": "2026-12-08"}
+
+
+def test_a_request_that_names_the_last_calls_values_again_is_called_again():
+    assert _calls([TIDES, QUIET], _TIDES_ASKED, "tide times at Whitby for 2026-12-08 please") == [
+        ("tide_table", {"harbour": "Whitby", "day": "2026-12-08"})]
+
+
+@pytest.mark.parametrize(("message", "station"), [("其实是体育馆站", "体育馆站"), ("我说的是体育馆站", "体育馆站"),
+                                                  ("应该是体育馆站", "体育馆站")])
+def test_a_chinese_correction_that_says_what_it_meant_changes_only_that_value(message, station):
+    asked = _turn("rent_locker", {"station": "文化宫站", "hours": 3})
+    assert _calls([LOCKER, QUIET], asked, message) == [("rent_locker", {"station": station, "hours": 3})]

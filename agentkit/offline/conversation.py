@@ -5,8 +5,8 @@ The state is a `Conversation`: the calls made last (one turn may make several), 
 - A follow-up or a correction ("and in Montevideo?", "actually make it 20", "the same, but on Monday", "no, for
   3 people", "改到周五", "那上海呢？", "换成 20 个") repeats the last call with only the values it names changed:
   each new value goes to the parameter whose kind it fits (a count to a count, a date to a date), the rest stays.
-- "that", "it", "the result" in a request to write ("now save that to summary.md") is the result the tools
-  gave before: the content to write, not the words of the request.
+- A message no tool fits on its own is read against the last call first ("could you check friday too?": its date);
+  "the same for Lisbon and Porto" is one call for each; a message that changes no value is answered in words.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from agentkit.offline.dates import as_iso
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
-from agentkit.offline.outputs import NUMBERED
 from agentkit.offline.places import is_known_place, zone_names
 from agentkit.offline.reading import message_text, split_name
 from agentkit.offline.request import calls_in, parsed
@@ -64,6 +63,18 @@ class Conversation:
         """The last result the tools gave, if any."""
         return next((c.result for c in reversed(self.calls) if c.result), None)
 
+    def adds_nothing(self, planned: Planned, asked: str) -> bool:
+        """A call the last turn made, to the letter, for a message that neither asks for it again nor names its values
+        ("that hotel looks nice"), or with only words in lower case changed, for a question about its result ("so is
+        that cheaper?", "这个港口有停车场吗": no digits, no name): said in words, not called."""
+        for call in (c for c in self.calls if c.name == planned.offer.name and not AGAIN.search(asked)):
+            new = [v for n, v in planned.arguments.items() if call.arguments.get(n) != v]
+            named = any(isinstance(v, str) and v.lower() in asked.lower() for v in planned.arguments.values())
+            if not new and not named or ASKS_ABOUT.search(asked) and all(
+                    isinstance(v, str) and not re.search(r"[\dA-Z]", v) for v in new):
+                return True
+        return False
+
     def calls_to(self, offers: list[Offer]) -> list[tuple[Offer, dict[str, Any]]]:
         """The calls of tools still offered, with their arguments, the latest first (of one tool, its last call)."""
         made = (*self.before, *self.calls)
@@ -71,34 +82,55 @@ class Conversation:
         return [(o, latest[name]) for name in order for o in offers if o.name == name]
 
 
-_WORDS = words("choose")["conversation"]
-FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(_WORDS[name]), re.I)
+WORDS = words("choose")["conversation"]
+FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(WORDS[name]), re.I)
                                                for name in ("follows_on", "said_around", "back", "it_file", "lead"))
 """A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
 is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
-AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS, DOER, AFTER_THAT = (re.compile(_WORDS[name], re.I) for name in (
+AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS, DOER, AFTER_THAT = (re.compile(WORDS[name], re.I) for name in (
     "again", "more", "fewer", "morning", "flag", "corrects", "doer", "after_that"))
-FREE, ORDINALS = {role or None for role in _WORDS["free"]}, _WORDS["ordinals"]
+FREE, ORDINALS = {role or None for role in WORDS["free"]}, WORDS["ordinals"]
 PICKED = re.compile(rf"(?:\b({'|'.join(ORDINALS)})\b|\b(\d+)(?:st|nd|rd|th)\b|第\s*(\d+))(\s+one\b)?", re.I)
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
-NAMED, REPLACED = ([re.compile(pattern, re.I) for pattern in _WORDS[name]] for name in ("named", "replaced"))  # see choose.toml
+JOINED, ASKS_ABOUT = (re.compile(WORDS[name], re.I) for name in ("joined", "asks_about"))
+NAMED, REPLACED = ([re.compile(pattern, re.I) for pattern in WORDS[name]] for name in ("named", "replaced"))  # see choose.toml
 
 
 def follow_up(state: Conversation, asked: str, offers: list[Offer]) -> list[Planned]:
-    """The last call again, with the values the message `asked` changes (none: not a follow-up): when it says it
-    follows on ("and…", "actually…", "那…呢"), corrects ("title should be…") or is a few words ("要大号的")."""
+    """The last call again, with the values the message `asked` changes (none: not a follow-up). Bare words are a
+    value only when it says it follows on ("and…", "actually…", "那…呢"), corrects ("title should be…") or is a few
+    words ("要大号的"), and asks nothing about the result ("那要带伞吗"); else only a value of a kind or a name."""
     tried = state.calls_to(offers)
     short = len(re.findall(r"\w+", asked)) <= 3 and len(asked) <= 24  # a question of a few words ("要大号的")
-    if not tried or not (FOLLOWS_ON.search(asked) or corrects(asked) or short):  # "and in Lima?", "改到周五"
+    if not tried:
         return []
+    cued = FOLLOWS_ON.search(asked) or corrects(asked) or short  # "and in Lima?", "改到周五"
+    loose = bool(cued) and (corrects(asked) or not ASKS_ABOUT.search(asked))  # "改成拿铁可以吗" corrects
     value = SAID_AROUND.sub(" ", asked).strip()  # "the same, but on Monday" -> "on Monday"
     offered = re.search(rf"(?<![\d:])0?{value}:\d\d\b", state.last_result or "") if value.isdigit() else None
     value = offered.group(0) if offered else value  # "ok 12 works then" after a result offering "12:00"
+    # "the same for Lisbon and Porto": one call for each
+    each = [_again_with(tried, part, asked, loose) for part in JOINED.split(value)]
+    changed = {frozenset(_changed(planned, tried)) for one in each for planned in one}
+    if len(each) > 1 and all(len(one) == 1 for one in each) and len(changed) == 1 and frozenset() not in changed:
+        return [one[0] for one in each]
+    return _again_with(tried, value, asked, loose)
+
+
+def _changed(planned: Planned, tried: list[tuple[Offer, dict]]) -> set[str]:
+    """The tool and the parameters a call changes from its last call (none for a list: "rice and beans" is one)."""
+    previous = next(p for o, p in tried if o.name == planned.offer.name)
+    changed = {n for n, v in planned.arguments.items() if previous.get(n) != v}
+    return set() if any(isinstance(planned.arguments[n], list) for n in changed) else {planned.offer.name, *changed}
+
+
+def _again_with(tried: list[tuple[Offer, dict]], value: str, asked: str, loose: bool) -> list[Planned]:
+    """The latest call again with what `value` (the words of `asked` that are no lead-in) changes in it."""
     question = english(value)
     # the latest call whose tool takes a value the message names ("make it 4 people" after a table, then the weather)
-    changes = [(offer, previous, *_changes(offer, previous, question, asked)) for offer, previous in tried]
+    changes = [(offer, previous, *_changes(offer, previous, question, asked, loose)) for offer, previous in tried]
     offer, previous, changed, bare = next((c for c in changes if c[2]), None) or next((c for c in changes if c[3]), changes[0])
-    doer = DOER.fullmatch(value)  # "是舅舅去接": who does it, for the parameter whose description has the verb
+    doer = DOER.fullmatch(value) if loose else None  # "是舅舅去接": who does it, for the parameter whose description has the verb
     described = {n: doer[1] for n, spec in (offer.schema.get("properties") or {}).items()
                  if doer and n in previous and doer[2] in str(spec.get("description"))}
     if not (changed := described or _to_the_side_named(offer, changed or bare, previous, question)):
@@ -114,16 +146,24 @@ def corrects(asked: str) -> bool:
     return bool(CORRECTS.search(asked)) or any(pattern.search(asked) for pattern in (*NAMED, *REPLACED))
 
 
-def _changes(offer: Offer, previous: dict, question: str, asked: str) -> tuple[dict, dict]:
-    """What the message changes in one earlier call: the values it names that the tool takes, and its bare value."""
+def _changes(offer: Offer, previous: dict, question: str, asked: str, loose: bool) -> tuple[dict, dict]:
+    """What the message changes in one earlier call: the values it names that the tool takes, and its bare value
+    (when `loose`: words of no kind and no name, "what about bergen?")."""
     if said := _named(offer, previous, asked):  # "change the title to Q3 plan": that parameter's, as written
         return said, {}
     found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
-    bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,"))
-    kept = _kept(offer, {n: v for n, v in found.items() if v is not None and v != previous.get(n)}, question, bare)
+    bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,")) if loose else {}
+    found = {n: v for n, v in found.items() if v is not None and v != previous.get(n) and (loose or _of_a_kind(offer, n, v))}
+    kept = _kept(offer, found, question, bare)
     titled = {n: v for n, v in bare.items()  # "also The Hobbit": the title's own "The" too
               if isinstance(v, str) and re.fullmatch(rf"(?:[A-Z]\w*\s+)+{re.escape(str(kept.get(n)))}", v)}
     return {**kept, **titled}, bare
+
+
+def _of_a_kind(offer: Offer, name: str, value: Any) -> bool:
+    """A value a message that is no follow-up in words can still change: a number, a date, an option, a place, a name."""
+    spec = (offer.schema.get("properties") or {}).get(name) or {}
+    return not isinstance(value, str) or "enum" in spec or is_known_place(value) or bool(re.search(r"[\dA-Z]", value))
 
 
 def _named(offer: Offer, previous: dict, asked: str) -> dict:
@@ -138,9 +178,9 @@ def _named(offer: Offer, previous: dict, asked: str) -> dict:
     for said in filter(None, (pattern.search(asked) for pattern in REPLACED)):
         old = said["old"].strip().lower()
         fits = [n for n in free if str(previous.get(n, "")).lower() == old
-                or old in _WORDS["person_pronouns"] and n in previous and kind_of(offer.schema, n) == "person"]
+                or old in WORDS["person_pronouns"] and n in previous and kind_of(offer.schema, n) == "person"]
         if len(fits) == 1:
-            return {fits[0]: said["v"].strip()}
+            return {fits[0]: SAID_AROUND.sub(" ", said["v"]).strip()}  # "sorry I meant Leeds, not York": Leeds
     return {}
 
 
@@ -245,37 +285,3 @@ def arguments_of(text: str | None) -> dict[str, Any]:
     """A call's arguments as a dict, from the JSON text a message carries ({} when it is not an object)."""
     value = parsed(text or "{}")
     return value if isinstance(value, dict) else {}
-
-
-APPEND, PREPEND, GOES_ON, NOTHING_IN, NO_FILE = (re.compile(_WORDS[name], re.I) for name in (
-    "append_line", "prepend_line", "goes_on", "nothing_in", "no_file"))
-"""A request in one sentence that takes two calls, read the file then write it back with a line added at its end or
-its top (group 1 the file, group 2 the line); and what a read result says: more than it shows, nothing, no file."""
-
-
-def next_step(question: str, messages: list[dict], offers: list[Offer]) -> Planned | None:
-    """The next call of a request that takes steps: the read first; once it is read (the last message, its result),
-    the write. A file shown only in part is never written back (what was not shown would be lost); a file that does
-    not exist yet is written with the new line alone."""
-    reader = next((o for o in offers if "read" in split_name(o.name) and "path" in o.schema.get("properties", {})), None)
-    writer = next((o for o in offers if {"path", "content"} <= set(o.schema.get("properties") or {})), None)
-    asked = english(question) if messages[-1]["role"] == "tool" else with_earlier_file(english(question), messages)
-    found = APPEND.search(asked) or PREPEND.search(asked)
-    if messages[-1]["role"] != "tool":
-        return Planned(reader, {"path": found.group(1)}) if found and reader and writer and "." in found.group(1) else None
-    calls = Conversation.of([*messages, {"role": "user"}]).calls
-    one_read = found and writer and reader and len(calls) == 1 and calls[0].name == reader.name  # the read, not yet written
-    lines, line = (_lines_read(calls[0].result), found.group(2).strip('"')) if one_read else (None, "")
-    if lines is None:
-        return None
-    text = "\n".join([line, *lines] if found.re is PREPEND else [*lines, line]) + "\n"
-    return Planned(writer, {"path": calls[0].arguments.get("path"), "content": text})
-
-
-def _lines_read(result: str) -> list[str] | None:
-    """What a read result says the file holds, line by line, as a person reads it: no lines when it is empty or
-    does not exist yet; None when it failed otherwise or shows only part of the file."""
-    if result.startswith("Error:") or GOES_ON.search(result):
-        return [] if result.startswith("Error:") and NO_FILE.search(result) else None
-    lines = result.splitlines()
-    return NUMBERED.findall(result) or ([] if NOTHING_IN.search(result) and len(lines) == 1 else lines)

@@ -5,16 +5,20 @@
 - A call to another tool that points back ("book the first one", "把它取消了") takes what it lacks from the item of the
   last result it points at (or its one item), else from the last call's arguments.
 - "the two nights after that": a stay that starts the day the last one ended.
+- "在 笔记.txt 末尾加一行：买牛奶": a request in one sentence that takes two calls, the file read, then written back.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 
+from agentkit.offline import conversation
 from agentkit.offline.choose import Offer, Planned
 from agentkit.offline.clauses import THERE
-from agentkit.offline.conversation import AFTER_THAT, BACK, FOLLOWS_ON, ISO_DATE, ORDINALS, PICKED, Conversation
+from agentkit.offline.conversation import AFTER_THAT, BACK, FOLLOWS_ON, ISO_DATE, ORDINALS, PICKED, WORDS, Conversation
 from agentkit.offline.dates import UNIT_SECONDS, units_named
+from agentkit.offline.outputs import NUMBERED
 from agentkit.offline.reading import split_name
 from agentkit.offline.request import parsed
 from agentkit.offline.roles import kind_of, role_of
@@ -67,3 +71,37 @@ def _ended(previous: dict) -> dict:
     days = [v for n, v in previous.items() if type(v) is int and units_named(set(split_name(n))) == [UNIT_SECONDS["day"]]]
     day = next((n for n, v in previous.items() if isinstance(v, str) and ISO_DATE.fullmatch(v)), None)
     return {day: (dt.date.fromisoformat(previous[day]) + dt.timedelta(days=days[0])).isoformat()} if day and days else {}
+
+
+APPEND, PREPEND, GOES_ON, NOTHING_IN, NO_FILE = (re.compile(WORDS[name], re.I) for name in (
+    "append_line", "prepend_line", "goes_on", "nothing_in", "no_file"))
+"""A request in one sentence that takes two calls, read the file then write it back with a line added at its end or
+its top (group 1 the file, group 2 the line); and what a read result says: more than it shows, nothing, no file."""
+
+
+def next_step(question: str, messages: list[dict], offers: list[Offer]) -> Planned | None:
+    """The next call of a request that takes steps: the read first; once it is read (the last message, its result),
+    the write. A file shown only in part is never written back (what was not shown would be lost); a file that does
+    not exist yet is written with the new line alone."""
+    reader = next((o for o in offers if "read" in split_name(o.name) and "path" in o.schema.get("properties", {})), None)
+    writer = next((o for o in offers if {"path", "content"} <= set(o.schema.get("properties") or {})), None)
+    asked = english(question) if messages[-1]["role"] == "tool" else conversation.with_earlier_file(english(question), messages)
+    found = APPEND.search(asked) or PREPEND.search(asked)
+    if messages[-1]["role"] != "tool":
+        return Planned(reader, {"path": found.group(1)}) if found and reader and writer and "." in found.group(1) else None
+    calls = Conversation.of([*messages, {"role": "user"}]).calls
+    one_read = found and writer and reader and len(calls) == 1 and calls[0].name == reader.name  # the read, not yet written
+    lines, line = (_lines_read(calls[0].result), found.group(2).strip('"')) if one_read else (None, "")
+    if lines is None:
+        return None
+    text = "\n".join([line, *lines] if found.re is PREPEND else [*lines, line]) + "\n"
+    return Planned(writer, {"path": calls[0].arguments.get("path"), "content": text})
+
+
+def _lines_read(result: str) -> list[str] | None:
+    """What a read result says the file holds, line by line, as a person reads it: no lines when it is empty or
+    does not exist yet; None when it failed otherwise or shows only part of the file."""
+    if result.startswith("Error:") or GOES_ON.search(result):
+        return [] if result.startswith("Error:") and NO_FILE.search(result) else None
+    lines = result.splitlines()
+    return NUMBERED.findall(result) or ([] if NOTHING_IN.search(result) and len(lines) == 1 else lines)

@@ -78,7 +78,7 @@ class OfflineModel:
         language = told.language or language_of(question)
         # "什么是股票代码？" asks about the world, and "thanks!" asks nothing: answered in words, with no call
         general = choice == "auto" and (asks_in_general(question) or answer.small_talk(question) is not None)
-        stepped = (conversation.next_step(question, messages, offers) or conversation.again(state, said, offers)
+        stepped = (earlier.next_step(question, messages, offers) or conversation.again(state, said, offers)
                    if choice == "auto" else None)
         if stepped:  # "在 笔记.txt 末尾加一行：买牛奶" (read, then write back), "try again" (the last call)
             return Reply(tool_calls=(_written(stepped, False),))
@@ -90,6 +90,7 @@ class OfflineModel:
                     p.offer.name for p in planned} <= {o.name for o, _ in state.calls_to(offers)}):
                 planned = conversation.follow_up(state, said, offers) or planned
             planned = earlier.after_the_last(planned, state, said)  # "the two nights after that"
+            planned = [p for p in planned if not state.adds_nothing(p, said)]  # "nice, thanks for that", "so is that cheaper?"
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
                 planned = [p for p in planned if instructions.fits_exactly(p.offer.name, question)]
             ready = [p for p in planned if not p.missing or choice != "auto"]
@@ -131,7 +132,7 @@ def _after_tool_results(messages: list[dict], offers: list[Offer], told: Instruc
     question_at = max(i for i, m in enumerate(messages) if m["role"] == "user")
     question, between = message_text(messages[question_at]), messages[question_at + 1: turn_start]
     first_turn = not any(m["role"] == "assistant" for m in between)
-    if stepped := conversation.next_step(question, messages, offers):  # the file just read, written back with the line added
+    if stepped := earlier.next_step(question, messages, offers):  # the file just read, written back with the line added
         return Reply(tool_calls=(_written(stepped, False),))
     if any(content.startswith("Error:") for *_, content in results) and offers and first_turn:
         # A model reads the error and tries again once, if the error or the schema says what to change and the question how
