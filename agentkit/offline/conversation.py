@@ -63,15 +63,12 @@ class Conversation:
         """The last result the tools gave, if any."""
         return next((c.result for c in reversed(self.calls) if c.result), None)
 
-    def adds_nothing(self, planned: Planned, asked: str) -> bool:
-        """A call the last turn made, to the letter, for a message that neither asks for it again nor names its values
-        ("that hotel looks nice"), or with only words in lower case changed, for a question about its result ("so is
-        that cheaper?", "这个港口有停车场吗": no digits, no name): said in words, not called."""
-        for call in (c for c in self.calls if c.name == planned.offer.name and not AGAIN.search(asked)):
+    def asks_about(self, planned: Planned, asked: str) -> bool:
+        """A question about the last turn's result that changes only words in lower case in its call ("so is that
+        cheaper?", "这个港口有停车场吗": no digits, no name): said in words, not called."""
+        for call in (c for c in self.calls if c.name == planned.offer.name):
             new = [v for n, v in planned.arguments.items() if call.arguments.get(n) != v]
-            named = any(isinstance(v, str) and v.lower() in asked.lower() for v in planned.arguments.values())
-            if not new and not named or ASKS_ABOUT.search(asked) and all(
-                    isinstance(v, str) and not re.search(r"[\dA-Z]", v) for v in new):
+            if ASKS_ABOUT.search(asked) and all(isinstance(v, str) and not re.search(r"[\dA-Z]", v) for v in new):
                 return True
         return False
 

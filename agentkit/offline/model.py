@@ -90,7 +90,7 @@ class OfflineModel:
                     p.offer.name for p in planned} <= {o.name for o, _ in state.calls_to(offers)}):
                 planned = conversation.follow_up(state, said, offers) or planned
             planned = earlier.after_the_last(planned, state, said)  # "the two nights after that"
-            planned = [p for p in planned if not state.adds_nothing(p, said)]  # "nice, thanks for that", "so is that cheaper?"
+            planned = [p for p in planned if not state.asks_about(p, said)]  # "so is that cheaper?", "那要带伞吗"
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
                 planned = [p for p in planned if instructions.fits_exactly(p.offer.name, question)]
             ready = [p for p in planned if not p.missing or choice != "auto"]
