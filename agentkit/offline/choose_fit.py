@@ -12,22 +12,24 @@ from functools import lru_cache
 from itertools import pairwise
 
 from agentkit.offline import code, reading
+from agentkit.offline.clauses import clauses
 from agentkit.offline.fill import needed_values_present
 from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.roles import json_type
-from agentkit.offline.slots import DESCRIPTION, NAME, Offer
+from agentkit.offline.slots import DESCRIPTION, NAME, Offer, named_only
 from agentkit.offline.spans import SAY_IN, find, without_literals
 from agentkit.offline.vocabulary import english
 
 _WORDS = words("choose")["choose"]
-WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, THING = (re.compile("|".join(_WORDS[name]), re.I) for name in (
-    "whats_in", "show_file", "part_of_file", "means", "thing_asked"))
+WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, THING, KIND = (re.compile("|".join(_WORDS[name]), re.I) for name in (
+    "whats_in", "show_file", "part_of_file", "means", "thing_asked", "thing_kind"))
 """The words that imply a request ("what's in", "show me", "the first line of"), name its means ("with the shell"),
 and what a question asks for."""
 INTO = re.compile(rf"\b{ADDING}\s+.+?\s+{ONTO}\s+([a-z]+)", re.I)
 """'put the concert in my calendar': where a thing is added names the tool that adds it, as a means does."""
 DONE = re.compile(rf"\b(?:{'|'.join(words('choose')['habits']['done'])})\b", re.I)
+WHICH_ONE = frozenset(reading.words(" ".join(_WORDS["which_one"])))
 NUMBERED = re.compile(r"\d|\b(?:first|second|third|fourth|fifth|last)\b", re.I)
 
 
@@ -54,7 +56,37 @@ def _refuses(offer: Offer, text: str, asked: tuple[str, ...], values: float) -> 
         return True
     strong = max((offer.weight_of(w) for w in reading.words(text) if w not in reading.WEAK_STEMS | _actions(offer)), default=0)
     return not values and bool(thing := THING.search(text)) and max(
-        map(offer.weight_of, reading.words(thing[1])), default=DESCRIPTION) < DESCRIPTION and strong < NAME
+        map(offer.weight_of, reading.words(thing[1])), default=DESCRIPTION) < DESCRIPTION and strong < NAME or (
+        _another_thing(offer, text, asked))
+
+
+def _another_thing(offer: Offer, text: str, asked: tuple[str, ...]) -> bool:
+    """Whatever values it gives, a request about another thing of the tool's kind: "the area of a triangle", "a pet store",
+    "the ranking of a football team" (the thing's head is a word of the tool's name, another of its words none of the tool's
+    words, and a word of the tool's name is unsaid) is not for calculate_circle_area, grocery_store_locate_nearby,
+    sports_ranking_get_mvp."""
+    if not (thing := KIND.search(text)):
+        return False
+    values = {w for span in find(text) for w in reading.words(text[span.start:span.end])} | reading.WEAK_STEMS | WHICH_ONE
+    # not a name written capitalised, nor what was done to it ("the distance covered", "the offenses he committed")
+    common = [w for w in reading.words(" ".join(w for w in thing[1].split() if not w[:1].isupper() and not w.endswith((
+        "ed", "ing")))) if w not in values]
+    head = set(reading.words(thing[1].partition(" of ")[0])) - values  # "the area of ...", "the air temperature"
+    if all(named_only(offer.name).weight_of(w) < NAME for w in head) or all(map(offer.weight_of, common)):
+        return False
+    initials = reading.acronyms(re.findall(r"[a-z]+", text.lower()))  # "return of investment" says calculate_roi's "roi"
+    # ... and the thing is the text's one request ("what is the capital of Peru, and the largest city in Chile?" asks two)
+    return any(n not in initials and not any(reading.related(n, w) for w in asked) for n in _kind_words(offer)) and sum(
+        bool(KIND.search(clause)) for clause in clauses(text)) < 2
+
+
+@lru_cache(maxsize=1024)
+def _kind_words(offer: Offer) -> frozenset[str]:
+    """The words of a tool's name that say what kind of thing it is about: those its description says again past its
+    verb ("shoe" and "shop" of shoe_shop_search, "Find shoe shops"; not "search", "solve" or "book")."""
+    described = reading.words(" ".join(english(offer.description).split()[1:]))
+    return frozenset(n for n in reading.words(" ".join(reading.split_name(offer.name)))
+                     if n not in reading.WEAK_STEMS and any(reading.related(n, w) for w in described))
 
 
 @lru_cache(maxsize=256)  # a clause is scored against every tool: read its words once
