@@ -95,3 +95,22 @@ SALARY = _tool("get_salary_median", "Look up the median salary of a profession."
 ])
 def test_a_thing_of_the_tools_kind_but_another_one_is_no_call(question, offer, called):
     assert bool(plan(question, [offer])) == called
+
+
+
+FUEL = _tool("calculate_fuel_cost", "Compute the fuel cost of a trip.", distance_km="Trip length in km.",
+             price="Price per litre.")
+READER = Offer("read_file", "Read a text file.", {"type": "object", "properties": {
+    "path": {"type": "string", "description": "Path of the file."}}, "required": ["path"]})
+
+
+@pytest.mark.parametrize(("question", "offer", "called"), [
+    # the thing asked is named by none of the tool's words, and no word but its verb names the tool: no call, values or not
+    ("calculate my pension if I retire in 2040", FUEL, False),
+    ("calculate my grade if I scored 78 and 91", FUEL, False),
+    # ...but the tool's own thing is a call, and so is a file's request, told by its path
+    ("calculate the fuel for 300 km at 1.9 a litre", FUEL, True),
+    ("what's the last line of build.log?", READER, True),
+])
+def test_a_thing_no_word_of_the_tool_names_is_no_call_whatever_its_values(question, offer, called):
+    assert bool(plan(question, [offer])) == called

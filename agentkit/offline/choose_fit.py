@@ -57,20 +57,23 @@ def _refuses(offer: Offer, text: str, asked: tuple[str, ...], values: float) -> 
     strong = max((offer.weight_of(w) for w in reading.words(text) if w not in reading.WEAK_STEMS | _actions(offer)), default=0)
     return not values and bool(thing := THING.search(text)) and max(
         map(offer.weight_of, reading.words(thing[1])), default=DESCRIPTION) < DESCRIPTION and strong < NAME or (
-        _another_thing(offer, text, asked))
+        _another_thing(offer, text, asked, strong))
 
 
-def _another_thing(offer: Offer, text: str, asked: tuple[str, ...]) -> bool:
+def _another_thing(offer: Offer, text: str, asked: tuple[str, ...], strong: float) -> bool:
     """Whatever values it gives, a request about another thing of the tool's kind: "the area of a triangle", "a pet store",
-    "the ranking of a football team" (the thing's head is a word of the tool's name, another of its words none of the tool's
+    "the price of a barrel of oil" (the thing's head is a word of the tool's name, another of its words none of the tool's
     words, and a word of the tool's name is unsaid) is not for calculate_circle_area, grocery_store_locate_nearby,
-    sports_ranking_get_mvp."""
+    get_crypto_price; nor "my age" (no word of the thing names the tool, no word but its verb does) for calculate_bmi."""
     if not (thing := KIND.search(text)):
         return False
-    values = {w for span in find(text) for w in reading.words(text[span.start:span.end])} | reading.WEAK_STEMS | WHICH_ONE
+    spans = find(text)
+    values = {w for span in spans for w in reading.words(text[span.start:span.end])} | reading.WEAK_STEMS | WHICH_ONE
     # not a name written capitalised, nor what was done to it ("the distance covered", "the offenses he committed")
     common = [w for w in reading.words(" ".join(w for w in thing[1].split() if not w[:1].isupper() and not w.endswith((
         "ed", "ing")))) if w not in values]
+    if common and strong < NAME and max(map(offer.weight_of, common)) < DESCRIPTION and all(s.kind != "path" for s in spans):
+        return True  # a file's request is told by its path ("the first line of todo.txt")
     head = set(reading.words(thing[1].partition(" of ")[0])) - values  # "the area of ...", "the air temperature"
     if all(named_only(offer.name).weight_of(w) < NAME for w in head) or all(map(offer.weight_of, common)):
         return False
