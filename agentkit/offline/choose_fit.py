@@ -72,7 +72,10 @@ def _another_thing(offer: Offer, text: str, asked: tuple[str, ...], strong: floa
     # not a name written capitalised, nor what was done to it ("the distance covered", "the offenses he committed")
     common = [w for w in reading.words(" ".join(w for w in thing[1].split() if not w[:1].isupper() and not w.endswith((
         "ed", "ing")))) if w not in values]
-    if common and strong < NAME and max(map(offer.weight_of, common)) < DESCRIPTION and all(s.kind != "path" for s in spans):
+    # "the Dutch word for ..." asks to translate, "... of todo.txt" to read: words implied, not said nor two said joined
+    implied = {*asked} - {*reading.words(text)} - {a + b for a, b in pairwise(asked)}
+    if common and max([strong, *map(offer.weight_of, implied)]) < NAME and max(map(offer.weight_of, [*common, *implied])) < (
+            DESCRIPTION) and all(s.kind != "path" for s in spans):
         return True  # a file's request is told by its path ("the first line of todo.txt")
     head = set(reading.words(thing[1].partition(" of ")[0])) - values  # "the area of ...", "the air temperature"
     if all(named_only(offer.name).weight_of(w) < NAME for w in head) or all(map(offer.weight_of, common)):
