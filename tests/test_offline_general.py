@@ -69,3 +69,48 @@ def test_a_fact_about_a_place_is_for_a_tool_that_takes_a_place(question, tools, 
 def test_only_a_question_about_the_clock_gets_the_no_clock_answer(question, about_the_clock):
     from agentkit.offline.answer import plain_answer
     assert ("can't know the current time" in plain_answer(question)) == about_the_clock
+
+
+def _tool(name, description, **numbers):
+    properties = {slot: {"type": "number", "description": text} for slot, text in numbers.items()}
+    return Offer(name, description, {"type": "object", "properties": properties, "required": list(numbers)})
+
+
+SQUARE = _tool("calculate_square_perimeter", "Perimeter of a square from its side.", side="Length of one side.")
+SHOE_SHOP = Offer("shoe_shop_search", "Find shoe shops in a town.", {"type": "object", "properties": {
+    "town": {"type": "string", "description": "The town."}}, "required": ["town"]})
+SALARY = _tool("get_salary_median", "Look up the median salary of a profession.", years="Years of experience.")
+
+
+@pytest.mark.parametrize(("question", "offer", "called"), [
+    # the thing asked is of the tool's kind (its head is a word of the tool's name) but another one: no call...
+    ("what's the perimeter of a hexagon with sides of 4?", SQUARE, False),
+    ("find a flower shop in Bath", SHOE_SHOP, False),
+    ("what is the top-band salary of a plumber with 10 years?", SALARY, False),
+    # ...and the tool's own thing, said in its words or in others, is a call
+    ("what's the perimeter of a square with sides of 4?", SQUARE, True),
+    ("find a shoe shop in Bath", SHOE_SHOP, True),
+    ("find the nearest shop for shoes in Bath", SHOE_SHOP, True),  # "nearest" picks which one, not what kind
+    ("what is the median salary of a plumber with 10 years?", SALARY, True),
+])
+def test_a_thing_of_the_tools_kind_but_another_one_is_no_call(question, offer, called):
+    assert bool(plan(question, [offer])) == called
+
+
+
+FUEL = _tool("calculate_fuel_cost", "Compute the fuel cost of a trip.", distance_km="Trip length in km.",
+             price="Price per litre.")
+READER = Offer("read_file", "Read a text file.", {"type": "object", "properties": {
+    "path": {"type": "string", "description": "Path of the file."}}, "required": ["path"]})
+
+
+@pytest.mark.parametrize(("question", "offer", "called"), [
+    # the thing asked is named by none of the tool's words, and no word but its verb names the tool: no call, values or not
+    ("calculate my pension if I retire in 2040", FUEL, False),
+    ("calculate my grade if I scored 78 and 91", FUEL, False),
+    # ...but the tool's own thing is a call, and so is a file's request, told by its path
+    ("calculate the fuel for 300 km at 1.9 a litre", FUEL, True),
+    ("what's the last line of build.log?", READER, True),
+])
+def test_a_thing_no_word_of_the_tool_names_is_no_call_whatever_its_values(question, offer, called):
+    assert bool(plan(question, [offer])) == called

@@ -51,7 +51,7 @@ def test_arguments_are_read_from_the_question(question, offer, expected):
 
 
 def test_a_required_option_nobody_named_is_asked_for_not_guessed():
-    (planned,) = plan("What's the price of gold?", [COIN])
+    (planned,) = plan("What's the price of the coin?", [COIN])  # "of gold" names another thing: no call (choose_fit)
     assert planned.missing == ("coin",)
 
 

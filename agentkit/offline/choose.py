@@ -1,9 +1,7 @@
 """Step 1: which tools to call, and how many times.
 
-Each offered tool is scored against the question: a question word that means the same as a word of the
-tool's name counts 3, of its description or an option 2, of a parameter's name or description 1 (stems, synonyms and
-initials decide "means the same"; words like "number" or "value" count a third). Below `ENOUGH` no tool
-fits, and the model answers in text. The question is then cut into clauses ("and", commas, "then"); a
+Each offered tool is scored against the question (choose_fit.py); below `ENOUGH` no tool fits, and the model answers
+in text. The question is then cut into clauses ("and", commas, "then"); a
 clause that names another tool starts a call of that tool, and a clause that brings another value for a
 parameter already filled ("in Tokyo and in Paris") starts another call of the same tool.
 """
@@ -13,32 +11,26 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from itertools import pairwise
 from typing import Any
 
-from agentkit.offline import code, reading
+from agentkit.offline import reading
+from agentkit.offline.choose_fit import _actions, _asked, score
 from agentkit.offline.clauses import clauses, each_case, each_item, each_value, in_place, with_context, zh_joined
-from agentkit.offline.fill import fill, needed_values_present
+from agentkit.offline.fill import fill
 from agentkit.offline.general import is_general, is_place_fact
 from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
-from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.request import ToolChoice
 from agentkit.offline.roles import json_type, kind_of
-from agentkit.offline.slots import DESCRIPTION, ENOUGH, NAME, Offer, named_only
-from agentkit.offline.spans import SAY_IN, find, without_literals
+from agentkit.offline.slots import ENOUGH, NAME, Offer, named_only
+from agentkit.offline.spans import find
 from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_values import in_learners_words
 
 _WORDS = words("choose")["choose"]
-WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, IT, ASK_ME, THING, OWN, WHO = (re.compile("|".join(_WORDS[name]), re.I) for name in (
-    "whats_in", "show_file", "part_of_file", "means", "it", "ask_me", "thing_asked", "thing_amount", "asks_for_tool"))
-"""The words that imply a request ("what's in", "show me", "the first line of"), name its means ("with the shell"),
-point back at the clause before ("tick it off"), ask to ask the person ("ask me"), and what a question asks for."""
-INTO = re.compile(rf"\b{ADDING}\s+.+?\s+{ONTO}\s+([a-z]+)", re.I)
-"""'put the concert in my calendar': where a thing is added names the tool that adds it, as a means does."""
-DONE = re.compile(rf"\b(?:{'|'.join(words('choose')['habits']['done'])})\b", re.I)
-NUMBERED = re.compile(r"\d|\b(?:first|second|third|fourth|fifth|last)\b", re.I)
+IT, ASK_ME, OWN, WHO = (re.compile("|".join(_WORDS[name]), re.I) for name in ("it", "ask_me", "thing_amount", "asks_for_tool"))
+"""The words that point back at the clause before ("tick it off"), ask to ask the person ("ask me"), name a thing and
+its amount, and ask who did what."""
 
 
 @dataclass(frozen=True)
@@ -49,66 +41,6 @@ class Planned:
     arguments: dict[str, Any]
     missing: tuple[str, ...] = ()
     clause: str = ""  # the part of the question its arguments were read from
-
-
-def score(offer: Offer, text: str) -> float:
-    """How well a tool fits a piece of the question: each question word counts once, at its best match. Two words in a
-    row also count as one ("sun set" is "sunset"), and a value the tool needs, such as a path or a place, adds one point:
-    not enough alone, enough with one more word in common; two such values ("from porto to rome") are enough alone."""
-    asked, means, done = _asked(text)
-    if _refuses(offer, text, asked, values := min(2.0, needed_values_present(offer.schema, text))):
-        return 0.0
-    total = sum(offer.weight_of(word) / (3 if word in reading.WEAK_STEMS else 1) for word in asked)
-    # "count the lines with wc": a program named as the means is a tool's that runs commands
-    program = any(m in code.COMMANDS for m in means) and any(slot.role == "command" for slot in offer.slots)
-    # "with the shell", "using bash": a tool named as the means decides, whatever else the words point at
-    total += 8.0 * (program or any(reading.related(m, w) for m in means for w, weight in offer.weighted_words if weight == NAME))
-    total += _everyday(offer, text, program) + (_marks_done(offer) if done else 0.0)
-    return total + values
-
-
-def _refuses(offer: Offer, text: str, asked: tuple[str, ...], values: float) -> bool:
-    """Not what the tool does: the question asks the opposite of its name's word ("external" for internal_rate_of_return),
-    or, with no value it needs, a thing none of its words name and no word but its verb names the tool ("the acceleration of")."""
-    if any(offer.weight_of(o) == NAME and not offer.weight_of(w) for w, o in reading.OPPOSITE.items() if w in asked):
-        return True
-    strong = max((offer.weight_of(w) for w in reading.words(text) if w not in reading.WEAK_STEMS | _actions(offer)), default=0)
-    return not values and bool(thing := THING.search(text)) and max(
-        map(offer.weight_of, reading.words(thing[1])), default=DESCRIPTION) < DESCRIPTION and strong < NAME
-
-
-@lru_cache(maxsize=256)  # a clause is scored against every tool: read its words once
-def _asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
-    """The words a piece of the question asks with (and each two in a row joined), the means it names, and whether it
-    says a numbered item is done ("the first item is done", "第三项完成了")."""
-    plain = without_literals(text)
-    asked = reading.words(plain) + (["content"] if WHATS_IN.search(plain) else [])  # "what's in notes.txt?" asks to read
-    # "show me config.yaml", "print notes.txt", "the first line of a.txt": show what it says
-    asked += ["read"] if SHOW_FILE.search(text) or PART_OF_FILE.search(text) else []
-    asked += ["translate"] if SAY_IN.search(text) else []  # "how do you say thank you in Italian?"
-    asked += [a + b for a, b in pairwise(asked) if (a + b).isascii() and a not in reading.WHOLE]  # no "author弗兰", "cornershop"
-    means = [reading.stem((a or b).lower()) for a, b in MEANS.findall(plain)] + [reading.stem(w) for w in INTO.findall(plain)]
-    return tuple(dict.fromkeys(asked)), tuple(means), bool(DONE.search(plain) and NUMBERED.search(plain))
-
-
-def _everyday(offer: Offer, text: str, program: bool) -> float:
-    """ "how big is notes.txt?", "rename a.md to b.md": a request about a file that a shell command answers counts
-    for a tool that runs commands as a name word does; reading a part of a file ("its first line") a little less,
-    since a tool that reads files does that without a shell."""
-    if program or not any(slot.role == "command" for slot in offer.slots):
-        return 0.0
-    file = next((str(s.value) for s in find(text) if s.kind == "path"), None)
-    if not file or not (command := code.command_for(text, file, None)) or file not in command:  # none, or not the file's (`ls`)
-        return 0.0
-    return 2.0 if command.startswith(("head", "tail")) else 6.0 if command.startswith("wc") else 4.0
-
-
-def _marks_done(offer: Offer) -> float:
-    """A numbered item said done is for a tool that marks one done (a whole number parameter, and "done" in its
-    description or among its options), not for one that adds items."""
-    properties = (offer.schema.get("properties") or {}).values()
-    marks = DONE.search(offer.description) or any(DONE.search(str(p.get("enum", ""))) for p in properties)
-    return 4.0 if marks and any(json_type(p) == "integer" for p in properties) else 0.0
 
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
@@ -210,13 +142,6 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
         if fillable := next((s for s in close if _complete(s[4], text)), None):
             return fillable[4], fillable[0]
     return top[4], top[0]
-
-
-@lru_cache(maxsize=1024)
-def _actions(offer: Offer) -> frozenset[str]:
-    """What a tool does: its name's and its description's first words ("add a book, ..." is add_book's to do)."""
-    first = [reading.split_name(offer.name)[:1], english(offer.description).split()[:1]]
-    return frozenset(word for part in first for word in reading.words(" ".join(part)))
 
 
 def asks_the_person(offer: Offer) -> bool:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agentkit.offline.choose import ENOUGH, plan, score
+from agentkit.offline.choose import ENOUGH, plan
+from agentkit.offline.choose_fit import score
 from agentkit.offline.slots import Offer, offer_of
 from agentkit.offline.spans import Span, find
 from agentkit.offline.vocabulary import english
