@@ -186,3 +186,17 @@ def test_a_task_for_an_assistant_is_what_follows_the_assistant(question, task):
     """A task handed to a helper agent is the request after 请/让/叫 + the helper, as written, not its English reading."""
     [(_, arguments)] = call(question, HAND_OFF, MEMO)
     assert arguments == {"task": task}
+
+
+KAYAK = tool("rent_kayak", "Rent a kayak from the harbour shop.", ["harbour"], harbour=S("which harbour"),
+             days={"type": "integer", "description": "how many days to keep it"})
+
+
+@pytest.mark.parametrize(("question", "days"), [
+    ("在南港租条皮划艇，租两周", 14), ("南港的皮划艇我想租一个月", 30), ("rent a kayak at Southport for the next 2 weeks", 14),
+    ("rent a kayak at Southport for a month", 30), ("rent a kayak at Southport for 3 hours", None)])
+def test_weeks_or_months_for_a_count_of_days_are_that_many_days(question, days):
+    """A length said in weeks or months (两周, 一个月, "for 2 weeks") fills a parameter counting days in days; a few
+    hours count no whole day."""
+    [(_, arguments)] = call(question, KAYAK)
+    assert arguments.get("days") == days

@@ -170,10 +170,12 @@ RELATIVE_DAYS = TABLES["zh_relative_days"]
 
 
 def _days(text: str) -> str:
-    """ "12月25日" -> "December 25", "三天后" -> "in 3 days", "两周以后" -> "in 2 weeks"."""
+    """ "12月25日" -> "December 25", "三天后" -> "in 3 days", "两周以后" -> "in 2 weeks", "两周" -> "for 2 weeks"."""
     text = re.sub(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", lambda m: f" {MONTHS[int(m.group(1)) - 1].capitalize()} "
                   f"{int(m.group(2))} " if 1 <= int(m.group(1)) <= 12 else m.group(0), text)
-    return re.sub(rf"(\d+)\s*个?\s*({'|'.join(LATER)})\s*(?:以后|之后|后)", lambda m: f" in {m[1]} {LATER[m[2]]} ", text)
+    text = re.sub(rf"(\d+)\s*个?\s*({'|'.join(LATER)})\s*(?:以后|之后|后)", lambda m: f" in {m[1]} {LATER[m[2]]} ", text)
+    # "借两周", "未来一个月": a count of weeks or months that is no day to come is a length of time
+    return re.sub(r"(\d+)\s*(?:个\s*(月)|个?\s*(周|星期|礼拜))(?!\s*前)", lambda m: f" for {m[1]} {LATER[m[2] or m[3]]} ", text)
 
 
 LATER = TABLES["zh_later"]
