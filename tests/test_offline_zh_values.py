@@ -200,3 +200,18 @@ def test_weeks_or_months_for_a_count_of_days_are_that_many_days(question, days):
     hours count no whole day."""
     [(_, arguments)] = call(question, KAYAK)
     assert arguments.get("days") == days
+
+
+STUDY = tool("book_study_room", "预约图书馆自习室。", ["room", "day"], room=S("自习室或房间"),
+             day=S("日期 YYYY-MM-DD", format="date"))
+CLASS = tool("plan_lesson", "Put a lesson on the timetable.", ["subject"], subject=S("the lesson, e.g. maths"),
+             classroom=S("where"), minutes={"type": "integer", "description": "length in minutes"})
+
+
+@pytest.mark.parametrize(("question", "tools", "name", "value"), [
+    ("周五下午约一下三号房间", [STUDY], "room", "三号房间"), ("明天借用12号会议室", [STUDY], "room", "12号会议室"),
+    ("数学课安排在4楼教室，45分钟", [CLASS], "classroom", "4楼教室")])
+def test_a_place_named_by_its_number_keeps_its_number_as_written(question, tools, name, value):
+    """ "三号房间" (read "room #3") and "4楼教室" are names as written, not the number 3 or the 教室 after the floor."""
+    [(_, arguments)] = call(question, *tools)
+    assert arguments[name] == value
