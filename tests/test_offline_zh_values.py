@@ -215,3 +215,16 @@ def test_a_place_named_by_its_number_keeps_its_number_as_written(question, tools
     """ "三号房间" (read "room #3") and "4楼教室" are names as written, not the number 3 or the 教室 after the floor."""
     [(_, arguments)] = call(question, *tools)
     assert arguments[name] == value
+
+
+CAKE = tool("send_cake", "Have a cake delivered.", ["item", "address"], item=S("which cake"), address=S("delivery address"),
+            count={"type": "integer", "description": "how many"})
+
+
+@pytest.mark.parametrize(("question", "cake", "address"), [
+    ("订两个芒果蛋糕送到学校", "芒果蛋糕", "学校"), ("送一个草莓蛋糕到解放路20号", "草莓蛋糕", "解放路20号"),
+    ("买个巧克力蛋糕寄往幸福小区", "巧克力蛋糕", "幸福小区")])
+def test_where_a_thing_is_sent_is_what_follows_sent_to(question, cake, address):
+    """送到/寄往 X, 送 thing 到 X: X is where it goes, as written, and the thing ends before 送到."""
+    [(_, arguments)] = call(question, CAKE)
+    assert (arguments["item"], arguments["address"]) == (cake, address)
