@@ -119,7 +119,7 @@ def as_written(value: str, question: str) -> str:
     # a word only CC-CEDICT read ("开心的近义词": "feel happy"), which it reads only where the vocabulary left Chinese unread
     if not found and value.isascii() and UNREAD.search(english(question)):
         found = [(j - i, i, j) for i in range(len(question)) for j in range(i + 2, min(i + 9, len(question) + 1))
-                 if _plain(english(question[i:j], lambda _: False)) == wanted]
+                 if _plain(english(question[i:j], lambda _: -1.0)) == wanted]
     _, i, j = min(found, default=(0, 0, 0))
     return question[i:j].strip(EDGES) or value
 
