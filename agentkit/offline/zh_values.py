@@ -93,7 +93,8 @@ def _quoted(value: str, question: str, spec: dict, name: str) -> str:
     Chinese."""
     role = role_of(name, spec)[0]
     pieces = [piece for piece in value.split(",") if piece.strip(EDGES)] if role not in ("body", "query") else []
-    written = _numbered(as_written(pieces[0].strip() if pieces else value, question), question)
+    written = as_written(pieces[0].strip() if pieces else value, question)
+    written = written if "numb" in hint_of(name, spec) else _numbered(written, question)  # "the room's number": 3
     if role == "unit":  # "jin" is 斤 for a tool that names its units in Chinese, "liters" stays for one in English
         return written if is_chinese(written) and is_chinese(spec.get("description") or "") else value
     return PERSON.match(written)[1] if role == "person" and is_chinese(written) else written
@@ -116,10 +117,11 @@ def as_written(value: str, question: str) -> str:
     starts = [i for i in range(len(question)) if _reads_from(question, i, first)]
     ends = [j for j in range(1, len(question) + 1) if _reads_to(question, j, last)]
     found = [(j - i, i, j) for i in starts for j in ends if j > i and _plain(english(question[i:j])) == wanted]
-    # a word only CC-CEDICT read ("开心的近义词": "feel happy"), which it reads only where the vocabulary left Chinese unread
+    # a word only CC-CEDICT read ("开心的近义词": "feel happy"), which it reads only where the vocabulary left Chinese unread;
+    # its reading may hold more than the value, whose other words named the tool ("取消周会": "weekly meeting")
     if not found and value.isascii() and UNREAD.search(english(question)):
         found = [(j - i, i, j) for i in range(len(question)) for j in range(i + 2, min(i + 9, len(question) + 1))
-                 if _plain(english(question[i:j], lambda _: -1.0)) == wanted]
+                 if re.search(rf"\b{re.escape(wanted)}\b", _plain(english(question[i:j], lambda _: -1.0)))]
     _, i, j = min(found, default=(0, 0, 0))
     return question[i:j].strip(EDGES) or value
 
