@@ -210,6 +210,7 @@ CLASS = tool("plan_lesson", "Put a lesson on the timetable.", ["subject"], subje
 
 @pytest.mark.parametrize(("question", "tools", "name", "value"), [
     ("周五下午约一下三号房间", [STUDY], "room", "三号房间"), ("明天借用12号会议室", [STUDY], "room", "12号会议室"),
+    ("后天上午十点订三号房间开周会", [STUDY], "room", "三号房间"),  # 3 is no word the dictionary reads (订三: "order 3")
     ("数学课安排在4楼教室，45分钟", [CLASS], "classroom", "4楼教室")])
 def test_a_place_named_by_its_number_keeps_its_number_as_written(question, tools, name, value):
     """ "三号房间" (read "room #3") and "4楼教室" are names as written, not the number 3 or the 教室 after the floor."""

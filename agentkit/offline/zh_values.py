@@ -119,7 +119,7 @@ def as_written(value: str, question: str) -> str:
     found = [(j - i, i, j) for i in starts for j in ends if j > i and _plain(english(question[i:j])) == wanted]
     # a word only CC-CEDICT read ("开心的近义词": "feel happy"), which it reads only where the vocabulary left Chinese unread;
     # its reading may hold more than the value, whose other words named the tool ("取消周会": "weekly meeting")
-    if not found and value.isascii() and UNREAD.search(english(question)):
+    if not found and value.isascii() and not value.isdigit() and UNREAD.search(english(question)):
         found = [(j - i, i, j) for i in range(len(question)) for j in range(i + 2, min(i + 9, len(question) + 1))
                  if re.search(rf"\b{re.escape(wanted)}\b", _plain(english(question[i:j], lambda _: -1.0)))]
     _, i, j = min(found, default=(0, 0, 0))
