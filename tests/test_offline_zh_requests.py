@@ -573,6 +573,21 @@ def test_a_word_the_vocabulary_lacks_is_read_through_the_dictionary(question, ex
 
 
 
+RINGTONE = tool("change_ringtone", "Change the ringtone of the phone.", ["tune"], tune=S("the song to ring with"))
+SCREENSAVER = tool("set_screensaver", "Set the screensaver of the computer.", ["picture"], picture=S("the picture"))
+CREDIT = tool("recharge_phone", "给手机充话费。", ["amount"], amount=N("金额"))
+PC_REPAIR = tool("book_pc_repair", "预约上门修电脑。", ["day"], day=S("日期"))
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("换个手机铃声", "change_ringtone"), ("电脑屏保换成星空", "set_screensaver"), ("手机铃声太吵了，换一个", "change_ringtone")])
+def test_the_dictionary_reading_wins_where_it_meets_a_tool_far_better(question, expected):
+    """手机 alone meets a tool described in Chinese (给手机充话费); 铃声 and 屏保, which the vocabulary lacks, read through
+    CC-CEDICT as "ringtone" and "screensaver", meet another by far more: the two readings are weighed, not the first kept."""
+    made, _ = calls(question, RINGTONE, SCREENSAVER, CREDIT, PC_REPAIR)
+    assert [name for name, _ in made] == [expected]
+
+
 SYNONYMS = tool("find_synonyms", "List synonyms of a word.", ["word"], word=S("the word"))
 
 

@@ -186,3 +186,46 @@ def test_a_task_for_an_assistant_is_what_follows_the_assistant(question, task):
     """A task handed to a helper agent is the request after 请/让/叫 + the helper, as written, not its English reading."""
     [(_, arguments)] = call(question, HAND_OFF, MEMO)
     assert arguments == {"task": task}
+
+
+KAYAK = tool("rent_kayak", "Rent a kayak from the harbour shop.", ["harbour"], harbour=S("which harbour"),
+             days={"type": "integer", "description": "how many days to keep it"})
+
+
+@pytest.mark.parametrize(("question", "days"), [
+    ("在南港租条皮划艇，租两周", 14), ("南港的皮划艇我想租一个月", 30), ("rent a kayak at Southport for the next 2 weeks", 14),
+    ("rent a kayak at Southport for a month", 30), ("rent a kayak at Southport for 3 hours", None)])
+def test_weeks_or_months_for_a_count_of_days_are_that_many_days(question, days):
+    """A length said in weeks or months (两周, 一个月, "for 2 weeks") fills a parameter counting days in days; a few
+    hours count no whole day."""
+    [(_, arguments)] = call(question, KAYAK)
+    assert arguments.get("days") == days
+
+
+STUDY = tool("book_study_room", "预约图书馆自习室。", ["room", "day"], room=S("自习室或房间"),
+             day=S("日期 YYYY-MM-DD", format="date"))
+CLASS = tool("plan_lesson", "Put a lesson on the timetable.", ["subject"], subject=S("the lesson, e.g. maths"),
+             classroom=S("where"), minutes={"type": "integer", "description": "length in minutes"})
+
+
+@pytest.mark.parametrize(("question", "tools", "name", "value"), [
+    ("周五下午约一下三号房间", [STUDY], "room", "三号房间"), ("明天借用12号会议室", [STUDY], "room", "12号会议室"),
+    ("后天上午十点订三号房间开周会", [STUDY], "room", "三号房间"),  # 3 is no word the dictionary reads (订三: "order 3")
+    ("数学课安排在4楼教室，45分钟", [CLASS], "classroom", "4楼教室")])
+def test_a_place_named_by_its_number_keeps_its_number_as_written(question, tools, name, value):
+    """ "三号房间" (read "room #3") and "4楼教室" are names as written, not the number 3 or the 教室 after the floor."""
+    [(_, arguments)] = call(question, *tools)
+    assert arguments[name] == value
+
+
+CAKE = tool("send_cake", "Have a cake delivered.", ["item", "address"], item=S("which cake"), address=S("delivery address"),
+            count={"type": "integer", "description": "how many"})
+
+
+@pytest.mark.parametrize(("question", "cake", "address"), [
+    ("订两个芒果蛋糕送到学校", "芒果蛋糕", "学校"), ("送一个草莓蛋糕到解放路20号", "草莓蛋糕", "解放路20号"),
+    ("买个巧克力蛋糕寄往幸福小区", "巧克力蛋糕", "幸福小区")])
+def test_where_a_thing_is_sent_is_what_follows_sent_to(question, cake, address):
+    """送到/寄往 X, 送 thing 到 X: X is where it goes, as written, and the thing ends before 送到."""
+    [(_, arguments)] = call(question, CAKE)
+    assert (arguments["item"], arguments["address"]) == (cake, address)

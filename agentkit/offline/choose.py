@@ -47,7 +47,7 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
     question = quoted[1] if (quoted := re.fullmatch(r'\s*"([^"]*)"\s*', question)) else question  # a request pasted in quotes
     asked, question = question, _items_split(english(zh_joined(question, partial(_best, offers=offers), _complete),
-                                                     lambda read: _best(_items_split(read, offers), offers)[1] >= ENOUGH), offers)
+                                                     lambda read: _best(_items_split(read, offers), offers)[1] - ENOUGH), offers)
     if choice == "auto" and is_general(question) and not _asks_for_tool(question, offers):  # "what is a stock split?"
         return []  # a question about the world
     if choice == "auto" and is_place_fact(question) and not any(s.role in ("place", "zone") for o in offers for s in o.slots):

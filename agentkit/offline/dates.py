@@ -40,7 +40,7 @@ def said(low: float, high: float) -> str:
 
 
 _AMOUNT = rf"\d+(?:\.\d+)?|(?:{said(20, 90)})[\s-](?:{said(1, 9)})|an?|{said(1, 100)}|half an?|a half|(?:a )?quarter of an?"
-DURATION = re.compile(rf"\b({_AMOUNT})[\s-]*(seconds?|secs?|minutes?|mins?|hours?|hrs?|(?<=\d)h|weeks?|fortnight)\b"
+DURATION = re.compile(rf"\b({_AMOUNT})[\s-]*(seconds?|secs?|minutes?|mins?|hours?|hrs?|(?<=\d)h|weeks?|fortnight|months?)\b"
                       r"(\s+and\s+a\s+half)?", re.IGNORECASE)
 RATE = re.compile(rf"(?:\d|\b(?:{said(1, 100)}))\s+(?:(?!(?:{ENDS})\b)[a-z]+\s+)?$", re.I)  # "$21 an hour": no duration
 CLOCK = re.compile(TABLES["dates"]["clock"], re.IGNORECASE)
@@ -99,8 +99,9 @@ def durations(text: str) -> list[tuple[int, int, float]]:
         amount, unit, half = match.group(1).lower(), match.group(2).lower(), match.group(3)
         if amount in ("a", "an") and RATE.search(text[: match.start()]):
             continue  # "$21 an hour", "20 dollars a day": a rate, not a length of time
-        if unit.startswith(("week", "fortnight")) and not re.search(r"\bfor\s+$", text[: match.start()], re.I):
-            continue  # weeks are a stay's length only after "for" ("for a week"), else a count of weeks and a unit
+        a_length = re.search(r"\b(?:for|next|coming)\s+$", text[: match.start()], re.I)  # "for the next 2 weeks"
+        if unit.startswith(("week", "fortnight", "month")) and not a_length:
+            continue  # weeks and months are a stay's length only after "for" ("for a week"), else a count and a unit
         base = unit.rstrip("s") if len(unit) > 1 else unit
         seconds = UNIT_SECONDS.get(base, UNIT_SECONDS.get(base[:3], 60))
         found.append((match.start(), match.end(), (_amount(amount) + (0.5 if half else 0)) * seconds))

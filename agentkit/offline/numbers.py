@@ -161,8 +161,10 @@ def durations(numeric: list[str], properties: dict, text: str, spans: list[Span]
     for name in numeric:
         hint = hint_of(name, properties[name])  # weeks go to what names its unit ("nights"), else they are counted
         if found and name not in values and hint & DURATION_WORDS and (found[0].value < dates.WEEK or dates.units_named(hint)):
+            amount = dates.in_unit(float(found[0].value), hint, own=hint_of(name, {}))
+            if amount < 1 and json_type(properties[name]) == "integer":
+                continue  # "for 3 hours" is no count of days
             used.update([id(span := found.pop(0))] + [id(s) for s in spans if span.start <= s.start < span.end])
-            amount = dates.in_unit(float(span.value), hint, own=hint_of(name, {}))
             values[name] = as_json(round(amount, 4), json_type(properties[name]))
     return values
 

@@ -165,9 +165,10 @@ def _find(text: str) -> tuple[Span, ...]:
     for kind, read in (("time", dates.clock_times(text)), ("duration", dates.durations(text))):  # "at 9:30", "for 2 hours"
         for start, end, value in read:
             add(start, end, kind, value)
-            at = text.rfind(" ", start, end)  # "for 2 weeks": a count of weeks too (a period's)
+            at = text.rfind(" ", start, end)  # "for 2 weeks", "for 24 months": a count of weeks or months too (a period's)
             if kind == "duration" and value >= dates.WEEK and at > start and text[start:at].lower() not in ("a", "an"):
-                found.append(Span(start, at, "number", value / dates.WEEK, _before(text, start), _after(text, at)))
+                unit = dates.UNIT_SECONDS["month" if "month" in text[at:end].lower() else "week"]
+                found.append(Span(start, at, "number", value / unit, _before(text, start), _after(text, at)))
     for start, end, number, before, after in code.dice(text):
         add(start, end, "number", number)
         found[-1] = Span(start, end, "number", number, before, after)  # what each number of "3d8+1" is

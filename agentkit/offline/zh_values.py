@@ -19,7 +19,7 @@ from agentkit.offline.reading import split_name, words
 from agentkit.offline.roles import STRICT, hint_of, json_type, role_of
 from agentkit.offline.spans import MEASURES, Span
 from agentkit.offline.vocabulary import RELATIVE_DAYS, UNREAD, WORDS, english
-from agentkit.offline.zh_numbers import MEASURE_WORDS, NUMERAL
+from agentkit.offline.zh_numbers import MEASURE_WORDS, NUMERAL, numeral
 
 EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
 """What a phrase does not start or end with: particles and punctuation around the words of a value."""
@@ -28,6 +28,7 @@ ENDS = lexicon.words("words")["zh_function_words"]
 PERSON = re.compile(rf"(?:{'|'.join(ENDS['before_person'])})?(.+?(?:{'|'.join(ENDS['person_titles'])})|.+?(?="
                     rf"(?:{'|'.join(ENDS['after_person'])}))|.+)")
 """Who a person value names, as written: after 跟 or 给, up to a title ("Tony老师") or the verb done to them ("老婆|发个短信")."""
+NUMBERED_PLACE = re.compile(rf"(\d+|{NUMERAL})\s*号\s*(?:{'|'.join(lexicon.words('words')['zh']['numbered'])})")
 FRAMES = [(re.compile(pattern), frozenset(fits.split()) | frozenset(words(fits))) for pattern, fits in lexicon.words(
     "words")["zh_frames"].values()]  # each word as written and as a description's words are read ("passeng")
 """Where a Chinese sentence places a value, by the words around it: 让X去接Y (who does it, to whom), 给X发 (who receives),
@@ -70,7 +71,7 @@ def framed(question: str, properties: dict, found: set[str]) -> dict[str, str]:
                 values = (m["v"].strip(MARKS) for pattern, fits in FRAMES if own & fits for m in pattern.finditer(question))
                 if value := next((v for v in values if v and v not in placed.values()), None):
                     value = re.sub(rf"^(?:\d+|{NUMERAL}+)[\u4e00-\u9fff](?=.)", "", value) if counted else value
-                    placed[name] = _without_own_noun(value, hint_of(name, spec))
+                    placed[name] = _numbered(_without_own_noun(value, hint_of(name, spec)), question)
     return placed
 
 
@@ -93,9 +94,19 @@ def _quoted(value: str, question: str, spec: dict, name: str) -> str:
     role = role_of(name, spec)[0]
     pieces = [piece for piece in value.split(",") if piece.strip(EDGES)] if role not in ("body", "query") else []
     written = as_written(pieces[0].strip() if pieces else value, question)
+    written = written if "numb" in hint_of(name, spec) else _numbered(written, question)  # "the room's number": 3
     if role == "unit":  # "jin" is 斤 for a tool that names its units in Chinese, "liters" stays for one in English
         return written if is_chinese(written) and is_chinese(spec.get("description") or "") else value
     return PERSON.match(written)[1] if role == "person" and is_chinese(written) else written
+
+
+def _numbered(written: str, question: str) -> str:
+    """A place named by its number as written: "二号会议室" (read "meeting room #2", so the value found is "2"), "3楼会议室"
+    (found as "会议室")."""
+    if is_chinese(written) and (glued := re.search(rf"(?:\d+|{NUMERAL})\s*[楼层栋]\s*{re.escape(written)}", question)):
+        return glued[0]  # not 号 alone: "5号开会" is a day's
+    numbers = ((p[0], str(p[1] if p[1].isdigit() else numeral(p[1]))) for p in NUMBERED_PLACE.finditer(question))
+    return next((place for place, number in numbers if written == number or written and place.endswith(written)), written)
 
 
 def as_written(value: str, question: str) -> str:
@@ -106,10 +117,11 @@ def as_written(value: str, question: str) -> str:
     starts = [i for i in range(len(question)) if _reads_from(question, i, first)]
     ends = [j for j in range(1, len(question) + 1) if _reads_to(question, j, last)]
     found = [(j - i, i, j) for i in starts for j in ends if j > i and _plain(english(question[i:j])) == wanted]
-    # a word only CC-CEDICT read ("开心的近义词": "feel happy"), which it reads only where the vocabulary left Chinese unread
-    if not found and value.isascii() and UNREAD.search(english(question)):
+    # a word only CC-CEDICT read ("开心的近义词": "feel happy"), which it reads only where the vocabulary left Chinese unread;
+    # its reading may hold more than the value, whose other words named the tool ("取消周会": "weekly meeting")
+    if not found and value.isascii() and not value.isdigit() and UNREAD.search(english(question)):
         found = [(j - i, i, j) for i in range(len(question)) for j in range(i + 2, min(i + 9, len(question) + 1))
-                 if _plain(english(question[i:j], lambda _: False)) == wanted]
+                 if re.search(rf"\b{re.escape(wanted)}\b", _plain(english(question[i:j], lambda _: -1.0)))]
     _, i, j = min(found, default=(0, 0, 0))
     return question[i:j].strip(EDGES) or value
 
