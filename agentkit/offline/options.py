@@ -60,7 +60,7 @@ def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool) -
 def _meanings(options: tuple, described: str) -> tuple[dict[str, Any], re.Pattern[str]]:
     """Word or phrase -> the one option it points at, and the phrases (Chinese, "not urgent"): the option's head word
     (all its words where heads are shared: "everyDay"), their lines in [options], its gloss ("damaged: cracked or torn")."""
-    glosses = dict(re.findall(r"\b(\w+)\s*:\s*([^.;:]+)", described))
+    glosses = dict(re.findall(r"\b(\w+)\s*(?:[:=(]|\s-)\s*(?=([^.;:=()]+))", described))  # "x: …", "x = …", "x (…)", "x - …"
     heads = [reading.stem((reading.split_name(str(option)) or [""])[0]) for option in options]
     pointed: dict[str, set] = {}
     for option, head in zip(options, heads, strict=True):  # "quick_wash" by "quick", not by "wash"
