@@ -131,14 +131,13 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
            siblings: tuple[str, ...] = ()) -> Any:
     kind, hint = json_type(spec), hint_of(name, spec)
     if "enum" in spec:
-        return glossed(spec, text, spans, used) or choice(
-            spec["enum"], hint, text, spec.get("default") if required and guess else None, required and guess)
+        return glossed(spec, text, spans, used) or choice(spec, hint, text, required, guess)
     if kind == "boolean":
         return boolean(name, text, required, guess, spans, used, spec.get("description") or "")
     if kind == "array":
         items = spec.get("items") or {}
         if "enum" in items:
-            found = [v for v in items["enum"] if choice([v], hint, text, None, False) is not None]
+            found = [v for v in items["enum"] if choice({"enum": [v]}, hint, text, False, False) is not None]
         elif json_type(items) in ("number", "integer"):
             found = numbers.listed(text, spans, used, json_type(items))  # "[3, 4] and [7, 8]": one list a parameter
         else:

@@ -7,6 +7,7 @@ side); a flag is what the question says of its words ("without tolls": false), o
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from agentkit.offline import lexicon, reading
@@ -17,10 +18,14 @@ from agentkit.offline.spans import QUOTED, Span
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
 YES, NO = (frozenset(lexicon.words("words")["flags"][said].split()) for said in ("yes", "no"))
 YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
+MEANINGS = [set(map(reading.stem, line.split())) for line in sum(lexicon.words("words")["options"].values(), [])]
+NEGATED = re.compile(r"\b(?:not|no|never|without|isn't|wasn't|don't|doesn't)\s+(?:\w+\s+)?$")  # "not urgent", "not too urgent"
 
 
-def choice(options: list, hint: set[str], text: str, default: Any, must: bool) -> Any:
-    """The option the question names ("1200 dollars" names USD); for "from X to Y", the one on this parameter's side."""
+def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool) -> Any:
+    """The option the question names ("1200 dollars" names USD); for "from X to Y", the one on this parameter's side.
+    None named, a required option is the one the question's words point at (`_meanings`), when they point at one."""
+    options, must = spec["enum"], required and guess
     lowered = re.sub("|".join(SYMBOLS), lambda m: SYMBOLS[m.group(0)], text.lower())  # "68°f": "68 fahrenheit"
     lowered = re.sub(rf"\b(?:{'|'.join(CURRENCY_CODES)})\b", lambda m: f"{m[0]} {CURRENCY_CODES[m[0]].lower()}", lowered)
     found = []
@@ -31,19 +36,40 @@ def choice(options: list, hint: set[str], text: str, default: Any, must: bool) -
         for start, word in reading.words_at(lowered):
             spelled = word == part or len(word) >= 4 and part.startswith(word) or part == word[:4]
             # a synonym ("ml" for milliliters, "electric" for ev) only when it points at this option alone
-            if part and (spelled or reading.names_option(word, part, (part, *others))):
+            if part and (spelled or reading.names_option(word, part, (part, *others))) and not NEGATED.search(lowered[:start]):
                 before = re.findall(r"[a-z0-9]+", lowered[:start])[-2:]
                 found.append((start, option, before))
                 break
+    if not found and required:  # "not urgent" says nothing of urgent; it is a phrase of its own (low's)
+        table, phrases = _meanings(tuple(options), spec.get("description") or "")
+        said = {word for start, word in reading.words_at(lowered) if not NEGATED.search(lowered[:start])}
+        meant = {table[word] for word in said.union(phrases.findall(lowered)) if word in table}
+        found = [(0, meant.pop(), [])] if len(meant) == 1 else []  # two or none: ask, as when none is named
     if not found:
-        return default if must else None  # no default and no option named: ask, rather than pick one blind
+        return spec.get("default") if must else None  # no default and no option named: ask, rather than pick one blind
     found.sort(key=lambda f: f[0])
     towards = [f for f in found if f[2][-1:] and f[2][-1] in {"to", "into", "in"}]
     source = [f for f in found if f[2][-1:] and (f[2][-1] == "from" or re.fullmatch(r"\d+|degrees?", f[2][-1]))]
     if side_of(hint) == "to":  # the unit of "500 ml" is where a conversion starts, never where it goes
         target = towards or [f for f in found if f not in source]
-        return target[-1][1] if target else (default if must else None)
+        return target[-1][1] if target else (spec.get("default") if must else None)
     return (source or [f for f in found if f not in towards] or found)[0][1] if side_of(hint) == "from" else found[0][1]
+
+
+@lru_cache(maxsize=512)  # per enum: a request only looks its words up
+def _meanings(options: tuple, described: str) -> tuple[dict[str, Any], re.Pattern[str]]:
+    """Word or phrase -> the one option it points at, and the phrases (Chinese, "not urgent"): the option's head word
+    (all its words where heads are shared: "everyDay"), their lines in [options], its gloss ("damaged: cracked or torn")."""
+    glosses = dict(re.findall(r"\b(\w+)\s*(?:[:=(]|\s-)\s*(?=([^.;:=()]+))", described))  # "x: …", "x = …", "x (…)", "x - …"
+    heads = [reading.stem((reading.split_name(str(option)) or [""])[0]) for option in options]
+    pointed: dict[str, set] = {}
+    for option, head in zip(options, heads, strict=True):  # "quick_wash" by "quick", not by "wash"
+        own = {head, str(option).lower()} if heads.count(head) == 1 else {*map(reading.stem, reading.split_name(str(option)))}
+        for word in own.union(*(line for line in MEANINGS if own & line), reading.words(glosses.get(str(option), ""))):
+            pointed.setdefault(word.replace("_", " "), set()).add(option)
+    table = {word: found.pop() for word, found in pointed.items() if len(found) == 1}
+    phrases = "|".join(re.escape(p) for p in sorted(table, key=len, reverse=True) if not re.fullmatch(r"[a-z0-9]+", p))
+    return table, re.compile(rf"(?<![a-z])(?:{phrases or '$^'})(?![a-z])")
 
 
 def boolean(name: str, text: str, required: bool, guess: bool, spans: list[Span], used: set[int],

@@ -1,0 +1,44 @@
+"""A required option said in other words: by its own words, a line of [options], the parameter's description, negation."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentkit.offline.fill import fill
+
+
+def _schema(options, description="", required=True, **more):
+    option = {"type": "string", "enum": options, "description": description}
+    return {"type": "object", "properties": {"label": {"type": "string", "description": "item label"}, "pick": option,
+                                             **more}, "required": ["pick"] if required else []}
+
+
+@pytest.mark.parametrize(("options", "description", "said", "meant"), [
+    (["gutter_clean", "tyre_swap", "window_wash"], "job", "the van needs new tires", "tyre_swap"),  # spelling
+    (["pristine", "damaged", "missing"], "state", "the vase arrived smashed", "damaged"),  # a line of [options]
+    (["ok", "faulty", "gone"], "state. faulty: sparks, buzzes or smells of smoke.", "the kettle buzzes", "faulty"),  # gloss
+    (["basic", "premium"], "plan: basic (ads, one screen) or premium (no ads, four screens)", "four screens please", "premium"),
+    (["basic", "premium"], "plan: basic (ads, one screen) or premium (no ads, four screens)", "just one screen", "basic"),
+    (["onceOnly", "everyWeek", "everyYear"], "cadence", "water the ferns each week", "everyWeek"),  # camelCase, shared head
+    (["low", "high"], "urgency", "fix the hinge, not urgent", "low"),  # negated: not high, a phrase of low's
+    (["low", "urgent"], "urgency", "fix the hinge, it is not urgent at all", "low"),  # negation beats the spelled option
+    (["warm_white", "cool_white"], "tone", "书房的灯要暖一点", "warm_white"),  # Chinese, as written
+    (["rinse", "delicate_cycle", "spin"], "program", "my silk scarf please", "delicate_cycle"),  # "delicate" by its line
+    (["on", "off"], "power", "dim the porch lamp a little", "on"),  # a lamp dimmed is on
+])
+def test_a_required_option_said_in_other_words_is_taken(options, description, said, meant):
+    assert fill(_schema(options, description), said)[0].get("pick") == meant
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    (["pristine", "damaged", "missing"], "log the vase for me"),  # none said
+    (["low", "high"], "not urgent, but also important"),  # two: low and high
+    (["express_wash", "wool_wash"], "wash it"),  # the shared word names neither
+])
+def test_a_required_option_said_by_none_or_by_two_is_asked_for(options, said):
+    values, missing = fill(_schema(options), said)
+    assert "pick" not in values and missing == ["pick"]
+
+
+def test_an_optional_option_is_not_read_by_meaning():
+    assert "pick" not in fill(_schema(["pristine", "damaged"], required=False), "the vase arrived smashed")[0]
