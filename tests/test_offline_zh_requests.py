@@ -88,7 +88,7 @@ def test_a_value_goes_back_to_the_words_the_learner_wrote(value, question, writt
 @pytest.mark.parametrize(("question", "general"), [
     ("什么是股票代码？", True), ("多喝水有什么好处？", True), ("为什么天空是蓝色的？", True), ("复利是什么意思？", True),
     ("纽约现在是什么时间？", False), ("notes.txt 里是什么？", False), ("上海天气怎么样", False), ("北京有什么酒店", False),
-    ("What is a ticker?", False)])
+    ("What is a ticker?", False), ("serendipity是什么意思？", False), ("请问 ubiquitous 什么意思", False)])
 def test_a_general_question_is_told_from_a_request(question, general):
     assert asks_in_general(question) is general
 
@@ -595,3 +595,22 @@ SYNONYMS = tool("find_synonyms", "List synonyms of a word.", ["word"], word=S("t
 def test_a_value_the_dictionary_read_is_quoted_as_written(question, word):
     """The dictionary reads 开心 as "feel happy" to choose the tool; the value is the learner's word, not the gloss."""
     assert calls(question, SYNONYMS, FAULT)[0] == [("find_synonyms", {"word": word})]
+
+
+SPEAKER = tool("speaker_play", "Play audio on the kitchen speaker.", [], what=S("song or station"))
+BALLOT = tool("submit_ballot", "Vote for an option in a club poll.", ["choice"], choice=S("the option"))
+MEMO = tool("keep_memo", "Save a short memo.", ["memo"], memo=S("memo text"))
+RIDE = tool("ride", "Book a taxi ride.", ["to"], to=S("destination"))
+TRANSLATE = tool("trans", "Translate text.", ["text", "lang"], text=S("text"), lang=S("target language"))
+REMOVE = tool("rm", "Delete a file.", ["path"], path=S("file path"))
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("帮我放一首晴天", "speaker_play"), ("听一下新闻", "speaker_play"), ("能不能放首歌", "speaker_play"),
+    ("我投票给方案二", "submit_ballot"), ("存一下：周日去看外婆", "keep_memo"), ("叫辆车去机场", "ride"),
+    ("把这段翻成法语：早上好", "trans"), ("删掉旧照片.jpg", "rm")])
+def test_a_short_everyday_verb_reaches_its_tool(question, expected):
+    """放, 听, 存, 投票, 叫辆车, 翻成, 删掉: the short verbs people type to an assistant are read (a single character
+    never reaches the dictionary), so the request meets its tool and is not declined."""
+    made, _ = calls(question, SPEAKER, BALLOT, MEMO, PC_REPAIR, RIDE, TRANSLATE, REMOVE)
+    assert [name for name, _ in made] == [expected]

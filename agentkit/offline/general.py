@@ -40,7 +40,10 @@ def is_general(question: str) -> bool:
 
 def asks_in_general(question: str) -> bool:
     """A Chinese question about the world, naming no value a tool could act on: answered in words, not with a call."""
-    return is_chinese(question) and bool(GENERAL_ZH.search(question)) and not _names_a_value(english(question), True)
+    # "serendipity是什么意思？": a word in Latin letters asked about is a value, for a tool that defines or translates it
+    latin = re.search(r"[A-Za-z]{2,}", question)
+    return is_chinese(question) and bool(GENERAL_ZH.search(question)) and not latin and not _names_a_value(
+        english(question), True)
 
 
 def _names_a_value(text: str, capitals: bool = False) -> bool:

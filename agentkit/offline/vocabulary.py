@@ -182,7 +182,7 @@ def _days(text: str) -> str:
 
 
 LATER = TABLES["zh_later"]
-LINKING, NAME_STARTS = frozenset(TABLES["zh"]["linking"]), TABLES["zh"]["name_starts"]
+LINKING, NAME_STARTS, LEADING = frozenset(TABLES["zh"]["linking"]), TABLES["zh"]["name_starts"], TABLES["zh"]["leading"]
 """What 在, 到, 把, 的 read as: they link words, never starting a compound word but for a name's first (中关村)."""
 
 
@@ -200,9 +200,15 @@ def _read_word(match: re.Match[str]) -> str:
         and (not is_chinese(text[start - 1:start]) or any((m := _vocabulary().match(text, start - n)) and m.end() == start
                                                           and WORDS[m[0]] in LINKING for n in (1, 2)))
     if len(word) == 1 and (WORDS[word] not in LINKING and unknown_next and not text[:start].rstrip()[-1:].isdigit()
-                           or in_a_name):
+                           and not _leads(word, text, end) or in_a_name):
         return word  # "弗兰克·赫伯特" is a name: its 克 is not grams
     return f" {WORDS[word]} "
+
+
+def _leads(word: str, text: str, end: int) -> bool:
+    """放, 听, 存: a verb typed alone before what it acts on ("放周杰伦的歌", "听郭德纲的相声") is read whatever follows,
+    unless it starts a word of the dictionary with the next character (放心, 听说, 存款 are other words)."""
+    return word in LEADING and text[end - 1:end + 1] not in _dictionary()
 
 
 @cache
