@@ -229,3 +229,20 @@ def test_where_a_thing_is_sent_is_what_follows_sent_to(question, cake, address):
     """送到/寄往 X, 送 thing 到 X: X is where it goes, as written, and the thing ends before 送到."""
     [(_, arguments)] = call(question, CAKE)
     assert (arguments["item"], arguments["address"]) == (cake, address)
+
+
+MEETUP = tool("arrange_meetup", "Arrange to meet someone somewhere.", ["guest", "spot"], guest=S("who you meet"), spot=S("where"))
+PRESENT = tool("mail_present", "Mail a present.", ["to", "present"], to=S("who gets it"), present=S("the present"),
+               note=S("card text"))
+PAPER = tool("add_paper", "Add a paper to the reading queue.", ["title"], title=S("paper title"), author=S("who wrote it"))
+
+
+@pytest.mark.parametrize(("question", "tools", "values"), [
+    ("安排一下，去杭州东站接外公", [MEETUP], {"guest": "外公", "spot": "杭州东站"}),
+    ("寄小林一盒月饼，卡片写中秋快乐", [PRESENT], {"to": "小林", "present": "月饼", "note": "中秋快乐"}),
+    ("论文加到队列：注意力机制，作者是王明", [PAPER], {"title": "注意力机制", "author": "王明"})])
+def test_a_free_text_value_is_one_content_run_of_the_request(question, tools, values):
+    """A value ends where a function word or the request's verb starts (寄小林: the person sent to; 接外公: who is met),
+    a place is the whole run that ends as a place does (杭州东站, not 杭州), a labelled value the run after its label."""
+    [(_, arguments)] = call(question, *tools)
+    assert {name: arguments.get(name) for name in values} == values
