@@ -82,7 +82,7 @@ def in_run(value: Any, name: str, spec: dict, question: str) -> Any:
     number's measure), or the whole run it stands in when that ends as a place does ("南京" of "去南京南站接")."""
     role = role_of(name, spec)[0]
     if isinstance(value, str) and value not in question and role in SHAPES:  # "capital 机场 T3 接张总": 接张总
-        value = next((v for v in re.findall(r"[\u4e00-\u9fff]+", value)[::-1] if v in question), value)
+        value = next((v for v in re.findall(r"[\u4e00-\u9fff]+", value)[::-1] if v in question and SHAPES[role].search(v)), value)
     if not isinstance(value, str) or value not in question or role in STRICT - {"place", "email"} or {
             role, *hint_of(name, spec)} & set(RUNS["whole"]):
         return value
@@ -93,7 +93,8 @@ def in_run(value: Any, name: str, spec: dict, question: str) -> Any:
         shaped = [run for run, _ in runs if role in SHAPES and SHAPES[role].search(run)]
         return next(iter(shaped or [run for run, measured in runs if measured] or [runs[0][0]]))
     around = next((run for run in re.split(f"{CUT.pattern}|的", question)[::2] if run.startswith(value) and run != value), "")
-    return around if role == "place" and len(around) <= len(value) + 3 and SHAPES["place"].search(around) else value
+    once = question.count(value) == 1  # "杭州" of "杭州去南京", not the 杭州东站 of another clause
+    return around if role == "place" and once and len(around) <= len(value) + 3 and SHAPES["place"].search(around) else value
 
 
 def labelled(question: str, schema: dict, found: dict[str, Any]) -> dict[str, str]:
@@ -102,19 +103,30 @@ def labelled(question: str, schema: dict, found: dict[str, Any]) -> dict[str, st
     a value `found` when a marker (是, 写, ：) says it is labelled ("客厅" reads "living room": a room, no label) or when
     a person's is none ("提交" read as one). A required person or place none was found for is the last run shaped as
     one ("在首都机场T3接张总")."""
-    placed, runs = {}, [run.strip(EDGES) for run in CUT.split(question)[::2] if run.strip(EDGES)]
+    parts = CUT.split(question)
+    runs = [run.strip(EDGES) for run in parts[::2] if run.strip(EDGES)]
+    things = [run.strip(EDGES) for at, run in enumerate(parts)
+              if at % 2 == 0 and at and re.fullmatch(RUNS["measured"], parts[at - 1])]  # what a measure word counts
+    placed: dict[str, str] = {}
+    required = schema.get("required") or ()
     for name, spec in (schema.get("properties") or {}).items():
-        role, own = role_of(name, spec)[0], {name, *split_name(name)} | {w for w in hint_of(name, spec) if is_chinese(w)}
+        role = role_of(name, spec)[0]
+        own = {name, role, *split_name(name)} | {w for w in hint_of(name, spec) if is_chinese(w)}
         labels = (at + size for at in range(len(question)) for size in (2, 3) if question[at:at + size] in WORDS and (
             question[at:at + size] in own or set(WORDS[question[at:at + size]].split() or [""]) <= own))
         cut = re.compile("[，。！？；,!?;]") if {role, *hint_of(name, spec)} & set(RUNS["whole"]) else CUT
         marked = (re.match(r"(?:是|为|写成|写|叫|[：:])?", question[end:]) for end in labels)
         values = ((m[0], cut.split(m.string[m.end():])[0].strip(EDGES)) for m in marked)
-        weak = name not in found or role == "person" and not SHAPES[role].search(str(found[name]))
+        was = str(found.get(name, ""))  # none, none as written ("09:00 to 停 water"), a person's that is none ("提交")
+        weak = not was or was not in question or role == "person" and not SHAPES[role].search(was)
         if _free(name, spec, "") and (value := next((v for k, v in values if is_chinese(v) and (k or weak)), None)):
             placed[name] = value
-        elif role in SHAPES and name not in found and name in (schema.get("required") or ()) and (value := next((
+        elif role in SHAPES and name not in found and name in required and (value := next((
                 run for run in runs[::-1] if SHAPES[role].search(run) and run not in found.values()), None)):
+            placed[name] = value
+        elif _free(name, spec, "") and role not in SHAPES and cut is CUT and (any(  # "地铁" of 中关村地铁站 is the place's:
+                was in run != was and SHAPES["place"].search(run) for run in runs) if was else name in required) and (
+                value := next((run for run in things if run and run not in found.values()), None)):  # the thing: 一把黑色雨伞
             placed[name] = value
     return placed
 
