@@ -48,6 +48,9 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) ->
     written |= framed(question, properties, set(written))  # "让奶奶去接小明": who picks up, who is picked up
     written = {n: in_run(v, n, properties.get(n) or {}, question) for n, v in written.items()}
     written |= labelled(question, schema, written)  # "作者是刘慈欣", "在首都机场T3接张总"
+    # "奥体中心的羽毛球场": a place written as the learner did is what stands before 的, not the court booked there
+    for name in (n for n in written if written[n] != arguments.get(n) and role_of(n, properties.get(n) or {})[0] == "place"):
+        written[name] = re.sub(r"^([\u4e00-\u9fff]{2,})的[\u4e00-\u9fff]{2,}$", r"\1", written[name])
     unit = next((n for n, spec in properties.items() if n not in written and _free(n, spec, "") and role_of(n, spec)[0]
                  == "unit"), None)  # "3盒酸奶": the measure word between the number and the thing counted is its unit
     measured = (re.search(rf"(?:\d|{NUMERAL})\s*([\u4e00-\u9fff]{{1,2}}?)\s*{re.escape(v)}", question) for v in written.values()
