@@ -229,3 +229,36 @@ def test_where_a_thing_is_sent_is_what_follows_sent_to(question, cake, address):
     """送到/寄往 X, 送 thing 到 X: X is where it goes, as written, and the thing ends before 送到."""
     [(_, arguments)] = call(question, CAKE)
     assert (arguments["item"], arguments["address"]) == (cake, address)
+
+
+MEETUP = tool("arrange_meetup", "Arrange to meet someone somewhere.", ["guest", "spot"], guest=S("who you meet"), spot=S("where"))
+PRESENT = tool("mail_present", "Mail a present.", ["to", "present"], to=S("who gets it"), present=S("the present"),
+               note=S("card text"))
+PAPER = tool("add_paper", "Add a paper to the reading queue.", ["title"], title=S("paper title"), author=S("who wrote it"))
+
+
+@pytest.mark.parametrize(("question", "tools", "values"), [
+    ("安排一下，去杭州东站接外公", [MEETUP], {"guest": "外公", "spot": "杭州东站"}),
+    ("寄小林一盒月饼，卡片写中秋快乐", [PRESENT], {"to": "小林", "present": "月饼", "note": "中秋快乐"}),
+    ("论文加到队列：注意力机制，作者是王明", [PAPER], {"title": "注意力机制", "author": "王明"})])
+def test_a_free_text_value_is_one_content_run_of_the_request(question, tools, values):
+    """A value ends where a function word or the request's verb starts (寄小林: the person sent to; 接外公: who is met),
+    a place is the whole run that ends as a place does (杭州东站, not 杭州), a labelled value the run after its label."""
+    [(_, arguments)] = call(question, *tools)
+    assert {name: arguments.get(name) for name in values} == values
+
+
+LOST = tool("report_lost_property", "Report lost property.", ["item", "where"], item=S("what was lost"),
+            where=S("where it was lost"))
+MEMO = tool("pin_memo", "Pin a memo to the team wall.", ["heading", "text"], heading=S("memo heading"), text=S("memo text"))
+
+
+@pytest.mark.parametrize(("question", "tools", "values"), [
+    ("我在西湖公园丢了一顶红色帽子", [LOST], {"item": "红色帽子", "where": "西湖公园"}),
+    ("在人民广场站丢了一个黑色钱包", [LOST], {"item": "黑色钱包", "where": "人民广场站"}),
+    ("贴个便签，标题周五聚餐，内容是晚上六点三楼集合", [MEMO], {"heading": "周五聚餐", "text": "晚上六点三楼集合"})])
+def test_a_thing_is_the_run_a_measure_word_counts_and_a_label_names_its_value(question, tools, values):
+    """The thing asked for is what 一顶/一个 counts when no value was found for it; a heading is what follows 标题 (the
+    word of its kind) when the value found is not the learner's words ("18:03 楼 gather")."""
+    [(_, arguments)] = call(question, *tools)
+    assert {name: arguments.get(name) for name in values} == values

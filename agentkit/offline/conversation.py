@@ -133,7 +133,8 @@ def _again_with(tried: list[tuple[Offer, dict]], value: str, asked: str, loose: 
     if not (changed := described or _to_the_side_named(offer, changed or bare, previous, question)):
         return []
     english_read = {name: value for name, value in changed.items() if not is_chinese(str(value))}
-    changed |= in_learners_words(english_read, offer.schema, asked) if english_read else {}  # "卧室也开一下": 卧室
+    unasked = offer.schema | {"required": []}  # "卧室也开一下": 卧室; what a follow-up leaves out is kept, not looked for
+    changed |= in_learners_words(english_read, unasked, asked) if english_read else {}
     arguments = {**previous, **{n: _as_before(v, previous.get(n), asked) for n, v in changed.items()}}
     return [Planned(offer, arguments)] if set(offer.schema.get("required") or []) <= set(arguments) else []
 

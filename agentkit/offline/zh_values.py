@@ -24,15 +24,17 @@ from agentkit.offline.zh_numbers import MEASURE_WORDS, NUMERAL, numeral
 EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
 """What a phrase does not start or end with: particles and punctuation around the words of a value."""
 MARKS = "，。、！？：；,.!?:; "  # what a value its frame placed does not end with: "取消了" keeps its 了
-ENDS = lexicon.words("words")["zh_function_words"]
-PERSON = re.compile(rf"(?:{'|'.join(ENDS['before_person'])})?(.+?(?:{'|'.join(ENDS['person_titles'])})|.+?(?="
-                    rf"(?:{'|'.join(ENDS['after_person'])}))|.+)")
-"""Who a person value names, as written: after 跟 or 给, up to a title ("Tony老师") or the verb done to them ("老婆|发个短信")."""
 NUMBERED_PLACE = re.compile(rf"(\d+|{NUMERAL})\s*号\s*(?:{'|'.join(lexicon.words('words')['zh']['numbered'])})")
 FRAMES = [(re.compile(pattern), frozenset(fits.split()) | frozenset(words(fits))) for pattern, fits in lexicon.words(
     "words")["zh_frames"].values()]  # each word as written and as a description's words are read ("passeng")
 """Where a Chinese sentence places a value, by the words around it: 让X去接Y (who does it, to whom), 给X发 (who receives),
 把X移到Y (the thing moved, where to), 标题是X, 内容是X, 因为X ..., each with the words of the parameters it fits."""
+RUNS = lexicon.words("words")["zh_runs"]
+CUT, VERB = (re.compile(rf"({RUNS['measured']}|{'|'.join(sorted(cuts, key=len, reverse=True))}|[，。、！？：；,!?:;])")
+             for cuts in (RUNS["verbs"] + RUNS["links"], RUNS["verbs"]))
+"""What a content run of a person or a place ends at: a verb of the request, a word that links, a number and its measure
+word; a run of anything else, at the verb or a measure only ("带猫去打疫苗" is one task)."""
+SHAPES = {"person": re.compile(rf"{'|'.join(RUNS['persons'])}|{RUNS['name_shape']}"), "place": re.compile(RUNS["places"])}
 
 
 def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) -> dict[str, Any]:
@@ -44,6 +46,8 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) ->
     written = {name: _quoted(value, question, properties.get(name) or {}, name) if isinstance(value, str) and _free(
         name, properties.get(name) or {}, value) else value for name, value in arguments.items()}
     written |= framed(question, properties, set(written))  # "让奶奶去接小明": who picks up, who is picked up
+    written = {n: in_run(v, n, properties.get(n) or {}, question) for n, v in written.items()}
+    written |= labelled(question, schema, written)  # "作者是刘慈欣", "在首都机场T3接张总"
     # "奥体中心的羽毛球场": a place written as the learner did is what stands before 的, not the court booked there
     for name in (n for n in written if written[n] != arguments.get(n) and role_of(n, properties.get(n) or {})[0] == "place"):
         written[name] = re.sub(r"^([\u4e00-\u9fff]{2,})的[\u4e00-\u9fff]{2,}$", r"\1", written[name])
@@ -71,14 +75,63 @@ def framed(question: str, properties: dict, found: set[str]) -> dict[str, str]:
                 values = (m["v"].strip(MARKS) for pattern, fits in FRAMES if own & fits for m in pattern.finditer(question))
                 if value := next((v for v in values if v and v not in placed.values()), None):
                     value = re.sub(rf"^(?:\d+|{NUMERAL}+)[\u4e00-\u9fff](?=.)", "", value) if counted else value
-                    placed[name] = _numbered(_without_own_noun(value, hint_of(name, spec)), question)
+                    placed[name] = _numbered(value, question)
     return placed
 
 
-def _without_own_noun(value: str, hint: frozenset[str]) -> str:
-    """A value without the noun that names its own parameter ("联系人王大锤" is the contact 王大锤)."""
-    noun = next((w for w in WORDS if value.startswith(w) and len(w) < len(value) and hint & set(WORDS[w].split())), "")
-    return value[len(noun):]
+def in_run(value: Any, name: str, spec: dict, question: str) -> Any:
+    """A free-text value as one content run of the request: cut where a function word or the request's verb starts
+    ("王老师留言：明天..." is 王老师, "南站接爷爷" a person's 爷爷, "小王一个蓝牙音箱" a thing's 蓝牙音箱: the run after a
+    number's measure), or the whole run it stands in when that ends as a place does ("南京" of "去南京南站接")."""
+    role = role_of(name, spec)[0]
+    if isinstance(value, str) and value not in question and role in SHAPES:  # "capital 机场 T3 接张总": 接张总
+        value = next((v for v in re.findall(r"[\u4e00-\u9fff]+", value)[::-1] if v in question and SHAPES[role].search(v)), value)
+    if not isinstance(value, str) or value not in question or role in STRICT - {"place", "email"} or {
+            role, *hint_of(name, spec)} & set(RUNS["whole"]):
+        return value
+    parts = (CUT if role in SHAPES else VERB).split(value)
+    runs = [(run.strip(EDGES), bool(re.fullmatch(RUNS["measured"], parts[at - 1])) if at else False)
+            for at, run in enumerate(parts) if not at % 2 and run.strip(EDGES)]
+    if len(runs) > 1 or runs and runs[0][0] != value.strip(EDGES) and role in SHAPES:  # "送小王": the person sent to
+        shaped = [run for run, _ in runs if role in SHAPES and SHAPES[role].search(run)]
+        return next(iter(shaped or [run for run, measured in runs if measured] or [runs[0][0]]))
+    around = next((run for run in re.split(f"{CUT.pattern}|的", question)[::2] if run.startswith(value) and run != value), "")
+    once = question.count(value) == 1  # "杭州" of "杭州去南京", not the 杭州东站 of another clause
+    return around if role == "place" and once and len(around) <= len(value) + 3 and SHAPES["place"].search(around) else value
+
+
+def labelled(question: str, schema: dict, found: dict[str, Any]) -> dict[str, str]:
+    """The values the request labels with their parameter's word: "作者是刘慈欣" (an author), "联系人写张伟" (a contact):
+    the run after a word that reads as the parameter's name or is one of its description's Chinese words, in place of
+    a value `found` when a marker (是, 写, ：) says it is labelled ("客厅" reads "living room": a room, no label) or when
+    a person's is none ("提交" read as one). A required person or place none was found for is the last run shaped as
+    one ("在首都机场T3接张总")."""
+    parts = CUT.split(question)
+    runs = [run.strip(EDGES) for run in parts[::2] if run.strip(EDGES)]
+    things = [run.strip(EDGES) for at, run in enumerate(parts)
+              if at % 2 == 0 and at and re.fullmatch(RUNS["measured"], parts[at - 1])]  # what a measure word counts
+    placed: dict[str, str] = {}
+    required = schema.get("required") or ()
+    for name, spec in (schema.get("properties") or {}).items():
+        role = role_of(name, spec)[0]
+        own = {name, role, *split_name(name)} | {w for w in hint_of(name, spec) if is_chinese(w)}
+        labels = (at + size for at in range(len(question)) for size in (2, 3) if question[at:at + size] in WORDS and (
+            question[at:at + size] in own or set(WORDS[question[at:at + size]].split() or [""]) <= own))
+        cut = re.compile("[，。！？；,!?;]") if {role, *hint_of(name, spec)} & set(RUNS["whole"]) else CUT
+        marked = (re.match(r"(?:是|为|写成|写|叫|[：:])?", question[end:]) for end in labels)
+        values = ((m[0], cut.split(m.string[m.end():])[0].strip(EDGES)) for m in marked)
+        was = str(found.get(name, ""))  # none, none as written ("09:00 to 停 water"), a person's that is none ("提交")
+        weak = not was or was not in question or role == "person" and not SHAPES[role].search(was)
+        if _free(name, spec, "") and (value := next((v for k, v in values if is_chinese(v) and (k or weak)), None)):
+            placed[name] = value
+        elif role in SHAPES and name not in found and name in required and (value := next((
+                run for run in runs[::-1] if SHAPES[role].search(run) and run not in found.values()), None)):
+            placed[name] = value
+        elif _free(name, spec, "") and role not in SHAPES and cut is CUT and (any(  # "地铁" of 中关村地铁站 is the place's:
+                was in run != was and SHAPES["place"].search(run) for run in runs) if was else name in required) and (
+                value := next((run for run in things if run and run not in found.values()), None)):  # the thing: 一把黑色雨伞
+            placed[name] = value
+    return placed
 
 
 def _free(name: str, spec: dict, value: str) -> bool:
@@ -89,15 +142,14 @@ def _free(name: str, spec: dict, value: str) -> bool:
 def _quoted(value: str, question: str, spec: dict, name: str) -> str:
     """A value quoted from the question as written. It is one clause's words ("pay rent , 之前" is 交房租: the day
     before which it is due is another part of the request), but for a message (its frame finds where it ends) or a
-    search; a person ends where the verb done to them starts; a unit is the one written ("jin" is 斤) for a tool in
-    Chinese."""
+    search; a unit is the one written ("jin" is 斤) for a tool in Chinese."""
     role = role_of(name, spec)[0]
     pieces = [piece for piece in value.split(",") if piece.strip(EDGES)] if role not in ("body", "query") else []
     written = as_written(pieces[0].strip() if pieces else value, question)
     written = written if "numb" in hint_of(name, spec) else _numbered(written, question)  # "the room's number": 3
     if role == "unit":  # "jin" is 斤 for a tool that names its units in Chinese, "liters" stays for one in English
         return written if is_chinese(written) and is_chinese(spec.get("description") or "") else value
-    return PERSON.match(written)[1] if role == "person" and is_chinese(written) else written
+    return written
 
 
 def _numbered(written: str, question: str) -> str:
