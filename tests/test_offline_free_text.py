@@ -462,3 +462,22 @@ def test_an_optional_text_never_repeats_the_required_ones(question):
     """ "add a card: descale the kettle": the colon's text is the card's; the optional board is not given, and is left
     out rather than given the same words."""
     assert calls(question, [CARD]) == [("add_card", {"card_title": "descale the kettle"})]
+
+
+PANTRY = tool("restock_pantry", "Restock something in the pantry.", ["product"],
+              product={"type": "string", "description": "What ran out"},
+              vendor={"type": "string", "description": "Supplier to reorder from, optional"})
+LAMP = tool("buy_lamp", "Order a lamp.", ["style"], style={"type": "string", "description": "What the lamp looks like"},
+            maker={"type": "string", "description": "Brand of the lamp"})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    ("restock basmati rice from bulkbarn", [PANTRY], ("restock_pantry", {"product": "basmati rice", "vendor": "Bulkbarn"})),
+    ("restock olive oil at Grocerio please", [PANTRY], ("restock_pantry", {"product": "olive oil", "vendor": "Grocerio"})),
+    ("buy something art deco from Lumora", [LAMP], ("buy_lamp", {"style": "something art deco", "maker": "Lumora"})),
+    ("restock the coffee beans", [PANTRY], ("restock_pantry", {"product": "coffee beans"})),
+])
+def test_an_optional_seller_takes_the_words_after_from_or_at_though_no_table_knows_them(question, tools, expected):
+    """A slot for who sells the thing (a shop, a brand, a supplier) takes "from X"/"at X" though X is no known place;
+    the thing bought is then what is left ("basmati rice", not "basmati rice from bulkbarn")."""
+    assert calls(question, tools) == [expected]

@@ -63,6 +63,9 @@ LEAD = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['when_leads']})(?:(
 ADDING, ONTO = (lexicon.words("words")["phrases"][kind] for kind in ("adding", "onto"))
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
 ADDED = rf"^\s*{ADDING}\s+(?=(.+?)\s+{ONTO})"  # what is added: the object of any required text
+SELLERS, BOUGHT_AT, FOUND_AT = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("sellers", "bought_at",
+                                                                                                 "found_at"))
+"""An optional slot for who sells a thing ("Shop to buy it from"), the words before its seller, and before a place."""
 PRONOUNS, COMMANDS, JOINING = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("pronouns", "commands",
                                                                                                           "joining"))
 NAMED = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['name_leads']})\s+(.+?)(?=\s+(?:{'|'.join(COMMANDS)})\b|[,;]|$)")
