@@ -481,3 +481,20 @@ def test_an_optional_seller_takes_the_words_after_from_or_at_though_no_table_kno
     """A slot for who sells the thing (a shop, a brand, a supplier) takes "from X"/"at X" though X is no known place;
     the thing bought is then what is left ("basmati rice", not "basmati rice from bulkbarn")."""
     assert calls(question, tools) == [expected]
+
+
+PRESENCE = tool("update_presence", "Update my presence line in the team chat.", ["presence"],
+                presence={"type": "string", "description": "Text shown next to my name"})
+LOOKUP = tool("look_up", "Look something up on the web.", ["query"], query={"type": "string", "description": "What to look up"})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    ("set my presence to buried in paperwork", [PRESENCE], ("update_presence", {"presence": "buried in paperwork"})),
+    ("update my presence to out at the dentist", [PRESENCE], ("update_presence", {"presence": "out at the dentist"})),
+    ("search for vegan bakeries in Leeds", [LOOKUP], ("look_up", {"query": "vegan bakeries in Leeds"})),
+    ("search for vegan bakeries open on sunday", [LOOKUP], ("look_up", {"query": "vegan bakeries open"})),
+])
+def test_a_text_keeps_a_phrase_of_its_own_and_ends_before_a_when(question, tools, expected):
+    """ "buried in paperwork", "vegan bakeries in Leeds": a text's "in", "on", "at" phrase is its own words; only a when
+    ("on sunday", "at 5pm", "in the morning") or a price ("under $20") at its end is another value, left out."""
+    assert calls(question, tools) == [expected]

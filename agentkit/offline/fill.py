@@ -116,7 +116,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
             values[text_name] = re.sub(r"^\W+", "", values[text_name][len(chosen):]) or values[text_name]
     texts = [name for name, value in values.items() if isinstance(value, str)]
     for name, other in ((n, o) for n in texts for o in texts if o != n):  # "a watch for dad": dad is the recipient's
-        ending = rf"(?<=\w)\s+(?:{LEADS})\s+(?:the\s+)?{re.escape(values[other])}$"
+        ending = rf"(?<=\w)\s+(?:{LEADS})\s+(?:the\s+)?{re.escape(values[other])}(?:\s+and\b.*)?$"
         values[name] = re.sub(ending, "", values[name], flags=re.I)
     twice = {n for n in texts for o in set(texts) & set(required) - {n} if n not in required and values[n] == values[o]}
     values = {n: v for n, v in values.items() if n not in twice}  # "add a task: X": X is the task's, no optional project's
