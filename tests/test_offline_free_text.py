@@ -486,6 +486,8 @@ def test_an_optional_seller_takes_the_words_after_from_or_at_though_no_table_kno
 PRESENCE = tool("update_presence", "Update my presence line in the team chat.", ["presence"],
                 presence={"type": "string", "description": "Text shown next to my name"})
 LOOKUP = tool("look_up", "Look something up on the web.", ["query"], query={"type": "string", "description": "What to look up"})
+HEADLINES = tool("headlines", "Latest headlines on a subject.", ["subject"], subject={"type": "string", "description": "Subject"},
+                 region={"type": "string", "description": "Region code, e.g. US"})
 
 
 @pytest.mark.parametrize(("question", "tools", "expected"), [
@@ -493,6 +495,7 @@ LOOKUP = tool("look_up", "Look something up on the web.", ["query"], query={"typ
     ("update my presence to out at the dentist", [PRESENCE], ("update_presence", {"presence": "out at the dentist"})),
     ("search for vegan bakeries in Leeds", [LOOKUP], ("look_up", {"query": "vegan bakeries in Leeds"})),
     ("search for vegan bakeries open on sunday", [LOOKUP], ("look_up", {"query": "vegan bakeries open"})),
+    ("headlines on solar panels in UK", [HEADLINES], ("headlines", {"subject": "solar panels", "region": "GB"})),
 ])
 def test_a_text_keeps_a_phrase_of_its_own_and_ends_before_a_when(question, tools, expected):
     """ "buried in paperwork", "vegan bakeries in Leeds": a text's "in", "on", "at" phrase is its own words; only a when

@@ -60,10 +60,10 @@ WHEN_FIRST = re.compile(rf"^(?:this\s+)?{dates.A_DAY}(?:\s+at(?:\s+\d{{1,2}}:\d{
 WHEN = (r"(?:^|\s+)(?:at|on|by|before|after|around|until|till|in|tomorrow|today|under|below|over|above|less than|"
         r"more than)")  # "to tomorrow at 08:00 pay rent": what comes from its when on goes
 WHAT_WHEN = rf"(?:{dates.A_DAY}|{dates.MONTH}|{lexicon.words('words')['phrases']['when_words']})\b"  # "in the morning"
-TIMED = re.compile(rf"(?:^{WHEN}|{WHEN}\b(?:\s+(?:(?:the|this|next|an?)\s+)?(?:[$€£¥]?\d|{WHAT_WHEN})|(?<=tomorrow)|(?<=today)))"
-                   r"[^,]*$", re.I)
+TIMED = re.compile(rf"(?:^{WHEN}|{WHEN}\b(?:\s+(?:(?:the|this|next|an?)\s+)?(?:[$€£¥]?\d|{WHAT_WHEN})|(?<=tomorrow)|(?<=today)"
+                   r"|$))[^,]*$", re.I)
 """A when (or a price) at a phrase's end: its lead and a number, a day or a part of one ("at 17:30", "on Friday", "under
-$100"), or a lead that starts the phrase (its value taken); not a phrase of the text's own ("stuck in traffic")."""
+$100"), or a lead that starts or ends the phrase (its value taken); not a phrase of the text's own ("stuck in traffic")."""
 LEAD = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['when_leads']})(?:(?:{_DAYS})\b|(?=(?:at\s+)?\d))", re.I)
 ADDING, ONTO = (lexicon.words("words")["phrases"][kind] for kind in ("adding", "onto"))
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
