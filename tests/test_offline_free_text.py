@@ -501,3 +501,14 @@ def test_a_text_keeps_a_phrase_of_its_own_and_ends_before_a_when(question, tools
     """ "buried in paperwork", "vegan bakeries in Leeds": a text's "in", "on", "at" phrase is its own words; only a when
     ("on sunday", "at 5pm", "in the morning") or a price ("under $20") at its end is another value, left out."""
     assert calls(question, tools) == [expected]
+
+
+STOCK = tool("gear_stock", "Check whether an instrument is in stock in a city.", ["instrument", "city"],
+             instrument={"type": "string", "description": "The instrument"}, city={"type": "string", "description": "City"})
+
+
+def test_a_place_another_slot_took_ends_the_text_at_its_lead():
+    """ "a cello in Vienna's music stores": Vienna is the city's; its "in" and the rest of its clause are the place's
+    words too, not the instrument's."""
+    assert calls("check stock for a cello in Vienna's music stores", [STOCK]) == [
+        ("gear_stock", {"instrument": "cello", "city": "Vienna"})]

@@ -172,6 +172,8 @@ def without_values(text: str, spans: list[Span], used: set[int], properties: dic
         of = re.match(r"\s+of\b", text[end:]) if span.kind == "unit" else None  # "2 liters of milk": the item is milk
         if span.kind == "proper" and not text[:span.start].strip():  # "Ingrid Berg teaches me piano": the name's verb
             of = re.match(r"\s+[a-z]+(?=\s+\w)", text[end:])
+        if span.kind in ("zone", "proper") and re.search(r"\b(?:in|at|near)\s+$", text[:span.start]):  # "in Berlin's shops"
+            of = re.match(r"[^,;]*", text[end:])  # a place taken ends the text at its lead: the rest of its clause is the place's
         cuts.append((span.start, end + (of.end() if of else 0)))
     return cut(text, cuts)
 
