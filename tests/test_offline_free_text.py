@@ -462,3 +462,53 @@ def test_an_optional_text_never_repeats_the_required_ones(question):
     """ "add a card: descale the kettle": the colon's text is the card's; the optional board is not given, and is left
     out rather than given the same words."""
     assert calls(question, [CARD]) == [("add_card", {"card_title": "descale the kettle"})]
+
+
+PANTRY = tool("restock_pantry", "Restock something in the pantry.", ["product"],
+              product={"type": "string", "description": "What ran out"},
+              vendor={"type": "string", "description": "Supplier to reorder from, optional"})
+LAMP = tool("buy_lamp", "Order a lamp.", ["style"], style={"type": "string", "description": "What the lamp looks like"},
+            maker={"type": "string", "description": "Brand of the lamp"})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    ("restock basmati rice from bulkbarn", [PANTRY], ("restock_pantry", {"product": "basmati rice", "vendor": "Bulkbarn"})),
+    ("restock olive oil at Grocerio please", [PANTRY], ("restock_pantry", {"product": "olive oil", "vendor": "Grocerio"})),
+    ("buy something art deco from Lumora", [LAMP], ("buy_lamp", {"style": "something art deco", "maker": "Lumora"})),
+    ("restock the coffee beans", [PANTRY], ("restock_pantry", {"product": "coffee beans"})),
+])
+def test_an_optional_seller_takes_the_words_after_from_or_at_though_no_table_knows_them(question, tools, expected):
+    """A slot for who sells the thing (a shop, a brand, a supplier) takes "from X"/"at X" though X is no known place;
+    the thing bought is then what is left ("basmati rice", not "basmati rice from bulkbarn")."""
+    assert calls(question, tools) == [expected]
+
+
+PRESENCE = tool("update_presence", "Update my presence line in the team chat.", ["presence"],
+                presence={"type": "string", "description": "Text shown next to my name"})
+LOOKUP = tool("look_up", "Look something up on the web.", ["query"], query={"type": "string", "description": "What to look up"})
+HEADLINES = tool("headlines", "Latest headlines on a subject.", ["subject"], subject={"type": "string", "description": "Subject"},
+                 region={"type": "string", "description": "Region code, e.g. US"})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    ("set my presence to buried in paperwork", [PRESENCE], ("update_presence", {"presence": "buried in paperwork"})),
+    ("update my presence to out at the dentist", [PRESENCE], ("update_presence", {"presence": "out at the dentist"})),
+    ("search for vegan bakeries in Leeds", [LOOKUP], ("look_up", {"query": "vegan bakeries in Leeds"})),
+    ("search for vegan bakeries open on sunday", [LOOKUP], ("look_up", {"query": "vegan bakeries open"})),
+    ("headlines on solar panels in UK", [HEADLINES], ("headlines", {"subject": "solar panels", "region": "GB"})),
+])
+def test_a_text_keeps_a_phrase_of_its_own_and_ends_before_a_when(question, tools, expected):
+    """ "buried in paperwork", "vegan bakeries in Leeds": a text's "in", "on", "at" phrase is its own words; only a when
+    ("on sunday", "at 5pm", "in the morning") or a price ("under $20") at its end is another value, left out."""
+    assert calls(question, tools) == [expected]
+
+
+STOCK = tool("gear_stock", "Check whether an instrument is in stock in a city.", ["instrument", "city"],
+             instrument={"type": "string", "description": "The instrument"}, city={"type": "string", "description": "City"})
+
+
+def test_a_place_another_slot_took_ends_the_text_at_its_lead():
+    """ "a cello in Vienna's music stores": Vienna is the city's; its "in" and the rest of its clause are the place's
+    words too, not the instrument's."""
+    assert calls("check stock for a cello in Vienna's music stores", [STOCK]) == [
+        ("gear_stock", {"instrument": "cello", "city": "Vienna"})]

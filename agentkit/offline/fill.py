@@ -116,7 +116,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
             values[text_name] = re.sub(r"^\W+", "", values[text_name][len(chosen):]) or values[text_name]
     texts = [name for name, value in values.items() if isinstance(value, str)]
     for name, other in ((n, o) for n in texts for o in texts if o != n):  # "a watch for dad": dad is the recipient's
-        ending = rf"(?<=\w)\s+(?:{LEADS})\s+(?:the\s+)?{re.escape(values[other])}$"
+        ending = rf"(?<=\w)\s+(?:{LEADS})\s+(?:the\s+)?{re.escape(values[other])}(?:\s+and\b.*)?$"
         values[name] = re.sub(ending, "", values[name], flags=re.I)
     twice = {n for n in texts for o in set(texts) & set(required) - {n} if n not in required and values[n] == values[o]}
     values = {n: v for n, v in values.items() if n not in twice}  # "add a task: X": X is the task's, no optional project's
@@ -185,9 +185,10 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             return str(chosen.value) + WHOSE.match(text, chosen.end).group(0)  # whose, then what: up to another argument
         return _as_asked(role, hint, chosen, text, spec)
     side = side_of(hint) if role == "place" else None  # "from the airport to Hilton Downtown": a place no table knows
-    if side or role == "place" and required or role == "person" and not required:  # "storm warnings for florida?", "by queen"
-        leads = {"from"} if side == "from" else {"to", "into"} if side else {"in", "for", "at", "near", "around"}
-        blocked = [(s.start, s.end) for s in spans if id(s) in used or not side]
+    seller = role is None and bool(hint & phrases.SELLERS)  # "oat milk from aldi", "frame from Ikea": the shop, known or not
+    if side or seller or role == "place" and required or role == "person" and not required:  # "storm warnings for florida?"
+        leads = {"from"} if side == "from" else {"to", "into"} if side else phrases.BOUGHT_AT if seller else phrases.FOUND_AT
+        blocked = [(s.start, s.end) for s in spans if id(s) in used or not (side or seller)]
         found = lists.made_by(text, blocked) if role == "person" else lists.phrase_after(text, leads, blocked)
         if found and (side or found[2].lower() not in reading.STOP_WORDS and not re.search(r"\d", found[2])):
             spans.append(Span(found[0], found[1], "named", found[2]))

@@ -27,7 +27,7 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False, 
             phrase = re.split(r"\s+-+\s+|[,;]\s|\s+and\s+(?=(?i:i|we|he|she|they)\b)", after.group(1).strip().rstrip("?.!"))[0]
             # "给旺财约个洗澡" (to 旺财 book bath), "去东区图书馆约个讨论室": a Chinese phrase ends before the request's verb
             phrase = re.split(rf"(?<=\S)\s+(?:{'|'.join(COMMANDS)})\b", phrase)[0] if re.match(HAN, phrase) else phrase
-            phrase = re.sub(rf"{WHEN}\b[^,]*$", "", WHEN_FIRST.sub("", phrase))
+            phrase = TIMED.sub("", WHEN_FIRST.sub("", phrase))
             # "on Saturday at 7am to water the plants": a day is when, not what
             if not dates.as_iso(phrase) and any(not _is_tool_word(w, exclude) for w in _words(phrase)):
                 return phrase if phrase.lower() not in PRONOUNS else None
@@ -59,10 +59,18 @@ WHEN_FIRST = re.compile(rf"^(?:this\s+)?{dates.A_DAY}(?:\s+at(?:\s+\d{{1,2}}:\d{
 """A day (and a clock time) before what is to be done, as a Chinese request reads: not the phrase's words."""
 WHEN = (r"(?:^|\s+)(?:at|on|by|before|after|around|until|till|in|tomorrow|today|under|below|over|above|less than|"
         r"more than)")  # "to tomorrow at 08:00 pay rent": what comes from its when on goes
+WHAT_WHEN = rf"(?:{dates.A_DAY}|{dates.MONTH}|{lexicon.words('words')['phrases']['when_words']})\b"  # "in the morning"
+TIMED = re.compile(rf"(?:^{WHEN}|{WHEN}\b(?:\s+(?:(?:the|this|next|an?)\s+)?(?:[$€£¥]?\d|{WHAT_WHEN})|(?<=tomorrow)|(?<=today)"
+                   r"|$))[^,]*$", re.I)
+"""A when (or a price) at a phrase's end: its lead and a number, a day or a part of one ("at 17:30", "on Friday", "under
+$100"), or a lead that starts or ends the phrase (its value taken); not a phrase of the text's own ("stuck in traffic")."""
 LEAD = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['when_leads']})(?:(?:{_DAYS})\b|(?=(?:at\s+)?\d))", re.I)
 ADDING, ONTO = (lexicon.words("words")["phrases"][kind] for kind in ("adding", "onto"))
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
 ADDED = rf"^\s*{ADDING}\s+(?=(.+?)\s+{ONTO})"  # what is added: the object of any required text
+SELLERS, BOUGHT_AT, FOUND_AT = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("sellers", "bought_at",
+                                                                                                 "found_at"))
+"""An optional slot for who sells a thing ("Shop to buy it from"), the words before its seller, and before a place."""
 PRONOUNS, COMMANDS, JOINING = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("pronouns", "commands",
                                                                                                           "joining"))
 NAMED = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['name_leads']})\s+(.+?)(?=\s+(?:{'|'.join(COMMANDS)})\b|[,;]|$)")
@@ -129,7 +137,7 @@ def said_on(phrase: str | None, rest: str, body: bool) -> str | None:
     with the band": "nachos with the band"), where a name ends at the first word no name runs through ("nachos")."""
     at = rest.find(phrase) if phrase and body else -1
     end = ENDS.search(rest, at) if at >= 0 else None
-    said = re.sub(rf"{WHEN}\b[^,]*$", "", rest[at:end.start() if end else len(rest)]) if at >= 0 else ""  # "on friday": when
+    said = TIMED.sub("", rest[at:end.start() if end else len(rest)]) if at >= 0 else ""  # "on friday": when
     return TRAILING.sub("", said).strip(" ,") or phrase
 
 
@@ -164,6 +172,8 @@ def without_values(text: str, spans: list[Span], used: set[int], properties: dic
         of = re.match(r"\s+of\b", text[end:]) if span.kind == "unit" else None  # "2 liters of milk": the item is milk
         if span.kind == "proper" and not text[:span.start].strip():  # "Ingrid Berg teaches me piano": the name's verb
             of = re.match(r"\s+[a-z]+(?=\s+\w)", text[end:])
+        if span.kind in ("zone", "proper") and re.search(r"\b(?:in|at|near)\s+$", text[:span.start]):  # "in Berlin's shops"
+            of = re.match(r"[^,;]*", text[end:])  # a place taken ends the text at its lead: the rest of its clause is the place's
         cuts.append((span.start, end + (of.end() if of else 0)))
     return cut(text, cuts)
 
