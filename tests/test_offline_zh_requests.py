@@ -595,3 +595,9 @@ SYNONYMS = tool("find_synonyms", "List synonyms of a word.", ["word"], word=S("t
 def test_a_value_the_dictionary_read_is_quoted_as_written(question, word):
     """The dictionary reads 开心 as "feel happy" to choose the tool; the value is the learner's word, not the gloss."""
     assert calls(question, SYNONYMS, FAULT)[0] == [("find_synonyms", {"word": word})]
+
+
+def test_ye_before_a_verb_after_a_comma_asks_for_the_same_again():
+    """ "…，午饭也记一笔，25元": 也 before a verb opens a second request of the same kind, with its own values."""
+    assert calls("打车记一笔18元，午饭也记一笔，25元", SPENDING, TIP)[0] == [
+        ("log_spending", {"amount": 18, "category": "transport"}), ("log_spending", {"amount": 25, "category": "food"})]
