@@ -215,6 +215,8 @@ def _share_arguments(calls: list[Planned]) -> list[Planned]:
     parameter of the same name). A value a call lacks, or holds only as a stray word, is the call before's of its kind, the
     n-th of a kind for the n-th ("book a hotel ... and rent a car there for the same dates"): when the clause refers back
     (there, too, 也) or, for a required value not a text, gives none ("明天北京天气怎么样？顺便订一间那边的酒店")."""
+    if len(calls) < 2:  # one call shares with none: no work on every request
+        return calls
     shared: list[Planned] = []
     for call in calls:
         siblings = sorted((c for c in calls if c is not call), key=lambda c: c.offer.name != call.offer.name)
