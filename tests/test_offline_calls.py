@@ -443,3 +443,33 @@ PILLS = tool("pill_alarm", "每天定时提醒吃药。", ["time"], time=s("提�
 ])
 def test_a_value_named_before_the_request_is_a_call_of_its_own(question, tools, expected):
     assert calls(question, tools) == expected
+
+
+LODGE = tool("reserve_cabin", "Reserve a cabin in a national park.", ["park", "arrive", "depart"], park=s("park name"),
+             arrive=s("arrival day", format="date"), depart=s("departure day", format="date"))
+KAYAK = tool("hire_kayak", "Hire a kayak.", ["park", "from_day", "to_day"], park=s("park name"),
+             from_day=s("first day", format="date"), to_day=s("last day", format="date"))
+FERRY = tool("ferry_times", "Ferry sailings by route number.", ["route"], route=s("route, e.g. 'R12'"),
+             day=s("day of sailing", format="date"))
+FLAT = tool("rent_flat", "Rent a holiday flat.", ["town", "start"], town=s("town"), start=s("first night", format="date"),
+            guests=n("how many guests", "integer"))
+PASS = tool("check_entry_rules", "Entry rules a country sets for its guests.", ["citizenship", "destination"],
+            citizenship=s("passport country"), destination=s("country or town"))
+FORECAST = tool("city_forecast", "Weather forecast for a city.", ["city"], city=s("city"), day=s("day", format="date"))
+LODGING = tool("book_lodging", "Book a hotel room in a city.", ["city", "arrive", "leave"], city=s("city"),
+               arrive=s("check-in day", format="date"), leave=s("check-out day", format="date"))
+
+
+def test_a_clause_takes_the_values_of_its_kind_the_call_before_gave():
+    """The second clause's call lacks values the first gave: it takes the call before's of their kind, the first day for
+    the first day ("there for the same days"), a day it leaves out when it says "too", a place where it holds only its
+    tool's own word ("那边的酒店"); a clause naming no word of its tool's name adds to the call before ("four guests")."""
+    day = (dt.date.today() + dt.timedelta(days=1)).isoformat()
+    cabin, kayak = calls("reserve a cabin in Yosemite from the 3rd to the 5th and hire a kayak there for the same days",
+                         [LODGE, KAYAK])
+    assert kayak == ("hire_kayak", {"park": "Yosemite", "from_day": cabin[1]["arrive"], "to_day": cabin[1]["depart"]})
+    assert calls("ferry times for R12 tomorrow and R14 too", [FERRY]) == [
+        ("ferry_times", {"route": "R12", "day": day}), ("ferry_times", {"route": "R14", "day": day})]
+    assert calls("rent a flat in Bergen from tomorrow, four guests", [FLAT, PASS]) == [
+        ("rent_flat", {"town": "Bergen", "start": day, "guests": 4})]
+    assert calls("后天杭州天气怎么样？顺便订一间那边的酒店，后天入住大后天退房", [FORECAST, LODGING])[1][1]["city"] == "杭州"

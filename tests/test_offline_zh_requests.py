@@ -614,3 +614,9 @@ def test_a_short_everyday_verb_reaches_its_tool(question, expected):
     never reaches the dictionary), so the request meets its tool and is not declined."""
     made, _ = calls(question, SPEAKER, BALLOT, MEMO, PC_REPAIR, RIDE, TRANSLATE, REMOVE)
     assert [name for name, _ in made] == [expected]
+
+
+def test_ye_before_a_verb_after_a_comma_asks_for_the_same_again():
+    """ "…，午饭也记一笔，25元": 也 before a verb opens a second request of the same kind, with its own values."""
+    assert calls("打车记一笔18元，午饭也记一笔，25元", SPENDING, TIP)[0] == [
+        ("log_spending", {"amount": 18, "category": "transport"}), ("log_spending", {"amount": 25, "category": "food"})]

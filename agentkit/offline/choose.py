@@ -28,7 +28,8 @@ from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_values import in_learners_words
 
 _WORDS = words("choose")["choose"]
-IT, ASK_ME, OWN, WHO = (re.compile("|".join(_WORDS[name]), re.I) for name in ("it", "ask_me", "thing_amount", "asks_for_tool"))
+IT, ASK_ME, OWN, WHO, BACK = (re.compile("|".join(_WORDS[name]), re.I) for name in (
+    "it", "ask_me", "thing_amount", "asks_for_tool", "refers_back"))
 """The words that point back at the clause before ("tick it off"), ask to ask the person ("ask me"), name a thing and
 its amount, and ask who did what."""
 
@@ -68,8 +69,9 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         goes_on = current is not None and best is not None and (_goes_on(*current, clause, best_score) or named < 2 and (
             _another_call(*current, clause)) or named < 3 and _complete(current[0], clause) and not _complete(best, clause))
         # "the 2nd item is done, tick it off" is one call; so is "40 liters of fuel, it cost 320" (the price it lacks)
+        # "a double room in Porto for 3 nights, two guests": a clause naming no word of its tool's name adds to the call
         if current and (IT.search(clause) and (score(current[0], clause) >= ENOUGH or best_score < ENOUGH) or not goes_on
-                        and best is not None and best.name != current[0].name and _completes(*current, clause)
+                        and best is not None and best.name != current[0].name and _completes(*current, clause, named < NAME)
                         and not _complete(best, clause)):
             current = (current[0], f"{current[1]} and {clause}")
             continue
@@ -172,10 +174,11 @@ def _goes_on(offer: Offer, so_far: str, clause: str, best_score: float) -> bool:
     return fits >= best_score or best_score - fits < 3.0 and _completes(offer, so_far, clause)
 
 
-def _completes(offer: Offer, so_far: str, clause: str) -> bool:
-    """The clause brings a required value the call so far lacks."""
-    (_, missing), (_, still) = _read(offer, so_far), _read(offer, f"{so_far} and {clause}")
-    return bool(missing) and len(still) < len(missing)
+def _completes(offer: Offer, so_far: str, clause: str, adds: bool = False) -> bool:
+    """The clause brings a required value the call so far lacks (or, when it `adds`, any value it lacks)."""
+    (before, missing), (merged, still) = _read(offer, so_far), _read(offer, f"{so_far} and {clause}")
+    return bool(missing) and len(still) < len(missing) or adds and len(merged) > len(before) and all(
+        merged.get(name) == value for name, value in before.items())
 
 
 def _loses(offer: Offer, so_far: str, clause: str) -> bool:
@@ -209,17 +212,40 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
 
 def _share_arguments(calls: list[Planned]) -> list[Planned]:
     """Calls share what one stated: "in Tokyo and Paris, in celsius", "define 'laconic' and give me synonyms for it" (a
-    parameter of the same name); "add rent to my to-dos, then put it on my calendar" (a value of its kind in the call before)."""
+    parameter of the same name). A value a call lacks, or holds only as a stray word, is the call before's of its kind, the
+    n-th of a kind for the n-th ("book a hotel ... and rent a car there for the same dates"): when the clause refers back
+    (there, too, 也) or, for a required value not a text, gives none ("明天北京天气怎么样？顺便订一间那边的酒店")."""
+    if len(calls) < 2:  # one call shares with none: no work on every request
+        return calls
     shared: list[Planned] = []
     for call in calls:
         siblings = sorted((c for c in calls if c is not call), key=lambda c: c.offer.name != call.offer.name)
-        arguments = dict(call.arguments)
-        earlier = shared[-1] if shared and IT.search(call.clause) else None
-        for name in call.missing:
-            found = [s.arguments[name] for s in siblings if name in s.arguments] + [v for n, v in (
-                earlier.arguments.items() if earlier else ()) if kind_of(earlier.offer.schema, n) == kind_of(
-                    call.offer.schema, name)]
-            arguments.update({name: found[0]} if found else {})
+        arguments, back = dict(call.arguments), BACK.search(call.clause)
+        for name, spec in (call.offer.schema.get("properties") or {}).items():
+            found = [s.arguments[name] for s in siblings if name in s.arguments] if name in call.missing else []
+            kind, stray = kind_of(call.offer.schema, name), _stray(call, name)
+            theirs = _of_kind(shared[-1], kind) if shared else []
+            at = _of_kind(call, kind).index(name)  # the n-th date of the call takes the n-th date of the call before
+            value = shared[-1].arguments.get(theirs[at]) if at < len(theirs) else None
+            fits = value in spec.get("enum", [value]) and isinstance(value, str) == (json_type(spec) == "string")
+            if value is not None and fits and (back or kind != "text" or stray) and (
+                    name in call.missing or stray or back and name not in arguments):
+                found.append(value)
+            arguments.update({name: found[0]} if found and (name not in arguments or stray) else {})
         shared.append(Planned(call.offer, arguments, tuple(m for m in call.missing if m not in arguments), call.clause))
     return shared
 
+
+def _of_kind(call: Planned, kind: str | None) -> list[str]:
+    """The call's parameters of a kind, in the schema's order (the ones it has no value for too, where it is the call)."""
+    return [n for n in call.offer.schema.get("properties") or {} if kind_of(call.offer.schema, n) == kind]
+
+
+def _stray(call: Planned, name: str) -> bool:
+    """A value no better than a stray word: one a later parameter of the call holds too, or only its tool's name words
+    (an option of the schema's is no stray: "5 pounds to kilograms" for convert_weight)."""
+    value, names = call.arguments.get(name), [*call.arguments]  # of two holding one value, the later keeps it
+    said = reading.words(english(value)) if isinstance(value, str) else []
+    later = [call.arguments[n] for n in names[names.index(name) + 1:]] if name in names else []
+    return isinstance(value, str) and "enum" not in call.offer.schema["properties"][name] and (value in later or bool(
+        said) and all(call.offer.weight_of(w) >= NAME for w in said))
