@@ -248,6 +248,18 @@ def test_a_free_text_value_is_one_content_run_of_the_request(question, tools, va
     assert {name: arguments.get(name) for name in values} == values
 
 
+
+HANDOFF = tool("hand_off", "把一件事交给助手去办。", ["job"], job=S("交给助手的完整任务"))
+
+
+@pytest.mark.parametrize(("question", "job"), [
+    ("请助手：“先查一下库存，再列出缺货的商品。”", "先查一下库存，再列出缺货的商品"),
+    ("让助手“整理一下笔记，把待办挑出来”", "整理一下笔记，把待办挑出来")])
+def test_a_quoted_value_is_kept_whole_across_its_commas(question, job):
+    """The learner's quotes mark where a value starts and ends: its commas and verbs are the value's own, not cuts."""
+    [(_, arguments)] = call(question, HANDOFF)
+    assert arguments["job"] == job
+
 LOST = tool("report_lost_property", "Report lost property.", ["item", "where"], item=S("what was lost"),
             where=S("where it was lost"))
 MEMO = tool("pin_memo", "Pin a memo to the team wall.", ["heading", "text"], heading=S("memo heading"), text=S("memo text"))

@@ -30,6 +30,7 @@ FRAMES = [(re.compile(pattern), frozenset(fits.split()) | frozenset(words(fits))
 """Where a Chinese sentence places a value, by the words around it: 让X去接Y (who does it, to whom), 给X发 (who receives),
 把X移到Y (the thing moved, where to), 标题是X, 内容是X, 因为X ..., each with the words of the parameters it fits."""
 RUNS = lexicon.words("words")["zh_runs"]
+QUOTES = re.compile(r'(?<=“)[^”]+(?=”)|(?<=「)[^」]+(?=」)|(?<=")[^"]+(?=")')
 CUT, VERB = (re.compile(rf"({RUNS['measured']}|{'|'.join(sorted(cuts, key=len, reverse=True))}|[，。、！？：；,!?:;])")
              for cuts in (RUNS["verbs"] + RUNS["links"], RUNS["verbs"]))
 """What a content run of a person or a place ends at: a verb of the request, a word that links, a number and its measure
@@ -87,8 +88,8 @@ def in_run(value: Any, name: str, spec: dict, question: str) -> Any:
     if isinstance(value, str) and value not in question and role in SHAPES:  # "capital 机场 T3 接张总": 接张总
         value = next((v for v in re.findall(r"[\u4e00-\u9fff]+", value)[::-1] if v in question and SHAPES[role].search(v)), value)
     if not isinstance(value, str) or value not in question or role in STRICT - {"place", "email"} or {
-            role, *hint_of(name, spec)} & set(RUNS["whole"]):
-        return value
+            role, *hint_of(name, spec)} & set(RUNS["whole"]) or any(value in q for q in QUOTES.findall(question)):
+        return value  # a value the learner quoted ends at the quotes, not at its own commas
     parts = (CUT if role in SHAPES else VERB).split(value)
     runs = [(run.strip(EDGES), bool(re.fullmatch(RUNS["measured"], parts[at - 1])) if at else False)
             for at, run in enumerate(parts) if not at % 2 and run.strip(EDGES)]
