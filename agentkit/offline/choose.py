@@ -14,7 +14,7 @@ from functools import lru_cache, partial
 from typing import Any
 
 from agentkit.offline import reading
-from agentkit.offline.choose_fit import _actions, _asked, score
+from agentkit.offline.choose_fit import actions, asking, score
 from agentkit.offline.clauses import clauses, each_case, each_item, each_value, in_place, with_context, zh_joined
 from agentkit.offline.fill import fill
 from agentkit.offline.general import is_general, is_place_fact
@@ -65,7 +65,7 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     for clause, best, best_score in [] if calls else bests:  # the calls of one tool throughout, or clause by clause
         # a clause with another value for the call and no word of another tool's name or description but ones the call said ("and
         # 3 EUR for coffee", "then look up Bergen's"), or none of its name and read whole by its tool only ("5 pending"), goes on
-        named = max([0, *map(best.weight_of, {*_asked(clause)[0]} - {*_asked(current[1] if current else "")[0]})]) if best else 3
+        named = max([0, *map(best.weight_of, {*asking(clause)[0]} - {*asking(current[1] if current else "")[0]})]) if best else 3
         goes_on = current is not None and best is not None and (_goes_on(*current, clause, best_score) or named < 2 and (
             _another_call(*current, clause)) or named < 3 and _complete(current[0], clause) and not _complete(best, clause))
         # "the 2nd item is done, tick it off" is one call; so is "40 liters of fuel, it cost 320" (the price it lacks)
@@ -129,12 +129,12 @@ def _items_split(question: str, offers: list[Offer]) -> str:
 def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     # On a tie, or a word apart, the tool whose action is the request's verb; then the words of its name; then the order offered.
     # A tool that asks the person a question is for what only they know, not for a request that touches "question" or "search".
-    asking = ASK_ME.search(text)
-    if not (scored := [(score(o, text), -i, o) for i, o in enumerate(offers) if asking or not asks_the_person(o)]):
+    asks_me = ASK_ME.search(text)
+    if not (scored := [(score(o, text), -i, o) for i, o in enumerate(offers) if asks_me or not asks_the_person(o)]):
         return None, 0.0
     scores, least, near = [s for s, _, _ in scored], min(ENOUGH, max(scored)[0]), max(scored)[0] - 2.0  # a name, an action
-    verb = next(iter(_asked(text)[0]), "")  # the request's first word that says something; both read only where they count
-    ranked = sorted(((s, s >= near and verb in _actions(o), score(named_only(o.name), text) if s >= least and scores.count(s) > 1
+    verb = next(iter(asking(text)[0]), "")  # the request's first word that says something; both read only where they count
+    ranked = sorted(((s, s >= near and verb in actions(o), score(named_only(o.name), text) if s >= least and scores.count(s) > 1
                       else 0.0, i, o) for s, i, o in scored), key=lambda s: s[:4], reverse=True)
     top = next((s for s in ranked if s[1] and s[0] >= ranked[0][0] - 1.0), ranked[0])  # a word apart, the one that acts
     # Between tools that fit about as well, the one the question gives every required value for: "list the files"

@@ -37,7 +37,7 @@ def score(offer: Offer, text: str) -> float:
     """How well a tool fits a piece of the question: each question word counts once, at its best match. Two words in a
     row also count as one ("sun set" is "sunset"), and a value the tool needs, such as a path or a place, adds one point:
     not enough alone, enough with one more word in common; two such values ("from porto to rome") are enough alone."""
-    asked, means, done = _asked(text)
+    asked, means, done = asking(text)
     if _refuses(offer, text, asked, values := min(2.0, needed_values_present(offer.schema, text))):
         return 0.0
     total = sum(offer.weight_of(word) / (3 if word in reading.WEAK_STEMS else 1) for word in asked)
@@ -54,7 +54,7 @@ def _refuses(offer: Offer, text: str, asked: tuple[str, ...], values: float) -> 
     or, with no value it needs, a thing none of its words name and no word but its verb names the tool ("the acceleration of")."""
     if any(offer.weight_of(o) == NAME and not offer.weight_of(w) for w, o in reading.OPPOSITE.items() if w in asked):
         return True
-    strong = max((offer.weight_of(w) for w in reading.words(text) if w not in reading.WEAK_STEMS | _actions(offer)), default=0)
+    strong = max((offer.weight_of(w) for w in reading.words(text) if w not in reading.WEAK_STEMS | actions(offer)), default=0)
     return not values and bool(thing := THING.search(text)) and max(
         map(offer.weight_of, reading.words(thing[1])), default=DESCRIPTION) < DESCRIPTION and strong < NAME or (
         _another_thing(offer, text, asked, strong))
@@ -96,7 +96,7 @@ def _kind_words(offer: Offer) -> frozenset[str]:
 
 
 @lru_cache(maxsize=256)  # a clause is scored against every tool: read its words once
-def _asked(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
+def asking(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     """The words a piece of the question asks with (and each two in a row joined), the means it names, and whether it
     says a numbered item is done ("the first item is done", "第三项完成了")."""
     plain = without_literals(text)
@@ -130,7 +130,7 @@ def _marks_done(offer: Offer) -> float:
 
 
 @lru_cache(maxsize=1024)
-def _actions(offer: Offer) -> frozenset[str]:
+def actions(offer: Offer) -> frozenset[str]:
     """What a tool does: its name's and its description's first words ("add a book, ..." is add_book's to do)."""
     first = [reading.split_name(offer.name)[:1], english(offer.description).split()[:1]]
     return frozenset(word for part in first for word in reading.words(" ".join(part)))
