@@ -107,7 +107,8 @@ def english(text: str, fits: Callable[[str], float] | None = None) -> str:
                   lambda m: f" {m[3]} {m[2]} {m[1]} " if m[1] else f" {m[2]} {m[3]} ", text)
     if fits and UNREAD.search(text):  # both readings are weighed by the tools their words meet
         read = re.sub(r"[\u4e00-\u9fff]{2,200}", lambda run: _by_dictionary(run[0]), text)
-        text = read if (table := fits(text.translate(WIDE))) < 0 or fits(read.translate(WIDE)) > table + BETTER else text
+        if read != text:  # the dictionary read something the table did not: the tools decide between them
+            text = read if (table := fits(text.translate(WIDE))) < 0 or fits(read.translate(WIDE)) > table + BETTER else text
     text = text.translate(WIDE)
     text = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
     return re.sub(r"\s+", " ", text).strip()
