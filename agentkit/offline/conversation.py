@@ -66,11 +66,10 @@ class Conversation:
     def asks_about(self, planned: Planned, asked: str) -> bool:
         """A question about the last turn's result that changes only words in lower case in its call ("so is that
         cheaper?", "这个港口有停车场吗": no digits, no name): said in words, not called."""
-        for call in (c for c in self.calls if c.name == planned.offer.name):
-            new = [v for n, v in planned.arguments.items() if call.arguments.get(n) != v]
-            if ASKS_ABOUT.search(asked) and all(isinstance(v, str) and not re.search(r"[\dA-Z]", v) for v in new):
-                return True
-        return False
+        if not ASKS_ABOUT.search(asked):
+            return False
+        return any(all(isinstance(v, str) and not re.search(r"[\dA-Z]", v) for n, v in planned.arguments.items()
+                       if call.arguments.get(n) != v) for call in self.calls if call.name == planned.offer.name)
 
     def calls_to(self, offers: list[Offer]) -> list[tuple[Offer, dict[str, Any]]]:
         """The calls of tools still offered, with their arguments, the latest first (of one tool, its last call)."""
