@@ -6,6 +6,7 @@ import asyncio
 import json
 import subprocess
 import sys
+from importlib.metadata import version
 
 import pytest
 
@@ -35,9 +36,10 @@ def test_stdio_round_trip_list_call_error_and_refusal(tmp_path):
             outside = await client.call_tool("read_file", {"path": "../outside.txt"})
             bad = await client.call_tool("read_file", {"path": 5})
             write = await client.call_tool("write_file", {"path": "a.txt", "content": "x"})
-            return names, read, outside, bad, write
+            return names, read, outside, bad, write, client.server_info
 
-    names, read, outside, bad, write = asyncio.run(run())
+    names, read, outside, bad, write, info = asyncio.run(run())
+    assert (info.name, info.version) == ("agentkit", version("agentkit"))  # a client's log names what it talked to
     assert names == ["get_current_time", "read_file", "write_file", "edit_file", "glob", "bash"]
     assert not read.is_error and "milk" in text(read)
     assert outside.is_error and "outside the workspace" in text(outside)  # the guard holds on the server

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from importlib.metadata import version
 
 import mcp_types as types
 from mcp.server.lowlevel import Server
@@ -92,7 +93,7 @@ def mcp_server(registry: Mapping[str, ToolDefinition], policy: ToolPolicy | None
             return types.InputRequiredResult(input_requests={CONFIRM_KEY: request})
         return _text_result(result.content, result.is_error)
 
-    return Server(name, on_list_tools=list_tools, on_call_tool=call_tool)
+    return Server(name, version=version("agentkit"), on_list_tools=list_tools, on_call_tool=call_tool)
 
 
 def course_tools(workspace: Workspace) -> dict[str, ToolDefinition]:
