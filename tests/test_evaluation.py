@@ -289,7 +289,7 @@ TRAIN_MISSES = {
     "calls_005", "calls_014", "choose_003", "choose_020",
     "choose_036", "none_016",
     "tools_012", "tools_014", "tools_018", "tools_022", "tools_027", "words_008",
-    "agents_007", "agents_011", "when_006",
+    "agents_007", "agents_011", "when_006", "address_009", "address_011",
 }
 TRAIN_CASES = load_cases(split="train")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -10,6 +11,7 @@ from agentkit.offline.choose import Offer, plan
 from agentkit.offline.fill import fill
 from agentkit.offline.quantities import wanted_unit
 from agentkit.offline.roles import role_of
+from agentkit.offline.spans import ADDRESS, find
 
 
 def _offer(name, description, properties, required=()):
@@ -767,3 +769,32 @@ FORWARD = _offer("message_colleague", "Send a text message to a colleague.", {
 ])
 def test_who_a_message_is_for_is_the_word_after_its_verb(question, expected):
     assert _calls(question, FORWARD) == [("message_colleague", expected)]
+
+
+RETURNS = _offer("collect_return", "Have a courier collect a parcel you are sending back.", {
+    "pickup_address": {"type": "string", "description": "Where the courier collects it"},
+    "parcel": {"type": "string", "description": "What goes back"}}, ["pickup_address", "parcel"])
+SHIP = _offer("ship_gift", "Ship a gift.", {"to_name": {"type": "string", "description": "Who gets it"},
+                                            "street_address": {"type": "string"}}, ["to_name", "street_address"])
+FIX = _offer("book_plumber", "预约水管工上门。", {"address": {"type": "string", "description": "上门地址"},
+                                          "issue": {"type": "string", "description": "哪里坏了"}}, ["address", "issue"])
+
+
+@pytest.mark.parametrize("question, offer, expected", [
+    # a street address is one value: its number, its street in any case, and the town and postcode after a comma
+    ("collect the broken blender from 9 Larch Crescent, Bristol BS8 2QT", RETURNS,
+     {"pickup_address": "9 Larch Crescent, Bristol BS8 2QT", "parcel": "broken blender"}),
+    ("pick up my faulty kettle at 31 harbour road tomorrow", RETURNS,  # a place written in lower case is capitalised
+     {"pickup_address": "31 Harbour Road", "parcel": "faulty kettle"}),
+    ("ship a scarf to Ines, 4 Via Garibaldi, Torino", SHIP, {"to_name": "Ines", "street_address": "4 Via Garibaldi, Torino"}),
+    ("浦东新区世纪大道100号，厨房水管漏水，派个人来修", FIX, {"address": "浦东新区世纪大道100号", "issue": "厨房水管漏水"}),
+])
+def test_a_street_address_is_one_place(question, offer, expected):
+    assert _calls(question, offer) == [(offer.name, expected)]
+
+
+@pytest.mark.parametrize("text", ["book 2 tennis court slots", "4 nights either way", "buy 3 blue place mats",
+                                  "2 people on the street", "帮我查查幸福路的店"])
+def test_a_number_before_words_is_no_address(text):
+    assert not [s for s in find(text) if s.kind == "proper" and re.match(r"\d", str(s.value))]
+    assert "号" in text or not ADDRESS.search(text)

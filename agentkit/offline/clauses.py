@@ -21,7 +21,7 @@ from agentkit.offline.options import YES_NO
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.places import zones_in
 from agentkit.offline.slots import ENOUGH
-from agentkit.offline.spans import ONE_VALUE, QUOTED, find
+from agentkit.offline.spans import ADDRESS, ONE_VALUE, QUOTED, find
 from agentkit.offline.vocabulary import FILE, english
 
 ITEMS = re.compile(rf"^(?P<verb>\s*{ADDING}\s+)(?P<items>.+?)\s+(?P<rest>{ONTO}[^,;]*)$", re.IGNORECASE)
@@ -71,7 +71,8 @@ def clauses(question: str) -> list[str]:
     only gives a value by its role ("add Dune, the author is Frank Herbert") completes the one before; "there" is the
     last place named before ("what's the weather in London and what time is it there?")."""
     literal = [(start, end) for start, end, *_ in code_spans(question)] + [
-        m.span() for pattern in (QUOTED, ONE_VALUE) for m in pattern.finditer(question)]  # "salt and pepper" is one value
+        m.span() for pattern in (QUOTED, ONE_VALUE, ADDRESS) for m in pattern.finditer(question)]  # "salt and pepper" is one
+    # value, and so is "221B Baker Street, London"
     quoted, masked, at = [], "", 0
     for start, end in sorted(span for span in literal if not any(o[0] < span[0] < o[1] for o in literal)):
         if start >= at:
@@ -85,7 +86,7 @@ def clauses(question: str) -> list[str]:
     restored = [re.sub("\0", lambda _: quoted.pop(0), part).replace("\u2060", "").strip() for part in parts]  # literals back
     joined: list[str] = []  # the parts that are requests, each with the parts that complete it
     for part in (p for p in restored if re.search(r"\w", p) and not (ASIDE.fullmatch(p) and p is not restored[-1])):
-        if joined and ((value := VALUE_ONLY.fullmatch(part)) or MEANS_ONLY.fullmatch(part)):
+        if joined and ((value := VALUE_ONLY.fullmatch(part) or ADDRESS.fullmatch(part)) or MEANS_ONLY.fullmatch(part)):
             joined[-1] = f"{joined[-1].rstrip('?.!')}{',' * bool(value)} {part}"
         else:
             joined.append(part)

@@ -174,7 +174,8 @@ def without_values(text: str, spans: list[Span], used: set[int], properties: dic
             of = re.match(r"\s+[a-z]+(?=\s+\w)", text[end:])
         if span.kind in ("zone", "proper") and re.search(r"\b(?:in|at|near)\s+$", text[:span.start]):  # "in Berlin's shops"
             of = re.match(r"[^,;]*", text[end:])  # a place taken ends the text at its lead: the rest of its clause is the place's
-        cuts.append((span.start, end + (of.end() if of else 0)))
+        lead = re.search(r"\s+(?:from|at)\s+$", text[:span.start]) if span.kind in ("zone", "proper") else None
+        cuts.append((lead.start() if lead else span.start, end + (of.end() if of else 0)))  # "from 14 Maple Avenue": its lead
     return cut(text, cuts)
 
 

@@ -103,6 +103,9 @@ _PLACE = re.compile(rf"\b(?:\d+[A-Za-z]?\s+)?(?!The\b)(?:[A-Z][\w'-]*\s+){{1,3}}
                     rf"|(?<=\bto )(?!the\b)(?:[a-z][\w'-]*\s+){{1,2}}(?:{PLACE_KINDS})\b")
 """A place named with its kind ("12 Elm Street", "Gatwick airport", "Union Station", "to euston square"): the whole name,
 house number too, and what it is of ("the Museum of Modern Art", "Union Station of Leeds": one place, not two)."""
+ADDRESS = re.compile(TABLES["spans"]["street_address"])
+"""A street address, as a place: its house number, its street (in any case: "14 maple avenue"; named after its kind: "7
+Rue de Rivoli") and its town and postcode after a comma ("221B Baker Street, London", "45 Victoria Road, Leeds LS6 1AB")."""
 _ROOM = re.compile(rf"\b(?:{TABLES['spans']['rooms'].replace(chr(10), '')})\b", re.IGNORECASE)
 _COLON = re.compile(r"(?::|^\s*[a-z]+(?: [a-z]+)?\s+-+)\s+(.+?)\s*$")  # "todo - buy milk": a dash after a word too
 FOREIGN_NAME = re.compile(rf"[\u4e00-\u9fff]{{1,6}}(?:[{''.join(NAME_DOTS)}][\u4e00-\u9fff]{{1,8}})+")
@@ -152,8 +155,8 @@ def _find(text: str) -> tuple[Span, ...]:
             file = kind == "named" and re.fullmatch(r"[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4}", value)
             if value:  # "a file called ideas.md": a file name, whatever word introduced it
                 add(match.start(1), match.start(1) + len(value), "path" if file else kind, value)
-    for kind, pattern in (("proper", _PLACE), ("email", _EMAIL), ("phone", _PHONE), ("url", _URL), ("pattern", _PATTERN),
-                          ("date", _DATE), ("code", _DASHED_CODE), ("code", _CODE)):
+    for kind, pattern in (("proper", ADDRESS), ("proper", _PLACE), ("email", _EMAIL), ("phone", _PHONE), ("url", _URL),
+                          ("pattern", _PATTERN), ("date", _DATE), ("code", _DASHED_CODE), ("code", _CODE)):
         for match in pattern.finditer(text):  # "monday morning" is the day: its part of the day is no other value
             add(match.start(), match.end(), kind, re.sub(dates.PART_OF_DAY, "", match.group(0), flags=re.I).rstrip(".,;:"))
             count = re.search(r"\d+", match.group(0)) if kind == "date" and match.group(0).startswith("in ") else None
