@@ -798,3 +798,15 @@ def test_a_street_address_is_one_place(question, offer, expected):
 def test_a_number_before_words_is_no_address(text):
     assert not [s for s in find(text) if s.kind == "proper" and re.match(r"\d", str(s.value))]
     assert "号" in text or not ADDRESS.search(text)
+
+
+@pytest.mark.parametrize("text, address", [("drop it at 17 Orchard Way tomorrow", "17 Orchard Way"),
+                                           ("pick up from 3 Kings Court, Bath", "3 Kings Court, Bath")])
+def test_a_street_whose_kind_is_also_a_word_is_one_with_capitals(text, address):
+    assert ADDRESS.search(text)[0] == address
+
+
+@pytest.mark.parametrize("question, address", [("翠湖小区5号楼2单元301，水管漏水了，找人来修", "翠湖小区5号楼2单元301"),
+                                               ("阳光花园三栋一单元，厨房水管堵了，约个水管工", "阳光花园三栋一单元")])
+def test_a_chinese_estate_and_its_building_is_one_address(question, address):
+    assert _calls(question, FIX)[0][1]["address"] == address
