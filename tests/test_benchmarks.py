@@ -60,6 +60,11 @@ QUICK_RUNS = {
         rf"with streaming: +{NUMBER} ms$",
         rf"ratio: {NUMBER}x sooner with streaming$",
     ]),
+    "failure_shapes.py": (["notebooks/data/eval"], [  # the course's own set (no quick mode: about 5 s)
+        r"^fully right \d+/\d+: abstain \d+/\d+",
+        r"^failures by class and kind:$",
+        r"^wrong free-text values \(slot kind: shape\):$",
+    ]),
     "class_grading.py": (["--students", "1", "--notebooks", "03_tool_registry.ipynb", "--jobs", "1"], [
         rf"^1 students x 1 notebooks = 1 kernels, 1 at once: {NUMBER} s",
         r"^verdicts: \{'pass': \d+\}$",
