@@ -12,6 +12,7 @@ from agentkit.offline.fill import fill
 from agentkit.offline.quantities import wanted_unit
 from agentkit.offline.roles import role_of
 from agentkit.offline.spans import ADDRESS, find
+from agentkit.offline.vocabulary import english
 
 
 def _offer(name, description, properties, required=()):
@@ -483,7 +484,6 @@ def test_numbers_as_written_in_technical_requests(question, offer, expected):
 
 
 def test_five_m_after_a_currency_sign_is_millions_not_metres():
-    from agentkit.offline.vocabulary import english
     assert english("raise $5m by May") == "raise $5m by May"
 
 
@@ -794,10 +794,15 @@ def test_a_street_address_is_one_place(question, offer, expected):
 
 
 @pytest.mark.parametrize("text", ["book 2 tennis court slots", "4 nights either way", "buy 3 blue place mats",
-                                  "2 people on the street", "帮我查查幸福路的店"])
+                                  "2 people on the street"])
 def test_a_number_before_words_is_no_address(text):
     assert not [s for s in find(text) if s.kind == "proper" and re.match(r"\d", str(s.value))]
-    assert "号" in text or not ADDRESS.search(text)
+    assert not ADDRESS.search(text)
+
+
+@pytest.mark.parametrize("text", ["帮我查查幸福路的店", "滨江花园的店几点开"])
+def test_a_chinese_street_without_its_number_is_no_address(text):
+    assert '"' not in english(text)  # an address is kept aside as written, in quotes; these are read word by word
 
 
 @pytest.mark.parametrize("text, address", [("drop it at 17 Orchard Way tomorrow", "17 Orchard Way"),
