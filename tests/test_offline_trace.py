@@ -60,3 +60,14 @@ def test_a_chapter_shows_the_trace_once_with_its_output():
     assert [name for name, _ in showing] == ["00_setup.ipynb"]
     printed = "".join(text for output in showing[0][1]["outputs"] for text in output.get("text", ""))
     assert "get_current_time" in printed and "Asia/Tokyo" in printed
+
+
+def test_the_trace_shows_the_reading_the_calls_were_made_from():
+    """A Chinese word the bilingual table lacks is read by the dictionary when that reading fits a tool: the trace's
+    reading and scores are that reading's, so the tool it calls is not shown scoring below what fits."""
+    road = tool("report_road_issue", "Report a problem on a public road to the city.", {
+        "issue": {"type": "string", "enum": ["pothole", "graffiti", "fallen_tree"]},
+        "location": {"type": "string", "description": "Where it is"}})
+    trace = explain("人民路上有个坑洼", [road, BOOK])
+    assert "pothole" in trace.read_as and [c.tool for c in trace.calls] == ["report_road_issue"]
+    assert trace.scores[0][0] == "report_road_issue" and trace.scores[0][1] >= 2

@@ -44,11 +44,17 @@ class Planned:
     clause: str = ""  # the part of the question its arguments were read from
 
 
+def read(question: str, offers: list[Offer]) -> tuple[str, str]:
+    """The question as asked (a request pasted in quotes is the request) and as the stages read it: Chinese as English
+    words (by the dictionary too where that fits the tools better), items listed one per line parted."""
+    question = quoted[1] if (quoted := re.fullmatch(r'\s*"([^"]*)"\s*', question)) else question
+    return question, _items_split(english(zh_joined(question, partial(_best, offers=offers), _complete),
+                                          lambda read: _best(_items_split(read, offers), offers)[1] - ENOUGH), offers)
+
+
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
     """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
-    question = quoted[1] if (quoted := re.fullmatch(r'\s*"([^"]*)"\s*', question)) else question  # a request pasted in quotes
-    asked, question = question, _items_split(english(zh_joined(question, partial(_best, offers=offers), _complete),
-                                                     lambda read: _best(_items_split(read, offers), offers)[1] - ENOUGH), offers)
+    asked, question = read(question, offers)
     if choice == "auto" and is_general(question) and not _asks_for_tool(question, offers):  # "what is a stock split?"
         return []  # a question about the world
     if choice == "auto" and is_place_fact(question) and not any(s.role in ("place", "zone") for o in offers for s in o.slots):

@@ -10,11 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from agentkit.offline.choose import ENOUGH, plan
+from agentkit.offline.choose import ENOUGH, plan, read
 from agentkit.offline.choose_fit import score
 from agentkit.offline.slots import Offer, offer_of
 from agentkit.offline.spans import Span, find
-from agentkit.offline.vocabulary import english
 
 
 @dataclass(frozen=True)
@@ -40,7 +39,7 @@ class Trace:
     """What the offline model saw in one request; `print()` it."""
 
     question: str
-    read_as: str  # the question as the stages read it (Chinese through the bilingual vocabulary, units parted)
+    read_as: str  # the question as the stages read it (Chinese as English words, units parted): `choose.read`
     spans: tuple[Span, ...]  # the typed values found, in order
     scores: tuple[tuple[str, float], ...]  # each tool's score, best first; below ENOUGH no tool fits
     calls: tuple[CallTrace, ...]  # the calls it would make (none: it answers in words)
@@ -68,7 +67,7 @@ class Trace:
 def explain(question: str, tools: list[dict]) -> Trace:
     """The trace of one request: `tools` as given to `tools=` (or bare function definitions)."""
     offers = [offer_of(tool) for tool in tools]
-    read_as = english(question)
+    read_as = read(question, offers)[1]
     spans = tuple(find(read_as))
     scores = sorted(((o.name, round(score(o, read_as), 2)) for o in offers), key=lambda s: -s[1])
     calls = tuple(CallTrace(p.offer.name, p.clause, _slots(p.offer, p.arguments, p.missing, p.clause))
