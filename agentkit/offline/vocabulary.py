@@ -129,7 +129,7 @@ def _dictionary() -> dict[str, str]:
         for _, word, rest in (line.split(" ", 2) for line in data if not line.startswith("#")):
             sense = re.split("[;,]", rest.split("/", 2)[1])[0]  # "[pin1 yin1] /sense, more; sense/.../": a name's "[Pin1"
             if 1 < len(word) < 5 and rest[1].islower() and not re.match(TABLES["zh"]["unused_sense"], sense, re.I):
-                words.setdefault(word, re.sub(r"\([^)]*\)", "", sense).strip().removeprefix("to "))
+                words.setdefault(word, re.sub(r"\([^)]*\)?", "", sense).strip().removeprefix("to "))
     return words
 
 
