@@ -406,3 +406,32 @@ def test_a_request_that_names_the_last_calls_values_again_is_called_again():
 def test_a_chinese_correction_that_says_what_it_meant_changes_only_that_value(message, station):
     asked = _turn("rent_locker", {"station": "文化宫站", "hours": 3})
     assert _calls([LOCKER, QUIET], asked, message) == [("rent_locker", {"station": station, "hours": 3})]
+
+
+def _said(tools, history, message):
+    reply = OfflineModel().respond({"messages": [*history, {"role": "user", "content": message}], "tools": tools})
+    assert not reply.tool_calls
+    return reply.content
+
+
+@pytest.mark.parametrize("message", ["so is that early?", "should I get there before then?", "wait, why is it so early?"])
+def test_a_question_that_points_at_the_result_is_answered_with_its_facts(message):
+    """A stand-in cannot weigh a result ("is that early?"), but it has the facts: it says them, not "I don't know"."""
+    said = _said([TIDES, QUIET], _TIDES_ASKED, message)
+    assert said.startswith("I can only go by what the tool returned:") and "06:12" in said
+
+
+def test_a_chinese_question_about_the_result_is_answered_in_chinese_with_its_facts():
+    said = _said([TIDES, QUIET], _TIDES_ASKED, "那时候潮水高吗？")
+    assert said.startswith("我只能根据工具刚才返回的结果来说：") and "06:12" in said
+
+
+@pytest.mark.parametrize("message", ["what's the capital of France?", "who painted the Mona Lisa?"])
+def test_a_question_about_something_else_after_a_result_is_not_answered_with_it(message):
+    """No word points back, or it names a thing the result does not: the result is no answer to it."""
+    assert "06:12" not in _said([TIDES, QUIET], _TIDES_ASKED, message)
+
+
+def test_the_call_just_made_is_not_made_again_by_a_question_that_names_none_of_its_values():
+    """ "why is the tide so early?" reads as the tide table again, with the last call's values: its result is there."""
+    assert _calls([TIDES, QUIET], _TIDES_ASKED, "hmm, why is the tide so early?") == []

@@ -37,8 +37,9 @@ def small_talk(message: str, language: Language | None = None) -> str | None:
                  if short and re.fullmatch(rf"\s*(?:{said})\s*[.!。！~]*\s*", message, re.IGNORECASE)), None)
 
 
-def plain_answer(question: str, language: Language | None = None) -> str:
-    """The answer to a question no tool is used for: small talk, a plain answer it knows, what it is, or "I don't know"."""
+def plain_answer(question: str, language: Language | None = None, results: list[tuple[str, dict[str, Any], str]] = ()) -> str:
+    """The answer to a question no tool is used for: small talk, a plain answer it knows, what it is, or "I don't know";
+    asked right after `results` ("so should I bring an umbrella?"), what they said: a stand-in cannot weigh them."""
     language = language or language_of(question)
     # a greeting answers a greeting ("Hello!", "hi there", "Say hello."), not "Translate hello into Spanish"
     greeted = GREETING.match(question)
@@ -48,7 +49,8 @@ def plain_answer(question: str, language: Language | None = None) -> str:
             continue
         if keys <= asked or (zh_keys != ("你好",) and all(k in question for k in zh_keys)) or (greeted and "hello" in keys):
             return chinese if language == "zh" else english
-    return SAY["not_an_llm"][language] if asks_who(question) else small_talk(question, language) or DONT_KNOW[language]
+    about = SAY["about_result"][language].format(said=sentences(list(results), question, language)) if results else None
+    return SAY["not_an_llm"][language] if asks_who(question) else small_talk(question, language) or about or DONT_KNOW[language]
 
 
 def ask_for(tool: str, missing: list[str], language: Language = "en", schema: dict | None = None) -> str:

@@ -65,11 +65,24 @@ class Conversation:
 
     def asks_about(self, planned: Planned, asked: str) -> bool:
         """A question about the last turn's result that changes only words in lower case in its call ("so is that
-        cheaper?", "这个港口有停车场吗": no digits, no name): said in words, not called."""
+        cheaper?", "这个港口有停车场吗": no digits, no name), or the call just made again, unchanged and by no value the
+        message names ("wait, why is it so cold?" after the weather: its result is there): said in words, not called."""
+        if any(c.name == planned.offer.name and c.arguments == planned.arguments and c.result for c in self.calls) and not any(
+                str(value).lower() in asked.lower() for value in planned.arguments.values()):
+            return True
         if not ASKS_ABOUT.search(asked):
             return False
         return any(all(isinstance(v, str) and not re.search(r"[\dA-Z]", v) for n, v in planned.arguments.items()
                        if call.arguments.get(n) != v) for call in self.calls if call.name == planned.offer.name)
+
+    def results_asked_about(self, asked: str) -> list[tuple[str, dict[str, Any], str]]:
+        """The last turn's results, when a message no tool answers points at them ("is that a good rate?", "那边现在是
+        晚上吗？", "should I bring an umbrella then?") and names nothing they do not (not "is Rome warmer?")."""
+        known = " ".join(f"{c.arguments} {c.result}" for c in self.calls)
+        if any(name not in known for name in re.findall(r"(?<=\s)[A-Z][a-z]+", asked)) or not ABOUT_RESULT.search(asked) and (
+                not BACK.search(asked)):
+            return []
+        return [(c.name, c.arguments, c.result) for c in self.calls if c.result]
 
     def calls_to(self, offers: list[Offer]) -> list[tuple[Offer, dict[str, Any]]]:
         """The calls of tools still offered, with their arguments, the latest first (of one tool, its last call)."""
@@ -88,7 +101,7 @@ AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS, DOER, AFTER_THAT = (re.compile(WORD
 FREE, ORDINALS = {role or None for role in WORDS["free"]}, WORDS["ordinals"]
 PICKED = re.compile(rf"(?:\b({'|'.join(ORDINALS)})\b|\b(\d+)(?:st|nd|rd|th)\b|第\s*(\d+))(\s+one\b)?", re.I)
 """Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
-JOINED, ASKS_ABOUT = (re.compile(WORDS[name], re.I) for name in ("joined", "asks_about"))
+JOINED, ASKS_ABOUT, ABOUT_RESULT = (re.compile(WORDS[name], re.I) for name in ("joined", "asks_about", "about_result"))
 NAMED, REPLACED = ([re.compile(pattern, re.I) for pattern in WORDS[name]] for name in ("named", "replaced"))  # see choose.toml
 
 

@@ -109,7 +109,8 @@ class OfflineModel:
         if protocol := None if offers else function_protocol(messages):
             return protocol_reply(messages, protocol)
         tools = [(o.name, o.description) for o in offers]
-        return Reply(content=answer.introduction(told.role, question, tools, language) or plain_answer(question, language))
+        return Reply(content=answer.introduction(told.role, question, tools, language) or plain_answer(
+            question, language, state.results_asked_about(said)))
 
 
 def _written(planned: Planned, ascii: bool = True) -> EmittedCall:
