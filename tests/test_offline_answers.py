@@ -413,3 +413,19 @@ def test_a_chinese_answer_says_a_word_the_vocabulary_has_in_chinese_and_keeps_na
     said = tell(name, arguments, result, question, "zh", False)
     assert chinese in said and english not in said, said
     assert "Lina" in said or "Lina" not in result, said
+
+
+@pytest.mark.parametrize(("result", "said"), [
+    ({"item": "bagel", "left": 3}, "there are 3 left"),
+    ({"part": "chain", "in_stock": 1, "price": "£6.50"}, "there is 1 in stock"),
+    ({"job": "R-1", "estimated_ready": "2027-01-13"}, "it should be ready on Wednesday, 13 January 2027"),
+    ({"copies": 0, "due_back": "2027-03-01"}, "it is due back on Monday, 1 March 2027"),
+    ({"show": "Morning Mix", "approx_time": "10:15"}, "it is at about 10:15"),
+    ({"rental": "KY-19", "return_by": "11:40"}, "return it by 11:40"),
+    ({"status": "received", "decision_by": "2027-01-19"}, "the decision is due by Tuesday, 19 January 2027"),
+])
+def test_a_field_named_by_a_state_or_a_deadline_is_said_as_one(result, said):
+    """ "left": 3 is "there are 3 left", never "the left is 3"; a date a thing is ready, due back, or must be returned by
+    is said with its verb ("it is due back on ...", "return it by 11:40"), never "the ready is ..."."""
+    answer = after("how is it going?", [("check_item", {"item": "x"})], [json.dumps(result)])
+    assert said in answer and " the left is" not in answer and "the ready is" not in answer, answer

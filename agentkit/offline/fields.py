@@ -16,8 +16,8 @@ from agentkit.offline.language import is_chinese
 from agentkit.offline.wording import MOMENT, PLACES, STATUS_ZH, WORDING, YES_NO_ZH, Language, join, label, one, place, value_text
 
 ASKS_WHEN, ASKS_COST = (re.compile(WORDING[asks], re.IGNORECASE) for asks in ("asks_when", "asks_cost"))
-MONEY, FRACTIONS, LEADING, NOW, BY, OWED, QUIET = (frozenset(WORDING[k]) for k in (
-    "money", "fractions", "leading", "now", "by", "owed", "quiet"))
+MONEY, FRACTIONS, LEADING, NOW, BY, OWED, QUIET, AFTER_COUNT, STATE_AT, HEDGES = (frozenset(WORDING[k]) for k in (
+    "money", "fractions", "leading", "now", "by", "owed", "quiet", "after_count", "state_at", "hedges"))
 FIELDS = lexicon.words("words")["fields"]
 NAMING, STATES, YES_NO = FIELDS["naming"], frozenset(FIELDS["states"].split()), FIELDS["yes_no"]
 """Fields that say which item of a list a row is, in this order of preference; fields whose word is what the thing is
@@ -138,12 +138,24 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
             states.append(f"是{fact.said}" if language == "zh" else fact.said)
         elif key & PLACES and isinstance(fact.value, str):
             places.append(fact.said)
+        elif language == "en" and type(fact.value) is int and fact.name in AFTER_COUNT:  # "there are 3 left"
+            nouns += [] if counts else [counts]
+            counts.append(f"{fact.said} {fact.name}")
+        elif language == "en" and clock and words and words[-1] in STATE_AT and set(words[:-1]) <= HEDGES | STATE_AT:
+            hedged = set(words[:-1]) & HEDGES  # "it should be ready on Thursday, 14 January", "it is due back on …"
+            named = " ".join(w for w in words if w not in HEDGES | {"time"})
+            state = f"{'should be' if hedged and named else 'is'} {named + ' ' if named else ''}"
+            doing.append(f"it {state}{'at about' if hedged and 'is' in state else 'at' if ':' in fact.said else 'on'} {fact.said}")
         elif words == [fact.key] and re.fullmatch(r"\w+[^s]s", fact.key) and clock and language == "en":
             doing.append(f"it {fact.key} {'at' if ':' in fact.said else 'on'} {fact.said}")  # "departs": "it departs at 07:45"
         elif len(words) > 1 and words[-1] in ("at", "on", "in", "by", "until", "from", "to") and language == "en":
             first = words[0]  # "it opens at 09:00", "it was delivered on …", "it will be ready in 7 min", "it is due on …"
             be = "was " if first.endswith("ed") else "" if first.endswith("s") else "will be " if words[-1] == "in" else "is "
-            doing.append(f"it {be}{fact.name} {fact.said}")
+            # a deadline: "return_by" is "return it by 11:40", "decision_by" (a noun's ending) "the decision is due by …"
+            noun = re.search(r"(?:ion|ment|[ae]nce|al|ure)$", first)
+            verb = words[-1] == "by" and clock and first not in STATE_AT and not first.endswith("ed")  # "signed by J. Ito"
+            doing.append((f"the {' '.join(words[:-1])} is due by" if noun else f"{first} it {' '.join(words[1:])}") + (
+                f" {fact.said}") if verb else f"it {be}{fact.name} {fact.said}")
         elif language == "en" and (re.fullmatch(r"[a-z]+ed", fact.key) or words[:1] and words[0] in LEADING or key & BY):
             at = ("at " if ":" in fact.said else "on ") if clock else ""  # "scheduled at 11:35", "moved 50", "from bills"
             marks.append(f"by {fact.said}" if key & BY else f"{words[0]} {fact.said}" if words[0] in LEADING else
