@@ -145,7 +145,8 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
             hedged = set(words[:-1]) & HEDGES  # "it should be ready on Thursday, 14 January", "it is due back on …"
             named = " ".join(w for w in words if w not in HEDGES | {"time"})
             state = f"{'should be' if hedged and named else 'is'} {named + ' ' if named else ''}"
-            doing.append(f"it {state}{'at about' if hedged and 'is' in state else 'at' if ':' in fact.said else 'on'} {fact.said}")
+            at = "at about" if hedged and not named else "at" if ":" in fact.said else "on"  # approx_time: "at about 10:15"
+            doing.append(f"it {state}{at} {fact.said}")
         elif words == [fact.key] and re.fullmatch(r"\w+[^s]s", fact.key) and clock and language == "en":
             doing.append(f"it {fact.key} {'at' if ':' in fact.said else 'on'} {fact.said}")  # "departs": "it departs at 07:45"
         elif len(words) > 1 and words[-1] in ("at", "on", "in", "by", "until", "from", "to") and language == "en":
