@@ -512,3 +512,28 @@ def test_a_place_another_slot_took_ends_the_text_at_its_lead():
     words too, not the instrument's."""
     assert calls("check stock for a cello in Vienna's music stores", [STOCK]) == [
         ("gear_stock", {"instrument": "cello", "city": "Vienna"})]
+
+
+BOARD_CARD = tool("add_board_card", "Add a card to a project board.", ["card_title"],
+            card_title={"type": "string", "description": "What the card says"},
+            column={"type": "string", "description": "The column to put it in (optional)"})
+POTTERY = tool("book_lesson", "Book a lesson.", ["subject"], subject={"type": "string", "description": "What the lesson is in"},
+               student={"type": "string", "description": "The pupil's name"})
+READING = tool("add_paper", "Add a paper to the reading queue.", ["title"],
+               title={"type": "string", "description": "Paper title."}, author={"type": "string", "description": "Who wrote it."})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # a colon after "the Doing column" opens the card's text: the column is what names it, not what follows
+    ("add a card to the Doing column: fix login bug", [BOARD_CARD],
+     [("add_board_card", {"card_title": "fix login bug", "column": "Doing"})]),
+    # beside a person, a name after "for" or "by" is the person's, and the title is the words left
+    ("book a pottery lesson for Mia", [POTTERY], [("book_lesson", {"subject": "pottery", "student": "Mia"})]),
+    ("queue Attention Is All You Need by Vaswani", [READING],
+     [("add_paper", {"title": "Attention Is All You Need", "author": "Vaswani"})]),
+    # "for both Mia and Leo": a call for each, the rest shared
+    ("book a pottery lesson for both Mia and Leo", [POTTERY], [("book_lesson", {"subject": "pottery", "student": "Mia"}),
+                                                             ("book_lesson", {"subject": "pottery", "student": "Leo"})]),
+])
+def test_a_value_named_by_its_parameter_or_its_person_goes_to_it(question, tools, expected):
+    assert calls(question, tools) == expected

@@ -197,7 +197,8 @@ def each_value(question: str, schema: dict) -> list[str]:
             start, end = run.span()
             joined = any(start < m.end() and m.start() < end for m in ONE_VALUE.finditer(question))  # "Tom and Jerry"
             if not joined and not any(start < e and s < end for s, e, _ in lists) and not re.search(r"\d\s$", question[:start]):
-                lists.append((start, end, re.findall(kind, run.group(0))))  # not "+1 415 555 0101 and ..."
+                both = re.search(r"\bboth\s+$", question[:start])  # "for both Mia and Leo": a copy is "for Mia"
+                lists.append((both.start() if both else start, end, re.findall(kind, run.group(0))))  # not "+1 415 555 ..."
     together = re.search(r"\brespectively\b", question) and len({len(items) for *_, items in lists}) == 1
     copies = []
     for pick in (zip if together else product)(*(items for *_, items in lists)) if 0 < len(lists) < 3 else ():

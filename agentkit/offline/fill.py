@@ -27,6 +27,7 @@ LEADS = lexicon.words("words")["phrases"]["leads"]
 LATER_FIRST = {"person": 0, "title": 1}  # of two free texts, the one a phrase's shape marks reads first: a person by a
 # name's capitals ("Sarah borrowed the tent": Sarah), a title by "from"/"at" ("from 川味小馆 order 水煮鱼"); then the rest
 PICKED = re.compile(rf"\bthe (?:{'|'.join(ORDINALS)}) one\b", re.I)  # "is the second one late?": an item of the last result
+BENEFICIARY = {"with", "for", "by"}  # beside a person, the name after them is the person's ("for Mia", "by Hinton")
 
 
 def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: bool = True) -> tuple[dict, list[str]]:
@@ -155,8 +156,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     role, kinds = role_of(name, spec)
     if role is None and any(role_of(n, {})[0] == "code" for n in siblings if n != name):  # "CL-2207" is the card's
         kinds = tuple(k for k in kinds if k != "code")
-    # beside a person, a title takes no name that opens the sentence or follows "with" ("Ingrid Berg teaches me piano",
-    # "a chemistry session with Mrs. Okafor"): that name is the person's
+    # beside a person, a title takes no name opening the sentence or after with/for/by ("Ingrid Berg teaches me…")
     person = role == "title" and any(role_of(n, {})[0] == "person" for n in siblings if n != name)
     kinds += ("proper",) * (role == "code")  # "Bay label, e.g. 'B4'": "B4", capitalised as a name is
     clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
@@ -166,7 +166,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
                   and not (day and s.kind == "time" and clock.fullmatch(str(s.value))) and not (role in ("title", "body")
                   and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))  # "with Lina meeting"
                   and not (role == "code" and s.kind == "proper" and not roles.CODED.fullmatch(str(s.value)))
-                  and not (person and s.kind == "proper" and (not text[:s.start].strip() or s.before[-1:] == ("with",)))]
+                  and not (person and s.kind == "proper" and (not text[:s.start].strip() or {*s.before[-1:]} & BENEFICIARY))]
     if role == "place":  # a name no table knows can be a place after "in", "to the" ("in Lisbon", "to the Louvre")
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or coded and re.fullmatch(
@@ -174,8 +174,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             or ADDRESS.fullmatch(str(s.value))]  # "to Mr Okoro, 45 Victoria Road": a street address is a place as it is
     if role == "repo":  # a repository is owner/name: "Open an issue titled 'Crash on start'" names no repository
         candidates = [s for s in candidates if s.kind == "repo" or re.fullmatch(r"[\w.-]+/[\w.-]+", str(s.value).strip())]
-    if role in ("place", "unit", "language", "date", "time"):
-        candidates = by_direction(hint, candidates)
+    candidates = by_direction(hint, candidates) if role in ("place", "unit", "language", "date", "time") else candidates
     if candidates:
         chosen = min(candidates, key=lambda s: kinds.index(s.kind))
         taken = [(0, chosen.start), (chosen.end, len(text))] + [(s.start, s.end) for s in spans if id(s) in used]
@@ -279,7 +278,7 @@ def _labelled(name: str, properties: dict, text: str) -> tuple[str, int, int] | 
     if ":" in text or "=" in text:  # a label's sign: most texts have none, and then no pattern is compiled (~1 ms a tool)
         labels = "|".join(re.escape(p.replace("_", " ")) for p in properties)
         match = re.search(rf"\b{re.escape(name.replace('_', ' '))}\s*[:=]\s*(.+?)(?=,?\s*\b(?:{labels})\s*[:=]|$)", text, re.I)
-        if match:
+        if match and not re.search(r"\b(?:the|a|an|my|our|this|that)\s+(?:\S+\s+)?$", text[:match.start()], re.I):
             return _before_labels(match.group(1).strip().rstrip(",").strip("\"“”"), tuple(properties), name), *match.span()
     # "in room B2", "at gate 14", "table 4": the parameter's own word, then a code with a digit in it
     if not set(reading.split_name(name)) - reading.STOP_WORDS:  # a parameter named "at" or "to" labels nothing
@@ -293,7 +292,8 @@ def _labelled(name: str, properties: dict, text: str) -> tuple[str, int, int] | 
     if "_" in name or len(name) < 4 or role_of(name, properties[name])[0] is not None:
         return None
     head = re.search(rf"\b(?:the|my|our)\s+((?:[a-z]+\s+)?[a-z]*{re.escape(name)})\b", text, re.I)
-    return (head.group(1), *head.span(1)) if head and head.group(1).lower() != name.lower() else None
+    named = head and re.fullmatch(rf"([A-Z][\w-]*)\s+{re.escape(name)}", head.group(1))  # "the Doing column": "Doing"
+    return ((named or head).group(1), *head.span(1)) if head and head.group(1).lower() != name.lower() else None
 
 
 def _text_of(span: Span, text: str) -> str:
