@@ -435,3 +435,12 @@ def test_a_question_about_something_else_after_a_result_is_not_answered_with_it(
 def test_the_call_just_made_is_not_made_again_by_a_question_that_names_none_of_its_values():
     """ "why is the tide so early?" reads as the tide table again, with the last call's values: its result is there."""
     assert _calls([TIDES, QUIET], _TIDES_ASKED, "hmm, why is the tide so early?") == []
+
+
+def test_the_same_request_again_is_called_again():
+    """ "What time is it in Tokyo?" a second time asks the clock again (the up arrow in `agentkit chat`): the message
+    makes the call on its own, though it never writes "Asia/Tokyo"; only a question that leans on the last call is not."""
+    clock = _tool("get_current_time", "Current time in a time zone", {"timezone": {"type": "string"}}, ["timezone"])
+    history = _turn("get_current_time", {"timezone": "Asia/Tokyo"}, results=['{"time": "21:05"}'])
+    assert _calls([clock], history, "What time is it in Tokyo?") == [("get_current_time", {"timezone": "Asia/Tokyo"})]
+    assert _calls([clock], history, "wait, why is it so late there?") == []

@@ -63,12 +63,12 @@ class Conversation:
         """The last result the tools gave, if any."""
         return next((c.result for c in reversed(self.calls) if c.result), None)
 
-    def asks_about(self, planned: Planned, asked: str) -> bool:
+    def asks_about(self, planned: Planned, asked: str, own: list[Planned]) -> bool:
         """A question about the last turn's result that changes only words in lower case in its call ("so is that
-        cheaper?", "这个港口有停车场吗": no digits, no name), or the call just made again, unchanged and by no value the
-        message names ("wait, why is it so cold?" after the weather: its result is there): said in words, not called."""
-        if any(c.name == planned.offer.name and c.arguments == planned.arguments and c.result for c in self.calls) and not any(
-                str(value).lower() in asked.lower() for value in planned.arguments.values()):
+        cheaper?", "这个港口有停车场吗": no digits, no name), or the call just made again, unchanged, that the message
+        does not make on its `own` ("wait, why is it so cold?" after the weather): said in words, not called."""
+        if planned not in own and any(c.name == planned.offer.name and c.arguments == planned.arguments and c.result
+                                      for c in self.calls):
             return True
         if not ASKS_ABOUT.search(asked):
             return False

@@ -85,12 +85,13 @@ class OfflineModel:
         if offers and choice != "none" and not general:
             asked = conversation.with_earlier_file(question, messages) if len(messages) > 1 else question
             planned = earlier.with_earlier_result(plan(asked, offers, choice), state, said, offers)
+            own = [p for p in planned if not p.missing]  # the calls the message makes without the chat before it
             # "and to yen?" (what it lacks, the call before had), "no, for 3 people" (the same tool), "标题换成…"
             if all(p.missing for p in planned) or len(messages) > 1 and (conversation.corrects(question) or {
                     p.offer.name for p in planned} <= {o.name for o, _ in state.calls_to(offers)}):
                 planned = conversation.follow_up(state, said, offers) or planned
             planned = earlier.after_the_last(planned, state, said)  # "the two nights after that"
-            planned = [p for p in planned if not state.asks_about(p, said)]  # "so is that cheaper?", "那要带伞吗"
+            planned = [p for p in planned if not state.asks_about(p, said, own)]  # "so is that cheaper?", "那要带伞吗"
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
                 planned = [p for p in planned if instructions.fits_exactly(p.offer.name, question)]
             ready = [p for p in planned if not p.missing or choice != "auto"]
