@@ -805,6 +805,15 @@ def test_a_chinese_street_without_its_number_is_no_address(text):
     assert '"' not in english(text)  # an address is kept aside as written, in quotes; these are read word by word
 
 
+@pytest.mark.parametrize(("text", "street"), [("解放路上有个大坑洼", "解放路"), ("和平街那面墙被人涂鸦了", "和平街"),
+                                            ("到中山北路那边接我", "中山北路"), ("走了很多路。", None), ("在马路边等我", None),
+                                            ("这条路上有坑", None)])
+def test_a_chinese_street_named_alone_where_a_clause_starts_is_kept_as_written(text, street):
+    """ "解放路上": a street named alone (two or three characters and its kind, before 上/边/那/的 or the clause's end) is
+    a place as written, not 解 + "play" + 路; a road in general ("马路", "这条路", "很多路") is no street."""
+    assert (f'"{street}"' in english(text)) if street else '"' not in english(text)
+
+
 @pytest.mark.parametrize("text, address", [("drop it at 17 Orchard Way tomorrow", "17 Orchard Way"),
                                            ("pick up from 3 Kings Court, Bath", "3 Kings Court, Bath")])
 def test_a_street_whose_kind_is_also_a_word_is_one_with_capitals(text, address):
