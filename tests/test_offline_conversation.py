@@ -421,8 +421,10 @@ def test_a_question_that_points_at_the_result_is_answered_with_its_facts(message
     assert said.startswith("I can only go by what the tool returned:") and "06:12" in said
 
 
-def test_a_chinese_question_about_the_result_is_answered_in_chinese_with_its_facts():
-    said = _said([TIDES, QUIET], _TIDES_ASKED, "那时候潮水高吗？")
+@pytest.mark.parametrize("message", ["那时候潮水高吗？", "要不要早点出发？"])
+def test_a_chinese_question_about_the_result_is_answered_in_chinese_with_its_facts(message):
+    """A question after a result, asked with 吗 or as "A不A" ("要不要", "贵不贵"), is about it."""
+    said = _said([TIDES, QUIET], _TIDES_ASKED, message)
     assert said.startswith("我只能根据工具刚才返回的结果来说：") and "06:12" in said
 
 
