@@ -423,9 +423,19 @@ def test_a_chinese_answer_says_a_word_the_vocabulary_has_in_chinese_and_keeps_na
     ({"show": "Morning Mix", "approx_time": "10:15"}, "it is at about 10:15"),
     ({"rental": "KY-19", "return_by": "11:40"}, "return it by 11:40"),
     ({"status": "received", "decision_by": "2027-01-19"}, "the decision is due by Tuesday, 19 January 2027"),
+    ({"lane": 4, "shoe_hire_included": True}, "shoe hire is included"),  # a flag named by a participle
+    ({"order": "SK-1", "permit_needed": False}, "no permit is needed"),
+    ({"item": "stickers", "in_stock": 0, "restock_date": None}, "there are 0 in stock"),  # null: not "the ... is none"
 ])
 def test_a_field_named_by_a_state_or_a_deadline_is_said_as_one(result, said):
     """ "left": 3 is "there are 3 left", never "the left is 3"; a date a thing is ready, due back, or must be returned by
     is said with its verb ("it is due back on ...", "return it by 11:40"), never "the ready is ..."."""
     answer = after("how is it going?", [("check_item", {"item": "x"})], [json.dumps(result)])
-    assert said in answer and " the left is" not in answer and "the ready is" not in answer, answer
+    assert said in answer and " the left is" not in answer and "the ready is" not in answer and " none" not in answer, answer
+
+
+def test_a_field_named_only_by_a_leading_word_is_not_the_whole_answer():
+    """ "resize the ring to size T" names from_size and to_size ("size"): "From R." alone says nothing of the job."""
+    answer = after("resize the ring to size T", [("resize_ring", {"ring": "gold band", "new_size": "T"})],
+                   [json.dumps({"job": "RS-207", "from_size": "R", "to_size": "T", "price": 45})])
+    assert "the job is RS-207" in answer and "the price is 45" in answer, answer

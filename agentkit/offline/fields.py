@@ -79,12 +79,14 @@ def fields(value: dict, question: str, language: Language, full: bool, given: tu
     # "when does it leave and what did it cost?": the date-times and the money, whatever their fields are called
     chosen += [k for k, v in flat.items() if k not in chosen and (ASKS_WHEN.search(question) and MOMENT.search(str(v)) or
                ASKS_COST.search(question) and set(reading.split_name(k)) & MONEY and not isinstance(v, str))]
+    chosen = [] if all(reading.split_name(k)[0] in LEADING for k in chosen) else chosen  # "from_size" alone says little
     yes_no = question.split()[:1] and question.split()[0].lower() in YES_NO  # "has it left?": its status first
     chosen = [k for k in flat if chosen and yes_no and set(reading.split_name(k)) & STATES and k not in chosen][:1] + chosen
     if full or not chosen:
         reference = [k for k in flat if full and k in identifying and re.fullmatch(r"[A-Z]+[-\d][A-Z\d-]*\d", str(flat[k]))][:1]
         reference += [k for k in flat if full and str(flat[k]).startswith("http")][:1]  # a meeting's link, a label's
-        chosen = [*(k for k in flat if k not in identifying | echoed or k in chosen), *reference][: len(flat) if full else 4]
+        chosen = [*(k for k in flat if k not in identifying | echoed and flat[k] is not None or k in chosen),  # not "none"
+                  *reference][: len(flat) if full else 4]
     shown = []
     for key in chosen:
         (name, unit), value = label(key, language, units.get(key, "")), flat[key]
@@ -130,7 +132,9 @@ def sentence(facts: list[Fact], question: str, where: str, language: Language, d
     for fact in facts:
         words, key = fact.name.split(), set(reading.split_name(fact.key))
         clock = re.fullmatch(r"\d{1,2}:\d{2}", fact.said) or MOMENT.match(str(fact.value))  # a time or a date
-        if isinstance(fact.value, bool):  # "toxic to pets": an English name is never pasted into a Chinese answer
+        if isinstance(fact.value, bool) and language == "en" and len(words) > 1 and words[-1].endswith("ed") and words[0] != "is":
+            doing.append(f"{'' if fact.value else 'no '}{' '.join(words[:-1])} is {words[-1]}")  # "no permit is needed"
+        elif isinstance(fact.value, bool):  # "toxic to pets": an English name is never pasted into a Chinese answer
             states += [said for said in [_yes_no(fact.name, fact.value, language, fact.key)] if said]
         elif key & STATES and isinstance(fact.value, str) and len(fact.said) <= 30:
             states.append(STATUS_ZH.get(fact.said.lower(), fact.said) if language == "zh" else fact.said.lower())
