@@ -79,8 +79,8 @@ class Conversation:
         """The last turn's results, when a message no tool answers points at them ("is that a good rate?", "那边现在是
         晚上吗？", "should I bring an umbrella then?") and names nothing they do not (not "is Rome warmer?")."""
         known = " ".join(f"{c.arguments} {c.result}" for c in self.calls)
-        if any(name not in known for name in re.findall(r"(?<=\s)[A-Z][a-z]+", asked)) or not ABOUT_RESULT.search(asked) and (
-                not BACK.search(asked)):
+        if any(name not in known for name in re.findall(r"(?<=\s)[A-Z][a-z]+", asked)) or not (
+                ABOUT_RESULT.search(asked) or BACK.search(asked)):
             return []
         return [(c.name, c.arguments, c.result) for c in self.calls if c.result]
 
