@@ -620,3 +620,29 @@ def test_ye_before_a_verb_after_a_comma_asks_for_the_same_again():
     """ "…，午饭也记一笔，25元": 也 before a verb opens a second request of the same kind, with its own values."""
     assert calls("打车记一笔18元，午饭也记一笔，25元", SPENDING, TIP)[0] == [
         ("log_spending", {"amount": 18, "category": "transport"}), ("log_spending", {"amount": 25, "category": "food"})]
+
+
+SMS = tool("send_sms", "发短信。", ["recipient", "message"], recipient=S("收信人"), message=S("短信内容"))
+SHOPPING = tool("add_shopping_item", "Add an item to the shopping list.", ["item"], item=S("the item"), quantity=I("how many"))
+NOTE = tool("create_note", "新建笔记。", ["title", "body"], title=S("标题"), body=S("内容"))
+INVITE = tool("invite", "邀请人参加会议。", ["people"], people={"type": "array", "items": S("名字"), "description": "被邀请的人"})
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    ("给小王和小李都发个短信，说会议改到三点", [SMS], [("send_sms", "recipient", "小王"), ("send_sms", "recipient", "小李")]),
+    ("帮我把牛奶和面包加到购物清单里", [SHOPPING, SMS], [("add_shopping_item", "item", "牛奶"), ("add_shopping_item", "item", "面包")]),
+    ("把苹果、香蕉和橙子加到购物清单", [SHOPPING], [("add_shopping_item", "item", f) for f in ("苹果", "香蕉", "橙子")]),
+])
+def test_a_chinese_list_of_what_each_call_is_for_is_a_call_per_item(question, tools, expected):
+    made = calls(question, *tools)[0]
+    assert [(name, slot, arguments[slot]) for (name, arguments), (_, slot, _) in zip(made, expected)] == expected
+    assert len(made) == len(expected)
+
+
+@pytest.mark.parametrize(("question", "tools", "count"), [
+    ("新建一条笔记，名字是周末购物清单，内容是鸡蛋和牛奶", [NOTE], 1),  # one note's text holds the list
+    ("邀请小王和小李参加周会", [INVITE], 1),  # a list parameter takes both
+    ("我住和平街22号，周几收垃圾？", [BINS], 1),  # 和 of a street's name joins nothing
+])
+def test_a_chinese_list_one_value_holds_is_one_call(question, tools, count):
+    assert len(calls(question, *tools)[0]) == count

@@ -15,17 +15,17 @@ from typing import Any
 
 from agentkit.offline import reading
 from agentkit.offline.choose_fit import actions, asking, score
-from agentkit.offline.clauses import clauses, each_case, each_item, each_value, in_place, with_context, zh_joined
+from agentkit.offline.clauses import clauses, each_case, each_item, each_value, in_place, with_context, zh_items, zh_joined
 from agentkit.offline.fill import fill
 from agentkit.offline.general import is_general, is_place_fact
 from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
 from agentkit.offline.request import ToolChoice
-from agentkit.offline.roles import json_type, kind_of
+from agentkit.offline.roles import json_type, kind_of, role_of
 from agentkit.offline.slots import ENOUGH, NAME, Offer, named_only
 from agentkit.offline.spans import find
 from agentkit.offline.vocabulary import english
-from agentkit.offline.zh_values import in_learners_words
+from agentkit.offline.zh_values import RUNS, in_learners_words
 
 _WORDS = words("choose")["choose"]
 IT, ASK_ME, OWN, WHO, BACK = (re.compile("|".join(_WORDS[name]), re.I) for name in (
@@ -53,7 +53,24 @@ def read(question: str, offers: list[Offer]) -> tuple[str, str]:
 
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
-    """The calls the question asks for (possibly none), each with the arguments read from its own clause."""
+    """The calls the question asks for (possibly none), each with the arguments read from its own clause; a Chinese
+    request that lists what each call is for ("给小王和小李都发", "把牛奶和面包加到") is read once per item, when each copy
+    is one whole call of its own and the request whole makes fewer, or puts the items in one value."""
+    whole = _plan(question, offers, choice)
+    for items, copies in zh_items(question) if choice == "auto" and is_chinese(question) else []:
+        holding = [(c, n) for c in whole for n, v in c.arguments.items() if all(item in str(v) for item in items)]
+        if any(isinstance(c.arguments[n], list) or role_of(n, c.offer.schema["properties"][n])[0] in RUNS["whole"]
+               for c, n in holding):
+            break  # "邀请小王和小李" (a list of them), "内容是鸡蛋和牛奶" (one note's text): one call
+        calls = [next(iter(p)) for p in map(partial(plan, offers=offers), copies) if len(p) == 1 and not p[0].missing]
+        if len(calls) == len(copies) == len({(c.offer.name, repr(c.arguments)) for c in calls}) and all(
+                any(item in str(v) for v in c.arguments.values()) for c, item in zip(calls, items)) and (
+                len(whole) < len(calls) or holding):  # each item a value of its own call ("我住和平街" lists none)
+            return calls
+    return whole
+
+
+def _plan(question: str, offers: list[Offer], choice: ToolChoice) -> list[Planned]:
     asked, question = read(question, offers)
     if choice == "auto" and is_general(question) and not _asks_for_tool(question, offers):  # "what is a stock split?"
         return []  # a question about the world
