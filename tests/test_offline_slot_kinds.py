@@ -94,3 +94,28 @@ def test_a_country_named_alone_is_where_one_goes_not_a_nationality():
     """ "what about Chile?" after a visa question: Chile is the next destination, the passport stays."""
     values = fill(ENTRY, "what about Chile?")[0]
     assert values.get("country") == "Chile" and values.get("citizenship") != "Chile"
+
+
+POSTCODE = _schema({"postcode": _text("A UK postcode", pattern="^[A-Z]{1,2}[0-9][A-Z0-9]? ?[0-9][A-Z]{2}$"),
+                    "house": {"type": "integer", "description": "house number"}}, ["postcode"])
+SLUG = _schema({"slug": _text("The page's slug", pattern="^[a-z0-9-]+$"), "title": _text("The page title")}, ["title"])
+
+
+@pytest.mark.parametrize(("question", "postcode"), [
+    ("which band is 14 Elm Road, LS6 2AB in?", "LS6 2AB"),
+    ("band for m14 5tp please", "M14 5TP"),  # typed in small letters: the capitals the pattern asks for
+    ("is SW1A1AA in band D?", "SW1A1AA"),
+])
+def test_a_string_with_a_pattern_takes_the_text_that_fits_it(question, postcode):
+    assert fill(POSTCODE, question)[0]["postcode"] == postcode
+
+
+def test_a_value_its_pattern_refuses_is_asked_for_not_sent():
+    """No postcode written: the street is no postcode, so the required value is missing (the model asks)."""
+    values, missing = fill(POSTCODE, "which band is 14 Elm Road in?")
+    assert "postcode" not in values and missing == ["postcode"]
+
+
+def test_a_pattern_a_plain_word_fits_says_nothing_of_where_its_value_is():
+    """ "^[a-z0-9-]+$" fits any word: the first word of the question is no slug."""
+    assert fill(SLUG, "make a page titled 'Opening hours'")[0].get("slug") in (None, "opening-hours")

@@ -48,13 +48,14 @@ def needed_values_present(schema: dict, text: str) -> float:
             fitting = [s for s in spans if s.kind in kinds and id(s) not in taken and (s.kind != "proper" or is_known_place(
                 s.value)) and not (currency and str(s.value).lower() in quantities.MEASURES)]
             taken.update(id(s) for s in fitting[:1])
-    # a pasted statement or command is as good as the tool's name; one unit alone says little ("70 kg")
+    # a pasted statement or command is as good as the tool's name, so is a ticker for a symbol ("how's TSLA doing?":
+    # capitals a tool takes as they are); one unit alone says little ("70 kg")
     kinds, roles = [s.kind for s in spans if id(s) in taken], {role for role, _, _ in required}
-    # so is a ticker for a symbol ("how's TSLA doing?"): capitals a tool takes as they are
     symbol = "symbol" in roles and any(s.kind == "proper" and re.fullmatch(r"[A-Z]{2,5}", str(s.value)) for s in spans)
-    # a day and a clock time for a tool that needs both ("put a review on 2027-05-04 at 14:00"): an appointment
+    # a day and a clock time for a tool that needs both ("put a review on 2027-05-04 at 14:00"); a code its pattern takes
     when = 2 * ({"date", "time"} <= roles and {"date", "time"} <= {s.kind for s in spans})
-    return len(taken) + kinds.count("sql") + kinds.count("command") - (kinds.count("unit") == 1) + 2 * symbol + when
+    coded = len(numbers.by_pattern({n: properties[n] for n in schema.get("required") or [] if n in properties}, text))
+    return len(taken) + kinds.count("sql") + kinds.count("command") - (kinds.count("unit") == 1) + 2 * symbol + when + coded
 
 
 def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exclude, guess) -> tuple[dict, list[str]]:
@@ -80,16 +81,15 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     values |= numbers.ones([n for n in numeric if n not in values], text)
     later = []  # free text ("what the event is called") is read last, from what the other parameters left over
     values |= listed_first(properties, text, spans, used)
-    for name, spec in properties.items():
-        if name not in numeric and name not in values:
-            value = (labelled.get(name) or (None,))[0]
-            if value is None:  # a nullable value is never guessed: null says "not given" (strict schemas)
-                value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess,
-                               tuple(properties))
-            if value is LATER:
-                later.append(name)
-            elif value is not None:
-                values[name] = value
+    for name, spec in ((n, s) for n, s in properties.items() if n not in numeric and n not in values):
+        value = (labelled.get(name) or (None,))[0]
+        if value is None:  # a nullable value is never guessed: null says "not given" (strict schemas)
+            value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess,
+                           tuple(properties))
+        if value is LATER:
+            later.append(name)
+        elif value is not None:
+            values[name] = value
     values |= _left_of_its_kind([n for n in must if n not in values and n not in later], properties, text, spans, used)
     rest = without_values(text, spans, used, properties)
     for name in sorted(later, key=lambda n: LATER_FIRST.get(role_of(n, properties[n])[0] or "", 2)):
@@ -122,8 +122,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     twice = {n for n in texts for o in set(texts) & set(required) - {n} if n not in required and values[n] == values[o]}
     values = {n: v for n, v in values.items() if n not in twice}  # "add a task: X": X is the task's, no optional project's
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
-    refused = {n for n, p in properties.items() if n in values and numbers.DIGITS.fullmatch(str(p.get("pattern")))  # "查下"
-               and not re.fullmatch(p["pattern"], str(values[n])) or len(str(values.get(n))) > p.get("maxLength", 1e9)}
+    refused = {n for n, p in properties.items() if n in values and (pattern := numbers.compiled(p.get("pattern")))  # "查下"
+               and not pattern.fullmatch(str(values[n])) or len(str(values.get(n))) > p.get("maxLength", 1e9)}
     ordered = {name: values[name] for name in properties if name in values and name not in refused}
     return ordered, [name for name in required if name not in ordered]
 

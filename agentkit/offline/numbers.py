@@ -24,7 +24,6 @@ RATE_WORDS, NOT_COUNTED, PEOPLE_WORDS, MONEY_PARAMS, SIZE_PARAMS, DURATION_WORDS
     not_counted people_words money_params size_params duration_words loss_words fraction_rates percent_scale count_params
     formula_words time_params clock_parts_not""".split())
 DECIMAL, FORMULA, CLOCK_PARTS = re.compile(TABLES["decimal"], re.I), re.compile(TABLES["formula"]), TABLES["clock_parts"].split()
-DIGITS = re.compile(r"\^?(?:\[0-9\]|\\d)(?:\{\d+(?:,\d*)?\}|[+*])?\$?")  # "^[0-9]{11}$", "\d+": a pattern of digits only
 NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no thing "a ticket" could name
 
 
@@ -60,17 +59,44 @@ def _counts_family(span: Span, family: list[str]) -> bool:
 
 
 def patterned(properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, str]:
-    """A string whose pattern takes digits ("^[0-9]{11}$": a meter, a card) takes the number written that fits it, before a
-    number parameter can ("充两百，表号是98765432101": the meter's, 200 the amount); one named for a formula takes the formula."""
-    fitting = {name: next((s for s in spans if s.kind == "number" and id(s) not in used and re.fullmatch(spec["pattern"], text[
-        s.start:s.end])), None) for name, spec in properties.items() if DIGITS.fullmatch(str(spec.get("pattern")))}
-    used.update(id(s) for s in fitting.values() if s)
+    """A string with a pattern takes what the question writes that fits it, before any other parameter can: a number
+    ("充两百，表号是98765432101": the meter's "^[0-9]{11}$", 200 the amount's), a code in capitals however it was typed
+    ("m14 5tp" is M14 5TP for a postcode), never where a plain word fits ("^[a-z-]+$" says nothing of where its value
+    is); one named for a formula takes the formula."""
+    fitting = by_pattern(properties, text)
+    used.update(id(s) for start, end, _ in fitting.values() for s in spans if start <= s.start < end)
     formula = FORMULA.search(text)
     asked = next((n for n, spec in properties.items() if formula and json_type(spec) == "string"
                   and hint_of(n, spec) & FORMULA_WORDS), None)  # "function", not the later "function_variable"
     used.update(id(s) for s in spans if asked and formula.start() <= s.start < formula.end())
-    return {name: text[s.start:s.end] for name, s in fitting.items() if s} | (
+    return {name: found[2] for name, found in fitting.items()} | (
         {asked: formula.group(0).replace("^", "**")} if asked else {})  # "3x^2 + 2x - 1" -> "3x**2 + 2x - 1"
+
+
+def by_pattern(properties: dict, text: str) -> dict[str, tuple[int, int, str]]:
+    """Where the text writes each string's value that fits the string's pattern, as (start, end, value)."""
+    return {name: found for name, spec in properties.items() if json_type(spec) == "string" and (pattern := compiled(
+        spec.get("pattern"))) and not any(pattern.fullmatch(w) for w in ("word", "Word", "WORD", "a b")) and (
+        found := _written(pattern, text))}
+
+
+@lru_cache(maxsize=256)
+def compiled(pattern: Any) -> re.Pattern[str] | None:
+    """A schema's pattern as Python reads it; None for none, or for one only JSON Schema's dialect knows ("\\p{L}")."""
+    try:
+        return re.compile(pattern) if isinstance(pattern, str) else None
+    except re.error:
+        return None
+
+
+def _written(pattern: re.Pattern[str], text: str) -> tuple[int, int, str] | None:
+    """Where the text writes a value that fits the pattern, as (start, end, value); in capitals where it was typed in
+    small letters and the value has a digit, as a code has."""
+    body = re.sub(r"^\^|(?<!\\)\$$", "", pattern.pattern)  # its anchors go: the value stands inside the question
+    inside = re.compile(rf"(?<![A-Za-z0-9])(?:{body})(?![A-Za-z0-9])")
+    capitals = "".join(c.upper() if c.isascii() else c for c in text)  # as long as the text: the same places
+    found = next(inside.finditer(text), None) or next((m for m in inside.finditer(capitals) if re.search(r"\d", m[0])), None)
+    return (found.start(), found.end(), found[0]) if found else None
 
 
 def ones(names: list[str], text: str) -> dict[str, int]:
