@@ -630,13 +630,13 @@ INVITE = tool("invite", "邀请人参加会议。", ["people"], people={"type": 
 
 @pytest.mark.parametrize(("question", "tools", "expected"), [
     ("给小王和小李都发个短信，说会议改到三点", [SMS], [("send_sms", "recipient", "小王"), ("send_sms", "recipient", "小李")]),
-    ("帮我把牛奶和面包加到购物清单里", [SHOPPING, SMS], [("add_shopping_item", "item", "牛奶"), ("add_shopping_item", "item", "面包")]),
+    ("帮我把牛奶和面包加到购物清单里", [SHOPPING, SMS], [("add_shopping_item", "item", f) for f in ("牛奶", "面包")]),
     ("把苹果、香蕉和橙子加到购物清单", [SHOPPING], [("add_shopping_item", "item", f) for f in ("苹果", "香蕉", "橙子")]),
 ])
 def test_a_chinese_list_of_what_each_call_is_for_is_a_call_per_item(question, tools, expected):
     made = calls(question, *tools)[0]
-    assert [(name, slot, arguments[slot]) for (name, arguments), (_, slot, _) in zip(made, expected)] == expected
     assert len(made) == len(expected)
+    assert [(name, slot, arguments[slot]) for (name, arguments), (_, slot, _) in zip(made, expected, strict=True)] == expected
 
 
 @pytest.mark.parametrize(("question", "tools", "count"), [

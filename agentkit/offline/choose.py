@@ -64,7 +64,7 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
             break  # "邀请小王和小李" (a list of them), "内容是鸡蛋和牛奶" (one note's text): one call
         calls = [next(iter(p)) for p in map(partial(plan, offers=offers), copies) if len(p) == 1 and not p[0].missing]
         if len(calls) == len(copies) == len({(c.offer.name, repr(c.arguments)) for c in calls}) and all(
-                any(item in str(v) for v in c.arguments.values()) for c, item in zip(calls, items)) and (
+                any(item in str(v) for v in c.arguments.values()) for c, item in zip(calls, items, strict=True)) and (
                 len(whole) < len(calls) or holding):  # each item a value of its own call ("我住和平街" lists none)
             return calls
     return whole
