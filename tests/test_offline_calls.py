@@ -473,3 +473,40 @@ def test_a_clause_takes_the_values_of_its_kind_the_call_before_gave():
     assert calls("rent a flat in Bergen from tomorrow, four guests", [FLAT, PASS]) == [
         ("rent_flat", {"town": "Bergen", "start": day, "guests": 4})]
     assert calls("后天杭州天气怎么样？顺便订一间那边的酒店，后天入住大后天退房", [FORECAST, LODGING])[1][1]["city"] == "杭州"
+
+
+COURT = tool("book_court", "Book a court at the sports centre.", ["sport", "date", "time"],
+             sport=s("which court", enum=["tennis", "squash", "padel"]), date=s("the day", format="date"), time=s("start, HH:MM"))
+GEAR = tool("hire_gear", "Hire sports equipment from the desk.", ["item", "date"], item=s("what to hire"),
+            date=s("the day", format="date"), time=s("when to collect it, HH:MM"))
+NOTE_TO_SELF = tool("remind", "Set a reminder.", ["message", "time"], message=s("what to remind"), time=s("HH:MM"),
+                    date=s("the day", format="date"))
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # a when before a colon leads the requests after it: no text to keep whole
+    ("for 2026-07-01: book a padel court at 5pm and hire a racket",
+     [("book_court", {"sport": "padel", "date": "2026-07-01", "time": "17:00"}),
+      ("hire_gear", {"item": "racket", "date": "2026-07-01"})]),
+    # "both for 6pm", "each at 7:30": the value of every request before it
+    ("on 2026-05-10, book a tennis court and hire a ball machine, both for 6pm",
+     [("book_court", {"sport": "tennis", "time": "18:00"}), ("hire_gear", {"item": "ball machine", "time": "18:00"})]),
+    ("book a squash court on 2026-09-03 and a padel court on 2026-09-04, each at 7:30am",
+     [("book_court", {"sport": "squash", "date": "2026-09-03", "time": "07:30"}),
+      ("book_court", {"sport": "padel", "date": "2026-09-04", "time": "07:30"})]),
+    # "for then" is the time said before, not a cut and no item
+    ("at 8pm on 2026-08-14 book a squash court, and hire a racket for then too",
+     [("book_court", {"sport": "squash", "time": "20:00"}),
+      ("hire_gear", {"item": "racket", "date": "2026-08-14", "time": "20:00"})]),
+])
+def test_a_value_said_once_for_two_requests_is_each_ones(question, expected):
+    made = calls(question, [COURT, GEAR])
+    assert len(made) == len(expected)
+    for (name, arguments), (want, values) in zip(made, expected, strict=True):
+        assert name == want and {k: arguments.get(k) for k in values} == values
+
+
+def test_what_to_be_reminded_of_follows_its_to_after_a_when():
+    """ "remind me at 9am on 2026-06-02 to pay rent": the message is "pay rent", not "to pay rent"."""
+    [(_, arguments)] = calls("remind me at 9am on 2026-06-02 to pay rent", [NOTE_TO_SELF])
+    assert arguments == {"message": "pay rent", "time": "09:00", "date": "2026-06-02"}

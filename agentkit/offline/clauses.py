@@ -20,6 +20,7 @@ from agentkit.offline.lexicon import words
 from agentkit.offline.options import YES_NO
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.places import zones_in
+from agentkit.offline.reading import STOP_WORDS
 from agentkit.offline.slots import ENOUGH
 from agentkit.offline.spans import ADDRESS, ONE_VALUE, QUOTED, find
 from agentkit.offline.vocabulary import FILE, english
@@ -27,9 +28,9 @@ from agentkit.offline.vocabulary import FILE, english
 ITEMS = re.compile(rf"^(?P<verb>\s*{ADDING}\s+)(?P<items>.+?)\s+(?P<rest>{ONTO}[^,;]*)$", re.IGNORECASE)
 _WORDS = words("choose")["clauses"]
 CUTS, CASES = re.compile("|".join(_WORDS["cuts"])), re.compile(_WORDS["cases"])
-ITEMS_FIRST, SAID, MEANS_ONLY, VALUE_ONLY, CASES_SAID, ASIDE, ZH_ANOTHER, THERE, PLACE_BEFORE, COUNTED = (
+ITEMS_FIRST, SAID, MEANS_ONLY, VALUE_ONLY, CASES_SAID, ASIDE, ZH_ANOTHER, THERE, PLACE_BEFORE, COUNTED, FOR_EACH = (
     re.compile(_WORDS[n], re.I) for n in ("items_first", "said", "means_only", "value_only", "cases_said", "aside", "zh_another",
-                                           "there", "place_before", "counted"))
+                                           "there", "place_before", "counted", "for_each"))
 ZH_JOIN, ZH_EACH = _WORDS["zh_joiners"], re.compile(_WORDS["zh_each"])
 """The items named before the verb, as Chinese puts them ("牛奶和鸡蛋都加到待办里": milk and eggs, add to the to-do list);
 a part that only names the means ("use the shell"), gives a value by its role ("the author is Frank Herbert"), or "great"."""
@@ -98,11 +99,15 @@ def clauses(question: str) -> list[str]:
             masked, at = masked + question[at:start] + "\0", end
     masked += question[at:]
     told = _counted(masked)  # "two todos: call the bank, and renew my passport": a request per item
-    head, tail = (masked[: said.start()], said.group(0)) if not told and (said := SAID.search(masked)) else (masked, "")
+    said = None if told else SAID.search(masked)  # "for 2026-07-01: book a court and hire rackets": a when leads, no text
+    said = None if said and said[0].startswith(":") and _only_when(masked[: said.start()]) else said
+    head, tail = (masked[: said.start()], said.group(0)) if said else (masked, "")
     parts = told or CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
     restored = [re.sub("\0", lambda _: quoted.pop(0), part).replace("\u2060", "").strip() for part in parts]  # literals back
     joined: list[str] = []  # the parts that are requests, each with the parts that complete it
+    each = [m["rest"] for p in restored[1:] if (m := FOR_EACH.match(p))]  # "…, both for 6pm": the time of every request
+    restored = [f"{p} {' '.join(each)}" for p in restored if not FOR_EACH.match(p)] if each else restored
     for part in (p for p in restored if re.search(r"\w", p) and not (ASIDE.fullmatch(p) and p is not restored[-1])):
         if joined and ((value := VALUE_ONLY.fullmatch(part) or ADDRESS.fullmatch(part)) or MEANS_ONLY.fullmatch(part)):
             joined[-1] = f"{joined[-1].rstrip('?.!')}{',' * bool(value)} {part}"
@@ -113,6 +118,13 @@ def clauses(question: str) -> list[str]:
         resolved.append(part := THERE.sub(lambda m, at=place: f"{m['to'] or 'in '}{at}", part, count=1) if place else part)
         place = _place_named(part) or place
     return resolved
+
+
+def _only_when(lead: str) -> bool:
+    """ "for 2026-07-01", "tomorrow at 9": a day or a time and words that only lead it."""
+    whens = [(s.start, s.end) for s in find(lead) if s.kind in ("date", "time")]
+    rest = "".join(c for at, c in enumerate(lead) if not any(start <= at < end for start, end in whens))
+    return bool(whens) and all(w in STOP_WORDS for w in re.findall(r"[a-z]+", rest.lower()))
 
 
 def in_place(before: str, clause: str, question: str, read: Callable[[str], tuple[dict, list]]) -> list[str]:

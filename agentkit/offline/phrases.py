@@ -30,7 +30,10 @@ def key_phrase(text: str, exclude: frozenset[str], one_character: bool = False, 
             phrase = TIMED.sub("", WHEN_FIRST.sub("", phrase))
             # "on Saturday at 7am to water the plants": a day is when, not what
             if not dates.as_iso(phrase) and any(not _is_tool_word(w, exclude) for w in _words(phrase)):
-                return phrase if phrase.lower() not in PRONOUNS else None
+                if phrase.lower() in PRONOUNS:
+                    return None
+                if set(phrase.lower().split()) - PRONOUNS:  # "hire a racket for then too": a when said before, no topic
+                    return phrase
     # "flâneur" as written; "周会": a word the vocabulary kept; "with Lina": who with, as one word. A phrase runs on through
     # "of", "the", "and" ("kind of blue") and ends at any other word ("the overstory at the libary": not the branch)
     runs: list[list[str]] = [[]]
