@@ -42,3 +42,22 @@ def test_a_required_option_said_by_none_or_by_two_is_asked_for(options, said):
 
 def test_an_optional_option_is_not_read_by_meaning():
     assert "pick" not in fill(_schema(["pristine", "damaged"], required=False), "the vase arrived smashed")[0]
+
+
+SPACE = {"type": "object", "required": ["date"], "properties": {
+    "date": {"type": "string", "format": "date"},
+    "projector": {"type": "boolean", "description": "Whether a projector is needed"},
+    "catering": {"type": "boolean", "description": "Add tea and coffee for the group"},
+    "extra_driver": {"type": "boolean", "description": "A second named driver on the policy"}}}
+
+
+@pytest.mark.parametrize(("question", "flags"), [
+    ("the room on 2026-03-11 with coffee for everyone", {"catering": True}),  # a thing of its description, asked for
+    ("2026-03-05 please, we'll need tea and coffee but no projector", {"catering": True, "projector": False}),
+    ("on 2026-06-07, and I'll bring a second driver", {"extra_driver": True}),
+    ("on 2026-03-08 we won't need the projector", {"projector": False}),
+    ("the room on 2026-03-09 with a view of the park", {}),  # a thing no flag has: none said
+])
+def test_a_flag_is_said_by_asking_for_its_thing(question, flags):
+    values = fill(SPACE, question)[0]
+    assert {name: values[name] for name in ("projector", "catering", "extra_driver") if name in values} == flags

@@ -134,7 +134,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     if "enum" in spec:
         return glossed(spec, text, spans, used) or choice(spec, hint, text, required, guess)
     if kind == "boolean":
-        return boolean(name, text, required, guess, spans, used, spec.get("description") or "")
+        return boolean(name, text, required, guess, spans, used, spec.get("description") or "", siblings)
     if kind == "array":
         items = spec.get("items") or {}
         if "enum" in items:

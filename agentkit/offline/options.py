@@ -14,9 +14,11 @@ from agentkit.offline import lexicon, reading
 from agentkit.offline.places import CURRENCY_CODES
 from agentkit.offline.roles import side_of
 from agentkit.offline.spans import QUOTED, Span
+from agentkit.offline.vocabulary import english
 
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
-YES, NO = (frozenset(lexicon.words("words")["flags"][said].split()) for said in ("yes", "no"))
+YES, NO, ASKS, VAGUE = (frozenset(lexicon.words("words")["flags"][said].split()) for said in ("yes", "no", "asks", "vague"))
+ASKED = re.compile(rf"\b(?:{'|'.join(ASKS)})\s+(?:(?:an?|the|some|my|our|his|her|their)\s+)?(\w+)")  # "with a projector"
 YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
 MEANINGS = [set(map(reading.stem, line.split())) for line in sum(lexicon.words("words")["options"].values(), [])]
 NEGATED = re.compile(r"\b(?:not|no|never|without|isn't|wasn't|don't|doesn't)\s+(?:\w+\s+)?$")  # "not urgent", "not too urgent"
@@ -73,16 +75,20 @@ def _meanings(options: tuple, described: str) -> tuple[dict[str, Any], re.Patter
 
 
 def boolean(name: str, text: str, required: bool, guess: bool, spans: list[Span], used: set[int],
-             description: str = "") -> bool | None:
+             description: str = "", siblings: tuple[str, ...] = ()) -> bool | None:
     topic = [w for w in reading.split_name(name) if w not in {"is", "include", "use", "show", "with", "has", "only"} | YES | NO]
     lowered = QUOTED.sub(lambda quote: " " * len(quote.group(0)), text).lower()  # every word of the flag asked, unquoted
     matches = [re.search(rf"\b{re.escape(reading.stem(word)[:5])}\w*", lowered) for word in topic]
     if not (topic and all(matches)):  # or the verb its description says: "True if the tank was filled" for "filled it up"
         said = [re.search(rf"\b{verb}\b", lowered) for verb in re.findall(r"\b[a-z]{3,}ed\b", description.lower())]
+        # or a thing of its name or description asked for ("bring a ladder" for needs_ladder), no other parameter's
+        things = {reading.stem(w)[:5] for w in [*topic, *reading.words(english(description))] if len(w) > 2} - VAGUE - {
+            reading.stem(w)[:5] for n in siblings if n != name for w in reading.split_name(n)}
+        said += [m for m in ASKED.finditer(lowered) if reading.stem(m[1])[:5] in things]
         matches = [match for match in said if match][:1]
     if matches:
         first = min(match.start() for match in matches)
-        return not re.search(r"\b(?:no|not|without|don't|exclude|skip|never)\b[\w\s]{0,20}$", lowered[:first])
+        return not re.search(r"\b(?:no|not|without|don't|won't|doesn't|exclude|skip|never)\b[\w\s]{0,20}$", lowered[:first])
     said = YES_NO.search(lowered) if required else None  # "RSVP yes", "switch it off": a required flag answered in a word
     if not said:
         return False if required and guess else None  # a required flag not answered: a guess says no
