@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import takewhile
 from typing import Any
 
 from agentkit.offline import reading
@@ -62,7 +63,8 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
         if any(isinstance(c.arguments[n], list) or role_of(n, c.offer.schema["properties"][n])[0] in RUNS["whole"]
                for c, n in holding):
             break  # "邀请小王和小李" (a list of them), "内容是鸡蛋和牛奶" (one note's text): one call
-        calls = [next(iter(p)) for p in map(partial(plan, offers=offers), copies) if len(p) == 1 and not p[0].missing]
+        calls = list(takewhile(bool, (p[0] if len(p) == 1 and not p[0].missing else None for p in (
+            plan(copy, offers) for copy in copies))))  # read no further than the first copy that is not one whole call
         if len(calls) == len(copies) == len({(c.offer.name, repr(c.arguments)) for c in calls}) and all(
                 any(item in str(v) for v in c.arguments.values()) for c, item in zip(calls, items, strict=True)) and (
                 len(whole) < len(calls) or holding):  # each item a value of its own call ("我住和平街" lists none)

@@ -51,17 +51,17 @@ def each_item(question: str) -> str:
 def zh_items(question: str) -> Iterator[tuple[list[str], list[str]]]:
     """ "给小王和小李都发个短信" -> (["小王", "小李"], ["给小王发个短信", "给小李发个短信"]): the items of a list of Chinese
     words and the question once per item, its 都 gone; for each reading of where the first item starts and the last ends
-    (two to four characters, as long as each other first, as Chinese pairs them: "关窗和锁门"). The caller keeps the
-    reading whose copies are each one whole call."""
+    (two, three or four characters, the first and the last as long, as Chinese pairs them: "关窗和锁门"). The caller
+    keeps the reading whose copies are each one whole call."""
     joins = [m.start() for m in re.finditer(rf"(?<=[\u4e00-\u9fff])[{ZH_JOIN}](?=[\u4e00-\u9fff])", question)]
     for first, last in ((at, at) for at in joins):  # each join, with the joins after it that a short item apart
         while (more := [j for j in joins if j > last]) and re.fullmatch(r"[\u4e00-\u9fff]{1,4}", question[last + 1:more[0]]):
             last = more[0]
         middle = re.split(f"[{ZH_JOIN}]", question[first + 1:last]) if last > first else []
-        for ahead, after in sorted(product(range(2, 5), repeat=2), key=lambda pair: (abs(pair[0] - pair[1]), pair[0])):
+        for ahead, after in ((size, size) for size in range(2, 5)):
             start, end = first - ahead, last + 1 + after
             items = [question[start:first], *middle, question[last + 1:end]]
-            if abs(ahead - after) < 2 and start >= 0 and all(re.fullmatch(rf"[^\W\d{ZH_JOIN}]+", item) for item in items):
+            if start >= 0 and all(re.fullmatch(rf"[^\W\d{ZH_JOIN}]+", item) for item in items):
                 yield items, [question[:start] + item + ZH_EACH.sub("", question[end:], count=1) for item in items]
 
 
