@@ -446,3 +446,18 @@ def test_the_same_request_again_is_called_again():
     history = _turn("get_current_time", {"timezone": "Asia/Tokyo"}, results=['{"time": "21:05"}'])
     assert _calls([clock], history, "What time is it in Tokyo?") == [("get_current_time", {"timezone": "Asia/Tokyo"})]
     assert _calls([clock], history, "wait, why is it so late there?") == []
+
+
+LIFT = _tool("offer_lift", "Offer a lift in your car", {
+    "origin": {"type": "string"}, "destination": {"type": "string"},
+    "departure": {"type": "string", "format": "date-time", "description": "when you set off"}},
+    ["origin", "destination", "departure"])
+
+
+@pytest.mark.parametrize(("message", "departure"), [
+    ("actually make it quarter past 8", "2027-02-19T08:15:00"),  # the same day, the new time
+    ("sorry, can we do 2027-02-20 instead?", "2027-02-20T07:30:00"),  # the new day, the same time
+])
+def test_a_date_time_corrected_keeps_the_part_not_named(message, departure):
+    before = {"origin": "Swansea", "destination": "Cardiff", "departure": "2027-02-19T07:30:00"}
+    assert _calls([LIFT], _turn("offer_lift", before), message) == [("offer_lift", {**before, "departure": departure})]

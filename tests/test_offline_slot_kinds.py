@@ -119,3 +119,21 @@ def test_a_value_its_pattern_refuses_is_asked_for_not_sent():
 def test_a_pattern_a_plain_word_fits_says_nothing_of_where_its_value_is():
     """ "^[a-z0-9-]+$" fits any word: the first word of the question is no slug."""
     assert fill(SLUG, "make a page titled 'Opening hours'")[0].get("slug") in (None, "opening-hours")
+
+
+LIFT = _schema({"origin": _text("Town the lift starts from"), "destination": _text("Town the lift goes to"),
+                "departure": _text("When you set off", format="date-time")})
+
+
+@pytest.mark.parametrize(("question", "values"), [
+    ("a lift from Leeds to York on 2026-05-14 at 8am", {"origin": "Leeds", "destination": "York",
+                                                       "departure": "2026-05-14T08:00:00"}),
+    ("driving Bath to Bristol on 2026-06-02, leaving half past seven", {"origin": "Bath", "destination": "Bristol",
+                                                                        "departure": "2026-06-02T07:30:00"}),
+])
+def test_a_date_time_is_a_day_and_a_clock_time_and_an_origin_stands_before_to(question, values):
+    assert fill(LIFT, question)[0] == values
+
+
+def test_a_date_time_with_no_clock_time_is_asked_for_not_made_up():
+    assert fill(LIFT, "a lift from Leeds to York on 2026-05-20")[1] == ["departure"]

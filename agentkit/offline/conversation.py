@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentkit.offline.choose import Offer, Planned
-from agentkit.offline.dates import as_iso
+from agentkit.offline.dates import as_iso, moved
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
@@ -162,12 +162,14 @@ def _changes(offer: Offer, previous: dict, question: str, asked: str, loose: boo
     if said := _named(offer, previous, asked):  # "change the title to Q3 plan": that parameter's, as written
         return said, {}
     found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
-    bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,")) if loose else {}
+    retimed = {n: new for n, v in previous.items() if (offer.schema["properties"].get(n) or {}).get("format") == "date-time"
+               and isinstance(v, str) and "T" in v and (new := moved(v, find(question)))}  # "make it 8:15": that day
+    bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,")) if loose and not retimed else {}
     found = {n: v for n, v in found.items() if v is not None and v != previous.get(n) and (loose or _of_a_kind(offer, n, v))}
     kept = _kept(offer, found, question, bare)
     titled = {n: v for n, v in bare.items()  # "also The Hobbit": the title's own "The" too
               if isinstance(v, str) and re.fullmatch(rf"(?:[A-Z]\w*\s+)+{re.escape(str(kept.get(n)))}", v)}
-    return {**kept, **titled}, bare
+    return {**kept, **titled, **retimed}, bare
 
 
 def _of_a_kind(offer: Offer, name: str, value: Any) -> bool:

@@ -137,6 +137,23 @@ _MONTH_DAY = re.compile(r"(?:(?P<m1>[a-z]+)\s*(?P<d1>\d{1,2})(?:st|nd|rd|th)?|(?
                         r"(?P<m2>[a-z]+))(?:,?\s+(?P<year>\d{4}))?")
 
 
+def date_time(spans: list, used: set[int]) -> str | None:
+    """ "on 2026-05-14 at 8am" for a JSON Schema "date-time": the day and the clock time the spans hold, as one ISO value
+    (none without both: a time is asked for, never made up)."""
+    day = next((s for s in spans if s.kind == "date" and id(s) not in used and as_iso(str(s.value))), None)
+    clock = next((s for s in spans if s.kind == "time" and id(s) not in used), None)
+    used.update({id(day), id(clock)} if day and clock else ())
+    return f"{as_iso(str(day.value))}T{clock.value}:00" if day and clock else None
+
+
+def moved(before: str, spans: list) -> str | None:
+    """ "make it quarter past 8" after 2027-02-19T07:30:00: the same day at the new time, or the new day at the same time."""
+    day = next((iso for s in spans if s.kind == "date" and (iso := as_iso(str(s.value)))), None)
+    clock = next((str(s.value) for s in spans if s.kind == "time"), None)
+    same_day, same_time = before.split("T", 1)
+    return f"{day or same_day}T{clock + ':00' if clock else same_time}" if day or clock else None
+
+
 def as_iso(written: str, today: dt.date | None = None, past: bool = False) -> str | None:
     """ "tomorrow" -> "2026-03-06" (from `today`); None for what is not a day this can work out. A day named without
     its year or week is the coming one, or with `past` (a day something was lost or done) the last one."""

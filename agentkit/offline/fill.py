@@ -84,8 +84,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     for name, spec in ((n, s) for n, s in properties.items() if n not in numeric and n not in values):
         value = (labelled.get(name) or (None,))[0]
         if value is None:  # a nullable value is never guessed: null says "not given" (strict schemas)
-            value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess,
-                           tuple(properties))
+            value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess, (*properties,))
         if value is LATER:
             later.append(name)
         elif value is not None:
@@ -153,11 +152,12 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     if kind not in ("string", None):  # an object is filled whole or not at all
         inner, missing = _fill_object(spec, text, spans, used, exclude, guess) if kind == "object" else ({}, [])
         return inner if inner and not missing else None
+    if spec.get("format") == "date-time":  # "on 2026-05-14 at 8am": a day and a clock time, as one value
+        return dates.date_time(spans, used)
     role, kinds = role_of(name, spec)
     if role is None and any(role_of(n, {})[0] == "code" for n in siblings if n != name):  # "CL-2207" is the card's
         kinds = tuple(k for k in kinds if k != "code")
-    # beside a person, a title takes no name opening the sentence or after with/for/by ("Ingrid Berg teaches me…")
-    person = role == "title" and any(role_of(n, {})[0] == "person" for n in siblings if n != name)
+    person = role == "title" and any(role_of(n, {})[0] == "person" for n in siblings if n != name)  # "Ingrid Berg…" is no title
     kinds += ("proper",) * (role == "code")  # "Bay label, e.g. 'B4'": "B4", capitalised as a name is
     clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
     day = role == "date" and hint & {"date", "day", "deadline", "birthday", "due"}  # "when" may be a clock time alone
@@ -171,7 +171,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or coded and re.fullmatch(
             r"[A-Z]{2,4}", str(s.value)) or preposition(s) in {"in", "at", "from", "to", "for", "near", "of", "into"}
-            or ADDRESS.fullmatch(str(s.value))]  # "to Mr Okoro, 45 Victoria Road": a street address is a place as it is
+            or ADDRESS.fullmatch(str(s.value)) or side_of(hint) == "from" and s.after[:1] == ("to",)]  # "Bath to Leeds"
     if role == "repo":  # a repository is owner/name: "Open an issue titled 'Crash on start'" names no repository
         candidates = [s for s in candidates if s.kind == "repo" or re.fullmatch(r"[\w.-]+/[\w.-]+", str(s.value).strip())]
     candidates = by_direction(hint, candidates) if role in ("place", "unit", "language", "date", "time") else candidates

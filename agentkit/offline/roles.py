@@ -29,8 +29,8 @@ STRICT = {"zone", "phone", "email", "url", "pattern", "path", "date", "time", "l
           "repo", "code"}
 FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b"),
           "unit": re.compile(r"\b(?:iso\s*)?4217\b|\bcurrency code\b")}
-"""A format written in a description says what the value is."""
-SCHEMA_FORMAT: dict[object, Role] = {"date": "date", "email": "email", "uri": "url"}  # JSON Schema's formats with a role
+"""A format written in a description says what the value is; so do JSON Schema's formats (SCHEMA_FORMAT)."""
+SCHEMA_FORMAT: dict[object, Role] = {"date": "date", "date-time": "date", "time": "time", "email": "email", "uri": "url"}
 CODE = next(role for role in ROLES if role[0] == "code")
 SOFT = {"person", "title", "room", "body", "query", "nationality"}  # roles of a thing's words, not of how it is written
 EXAMPLE = re.compile(r"(?:e\.g\.|like|such as|for example|例如|如)\s*[:,]?\s*['\"“‘]([^'\"”’]+)['\"”’]")
