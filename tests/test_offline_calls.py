@@ -173,7 +173,7 @@ def test_that_is_the_earlier_result_and_it_is_the_earlier_file():
 
 def test_chinese_numerals_times_and_durations_read_as_english():
     assert [numeral(w) for w in ("十二", "两", "一百零五", "三万五千", "二十")] == [12, 2, 105, 35000, 20]
-    assert english("下周三晚上8点半，一个半小时") == "next Wednesday at 20:30 , for 90 minutes"
+    assert english("下周三晚上8点半，一个半小时") == "Wednesday next week at 20:30 , for 90 minutes"  # 下周: next week's
 
 
 def test_dates_times_and_durations():
@@ -182,6 +182,12 @@ def test_dates_times_and_durations():
     friday = dt.date(2026, 3, 6)
     assert dates.as_iso("tomorrow", friday) == "2026-03-07" and dates.as_iso("next Tuesday", friday) == "2026-03-10"
     assert dates.as_iso("in two weeks", friday) == "2026-03-20" and dates.as_iso("friday", friday) == "2026-03-13"
+    # a weekday of a calendar week (下周三, 这周日, 下下周一: the week starts on Monday), a day of next month (下个月5号)
+    assert [dates.as_iso(f"{day} {week}", friday) for day, week in [("wednesday", "next week"), ("sunday", "this week"), (
+        "monday", "the week after next"), ("friday", "next week")]] == ["2026-03-11", "2026-03-08", "2026-03-16", "2026-03-13"]
+    assert [dates.as_iso(f"the {n} of next month", dt.date(2027, 1, 30)) for n in (5, 31)] == ["2027-02-05", "2027-02-28"]
+    assert [english(q).split()[:3] for q in ("下周三", "下下周一", "下个月五号")] == [
+        ["Wednesday", "next", "week"], ["Monday", "the", "week"], ["the", "5", "of"]]
     assert calls("book a visit on Friday", [WHEN])[0][1]["date"] == dates.as_iso("friday")  # the format it asks for
 
 

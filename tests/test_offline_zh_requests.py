@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from agentkit.offline import OfflineModel
+from agentkit.offline import OfflineModel, dates
 from agentkit.offline.general import asks_in_general
 from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_numbers import as_digits, numeral
@@ -186,7 +186,7 @@ def test_a_follow_up_that_changes_one_value_repeats_the_last_call():
 
 @pytest.mark.parametrize(("said", "read"), [
     ("12月25日", "December 25"), ("3月5号", "March 5"), ("三天后", "in 3 days"), ("两周以后", "in 2 weeks"),
-    ("这周五", "this Friday"), ("下个星期三", "next Wednesday"), ("下个星期", "next week"), ("大后天", "in 3 days")])
+    ("这周五", "Friday this week"), ("下个星期三", "Wednesday next week"), ("下个星期", "next week"), ("大后天", "in 3 days")])
 def test_chinese_dates_read_as_english_a_date_parameter_understands(said, read):
     assert english(said) == read
 
@@ -646,3 +646,17 @@ def test_a_chinese_list_of_what_each_call_is_for_is_a_call_per_item(question, to
 ])
 def test_a_chinese_list_one_value_holds_is_one_call(question, tools, count):
     assert len(calls(question, *tools)[0]) == count
+
+
+HAIRCUT = tool("book_haircut", "预约理发。", ["date"], date=S("日期", format="date"), time=S("时间，HH:MM"))
+
+
+@pytest.mark.parametrize(("question", "day"), [
+    ("帮我约下周三下午三点半理发", "wednesday next week"),  # 下周三: next week's Wednesday, not the coming one
+    ("下下周一上午九点约个理发", "monday the week after next"),
+    ("这周日约理发", "sunday this week"),
+    ("下个月5号帮我约理发", "the 5 of next month"),
+])
+def test_a_chinese_day_is_the_day_of_the_week_or_month_it_names(question, day):
+    [(_, arguments)] = calls(question, HAIRCUT)[0]
+    assert arguments["date"] == dates.as_iso(day)

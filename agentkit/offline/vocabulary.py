@@ -26,6 +26,8 @@ __all__ = ["WORDS", "english", "numeral"]
 
 DAYS = dict(zip("一二三四五六日天", [d.capitalize() for d in WEEKDAYS + ["sunday"]], strict=True))
 """星期一 ... 星期日 (or 星期天): the weekday's English name."""
+WEEK_OF = {"下下": "the week after next", "下": "next week", "下个": "next week", "这": "this week", "本": "this week", None: ""}
+"""下周三 is Wednesday of next week (as 这周三 of this one): never the coming Wednesday, as "next Wednesday" may be."""
 
 TABLES = lexicon.words("words")
 NUMBERED = "|".join(sorted(TABLES["zh"]["numbered"], key=len, reverse=True))  # what "N号" names before it
@@ -90,8 +92,9 @@ def english(text: str, fits: Callable[[str], float] | None = None) -> str:
               for v in m.groups()[2:]),
             file=m.group("file") or m.group("file2") or "it"), text)
     text = BA.sub(lambda m: kept.append(m.group(1)) or f' {WORDS[m.group(2)].split()[0]} "\x00{len(kept) - 1}\x00" to ', text)
-    text = re.sub(r"(下个?|这|本)?(?:周|星期|礼拜)([一二三四五六日天])",
-                  lambda m: f" {('next ' if m[1][0] == '下' else 'this ') if m[1] else ''}{DAYS[m[2]]} ", text)
+    text = re.sub(r"(下下|下个?|这|本)?(?:周|星期|礼拜)([一二三四五六日天])", lambda m: f" {DAYS[m[2]]} {WEEK_OF[m[1]]} ",
+                  text)
+    text = re.sub(TABLES["zh"]["next_month_day"], lambda m: f" the {as_digits(m[1])} of next month ", text)
     text = re.sub("|".join(RELATIVE_DAYS), lambda m: f" {RELATIVE_DAYS[m[0]]} ", text)
     # "生成一个十六位的密码": one password; "订一张4个人的桌子": one table, for 4
     text = re.sub(r"一下|一[个张份间](?=\s*[零〇一二两三四五六七八九十百千\d])", " ", text)

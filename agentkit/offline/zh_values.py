@@ -35,6 +35,7 @@ CUT, VERB = (re.compile(rf"({RUNS['measured']}|{'|'.join(sorted(cuts, key=len, r
              for cuts in (RUNS["verbs"] + RUNS["links"], RUNS["verbs"]))
 """What a content run of a person or a place ends at: a verb of the request, a word that links, a number and its measure
 word; a run of anything else, at the verb or a measure only ("带猫去打疫苗" is one task)."""
+READ_ON = "和跟与周星礼下这本0123456789"  # what is read with the words after it: "和 Lina", "3月", "下周一" (Monday next week)
 SHAPES = {"person": re.compile(rf"{'|'.join(RUNS['persons'])}|{RUNS['name_shape']}"), "place": re.compile(RUNS["places"])}
 
 
@@ -136,7 +137,7 @@ def labelled(question: str, schema: dict, found: dict[str, Any]) -> dict[str, st
 
 
 def _free(name: str, spec: dict, value: str) -> bool:
-    strict = STRICT - {"place"} - ({"date"} if re.fullmatch(r"[A-Z][a-z]+ \d+", value) else set())  # 北京, not "Beijing"
+    strict = STRICT - {"place"} - ({"date"} if re.fullmatch(r"[A-Z][a-z]+ (?:\d+|\D*week\D*)", value) else set())  # 北京, 下周一
     return json_type(spec) == "string" and "enum" not in spec and role_of(name, spec)[0] not in strict - {"unit"}
 
 
@@ -182,7 +183,7 @@ def as_written(value: str, question: str) -> str:
 def _reads_from(question: str, at: int, word: str) -> bool:
     """The question, from `at`, starts with `word` as written or with a Chinese word the vocabulary reads as it."""
     return question.casefold().startswith(word, at) or any(question.startswith(c, at) for c in _chinese_for(word)) \
-        or question[at] in "和跟与周星礼0123456789" and english(question[at:]).casefold().startswith(word)  # "和 Lina", "3月"
+        or question[at] in READ_ON and english(question[at:]).casefold().startswith(word)
 
 
 def _reads_to(question: str, end: int, word: str) -> bool:
