@@ -660,3 +660,18 @@ HAIRCUT = tool("book_haircut", "预约理发。", ["date"], date=S("日期", for
 def test_a_chinese_day_is_the_day_of_the_week_or_month_it_names(question, day):
     [(_, arguments)] = calls(question, HAIRCUT)[0]
     assert arguments["date"] == dates.as_iso(day)
+
+
+SAUNA = tool("book_sauna", "预约桑拿房。", ["date"], date=S("日期", format="date"),
+             towels={"type": "boolean", "description": "是否需要毛巾"}, receipt={"type": "boolean", "description": "是否开发票"})
+
+
+@pytest.mark.parametrize(("question", "flags"), [
+    ("明天订桑拿，要两条毛巾", {"towels": True}),
+    ("明天下午订桑拿，不用毛巾", {"towels": False}),
+    ("明天订桑拿，需要发票", {"receipt": True}),  # 开发票 is said by its last word, 发票
+    ("明天订桑拿", {}),  # neither said: neither sent
+])
+def test_a_flag_described_in_chinese_is_said_by_its_thing(question, flags):
+    [(_, arguments)] = calls(question, SAUNA)[0]
+    assert {name: arguments[name] for name in ("towels", "receipt") if name in arguments} == flags

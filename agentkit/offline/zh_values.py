@@ -50,6 +50,7 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) ->
     written |= framed(question, properties, set(written))  # "让奶奶去接小明": who picks up, who is picked up
     written = {n: in_run(v, n, properties.get(n) or {}, question) for n, v in written.items()}
     written |= labelled(question, schema, written)  # "作者是刘慈欣", "在首都机场T3接张总"
+    written |= flags(question, properties, written)  # "需要毛巾" for "是否需要毛巾"
     # "奥体中心的羽毛球场": a place written as the learner did is what stands before 的, not the court booked there
     for name in (n for n in written if written[n] != arguments.get(n) and role_of(n, properties.get(n) or {})[0] == "place"):
         written[name] = re.sub(r"^([\u4e00-\u9fff]{2,})的[\u4e00-\u9fff]{2,}$", r"\1", written[name])
@@ -59,6 +60,17 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) ->
                 if isinstance(v, str) and is_chinese(v))
     said = next((m[1] for m in measured if m and (m[1] in MEASURE_WORDS or WORDS.get(m[1]) in MEASURES)), None) if unit else None
     return written | ({unit: said} if said else {})
+
+
+def flags(question: str, properties: dict, found: dict[str, Any]) -> dict[str, bool]:
+    """A yes/no flag described in Chinese, said by its thing: "是否需要毛巾" by "要两条毛巾" (true), "不用毛巾" (false)."""
+    said = {}
+    for name, spec in properties.items():
+        thing = re.sub(rf"^(?:{RUNS['flag_leads']})+|[？?。.吗]+$", "", spec.get("description") or "")
+        thing = thing if thing in question else thing[-2:]  # "是否开发票" is said by "要发票": its last word
+        if json_type(spec) == "boolean" and name not in found and is_chinese(thing) and 1 < len(thing) < 7 and thing in question:
+            said[name] = not re.search(rf"(?:{RUNS['flag_no']})[^，。,]{{0,3}}$", question[:question.index(thing)])
+    return said
 
 
 def framed(question: str, properties: dict, found: set[str]) -> dict[str, str]:
