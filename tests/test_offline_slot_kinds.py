@@ -137,3 +137,15 @@ def test_a_date_time_is_a_day_and_a_clock_time_and_an_origin_stands_before_to(qu
 
 def test_a_date_time_with_no_clock_time_is_asked_for_not_made_up():
     assert fill(LIFT, "a lift from Leeds to York on 2026-05-20")[1] == ["departure"]
+
+
+PLATE = _schema({"registration": _text("Car registration", pattern="^[A-Z0-9 ]{2,8}$"),
+                 "tyres": {"type": "integer", "description": "How many tyres"}}, ["registration"])
+
+
+@pytest.mark.parametrize(("question", "plate"), [
+    ("fit 2 new tyres on AB12 CDE tomorrow", "AB12 CDE"),  # a pattern a word fits takes the longest code, space and all
+    ("new tyres for the van, plate is KX67 RTU", "KX67 RTU"),
+])
+def test_a_loose_pattern_takes_the_code_it_fits_never_a_word(question, plate):
+    assert fill(PLATE, question)[0]["registration"] == plate

@@ -76,8 +76,7 @@ def patterned(properties: dict, text: str, spans: list[Span], used: set[int]) ->
 def by_pattern(properties: dict, text: str) -> dict[str, tuple[int, int, str]]:
     """Where the text writes each string's value that fits the string's pattern, as (start, end, value)."""
     return {name: found for name, spec in properties.items() if json_type(spec) == "string" and (pattern := compiled(
-        spec.get("pattern"))) and not any(pattern.fullmatch(w) for w in ("word", "Word", "WORD", "a b")) and (
-        found := _written(pattern, text))}
+        spec.get("pattern"))) and (found := _written(pattern, text, any(pattern.fullmatch(w) for w in ("word", "WORD", "a b"))))}
 
 
 @lru_cache(maxsize=256)
@@ -89,14 +88,17 @@ def compiled(pattern: Any) -> re.Pattern[str] | None:
         return None
 
 
-def _written(pattern: re.Pattern[str], text: str) -> tuple[int, int, str] | None:
+def _written(pattern: re.Pattern[str], text: str, loose: bool) -> tuple[int, int, str] | None:
     """Where the text writes a value that fits the pattern, as (start, end, value); in capitals where it was typed in
-    small letters and the value has a digit, as a code has."""
+    small letters and the value has a digit, as a code has. A `loose` pattern, one a plain word fits ("^[A-Z0-9 ]{2,8}$"),
+    takes the longest code it fits, letters and digits ("AB12 CDE"), never a word."""
     body = re.sub(r"^\^|(?<!\\)\$$", "", pattern.pattern)  # its anchors go: the value stands inside the question
     inside = re.compile(rf"(?<![A-Za-z0-9])(?:{body})(?![A-Za-z0-9])")
     capitals = "".join(c.upper() if c.isascii() else c for c in text)  # as long as the text: the same places
-    found = next(inside.finditer(text), None) or next((m for m in inside.finditer(capitals) if re.search(r"\d", m[0])), None)
-    return (found.start(), found.end(), found[0]) if found else None
+    coded = [m for m in inside.finditer(text) if re.search(r"\d", m[0]) and re.search(r"[A-Za-z]", m[0])]
+    found = max(coded, key=lambda m: len(m[0].strip()), default=None) if loose else next(inside.finditer(text), None) or next(
+        (m for m in inside.finditer(capitals) if re.search(r"\d", m[0])), None)
+    return (found.start(), found.start() + len(found[0].rstrip()), found[0].strip()) if found else None
 
 
 def ones(names: list[str], text: str) -> dict[str, int]:
