@@ -824,3 +824,19 @@ def test_a_street_whose_kind_is_also_a_word_is_one_with_capitals(text, address):
                                                ("阳光花园三栋一单元，厨房水管堵了，约个水管工", "阳光花园三栋一单元")])
 def test_a_chinese_estate_and_its_building_is_one_address(question, address):
     assert _calls(question, FIX)[0][1]["address"] == address
+
+
+FAMILY = {"type": "object", "required": ["adults"], "properties": {
+    "adults": {"type": "integer", "description": "Number of adults"},
+    "children": {"type": "integer", "description": "Number of children"}}}
+LIFT_SEATS = {"type": "object", "required": ["origin"], "properties": {
+    "origin": {"type": "string"}, "seats": {"type": "integer", "description": "Free seats"}}}
+
+
+@pytest.mark.parametrize(("schema", "question", "expected"), [
+    (FAMILY, "tickets for 2 adults and 3 kids", {"adults": 2, "children": 3}),  # kids are children
+    (LIFT_SEATS, "I can take 3 people from Leeds", {"origin": "Leeds", "seats": 3}),  # people fill seats
+    (LIFT_SEATS, "from Leeds with space for 2 passengers", {"origin": "Leeds", "seats": 2}),
+])
+def test_a_count_of_people_goes_to_the_parameter_that_counts_them(schema, question, expected):
+    assert fill(schema, question)[0] == expected
