@@ -840,3 +840,23 @@ LIFT_SEATS = {"type": "object", "required": ["origin"], "properties": {
 ])
 def test_a_count_of_people_goes_to_the_parameter_that_counts_them(schema, question, expected):
     assert fill(schema, question)[0] == expected
+
+
+METER = {"type": "object", "required": ["reading_m3"], "properties": {
+    "meter_id": {"type": "string", "description": "Meter serial number"},
+    "reading_m3": {"type": "number", "description": "The reading in m3"}}}
+
+
+@pytest.mark.parametrize(("question", "reading"), [
+    ("submit my water meter reading: 1234.5", 1234.5),  # "reading" before a number is the thing read, not "saying"
+    ("the reading is 1234", 1234),
+    ("reading of 456 for meter WM-2231", 456),
+    ("my water meter shows 845.2m³", 845.2),  # a power written after its unit
+])
+def test_a_reading_is_a_number_not_a_text_that_reads(question, reading):
+    assert fill(METER, english(question))[0]["reading_m3"] == reading
+
+
+def test_a_sign_reading_a_text_still_reads_it():
+    sign = {"type": "object", "required": ["text"], "properties": {"text": {"type": "string", "description": "What it says"}}}
+    assert fill(sign, "make a sign reading Closed for lunch")[0] == {"text": "Closed for lunch"}

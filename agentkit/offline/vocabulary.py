@@ -63,6 +63,7 @@ EDITS = [  # "把 X 重命名为 Y" (a second file stays a file, read first); "�
      " search for {0} in {file} "),
 ]
 HOURS_MINUTES = re.compile(r"\b(\d+)\s*h(?:ours?|rs?)?,?\s*(?:and\s+)?(\d+)\s*m(?:in(?:ute)?s?)?\b", re.IGNORECASE)
+POWERS = str.maketrans("²³", "23")  # a unit's power as written after it, "m²", "m³"
 UNREAD = re.compile(r"[\u4e00-\u9fff]{2}")  # Chinese the table left unread: CC-CEDICT may read it
 BETTER = 4.0  # how much better the dictionary's reading must fit the tools than the table's: two description words
 AND_A_HALF, EACH = (re.compile(TABLES["numbers"][n], re.I) for n in ("and_a_half", "each"))  # "an hour and a half", "2, 5ml each"
@@ -71,6 +72,7 @@ AND_A_HALF, EACH = (re.compile(TABLES["numbers"][n], re.I) for n in ("and_a_half
 def english(text: str, fits: Callable[[str], float] | None = None) -> str:
     """The text with its Chinese read as English words, by CC-CEDICT too where the table left words unread and the
     table's reading `fits` no tool (below 0), or the dictionary's fits one better ("报给物业", "换一张手机壁纸")."""
+    text = text.translate(POWERS)  # "845.2m³" is 845.2 m3
     text = _glued_unit().sub(lambda m: f"{m.group(1)} {'per ' if '/' in m.group(2) else m.group(2)}", text)
     text = HOURS_MINUTES.sub(lambda m: f"{int(m[1]) * 60 + int(m[2])} minutes", text)  # "3h45m", "2 hours 15 minutes"
     evening = EVENING.search(text) and not re.search(TABLES["spans"]["said"], text, re.I)  # not in a message's words
