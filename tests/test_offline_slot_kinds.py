@@ -149,3 +149,19 @@ PLATE = _schema({"registration": _text("Car registration", pattern="^[A-Z0-9 ]{2
 ])
 def test_a_loose_pattern_takes_the_code_it_fits_never_a_word(question, plate):
     assert fill(PLATE, question)[0]["registration"] == plate
+
+
+TIP = _schema({"site": _text("Which recycling centre"), "date": _text("the day", format="date")})
+PAGE = _schema({"site": _text("The website to check, e.g. example.com")})
+
+
+@pytest.mark.parametrize(("question", "site"), [
+    ("I've got a sofa to take to Northfield tomorrow", "Northfield"),  # a site is a place, never "I"
+    ("can I take a fridge to the Hollow Lane site tomorrow?", "Hollow Lane"),
+])
+def test_a_site_is_a_place_by_its_name(question, site):
+    assert fill(TIP, question)[0]["site"] == site
+
+
+def test_a_site_described_as_a_website_is_an_address_on_the_web():
+    assert fill(PAGE, "is https://example.com up?")[0]["site"] == "https://example.com"
