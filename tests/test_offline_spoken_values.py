@@ -189,3 +189,18 @@ NOTE = tool("leave_note", "Leave a note for later.", ["text", "day", "at"],
                                                         ("note to feed the fish tomorrow evening around 6", "tomorrow", "18:00")])
 def test_a_part_of_the_day_after_a_day_is_when_and_no_part_of_what(question, day, clock):
     assert called(question, [NOTE])[0][1] == {"text": "feed the fish", "day": day, "at": clock}
+
+
+@pytest.mark.parametrize(("said", "clock"), [
+    ("twenty past six", "06:20"), ("ten to five", "04:50"), ("twenty-five to 4", "03:35"), ("half seven", "07:30"),
+    ("at seven", "07:00"), ("seven pm", "19:00"), ("at 7ish", "07:00"), ("at six forty-five", "06:45"),
+    ("at seven o five", "07:05"), ("6.30pm", "18:30"), ("at seven tonight", "19:00"), ("around eight", "08:00"),
+])
+def test_a_clock_time_said_in_words(said, clock):
+    assert [c for *_, c in dates.clock_times(said)] == [clock]
+
+
+@pytest.mark.parametrize("words", ["at one point", "half an hour", "half the team", "at two locations", "at three of them",
+                                   "ten to fifteen people", "at 6.25%", "half of them"])
+def test_words_that_say_no_clock_time(words):
+    assert dates.clock_times(words) == []

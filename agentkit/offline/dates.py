@@ -70,13 +70,17 @@ def clock_times(text: str) -> list[tuple[int, int, str]]:
             hour += 12
         if hour < 24 and minute < 60:
             found.append((match.start(), match.end(), f"{hour:02d}:{minute:02d}"))
-    for match in SPOKEN_CLOCK.finditer(text):  # "half past seven", "quarter to 8 pm", "at 7.30"
+    for match in SPOKEN_CLOCK.finditer(text):  # "half past seven", "ten to 5", "half seven", "at seven", "6.30pm"
         if match.group("dot"):
             hour, minute = int(match.group("dot")), int(match.group("dotmin"))
-        else:
+        elif match.group("hour"):
             hour = int(_amount(match.group("hour").lower()))
-            minute = {"half": 30, "quarter": 15}[match.group("part").lower()]
+            part = match.group("part").lower()
+            minute = {"half": 30, "quarter": 15}.get(part) or int(_amount(re.sub(r"\s*minutes?|-", " ", part).strip()))
             hour, minute = (hour - 1, 60 - minute) if match.group("way").lower() == "to" else (hour, minute)
+        else:  # "half seven" is 7:30, as said in Britain; "at seven", "seven thirty pm"
+            hour = int(_amount((match.group("half") or match.group("said")).lower()))
+            minute = 30 if match.group("half") else int(_amount(re.sub(r"^o\s", "", (match.group("saidmin") or "0").lower())))
         later = (match.group("pm") or "").lower()
         hour = hour % 12 + 12 if (later or evening and 1 <= hour < 12) and not later.startswith(("a", "in the m")) else hour
         if 0 <= hour < 24 and minute < 60:  # read whole, it replaces what the plain pattern saw of it ("8 pm")
@@ -86,11 +90,17 @@ def clock_times(text: str) -> list[tuple[int, int, str]]:
 
 
 _HOURS = rf"\d{{1,2}}|{said(1, 12)}"
+_MINUTES = rf"\d{{1,2}}|(?:twenty|twenty-|twenty\s)(?:{said(1, 9)})|{said(1, 29)}"
 _LATER = r"am|pm|a\.m\.|p\.m\.|in the (?:morning|evening|afternoon)|tonight"
 _NOT_A_CLOCK = r"(?![\d%]|\s*(?:percent|dollars?|euros?|pounds?|usd|eur|gbp)\b)"  # "at 6.25%", "at 7.30 dollars"
-SPOKEN_CLOCK = re.compile(rf"\b(?:(?P<part>half|quarter)\s+(?P<way>past|to)\s+(?P<hour>{_HOURS})\b|"
-                          rf"(?<=\bat\s)(?P<dot>\d{{1,2}})\.(?P<dotmin>[0-5]\d){_NOT_A_CLOCK})(?:\s*(?P<pm>{_LATER}))?",
-                          re.IGNORECASE)
+_TIME_NEXT = rf"(?=\s*(?:$|[,.;!?)]|(?:{_LATER}|o'?clock|ish|sharp|on|this|tomorrow|today|and|or|for|to|with|please)\b))"
+SPOKEN_CLOCK = re.compile(rf"\b(?:(?P<part>half|quarter|(?:{_MINUTES})(?:\s*minutes?)?)\s+(?P<way>past|to|after)\s+"
+                          rf"(?P<hour>{_HOURS})\b|half\s+(?P<half>{said(1, 12)}|\d{{1,2}})\b(?!\s*(?:an?|hours?|past|to|of)\b)|"
+                          rf"(?:(?<=\bat\s)|(?<=\baround\s)|(?<=\bby\s)|(?<=\bfrom\s)|(?=(?:{said(1, 12)})\s*(?:{_LATER})))"
+                          rf"(?P<said>{said(1, 12)}|\d{{1,2}}(?=ish))"
+                          rf"(?:[\s-](?P<saidmin>fifteen|thirty|forty[\s-]five|(?:o\s)?(?:{said(1, 9)})))?(?:ish)?\b{_TIME_NEXT}|"
+                          rf"(?:(?<=\bat\s)|(?=\d{{1,2}}\.[0-5]\d\s*(?:{_LATER})))(?P<dot>\d{{1,2}})\.(?P<dotmin>[0-5]\d){_NOT_A_CLOCK})"
+                          rf"(?:\s*(?P<pm>{_LATER}))?", re.IGNORECASE)
 """Clock times said in words or with a dot: "half past seven", "quarter to 8 pm", "at 7.30"."""
 
 
