@@ -860,3 +860,10 @@ def test_a_reading_is_a_number_not_a_text_that_reads(question, reading):
 def test_a_sign_reading_a_text_still_reads_it():
     sign = {"type": "object", "required": ["text"], "properties": {"text": {"type": "string", "description": "What it says"}}}
     assert fill(sign, "make a sign reading Closed for lunch")[0] == {"text": "Closed for lunch"}
+
+
+@pytest.mark.parametrize("question", ["alarm at 7 tomorrow labelled gym", "set an alarm for 7am labeled gym"])
+def test_a_name_given_by_labelled_is_the_label(question):
+    alarm = {"type": "object", "required": ["time"], "properties": {"time": {"type": "string", "description": "HH:MM"},
+                                                                     "label": {"type": "string"}}}
+    assert fill(alarm, question)[0] == {"time": "07:00", "label": "gym"}
