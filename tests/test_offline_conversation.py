@@ -2,6 +2,7 @@
 
 import datetime as dt
 import json
+import re
 
 import pytest
 
@@ -461,3 +462,15 @@ LIFT = _tool("offer_lift", "Offer a lift in your car", {
 def test_a_date_time_corrected_keeps_the_part_not_named(message, departure):
     before = {"origin": "Swansea", "destination": "Cardiff", "departure": "2027-02-19T07:30:00"}
     assert _calls([LIFT], _turn("offer_lift", before), message) == [("offer_lift", {**before, "departure": departure})]
+
+
+BINS = _tool("bin_day", "Which day a bin is collected", {
+    "postcode": {"type": "string", "pattern": "^[A-Z]{1,2}[0-9][A-Z0-9]? ?[0-9][A-Z]{2}$"},
+    "kind": {"type": "string", "enum": ["recycling", "compost", "general"]}}, ["postcode"])
+
+
+@pytest.mark.parametrize("message", ["what about garden waste?", "and glass?", "那厨余垃圾呢？", "and for LS6 2AB?"])
+def test_a_follow_up_never_sends_a_value_its_pattern_refuses(message):
+    made = _calls([BINS], _turn("bin_day", {"postcode": "M14 5TP", "kind": "recycling"}), message)
+    assert all(re.fullmatch(BINS["function"]["parameters"]["properties"]["postcode"]["pattern"], a["postcode"]) for _, a in made)
+    assert made or not message.startswith("and for")  # a postcode that fits is a change

@@ -20,6 +20,7 @@ from agentkit.offline.dates import as_iso, moved
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
+from agentkit.offline.numbers import fits_pattern
 from agentkit.offline.places import is_known_place, zone_names
 from agentkit.offline.reading import message_text, split_name
 from agentkit.offline.request import calls_in, parsed
@@ -70,10 +71,8 @@ class Conversation:
         if planned not in own and any(c.name == planned.offer.name and c.arguments == planned.arguments and c.result
                                       for c in self.calls):
             return True
-        if not ASKS_ABOUT.search(asked):
-            return False
-        return any(all(isinstance(v, str) and not re.search(r"[\dA-Z]", v) for n, v in planned.arguments.items()
-                       if call.arguments.get(n) != v) for call in self.calls if call.name == planned.offer.name)
+        return bool(ASKS_ABOUT.search(asked)) and any(all(isinstance(v, str) and not re.search(r"[\dA-Z]", v) for n, v in (
+            planned.arguments.items()) if call.arguments.get(n) != v) for call in self.calls if call.name == planned.offer.name)
 
     def results_asked_about(self, asked: str) -> list[tuple[str, dict[str, Any], str]]:
         """The last turn's results, when a message no tool answers points at them ("is that a good rate?", "那边现在是
@@ -147,8 +146,9 @@ def _again_with(tried: list[tuple[Offer, dict]], value: str, asked: str, loose: 
     english_read = {name: value for name, value in changed.items() if not is_chinese(str(value))}
     unasked = offer.schema | {"required": []}  # "卧室也开一下": 卧室; what a follow-up leaves out is kept, not looked for
     changed |= in_learners_words(english_read, unasked, asked) if english_read else {}
-    arguments = {**previous, **{n: _as_before(v, previous.get(n), asked) for n, v in changed.items()}}
-    return [Planned(offer, arguments)] if set(offer.schema.get("required") or []) <= set(arguments) else []
+    kept = {n: _as_before(v, previous.get(n), asked) for n, v in changed.items() if fits_pattern(unasked["properties"].get(n), v)}
+    arguments = {**previous, **kept}  # a value its pattern refuses ("compost 垃圾" for a postcode) is no change
+    return [Planned(offer, arguments)] if kept and set(offer.schema.get("required") or []) <= set(arguments) else []
 
 
 def corrects(asked: str) -> bool:

@@ -79,6 +79,11 @@ def by_pattern(properties: dict, text: str) -> dict[str, tuple[int, int, str]]:
         spec.get("pattern"))) and (found := _written(pattern, text, any(pattern.fullmatch(w) for w in ("word", "WORD", "a b"))))}
 
 
+def fits_pattern(spec: dict | None, value: Any) -> bool:
+    """The value fits the pattern its schema has, if any (a value that does not is never sent)."""
+    return not (pattern := compiled((spec or {}).get("pattern"))) or bool(pattern.fullmatch(str(value)))
+
+
 @lru_cache(maxsize=256)
 def compiled(pattern: Any) -> re.Pattern[str] | None:
     """A schema's pattern as Python reads it; None for none, or for one only JSON Schema's dialect knows ("\\p{L}")."""
