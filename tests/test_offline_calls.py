@@ -186,6 +186,10 @@ def test_dates_times_and_durations():
     assert [dates.as_iso(f"{day} {week}", friday) for day, week in [("wednesday", "next week"), ("sunday", "this week"), (
         "monday", "the week after next"), ("friday", "next week")]] == ["2026-03-11", "2026-03-08", "2026-03-16", "2026-03-13"]
     assert [dates.as_iso(f"the {n} of next month", dt.date(2027, 1, 30)) for n in (5, 31)] == ["2027-02-05", "2027-02-28"]
+    monday = dt.date(2027, 2, 15)  # "next tuesday" on a Monday is next week's, not tomorrow; the others say which week
+    assert {dates.as_iso(said, monday) for said in ("next tuesday", "tuesday week", "a week on tuesday", "tuesday of next week",
+                                                    "next week on tuesday", "tuesday the 23rd")} == {"2027-02-23"}
+    assert dates.as_iso("tuesday", monday) == "2027-02-16" and dates.as_iso("next week", monday) == "2027-02-22"
     assert [english(q).split()[:3] for q in ("下周三", "下下周一", "下个月五号")] == [
         ["Wednesday", "next", "week"], ["Monday", "the", "week"], ["the", "5", "of"]]
     assert calls("book a visit on Friday", [WHEN])[0][1]["date"] == dates.as_iso("friday")  # the format it asks for

@@ -46,11 +46,13 @@ RATE = re.compile(rf"(?:\d|\b(?:{said(1, 100)}))\s+(?:(?!(?:{ENDS})\b)[a-z]+\s+)
 CLOCK = re.compile(TABLES["dates"]["clock"], re.IGNORECASE)
 RELATIVE = re.compile(rf"\bin\s+(\d+|a|an|{said(1, 100)})\s+(days?|weeks?|months?)\b|"
                       r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\b(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+of\s+next\s+month\b|"
-                      r"\bnext\s+(?:week|month)\b", re.IGNORECASE)
+                      rf"\bnext\s+(?:week(?!\s+on\s+(?:{WEEKDAY}))|month)\b", re.IGNORECASE)  # not "next week on tuesday"
 EVENING, MORNING = (re.compile(TABLES["dates"][part], re.IGNORECASE) for part in ("evening", "morning"))
 PART_OF_DAY = r"\s+(?:morning|afternoon|evening|night)\b"  # after a day ("monday morning"): part of that day
-WEEK_OF = r"\s+(?:(?:this|next)\s+week|the\s+week\s+after\s+next)"  # "wednesday next week" (下周三): a calendar week's
-A_DAY = rf"(?:{'|'.join(TABLES['days_from_today'])}|(?:next |this )?(?:{WEEKDAY})(?:{WEEK_OF})?)\b(?:{PART_OF_DAY})?"  # "tmrw"
+WEEK_OF = r"\s+(?:(?:of\s+)?(?:this|next)\s+week|the\s+week\s+after\s+next|week|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b)"
+"""After a weekday, which one: of a calendar week ("wednesday next week", 下周三), a week on ("tuesday week"), by its date."""
+_WEEKDAY_OF = rf"(?:(?:next|this|a\s+week\s+on|next\s+week\s+on)\s+)?(?:{WEEKDAY})(?:{WEEK_OF})?"
+A_DAY = rf"(?:{_WEEKDAY_OF}|{'|'.join(TABLES['days_from_today'])})\b(?:{PART_OF_DAY})?"  # "tmrw", "next tues", "tuesday week"
 
 
 def clock_times(text: str) -> list[tuple[int, int, str]]:
@@ -175,15 +177,22 @@ def as_iso(written: str, today: dt.date | None = None, past: bool = False) -> st
         return f"{numeric[1]}-{int(numeric[2]):02d}-{int(numeric[3]):02d}"
     if words in (days := TABLES["days_from_today"]):
         return (today + dt.timedelta(days=days[words])).isoformat()
-    if week := re.fullmatch(rf"(?:on )?({WEEKDAY})\s+(this|next|the)\s+week(\s+after\s+next)?", words):  # Monday starts it
+    words = re.sub(rf"^(?:on\s+)?(?:{WEEKDAY}),?\s+(?=(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)$)", "", words)  # "tuesday the 23rd"
+    for before, after in ((r"a\s+week\s+on", "week"), (r"next\s+week\s+on", "next week")):  # "a week on tuesday"
+        words = re.sub(rf"^{before}\s+({WEEKDAY})$", rf"\1 {after}", words)
+    words = re.sub(rf"^(?:on\s+)?({WEEKDAY})\s+of\s+", r"\1 ", words)  # "tuesday of next week"
+    if week := re.fullmatch(rf"(?:on )?({WEEKDAY})\s+(?:(this|next|the)\s+week(\s+after\s+next)?|(week))", words):  # from Monday
         day = next(i for i, d in enumerate(WEEKDAYS) if d.startswith(week[1][:3]))
+        if week[4]:  # "tuesday week", "a week on tuesday": a week after the coming one
+            return (today + dt.timedelta(days=(day - today.weekday()) % 7 + 7)).isoformat()
         return (today + dt.timedelta(days=day - today.weekday() + 7 * ((week[2] != "this") + bool(week[3])))).isoformat()
     if (month_day := re.fullmatch(r"(?:the )?(\d{1,2})(?:st|nd|rd|th)? of next month", words)) and 0 < int(month_day[1]) <= 31:
         first = (today.replace(day=1) + dt.timedelta(days=31)).replace(day=1)  # 下个月5号
         last = ((first + dt.timedelta(days=31)).replace(day=1) - dt.timedelta(days=1)).day
         return first.replace(day=min(int(month_day[1]), last)).isoformat()  # "the 31st" of a shorter month: its last day
-    if (named := re.fullmatch(rf"(next |this |on )?({WEEKDAY})", words)):  # "thurs" is thursday
-        ahead = (next(i for i, d in enumerate(WEEKDAYS) if d.startswith(named[2][:3])) - today.weekday()) % 7 or 7
+    if (named := re.fullmatch(rf"(next |this |on )?({WEEKDAY})", words)):  # "thurs" is thursday; "next tuesday" is next
+        day = next(i for i, d in enumerate(WEEKDAYS) if d.startswith(named[2][:3]))  # week's, on a Monday not tomorrow
+        ahead = day - today.weekday() + 7 if named[1] == "next " and not past else (day - today.weekday()) % 7 or 7
         return (today + dt.timedelta(days=ahead - 7 * past)).isoformat()
     if relative := re.fullmatch(r"in (\w+) (day|week|month)s?", words):
         step = {"day": 1, "week": 7, "month": 30}[relative.group(2)]
