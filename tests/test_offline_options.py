@@ -61,3 +61,21 @@ SPACE = {"type": "object", "required": ["date"], "properties": {
 def test_a_flag_is_said_by_asking_for_its_thing(question, flags):
     values = fill(SPACE, question)[0]
     assert {name: values[name] for name in ("projector", "catering", "extra_driver") if name in values} == flags
+
+
+EXTRAS = {"type": "object", "required": ["date"], "properties": {
+    "date": {"type": "string", "format": "date"},
+    "birthday_package": {"type": "boolean", "description": "Add the birthday package (cake and decorations)"},
+    "bringing_guest": {"type": "boolean", "description": "The member brings a guest"},
+    "rush": {"type": "boolean", "description": "Rush job for an extra fee"}}}
+
+
+@pytest.mark.parametrize(("question", "flags"), [
+    ("on 2026-04-02, it's my son's birthday", {"birthday_package": True}),  # the name's word that says what it is
+    ("on 2026-04-02, and I'm bringing a friend", {"bringing_guest": True}),  # a synonym of its word
+    ("2026-04-02 please, it's urgent", {"rush": True}),
+    ("on 2026-04-02 please", {}),
+])
+def test_a_flag_is_said_by_its_distinctive_word_or_a_synonym(question, flags):
+    values = fill(EXTRAS, question)[0]
+    assert {name: values[name] for name in ("birthday_package", "bringing_guest", "rush") if name in values} == flags

@@ -17,7 +17,8 @@ from agentkit.offline.spans import QUOTED, Span
 from agentkit.offline.vocabulary import english
 
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
-YES, NO, ASKS, VAGUE = (frozenset(lexicon.words("words")["flags"][said].split()) for said in ("yes", "no", "asks", "vague"))
+YES, NO, ASKS, VAGUE, GENERIC = (frozenset(lexicon.words("words")["flags"][said].split()) for said in (
+    "yes", "no", "asks", "vague", "generic"))
 ASKED = re.compile(rf"\b(?:{'|'.join(ASKS)})\s+(?:(?:an?|the|some|my|our|his|her|their)\s+)?(\w+)")  # "with a projector"
 YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
 MEANINGS = [set(map(reading.stem, line.split())) for line in sum(lexicon.words("words")["options"].values(), [])]
@@ -76,9 +77,11 @@ def _meanings(options: tuple, described: str) -> tuple[dict[str, Any], re.Patter
 
 def boolean(name: str, text: str, required: bool, guess: bool, spans: list[Span], used: set[int],
              description: str = "", siblings: tuple[str, ...] = ()) -> bool | None:
-    topic = [w for w in reading.split_name(name) if w not in {"is", "include", "use", "show", "with", "has", "only"} | YES | NO]
+    topic = [w for w in reading.split_name(name) if w not in GENERIC | YES | NO]  # "birthday_package" is said by "birthday"
     lowered = QUOTED.sub(lambda quote: " " * len(quote.group(0)), text).lower()  # every word of the flag asked, unquoted
-    matches = [re.search(rf"\b{re.escape(reading.stem(word)[:5])}\w*", lowered) for word in topic]
+    said = reading.words_at(lowered)  # each word of the flag, or one of its synonyms ("bringing a friend" for a guest)
+    matches = [re.search(rf"\b{re.escape(reading.stem(word)[:5])}\w*", lowered) or next((re.compile(r"\S+").search(
+        lowered, at) for at, w in said if reading.related(w, reading.stem(word))), None) for word in topic]
     if not (topic and all(matches)):  # or the verb its description says: "True if the tank was filled" for "filled it up"
         said = [re.search(rf"\b{verb}\b", lowered) for verb in re.findall(r"\b[a-z]{3,}ed\b", description.lower())]
         # or a thing of its name or description asked for ("bring a ladder" for needs_ladder), no other parameter's
