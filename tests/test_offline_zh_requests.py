@@ -675,3 +675,12 @@ SAUNA = tool("book_sauna", "预约桑拿房。", ["date"], date=S("日期", form
 def test_a_flag_described_in_chinese_is_said_by_its_thing(question, flags):
     [(_, arguments)] = calls(question, SAUNA)[0]
     assert {name: arguments[name] for name in ("towels", "receipt") if name in arguments} == flags
+
+
+LOCKER = tool("reserve_locker", "预约智能快递柜的格口。", ["site", "size"], site=S("快递柜所在位置，例如小区名或地铁站名"),
+              size=S("格口大小：small 为小格，medium 为中格，large 为大格", enum=["small", "medium", "large"]))
+
+
+def test_an_option_glossed_in_chinese_is_named_by_its_gloss_and_a_place_before_de_is_the_place():
+    [(_, arguments)] = calls("帮我在阳光小区的快递柜订一个中格", LOCKER)[0]
+    assert arguments == {"site": "阳光小区", "size": "medium"}

@@ -22,6 +22,7 @@ YES, NO, ASKS, VAGUE, GENERIC = (frozenset(lexicon.words("words")["flags"][said]
 ASKED = re.compile(rf"\b(?:{'|'.join(ASKS)})\s+(?:(?:an?|the|some|my|our|his|her|their)\s+)?(\w+)")  # "with a projector"
 YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
 MEANINGS = [set(map(reading.stem, line.split())) for line in sum(lexicon.words("words")["options"].values(), [])]
+HAN = re.compile(r"[\u4e00-\u9fff]")
 NEGATED = re.compile(r"\b(?:not|no|never|without|isn't|wasn't|don't|doesn't)\s+(?:\w+\s+)?$")  # "not urgent", "not too urgent"
 
 
@@ -63,12 +64,15 @@ def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool) -
 def _meanings(options: tuple, described: str) -> tuple[dict[str, Any], re.Pattern[str]]:
     """Word or phrase -> the one option it points at, and the phrases (Chinese, "not urgent"): the option's head word
     (all its words where heads are shared: "everyDay"), their lines in [options], its gloss ("damaged: cracked or torn")."""
-    glosses = dict(re.findall(r"\b(\w+)\s*(?:[:=(]|\s-)\s*(?=([^.;:=()]+))", described))  # "x: …", "x = …", "x (…)", "x - …"
+    # "x: …", "x = …", "x (…)", "x - …", "small 为小格" (a Chinese gloss, matched as written)
+    glosses = dict(re.findall(r"\b([A-Za-z_]\w*)\s*(?:[:=(]|\s-|\s?(?:为|表示|是|指))\s*(?=([^.;:=()，、；。]+))", described))
     heads = [reading.stem((reading.split_name(str(option)) or [""])[0]) for option in options]
     pointed: dict[str, set] = {}
     for option, head in zip(options, heads, strict=True):  # "quick_wash" by "quick", not by "wash"
         own = {head, str(option).lower()} if heads.count(head) == 1 else {*map(reading.stem, reading.split_name(str(option)))}
-        for word in own.union(*(line for line in MEANINGS if own & line), reading.words(glosses.get(str(option), ""))):
+        gloss = glosses.get(str(option), "").strip()
+        for word in own.union(*(line for line in MEANINGS if own & line), reading.words(gloss), {gloss} - {""} if HAN.search(
+                gloss) else ()):
             pointed.setdefault(word.replace("_", " "), set()).add(option)
     table = {word: found.pop() for word, found in pointed.items() if len(found) == 1}
     phrases = "|".join(re.escape(p) for p in sorted(table, key=len, reverse=True) if not re.fullmatch(r"[a-z0-9]+", p))
