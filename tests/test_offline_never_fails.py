@@ -53,5 +53,6 @@ ANY_QUESTION = st.one_of(
 @settings(max_examples=400, deadline=None)
 @given(question=ANY_QUESTION, tools=st.lists(st.sampled_from(sorted(FUNCTIONS)), min_size=1, max_size=4, unique=True))
 @example(question="Convert 2 pounds and 8 ounces to grams, separately", tools=["convert_weight"])
+@example(question="把 明天交报告 保存到 待办.md and 在待办那一栏加两张卡片：买菜、交电费", tools=["add_board_card"])  # told
 def test_any_question_with_any_tools_gets_a_reply(question, tools):
     assert _reply_problems(question, tools) == []

@@ -96,7 +96,7 @@ def clauses(question: str) -> list[str]:
     for start, end in sorted(span for span in literal if not any(o[0] < span[0] < o[1] for o in literal)):
         if start >= at:
             quoted.append(question[start:end])
-            masked, at = masked + question[at:start] + "\0", end
+            masked, at = masked + question[at:start] + chr(0xE000 + len(quoted) - 1), end  # one mark per literal
     masked += question[at:]
     told = _counted(masked)  # "two todos: call the bank, and renew my passport": a request per item
     said = None if told else SAID.search(masked)  # "for 2026-07-01: book a court and hire rackets": a when leads, no text
@@ -104,7 +104,8 @@ def clauses(question: str) -> list[str]:
     head, tail = (masked[: said.start()], said.group(0)) if said else (masked, "")
     parts = told or CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
-    restored = [re.sub("\0", lambda _: quoted.pop(0), part).replace("\u2060", "").strip() for part in parts]  # literals back
+    restored = [re.sub("[\ue000-\uf8ff]", lambda m: quoted[ord(m[0]) - 0xE000], part).replace("\u2060", "").strip()
+                for part in parts]  # literals back (told ones may repeat: "two cards: …" says its lead once per card)
     joined: list[str] = []  # the parts that are requests, each with the parts that complete it
     each = [m["rest"] for p in restored[1:] if (m := FOR_EACH.match(p))]  # "…, both for 6pm": the time of every request
     restored = [f"{p} {' '.join(each)}" for p in restored if not FOR_EACH.match(p)] if each else restored
