@@ -99,10 +99,12 @@ def _written(pattern: re.Pattern[str], text: str, loose: bool) -> tuple[int, int
     takes the longest code it fits, letters and digits ("AB12 CDE"), never a word."""
     body = re.sub(r"^\^|(?<!\\)\$$", "", pattern.pattern)  # its anchors go: the value stands inside the question
     inside = re.compile(rf"(?<![A-Za-z0-9])(?:{body})(?![A-Za-z0-9])")
-    capitals = "".join(c.upper() if c.isascii() else c for c in text)  # as long as the text: the same places
-    coded = [m for m in inside.finditer(text) if re.search(r"\d", m[0]) and re.search(r"[A-Za-z]", m[0])]
-    found = max(coded, key=lambda m: len(m[0].strip()), default=None) if loose else next(inside.finditer(text), None) or next(
-        (m for m in inside.finditer(capitals) if re.search(r"\d", m[0])), None)
+    if loose:
+        coded = (m for m in inside.finditer(text) if re.search(r"\d", m[0]) and re.search(r"[A-Za-z]", m[0]))
+        found = max(coded, key=lambda m: len(m[0].strip()), default=None)
+    elif not (found := next(inside.finditer(text), None)):
+        capitals = "".join(c.upper() if c.isascii() else c for c in text)  # as long as the text: the same places
+        found = next((m for m in inside.finditer(capitals) if re.search(r"\d", m[0])), None)
     return (found.start(), found.start() + len(found[0].rstrip()), found[0].strip()) if found else None
 
 
