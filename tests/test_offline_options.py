@@ -44,11 +44,19 @@ def test_an_optional_option_is_not_read_by_meaning():
     assert "pick" not in fill(_schema(["pristine", "damaged"], required=False), "the vase arrived smashed")[0]
 
 
-SPACE = {"type": "object", "required": ["date"], "properties": {
-    "date": {"type": "string", "format": "date"},
-    "projector": {"type": "boolean", "description": "Whether a projector is needed"},
-    "catering": {"type": "boolean", "description": "Add tea and coffee for the group"},
-    "extra_driver": {"type": "boolean", "description": "A second named driver on the policy"}}}
+def _dated_with_flags(**flags):
+    """A tool that takes a date and yes/no flags (name -> description)."""
+    return {"type": "object", "required": ["date"], "properties": {"date": {"type": "string", "format": "date"}} | {
+        name: {"type": "boolean", "description": described} for name, described in flags.items()}}
+
+
+def _flags_said(schema, question):
+    """The flags the question sets, and to what: every argument fill gives but the date."""
+    return {name: value for name, value in fill(schema, question)[0].items() if name != "date"}
+
+
+SPACE = _dated_with_flags(projector="Whether a projector is needed", catering="Add tea and coffee for the group",
+                          extra_driver="A second named driver on the policy")
 
 
 @pytest.mark.parametrize(("question", "flags"), [
@@ -59,15 +67,11 @@ SPACE = {"type": "object", "required": ["date"], "properties": {
     ("the room on 2026-03-09 with a view of the park", {}),  # a thing no flag has: none said
 ])
 def test_a_flag_is_said_by_asking_for_its_thing(question, flags):
-    values = fill(SPACE, question)[0]
-    assert {name: values[name] for name in ("projector", "catering", "extra_driver") if name in values} == flags
+    assert _flags_said(SPACE, question) == flags
 
 
-EXTRAS = {"type": "object", "required": ["date"], "properties": {
-    "date": {"type": "string", "format": "date"},
-    "birthday_package": {"type": "boolean", "description": "Add the birthday package (cake and decorations)"},
-    "bringing_guest": {"type": "boolean", "description": "The member brings a guest"},
-    "rush": {"type": "boolean", "description": "Rush job for an extra fee"}}}
+EXTRAS = _dated_with_flags(birthday_package="Add the birthday package (cake and decorations)",
+                           bringing_guest="The member brings a guest", rush="Rush job for an extra fee")
 
 
 @pytest.mark.parametrize(("question", "flags"), [
@@ -77,5 +81,4 @@ EXTRAS = {"type": "object", "required": ["date"], "properties": {
     ("on 2026-04-02 please", {}),
 ])
 def test_a_flag_is_said_by_its_distinctive_word_or_a_synonym(question, flags):
-    values = fill(EXTRAS, question)[0]
-    assert {name: values[name] for name in ("birthday_package", "bringing_guest", "rush") if name in values} == flags
+    assert _flags_said(EXTRAS, question) == flags
