@@ -2,7 +2,6 @@
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -92,11 +91,8 @@ def test_the_clean_environment_is_the_shells_allowlist_plus_what_python_and_the_
 
 def test_agentkit_web_restarts_itself_too(tmp_path):
     pytest.importorskip("uvicorn")
-    with socket.socket() as probe:  # a free port
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
     env = {**os.environ, "MODEL_API_KEY": "", "DATABASE_URL": "postgres://app:secret-xyz@db/app"}
-    server = subprocess.Popen([sys.executable, "-m", "agentkit.frontends.cli", "web", "--port", str(port), "--workspace",
+    server = subprocess.Popen([sys.executable, "-m", "agentkit.frontends.cli", "web", "--port", "0", "--workspace",
                                str(tmp_path)], env=env, stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout.readline().startswith("agentkit web: open"), "the restarted server is up"

@@ -26,7 +26,6 @@ from front_door import (
     SCRIPT,
     Running,
     exercises,
-    free_port,
     no_process_left,  # noqa: F401 (a fixture: nothing left running)
     run,
 )
@@ -107,7 +106,7 @@ def ask_the_server(base_url: str) -> None:
 @exercises("serve")
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
 def test_serve_answers_a_tool_question_over_http_and_ends_with_one_line(tmp_path, number):
-    server = Running("serve", "--port", str(free_port()), cwd=tmp_path)
+    server = Running("serve", "--port", "0", cwd=tmp_path)
     ask_the_server(re.search(r"http://\S+/v1", server.line_with("serving at"))[0])
     status, stderr = server.end(number)
     name = "Ctrl-C" if number == signal.SIGINT else "SIGTERM"
@@ -116,7 +115,7 @@ def test_serve_answers_a_tool_question_over_http_and_ends_with_one_line(tmp_path
 
 @exercises("python -m agentkit.offline")
 def test_python_m_agentkit_offline_serves_the_same_model(tmp_path):
-    server = Running("--port", str(free_port()), cwd=tmp_path, program=[sys.executable, "-m", "agentkit.offline"])
+    server = Running("--port", "0", cwd=tmp_path, program=[sys.executable, "-m", "agentkit.offline"])
     ask_the_server(re.search(r"http://\S+/v1", server.line_with("serving at"))[0])
     assert server.end(signal.SIGINT) == (130, "python -m agentkit.offline: stopped (Ctrl-C)\n")
 
@@ -175,7 +174,7 @@ def test_mcp_ends_at_the_first_signal_while_its_client_is_silent(tmp_path, numbe
 @pytest.mark.parametrize("command", ["web", "mcp", "chat"])
 def test_a_workspace_that_cannot_be_made_is_refused_naming_the_flag(tmp_path, command):
     (tmp_path / "a-file").write_text("not a folder")
-    port = ["--port", str(free_port())] if command == "web" else []  # not 8001: another agentkit web may hold it
+    port = ["--port", "0"] if command == "web" else []  # not 8001: another agentkit web may hold it
     done = run(command, *port, "--workspace", str(tmp_path / "a-file" / "workspace"), cwd=tmp_path)
     assert (done.returncode, done.stdout) == (2, ""), done
     assert re.fullmatch(rf"agentkit {command}: cannot use \S+ as the workspace \(.+\): .*--workspace PATH\n",

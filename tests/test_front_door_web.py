@@ -13,7 +13,6 @@ import pytest
 from front_door import (
     Running,
     exercises,
-    free_port,
     no_process_left,  # noqa: F401 (a fixture: nothing left running)
     processes_with,
     wait_until,
@@ -22,7 +21,7 @@ from front_door import (
 
 def start_web(tmp_path) -> tuple[Running, str, str]:
     """`agentkit web` on a free port; the process, its address and its token."""
-    web = Running("web", "--port", str(free_port()), cwd=tmp_path)
+    web = Running("web", "--port", "0", cwd=tmp_path)
     address, token = re.search(r"(http://127\.0\.0\.1:\d+)/\?token=(\S+)", web.line_with("agentkit web: open")).groups()
     return web, address, token
 

@@ -1,7 +1,7 @@
 """The real openai client, sync and async, against the in-process transport and the HTTP server on 127.0.0.1."""
 
 import json
-import socket
+import re
 import subprocess
 import sys
 import time
@@ -251,12 +251,6 @@ def test_slow_reply_with_a_short_timeout_is_a_timeout_error():
 
 # `python -m agentkit.offline` as a real process
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def wait_until_serving(url, process, seconds=20.0):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -271,11 +265,11 @@ def wait_until_serving(url, process, seconds=20.0):
 
 
 def test_python_m_agentkit_offline_serves_a_real_request():
-    port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "agentkit.offline", "--port", str(port)],
+    process = subprocess.Popen([sys.executable, "-m", "agentkit.offline", "--port", "0"],  # 0: any free port
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        base_url = f"http://127.0.0.1:{port}/v1"
+        banner = process.stdout.readline()
+        base_url = re.search(r"http://127\.0\.0\.1:\d+/v1", banner)[0]
         assert wait_until_serving(base_url + "/models", process)["data"][0]["id"] == "offline"
         response = sync_client(base_url, timeout=10).chat.completions.create(model="offline", messages=TIME_QUESTION,
                                                                             tools=[CLOCK])
@@ -287,4 +281,4 @@ def test_python_m_agentkit_offline_serves_a_real_request():
         except subprocess.TimeoutExpired:
             process.kill()
             out, _ = process.communicate(timeout=10)
-    assert out == f"Offline model serving at {base_url} (BASE_URL for any OpenAI client). Ctrl-C stops it.\n"
+    assert banner + out == f"Offline model serving at {base_url} (BASE_URL for any OpenAI client). Ctrl-C stops it.\n"

@@ -9,7 +9,7 @@ import asyncio
 import http.client
 import json
 import os
-import socket
+import re
 import subprocess
 import sys
 import time
@@ -112,14 +112,11 @@ def test_a_broken_tools_option_stops_the_command_with_why(project):
 
 def web_events(project: Path, *options: str) -> list[dict]:
     """The events of one turn of `agentkit web --tools my_agent.py:tools *options` asked QUESTION."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([str(AGENTKIT), "web", "--tools", "my_agent.py:tools", *options, "--port", str(port),
+    server = subprocess.Popen([str(AGENTKIT), "web", "--tools", "my_agent.py:tools", *options, "--port", "0",
                                "--workspace", "ws"], cwd=project, env=offline(), stdout=subprocess.PIPE, text=True)
-    try:
+    try:  # port 0: the system picks a free one, and the banner says which (a probed port may be taken meanwhile)
         banner = server.stdout.readline()  # printed once the app is built, just before it listens
-        token = banner.split("token=")[1].split(" ")[0].rstrip(").")
+        port, token = re.search(r"127\.0\.0\.1:(\d+)/\?token=(\S+?)[ )]", banner).groups()
         events = []
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:  # it listens a moment after it prints: however long that takes here

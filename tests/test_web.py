@@ -196,12 +196,10 @@ def test_agentkit_web_listens_on_127_0_0_1_only(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets: started.update(sockets=sockets))
     for name in ("MODEL_API_KEY", "BASE_URL", "MODEL"):
         monkeypatch.setenv(name, "")
-    with socket.socket() as probe:  # a port free now
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    main(["web", "--port", str(port), "--workspace", str(tmp_path / "files")])
+    main(["web", "--port", "0", "--workspace", str(tmp_path / "files")])  # 0: a port the system picks, free now
     (listening,) = started["sockets"]
-    assert listening.getsockname() == ("127.0.0.1", port)
+    host, port = listening.getsockname()
+    assert host == "127.0.0.1" and port != 0
     listening.close()
     assert (tmp_path / "files").is_dir()
     assert capsys.readouterr().out.startswith(f"agentkit web: open http://127.0.0.1:{port}/?token=")

@@ -37,7 +37,8 @@ def _main(argv: Sequence[str] | None) -> None:
                       "task, each model request, each tool call (chapter 15; needs the `traces` extra)")
     web = commands.add_parser("web", help="the agent's chat page on http://127.0.0.1: open the address it prints, "
                               "with a token new at each launch (needs the `web` extra)")
-    web.add_argument("--port", type=int, default=8001, help="port on 127.0.0.1 (default: 8001; 8000 is agentkit serve)")
+    web.add_argument("--port", type=int, default=8001,
+                     help="port on 127.0.0.1 (default: 8001; 8000 is agentkit serve; 0: any free port)")
     for command in (chat, web):
         command.add_argument("--workspace", default=None, metavar="PATH",
                              help="the folder the agent's file and shell tools work in (default: ./workspace, created)")

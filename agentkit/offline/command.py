@@ -12,7 +12,7 @@ import sys
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `agentkit serve`: the port, an unruly mode, and the faults to inject."""
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000; 0: any free port)")
     parser.add_argument("--unruly", default=None, help="make this mistake on each question's first tool call")
     parser.add_argument("--fail", type=int, default=None, metavar="STATUS",
                         help="answer the first --times requests with this HTTP status")
