@@ -17,6 +17,7 @@ from typing import Any
 from agentkit.offline import reading
 from agentkit.offline.choose_fit import actions, asking, score
 from agentkit.offline.clauses import clauses, each_case, each_item, each_value, in_place, with_context, zh_items, zh_joined
+from agentkit.offline.corrections import corrected, zh_marked
 from agentkit.offline.fill import fill
 from agentkit.offline.general import is_general, is_place_fact
 from agentkit.offline.language import is_chinese
@@ -29,6 +30,8 @@ from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_values import RUNS, in_learners_words
 
 _WORDS = words("choose")["choose"]
+TRAILING = re.compile(r",\s*((?:at|on|for|in|by|from|with|before|after|around)\s[^,;]{1,40}?)[.!?]?$")
+"""A value said once after the last of several requests, after a comma ("..., in colour", "..., at 6pm")."""
 IT, ASK_ME, OWN, WHO, BACK = (re.compile("|".join(_WORDS[name]), re.I) for name in (
     "it", "ask_me", "thing_amount", "asks_for_tool", "refers_back"))
 """The words that point back at the clause before ("tick it off"), ask to ask the person ("ask me"), name a thing and
@@ -49,8 +52,8 @@ def read(question: str, offers: list[Offer]) -> tuple[str, str]:
     """The question as asked (a request pasted in quotes is the request) and as the stages read it: Chinese as English
     words (by the dictionary too where that fits the tools better), items listed one per line parted."""
     question = quoted[1] if (quoted := re.fullmatch(r'\s*"([^"]*)"\s*', question)) else question
-    return question, _items_split(english(zh_joined(question, partial(_best, offers=offers), _complete),
-                                          lambda read: _best(_items_split(read, offers), offers)[1] - ENOUGH), offers)
+    return question, _items_split(corrected(english(zh_joined(zh_marked(question), partial(_best, offers=offers), _complete),
+                                                    lambda read: _best(_items_split(read, offers), offers)[1] - ENOUGH)), offers)
 
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:
@@ -124,6 +127,8 @@ def _plan(question: str, offers: list[Offer], choice: ToolChoice) -> list[Planne
             else:
                 current = (offer, f"{so_far} and {clause}")
     calls += [_planned(*current)] if current else []
+    if len(calls) > 1 and (tail := TRAILING.search(question)) and tail[1] in calls[-1].clause:  # "A and B, in colour":
+        calls = [_with_tail(c, tail[1]) if c.offer is calls[-1].offer else c for c in calls]  # said for each call
     cases = each_case(question, tool.schema, partial(_read, tool)) if tool and fit >= ENOUGH and one else []  # "The first
     if len(cases) > 1 and (len(cases) > len(calls) or re.search(r"[.?!]\s+\W?[A-Z]", question)):  # circle ..., the second
         calls = [_planned(tool, case) for case in cases]  # ...": a call per case, when that finds more calls, or sentences
@@ -132,6 +137,13 @@ def _plan(question: str, offers: list[Offer], choice: ToolChoice) -> list[Planne
     calls = [Planned(c.offer, said := in_learners_words(c.arguments, c.offer.schema, asked), tuple(
         m for m in c.missing if m not in said), c.clause) for c in _share_arguments(calls)]  # as the learner wrote it ("周会")
     return calls or ([_planned(_best(question, offers)[0] or offers[0], question)] if choice == "required" else [])
+
+
+def _with_tail(call: Planned, tail: str) -> Planned:
+    """The call with the values a trailing part gives it, when it keeps every value it has and gains one."""
+    longer = call if tail in call.clause else _planned(call.offer, f"{call.clause} {tail}")
+    return longer if len(longer.arguments) > len(call.arguments) and all(
+        longer.arguments.get(n) == v for n, v in call.arguments.items()) else call
 
 
 def _asks_for_tool(question: str, offers: list[Offer]) -> bool:

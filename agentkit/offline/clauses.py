@@ -225,11 +225,13 @@ def each_value(question: str, schema: dict) -> list[str]:
     (sep, last), lists = _WORDS["list_and"], []
     for kind in _WORDS["list_items"]:  # numbers with a unit, quotes, names
         for run in re.finditer(rf"(?<![\w$€£'\"“])(?:{kind})(?:(?:{sep})(?:{kind}))*(?:{last})(?:{kind})", question):
-            start, end = run.span()
+            start, end, items = *run.span(), re.findall(kind, run.group(0))
+            if (unit := re.search(r"\s+[a-z]+$", items[-1])) and not any(re.search(r"\s[a-z]+$", i) for i in items[:-1]):
+                items[-1], end = items[-1][: unit.start()], end - len(unit[0])  # "5 and 10 miles": the unit is each item's
             joined = any(start < m.end() and m.start() < end for m in ONE_VALUE.finditer(question))  # "Tom and Jerry"
             if not joined and not any(start < e and s < end for s, e, _ in lists) and not re.search(r"\d\s$", question[:start]):
                 both = re.search(r"\bboth\s+$", question[:start])  # "for both Mia and Leo": a copy is "for Mia"
-                lists.append((both.start() if both else start, end, re.findall(kind, run.group(0))))  # not "+1 415 555 ..."
+                lists.append((both.start() if both else start, end, items))  # not "+1 415 555 ..."
     together = re.search(r"\brespectively\b", question) and len({len(items) for *_, items in lists}) == 1
     copies = []
     for pick in (zip if together else product)(*(items for *_, items in lists)) if 0 < len(lists) < 3 else ():
