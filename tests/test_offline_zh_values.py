@@ -274,3 +274,12 @@ def test_a_thing_is_the_run_a_measure_word_counts_and_a_label_names_its_value(qu
     word of its kind) when the value found is not the learner's words ("18:03 楼 gather")."""
     [(_, arguments)] = call(question, *tools)
     assert {name: arguments.get(name) for name in values} == values
+
+
+@pytest.mark.parametrize("described", ["馅料：apple 苹果，pear 梨子，plum 李子", "馅料，可选 苹果(apple)、梨子(pear)、李子(plum)",
+                                       "馅料：苹果 apple / 梨子 pear / 李子 plum"])
+def test_an_option_glossed_in_chinese_either_way_round_is_named_inside_a_longer_word(described):
+    pie = tool("order_pie", "订一个水果派", ["filling"], filling={"type": "string", "enum": ["apple", "pear", "plum"],
+                                                            "description": described})
+    reply = OfflineModel().respond({"messages": [{"role": "user", "content": "来一个李子味的派"}], "tools": [pie]})
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"filling": "plum"}]

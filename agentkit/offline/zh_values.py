@@ -218,8 +218,12 @@ def glossed(spec: dict, text: str, spans: list[Span], used: set[int]) -> Any:
     """The option a Chinese description glosses ("large 大杯", "no_ice 去冰") or a Chinese option ("怡宝") that the
     question names; both read through the vocabulary as the question was, so "去冰" meets "去冰". The words that
     named it are the option's (a span in `used`): "拿铁，燕麦奶" orders a latte, not an "燕麦奶", with oat milk."""
-    glosses = dict(re.findall(r"([\w%]+)\s*[（(：:=]?\s*([\u4e00-\u9fff]+)", spec.get("description") or ""))
-    named = ((o, english(w)) for o in spec["enum"] for w in (glosses.get(str(o)), is_chinese(str(o)) and str(o)) if w)
+    described = spec.get("description") or ""  # "large 大杯", "large=大杯", or "大杯(large)", "大杯 large"
+    after = re.findall(r"([\u4e00-\u9fff]+)\s*[（(：:=]?\s*([A-Za-z_][\w%-]*)", described)
+    glosses = {option: chinese for chinese, option in after if option in map(str, spec["enum"])} | dict(
+        re.findall(r"([\w%]+)\s*[（(：:=]?\s*([\u4e00-\u9fff]+)", described))  # the option first where both read
+    named = ((o, r) for o in spec["enum"] for w in (glosses.get(str(o)), is_chinese(str(o)) and str(o)) if w
+             for r in (english(w), w))  # as the vocabulary reads it, or as written inside a word it does not know ("草莓味")
     option, said = next(((o, s) for o, s in named if s in text), (None, ""))
     if said:
         spans.append(Span(text.index(said), text.index(said) + len(said), "named", said))
