@@ -82,3 +82,15 @@ EXTRAS = _dated_with_flags(birthday_package="Add the birthday package (cake and 
 ])
 def test_a_flag_is_said_by_its_distinctive_word_or_a_synonym(question, flags):
     assert _flags_said(EXTRAS, question) == flags
+
+
+
+@pytest.mark.parametrize(("said", "am_pm", "window"), [
+    ("at 2pm", "pm", "afternoon"), ("around 9:30", "am", "morning"), ("after 7pm", "pm", "evening"),
+    ("in the afternoon", "pm", "afternoon"), ("mornings are best", "am", "morning"), ("tonight", "pm", "evening"),
+])
+def test_a_part_of_the_day_is_named_by_a_clock_time_or_its_word(said, am_pm, window):
+    schema = {"type": "object", "properties": {"day": {"type": "string", "format": "date"}, "slot": {"type": "string", "enum": [
+        "am", "pm"]}, "window": {"type": "string", "enum": ["morning", "afternoon", "evening"]}}, "required": ["day"]}
+    arguments = fill(schema, f"gutter clean on 2027-06-02, {said}")[0]
+    assert (arguments.get("slot"), arguments.get("window")) == (am_pm, window)

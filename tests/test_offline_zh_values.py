@@ -283,3 +283,9 @@ def test_an_option_glossed_in_chinese_either_way_round_is_named_inside_a_longer_
                                                             "description": described})
     reply = OfflineModel().respond({"messages": [{"role": "user", "content": "来一个李子味的派"}], "tools": [pie]})
     assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"filling": "plum"}]
+
+
+def test_a_chinese_date_keeps_its_year_and_a_code_ends_before_the_word_glued_to_it():
+    move = tool("move_delivery", "改送货日期", ["order", "day"], order=S("订单号"), day=S("日期", format="date"))
+    reply = OfflineModel().respond({"messages": [{"role": "user", "content": "订单KX-4410改到2029年4月3日送"}], "tools": [move]})
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"order": "KX-4410", "day": "2029-04-03"}]

@@ -13,7 +13,7 @@ from typing import Any
 from agentkit.offline import lexicon, reading
 from agentkit.offline.places import CURRENCY_CODES
 from agentkit.offline.roles import side_of
-from agentkit.offline.spans import QUOTED, Span
+from agentkit.offline.spans import QUOTED, Span, find
 from agentkit.offline.vocabulary import english
 
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
@@ -23,6 +23,7 @@ ASKED = re.compile(rf"\b(?:{'|'.join(ASKS)})\s+(?:(?:an?|the|some|my|our|his|her
 YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
 MEANINGS = [set(map(reading.stem, line.split())) for line in sum(lexicon.words("words")["options"].values(), [])]
 HAN = re.compile(r"[\u4e00-\u9fff]")
+DAYPARTS = lexicon.words("words")["dayparts"]
 NEGATED = re.compile(r"\b(?:not|no|never|without|isn't|wasn't|don't|doesn't)\s+(?:\w+\s+)?$")  # "not urgent", "not too urgent"
 
 
@@ -49,6 +50,10 @@ def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool) -
         said = {word for start, word in reading.words_at(lowered) if not NEGATED.search(lowered[:start])}
         meant = {table[word] for word in said.union(phrases.findall(lowered)) if word in table}
         found = [(0, meant.pop(), [])] if len(meant) == 1 else []  # two or none: ask, as when none is named
+    hours = [] if found else [int(str(s.value)[:2]) for s in find(text) if s.kind == "time"] + [
+        DAYPARTS[w][0] for w in re.findall(r"[a-z]{4,}", lowered.replace("mornings", "morning")) if w in DAYPARTS]
+    if hours:  # a part of the day, by a clock time or its word: "at 2pm" and "in the afternoon" are pm
+        found = [(0, o, []) for o in options if hours[0] in range(*DAYPARTS.get(str(o).lower(), (0, 0)))][:1]
     if not found:
         return spec.get("default") if must else None  # no default and no option named: ask, rather than pick one blind
     found.sort(key=lambda f: f[0])
