@@ -289,3 +289,18 @@ def test_a_chinese_date_keeps_its_year_and_a_code_ends_before_the_word_glued_to_
     move = tool("move_delivery", "改送货日期", ["order", "day"], order=S("订单号"), day=S("日期", format="date"))
     reply = OfflineModel().respond({"messages": [{"role": "user", "content": "订单KX-4410改到2029年4月3日送"}], "tools": [move]})
     assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"order": "KX-4410", "day": "2029-04-03"}]
+
+
+@pytest.mark.parametrize(("question", "day"), [("订一个蛋糕，25号取", "the 25th"), ("蛋糕2027-03-25取", "2027-03-25"),
+                                             ("订一个蛋糕，3号取", "the 3rd")])
+def test_a_day_said_by_its_number_or_glued_to_the_next_word_is_a_date(question, day):
+    from agentkit.offline.spans import find
+    from agentkit.offline.vocabulary import english
+
+    assert [str(s.value) for s in find(english(question)) if s.kind == "date"] == [day]
+
+
+def test_a_number_before_hao_that_names_a_room_or_a_line_is_no_day():
+    from agentkit.offline.vocabulary import english
+
+    assert "the 3rd" not in english("3号会议室") and "the 2nd" not in english("坐2号线")

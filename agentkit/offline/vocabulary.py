@@ -88,7 +88,7 @@ def english(text: str, fits: Callable[[str], float] | None = None) -> str:
     text = re.sub(r"(\.[A-Za-z][A-Za-z0-9]{0,4})(?=[\u4e00-\u9fff])", r"\1 ", text)  # "笔记.txt移到…": the name ends
     text = FILE.sub(lambda m: _kept_file(m.group(0), kept), text)
     text = re.sub(r"([\u4e00-\u9fff])(?=\d)", r"\1 ", text)  # "卡号0031245678": a number glued after a word is its own
-    text = re.sub(r"([A-Za-z]+-?\d+)(?=[\u4e00-\u9fff])", r"\1 ", text)  # "订单FD-313改到": a code ends before a word
+    text = re.sub(r"([A-Za-z]+-?\d+|\d{4}-\d\d?-\d\d?)(?=[\u4e00-\u9fff])", r"\1 ", text)  # "FD-313改到", "2027-03-25取"
     for pattern, english_words in EDITS:
         text = pattern.sub(lambda m, said=english_words: said.format(
             *(MOVES.get(v) or v if v in MOVES or "\x00" in v else _kept(v, kept, "" if "search" in said else '"')
@@ -184,6 +184,8 @@ def _days(text: str) -> str:
     "两周" -> "for 2 weeks"."""
     text = re.sub(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", lambda m: f" {MONTHS[int(m[2]) - 1].capitalize()} "
                   f"{int(m[3])}{f', {m[1]}' if m[1] else ''} " if 1 <= int(m[2]) <= 12 else m[0], text)
+    text = re.sub(rf"(?<!\d)([1-9]|[12]\d|3[01])\s*号(?!\s*(?:{NUMBERED}))", lambda m: f" the {m[1]}"  # "25号取": a day
+                  f"{'th' if m[1] in ('11', '12', '13') else {'1': 'st', '2': 'nd', '3': 'rd'}.get(m[1][-1], 'th')} ", text)
     text = re.sub(rf"(\d+)\s*个?\s*({'|'.join(LATER)})\s*(?:以后|之后|后)", lambda m: f" in {m[1]} {LATER[m[2]]} ", text)
     # "借两周", "未来一个月": a count of weeks or months that is no day to come is a length of time
     return re.sub(r"(\d+)\s*(?:个\s*(月)|个?\s*(周|星期|礼拜))(?!\s*前)", lambda m: f" for {m[1]} {LATER[m[2] or m[3]]} ", text)
