@@ -112,12 +112,17 @@ def english(text: str, fits: Callable[[str], float] | None = None) -> str:
     text = re.sub(r"((?:[A-Z][\w'-]*\s+)*[A-Z][\w'-]*|[\u4e00-\u9fff]+)?\s*\b(near|in)>([^,.?!，。？！]*)",
                   lambda m: f" {m[3]} {m[2]} {m[1]} " if m[1] else f" {m[2]} {m[3]} ", text)
     if fits and UNREAD.search(text):  # both readings are weighed by the tools their words meet
-        read = re.sub(r"[\u4e00-\u9fff]{2,200}", lambda run: _by_dictionary(run[0]), text)
+        read = by_dictionary(text)
         if read != text:  # the dictionary read something the table did not: the tools decide between them
             text = read if (table := fits(text.translate(WIDE))) < 0 or fits(read.translate(WIDE)) > table + BETTER else text
     text = text.translate(WIDE)
     text = re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], text)
     return re.sub(r"\s+", " ", text).strip()
+
+
+def by_dictionary(text: str) -> str:
+    """The text with each run of Chinese characters it still holds read by CC-CEDICT ("三角钢琴" -> "grand piano")."""
+    return re.sub(r"[\u4e00-\u9fff]{2,200}", lambda run: _by_dictionary(run[0]), text)
 
 
 def _by_dictionary(run: str) -> str:
