@@ -192,7 +192,7 @@ def test_a_part_of_the_day_after_a_day_is_when_and_no_part_of_what(question, day
 
 
 @pytest.mark.parametrize(("said", "clock"), [
-    ("twenty past six", "06:20"), ("ten to five", "04:50"), ("twenty-five to 4", "03:35"), ("half seven", "07:30"),
+    ("twenty past six", "06:20"), ("ten to five", "16:50"), ("twenty-five to 4", "15:35"), ("half seven", "07:30"),
     ("at seven", "07:00"), ("seven pm", "19:00"), ("at 7ish", "07:00"), ("at six forty-five", "06:45"),
     ("at seven o five", "07:05"), ("6.30pm", "18:30"), ("at seven tonight", "19:00"), ("around eight", "08:00"),
 ])
@@ -204,3 +204,15 @@ def test_a_clock_time_said_in_words(said, clock):
                                    "ten to fifteen people", "at 6.25%", "half of them"])
 def test_words_that_say_no_clock_time(words):
     assert dates.clock_times(words) == []
+
+
+@pytest.mark.parametrize(("said", "clock"), [
+    ("book a pottery class at half past one", "13:30"), ("pick the suit up at 2:45", "14:45"), ("call Ana at 3", "15:00"),
+    ("set an alarm for 5:30", "05:30"), ("my flight leaves at 4:50", "04:50"), ("at 4 in the morning", "04:00"),
+    ("the bus at 02:45", "02:45"), ("meet at 9", "09:00"), ("周四晚7点半的瑜伽课", "19:30"), ("傍晚7:30上课", "19:30"),
+])
+def test_an_hour_from_one_to_five_said_bare_is_after_noon_unless_the_small_hours_are_meant(said, clock):
+    from agentkit.offline.spans import find
+    from agentkit.offline.vocabulary import english
+
+    assert [s.value for s in find(english(said)) if s.kind == "time"] == [clock]

@@ -48,7 +48,8 @@ CLOCK = re.compile(TABLES["dates"]["clock"], re.IGNORECASE)
 RELATIVE = re.compile(rf"\bin\s+(\d+|a|an|{said(1, 100)})\s+(days?|weeks?|months?)\b|"
                       r"\b(?:the\s+)?day\s+after\s+tomorrow\b|\b(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?\s+of\s+next\s+month\b|"
                       rf"\bnext\s+(?:week(?!\s+on\s+(?:{WEEKDAY}))|month)\b", re.IGNORECASE)  # not "next week on tuesday"
-EVENING, MORNING = (re.compile(TABLES["dates"][part], re.IGNORECASE) for part in ("evening", "morning"))
+EVENING, MORNING, SMALL_HOURS = (re.compile(TABLES["dates"][part], re.IGNORECASE) for part in ("evening", "morning",
+                                                                                              "small_hours"))
 PART_OF_DAY = r"\s+(?:morning|afternoon|evening|night)\b"  # after a day ("monday morning"): part of that day
 WEEK_OF = r"\s+(?:(?:of\s+)?(?:this|next)\s+week|the\s+week\s+after\s+next|week|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b)"
 """After a weekday, which one: of a calendar week ("wednesday next week", 下周三), a week on ("tuesday week"), by its date."""
@@ -59,6 +60,7 @@ A_DAY = rf"(?:{_WEEKDAY_OF}|{'|'.join(TABLES['days_from_today'])})\b(?:{PART_OF_
 def clock_times(text: str) -> list[tuple[int, int, str]]:
     """(start, end, "HH:MM") for each clock time in the text."""
     found, evening = [], EVENING.search(text) and not MORNING.search(text)  # "dinner at 8" is 20:00
+    daytime = not MORNING.search(text) and not SMALL_HOURS.search(text)  # "a lesson at 2:45" is 14:45
     for match in CLOCK.finditer(text):
         if (written := match.group(0).lower()) in ("noon", "midnight"):
             hour, minute = (12, 0) if written == "noon" else (0, 0)
@@ -69,7 +71,7 @@ def clock_times(text: str) -> list[tuple[int, int, str]]:
             hour, minute = int(match.group(4)), int(match.group(5))
         else:  # "at 9", "around 10"
             hour, minute = int(match.group(6) or match.group(7)), 0
-        if not match.group(3) and 1 <= hour < 12 and evening:  # "tonight at 7:30" is 19:30
+        if not match.group(3) and (1 <= hour < 12 and evening or 1 <= hour <= 5 and daytime and match[0][0] != "0"):
             hour += 12
         if hour < 24 and minute < 60:
             found.append((match.start(), match.end(), f"{hour:02d}:{minute:02d}"))
@@ -85,7 +87,8 @@ def clock_times(text: str) -> list[tuple[int, int, str]]:
             hour = int(_amount((match.group("half") or match.group("said")).lower()))
             minute = 30 if match.group("half") else int(_amount(re.sub(r"^o\s", "", (match.group("saidmin") or "0").lower())))
         later = (match.group("pm") or "").lower()
-        hour = hour % 12 + 12 if (later or evening and 1 <= hour < 12) and not later.startswith(("a", "in the m")) else hour
+        after_noon = later or (evening and hour < 12 or daytime and hour <= 5) and hour >= 1
+        hour = hour % 12 + 12 if after_noon and not later.startswith(("a", "in the m")) else hour
         if 0 <= hour < 24 and minute < 60:  # read whole, it replaces what the plain pattern saw of it ("8 pm")
             found = [f for f in found if not (f[0] < match.end() and match.start() < f[1])]
             found.append((match.start(), match.end(), f"{hour:02d}:{minute:02d}"))

@@ -167,11 +167,11 @@ def _times_and_durations(text: str) -> str:
     """ "下午3点半" is "at 15:30", "七点三刻" "at 07:45", "一个半小时" "for 90 minutes", "三个六面骰子" "3 dice with 6 sides"."""
     def clock(m: re.Match) -> str:
         hour, minute = int(m.group(2)), (30 if m.group(3) == "半" else 15 * int(m[4]) if m[4] else int(m.group(5) or 0))
-        hour += 12 if m.group(1) in ("下午", "晚上", "傍晚", "今晚", "明晚") and hour < 12 else 0
+        hour += 12 if m.group(1) in ("下午", "晚上", "傍晚", "今晚", "明晚", "晚") and hour < 12 else 0  # "周四晚7点"
         day = {"今晚": " tonight", "明晚": " tomorrow", "明早": " tomorrow"}.get(m.group(1) or "", "")
         return f"{day} at {hour:02d}:{minute:02d} "
 
-    text = re.sub(r"(上午|早上|中午|下午|晚上|傍晚|今晚|明晚|明早)?\s*(\d{1,2})\s*[点時时]\s*"
+    text = re.sub(r"(上午|早上|中午|下午|晚上|傍晚|今晚|明晚|明早|晚)?\s*(\d{1,2})\s*[点時时]\s*"
                   r"(?:(半)|([13])\s*刻|(\d{1,2})\s*分?)?", clock, text)
     text = re.sub(r"(\d+)\s*个?(半)?\s*(?:小时|钟头)", lambda m: f" for {int(m[1]) * 60 + (30 if m[2] else 0)} minutes ", text)
     text = re.sub(r"半\s*个?\s*(?:小时|钟头)", " for 30 minutes ", text)
