@@ -867,3 +867,14 @@ def test_a_name_given_by_labelled_is_the_label(question):
     alarm = {"type": "object", "required": ["time"], "properties": {"time": {"type": "string", "description": "HH:MM"},
                                                                      "label": {"type": "string"}}}
     assert fill(alarm, question)[0] == {"time": "07:00", "label": "gym"}
+
+
+@pytest.mark.parametrize(("said", "medicine", "store"), [
+    ("have my eczema cream ready at 4:15pm in Esher", "eczema cream", "Esher"),
+    ("I need my inhaler ready to collect at Boots in Tolworth", "inhaler", "Boots"),
+])
+def test_a_name_after_in_or_at_is_the_places_when_the_tool_has_one_not_a_titles(said, medicine, store):
+    offer = _offer("collect_prescription", "Have a repeat prescription ready to collect.", {
+        "medicine": {"type": "string", "description": "Medicine name"},
+        "store": {"type": "string", "description": "Store or town, e.g. 'Kingston'"}}, ["medicine", "store"])
+    assert [call.arguments for call in plan(said, [offer])] == [{"medicine": medicine, "store": store}]

@@ -22,12 +22,12 @@ from agentkit.offline.spans import ADDRESS, Span, find
 from agentkit.offline.zh_values import glossed
 
 WHOSE = re.compile(rf"(?:\s+(?!(?:{dates.ENDS})\b)[a-z][\w-]*)*")
-ORDINALS = lexicon.words("choose")["conversation"]["ordinals"]
-LEADS = lexicon.words("words")["phrases"]["leads"]
+ORDINALS, LEADS = lexicon.words("choose")["conversation"]["ordinals"], lexicon.words("words")["phrases"]["leads"]
 LATER_FIRST = {"person": 0, "title": 1}  # of two free texts, the one a phrase's shape marks reads first: a person by a
 # name's capitals ("Sarah borrowed the tent": Sarah), a title by "from"/"at" ("from 川味小馆 order 水煮鱼"); then the rest
 PICKED = re.compile(rf"\bthe (?:{'|'.join(ORDINALS)}) one\b", re.I)  # "is the second one late?": an item of the last result
 BENEFICIARY = {"with", "for", "by"}  # beside a person, the name after them is the person's ("for Mia", "by Hinton")
+CLOCK = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
 
 
 def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: bool = True) -> tuple[dict, list[str]]:
@@ -84,7 +84,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     for name, spec in ((n, s) for n, s in properties.items() if n not in numeric and n not in values):
         value = (labelled.get(name) or (None,))[0]
         if value is None:  # a nullable value is never guessed: null says "not given" (strict schemas)
-            value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess, (*properties,))
+            value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess, (*properties,),
+                           any(role_of(n, p)[0] == "place" for n, p in properties.items() if n != name))
         if value is LATER:
             later.append(name)
         elif value is not None:
@@ -128,7 +129,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
 
 
 def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], used: set[int], exclude, guess,
-           siblings: tuple[str, ...] = ()) -> Any:
+           siblings: tuple[str, ...] = (), placed: bool = False) -> Any:
     kind, hint = json_type(spec), hint_of(name, spec)
     if "enum" in spec:
         return glossed(spec, text, spans, used) or choice(spec, hint, text, required, guess)
@@ -159,14 +160,14 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         kinds = tuple(k for k in kinds if k != "code")
     person = role == "title" and any(role_of(n, {})[0] == "person" for n in siblings if n != name)  # "Ingrid Berg…" is no title
     kinds += ("proper",) * (role == "code")  # "Bay label, e.g. 'B4'": "B4", capitalised as a name is
-    clock = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
     day = role == "date" and hint & {"date", "day", "deadline", "birthday", "due"}  # "when" may be a clock time alone
     sayable = phrases.text_kind(name) == "body" or all(phrases.text_kind(s) != "body" for s in siblings)  # "saying": a body's
     candidates = [s for s in spans if s.kind in kinds and id(s) not in used and (sayable or s.kind != "said")
-                  and not (day and s.kind == "time" and clock.fullmatch(str(s.value))) and not (role in ("title", "body")
+                  and not (day and s.kind == "time" and CLOCK.fullmatch(str(s.value))) and not (role in ("title", "body")
                   and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))  # "with Lina meeting"
                   and not (role == "code" and s.kind == "proper" and not roles.CODED.fullmatch(str(s.value)))
-                  and not (person and s.kind == "proper" and (not text[:s.start].strip() or {*s.before[-1:]} & BENEFICIARY))]
+                  and not (person and s.kind == "proper" and (not text[:s.start].strip() or {*s.before[-1:]} & BENEFICIARY))
+                  and not (placed and role == "title" and s.kind == "proper" and preposition(s) in {"in", "at"})]  # a place's
     if role == "place":  # a name no table knows can be a place after "in", "to the" ("in Lisbon", "to the Louvre")
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or coded and re.fullmatch(
@@ -227,8 +228,7 @@ def _left_of_its_kind(names: list[str], properties: dict, text: str, spans: list
         spec, (role, _) = properties[name], role_of(name, properties[name])
         shared = role == "email" and roles.SHARED & set(reading.split_name(name))  # "recipient": an address or a name
         if role not in STRICT or role == "code" or shared:  # a name, a title, a code; no day, path or place
-            left = next((s for s in spans if id(s) not in used and _names(s, role)), None)
-            if left:
+            if left := next((s for s in spans if id(s) not in used and _names(s, role)), None):
                 used.add(id(left))
                 found[name] = _as_asked(role, hint_of(name, spec), left, text, spec)
     return found
