@@ -53,7 +53,8 @@ def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool) -
         said = {word for start, word in reading.words_at(lowered) if not NEGATED.search(lowered[:start])}
         meant = {table[word] for word in said.union(phrases.findall(lowered)) if word in table}
         found = [(0, meant.pop(), [])] if len(meant) == 1 else []  # two or none: ask, as when none is named
-    hours = [] if found else [int(str(s.value)[:2]) for s in find(text) if s.kind == "time"] + [
+    hours = [] if found or not {str(o).lower() for o in options} & DAYPARTS.keys() else [  # only an enum of parts of the day
+        int(str(s.value)[:2]) for s in find(text) if s.kind == "time"] + [
         DAYPARTS[w][0] for w in re.findall(r"[a-z]{4,}", lowered.replace("mornings", "morning")) if w in DAYPARTS]
     if hours:  # a part of the day, by a clock time or its word: "at 2pm" and "in the afternoon" are pm
         found = [(0, o, []) for o in options if hours[0] in range(*DAYPARTS.get(str(o).lower(), (0, 0)))][:1]
