@@ -56,3 +56,10 @@ ANY_QUESTION = st.one_of(
 @example(question="把 明天交报告 保存到 待办.md and 在待办那一栏加两张卡片：买菜、交电费", tools=["add_board_card"])  # told
 def test_any_question_with_any_tools_gets_a_reply(question, tools):
     assert _reply_problems(question, tools) == []
+
+
+def test_a_number_option_and_a_number_that_starts_with_it_are_read():  # "'int' object is not subscriptable" once
+    lanes = {"type": "function", "function": {"name": "book_lanes", "parameters": {"type": "object", "required": ["lanes"],
+             "properties": {"lanes": {"type": "integer", "enum": [1, 2, 3]}, "minutes": {"type": "integer"}}}}}
+    reply = OfflineModel().respond({"messages": [{"role": "user", "content": "book 2 lanes for 25 minutes"}], "tools": [lanes]})
+    assert [json.loads(c.arguments) for c in reply.tool_calls] == [{"lanes": 2, "minutes": 25}]

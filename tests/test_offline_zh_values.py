@@ -304,3 +304,33 @@ def test_a_number_before_hao_that_names_a_room_or_a_line_is_no_day():
     from agentkit.offline.vocabulary import english
 
     assert "the 3rd" not in english("3号会议室") and "the 2nd" not in english("坐2号线")
+
+
+TEA = tool("order_tea", "点一杯茶饮", ["tea", "size"], tea=S("茶的种类", enum=["green", "black", "oolong", "jasmine", "puer"]),
+           size=S("杯型", enum=["small", "medium", "large"]), spice=S("", enum=["mild", "hot"]))
+CAR = tool("rent_car", "租车", ["car_class"], car_class=S("车型", enum=["economy", "compact", "suv", "van", "luxury"]),
+           days={"type": "integer"})
+PETS = tool("buy_pet_food", "Buy pet food", ["animal"], animal=S(enum=["dog", "cat", "rabbit", "bird", "fish"]),
+            kg={"type": "number"})
+PIZZA = tool("order_pizza", "订披萨", ["topping"], topping=S("口味", enum=["margherita", "mushroom", "hawaiian", "veggie"]))
+PLANT = tool("buy_plant", "买植物", ["plant"], plant=S("plant", enum=["orchid", "bonsai", "fern"]))
+
+
+@pytest.mark.parametrize(("question", "tools", "meant"), [
+    ("我要一杯大杯乌龙茶", (TEA,), {"tea": "oolong", "size": "large"}),  # the longest word: 乌龙茶, not 乌龙 (black dragon)
+    ("帮我点个小杯绿茶，不要糖", (TEA,), {"tea": "green", "size": "small"}),
+    ("普洱，大杯", (TEA,), {"tea": "puer", "size": "large"}),  # a place's name: Pu'er
+    ("买点兔子吃的饲料", (PETS, CAR), {"animal": "rabbit"}),  # its second sense: hare, rabbit
+    ("我要一个夏威夷披萨", (PIZZA, TEA), {"topping": "hawaiian"}),  # Hawaii names hawaiian
+    ("点一份素食披萨", (PIZZA,), {"topping": "veggie"}),  # vegetarian food: a line of [options] holds veggie
+    ("租一辆面包车一周", (CAR, PETS), {"car_class": "van", "days": 7}),  # the dictionary's word, not 面包 (bread)
+    ("买一盆盆景", (PLANT, PETS), {"plant": "bonsai"}),
+])
+def test_an_english_option_is_meant_by_a_chinese_words_sense(question, tools, meant):
+    [(_, arguments)] = call(question, *tools)
+    assert {name: arguments.get(name) for name in meant} == meant
+
+
+def test_an_option_is_not_meant_by_a_word_said_with_no_or_by_another_calls_words():
+    assert "spice" not in call("一杯中杯绿茶，不要辣", TEA)[0][1]  # 辣 (hot), but not wanted; and no one asked for spice
+    assert call("我要租车", CAR) == []  # 车 (car) names no class: asked for

@@ -134,7 +134,7 @@ def _plan(question: str, offers: list[Offer], choice: ToolChoice) -> list[Planne
         calls = [_planned(tool, case) for case in cases]  # ...": a call per case, when that finds more calls, or sentences
     calls = [call for at, call in enumerate(calls) if all((c.offer.name, c.arguments) != (call.offer.name, call.arguments)
                                                           for c in calls[:at])]  # the same call twice is one call
-    calls = [Planned(c.offer, said := in_learners_words(c.arguments, c.offer.schema, asked), tuple(
+    calls = [Planned(c.offer, said := in_learners_words(c.arguments, c.offer.schema, asked, len(calls) == 1), tuple(
         m for m in c.missing if m not in said), c.clause) for c in _share_arguments(calls)]  # as the learner wrote it ("周会")
     return calls or ([_planned(_best(question, offers)[0] or offers[0], question)] if choice == "required" else [])
 
@@ -243,8 +243,12 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
                if "enum" in p and n in before and n in clause_only and clause_only[n] != before[n]}
     # "stops 5173 and 5180", "in EUR and in GBP": a value the clause gives once read with the call's words is its own too
     written = {clause[span.start:span.end] for span in find(clause)}
-    own = {*clause_only, *(n for n, value in alone.items() if isinstance(value, str) and value in written)}
-    return bool(options) or any(name in before and alone.get(name) != before[name] for name in own if name not in lists)
+    own = {*clause_only, *(n for n, value in alone.items() if isinstance(value, str) and value in written)} - {
+        n for n, v in clause_only.items() if role_of(n, properties[n])[0] == "person" and str(v) not in clause}  # a name
+    # is written as one: "mostly my calves" names no second client
+    # a name read as the call's over the one before ("any news on job RJ-22? Surname Okafor": not "news") is the same call's
+    renamed = {n for n in own if role_of(n, properties[n])[0] == "person" and merged.get(n) == alone.get(n)}
+    return bool(options) or any(name in before and alone.get(name) != before[name] for name in own - renamed if name not in lists)
 
 
 def _share_arguments(calls: list[Planned]) -> list[Planned]:

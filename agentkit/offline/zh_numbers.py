@@ -56,6 +56,9 @@ def as_digits(text: str) -> str:
     text = re.sub(rf"({NUMERAL}|\d+)点({NUMERAL}|\d+)(?=\s*(?:{DECIMAL_UNITS}))",
                   lambda m: f" {_number(m.group(1))}{_fraction(m.group(2))} ", text)
     text = re.sub(NUMERAL, lambda m: m[0] if m[0] in "百千万" else f" {numeral(m[0])} ", text)  # 万达, 百度: a name
+    units = DECIMAL_UNITS.replace("|小时", "")  # "一个半小时" is read as minutes elsewhere
+    text = re.sub(rf"(\d+)\s*({units})半", r" \1.5 \2", text)  # "一公斤半": 1.5 kg
+    text = re.sub(rf"(?<![\d个])半\s*(?=(?:{units}))", " 0.5 ", text)  # "半公斤": 0.5 kg
     return re.sub(rf"(\d)\s*[{MEASURE_WORDS}](?!之)", r"\1 ", text)
 
 

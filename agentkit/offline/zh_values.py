@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from os.path import commonprefix
 from typing import Any
 
 from agentkit.offline import lexicon
 from agentkit.offline.language import is_chinese
+from agentkit.offline.options import MEANINGS
 from agentkit.offline.phrases import text_kind
-from agentkit.offline.reading import split_name, words
+from agentkit.offline.reading import split_name, stem, words
 from agentkit.offline.roles import STRICT, hint_of, json_type, role_of
 from agentkit.offline.spans import MEASURES, Span
-from agentkit.offline.vocabulary import RELATIVE_DAYS, UNREAD, WORDS, english
+from agentkit.offline.vocabulary import RELATIVE_DAYS, UNREAD, WORDS, english, senses
 from agentkit.offline.zh_numbers import MEASURE_WORDS, NUMERAL, numeral
 
 EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
@@ -39,9 +41,10 @@ READ_ON = "和跟与周星礼下这本0123456789"  # what is read with the words
 SHAPES = {"person": re.compile(rf"{'|'.join(RUNS['persons'])}|{RUNS['name_shape']}"), "place": re.compile(RUNS["places"])}
 
 
-def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) -> dict[str, Any]:
+def in_learners_words(arguments: dict[str, Any], schema: dict, question: str, alone: bool = True) -> dict[str, Any]:
     """The call's free-text values as the learner wrote them, for a question written in Chinese (a day of a month the
-    tool asks in no format: "3月14日", not "March 14"; a place no table knows: "体育 Center" is 体育中心)."""
+    tool asks in no format: "3月14日", not "March 14"; a place no table knows: "体育 Center" is 体育中心); and its options
+    meant by Chinese words, when it is the question's one call (`alone`): the words may be another call's."""
     properties = schema.get("properties") or {}
     if not is_chinese(question):
         return arguments
@@ -51,6 +54,7 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str) ->
     written = {n: in_run(v, n, properties.get(n) or {}, question) for n, v in written.items()}
     written |= labelled(question, schema, written)  # "作者是刘慈欣", "在首都机场T3接张总"
     written |= flags(question, properties, written)  # "需要毛巾" for "是否需要毛巾"
+    written |= meant(question, schema, written) if alone else {}  # "乌龙茶" names oolong, "兔子" rabbit
     # "奥体中心的羽毛球场": a place written as the learner did is what stands before 的, not the court booked there
     for name in (n for n in written if written[n] != arguments.get(n) and role_of(n, properties.get(n) or {})[0] == "place"):
         written[name] = re.sub(r"^([\u4e00-\u9fff]{2,})的[\u4e00-\u9fff]{2,}$", r"\1", written[name])
@@ -229,3 +233,38 @@ def glossed(spec: dict, text: str, spans: list[Span], used: set[int]) -> Any:
         spans.append(Span(text.index(said), text.index(said) + len(said), "named", said))
         used.add(id(spans[-1]))
     return option
+
+
+def meant(question: str, schema: dict, found: dict[str, Any]) -> dict[str, Any]:
+    """The English option a Chinese word means, for an enum the question names no other way: "乌龙茶" (oolong tea) names
+    oolong, "夏威夷披萨" hawaiian, "兔子" (hare, rabbit) rabbit. The question is cut into CC-CEDICT's longest words, and
+    an option is meant when one of a word's senses says it; a word of one character ("薄" for a thin crust) only for a
+    required option, and never after a "no" ("不要辣"). One option meant, or none is given."""
+    said = [(len(w), {stem(x) for x in re.findall(r"[a-z]+", rest.lower().replace("'", ""))}) for at, w in _cut(question)
+            if not re.search(f"(?:{RUNS['flag_no']})$", question[max(0, at - 2):at]) for rest in senses()[w].split("/")]
+    given = {}
+    for name, spec in (schema.get("properties") or {}).items():
+        options = [o for o in spec.get("enum") or () if isinstance(o, str) and o.isascii()] if name not in found else []
+        heads = {o: [stem(w) for w in split_name(o)] for o in options}  # "veggie" is said by a line's "vegetarian" too
+        named = {o for o, ws in heads.items() for size, sense in said if (size > 1 or name in schema.get("required", ())) and (
+            all(w in sense for w in ws) or any(_alike(ws[0], w) or any(ws[0] in line and w in line for line in MEANINGS)
+                                               for w in sense))}
+        given |= {name: named.pop()} if len(named) == 1 else {}
+    return given
+
+
+def _alike(word: str, other: str) -> bool:
+    """One word in two forms: "hawaii" and "hawaiian", "luxury" and "luxurious" (a start of 5 letters, all but one of the
+    shorter's); not "compact" and "company"."""
+    return len(same := commonprefix([word, other])) >= 5 and len(same) >= min(len(word), len(other)) - 1
+
+
+def _cut(question: str) -> list[tuple[int, str]]:
+    """The question's Chinese as CC-CEDICT's words, the longest a run starts with first, with where each starts."""
+    cut, at = [], 0
+    while (run := re.compile(r"[\u4e00-\u9fff]").search(question, at)) is not None:
+        at = run.start()
+        size = next((n for n in range(4, 0, -1) if question[at:at + n] in senses()), 1)
+        cut += [(at, question[at:at + size])] if question[at:at + size] in senses() else []
+        at += size
+    return cut
