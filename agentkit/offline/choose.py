@@ -22,6 +22,7 @@ from agentkit.offline.fill import fill
 from agentkit.offline.general import is_general, is_place_fact
 from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
+from agentkit.offline.numbers import by_pattern
 from agentkit.offline.request import ToolChoice
 from agentkit.offline.roles import json_type, kind_of, role_of
 from agentkit.offline.slots import ENOUGH, NAME, Offer, named_only
@@ -242,12 +243,17 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     options = {n for n, p in properties.items()
                if "enum" in p and n in before and n in clause_only and clause_only[n] != before[n]}
     # "stops 5173 and 5180", "in EUR and in GBP": a value the clause gives once read with the call's words is its own too
-    written = {clause[span.start:span.end] for span in find(clause)}
+    found = find(clause)
+    written = {clause[span.start:span.end] for span in found}
     own = {*clause_only, *(n for n, value in alone.items() if isinstance(value, str) and value in written)} - {
         n for n, v in clause_only.items() if role_of(n, properties[n])[0] == "person" and str(v) not in clause}  # a name
     # is written as one: "mostly my calves" names no second client
-    # a name read as the call's over the one before ("any news on job RJ-22? Surname Okafor": not "news") is the same call's
-    renamed = {n for n in own if role_of(n, properties[n])[0] == "person" and merged.get(n) == alone.get(n)}
+    # a name or a value of a code's shape read as the call's over the one before ("any news on job RJ-22? Surname Okafor":
+    # not "news"; "a permit for my car, reg KT19 XPL") is the same call's
+    codes, coded = ({s.value for s in find_in if s.kind == "code"} for find_in in (found, find(so_far)))
+    renamed = {n for n in own if merged.get(n) == alone.get(n) and (role_of(n, properties[n])[0] == "person" or by_pattern(
+        {n: properties[n]}, clause) or alone[n] in codes)} | {n for n in own if before.get(n) in coded and alone.get(
+        n) not in codes}  # and a code the call has is not another call's for words that are no code ("zone C")
     return bool(options) or any(name in before and alone.get(name) != before[name] for name in own - renamed if name not in lists)
 
 

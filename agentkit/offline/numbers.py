@@ -76,12 +76,27 @@ def patterned(properties: dict, text: str, spans: list[Span], used: set[int]) ->
 def by_pattern(properties: dict, text: str) -> dict[str, tuple[int, int, str]]:
     """Where the text writes each string's value that fits the string's pattern, as (start, end, value)."""
     return {name: found for name, spec in properties.items() if json_type(spec) == "string" and (pattern := compiled(
-        spec.get("pattern"))) and (found := _written(pattern, text, any(pattern.fullmatch(w) for w in ("word", "WORD", "a b"))))}
+        spec.get("pattern") or "enum" not in spec and shaped_like(spec.get("description") or ""))) and (
+        found := _written(pattern, text, any(pattern.fullmatch(w) for w in ("word", "WORD", "a b"))))}
+
+
+@lru_cache(maxsize=256)
+def shaped_like(description: str) -> str | None:
+    """A pattern for a code its description shows, unquoted too ("registration, e.g. AB12 CDE"): each run of letters or
+    digits one longer or shorter, its separator as the example writes it or none; so "KT19 XPL" fits, and "LS6 2QT"."""
+    example = re.search(r"(?:e\.g\.|for example|such as|like|例如)\s*[:,]?\s*['\"“‘]?((?:[A-Z]+\d|\d)[A-Z\d]*(?:[ /-][A-Z\d]+)*)",
+                        description)
+    runs = re.findall(r"[A-Z]+|\d+|[ /-]", example[1]) if example and re.search(r"[A-Z]", example[1]) else []
+    return "".join(f"[{r}]?" if r in " /-" else f"{'[A-Za-z]' if r.isalpha() else '[0-9]'}{{{max(1, len(r) - 1)},{len(r) + 1}}}"
+                   for r in runs) or None
 
 
 def fits_pattern(spec: dict | None, value: Any) -> bool:
-    """The value fits the pattern its schema has, if any (a value that does not is never sent)."""
-    return not (pattern := compiled((spec or {}).get("pattern"))) or bool(pattern.fullmatch(str(value)))
+    """The value fits the pattern its schema has, or the shape of the code its description shows, if any (a value that
+    does not is never sent: "my car" is no registration "e.g. AB12 CDE")."""
+    spec = spec or {}
+    return not (pattern := compiled(spec.get("pattern") or isinstance(value, str) and "enum" not in spec and shaped_like(
+        spec.get("description") or ""))) or bool(pattern.fullmatch(str(value)))
 
 
 @lru_cache(maxsize=256)

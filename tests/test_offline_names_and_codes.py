@@ -1,0 +1,91 @@
+"""A person's name, a code in two parts and an address as people give them: in a clause of their own, after a label,
+with a flat or a house's name; one call for one request, however many commas it has."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agentkit.offline import OfflineModel
+from agentkit.offline.numbers import shaped_like
+from agentkit.offline.spans import ADDRESS, find
+
+
+def tool(name, description, required, **properties):
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": {
+        "type": "object", "properties": properties, "required": required}}}
+
+
+def S(description="", **more):  # noqa: N802
+    return {"type": "string", "description": description, **more}
+
+
+MASSAGE = tool("book_massage", "Book a sports massage appointment", ["client_name", "day", "start"],
+               client_name=S("Client's full name"), day=S("YYYY-MM-DD", format="date"), start=S("HH:MM", pattern=r"^\d\d:\d\d$"),
+               focus=S("area to work on, e.g. back, legs"))
+REPAIR = tool("track_repair", "Check the status of a repair job", ["job_number", "last_name"],
+              job_number=S("repair job number, e.g. RJ-4410"), last_name=S("customer's last name"))
+PERMIT = tool("apply_permit", "Apply for a parking permit", ["vehicle_reg"], vehicle_reg=S("vehicle registration"))
+LOGS = tool("order_logs", "Order a delivery of logs", ["delivery_address", "bags"], delivery_address=S("where to deliver"),
+            bags={"type": "integer"})
+
+
+def calls(question, *tools):
+    reply = OfflineModel().respond({"model": "m", "messages": [{"role": "user", "content": question}], "tools": list(tools)})
+    return [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
+
+
+@pytest.mark.parametrize(("question", "tools", "name", "value"), [
+    ("Any news on repair job RJ-2231? Surname Okafor.", (REPAIR, MASSAGE), "last_name", "Okafor"),  # not "news"; no label
+    ("What's happening with my repair RJ-5520, last name Brennan", (REPAIR, MASSAGE), "last_name", "Brennan"),
+    ("Please book a massage on 2027-04-16 at 2pm. It's for my daughter, Mia Patel.", (MASSAGE, REPAIR), "client_name",
+     "Mia Patel"),
+    ("I'd like a massage on 2027-04-19 at 10:30, name's Oliver Grant, focus on the lower back.", (MASSAGE,), "client_name",
+     "Oliver Grant"),
+    ("Sports massage for Dana Whitfield please, 2027-04-16 16:00, mostly my calves", (MASSAGE,), "client_name", "Dana Whitfield"),
+])
+def test_a_name_said_in_a_later_clause_completes_the_one_call(question, tools, name, value):
+    [(_, arguments)] = calls(question, *tools)
+    assert arguments[name] == value
+
+
+def test_two_people_named_are_still_two_calls():
+    made = calls("Book a massage on 2027-04-16 at 10:00 for Tom Reyes, and at 11:00 for Anna Berg", MASSAGE)
+    assert [a["client_name"] for _, a in made] == ["Tom Reyes", "Anna Berg"]
+
+
+@pytest.mark.parametrize(("text", "code"), [("reg KT19 XPL, zone C", "KT19 XPL"), ("postcode LS6 2QT please", "LS6 2QT")])
+def test_a_code_in_two_parts_is_one_value(text, code):
+    assert [s.value for s in find(text) if s.kind == "code"] == [code]
+
+
+def test_a_registration_is_the_code_not_a_guess_from_the_words_before_it():
+    assert calls("Parking permit for my car, reg KT19 XPL", PERMIT) == [("apply_permit", {"vehicle_reg": "KT19 XPL"})]
+
+
+@pytest.mark.parametrize(("description", "fits", "misses"), [
+    ("vehicle registration, e.g. AB12 CDE", ["KT19 XPL", "A123 BCD"], ["my car", "KT19"]),  # unquoted, each run +-1
+    ("postcode e.g. LS6 2QT", ["M14 5TP", "EH1 1YZ"], ["Leeds", "SW1A 1AA"]),  # the example's shape only
+])
+def test_a_description_s_example_gives_the_shape_of_its_code(description, fits, misses):
+    import re
+
+    pattern = re.compile(shaped_like(description))
+    assert all(pattern.fullmatch(v) for v in fits) and not any(pattern.fullmatch(v) for v in misses)
+    assert shaped_like("the name, e.g. Bob") is None and shaped_like("repair job, e.g. RJ-4410") is None  # a dash: CODED's
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("Logs please, 2 bags, to Flat 4, 19 Kingsley Street", "Flat 4, 19 Kingsley Street"),
+    ("Deliver 5 bags of logs to Rose Cottage, Low Lane", "Rose Cottage, Low Lane"),
+    ("skip at Mill Lane, Hexham please", "Mill Lane, Hexham"),
+])
+def test_an_address_keeps_its_flat_or_its_house_name_or_has_no_number(text, address):
+    assert [m[0] for m in ADDRESS.finditer(text)] == [address]
+
+
+def test_a_street_s_words_after_a_verb_are_no_address_and_a_flat_s_address_is_one_value():
+    assert not list(ADDRESS.finditer("Deliver Low Lane"))
+    made = calls("Logs please, 2 bags, to Flat 4, 19 Kingsley Street", LOGS)
+    assert made == [("order_logs", {"delivery_address": "Flat 4, 19 Kingsley Street", "bags": 2})]
