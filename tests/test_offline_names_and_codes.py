@@ -89,3 +89,13 @@ def test_a_street_s_words_after_a_verb_are_no_address_and_a_flat_s_address_is_on
     assert not list(ADDRESS.finditer("Deliver Low Lane"))
     made = calls("Logs please, 2 bags, to Flat 4, 19 Kingsley Street", LOGS)
     assert made == [("order_logs", {"delivery_address": "Flat 4, 19 Kingsley Street", "bags": 2})]
+
+
+def test_a_value_only_the_clause_alone_gives_is_read_without_a_crash():  # KeyError 'group2' once (BFCL simple_python_120)
+    ttest = tool("run_two_sample_ttest", "Runs a two sample t-test for two given data groups.", ["group1", "group2"],
+                 group1={"type": "array", "items": {"type": "integer"}, "description": "First group of data points."},
+                 group2={"type": "array", "items": {"type": "integer"}, "description": "Second group of data points."},
+                 equal_variance={"type": "boolean", "description": "Assumption about whether the two samples have equal variance."})
+    made = calls("Run a two sample T-test to compare the average of Group A [3, 4, 5, 6, 4] and Group B [7, 8, 9, 8, 7] "
+                 "assuming equal variance.", ttest)
+    assert [name for name, _ in made] == ["run_two_sample_ttest"]

@@ -252,8 +252,8 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     # not "news"; "a permit for my car, reg KT19 XPL") is the same call's
     codes, coded = ({s.value for s in find_in if s.kind == "code"} for find_in in (found, find(so_far)))
     renamed = {n for n in own if merged.get(n) == alone.get(n) and (role_of(n, properties[n])[0] == "person" or by_pattern(
-        {n: properties[n]}, clause) or alone[n] in codes)} | {n for n in own if before.get(n) in coded and alone.get(
-        n) not in codes}  # and a code the call has is not another call's for words that are no code ("zone C")
+        {n: properties[n]}, clause) or str(alone.get(n)) in codes)} | {n for n in own if str(before.get(n)) in coded and str(
+        alone.get(n)) not in codes}  # and a code the call has is not another call's for words that are no code ("zone C")
     return bool(options) or any(name in before and alone.get(name) != before[name] for name in own - renamed if name not in lists)
 
 
