@@ -95,7 +95,7 @@ def test_a_value_only_the_clause_alone_gives_is_read_without_a_crash():  # KeyEr
     ttest = tool("run_two_sample_ttest", "Runs a two sample t-test for two given data groups.", ["group1", "group2"],
                  group1={"type": "array", "items": {"type": "integer"}, "description": "First group of data points."},
                  group2={"type": "array", "items": {"type": "integer"}, "description": "Second group of data points."},
-                 equal_variance={"type": "boolean", "description": "Assumption about whether the two samples have equal variance."})
+                 equal_variance={"type": "boolean", "description": "Whether the two samples have equal variance."})
     made = calls("Run a two sample T-test to compare the average of Group A [3, 4, 5, 6, 4] and Group B [7, 8, 9, 8, 7] "
                  "assuming equal variance.", ttest)
     assert [name for name, _ in made] == ["run_two_sample_ttest"]
