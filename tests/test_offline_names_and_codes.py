@@ -99,3 +99,14 @@ def test_a_value_only_the_clause_alone_gives_is_read_without_a_crash():  # KeyEr
     made = calls("Run a two sample T-test to compare the average of Group A [3, 4, 5, 6, 4] and Group B [7, 8, 9, 8, 7] "
                  "assuming equal variance.", ttest)
     assert [name for name, _ in made] == ["run_two_sample_ttest"]
+
+
+TEE = tool("book_tee_time", "Book a golf tee time", ["date"], date=S("YYYY-MM-DD", format="date"),
+           players={"type": "integer", "minimum": 1, "maximum": 4}, green_fee={"type": "number", "description": "fee paid"})
+
+
+@pytest.mark.parametrize(("question", "players"), [("a tee time on 2027-05-01 for four", 4),
+                                                  ("tee time for 2 on 2027-05-01 please", 2)])
+def test_for_a_small_number_is_a_party_where_a_count_of_people_is_asked(question, players):
+    [(_, arguments)] = calls(question, TEE)
+    assert arguments.get("players") == players and "green_fee" not in arguments

@@ -334,3 +334,25 @@ def test_an_english_option_is_meant_by_a_chinese_words_sense(question, tools, me
 def test_an_option_is_not_meant_by_a_word_said_with_no_or_by_another_calls_words():
     assert "spice" not in call("一杯中杯绿茶，不要辣", TEA)[0][1]  # 辣 (hot), but not wanted; and no one asked for spice
     assert call("我要租车", CAR) == []  # 车 (car) names no class: asked for
+
+
+HAIRCUT = tool("book_haircut", "预约理发", ["service"], service=S("服务项目", enum=["剪发", "染发", "烫发", "洗剪吹"]))
+PHYSIO = tool("book_physio", "预约理疗", ["patient"], patient=S("病人姓名"), players={"type": "integer", "description": "人数"})
+
+
+@pytest.mark.parametrize(("question", "service"), [("明天去剪个头发", "剪发"), ("周六想把头发染成棕色", "染发"),
+                                                   ("下周五烫头发", "烫发"), ("明天洗剪吹", "洗剪吹")])
+def test_a_chinese_option_is_meant_by_its_characters(question, service):
+    assert call(question, HAIRCUT, PHYSIO) == [("book_haircut", {"service": service})]
+
+
+@pytest.mark.parametrize(("question", "patient"), [("给王磊约一次理疗", "王磊"), ("帮外婆预约理疗", "外婆")])
+def test_the_person_a_booking_is_made_for_stands_after_gei_or_bang(question, patient):
+    [(_, arguments)] = call(question, PHYSIO, HAIRCUT)
+    assert arguments["patient"] == patient
+
+
+def test_people_counted_with_ren_are_people_whatever_follows():
+    from agentkit.offline.vocabulary import english
+
+    assert "3 people" in english("三个人打球") and "3 people" in english("我们3人打球") and "people" not in english("100人民币")

@@ -169,6 +169,9 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
     money = span.money or span.before[-1:] in (("for",), ("costs",), ("cost",)) and not (size or people or span.after)
     if people:
         return 3 if named & PEOPLE_WORDS else -1
+    party = span.before[-1:] == ("for",) and not span.money and (not span.after or span.after[0] in reading.STOP_WORDS)
+    if party and named & PEOPLE_WORDS and str(span.value) in {f"{n}.0" for n in range(1, 21)}:  # "a tee time for four (on
+        return 2  # Sunday)": a party of four, where a count of people is asked
     if money:
         return 2 if named & MONEY_PARAMS else (-2 if named & (SIZE_PARAMS | PEOPLE_WORDS | TIME_PARAMS) else 0)
     if size:

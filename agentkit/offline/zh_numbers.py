@@ -59,6 +59,7 @@ def as_digits(text: str) -> str:
     units = DECIMAL_UNITS.replace("|小时", "")  # "一个半小时" is read as minutes elsewhere
     text = re.sub(rf"(\d+)\s*({units})半", r" \1.5 \2", text)  # "一公斤半": 1.5 kg
     text = re.sub(rf"(?<![\d个])半\s*(?=(?:{units}))", " 0.5 ", text)  # "半公斤": 0.5 kg
+    text = re.sub(r"(\d)\s*[个位]?人(?!民)", r"\1 people ", text)  # "三个人打球", "3人": people, whatever word follows
     return re.sub(rf"(\d)\s*[{MEASURE_WORDS}](?!之)", r"\1 ", text)
 
 

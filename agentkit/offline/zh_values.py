@@ -17,7 +17,7 @@ from agentkit.offline import lexicon
 from agentkit.offline.language import is_chinese
 from agentkit.offline.options import MEANINGS
 from agentkit.offline.phrases import text_kind
-from agentkit.offline.reading import split_name, stem, words
+from agentkit.offline.reading import STOP_WORDS, split_name, stem, words
 from agentkit.offline.roles import STRICT, hint_of, json_type, role_of
 from agentkit.offline.spans import MEASURES, Span
 from agentkit.offline.vocabulary import RELATIVE_DAYS, UNREAD, WORDS, english, senses
@@ -237,26 +237,31 @@ def glossed(spec: dict, text: str, spans: list[Span], used: set[int]) -> Any:
 
 def meant(question: str, schema: dict, found: dict[str, Any]) -> dict[str, Any]:
     """The English option a Chinese word means, for an enum the question names no other way: "乌龙茶" (oolong tea) names
-    oolong, "夏威夷披萨" hawaiian, "兔子" (hare, rabbit) rabbit. The question is cut into CC-CEDICT's longest words, and
-    an option is meant when one of a word's senses says it; a word of one character ("薄" for a thin crust) only for a
-    required option, and never after a "no" ("不要辣"). One option meant, or none is given."""
+    oolong, "夏威夷披萨" hawaiian, "兔子" (hare, rabbit) rabbit, "全套美容" (complete set, beauty) a full_groom. The question
+    is cut into CC-CEDICT's longest words; an option is meant by the most of its words their senses say, the larger share
+    of its words breaking a tie; a word of one character ("薄" for a thin crust) only for a required option, and never a
+    word after a "no" ("不要辣"). A Chinese option is meant when the question has its characters ("剪头发": 剪发), the
+    longest of several. One option meant, or none is given."""
     said = [(len(w), {stem(x) for x in re.findall(r"[a-z]+", rest.lower().replace("'", ""))}) for at, w in _cut(question)
             if not re.search(f"(?:{RUNS['flag_no']})$", question[max(0, at - 2):at]) for rest in senses()[w].split("/")]
     given = {}
     for name, spec in (schema.get("properties") or {}).items():
         options = [o for o in spec.get("enum") or () if isinstance(o, str) and o.isascii()] if name not in found else []
-        heads = {o: [stem(w) for w in split_name(o)] for o in options}  # "veggie" is said by a line's "vegetarian" too
-        named = {o for o, ws in heads.items() for size, sense in said if (size > 1 or name in schema.get("required", ())) and (
-            all(w in sense for w in ws) or any(_alike(ws[0], w) or any(ws[0] in line and w in line for line in MEANINGS)
-                                               for w in sense))}
-        given |= {name: named.pop()} if len(named) == 1 else {}
+        pool = {w for size, sense in said if size > 1 or name in schema.get("required", ()) for w in sense}
+        scored = sorted(((len(hits), len(hits) / len(ws), o) for o in options if (ws := [stem(w) for w in split_name(o)
+                         if w not in STOP_WORDS] or [stem(o)]) and (hits := [w for w in ws if any(_alike(w, x) or any(
+                             w in line and x in line for line in MEANINGS) for x in pool)])), reverse=True)
+        written = sorted(((len(o), o) for o in spec.get("enum") or () if name not in found and isinstance(o, str) and is_chinese(
+            o) and all(c in question for c in o)), reverse=True)  # a Chinese option by its characters: "剪头发" says 剪发
+        scored = scored or [(n, 1, o) for n, o in written]
+        given |= {name: scored[0][2]} if scored and (len(scored) == 1 or scored[0][:2] > scored[1][:2]) else {}
     return given
 
 
 def _alike(word: str, other: str) -> bool:
-    """One word in two forms: "hawaii" and "hawaiian", "luxury" and "luxurious" (a start of 5 letters, all but one of the
-    shorter's); not "compact" and "company"."""
-    return len(same := commonprefix([word, other])) >= 5 and len(same) >= min(len(word), len(other)) - 1
+    """One word in two forms: "tea" and "tea", "hawaii" and "hawaiian", "luxury" and "luxurious" (a start of 5 letters,
+    all but one of the shorter's); not "compact" and "company"."""
+    return word == other or len(same := commonprefix([word, other])) >= 5 and len(same) >= min(len(word), len(other)) - 1
 
 
 def _cut(question: str) -> list[tuple[int, str]]:
