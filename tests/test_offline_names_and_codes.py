@@ -110,3 +110,15 @@ TEE = tool("book_tee_time", "Book a golf tee time", ["date"], date=S("YYYY-MM-DD
 def test_for_a_small_number_is_a_party_where_a_count_of_people_is_asked(question, players):
     [(_, arguments)] = calls(question, TEE)
     assert arguments.get("players") == players and "green_fee" not in arguments
+
+
+@pytest.mark.parametrize(("question", "parts"), [
+    ("Book a tee time on Saturday at 9. Then book a wine tasting on Sunday.", 2),  # "Then" after a full stop cuts
+    ("Book a tee time on Saturday. Also cancel my physio", 2),
+    ("Busy Saturday: book the old course at 9. Then book the links at 3 for two.", 2),  # a colon's text ends there
+    ("email Bob: Running late. Start without me.", 1),  # a message of two sentences stays one text
+])
+def test_a_sentence_that_starts_with_then_or_also_is_a_request_of_its_own(question, parts):
+    from agentkit.offline.clauses import clauses
+
+    assert len(clauses(question)) == parts

@@ -104,6 +104,7 @@ def clauses(question: str) -> list[str]:
     head, tail = (masked[: said.start()], said.group(0)) if said else (masked, "")
     parts = told or CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail
+    parts += CUTS.split(masked[said.end():]) if said else []  # "...: golf at 9. Then a wine tasting": the text ended
     restored = [re.sub("[\ue000-\uf8ff]", lambda m: quoted[ord(m[0]) - 0xE000], part).replace("\u2060", "").strip()
                 for part in parts]  # literals back (told ones may repeat: "two cards: …" says its lead once per card)
     joined: list[str] = []  # the parts that are requests, each with the parts that complete it
