@@ -50,6 +50,12 @@ def test_a_name_said_in_a_later_clause_completes_the_one_call(question, tools, n
     assert arguments[name] == value
 
 
+@pytest.mark.parametrize(("question", "value"), [("Any news on repair RJ-2231? It's Okafor.", "Okafor"),
+                                               ("Any news on repair RJ-2231? I'm Jo Okafor", "Okafor")])  # a last name's part
+def test_a_last_name_is_the_name_s_last_word_without_the_words_that_say_it(question, value):
+    assert calls(question, REPAIR) == [("track_repair", {"job_number": "RJ-2231", "last_name": value})]
+
+
 def test_two_people_named_are_still_two_calls():
     made = calls("Book a massage on 2027-04-16 at 10:00 for Tom Reyes, and at 11:00 for Anna Berg", MASSAGE)
     assert [a["client_name"] for _, a in made] == ["Tom Reyes", "Anna Berg"]
@@ -80,6 +86,8 @@ def test_a_description_s_example_gives_the_shape_of_its_code(description, fits, 
     ("Logs please, 2 bags, to Flat 4, 19 Kingsley Street", "Flat 4, 19 Kingsley Street"),
     ("Deliver 5 bags of logs to Rose Cottage, Low Lane", "Rose Cottage, Low Lane"),
     ("skip at Mill Lane, Hexham please", "Mill Lane, Hexham"),
+    ("skip for 14 Meadow View please", "14 Meadow View"), ("6 yard skip at 7 Church Green", "7 Church Green"),  # more kinds
+    ("noise from 12 Harbour Terrace every night", "12 Harbour Terrace"),  # what may follow one: "every", "since", ...
 ])
 def test_an_address_keeps_its_flat_or_its_house_name_or_has_no_number(text, address):
     assert [m[0] for m in ADDRESS.finditer(text)] == [address]
@@ -122,3 +130,12 @@ def test_a_sentence_that_starts_with_then_or_also_is_a_request_of_its_own(questi
     from agentkit.offline.clauses import clauses
 
     assert len(clauses(question)) == parts
+
+
+@pytest.mark.parametrize(("text", "phone"), [("call me on 07700 900123", "07700 900123"), ("ring 0113 496 0123", "0113 496 0123"),
+                                            ("电话13812345678", "13812345678"), ("020 7946 0018", "020 7946 0018")])
+def test_a_national_phone_number_is_a_phone_not_numbers(text, phone):
+    from agentkit.offline.vocabulary import english
+
+    assert [s.value for s in find(english(text)) if s.kind == "phone"] == [phone]
+    assert not [s for s in find("order 0012345678") if s.kind == "phone"]  # two zeros lead no national number

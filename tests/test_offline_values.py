@@ -878,3 +878,14 @@ def test_a_name_after_in_or_at_is_the_places_when_the_tool_has_one_not_a_titles(
         "medicine": {"type": "string", "description": "Medicine name"},
         "store": {"type": "string", "description": "Store or town, e.g. 'Kingston'"}}, ["medicine", "store"])
     assert [call.arguments for call in plan(said, [offer])] == [{"medicine": medicine, "store": store}]
+
+
+@pytest.mark.parametrize(("question", "month"), [("My bag never showed up, I landed on the 10th on BA117", -1),
+                                                ("Vegan meal on BA117 on the 10th please", 0)])
+def test_a_day_of_the_month_after_a_verb_of_a_past_trip_is_the_last_one(question, month):
+    import datetime as dt
+
+    day = {"type": "string", "format": "date"}
+    values, _ = fill({"type": "object", "properties": {"flight": {"type": "string"}, "flight_date": day}}, question)
+    today, last = dt.date.today(), dt.date.fromisoformat(values["flight_date"])
+    assert last.day == 10 and (last <= today if month < 0 else last >= today)

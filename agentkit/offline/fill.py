@@ -116,7 +116,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         for text_name in (n for n, v in values.items() if n != name and isinstance(v, str) and v.lower().startswith(chosen)):
             values[text_name] = re.sub(r"^\W+", "", values[text_name][len(chosen):]) or values[text_name]
     texts = [name for name, value in values.items() if isinstance(value, str)]  # "Surname Okafor": the name, not its label
-    values |= {n: phrases.NAME_LABEL.sub("", values[n]) for n in texts if role_of(n, properties[n])[0] == "person"}
+    values |= {n: phrases.as_name(n, values[n]) for n in texts if role_of(n, properties[n])[0] == "person"}
     for name, other in ((n, o) for n in texts for o in texts if o != n):  # "a watch for dad": dad is the recipient's
         ending = rf"(?<=\w)\s+(?:{LEADS})\s+(?:the\s+)?{re.escape(values[other])}(?:\s+and\b.*)?$"
         values[name] = re.sub(ending, "", values[name], flags=re.I)

@@ -68,8 +68,19 @@ TIMED = re.compile(rf"(?:^{WHEN}|{WHEN}\b(?:\s+(?:(?:the|this|next|an?)\s+)?(?:[
 """A when (or a price) at a phrase's end: its lead and a number, a day or a part of one ("at 17:30", "on Friday", "under
 $100"), or a lead that starts or ends the phrase (its value taken); not a phrase of the text's own ("stuck in traffic")."""
 LEAD = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['when_leads']})(?:(?:{_DAYS})\b|(?=(?:at\s+)?\d))", re.I)
+_PHRASES = lexicon.words("words")["phrases"]
 ADDING, ONTO = (lexicon.words("words")["phrases"][kind] for kind in ("adding", "onto"))
-NAME_LABEL = re.compile(rf"^(?:{lexicon.words('words')['phrases']['name_label']})\b\s*(?:is\s+|:\s*)?(?=\S)", re.I)  # "Surname"
+NAME_LABEL = re.compile(rf"^(?:{_PHRASES['name_lead']}|(?:{_PHRASES['name_label']})\b\s*(?:is\s+|:\s*)?)(?=\S)",
+                        re.I)  # "Surname Okafor", "It's Okafor": the name
+
+
+def as_name(param: str, value: str) -> str:
+    """A person's name as the parameter wants it: without its label ("Surname Okafor", "It's Okafor"), and of a full
+    name, the last word for a last name or a surname, the first for a first name ("I'm Jo Okafor": Okafor, Jo)."""
+    value, part = NAME_LABEL.sub("", value), set(reading.split_name(param))
+    last, first = (set(_PHRASES["name_parts"][end].split()) for end in ("last", "first"))
+    words = value.split() if len(value.split()) > 1 and all(w[:1].isupper() for w in value.split()) else [value]
+    return words[-1] if part & last else words[0] if part & first else value
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
 ADDED = rf"^\s*{ADDING}\s+(?=(.+?)\s+{ONTO})"  # what is added: the object of any required text
 SELLERS, BOUGHT_AT, FOUND_AT = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("sellers", "bought_at",
