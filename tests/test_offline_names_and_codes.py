@@ -139,3 +139,10 @@ def test_a_national_phone_number_is_a_phone_not_numbers(text, phone):
 
     assert [s.value for s in find(english(text)) if s.kind == "phone"] == [phone]
     assert not [s for s in find("order 0012345678") if s.kind == "phone"]  # two zeros lead no national number
+
+
+def test_a_capital_letter_after_its_parameter_s_word_is_its_value():
+    zoned = tool("apply_permit", "Apply for a parking permit", ["vehicle_reg"], vehicle_reg=S("vehicle registration"),
+                 zone=S("permit zone letter"))
+    assert calls("permit for KT19 XPL in zone C please", zoned) == [("apply_permit", {"vehicle_reg": "KT19 XPL", "zone": "C"})]
+    assert "zone" not in calls("permit for KT19 XPL, which zone a person needs?", zoned)[0][1]  # a word, not a letter

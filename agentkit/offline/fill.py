@@ -287,7 +287,8 @@ def _labelled(name: str, properties: dict, text: str) -> tuple[str, int, int] | 
     # "stop 4521" for stop_id, "order 55102" for order_number: the thing's word labels its identifier too
     thing = re.sub(r"[ _](?:id|number|no|code|ref|identifier)$", "", name.replace("_", " ")) if "_" in name else name
     labels = "|".join(re.escape(label) for label in dict.fromkeys((name.replace("_", " "), thing)))
-    if coded := re.search(rf"\b(?:{labels})s?\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}-?\d[\w-]*)\b", text, re.I):
+    if coded := re.search(rf"\b(?:{labels})s?\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}-?\d[\w-]*|(?-i:[A-HJ-Z])"
+                          r"(?![\w'-]))\b", text, re.I):  # or a capital letter alone: "zone C", "block B"
         return coded.group(1), *coded.span()
     # "the bedroom", "in the living room" for `room`: a phrase that ends in a role-less parameter's word is its value
     if "_" in name or len(name) < 4 or role_of(name, properties[name])[0] is not None:
