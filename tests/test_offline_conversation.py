@@ -474,3 +474,17 @@ def test_a_follow_up_never_sends_a_value_its_pattern_refuses(message):
     made = _calls([BINS], _turn("bin_day", {"postcode": "M14 5TP", "kind": "recycling"}), message)
     assert all(re.fullmatch(BINS["function"]["parameters"]["properties"]["postcode"]["pattern"], a["postcode"]) for _, a in made)
     assert made or not message.startswith("and for")  # a postcode that fits is a change
+
+
+@pytest.mark.parametrize(("follow_up", "day"), [
+    ("And the Friday after that?", "2027-05-14"), ("Same again a week later", "2027-05-14"),
+    ("the following Friday instead", "2027-05-14"), ("and the day after?", "2027-05-08"), ("那下周同一天呢？", "2027-05-14"),
+    ("What about Saturday instead?", None),  # a weekday alone is the coming one, as before: no day of the last call's
+])
+def test_a_day_counted_from_the_last_call_s_day_is_that_day(follow_up, day):
+    from agentkit.offline.earlier import on_the_last_day
+
+    state = Conversation((PastCall("book_tasting", {"tasting_date": "2027-05-07", "guests": 2}),))
+    read = on_the_last_day(follow_up, state)
+    assert (re.search(r"\d{4}-\d\d-\d\d", read)[0] if day else read) == (day or follow_up)
+    assert on_the_last_day(follow_up, Conversation()) == follow_up  # no call before: nothing to count from

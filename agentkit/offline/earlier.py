@@ -4,7 +4,8 @@
   the content to write, not the words of the request.
 - A call to another tool that points back ("book the first one", "把它取消了") takes what it lacks from the item of the
   last result it points at (or its one item), else from the last call's arguments.
-- "the two nights after that": a stay that starts the day the last one ended.
+- "the two nights after that": a stay that starts the day the last one ended; "the Friday after", "a week later",
+  "下周同一天": a day counted from the last call's day.
 - "在 笔记.txt 末尾加一行：买牛奶": a request in one sentence that takes two calls, the file read, then written back.
 """
 
@@ -17,7 +18,7 @@ from agentkit.offline import conversation
 from agentkit.offline.choose import Offer, Planned
 from agentkit.offline.clauses import THERE
 from agentkit.offline.conversation import AFTER_THAT, BACK, FOLLOWS_ON, ISO_DATE, ORDINALS, PICKED, WORDS, Conversation
-from agentkit.offline.dates import UNIT_SECONDS, units_named
+from agentkit.offline.dates import UNIT_SECONDS, WEEKDAYS, units_named
 from agentkit.offline.outputs import NUMBERED
 from agentkit.offline.reading import split_name
 from agentkit.offline.request import parsed
@@ -65,6 +66,22 @@ def after_the_last(planned: list[Planned], state: Conversation, asked: str) -> l
     last = dict(state.calls_to([p.offer for p in planned]))
     ended = {offer: _ended(args) for offer, args in last.items()} if AFTER_THAT.search(asked) else {}
     return [Planned(p.offer, p.arguments | ended.get(p.offer, {}), p.missing, p.clause) for p in planned]
+
+
+ANCHORED = [(re.compile(pattern, re.I), days) for pattern, days in WORDS["anchored_days"]]
+WEEKDAY_AFTER = [re.compile(pattern, re.I) for pattern in WORDS["weekday_after"]]
+
+
+def on_the_last_day(said: str, state: Conversation) -> str:
+    """ "the Friday after", "a week later", "下周同一天": a day said from the last call's day, written as that day."""
+    last = next((dt.date.fromisoformat(v[:10]) for call in state.calls for v in call.arguments.values()
+                 if isinstance(v, str) and ISO_DATE.match(v)), None)
+    for pattern, days in ANCHORED if last else ():
+        said = pattern.sub(lambda m, days=days: f" on {last + dt.timedelta(days=days)} ", said)
+    for pattern in WEEKDAY_AFTER if last else ():  # the first such weekday after the last call's day
+        said = pattern.sub(lambda m: f" on {last + dt.timedelta((WEEKDAYS.index(m['day'].lower()) - last.weekday()) % 7 or 7)} ",
+                           said)
+    return said
 
 
 def _ended(previous: dict) -> dict:

@@ -72,7 +72,8 @@ class OfflineModel:
         choice = request.get("tool_choice") or "auto"
         if messages[-1]["role"] == "tool":
             return _after_tool_results(messages, offers, told, self.gullible)
-        state, said = Conversation.of(messages), message_text(messages[-1])  # the chat before this message, and this one
+        state = Conversation.of(messages)  # the chat before this message, and this one ("the Friday after": a day)
+        said = earlier.on_the_last_day(message_text(messages[-1]), state)
         confirmed = _confirmed(messages) if told.ask_first else None
         question = confirmed or said
         language = told.language or language_of(question)
