@@ -488,3 +488,11 @@ def test_a_day_counted_from_the_last_call_s_day_is_that_day(follow_up, day):
     read = on_the_last_day(follow_up, state)
     assert (re.search(r"\d{4}-\d\d-\d\d", read)[0] if day else read) == (day or follow_up)
     assert on_the_last_day(follow_up, Conversation()) == follow_up  # no call before: nothing to count from
+
+
+def test_a_day_no_calendar_has_in_an_earlier_call_counts_nothing_and_breaks_nothing():  # a ValueError once, on any message
+    from agentkit.offline.earlier import on_the_last_day
+
+    written = Conversation((PastCall("book_tasting", {"tasting_date": "2027-02-30", "guests": 2}),))
+    assert on_the_last_day("and the day after?", written) == "and the day after?"
+    assert on_the_last_day("thanks!", written) == "thanks!"

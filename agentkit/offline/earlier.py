@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import Any
 
 from agentkit.offline import conversation
 from agentkit.offline.choose import Offer, Planned
@@ -74,14 +75,24 @@ WEEKDAY_AFTER = [re.compile(pattern, re.I) for pattern in WORDS["weekday_after"]
 
 def on_the_last_day(said: str, state: Conversation) -> str:
     """ "the Friday after", "a week later", "下周同一天": a day said from the last call's day, written as that day."""
-    last = next((dt.date.fromisoformat(v[:10]) for call in state.calls for v in call.arguments.values()
-                 if isinstance(v, str) and ISO_DATE.match(v)), None)
+    if not any(pattern.search(said) for pattern in (*(p for p, _ in ANCHORED), *WEEKDAY_AFTER)):
+        return said  # most messages count no day: the last call's arguments are not read for them
+    last = next((day for call in state.calls for v in call.arguments.values() if (day := _day(v))), None)
     for pattern, days in ANCHORED if last else ():
         said = pattern.sub(lambda m, days=days: f" on {last + dt.timedelta(days=days)} ", said)
     for pattern in WEEKDAY_AFTER if last else ():  # the first such weekday after the last call's day
         said = pattern.sub(lambda m: f" on {last + dt.timedelta((WEEKDAYS.index(m['day'].lower()) - last.weekday()) % 7 or 7)} ",
                            said)
     return said
+
+
+def _day(value: Any) -> dt.date | None:
+    """A day an earlier call was given ("2027-05-07", "2027-05-07T09:00"); None for any other value, or one no calendar
+    has ("2027-02-30": a call the learner wrote into the history may hold one)."""
+    try:
+        return dt.date.fromisoformat(value[:10]) if isinstance(value, str) and ISO_DATE.match(value) else None
+    except ValueError:
+        return None
 
 
 def _ended(previous: dict) -> dict:
