@@ -242,17 +242,19 @@ def meant(question: str, schema: dict, found: dict[str, Any]) -> dict[str, Any]:
     of its words breaking a tie; a word of one character ("薄" for a thin crust) only for a required option, and never a
     word after a "no" ("不要辣"). A Chinese option is meant when the question has its characters ("剪头发": 剪发), the
     longest of several. One option meant, or none is given."""
+    open_ = {n: s for n, s in (schema.get("properties") or {}).items() if n not in found and s.get("enum")}
     said = [(len(w), {stem(x) for x in re.findall(r"[a-z]+", rest.lower().replace("'", ""))}) for at, w in _cut(question)
-            if not re.search(f"(?:{RUNS['flag_no']})$", question[max(0, at - 2):at]) for rest in senses()[w].split("/")]
+            if not re.search(f"(?:{RUNS['flag_no']})$", question[max(0, at - 2):at]) for rest in senses()[w].split("/")
+            ] if open_ else []  # CC-CEDICT is read (0.4 s, once) only for an option still to find
     given = {}
-    for name, spec in (schema.get("properties") or {}).items():
-        options = [o for o in spec.get("enum") or () if isinstance(o, str) and o.isascii()] if name not in found else []
+    for name, spec in open_.items():
+        options = [o for o in spec["enum"] if isinstance(o, str) and o.isascii()]
         pool = {w for size, sense in said if size > 1 or name in schema.get("required", ()) for w in sense}
         scored = sorted(((len(hits), len(hits) / len(ws), o) for o in options if (ws := [stem(w) for w in split_name(o)
                          if w not in STOP_WORDS] or [stem(o)]) and (hits := [w for w in ws if any(_alike(w, x) or any(
                              w in line and x in line for line in MEANINGS) for x in pool)])), reverse=True)
-        written = sorted(((len(o), o) for o in spec.get("enum") or () if name not in found and isinstance(o, str) and is_chinese(
-            o) and all(c in question for c in o)), reverse=True)  # a Chinese option by its characters: "剪头发" says 剪发
+        written = sorted(((len(o), o) for o in spec["enum"] if isinstance(o, str) and is_chinese(o) and all(
+            c in question for c in o)), reverse=True)  # a Chinese option by its characters: "剪头发" says 剪发
         scored = scored or [(n, 1, o) for n, o in written]
         given |= {name: scored[0][2]} if scored and (len(scored) == 1 or scored[0][:2] > scored[1][:2]) else {}
     return given
