@@ -11,12 +11,12 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
-from agentkit.offline import code, reading
+from agentkit.offline import code, numbers, quantities, reading
 from agentkit.offline.clauses import clauses
-from agentkit.offline.fill import needed_values_present
 from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
-from agentkit.offline.roles import json_type
+from agentkit.offline.places import is_known_place
+from agentkit.offline.roles import STRICT, hint_of, json_type, role_of
 from agentkit.offline.slots import DESCRIPTION, NAME, Offer, named_only
 from agentkit.offline.spans import SAY_IN, find, without_literals
 from agentkit.offline.vocabulary import english
@@ -33,12 +33,13 @@ WHICH_ONE = frozenset(reading.words(" ".join(_WORDS["which_one"])))
 NUMBERED = re.compile(r"\d|\b(?:first|second|third|fourth|fifth|last)\b", re.I)
 
 
+@lru_cache(maxsize=4096)  # a clause and the whole question are scored again as a request is planned: each pair once
 def score(offer: Offer, text: str) -> float:
     """How well a tool fits a piece of the question: each question word counts once, at its best match. Two words in a
     row also count as one ("sun set" is "sunset"), and a value the tool needs, such as a path or a place, adds one point:
     not enough alone, enough with one more word in common; two such values ("from porto to rome") are enough alone."""
     asked, means, done = asking(text)
-    if _refuses(offer, text, asked, values := min(2.0, needed_values_present(offer.schema, text))):
+    if _refuses(offer, text, asked, values := min(2.0, needed_values_present(offer, text))):
         return 0.0
     total = sum(offer.weight_of(word) / (3 if word in reading.WEAK_STEMS else 1) for word in asked)
     # "count the lines with wc": a program named as the means is a tool's that runs commands
@@ -47,6 +48,33 @@ def score(offer: Offer, text: str) -> float:
     total += 8.0 * (program or any(reading.related(m, w) for m in means for w, weight in offer.weighted_words if weight == NAME))
     total += _everyday(offer, text, program) + (_marks_done(offer) if done else 0.0)
     return total + values
+
+
+def needed_values_present(offer: Offer, text: str) -> float:
+    """How many required parameters of a strict kind (a path, an email, a place...) the question has a value for."""
+    spans, (required, patterned) = find(text), _required(offer)
+    taken: set[int] = set()  # "from porto to rome": two values for two parameters count twice, one value once
+    for role, kinds, currency in required:  # a measure's unit is no currency: "12 inches in cm" is no value of convert_currency
+        if role in STRICT and role not in ("date", "time"):
+            fitting = next((s for s in spans if s.kind in kinds and id(s) not in taken and (s.kind != "proper" or is_known_place(
+                s.value)) and not (currency and str(s.value).lower() in quantities.MEASURES)), None)
+            taken.update([id(fitting)] if fitting else [])
+    # a pasted statement or command is as good as the tool's name, so is a ticker for a symbol ("how's TSLA doing?":
+    # capitals a tool takes as they are); one unit alone says little ("70 kg")
+    kinds, roles = [s.kind for s in spans if id(s) in taken], {role for role, _, _ in required}
+    symbol = "symbol" in roles and any(s.kind == "proper" and re.fullmatch(r"[A-Z]{2,5}", str(s.value)) for s in spans)
+    # a day and a clock time for a tool that needs both ("put a review on 2027-05-04 at 14:00"); a code its pattern takes
+    when = 2 * ({"date", "time"} <= roles and {"date", "time"} <= {s.kind for s in spans})
+    coded = len(numbers.by_pattern(patterned, text)) if patterned else 0
+    return len(taken) + kinds.count("sql") + kinds.count("command") - (kinds.count("unit") == 1) + 2 * symbol + when + coded
+
+
+@lru_cache(maxsize=1024)  # a tool is scored against every clause of every request: read what it requires once
+def _required(offer: Offer) -> tuple[list[tuple], dict]:
+    """Each required parameter's role, span kinds and whether it takes a currency; and the required ones, by name."""
+    properties, names = offer.schema.get("properties") or {}, offer.schema.get("required") or []
+    return ([(*role_of(n, p), quantities.takes_currency(hint_of(n, p), p.get("description") or ""))
+             for n, p in ((n, properties.get(n) or {}) for n in names)], {n: properties[n] for n in names if n in properties})
 
 
 def _refuses(offer: Offer, text: str, asked: tuple[str, ...], values: float) -> bool:
@@ -100,7 +128,7 @@ def asking(text: str) -> tuple[tuple[str, ...], tuple[str, ...], bool]:
     """The words a piece of the question asks with (and each two in a row joined), the means it names, and whether it
     says a numbered item is done ("the first item is done", "第三项完成了")."""
     plain = without_literals(text)
-    asked = reading.words(plain) + (["content"] if WHATS_IN.search(plain) else [])  # "what's in notes.txt?" asks to read
+    asked = [*reading.words(plain), *(["content"] if WHATS_IN.search(plain) else [])]  # "what's in notes.txt?" asks to read
     # "show me config.yaml", "print notes.txt", "the first line of a.txt": show what it says
     asked += ["read"] if SHOW_FILE.search(text) or PART_OF_FILE.search(text) else []
     asked += ["translate"] if SAY_IN.search(text) else []  # "how do you say thank you in Italian?"

@@ -37,27 +37,6 @@ def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: 
     return _fill_object(schema, text, find(text), set(), exclude, guess)
 
 
-def needed_values_present(schema: dict, text: str) -> float:
-    """How many required parameters of a strict kind (a path, an email, a place...) the question has a value for."""
-    properties, spans = schema.get("properties") or {}, find(text)
-    required = [(*role_of(n, p), quantities.takes_currency(hint_of(n, p), p.get("description") or ""))
-                for n, p in ((n, properties.get(n) or {}) for n in schema.get("required") or [])]
-    taken: set[int] = set()  # "from porto to rome": two values for two parameters count twice, one value once
-    for role, kinds, currency in required:  # a measure's unit is no currency: "12 inches in cm" is no value of convert_currency
-        if role in STRICT and role not in ("date", "time"):
-            fitting = [s for s in spans if s.kind in kinds and id(s) not in taken and (s.kind != "proper" or is_known_place(
-                s.value)) and not (currency and str(s.value).lower() in quantities.MEASURES)]
-            taken.update(id(s) for s in fitting[:1])
-    # a pasted statement or command is as good as the tool's name, so is a ticker for a symbol ("how's TSLA doing?":
-    # capitals a tool takes as they are); one unit alone says little ("70 kg")
-    kinds, roles = [s.kind for s in spans if id(s) in taken], {role for role, _, _ in required}
-    symbol = "symbol" in roles and any(s.kind == "proper" and re.fullmatch(r"[A-Z]{2,5}", str(s.value)) for s in spans)
-    # a day and a clock time for a tool that needs both ("put a review on 2027-05-04 at 14:00"); a code its pattern takes
-    when = 2 * ({"date", "time"} <= roles and {"date", "time"} <= {s.kind for s in spans})
-    coded = len(numbers.by_pattern({n: properties[n] for n in schema.get("required") or [] if n in properties}, text))
-    return len(taken) + kinds.count("sql") + kinds.count("command") - (kinds.count("unit") == 1) + 2 * symbol + when + coded
-
-
 def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exclude, guess) -> tuple[dict, list[str]]:
     properties = schema.get("properties") or {}
     required = [r for r in schema.get("required") or [] if r in properties]
@@ -117,7 +96,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
             values[text_name] = re.sub(r"^\W+", "", values[text_name][len(chosen):]) or values[text_name]
     texts = [name for name, value in values.items() if isinstance(value, str)]  # "Surname Okafor": the name, not its label
     values |= {n: phrases.as_name(n, values[n]) for n in texts if role_of(n, properties[n])[0] == "person"}
-    for name, other in ((n, o) for n in texts for o in texts if o != n):  # "a watch for dad": dad is the recipient's
+    for name, other in ((n, o) for n in texts for o in texts if o != n and values[o].lower() in values[n].lower()):
+        # "a watch for dad": dad is the recipient's
         ending = rf"(?<=\w)\s+(?:{LEADS})\s+(?:the\s+)?{re.escape(values[other])}(?:\s+and\b.*)?$"
         values[name] = re.sub(ending, "", values[name], flags=re.I)
     twice = {n for n in texts for o in set(texts) & set(required) - {n} if n not in required and values[n] == values[o]}
@@ -278,7 +258,8 @@ def _labelled(name: str, properties: dict, text: str) -> tuple[str, int, int] | 
     """ "subject: Report, body: The Q3 report is attached." -> the text after this parameter's label, and where they are."""
     if ":" in text or "=" in text:  # a label's sign: most texts have none, and then no pattern is compiled (~1 ms a tool)
         labels = "|".join(re.escape(p.replace("_", " ")) for p in properties)
-        match = re.search(rf"\b{re.escape(name.replace('_', ' '))}\s*[:=]\s*(.+?)(?=,?\s*\b(?:{labels})\s*[:=]|$)", text, re.I)
+        label = re.escape(name.replace("_", " "))
+        match = reading.pattern(rf"\b{label}\s*[:=]\s*(.+?)(?=,?\s*\b(?:{labels})\s*[:=]|$)", re.I).search(text)
         if match and not re.search(r"\b(?:the|a|an|my|our|this|that)\s+(?:\S+\s+)?$", text[:match.start()], re.I):
             return _before_labels(match.group(1).strip().rstrip(",").strip("\"“”"), tuple(properties), name), *match.span()
     # "in room B2", "at gate 14", "table 4": the parameter's own word, then a code with a digit in it
@@ -287,12 +268,12 @@ def _labelled(name: str, properties: dict, text: str) -> tuple[str, int, int] | 
     # "stop 4521" for stop_id, "order 55102" for order_number: the thing's word labels its identifier too
     thing = re.sub(r"[ _](?:id|number|no|code|ref|identifier)$", "", name.replace("_", " ")) if "_" in name else name
     labels = "|".join(re.escape(label) for label in dict.fromkeys((name.replace("_", " "), thing)))
-    if coded := re.search(rf"\b(?:{labels})s?\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}-?\d[\w-]*|(?-i:[A-HJ-Z])"
-                          r"(?![\w'-]))\b", text, re.I):  # or a capital letter alone: "zone C", "block B"
+    if coded := reading.pattern(rf"\b(?:{labels})s?\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}-?\d[\w-]*|(?-i:[A-HJ-Z])"
+                                r"(?![\w'-]))\b", re.I).search(text):  # or a capital letter alone: "zone C", "block B"
         return coded.group(1), *coded.span()
     # "the bedroom", "in the living room" for `room`: a phrase that ends in a role-less parameter's word is its value
     if "_" in name or len(name) < 4 or role_of(name, properties[name])[0] is not None:
         return None
-    head = re.search(rf"\b(?:the|my|our)\s+((?:[a-z]+\s+)?[a-z]*{re.escape(name)})\b", text, re.I)
+    head = reading.pattern(rf"\b(?:the|my|our)\s+((?:[a-z]+\s+)?[a-z]*{re.escape(name)})\b", re.I).search(text)
     named = head and re.fullmatch(rf"([A-Z][\w-]*)\s+{re.escape(name)}", head.group(1))  # "the Doing column": "Doing"
     return ((named or head).group(1), *head.span(1)) if head and head.group(1).lower() != name.lower() else None

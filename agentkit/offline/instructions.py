@@ -118,7 +118,7 @@ def not_obeyed(command: str, language: str = "en") -> str:
 def fits_exactly(name: str, question: str) -> bool:
     """Caution: at least half the topical words of the tool's name are ones the question uses ("convert_currency"
     does not fit "Convert 10 miles to kilometers": nothing there is a currency). A loose fit gets an answer in words."""
-    asked = reading.words(question)
+    asked = [*reading.words(question)]
     asked += [a + b for a, b in zip(asked, asked[1:], strict=False)]
     topical = [reading.stem(w) for w in reading.split_name(name) if w not in reading.STOP_WORDS]
     topical = [w for w in topical if w not in reading.WEAK_STEMS and w not in CALLING_VERBS]

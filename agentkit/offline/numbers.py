@@ -127,7 +127,8 @@ def ones(names: list[str], text: str) -> dict[str, int]:
     """ "a ticket", "an extra shot", "for a day", "the next month": one, for the parameter named for what is counted;
     "a weight of 90" names the parameter, it counts nothing."""
     said = {n: r"\s+".join(reading.stem(w) for w in reading.split_name(n) if w not in NOT_A_THING) for n in names}
-    return {n: 1 for n, words in said.items() if words and re.search(rf"\b(?:a|an|next)\s+{words}\w*\b(?!\s+of\b)", text, re.I)}
+    return {n: 1 for n, words in said.items()
+            if words and reading.pattern(rf"\b(?:a|an|next)\s+{words}\w*\b(?!\s+of\b)", re.I).search(text)}
 
 
 def value_for(name: str, spec: dict, span: Span, as_json_writes: bool = True) -> int | float:

@@ -99,7 +99,7 @@ LATIN = r"[A-Za-z0-9\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f'-]+"
 
 
 def _words(phrase: str) -> list[str]:
-    return reading.words(phrase) + re.findall(rf"{HAN}+", phrase)
+    return [*reading.words(phrase), *re.findall(rf"{HAN}+", phrase)]
 
 
 def _is_tool_word(word: str, exclude: frozenset[str]) -> bool:

@@ -23,14 +23,22 @@ SYNONYMS: list[str] = TABLES["synonyms"]
 """Words that mean the same when choosing a tool or an option: a group a line, stemmed when read."""
 
 
-def words(text: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def pattern(source: str, flags: int = 0) -> re.Pattern:
+    """A pattern built from a tool's own names or options, compiled once: Python's `re` keeps only 512, and one request
+    with twenty tools builds more than that."""
+    return re.compile(source, flags)
+
+
+@lru_cache(maxsize=4096)  # a clause is read for every tool offered: each text once
+def words(text: str) -> tuple[str, ...]:
     """Lowercase content words, stemmed ("files" and "file" match, "investing" and "invest"), stop words dropped. A
     hyphenated word is also read joined ("to-do" is "todo"): its halves alone are often stop words."""
     lowered = re.sub(r"\b([a-z]+)-([a-z]+)\b", lambda m: f"{m[1]} {m[2]} {m[1]}{m[2]}", text.lower().replace("_", " "))
     tokens = re.findall(r"[a-z0-9]+", lowered)
     # Chinese the vocabulary left unread ("充电桩"): its two-character pieces, so it still meets a Chinese description
     tokens += [run[i:i + 2] for run in re.findall(r"[\u4e00-\u9fff]{2,}", lowered) for i in range(len(run) - 1)]
-    return [stem(t) for t in tokens if t not in STOP_WORDS]
+    return tuple(stem(t) for t in tokens if t not in STOP_WORDS)
 
 
 @lru_cache(maxsize=256)  # a lowercase text's words, stemmed, and where each starts: read once for all the options

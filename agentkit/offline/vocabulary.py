@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import gzip
 import re
-from collections.abc import Callable
-from functools import cache
+from collections.abc import Callable, Container, Iterator
+from functools import cache, lru_cache
 from importlib import resources
 
 from agentkit.offline import lexicon
@@ -47,28 +47,16 @@ FILE = re.compile(r"(?<![\w./@:-])[\w./-]*?\.[A-Za-z][A-Za-z0-9]{0,4}(?![A-Za-z0
 BEFORE_FILE = re.compile(TABLES["zh"]["before_file"])  # a verb or a link glued before a file name ("把笔记.txt")
 MOVES = TABLES["zh_moves"]
 _VALUE = r"\s*[:：]?\s*([^\s“”\"'，。：:][^“”\"'，。]*?)\s*"
-EDITS = [  # "把 X 重命名为 Y" (a second file stays a file, read first); "把 X 里的 A 换成 B", "替换 X 里的 A 为 B";
-    # "在 X 末尾加一行：A", "再加一行：A" (the file of the last call); "往 X 里写入：A", "创建 X，内容是 A"; "在 X 里搜索 A"
-    (re.compile(rf"把\s*(?P<file>\x00\d+\x00)(?P<file2>)\s*({'|'.join(MOVES)})[为成到叫]?\s*(\x00\d+\x00)"),
-     " {0} {file} to {1} "),
-    (re.compile(rf"(?:在\s*(?P<file>\x00\d+\x00)\s*[里中]?\s*[把将]|(?:[把将]|替换|修改)\s*(?P<file2>\x00\d+\x00)\s*[里中]?的?)"
-                rf"{_VALUE}(?:换成|替换成|替换为|改成|改为|为|成){_VALUE}(?=[。！!]?$)"), " replace {0} with {1} in {file} "),
-    (re.compile(rf"(?:[在往给向]\s*(?P<file>\x00\d+\x00)\s*(?:的?(?:末尾|最后|结尾|后面))?|(?P<file2>))\s*[再还]?"
-                rf"(?:加上?|添加|追加|增加|写上?)\s*一行{_VALUE}$"), " add a line into {file}: {0} "),
-    (re.compile(rf"[往在向]\s*(?P<file>\x00\d+\x00)\s*[里中]?(?P<file2>)\s*(?:写入|写上|写进|写|保存|存入){_VALUE}$"),
-     " write {0} to {file} "),
-    (re.compile(rf"(?:(?:创建|新建)(?:一个)?(?:文件)?\s*)?(?P<file>\x00\d+\x00)(?P<file2>)\s*[，,]?\s*(?:的?内容(?:是|为)|"
-                rf"(?:里面?)?(?:写上|写入|写着))(?!\s*(?:什么|啥)){_VALUE}$"), " write {0} to {file} "),
-    (re.compile(rf"在\s*(?P<file>\x00\d+\x00)(?P<file2>)\s*[里中]?\s*(?:搜索|查找|找一下|找){_VALUE}$"),
-     " search for {0} in {file} "),
-]
+EDITS = [(re.compile(pattern.replace("{moves}", "|".join(MOVES)).replace("{value}", _VALUE)), said)
+         for pattern, said in TABLES["zh"]["edits"]]  # "把 X 重命名为 Y", "在 X 末尾加一行：A": words.toml says which
 HOURS_MINUTES = re.compile(r"\b(\d+)\s*h(?:ours?|rs?)?,?\s*(?:and\s+)?(\d+)\s*m(?:in(?:ute)?s?)?\b", re.IGNORECASE)
 POWERS = str.maketrans("²³", "23")  # a unit's power as written after it, "m²", "m³"
-UNREAD = re.compile(r"[\u4e00-\u9fff]{2}")  # Chinese the table left unread: CC-CEDICT may read it
+CHINESE, UNREAD = re.compile(r"[\u4e00-\u9fff]"), re.compile(r"[\u4e00-\u9fff]{2}")  # two unread: CC-CEDICT may read them
 BETTER = 4.0  # how much better the dictionary's reading must fit the tools than the table's: two description words
 AND_A_HALF, EACH = (re.compile(TABLES["numbers"][n], re.I) for n in ("and_a_half", "each"))  # "an hour and a half", "2, 5ml each"
 
 
+@lru_cache(maxsize=2048)  # a request's clauses and a tool's words are read again on every turn: each text once
 def english(text: str, fits: Callable[[str], float] | None = None) -> str:
     """The text with its Chinese read as English words, by CC-CEDICT too where the table left words unread and the
     table's reading `fits` no tool (below 0), or the dictionary's fits one better ("报给物业", "换一张手机壁纸")."""
@@ -122,14 +110,18 @@ def english(text: str, fits: Callable[[str], float] | None = None) -> str:
 
 def by_dictionary(text: str) -> str:
     """The text with each run of Chinese characters it still holds read by CC-CEDICT ("三角钢琴" -> "grand piano")."""
-    return re.sub(r"[\u4e00-\u9fff]{2,200}", lambda run: _by_dictionary(run[0]), text)
+    return re.sub(r"[\u4e00-\u9fff]{2,200}", lambda run: "".join(
+        f" {_dictionary()[word]} " if known else word for _, word, known in cut(run[0], _dictionary(), 2)), text)
 
 
-def _by_dictionary(run: str) -> str:
-    """Forward maximum matching: the longest word of CC-CEDICT the run starts with (a character it lacks stays), then on."""
-    size = next((n for n in range(min(4, len(run)), 1, -1) if run[:n] in _dictionary()), 1)
-    read = f" {_dictionary()[run[:size]]} " if size > 1 else run[:1]
-    return read + _by_dictionary(run[size:]) if run[size:] else read
+def cut(text: str, known: Container[str], shortest: int = 1) -> Iterator[tuple[int, str, bool]]:
+    """Forward maximum matching: from each Chinese character on, the longest word of `known` it starts (`shortest` to 4
+    characters), or the character alone (not known), with where each starts."""
+    at = 0
+    while (run := CHINESE.search(text, at)) is not None:
+        size = next((n for n in range(4, shortest - 1, -1) if text[run.start():run.start() + n] in known), 0)
+        yield run.start(), text[run.start():run.start() + (size or 1)], bool(size)
+        at = run.start() + (size or 1)
 
 
 @cache

@@ -20,7 +20,7 @@ from agentkit.offline.phrases import text_kind
 from agentkit.offline.reading import STOP_WORDS, split_name, stem, words
 from agentkit.offline.roles import STRICT, hint_of, json_type, role_of
 from agentkit.offline.spans import MEASURES, Span
-from agentkit.offline.vocabulary import RELATIVE_DAYS, UNREAD, WORDS, english, senses
+from agentkit.offline.vocabulary import RELATIVE_DAYS, UNREAD, WORDS, cut, english, senses
 from agentkit.offline.zh_numbers import MEASURE_WORDS, NUMERAL, numeral
 
 EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
@@ -243,9 +243,9 @@ def meant(question: str, schema: dict, found: dict[str, Any]) -> dict[str, Any]:
     word after a "no" ("不要辣"). A Chinese option is meant when the question has its characters ("剪头发": 剪发), the
     longest of several. One option meant, or none is given."""
     open_ = {n: s for n, s in (schema.get("properties") or {}).items() if n not in found and s.get("enum")}
-    said = [(len(w), {stem(x) for x in re.findall(r"[a-z]+", rest.lower().replace("'", ""))}) for at, w in _cut(question)
-            if not re.search(f"(?:{RUNS['flag_no']})$", question[max(0, at - 2):at]) for rest in senses()[w].split("/")
-            ] if open_ else []  # CC-CEDICT is read (0.4 s, once) only for an option still to find
+    said = [(len(w), {stem(x) for x in re.findall(r"[a-z]+", rest.lower().replace("'", ""))})  # CC-CEDICT is read (0.4 s,
+            for at, w, known in cut(question, senses()) if known and not re.search(  # once) only for an option to find
+                f"(?:{RUNS['flag_no']})$", question[max(0, at - 2):at]) for rest in senses()[w].split("/")] if open_ else []
     given = {}
     for name, spec in open_.items():
         options = [o for o in spec["enum"] if isinstance(o, str) and o.isascii()]
@@ -264,14 +264,3 @@ def _alike(word: str, other: str) -> bool:
     """One word in two forms: "tea" and "tea", "hawaii" and "hawaiian", "luxury" and "luxurious" (a start of 5 letters,
     all but one of the shorter's); not "compact" and "company"."""
     return word == other or len(same := commonprefix([word, other])) >= 5 and len(same) >= min(len(word), len(other)) - 1
-
-
-def _cut(question: str) -> list[tuple[int, str]]:
-    """The question's Chinese as CC-CEDICT's words, the longest a run starts with first, with where each starts."""
-    cut, at = [], 0
-    while (run := re.compile(r"[\u4e00-\u9fff]").search(question, at)) is not None:
-        at = run.start()
-        size = next((n for n in range(4, 0, -1) if question[at:at + n] in senses()), 1)
-        cut += [(at, question[at:at + size])] if question[at:at + size] in senses() else []
-        at += size
-    return cut
