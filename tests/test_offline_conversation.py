@@ -478,15 +478,16 @@ def test_a_follow_up_never_sends_a_value_its_pattern_refuses(message):
 
 @pytest.mark.parametrize(("follow_up", "day"), [
     ("And the Friday after that?", "2027-05-14"), ("Same again a week later", "2027-05-14"),
-    ("the following Friday instead", "2027-05-14"), ("and the day after?", "2027-05-08"), ("那下周同一天呢？", "2027-05-14"),
+    ("the following Friday instead", "2027-05-14"), ("and the day after?", "2027-05-08"), ("那下周同一天呢？", "2027年5月14日"),
+    ("Book the sauna that same day", "2027-05-07"), ("那天下午三点再订一个", "2027年5月7日"),  # the day itself
     ("What about Saturday instead?", None),  # a weekday alone is the coming one, as before: no day of the last call's
 ])
 def test_a_day_counted_from_the_last_call_s_day_is_that_day(follow_up, day):
     from agentkit.offline.earlier import on_the_last_day
 
     state = Conversation((PastCall("book_tasting", {"tasting_date": "2027-05-07", "guests": 2}),))
-    read = on_the_last_day(follow_up, state)
-    assert (re.search(r"\d{4}-\d\d-\d\d", read)[0] if day else read) == (day or follow_up)
+    read = on_the_last_day(follow_up, state)  # written as a Chinese message writes a day, so that "下午三点" still reads
+    assert (re.search(r"\d{4}-\d\d-\d\d|\d{4}年\d+月\d+日", read)[0] if day else read) == (day or follow_up)
     assert on_the_last_day(follow_up, Conversation()) == follow_up  # no call before: nothing to count from
 
 
@@ -496,3 +497,60 @@ def test_a_day_no_calendar_has_in_an_earlier_call_counts_nothing_and_breaks_noth
     written = Conversation((PastCall("book_tasting", {"tasting_date": "2027-02-30", "guests": 2}),))
     assert on_the_last_day("and the day after?", written) == "and the day after?"
     assert on_the_last_day("thanks!", written) == "thanks!"
+
+
+SAUNA = _tool("book_sauna", "Book a session at the lakeside sauna", {
+    "date": {"type": "string", "format": "date"}, "start_time": {"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]$"},
+    "people": {"type": "integer", "minimum": 1}}, ["date", "start_time", "people"])
+FIND_SAUNA = _tool("find_sauna_sessions", "List the free sauna sessions on a day", {
+    "date": {"type": "string", "format": "date"}}, ["date"])
+CANCEL_SAUNA = _tool("cancel_sauna", "Cancel a sauna booking", {
+    "booking_ref": {"type": "string", "pattern": "^SA-[0-9]{4}$"}}, ["booking_ref"])
+SAUNAS = [SAUNA, FIND_SAUNA, CANCEL_SAUNA]
+
+
+def _asked_back(request, reply):
+    return [{"role": "user", "content": request}, {"role": "assistant", "content": reply}]
+
+
+@pytest.mark.parametrize(("history", "message", "arguments"), [
+    (_asked_back("Book the sauna for 3 of us on 2027-03-19 at 18:00", "So: 3 people, 19 March at 18:00. Shall I book it?"),
+     "Actually make it 4 people.", {"date": "2027-03-19", "start_time": "18:00", "people": 4}),
+    (_asked_back("Book the sauna for 3 of us on 2027-03-19 at 18:00", "So: 3 people, 19 March at 18:00. Is that right?"),
+     "yes please", {"date": "2027-03-19", "start_time": "18:00", "people": 3}),
+    (_asked_back("Book the sauna for two people on 2027-03-20", "What time would you like?"),
+     "10am", {"date": "2027-03-20", "start_time": "10:00", "people": 2}),
+    (_asked_back("帮我订2027年3月20日晚上七点的桑拿，两个人", "好的：3月20日19:00，两位。确认预订吗？"),
+     "改成三个人吧", {"date": "2027-03-20", "start_time": "19:00", "people": 3}),
+])
+def test_a_request_answered_in_words_is_completed_or_corrected_by_the_next_message(history, message, arguments):
+    """The model read the details back or asked for one, so no call was made: the next message confirms, completes or
+    corrects that request, as a person would expect of a real model."""
+    assert _calls(SAUNAS, history, message) == [("book_sauna", arguments)]
+
+
+def test_a_yes_that_asks_for_more_is_no_bare_confirmation_and_small_talk_calls_nothing():
+    history = _asked_back("Book the sauna for 3 of us on 2027-03-19 at 18:00", "Shall I book it?")
+    assert _calls(SAUNAS, history, "Yes, but for 5 people") == [
+        ("book_sauna", {"date": "2027-03-19", "start_time": "18:00", "people": 5})]
+    assert _calls(SAUNAS, _asked_back("What is a sauna good for?", "It helps you relax."), "Thanks!") == []
+    assert _calls(SAUNAS, [], "yes") == []  # a yes with nothing before it confirms nothing
+
+
+FOUND = [{"role": "user", "content": "Which sauna sessions are free on 19 March 2027? There will be 3 of us."},
+         {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+             "name": "find_sauna_sessions", "arguments": json.dumps({"date": "2027-03-19"})}}]},
+         {"role": "tool", "tool_call_id": "c1", "content": json.dumps([
+             {"start": "14:00", "quiet_session": False}, {"start": "18:00", "quiet_session": True}])},
+         {"role": "assistant", "content": "Free at 14:00 and 18:00 (the later one is a quiet session)."}]
+
+
+@pytest.mark.parametrize("message", ["the 18:00 one please", "ok book the second one", "the quiet one", "18点的那个"])
+def test_an_item_of_a_search_s_result_picked_by_its_place_or_its_own_value_is_acted_on(message):
+    """Picked by its place, a word only it has, a flag true of it only ("quiet_session") or its time: the tool that acts on
+    it (not the search again), with what the item, the search and the person's earlier words give ("3 of us")."""
+    assert _calls(SAUNAS, FOUND, message) == [("book_sauna", {"date": "2027-03-19", "start_time": "18:00", "people": 3})]
+
+
+def test_a_question_about_an_item_of_the_result_makes_no_call():
+    assert _calls(SAUNAS, FOUND, "is the second one a quiet session?") == []

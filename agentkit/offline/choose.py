@@ -236,7 +236,7 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     if any(isinstance(value, list) and len(merged.get(name) or []) > len(value) for name, value in before.items()):
         return False  # "with labels bug, ui": one more item of a list, not another call
     alone, _ = _read(offer, with_context(so_far, clause, before.values(), offer.schema))
-    properties = offer.schema.get("properties") or {}
+    properties = offer.properties
     lists = {n for n, p in properties.items() if p.get("type") == "array" or json_type(p) == "string" and "enum" not in p
              and re.search(r"[^su]s$", reading.split_name(n)[-1])}  # or a text named in the plural: "toppings"
     # an option named alone ("bitcoin and ethereum") is another call even when no lead words come with it

@@ -47,6 +47,7 @@ class Conversation:
 
     calls: tuple[PastCall, ...] = ()
     before: tuple[PastCall, ...] = ()
+    asked: str = ""  # what the person said before this message ("… for two hours": a value no call took yet)
 
     @classmethod
     def of(cls, messages: list[dict]) -> Conversation:
@@ -57,7 +58,8 @@ class Conversation:
                 results = {m.get("tool_call_id"): message_text(m) for m in messages[at + 1:-1] if m["role"] == "tool"}
                 turns.append(tuple(PastCall(c["function"]["name"], arguments_of(c["function"].get("arguments")),
                                             results.get(c.get("id"), "")) for c in made))
-        return cls(turns[-1], sum(turns[:-1], ())) if turns else cls()
+        asked = " . ".join(message_text(m) for m in messages[:-1] if m["role"] == "user")
+        return cls(turns[-1], sum(turns[:-1], ()), asked) if turns else cls(asked=asked)
 
     @property
     def last_result(self) -> str | None:
@@ -181,8 +183,8 @@ def _of_a_kind(offer: Offer, name: str, value: Any) -> bool:
 def _named(offer: Offer, previous: dict, asked: str) -> dict:
     """A free text, as written to its end, for the parameter the message names by its hint's words ("change the title to
     Q3 plan"; in Chinese as a first request reads "标题是…") or by its old value ("not Tom, Sara"; "不是他，是小李")."""
-    properties = offer.schema.get("properties") or {}
-    free = {n: s for n, s in properties.items() if json_type(s) == "string" and "enum" not in s and role_of(n, s)[0] in FREE}
+    free = {n: s for n, s in offer.properties.items() if json_type(s) == "string" and "enum" not in s and role_of(n, s)[0] in (
+        FREE)}
     for said in filter(None, (pattern.search(asked) for pattern in NAMED)):
         fits = [n for n, spec in free.items() if set(english(said["name"]).lower().split()) & hint_of(n, spec)]
         if len(fits) == 1 or is_chinese(said["name"]):
@@ -206,28 +208,26 @@ def _kept(offer: Offer, found: dict[str, Any], question: str, bare: dict[str, An
     """The values fill found that the message really names: a typed value (a number, a date, a place...), or free
     text only when it is the message's whole value ("no, for 3 people" names a count, not a restaurant "people") or
     follows the parameter's name ("stop 2250"); never the words an option took ("那下午呢？" changes the period only)."""
-    properties = offer.schema.get("properties") or {}
-    options = {english(str(v)) for n, v in found.items() if "enum" in (properties.get(n) or {})}
+    options = {english(str(v)) for n, v in found.items() if "enum" in (offer.properties.get(n) or {})}
     named = {str(s.value) for s in find(question) if s.kind in ("quoted", "proper", "zone")} | set(bare.values())
     named -= options
     return {name: value for name, value in found.items()
-            if not isinstance(value, str) or "enum" in (properties.get(name) or {}) or is_known_place(value)
+            if not isinstance(value, str) or "enum" in (offer.properties.get(name) or {}) or is_known_place(value)
             or value in named and (name in bare or value not in bare.values())  # one value, for the one it replaces
-            or role_of(name, properties.get(name) or {})[0] not in FREE or f"{name} {value}".lower() in question.lower()}
+            or role_of(name, offer.properties.get(name) or {})[0] not in FREE or f"{name} {value}".lower() in question.lower()}
 
 
 def _to_the_side_named(offer: Offer, changed: dict, previous: dict, question: str) -> dict:
     """ "what about GBP?" after USD -> EUR: of two parameters of one kind, a new value changes the target unless
     the message says "from"; "and from Leeds?" changes the start."""
-    properties = offer.schema.get("properties") or {}
     said_from = bool(set(re.findall(r"[a-z]+", question.lower())) & {"from", "since"})
     moved = {}
     for name, value in changed.items():
-        role = role_of(name, properties.get(name) or {})[0]
-        pair = [n for n in previous if n != name and role and role_of(n, properties.get(n) or {})[0] == role
-                and isinstance(previous[n], str) and "enum" not in (properties.get(n) or {})]  # place_type is no place
+        role = role_of(name, offer.properties.get(name) or {})[0]
+        pair = [n for n in previous if n != name and role and role_of(n, offer.properties.get(n) or {})[0] == role
+                and isinstance(previous[n], str) and "enum" not in (offer.properties.get(n) or {})]  # place_type is no place
         if role not in (None, "title") and pair and len(changed) == 1:  # a song and its playlist are no two ends
-            ends = sorted([name, *pair], key=list(properties).index)
+            ends = sorted([name, *pair], key=list(offer.properties).index)
             name = next((n for n in ends if set(split_name(n)) & FROM_WORDS), ends[0]) if said_from else ends[-1]
         moved[name] = value
     return moved
@@ -263,12 +263,11 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
     for the one whose last value was digits too, the closest in length (a bus line, not its stop); "make it 3",
     "太短了，改成24", "6包": a number alone or with its unit (after words it cannot read at most), for the one number the
     last call gave."""
-    properties = offer.schema.get("properties") or {}
     flag = FLAG.fullmatch(rest)  # "what if we add packing?": the flag whose name starts with the word, on or off
-    for name, spec in properties.items() if flag else ():
+    for name, spec in offer.properties.items() if flag else ():
         if spec.get("type") == "boolean" and name.startswith(flag["flag"][:5].lower()):
             return {name: flag["on"] is not None}
-    codes = [n for n, v in previous.items() if isinstance(v, str) and v.isdigit() and "enum" not in (properties.get(n) or {})]
+    codes = [n for n, v in previous.items() if isinstance(v, str) and v.isdigit() and "enum" not in offer.properties.get(n, ())]
     if rest.isdigit() and codes:
         return {min(codes, key=lambda n: abs(len(previous[n]) - len(rest))): rest}
     numeric = [n for n, value in previous.items() if type(value) in (int, float)]
@@ -278,10 +277,10 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
         return {numeric[0]: int(alone[1])} if fits else {}
     if not rest or len(rest.split()) > 3 or re.fullmatch(r"[\d\s.,:-]+", rest):
         return {}
-    if not (texts := [n for n, v in previous.items() if isinstance(v, str) and "enum" not in (properties.get(n) or {})]):
+    if not (texts := [n for n, v in previous.items() if isinstance(v, str) and "enum" not in (offer.properties.get(n) or {})]):
         return {}
     name = min(texts, key=lambda n: _ending(previous[n]) != _ending(rest))  # "西城分馆" after "东城分馆", else the first
-    if (role := role_of(name, properties.get(name) or {})[0]) == "zone":
+    if (role := role_of(name, offer.properties.get(name) or {})[0]) == "zone":
         return {name: zone_names()[rest.lower()]} if rest.lower() in zone_names() else {}
     alike = is_known_place(rest) or _ending(previous[name]) == _ending(rest)  # "客房" after "书房": a room too
     return {name: rest} if role in (None, "query", "title", "path", "symbol", "place") or alike else {}

@@ -7,6 +7,8 @@
 - "the two nights after that": a stay that starts the day the last one ended; "the Friday after", "a week later",
   "下周同一天": a day counted from the last call's day.
 - "在 笔记.txt 末尾加一行：买牛奶": a request in one sentence that takes two calls, the file read, then written back.
+- A request answered in words (the model asked for a value, or read the details back to confirm them) is the last
+  turn's call for the message after it: "Saturday at 10", "actually make it 4 people", "yes please".
 """
 
 from __future__ import annotations
@@ -15,17 +17,32 @@ import datetime as dt
 import re
 from typing import Any
 
-from agentkit.offline import conversation
-from agentkit.offline.choose import Offer, Planned
+from agentkit.offline import conversation, reading
+from agentkit.offline.choose import Offer, Planned, plan
+from agentkit.offline.choose_fit import score
 from agentkit.offline.clauses import THERE
-from agentkit.offline.conversation import AFTER_THAT, BACK, FOLLOWS_ON, ISO_DATE, ORDINALS, PICKED, WORDS, Conversation
+from agentkit.offline.conversation import AFTER_THAT, BACK, FOLLOWS_ON, ISO_DATE, ORDINALS, PICKED, WORDS, Conversation, PastCall
 from agentkit.offline.dates import UNIT_SECONDS, WEEKDAYS, units_named
+from agentkit.offline.fill import fill
+from agentkit.offline.language import is_chinese
 from agentkit.offline.outputs import NUMBERED
-from agentkit.offline.reading import split_name
+from agentkit.offline.reading import message_text, split_name
 from agentkit.offline.request import parsed
 from agentkit.offline.roles import kind_of, role_of
 from agentkit.offline.spans import QUOTED
 from agentkit.offline.vocabulary import english
+
+
+def awaited(state: Conversation, messages: list[dict], offers: list[Offer]) -> Conversation:
+    """The calls a request answered in words asks for (a value missing, or the details read back first), as the last
+    turn's: the message after the answer gives the value or corrects one ("Saturday at 10", "actually make it 4")."""
+    asked = max((at for at, m in enumerate(messages[:-1]) if m["role"] == "user"), default=-1)
+    answered = messages[asked + 1:-1]  # nothing asked before, or the tools called for it: the state as it is
+    if asked < 0 or not answered or any(m.get("tool_calls") or m["role"] != "assistant" for m in answered):
+        return state
+    planned = plan(message_text(messages[asked]), offers)
+    return Conversation(tuple(PastCall(p.offer.name, p.arguments) for p in planned), (*state.before, *state.calls)) if (
+        planned) else state
 
 
 def with_earlier_result(planned: list[Planned], state: Conversation, question: str, offers: list[Offer]) -> list[Planned]:
@@ -43,23 +60,53 @@ def with_earlier_result(planned: list[Planned], state: Conversation, question: s
     items = [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
     at = (ORDINALS.index(picked[1].lower()) - 1 if picked[1] else int(picked[2] or picked[3]) - 1) if picked else 0
     item = items[at] if (picked or len(items) == 1) and -len(items) <= at < len(items) else {}
-    said = {at + 1, 1 if picked and picked[4] else at + 1}  # the numbers "the 2nd one" says
-    given = {**(state.calls[-1].arguments if state.calls else {}), **item} if picked or back else {}  # it, the 2nd one
+    named = None if picked else _named_item(items, read)  # "the rainbow one", "11点的": an item by a value of its own
+    said = {at + 1, 1 if picked[4] else at + 1} if picked else {1} if named else set()  # the numbers "the 2nd one" says
+    item = named or item
+    given = {**(state.calls[-1].arguments if state.calls else {}), **item} if picked or back or named else {}  # it, the 2nd one
     changed = []
-    for call in planned:
-        properties = call.offer.schema.get("properties") or {}
-        body = [n for n, spec in properties.items() if back and role_of(n, spec)[0] == "body"
+    for call in _acting(planned, state, offers, item, question) if picked or named else planned:
+        body = [n for n, spec in call.offer.properties.items() if back and role_of(n, spec)[0] == "body"
                 and not (isinstance(call.arguments.get(n), str) and call.arguments[n] in quoted)]
-        stale = [n for n, v in call.arguments.items() if picked and (type(v) in (int, float) and v in said or isinstance(
-            v, str) and picked[0].lower() in v.lower())]  # "the 2nd one" is no count of 2 or 1, "last one e-book" no title
-        found = {n: v for n in (*call.missing, *stale) for k, v in given.items()
-                 if n == k or n.endswith(f"_{k}") or k.endswith(f"_{n}")}
+        stale = [n for n, v in call.arguments.items() if type(v) in (int, float) and v in said or picked and isinstance(
+            v, str) and picked[0].lower() in v.lower()]  # "the 2nd one" is no count of 2 or 1, "last one e-book" no title
+        found = {n: v for n in (*call.missing, *stale) for k, v in given.items() if _keyed(n, k)}
         found = {**found, body[0]: earlier} if body else found
-        found |= {n: v for n in call.missing for offer, previous in last for k, v in previous.items() if n not in found
-                  and offer.name != call.offer.name and kind_of(call.offer.schema, n) == kind_of(offer.schema, k) != "text"}
+        found |= {n: v for n in call.missing for offer, previous in last for k, v in previous.items() if n not in found and (
+            offer.name != call.offer.name) and (n == k or kind_of(call.offer.schema, n) == kind_of(offer.schema, k) != "text")}
+        if given and (still := {n: p for n, p in call.offer.properties.items() if n in {*call.missing, *stale} - found.keys()}):
+            found |= fill({"properties": still}, english(state.asked), guess=False)[0]  # "… for 3 of us", said before
         changed.append(Planned(call.offer, {**call.arguments, **found}, tuple(m for m in call.missing if m not in found),
                                call.clause) if found else call)
     return changed
+
+
+def _keyed(name: str, key: str) -> bool:
+    """A parameter a result's key fills: the same name, or one with more words ("start" for start_time, "id" for night_id)."""
+    return name == key or name.endswith(f"_{key}") or key.endswith(f"_{name}") or name.startswith(f"{key}_")
+
+
+def _named_item(items: list[dict], read: str) -> dict | None:
+    """The one item of a result the message names by a value only it has: a word of it ("the rainbow one"), of a key
+    that is true of it ("the beginners one": beginner_friendly) or its clock time ("11点的": 11:00)."""
+    said, times = set(reading.words(read)), set(re.findall(r"\b\d{1,2}:\d\d\b", read))
+    owns = [{w for k, v in item.items() for w in ((*reading.words(v), v) if isinstance(v, str) else reading.words(k) if v is True
+                                                  else ())} for item in items]
+    common = set.intersection(*owns) if owns else set()
+    named = [item for item, own in zip(items, owns, strict=True) if (own - common) & (said | times | {f"0{t}" for t in times})]
+    return named[0] if len(named) == 1 else None
+
+
+def _acting(planned: list[Planned], state: Conversation, offers: list[Offer], item: dict, question: str) -> list[Planned]:
+    """A search again, for a message that picks an item of its result ("the beginners one, for 3"), is a call to the
+    offered tool that acts on the item: the one that fits the message best among those taking one of its keys."""
+    last = state.calls[-1].name if state.calls else None
+    keys = {*item, *(state.calls[-1].arguments if state.calls else {})}
+    acting = [o for o in offers if o.name != last and any(_keyed(n, k) for n in o.schema.get("properties", {}) for k in keys)]
+    if len(planned) > 1 or planned and planned[0].offer.name != last or not acting or ASKS_ITEM.match(question) or (
+            conversation.ASKS_ABOUT.search(question)):
+        return planned  # "is the second one late?" asks about it
+    return plan(question, [max(acting, key=lambda o: score(o, english(question)))], "required") or planned
 
 
 def after_the_last(planned: list[Planned], state: Conversation, asked: str) -> list[Planned]:
@@ -69,6 +116,7 @@ def after_the_last(planned: list[Planned], state: Conversation, asked: str) -> l
     return [Planned(p.offer, p.arguments | ended.get(p.offer, {}), p.missing, p.clause) for p in planned]
 
 
+ASKS_ITEM = re.compile(r"\s*(?:is|are|was|were|does|do|did|what|which|how|when|where|why)\b", re.I)  # about it, no request
 ANCHORED = [(re.compile(pattern, re.I), days) for pattern, days in WORDS["anchored_days"]]
 WEEKDAY_AFTER = [re.compile(pattern, re.I) for pattern in WORDS["weekday_after"]]
 
@@ -78,10 +126,11 @@ def on_the_last_day(said: str, state: Conversation) -> str:
     if not any(pattern.search(said) for pattern in (*(p for p, _ in ANCHORED), *WEEKDAY_AFTER)):
         return said  # most messages count no day: the last call's arguments are not read for them
     last = next((day for call in state.calls for v in call.arguments.values() if (day := _day(v))), None)
+    on = "{0.year}年{0.month}月{0.day}日" if is_chinese(said) else " on {0} "  # "那天下午": a day as the message writes one
     for pattern, days in ANCHORED if last else ():
-        said = pattern.sub(lambda m, days=days: f" on {last + dt.timedelta(days=days)} ", said)
+        said = pattern.sub(lambda m, days=days: on.format(last + dt.timedelta(days=days)), said)
     for pattern in WEEKDAY_AFTER if last else ():  # the first such weekday after the last call's day
-        said = pattern.sub(lambda m: f" on {last + dt.timedelta((WEEKDAYS.index(m['day'].lower()) - last.weekday()) % 7 or 7)} ",
+        said = pattern.sub(lambda m: on.format(last + dt.timedelta((WEEKDAYS.index(m['day'].lower()) - last.weekday()) % 7 or 7)),
                            said)
     return said
 

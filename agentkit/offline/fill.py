@@ -148,6 +148,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
                   and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))  # "with Lina meeting"
                   and not (role == "code" and s.kind == "proper" and not roles.CODED.fullmatch(str(s.value)))
                   and not (person and s.kind == "proper" and (not text[:s.start].strip() or {*s.before[-1:]} & BENEFICIARY))
+                  and not (role == "person" and str(s.value).split()[0].lower() in reading.STOP_WORDS)  # "In Rainbows" no one
                   and not (placed and role == "title" and s.kind == "proper" and preposition(s) in {"in", "at"})]  # a place's
     if role == "place":  # a name no table knows can be a place after "in", "to the" ("in Lisbon", "to the Louvre")
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written

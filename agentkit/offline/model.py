@@ -74,7 +74,7 @@ class OfflineModel:
             return _after_tool_results(messages, offers, told, self.gullible)
         state = Conversation.of(messages)  # the chat before this message, and this one ("the Friday after": a day)
         said = earlier.on_the_last_day(message_text(messages[-1]), state)
-        confirmed = _confirmed(messages) if told.ask_first else None
+        confirmed = _confirmed(messages)
         question = confirmed or said
         language = told.language or language_of(question)
         # "什么是股票代码？" asks about the world, and "thanks!" asks nothing: answered in words, with no call
@@ -85,12 +85,14 @@ class OfflineModel:
             return Reply(tool_calls=(_written(stepped, False),))
         if offers and choice != "none" and not general:
             asked = conversation.with_earlier_file(question, messages) if len(messages) > 1 else question
-            planned = earlier.with_earlier_result(plan(asked, offers, choice), state, said, offers)
+            planned = plan(asked, offers, choice)
             own = [p for p in planned if not p.missing]  # the calls the message makes without the chat before it
+            planned = earlier.with_earlier_result(planned, state, said, offers)
             # "and to yen?" (what it lacks, the call before had), "no, for 3 people" (the same tool), "标题换成…"
             if all(p.missing for p in planned) or len(messages) > 1 and (conversation.corrects(question) or {
                     p.offer.name for p in planned} <= {o.name for o, _ in state.calls_to(offers)}):
-                planned = conversation.follow_up(state, said, offers) or planned
+                # ... or the request answered in words it completes or corrects ("Saturday at 10", "make it 4")
+                planned = conversation.follow_up(earlier.awaited(state, messages, offers), said, offers) or planned
             planned = earlier.after_the_last(planned, state, said)  # "the two nights after that"
             planned = [p for p in planned if not state.asks_about(p, said, own)]  # "so is that cheaper?", "那要带伞吗"
             if told.cautious and choice == "auto":  # a loose fit is not enough: answer in words instead
@@ -120,9 +122,11 @@ def _written(planned: Planned, ascii: bool = True) -> EmittedCall:
 
 
 def _confirmed(messages: list[dict]) -> str | None:
-    """After "Shall I go ahead?" (asked before a call that changes something), a yes: the request it was about."""
-    if len(messages) < 3 or messages[-2].get("role") != "assistant" or not YES.match(message_text(messages[-1])) or not any(
-            mark in message_text(messages[-2]) for mark in answer.GO_AHEAD.values()):
+    """After "Shall I go ahead?" (asked before a call that changes something, or any question that reads the details
+    back), a yes and little more ("yes please", "好的，订吧"): the request it was about."""
+    yes, asked = YES.match(said := message_text(messages[-1])), message_text(messages[-2]) if len(messages) > 2 else ""
+    if not yes or not re.search(r"[?？]\s*$", asked) or messages[-2]["role"] != "assistant" or len(re.findall(
+            r"\w+", said[yes.end():])) > 2:  # "Shall I go ahead?" ends so, and "Is that right?"
         return None
     return next((message_text(m) for m in reversed(messages[:-2]) if m["role"] == "user"), None)
 
@@ -160,8 +164,7 @@ def _completed(question: str, answer_text: str, offers: list[Offer]) -> EmittedC
     for planned in plan(question, [o for o in offers if not o.name.lower().startswith("ask")]):
         if not planned.missing:
             continue
-        properties = planned.offer.schema.get("properties") or {}
-        wanted = {"type": "object", "properties": {n: properties[n] for n in planned.missing}, "required": list(planned.missing)}
+        wanted = {"properties": {n: planned.offer.properties[n] for n in planned.missing}, "required": list(planned.missing)}
         found, still = fill(wanted, answer_text)
         if still == [planned.missing[0]] and len(planned.missing) == 1 and answer_text.strip():
             found, still = {planned.missing[0]: answer_text.strip()}, []

@@ -47,12 +47,17 @@ class Offer:
         name_words = [reading.stem(w) for w in reading.split_name(self.name) if w not in reading.STOP_WORDS]
         found = [(w, NAME) for w in name_words] + [(a, NAME) for a in reading.acronyms(name_words)]
         found += [(w, DESCRIPTION) for w in reading.words(english(self.description))]
-        for param, spec in (self.schema.get("properties") or {}).items():
+        for param, spec in self.properties.items():
             found += [(reading.stem(w), PARAMETER) for w in reading.split_name(param) if w not in reading.STOP_WORDS]
             found += [(w, PARAMETER) for w in reading.words(english(spec.get("description", "")))]
             enum = spec.get("enum") or (spec.get("items") or {}).get("enum") or []
-            found += [(reading.stem(w), DESCRIPTION) for v in map(str, enum) for w in reading.split_name(v) + reading.words(v)]
+            found += [(reading.stem(w), DESCRIPTION) for v in map(str, enum) for w in [*reading.split_name(v), *reading.words(v)]]
         return found
+
+    @property
+    def properties(self) -> dict[str, dict]:
+        """Its parameters by name, as its schema declares them."""
+        return self.schema.get("properties") or {}
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -81,7 +86,7 @@ class Offer:
         """What each parameter accepts, in the schema's order."""
         required = set(self.schema.get("required") or [])
         return tuple(Slot(name, *role_of(name, spec), json_type(spec), name in required)
-                     for name, spec in (self.schema.get("properties") or {}).items())
+                     for name, spec in self.properties.items())
 
 
 def offer_of(tool: dict) -> Offer:

@@ -77,10 +77,9 @@ def explain(question: str, tools: list[dict]) -> Trace:
 
 def _slots(offer: Offer, arguments: dict, missing: tuple[str, ...], text: str) -> tuple[SlotTrace, ...]:
     spans, found = find(text), []
-    properties = offer.schema.get("properties") or {}
     for slot in offer.slots:
-        if "enum" in properties[slot.name]:
-            accepts, fitting = "choice", [str(option) for option in properties[slot.name]["enum"]]
+        if "enum" in offer.properties[slot.name]:
+            accepts, fitting = "choice", [str(option) for option in offer.properties[slot.name]["enum"]]
         elif slot.type in ("number", "integer"):
             accepts, fitting = slot.type, [text[s.start:s.end] for s in spans if s.kind in ("number", "duration")]
         elif slot.type == "boolean":
