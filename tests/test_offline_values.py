@@ -889,3 +889,39 @@ def test_a_day_of_the_month_after_a_verb_of_a_past_trip_is_the_last_one(question
     values, _ = fill({"type": "object", "properties": {"flight": {"type": "string"}, "flight_date": day}}, question)
     today, last = dt.date.today(), dt.date.fromisoformat(values["flight_date"])
     assert last.day == 10 and (last <= today if month < 0 else last >= today)
+
+
+_CLOCK = {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$"}
+STUDIO = {"type": "object", "required": ["date", "start_time", "hours", "people"], "properties": {
+    "date": {"type": "string", "format": "date"}, "start_time": _CLOCK,
+    "hours": {"type": "integer", "enum": [1, 2, 3, 4], "description": "录几个小时"},
+    "people": {"type": "integer", "minimum": 1, "description": "人数"}}}
+ROOM = {"type": "object", "required": ["date", "start_time", "hours"], "properties": {
+    "date": {"type": "string", "format": "date"}, "start_time": _CLOCK,
+    "hours": {"type": "integer", "minimum": 1, "maximum": 4, "description": "How many hours the room is needed."}}}
+
+
+@pytest.mark.parametrize(("schema", "question", "hours", "start"), [
+    (STUDIO, "后天上午十点订录音棚，录两个小时，三个人", 2, "10:00"),  # an integer enum takes a length said, not the count 3
+    (STUDIO, "明天晚上8点到11点订录音棚，3个人", 3, "20:00"),  # 8点到11点: the same evening
+    (ROOM, "Hire a rehearsal room tomorrow at 10am for two hours", 2, "10:00"),  # no clock's hour: "How many hours"
+    (ROOM, "rehearsal room on Friday, 7pm-10pm", 3, "19:00"),
+    (ROOM, "the rehearsal room on Friday at 7pm, and keep it until 10pm", None, "19:00"),  # a comma ends a range
+    (ROOM, "rehearsal room on Friday at 7pm and keep it until 10pm", 3, "19:00"),
+])
+def test_a_length_of_time_is_said_or_spanned_by_two_clock_times_never_read_off_the_clock(schema, question, hours, start):
+    arguments, _ = fill(schema, english(question))
+    assert (arguments.get("hours"), arguments["start_time"]) == (hours, start)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d", str(arguments["date"]))  # a chosen option "2" cuts no "2" off "2027-03-12"
+
+
+@pytest.mark.parametrize(("question", "flags"), [
+    ("后天约个陶艺课，我是学生", {"student": True}), ("后天约个陶艺课，我不是学生", {"student": False}),
+    ("后天约个陶艺课，作品不用烧制", {"kiln_firing": False}), ("后天约个陶艺课，要烧制", {"kiln_firing": True}),
+])
+def test_a_chinese_flag_is_said_by_its_thing_without_the_aside_in_brackets_or_by_its_first_word(question, flags):
+    schema = {"type": "object", "required": ["date"], "properties": {"date": {"type": "string", "format": "date"},
+              "student": {"type": "boolean", "description": "是否学生（凭学生证打八折）。"},
+              "kiln_firing": {"type": "boolean", "description": "是否需要烧制作品。"}}}
+    call = plan(question, [Offer("book_pottery_class", "预约陶艺课。", schema)])[0]
+    assert {n: v for n, v in call.arguments.items() if n != "date"} == flags

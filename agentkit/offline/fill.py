@@ -47,7 +47,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         used.update(id(s) for s in spans if start <= s.start < end)
         spans.append(Span(start, end, "named", value))
         used.add(id(spans[-1]))
-    values: dict[str, Any] = numbers.durations(numeric, properties, text, spans, used)  # "for an hour" -> 60 for duration_minutes
+    timed = numeric + [n for n, p in properties.items() if json_type(p) == "integer" and "enum" in p]  # "hours": 1-5 too
+    values: dict[str, Any] = numbers.durations(timed, properties, text, spans, used)  # "for an hour" -> 60 for duration_minutes
     values |= numbers.patterned(properties, text, spans, used)  # "表号是98765432101" for a meter's "^[0-9]{11}$"
     values |= numbers.line_counts([n for n in numeric if n not in values], properties, text, spans, used)  # "first line"
     numeric = [n for n in numeric if n not in values]
@@ -91,7 +92,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
             values[name] = taken if capitals else string.capwords(phrase) if person and phrase.islower() else phrase
             exclude = exclude - {phrase}  # an example taken frees its word
     # "mood: great!! got the job": a text is what follows the option another parameter chose, not that option again
-    for name, chosen in ((n, str(v).lower()) for n, v in values.items() if "enum" in properties[n]):
+    for name, chosen in ((n, v.lower()) for n, v in values.items() if "enum" in properties[n] and isinstance(v, str)):
         for text_name in (n for n, v in values.items() if n != name and isinstance(v, str) and v.lower().startswith(chosen)):
             values[text_name] = re.sub(r"^\W+", "", values[text_name][len(chosen):]) or values[text_name]
     texts = [name for name, value in values.items() if isinstance(value, str)]  # "Surname Okafor": the name, not its label

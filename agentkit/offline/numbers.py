@@ -24,6 +24,7 @@ RATE_WORDS, NOT_COUNTED, PEOPLE_WORDS, MONEY_PARAMS, SIZE_PARAMS, DURATION_WORDS
     not_counted people_words money_params size_params duration_words loss_words fraction_rates percent_scale count_params
     formula_words time_params clock_parts_not""".split())
 DECIMAL, FORMULA, CLOCK_PARTS = re.compile(TABLES["decimal"], re.I), re.compile(TABLES["formula"]), TABLES["clock_parts"].split()
+LENGTH_ASKED = re.compile(TABLES["lengths_asked"], re.I)  # "How many hours": a length of time, no clock's hour
 NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no thing "a ticket" could name
 
 
@@ -204,9 +205,10 @@ def durations(numeric: list[str], properties: dict, text: str, spans: list[Span]
     """Lengths of time for the number parameters that ask for one, each in the unit its words name; and a clock time
     for parameters named for its hour and minute ("at 6:30 PM": hours 6, as written, or 18 where the description
     counts 24 hours; minutes 30)."""
-    found = [s for s in spans if s.kind == "duration" and id(s) not in used]
+    found = [s for s in spans if s.kind == "duration" and id(s) not in used] or _ranged(text, spans)
     parts, values = {n: CLOCK_PARTS.index(stem) for n in numeric if (stem := reading.stem(n.lower())) in CLOCK_PARTS
-                     and not hint_of(n, properties[n]) & LENGTHS}, {}
+                     and not hint_of(n, properties[n]) & LENGTHS and "enum" not in properties[n] and not found
+                     and not LENGTH_ASKED.search(properties[n].get("description") or "")}, {}
     if clock := 0 in parts.values() and next((s for s in spans if s.kind == "time" and id(s) not in used), None):
         used.add(id(clock))
         hour, minute = map(int, str(clock.value).split(":"))
@@ -216,11 +218,26 @@ def durations(numeric: list[str], properties: dict, text: str, spans: list[Span]
         hint = hint_of(name, properties[name])  # weeks go to what names its unit ("nights"), else they are counted
         if found and name not in values and hint & DURATION_WORDS and (found[0].value < dates.WEEK or dates.units_named(hint)):
             amount = dates.in_unit(float(found[0].value), hint, own=hint_of(name, {}))
-            if amount < 1 and json_type(properties[name]) == "integer":
-                continue  # "for 3 hours" is no count of days
+            if amount < 1 and json_type(properties[name]) == "integer" or amount not in properties[name].get("enum", [amount]):
+                continue  # "for 3 hours" is no count of days, nor one of the options
             used.update([id(span := found.pop(0))] + [id(s) for s in spans if span.start <= s.start < span.end])
             values[name] = as_json(round(amount, 4), json_type(properties[name]))
     return values
+
+
+RANGE = re.compile(r"[^,.;:!?，。；：！？\d]{0,20}?(?:\bto|\buntil|\btill|-|–|~|到)\s*(?:at\s+)?", re.I)
+
+
+def _ranged(text: str, spans: list[Span]) -> list[Span]:
+    """ "8点到11点", "from 14:00 until 17:30", "7pm-10pm": the length of time between two clock times (an end before the
+    start is the same afternoon's), as a duration that takes neither time from the parameters they are for."""
+    times = [s for s in spans if s.kind == "time"]
+    for first, then in zip(times, times[1:], strict=False):
+        start, end = (int(h) * 60 + int(m) for h, m in (str(s.value).split(":") for s in (first, then)))
+        end += 720 if end <= start < end + 720 else 0
+        if RANGE.fullmatch(text[first.end:then.start]) and end > start:
+            return [Span(then.end, then.end, "duration", (end - start) * 60.0)]
+    return []
 
 
 FIRST_LINES = re.compile(rf"\b(?:first|top|opening)\s+(?:(\d+|{dates.said(1, 100)})\s+)?lines?\b", re.IGNORECASE)

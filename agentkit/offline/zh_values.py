@@ -67,11 +67,14 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str, al
 
 
 def flags(question: str, properties: dict, found: dict[str, Any]) -> dict[str, bool]:
-    """A yes/no flag described in Chinese, said by its thing: "是否需要毛巾" by "要两条毛巾" (true), "不用毛巾" (false)."""
+    """A yes/no flag described in Chinese, said by its thing: "是否需要毛巾" by "要两条毛巾" (true), "不用毛巾" (false); an aside
+    in brackets is no part of it ("是否学生（凭学生证半价）": "我是学生")."""
     said = {}
     for name, spec in properties.items():
-        thing = re.sub(rf"^(?:{RUNS['flag_leads']})+|[？?。.吗]+$", "", spec.get("description") or "")
-        thing = thing if thing in question else thing[-2:]  # "是否开发票" is said by "要发票": its last word
+        described = re.sub(r"[（(][^）)]*[）)]", "", spec.get("description") or "")
+        thing = re.sub(rf"^(?:{RUNS['flag_leads']})+|[？?。.吗]+$", "", described)
+        # "是否需要烧制作品" is said by "不用烧制" (its first word), "是否开发票" by "要发票" (its last)
+        thing = next((t for t in (thing, thing[:2], thing[-2:]) if t in question), thing)
         if json_type(spec) == "boolean" and name not in found and is_chinese(thing) and 1 < len(thing) < 7 and thing in question:
             said[name] = not re.search(rf"(?:{RUNS['flag_no']})[^，。,]{{0,3}}$", question[:question.index(thing)])
     return said
