@@ -925,3 +925,13 @@ def test_a_chinese_flag_is_said_by_its_thing_without_the_aside_in_brackets_or_by
               "kiln_firing": {"type": "boolean", "description": "是否需要烧制作品。"}}}
     call = plan(question, [Offer("book_pottery_class", "预约陶艺课。", schema)])[0]
     assert {n: v for n, v in call.arguments.items() if n != "date"} == flags
+
+
+@pytest.mark.parametrize(("question", "postcode"), [
+    ("Hire a marquee for Saturday, postcode BS6 5QR", "BS6 5QR"), ("a marquee on Saturday, postcode LS6 2QT please", "LS6 2QT"),
+    ("a marquee for Saturday, postcode KT19 8XP, a large one", "KT19 8XP"),
+])
+def test_a_code_in_two_parts_after_its_label_is_one_value(question, postcode):
+    schema = {"type": "object", "required": ["date", "postcode"], "properties": {
+        "date": {"type": "string", "format": "date"}, "postcode": {"type": "string", "description": "Where to put it up."}}}
+    assert fill(schema, english(question))[0]["postcode"] == postcode  # not "BS6" alone

@@ -18,7 +18,7 @@ from agentkit.offline.options import boolean, choice
 from agentkit.offline.phrases import LATER, NAMED, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, hints_of, json_type, nullable, preposition, role_of, side_of
-from agentkit.offline.spans import ADDRESS, Span, find
+from agentkit.offline.spans import ADDRESS, TWO_PART_CODE, Span, find
 from agentkit.offline.zh_values import glossed
 
 WHOSE = re.compile(rf"(?:\s+(?!(?:{dates.ENDS})\b)[a-z][\w-]*)*")
@@ -270,8 +270,8 @@ def _labelled(name: str, properties: dict, text: str) -> tuple[str, int, int] | 
     # "stop 4521" for stop_id, "order 55102" for order_number: the thing's word labels its identifier too
     thing = re.sub(r"[ _](?:id|number|no|code|ref|identifier)$", "", name.replace("_", " ")) if "_" in name else name
     labels = "|".join(re.escape(label) for label in dict.fromkeys((name.replace("_", " "), thing)))
-    if coded := reading.pattern(rf"\b(?:{labels})s?\s+(?:number\s+|no\.?\s*|#\s*)?([A-Za-z]{{0,3}}-?\d[\w-]*|(?-i:[A-HJ-Z])"
-                                r"(?![\w'-]))\b", re.I).search(text):  # or a capital letter alone: "zone C", "block B"
+    if coded := reading.pattern(rf"\b(?:{labels})s?\s+(?:number\s+|no\.?\s*|#\s*)?((?-i:{TWO_PART_CODE.pattern})|[A-Za-z]{{0,3}}"
+                                r"-?\d[\w-]*|(?-i:[A-HJ-Z])(?![\w'-]))\b", re.I).search(text):  # "postcode LS6 2QT", "zone C"
         return coded.group(1), *coded.span()
     # "the bedroom", "in the living room" for `room`: a phrase that ends in a role-less parameter's word is its value
     if "_" in name or len(name) < 4 or role_of(name, properties[name])[0] is not None:

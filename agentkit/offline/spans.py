@@ -99,7 +99,7 @@ _CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}
 """An identifier ("AB123CD", "1Z999AA10123456784", "G7301"): five or more letters and digits, with both in it."""
 _DASHED_CODE = re.compile(r"(?<![\w./@#$-])(?:[A-Za-z]{1,3}-\d{2}\w*|\d{2,}-0\d{2,})(?:-[A-Za-z\d]+)*(?![\w/@-]|\.\w)", re.A)
 """One with a dash ("PX-55102", "HM-0091-22", "ab-12", "2024-00017"): taken as written, dashes and all."""
-_TWO_PART_CODE = re.compile(TABLES["spans"]["two_part_code"])  # "KT19 XPL", "LS6 2QT": one code, its space kept
+TWO_PART_CODE = re.compile(TABLES["spans"]["two_part_code"])  # "KT19 XPL", "LS6 2QT": one code, its space kept
 _LOOSE_CODE = re.compile(rf"(?<![\w./@#$'’-])(?!(?i:{'|'.join(NOT_CODES)})(?![a-z]))([a-z][a-z\d]|[A-Z][A-Z\d])[ -]?(\d{{1,4}})"
                          r"(?![\w/@%-]|[.,]\d)")
 """One typed loosely ("flight ek 29", "SF-88", "ba283"): two letters, not a word (`not_codes`), then its digits."""
@@ -163,7 +163,7 @@ def _find(text: str) -> tuple[Span, ...]:
             if value:  # "a file called ideas.md": a file name, whatever word introduced it
                 add(match.start(1), match.start(1) + len(value), "path" if file else kind, value)
     for kind, pattern in (("proper", ADDRESS), ("proper", _PLACE), ("email", _EMAIL), ("phone", _PHONE), ("url", _URL),
-                          ("pattern", _PATTERN), ("date", _DATE), ("code", _TWO_PART_CODE), ("code", _DASHED_CODE),
+                          ("pattern", _PATTERN), ("date", _DATE), ("code", TWO_PART_CODE), ("code", _DASHED_CODE),
                           ("code", _CODE)):
         for match in pattern.finditer(text):  # "monday morning" is the day: its part of the day is no other value
             add(match.start(), match.end(), kind, re.sub(dates.PART_OF_DAY, "", match.group(0), flags=re.I).rstrip(".,;:"))
