@@ -935,3 +935,15 @@ def test_a_code_in_two_parts_after_its_label_is_one_value(question, postcode):
     schema = {"type": "object", "required": ["date", "postcode"], "properties": {
         "date": {"type": "string", "format": "date"}, "postcode": {"type": "string", "description": "Where to put it up."}}}
     assert fill(schema, english(question))[0]["postcode"] == postcode  # not "BS6" alone
+
+
+@pytest.mark.parametrize(("question", "days"), [
+    ("Book the sauna for 2 on the 15th and the 22nd of March 2027, 9am each", ["2027-03-15", "2027-03-22"]),
+    ("Book the sauna for 2 on Monday 15th and Monday 22nd March 2027 at 9am", ["2027-03-15", "2027-03-22"]),
+    ("Book the sauna for 2 on Friday 14th May 2027 at 9am", ["2027-05-14"]),  # the weekday is no day of its own
+])
+def test_days_of_a_month_listed_are_a_call_each_with_the_month_said_after_the_last(question, days):
+    schema = {"type": "object", "required": ["date", "start_time", "people"], "properties": {
+        "date": {"type": "string", "format": "date"}, "start_time": _CLOCK, "people": {"type": "integer"}}}
+    calls = plan(question, [Offer("book_sauna", "Book a sauna session", schema)])
+    assert [c.arguments["date"] for c in calls] == days and all(c.arguments["start_time"] == "09:00" for c in calls)

@@ -15,6 +15,7 @@ from typing import Any
 
 from agentkit.offline import reading
 from agentkit.offline.code import code_spans
+from agentkit.offline.dates import MONTH
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
@@ -219,6 +220,9 @@ def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: d
     return f"{lead}{clause}" if not lead.strip() or lead.strip().lower() not in clause.lower() else clause
 
 
+TAIL = re.compile(rf"\s+[a-z]+$|\s+(?i:{MONTH})(?:\s+\d{{4}})?$")  # "5 and 10 miles", "Friday 14th and 28th May 2027"
+
+
 def each_value(question: str, schema: dict) -> list[str]:
     """ "the compound interest at 4% over 3, 6 and 9 years" -> the question once per value listed, the rest shared;
     two lists pair in order with "respectively" ("A and B for 20 and 15 minutes respectively"), else each with each.
@@ -228,7 +232,7 @@ def each_value(question: str, schema: dict) -> list[str]:
     for kind in _WORDS["list_items"]:  # numbers with a unit, quotes, names
         for run in re.finditer(rf"(?<![\w$€£'\"“])(?:{kind})(?:(?:{sep})(?:{kind}))*(?:{last})(?:{kind})", question):
             start, end, items = *run.span(), re.findall(kind, run.group(0))
-            if (unit := re.search(r"\s+[a-z]+$", items[-1])) and not any(re.search(r"\s[a-z]+$", i) for i in items[:-1]):
+            if (unit := re.search(TAIL, items[-1])) and not any(re.search(TAIL, i) for i in items[:-1]):
                 items[-1], end = items[-1][: unit.start()], end - len(unit[0])  # "5 and 10 miles": the unit is each item's
             joined = any(start < m.end() and m.start() < end for m in ONE_VALUE.finditer(question))  # "Tom and Jerry"
             if not joined and not any(start < e and s < end for s, e, _ in lists) and not re.search(r"\d\s$", question[:start]):

@@ -29,7 +29,7 @@ UNIT_SECONDS: dict[str, int] = TABLES["unit_seconds"]
 WEEK = UNIT_SECONDS["week"]
 MONTH = "|".join([*MONTHS, *(rf"{m[:3]}\.?" for m in MONTHS if m != "may"), r"sept\.?"])  # "Oct 9th", "sept. 3"
 ENDS = "|".join(["and", "or", "then", *TABLES["lists"]["boundary"].split()])  # words that start another value
-_DAY_LEADS = "on by for until till from to before after returning".split()  # or a comma: "蛋糕，25号取"
+_DAY_LEADS = "on by for until till from to before after returning and or".split()  # or a comma: "蛋糕，25号取"
 DAY_OF_MONTH = (r"(?:(?<=[,\u2060]\s)|" + "|".join(rf"(?<=\b{w}\s)" for w in _DAY_LEADS) +
                 rf")the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:$|[,.;!?\u4e00-\u9fff]|(?:{ENDS}|till|until|returning)\b))")
 """A day of this month or the next ("on the 14th", "by the 2nd, 10:30"), not a position ("the 3rd step")."""
@@ -181,7 +181,8 @@ def as_iso(written: str, today: dt.date | None = None, past: bool = False) -> st
         return f"{numeric[1]}-{int(numeric[2]):02d}-{int(numeric[3]):02d}"
     if words in (days := TABLES["days_from_today"]):
         return (today + dt.timedelta(days=days[words])).isoformat()
-    words = re.sub(rf"^(?:on\s+)?(?:{WEEKDAY}),?\s+(?=(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)$)", "", words)  # "tuesday the 23rd"
+    dated = rf"(?:the\s+)?\d{{1,2}}(?:(?:st|nd|rd|th)$|(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH}))"  # "the 23rd", "14th may"
+    words = re.sub(rf"^(?:on\s+)?(?:{WEEKDAY}),?\s+(?={dated})", "", words)  # "tuesday the 23rd", "friday 14th may 2027"
     for before, after in ((r"a\s+week\s+on", "week"), (r"next\s+week\s+on", "next week")):  # "a week on tuesday"
         words = re.sub(rf"^{before}\s+({WEEKDAY})$", rf"\1 {after}", words)
     words = re.sub(rf"^(?:on\s+)?({WEEKDAY})\s+of\s+", r"\1 ", words)  # "tuesday of next week"

@@ -86,6 +86,8 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\bhttps?://[^\s\"']+|\bwww\.[^\s\"']+")
 _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}(?P<sep>[-/.])\d{1,2}(?P=sep)\d{1,2}\b|"  # "2022/08/16"
                    r"\b(?:[12]?\d|3[01])/(?:[12]?\d|3[01])(?:/\d{2,4})?\b|"  # a day and month are no more than 31 ("BP 90/60")
+                   rf"\b(?:(?:{dates.WEEKDAY}),?\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b|"
+                   # "Friday 14th May": a weekday before a day of a month is no day of its own
                    rf"\b{dates.A_DAY}|"  # a day by its distance from today or its name, "monday morning" too
                    rf"\b(?:{dates.MONTH})(?:\s+|(?<=[a-z])\.)\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
