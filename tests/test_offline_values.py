@@ -947,3 +947,12 @@ def test_days_of_a_month_listed_are_a_call_each_with_the_month_said_after_the_la
         "date": {"type": "string", "format": "date"}, "start_time": _CLOCK, "people": {"type": "integer"}}}
     calls = plan(question, [Offer("book_sauna", "Book a sauna session", schema)])
     assert [c.arguments["date"] for c in calls] == days and all(c.arguments["start_time"] == "09:00" for c in calls)
+
+
+def test_the_person_is_the_name_by_marks_and_a_format_in_capitals_is_no_part_of_a_name():
+    schema = {"type": "object", "required": ["artist"], "properties": {
+        "artist": {"type": "string", "description": "Artist or band name."},
+        "title": {"type": "string", "description": "Album title."}}}
+    arguments, _ = fill(schema, english("Any copies of Hounds of Love by Kate Bush on LP?"))
+    assert (arguments["artist"], arguments.get("title")) == ("Kate Bush", "Hounds of Love")
+    assert [str(s.value) for s in find("from Newcastle upon Tyne") if s.kind == "proper"] == ["Newcastle upon Tyne"]

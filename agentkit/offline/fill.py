@@ -160,7 +160,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         candidates = [s for s in candidates if s.kind == "repo" or re.fullmatch(r"[\w.-]+/[\w.-]+", str(s.value).strip())]
     candidates = by_direction(hint, candidates) if role in ("place", "unit", "language", "date", "time") else candidates
     if candidates:
-        chosen = min(candidates, key=lambda s: kinds.index(s.kind))
+        # of names, a person's is the one "by" marks ("the Hounds of Love LP by Kate Bush": the artist)
+        chosen = min(candidates, key=lambda s: (kinds.index(s.kind), role == "person" and s.before[-1:] != ("by",)))
         taken = [(0, chosen.start), (chosen.end, len(text))] + [(s.start, s.end) for s in spans if id(s) in used]
         used.add(id(chosen))
         if chosen.kind == "colon":  # "记一笔支出：午饭 35 元": the note is what the amount and currency left of it
