@@ -72,7 +72,7 @@ def needed_values_present(offer: Offer, text: str) -> float:
 @lru_cache(maxsize=1024)  # a tool is scored against every clause of every request: read what it requires once
 def _required(offer: Offer) -> tuple[list[tuple], dict]:
     """Each required parameter's role, span kinds and whether it takes a currency; and the required ones, by name."""
-    properties, names = offer.schema.get("properties") or {}, offer.schema.get("required") or []
+    properties, names = offer.properties, offer.schema.get("required") or []
     return ([(*role_of(n, p), quantities.takes_currency(hint_of(n, p), p.get("description") or ""))
              for n, p in ((n, properties.get(n) or {}) for n in names)], {n: properties[n] for n in names if n in properties})
 

@@ -204,8 +204,8 @@ def with_context(so_far: str, clause: str, values: Iterable[Any] = (), schema: d
     for spec in ((schema or {}).get("properties") or {}).values():  # the words that answer a yes/no, or a choice's options
         options = [rf"\b{re.escape(str(option).replace('_', ' '))}\b" for option in spec.get("enum") or ()]
         answer = YES_NO.pattern if spec.get("type") == "boolean" else "|".join(options)
-        said = answer and reading.pattern(answer, re.I).search(so_far)
-        so_far = so_far[:said.start()] if said and reading.pattern(answer, re.I).search(clause) else so_far
+        said = answer and (answered := reading.pattern(answer, re.I)).search(so_far)
+        so_far = so_far[:said.start()] if said and answered.search(clause) else so_far
     clause = re.sub(_WORDS["stands_in"], "", clause)  # "one near the harbour": "near the harbour"
     first = re.match(r"\s*([\w'-]+)", clause)
     if parallel := first and re.search(rf"(?i)^(.*?\s|)(?={re.escape(first.group(1))}\b)", so_far):

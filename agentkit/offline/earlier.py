@@ -102,11 +102,11 @@ def _acting(planned: list[Planned], state: Conversation, offers: list[Offer], it
     offered tool that acts on the item: the one that fits the message best among those taking one of its keys."""
     last = state.calls[-1].name if state.calls else None
     keys = {*item, *(state.calls[-1].arguments if state.calls else {})}
-    acting = [o for o in offers if o.name != last and any(_keyed(n, k) for n in o.schema.get("properties", {}) for k in keys)]
+    acting = [o for o in offers if o.name != last and any(_keyed(n, k) for n in o.properties for k in keys)]
     if len(planned) > 1 or planned and planned[0].offer.name != last or not acting or ASKS_ITEM.match(question) or (
             conversation.ASKS_ABOUT.search(question)):
         return planned  # "is the second one late?" asks about it
-    return plan(question, [max(acting, key=lambda o: score(o, english(question)))], "required") or planned
+    return plan(question, [max(acting, key=lambda o: score(o, english(question)))], "required") or planned  # read once: cached
 
 
 def after_the_last(planned: list[Planned], state: Conversation, asked: str) -> list[Planned]:

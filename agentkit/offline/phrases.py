@@ -62,34 +62,34 @@ WHEN_FIRST = re.compile(rf"^(?:this\s+)?{dates.A_DAY}(?:\s+at(?:\s+\d{{1,2}}:\d{
 """A day (and a clock time) before what is to be done, as a Chinese request reads: not the phrase's words."""
 WHEN = (r"(?:^|\s+)(?:at|on|by|before|after|around|until|till|in|tomorrow|today|under|below|over|above|less than|"
         r"more than)")  # "to tomorrow at 08:00 pay rent": what comes from its when on goes
-WHAT_WHEN = rf"(?:{dates.A_DAY}|{dates.MONTH}|{lexicon.words('words')['phrases']['when_words']})\b"  # "in the morning"
+_PHRASES = lexicon.words("words")["phrases"]  # the phrase tables, read once for every pattern below
+WHAT_WHEN = rf"(?:{dates.A_DAY}|{dates.MONTH}|{_PHRASES['when_words']})\b"  # "in the morning"
 TIMED = re.compile(rf"(?:^{WHEN}|{WHEN}\b(?:\s+(?:(?:the|this|next|an?)\s+)?(?:[$€£¥]?\d|{WHAT_WHEN})|(?<=tomorrow)|(?<=today)"
                    r"|$))[^,]*$", re.I)
 """A when (or a price) at a phrase's end: its lead and a number, a day or a part of one ("at 17:30", "on Friday", "under
 $100"), or a lead that starts or ends the phrase (its value taken); not a phrase of the text's own ("stuck in traffic")."""
-LEAD = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['when_leads']})(?:(?:{_DAYS})\b|(?=(?:at\s+)?\d))", re.I)
-_PHRASES = lexicon.words("words")["phrases"]
-ADDING, ONTO = (lexicon.words("words")["phrases"][kind] for kind in ("adding", "onto"))
+LEAD = re.compile(rf"\b(?:{_PHRASES['when_leads']})(?:(?:{_DAYS})\b|(?=(?:at\s+)?\d))", re.I)
+ADDING, ONTO = (_PHRASES[kind] for kind in ("adding", "onto"))
+"""'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
+ADDED = rf"^\s*{ADDING}\s+(?=(.+?)\s+{ONTO})"  # what is added: the object of any required text
+SELLERS, BOUGHT_AT, FOUND_AT = (frozenset(_PHRASES[kind].split()) for kind in ("sellers", "bought_at", "found_at"))
+"""An optional slot for who sells a thing ("Shop to buy it from"), the words before its seller, and before a place."""
+PRONOUNS, COMMANDS, JOINING = (frozenset(_PHRASES[kind].split()) for kind in ("pronouns", "commands", "joining"))
+NAMED = re.compile(rf"\b(?:{_PHRASES['name_leads']})\s+(.+?)(?=\s+(?:{'|'.join(COMMANDS)})\b|[,;]|$)")
+FILLERS = re.compile(rf"\s*(?:\band\s+)?\b(?:{'|'.join(_PHRASES['fillers'].split())})\b[,.!]?", re.I)
+
+
 NAME_LABEL = re.compile(rf"^(?:{_PHRASES['name_lead']}|(?:{_PHRASES['name_label']})\b\s*(?:is\s+|:\s*)?)(?=\S)",
                         re.I)  # "Surname Okafor", "It's Okafor": the name
+LAST_NAME, FIRST_NAME = (frozenset(_PHRASES["name_parts"][end].split()) for end in ("last", "first"))
 
 
 def as_name(param: str, value: str) -> str:
     """A person's name as the parameter wants it: without its label ("Surname Okafor", "It's Okafor"), and of a full
     name, the last word for a last name or a surname, the first for a first name ("I'm Jo Okafor": Okafor, Jo)."""
     value, part = NAME_LABEL.sub("", value), set(reading.split_name(param))
-    last, first = (set(_PHRASES["name_parts"][end].split()) for end in ("last", "first"))
     words = value.split() if len(value.split()) > 1 and all(w[:1].isupper() for w in value.split()) else [value]
-    return words[-1] if part & last else words[0] if part & first else value
-"""'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
-ADDED = rf"^\s*{ADDING}\s+(?=(.+?)\s+{ONTO})"  # what is added: the object of any required text
-SELLERS, BOUGHT_AT, FOUND_AT = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("sellers", "bought_at",
-                                                                                                 "found_at"))
-"""An optional slot for who sells a thing ("Shop to buy it from"), the words before its seller, and before a place."""
-PRONOUNS, COMMANDS, JOINING = (frozenset(lexicon.words("words")["phrases"][kind].split()) for kind in ("pronouns", "commands",
-                                                                                                          "joining"))
-NAMED = re.compile(rf"\b(?:{lexicon.words('words')['phrases']['name_leads']})\s+(.+?)(?=\s+(?:{'|'.join(COMMANDS)})\b|[,;]|$)")
-FILLERS = re.compile(rf"\s*(?:\band\s+)?\b(?:{'|'.join(lexicon.words('words')['phrases']['fillers'].split())})\b[,.!]?", re.I)
+    return words[-1] if part & LAST_NAME else words[0] if part & FIRST_NAME else value
 
 
 HAN = r"[\u3400-\u4dbf\u4e00-\u9fff]"
@@ -108,9 +108,9 @@ def _is_tool_word(word: str, exclude: frozenset[str]) -> bool:
 
 
 LATER = object()  # a free-text value, read once every other parameter has taken its value
-CUES = lexicon.words("words")["phrases"]["cues"]
-QUERY_LEADS = re.compile(rf"^(?:(?:{'|'.join(lexicon.words('words')['phrases']['query_leads'].split())})\s+)+", re.I)
-ENDS, TRAILING = (re.compile(lexicon.words("words")["phrases"][kind], re.I) for kind in ("ends", "trailing"))
+CUES = _PHRASES["cues"]
+QUERY_LEADS = re.compile(rf"^(?:(?:{'|'.join(_PHRASES['query_leads'].split())})\s+)+", re.I)
+ENDS, TRAILING = (re.compile(_PHRASES[kind], re.I) for kind in ("ends", "trailing"))
 
 
 def text_kind(name: str) -> str | None:
