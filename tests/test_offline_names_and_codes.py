@@ -146,3 +146,36 @@ def test_a_capital_letter_after_its_parameter_s_word_is_its_value():
                  zone=S("permit zone letter"))
     assert calls("permit for KT19 XPL in zone C please", zoned) == [("apply_permit", {"vehicle_reg": "KT19 XPL", "zone": "C"})]
     assert "zone" not in calls("permit for KT19 XPL, which zone a person needs?", zoned)[0][1]  # a word, not a letter
+
+
+@pytest.mark.parametrize(("question", "name"), [
+    ("Can I book the Thai street food class on 2027-03-16? The name's Tom Okoro.", "Tom Okoro"),  # not "Thai street"
+    ("sourdough class on 2027-03-20 please, booking name Lucy Fenn", "Lucy Fenn"),
+    ("a class on 2027-03-20. My name is Ana Lima and my email is ana@example.com", "Ana Lima"),
+    ("Joe Bloggs here - a class on 2027-03-20 please", "Joe Bloggs"),
+    ("a class on 2027-03-20 under the name Morris", "Morris"),
+])
+def test_a_name_the_request_says_is_the_persons_is_taken_whatever_else_is_capitalised(question, name):
+    book = tool("book_class", "Book a place on a class.", ["date", "learner_name"], date={"type": "string", "format": "date"},
+                learner_name={"type": "string"}, email={"type": "string", "format": "email"})
+    [(_, arguments)] = calls(question, book)
+    assert arguments["learner_name"] == name
+
+
+@pytest.mark.parametrize(("question", "postcode"), [
+    ("a magician on 2027-03-20, the party is at SE15 4QL", "SE15 4QL"), ("magician 2027-03-20, postcode is m14 5tp", "M14 5TP"),
+    ("book the magician on 2027-03-20 for zip 94105", "94105")])
+def test_a_postcode_is_read_by_its_shape(question, postcode):
+    visit = tool("book_party_magician", "Book a magician for a party.", ["date", "postcode"],
+                 date={"type": "string", "format": "date"}, postcode={"type": "string"})
+    [(_, arguments)] = calls(question, visit)
+    assert arguments["postcode"] == postcode
+
+
+@pytest.mark.parametrize(("question", "price"), [
+    ("road bikes under £400", 400), ("a hybrid, budget up to €350", 350), ("road bikes under 400 pounds", 400)])
+def test_a_sum_in_pounds_or_euros_is_a_price(question, price):
+    search = tool("search_bikes", "Search bikes.", ["bike_type"], bike_type={"type": "string", "enum": ["road", "hybrid"]},
+                  max_price={"type": "number"})
+    [(_, arguments)] = calls(question, search)
+    assert arguments["max_price"] == price

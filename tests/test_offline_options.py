@@ -94,3 +94,27 @@ def test_a_part_of_the_day_is_named_by_a_clock_time_or_its_word(said, am_pm, win
         "am", "pm"]}, "window": {"type": "string", "enum": ["morning", "afternoon", "evening"]}}, "required": ["day"]}
     arguments = fill(schema, f"gutter clean on 2027-06-02, {said}")[0]
     assert (arguments.get("slot"), arguments.get("window")) == (am_pm, window)
+
+
+def _condition(required=False):
+    condition = {"type": "string", "enum": ["new", "used", "any"]}
+    return {"type": "object", "properties": {"bike": {"type": "string"}, "condition": condition},
+            "required": ["condition"] if required else []}
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("any second-hand road bikes?", "used"),  # a line of its own group ("condition"), a hyphenated word
+    ("a pre-owned hybrid", "used"),
+    ("road bikes in any condition", "any"),  # "any" before the parameter's word is the option
+    ("a hybrid, any is fine", "any"),
+    ("have you got any folding bikes?", None),  # "any" before another word asks for bikes: no option
+])
+def test_an_optional_option_is_read_by_its_own_group_and_any_only_alone(said, meant):
+    assert fill(_condition(), said)[0].get("condition") == meant
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("the River Dee on Saturday", "river_dee"), ("the Thames trail", "river_thames"), ("the Wye", "wye_valley")])
+def test_options_that_share_a_word_are_told_apart_by_the_words_they_do_not_share(said, meant):
+    trail = {"type": "string", "enum": ["wye_valley", "river_thames", "river_dee"]}
+    assert fill({"type": "object", "properties": {"trail": trail}, "required": ["trail"]}, said)[0]["trail"] == meant

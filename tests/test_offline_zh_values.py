@@ -356,3 +356,23 @@ def test_people_counted_with_ren_are_people_whatever_follows():
     from agentkit.offline.vocabulary import english
 
     assert "3 people" in english("三个人打球") and "3 people" in english("我们3人打球") and "people" not in english("100人民币")
+
+
+@pytest.mark.parametrize(("question", "values"), [
+    ("我想约2027年3月20日的古筝入门课，我叫陈静，电话13812345678",
+     {"level": "beginner", "student_name": "陈静", "phone": "13812345678"}),
+    ("帮我儿子周子轩报2027年3月21日的进阶古筝课，手机 138 1234 5678",  # 进阶 as the dictionary reads it: advanced, glossed
+     {"level": "intermediate", "student_name": "周子轩", "phone": "138 1234 5678"}),
+    ("2027年3月27日高级古筝课，名字是刘洋，电话一三八一二三四五六七八",
+     {"level": "advanced", "student_name": "刘洋", "phone": "13812345678"}),
+])
+def test_a_chinese_gloss_a_name_said_as_such_and_a_phone_in_any_form(question, values):
+    level = {"type": "string", "enum": ["beginner", "intermediate", "advanced"], "description": "级别：beginner＝入门，"
+             "intermediate＝进阶，advanced＝高级。"}
+    lesson = {"type": "function", "function": {"name": "book_guzheng_lesson", "description": "预约古筝课。", "parameters": {
+        "type": "object", "required": ["level", "date", "student_name", "phone"], "properties": {
+            "level": level, "date": {"type": "string", "format": "date"},
+            "student_name": {"type": "string", "description": "学员姓名。"},
+            "phone": {"type": "string", "description": "联系电话。"}}}}}
+    [(_, arguments)] = call(question, lesson)
+    assert {name: arguments[name] for name in values} == values

@@ -33,8 +33,8 @@ from agentkit.offline.zh_values import RUNS, in_learners_words
 _WORDS = words("choose")["choose"]
 TRAILING = re.compile(r",\s*((?:at|on|for|in|by|from|with|before|after|around)\s[^,;]{1,40}?)[.!?]?$")
 """A value said once after the last of several requests, after a comma ("..., in colour", "..., at 6pm")."""
-IT, ASK_ME, OWN, WHO, BACK = (re.compile("|".join(_WORDS[name]), re.I) for name in (
-    "it", "ask_me", "thing_amount", "asks_for_tool", "refers_back"))
+IT, ASK_ME, OWN, WHO, BACK, ONE = (re.compile("|".join(_WORDS[name]), re.I) for name in (
+    "it", "ask_me", "thing_amount", "asks_for_tool", "refers_back", "one"))
 """The words that point back at the clause before ("tick it off"), ask to ask the person ("ask me"), name a thing and
 its amount, and ask who did what."""
 
@@ -87,7 +87,11 @@ def _plan(question: str, offers: list[Offer], choice: ToolChoice) -> list[Planne
     tool, fit = _best(question, offers)  # "at 4% over 3, 6 and 9 years": a call per value listed, the rest shared,
     copies = each_value(question, tool.schema) if tool and fit >= ENOUGH and re.search(r"\sand\s", question) else []
     # each clause's tool and score, once; a tool the whole question is not for ("what is the area ...") is no clause's
-    bests = [(clause, *_best(clause, [o for o in offers if score(o, question)])) for clause in clauses(question)]
+    bests: list[tuple[str, Offer | None, float]] = []  # on a tie, a clause that points back ("any courts free? book one
+    for clause in clauses(question):  # for 6") takes the tool that shares most name words with the clause before's
+        kin = set(reading.split_name(bests[-1][1].name)) if bests and bests[-1][1] and ONE.search(clause) else set()
+        bests.append((clause, *_best(clause, sorted((o for o in offers if score(o, question)), key=lambda o: -len(
+            kin & set(reading.split_name(o.name)))))))
     calls = [_planned(tool, copy) for copy in copies] if (one := all(b in (tool, None) for _, b, _ in bests)) and copies else []
     current: tuple[Offer, str] | None = None  # the tool of the call being built, and the text it has so far
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named
@@ -168,7 +172,7 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
     # On a tie, or a word apart, the tool whose action is the request's verb; then the words of its name; then the order offered.
     # A tool that asks the person a question is for what only they know, not for a request that touches "question" or "search".
     asks_me = ASK_ME.search(text)
-    if not (scored := [(score(o, text), -i, o) for i, o in enumerate(offers) if asks_me or not asks_the_person(o)]):
+    if not (scored := [(score(o, text), -i, o) for i, o in enumerate(offers) if asks_me or not o.asks_the_person]):
         return None, 0.0
     scores, least, near = [s for s, _, _ in scored], min(ENOUGH, max(scored)[0]), max(scored)[0] - 2.0  # a name, an action
     verb = next(iter(asking(text)[0]), "")  # the request's first word that says something; both read only where they count
@@ -182,11 +186,6 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
         if fillable := next((s for s in close if _complete(s[4], text)), None):
             return fillable[4], fillable[0]
     return top[4], top[0]
-
-
-def asks_the_person(offer: Offer) -> bool:
-    """ask_user(question): the tool a model uses to ask for what it lacks, never the answer to a request."""
-    return offer.name.lower().startswith("ask") and "question" in (offer.schema.get("properties") or {})
 
 
 def _planned(offer: Offer, text: str) -> Planned:

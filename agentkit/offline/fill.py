@@ -41,8 +41,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     properties = schema.get("properties") or {}
     required = [r for r in schema.get("required") or [] if r in properties]
     numeric = [n for n, p in properties.items() if json_type(p) in ("number", "integer") and "enum" not in p]
-    labelled = {name: _labelled(name, properties, text) for name, spec in properties.items()
-                if name not in numeric and json_type(spec) == "string" and "enum" not in spec}
+    labelled = {name: _labelled(name, properties, text) for name, spec in properties.items() if name not in numeric
+                and json_type(spec) == "string" and "enum" not in spec and role_of(name, spec)[0] != "phone"}  # by its shape
     for value, start, end in filter(None, labelled.values()):  # "room B2", "stops 5173": the room's, no other parameter's
         used.update(id(s) for s in spans if start <= s.start < end)
         spans.append(Span(start, end, "named", value))
@@ -74,13 +74,13 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     rest = without_values(text, spans, used, properties)
     for name in sorted(later, key=lambda n: LATER_FIRST.get(role_of(n, properties[n])[0] or "", 2)):
         named = len(later) > 1 and role_of(name, properties[name])[0] == "title" and NAMED.search(rest)
+        person = role_of(name, properties[name])[0] == "person"
         phrase = named[1] if named else example_named(properties[name].get("description", ""), rest) or \
             phrases.cued(name, text, spans, used, tuple(properties), name in required) or \
             phrases.said_on(key_phrase(rest, exclude, cued=name not in required) or key_phrase(
                 rest, exclude, True, name not in required), rest, phrases.text_kind(name) == "body" and name in required)
         if phrase and role_of(name, properties[name])[0] == "query":  # "any good true crime podcasts": what is searched
             phrase = phrases.QUERY_LEADS.sub("", phrase) or phrase
-        person = role_of(name, properties[name])[0] == "person"
         capitals = person and phrase and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
         taken = capitals[0] if capitals else phrase
         if taken and len(later) > 1:  # one phrase, one parameter: the other reads the words this one left
@@ -138,6 +138,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     if spec.get("format") == "date-time":  # "on 2026-05-14 at 8am": a day and a clock time, as one value
         return dates.date_time(spans, used)
     role, kinds = role_of(name, spec)
+    if (role == "person" or reading.split_name(name)[-1:] == ["name"]) and (found := phrases.person_named(text, spans, used)):
+        return found  # "the name's Tom Okoro", "booking name Lucy Fenn", "under Morris": whose it is, said so
     if role is None and any(role_of(n, {})[0] == "code" for n in siblings if n != name):  # "CL-2207" is the card's
         kinds = tuple(k for k in kinds if k != "code")
     person = role == "title" and any(role_of(n, {})[0] == "person" for n in siblings if n != name)  # "Ingrid Berg…" is no title

@@ -27,7 +27,7 @@ from typing import Any
 
 from agentkit.offline import answer, conversation, earlier, instructions
 from agentkit.offline.answer import NOT_AN_LLM, PLAIN_ANSWERS, plain_answer
-from agentkit.offline.choose import Offer, Planned, asks_the_person, plan
+from agentkit.offline.choose import Offer, Planned, plan
 from agentkit.offline.conversation import Conversation
 from agentkit.offline.fill import fill
 from agentkit.offline.function_protocol import function_protocol, protocol_reply
@@ -105,7 +105,7 @@ class OfflineModel:
                 return Reply(tool_calls=tuple(make_mistake(calls, self.unruly) if self.unruly else calls))
             if planned:  # a required value is missing: ask the person for it by its meaning, through `ask_user` if offered
                 asked_for = answer.ask_for(planned[0].offer.name, list(planned[0].missing), language, planned[0].offer.schema)
-                if asker := next((o for o in offers if o.name != planned[0].offer.name and asks_the_person(o)), None):
+                if asker := next((o for o in offers if o.name != planned[0].offer.name and o.asks_the_person), None):
                     return Reply(tool_calls=(EmittedCall(asker.name, json.dumps({"question": asked_for}, ensure_ascii=False)),))
                 return Reply(content=asked_for)
         if len(offers) < len(offered) and any(not p.missing for p in plan(question, offered)):

@@ -25,6 +25,7 @@ RATE_WORDS, NOT_COUNTED, PEOPLE_WORDS, MONEY_PARAMS, SIZE_PARAMS, DURATION_WORDS
     formula_words time_params clock_parts_not""".split())
 DECIMAL, FORMULA, CLOCK_PARTS = re.compile(TABLES["decimal"], re.I), re.compile(TABLES["formula"]), TABLES["clock_parts"].split()
 LENGTH_ASKED = re.compile(TABLES["lengths_asked"], re.I)  # "How many hours": a length of time, no clock's hour
+POSTCODE, POSTCODE_NAMES = TABLES["postcode"], frozenset(TABLES["postcode_names"])  # "SE15 4QL" for a postcode
 NOT_A_THING = reading.STOP_WORDS | COUNT_PARAMS  # "number", "count", "a": no thing "a ticket" could name
 
 
@@ -77,7 +78,8 @@ def patterned(properties: dict, text: str, spans: list[Span], used: set[int]) ->
 def by_pattern(properties: dict, text: str) -> dict[str, tuple[int, int, str]]:
     """Where the text writes each string's value that fits the string's pattern, as (start, end, value)."""
     return {name: found for name, spec in properties.items() if json_type(spec) == "string" and (pattern := compiled(
-        spec.get("pattern") or "enum" not in spec and shaped_like(spec.get("description") or ""))) and (
+        spec.get("pattern") or "enum" not in spec and (shaped_like(spec.get("description") or "") or (
+            POSTCODE if set(reading.split_name(name)) & POSTCODE_NAMES else None)))) and (
         found := _written(pattern, text, any(pattern.fullmatch(w) for w in ("word", "WORD", "a b"))))}
 
 
@@ -177,7 +179,8 @@ def _by_what_it_is(named: set[str], span: Span) -> float:
     if money:
         return 2 if named & MONEY_PARAMS else (-2 if named & (SIZE_PARAMS | PEOPLE_WORDS | TIME_PARAMS) else 0)
     if size:
-        return 2 if named & SIZE_PARAMS else -2 if named & MONEY_PARAMS - {"amount"} else int("amount" in named)
+        pounds = named & MONEY_PARAMS and span.after[0] in ("pound", "pounds")  # "under 400 pounds" for a price: money
+        return 2 if named & SIZE_PARAMS or pounds else -2 if named & MONEY_PARAMS - {"amount"} else int("amount" in named)
     counted = span.after[:1] and span.after[0].isalpha() and span.after[0] not in NOT_COUNTED  # "3 apples": how many
     return 2 if counted and named & COUNT_PARAMS else 0
 

@@ -21,9 +21,12 @@ YES, NO, ASKS, VAGUE, GENERIC = (frozenset(lexicon.words("words")["flags"][said]
     "yes", "no", "asks", "vague", "generic"))
 ASKED = re.compile(rf"\b(?:{'|'.join(ASKS)})\s+(?:(?:an?|the|some|my|our|his|her|their)\s+)?(\w+)")  # "with a projector"
 YES_NO = re.compile(rf"\b(?:{'|'.join(map(re.escape, YES | NO))})(?![\w'])")
-MEANINGS = [set(map(reading.stem, line.split())) for line in sum(lexicon.words("words")["options"].values(), [])]
+GROUPS = {group: [set(map(reading.stem, line.split())) for line in lines] for group, lines in lexicon.words("words")[
+    "options"].items()}
+MEANINGS = sum(GROUPS.values(), [])  # each line of words that point at one option, whatever the group
 HAN = re.compile(r"[\u4e00-\u9fff]")
 DAYPARTS = lexicon.words("words")["dayparts"]
+ALONE = {"is", "will", "would", "works", "fine", "ok", "okay", "goes", "at", "of", "you", "really", "please"}
 NEGATED = re.compile(r"\b(?:not|no|never|without|isn't|wasn't|don't|doesn't)\s+(?:\w+\s+)?$")  # "not urgent", "not too urgent"
 
 
@@ -34,21 +37,28 @@ def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool) -
     lowered = re.sub("|".join(SYMBOLS), lambda m: SYMBOLS[m.group(0)], text.lower())  # "68°f": "68 fahrenheit"
     lowered = re.sub(rf"\b(?:{'|'.join(CURRENCY_CODES)})\b", lambda m: f"{m[0]} {CURRENCY_CODES[m[0]].lower()}", lowered)
     found = []
-    heads = [(reading.split_name(str(option)) or [""])[0] for option in options]
+    named = [reading.split_name(str(option)) or [""] for option in options]  # "river_dee" by "dee", not the "river" it shares
+    heads = [next((w for w in words if sum(w in other for other in named) == 1), words[0]) for words in named]
     for option, head in zip(options, heads, strict=True):
         part = reading.stem(head)
         others = [reading.stem(h) for h in heads if h != head]
         for start, word in reading.words_at(lowered):
             spelled = word == part or len(word) >= 4 and part.startswith(word) or part == word[:4]
             # a synonym ("ml" for milliliters, "electric" for ev) only when it points at this option alone
-            if part and (spelled or reading.names_option(word, part, (part, *others))) and not NEGATED.search(lowered[:start]):
+            after = re.match(r"\s*([a-z]*)", lowered[start + len(word):])[1]  # "not urgent"; "any format is fine", "in any
+            said = not NEGATED.search(lowered[:start]) and (word not in ("any", "all") or not after or {  # condition", never
+                after, reading.stem(after)} & (hint | ALONE))  # "got any road bikes?": it names no option "any" there
+            if part and (spelled or reading.names_option(word, part, (part, *others))) and said:
                 before = re.findall(r"[a-z0-9]+", lowered[:start])[-2:]
                 found.append((start, option, before))
                 break
-    if not found and required:  # "not urgent" says nothing of urgent; it is a phrase of its own (low's)
-        table, phrases = _meanings(tuple(options), spec.get("description") or "")
-        said = {word for start, word in reading.words_at(lowered) if not NEGATED.search(lowered[:start])}
-        meant = {table[word] for word in said.union(phrases.findall(lowered)) if word in table}
+    if not found:  # "not urgent" says nothing of urgent; it is a phrase of its own (low's); "second-hand" is used
+        # an optional option by the lines of its own group only ("second-hand" for a condition, no "smashed" for a pick)
+        groups = None if required else frozenset(hint & GROUPS.keys())
+        table, phrases = _meanings(tuple(options), spec.get("description") or "", groups)
+        said = ({word for start, word in reading.words_at(lowered) if not NEGATED.search(lowered[:start])} | {
+            joined.replace("-", "") for joined in re.findall(r"[a-z]+(?:-[a-z]+)+", lowered)}) - {str(o).lower() for o in options}
+        meant = {table[word] for word in {*said, *map(reading.stem, said), *phrases.findall(lowered)} if word in table}
         found = [(0, meant.pop(), [])] if len(meant) == 1 else []  # two or none: ask, as when none is named
     hours = [] if found or not {str(o).lower() for o in options} & DAYPARTS.keys() else [  # only an enum of parts of the day
         int(str(s.value)[:2]) for s in find(text) if s.kind == "time"] + [
@@ -67,7 +77,7 @@ def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool) -
 
 
 @lru_cache(maxsize=512)  # per enum: a request only looks its words up
-def _meanings(options: tuple, described: str) -> tuple[dict[str, Any], re.Pattern[str]]:
+def _meanings(options: tuple, described: str, groups: frozenset | None = None) -> tuple[dict[str, Any], re.Pattern[str]]:
     """Word or phrase -> the one option it points at, and the phrases (Chinese, "not urgent"): the option's head word
     (all its words where heads are shared: "everyDay"), their lines in [options], its gloss ("damaged: cracked or torn")."""
     # "x: …", "x = …", "x (…)", "x - …", "small 为小格" (a Chinese gloss, matched as written)
@@ -77,7 +87,8 @@ def _meanings(options: tuple, described: str) -> tuple[dict[str, Any], re.Patter
     for option, head in zip(options, heads, strict=True):  # "quick_wash" by "quick", not by "wash"
         own = {head, str(option).lower()} if heads.count(head) == 1 else {*map(reading.stem, reading.split_name(str(option)))}
         gloss = glosses.get(str(option), "").strip()
-        for word in own.union(*(line for line in MEANINGS if own & line), reading.words(gloss), {gloss} - {""} if HAN.search(
+        lines = MEANINGS if groups is None else [line for group in groups for line in GROUPS[group]]
+        for word in own.union(*(line for line in lines if own & line), reading.words(gloss), {gloss} - {""} if HAN.search(
                 gloss) else ()):
             pointed.setdefault(word.replace("_", " "), set()).add(option)
     table = {word: found.pop() for word, found in pointed.items() if len(found) == 1}

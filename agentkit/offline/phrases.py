@@ -82,6 +82,18 @@ FILLERS = re.compile(rf"\s*(?:\band\s+)?\b(?:{'|'.join(_PHRASES['fillers'].split
 NAME_LABEL = re.compile(rf"^(?:{_PHRASES['name_lead']}|(?:{_PHRASES['name_label']})\b\s*(?:is\s+|:\s*)?)(?=\S)",
                         re.I)  # "Surname Okafor", "It's Okafor": the name
 LAST_NAME, FIRST_NAME = (frozenset(_PHRASES["name_parts"][end].split()) for end in ("last", "first"))
+PERSON = re.compile(_PHRASES["person"])  # "name's Tom Okoro", "under Morris", "Joe Bloggs here": whose it is
+
+
+def person_named(text: str, spans: list[Span], used: set[int]) -> str | None:
+    """The name the request says is the person's (PERSON), once: its span is then used."""
+    for found in PERSON.finditer(text):
+        group = found.lastgroup or "name"
+        if not any(s.start <= found.start(group) < s.end and id(s) in used for s in spans):
+            spans.append(Span(found.start(group), found.end(group), "named", found[group]))
+            used.add(id(spans[-1]))
+            return found[group]
+    return None
 
 
 def as_name(param: str, value: str) -> str:

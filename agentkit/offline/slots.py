@@ -59,6 +59,11 @@ class Offer:
         """Its parameters by name, as its schema declares them."""
         return self.schema.get("properties") or {}
 
+    @property
+    def asks_the_person(self) -> bool:
+        """ask_user(question): the tool a model uses to ask for what it lacks, never the answer to a request."""
+        return self.name.lower().startswith("ask") and "question" in self.properties
+
     @cached_property
     def words(self) -> frozenset[str]:
         return frozenset(w for w, _ in self.weighted_words)

@@ -92,9 +92,10 @@ _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}(?P<sep>[-/.])\d{1,2}(?P=s
                    rf"\b(?:{dates.MONTH})(?:\s+|(?<=[a-z])\.)\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
 _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?](?!\w)|$")
-_PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b|\b0[1-9]\d{1,3}[ -]?\d{3,4}[ -]?\d{3,4}\b|\b1[3-9]\d{9}\b")
+_PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b|\b0[1-9]\d{1,3}[ -]?\d{3,4}[ -]?\d{3,4}\b|"
+                    r"\b1[3-9]\d[ -]?\d{4}[ -]?\d{4}\b")
 """A phone number: international ("+44 7700 900123"), North American, national with its leading 0 ("07700 900123",
-"0113 496 0123"), a Chinese mobile ("13812345678")."""
+"0113 496 0123"), a Chinese mobile ("13812345678", "139 1234 5678")."""
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)
 _HASHTAG = re.compile(r"(?<![\w&])#([A-Za-z][\w-]*)")
 _CODE = re.compile(r"(?<![\w./@#-])(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{5,}(?![\w/@-]|\.\w)", re.ASCII)
@@ -272,7 +273,7 @@ def _money(text: str, match: re.Match) -> bool:
     """ "$84", "84 euros", "for 2.30": a sum of money, not a count or a size (a size has its unit after it)."""
     after = _after(text, match.end(1))[:2]  # "200 swiss francs": the currency is the word after its country
     after = after[1:2] if after[:1] and after[0] in CURRENCY_COUNTRIES else after[:1]
-    return bool(re.search(r"[$€£¥]\s?-?$", text[: match.start(1) + 1]) or after and after[0] in MONEY_WORDS
+    return bool("$" in match[1] or re.search(r"[$€£¥]\s?-?$", text[: match.start(1)]) or after and after[0] in MONEY_WORDS
                 or re.fullmatch(r"[1-9]\d*\.\d\d", match.group(1)) and not (after and after[0] in UNITS))
 
 

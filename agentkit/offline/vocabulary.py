@@ -89,6 +89,7 @@ def english(text: str, fits: Callable[[str], float] | None = None) -> str:
     text = re.sub("|".join(RELATIVE_DAYS), lambda m: f" {RELATIVE_DAYS[m[0]]} ", text)
     # "生成一个十六位的密码": one password; "订一张4个人的桌子": one table, for 4
     text = re.sub(r"一下|一[个张份间](?=\s*[零〇一二两三四五六七八九十百千\d])", " ", text)
+    text = re.sub(TABLES["zh"]["one_thing"], lambda m: " a " if is_chinese(text[m.end():m.end() + 1]) else " one ", text)
     for pattern, said in TABLES["zh_rewrites"].items():  # "A 和 B 都记上", "关于人工智能的新闻", "换成人民币和日元"
         text = re.sub(pattern, said, text)
     text = as_digits(text)  # "三百毫升" "300 ml", "百分之十五" "15%", "三张票" "3 票"

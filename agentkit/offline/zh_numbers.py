@@ -55,7 +55,8 @@ def as_digits(text: str) -> str:
                   lambda m: f" {_number(m.group(1))}{_fraction(m.group(2))}% ", text)
     text = re.sub(rf"({NUMERAL}|\d+)点({NUMERAL}|\d+)(?=\s*(?:{DECIMAL_UNITS}))",
                   lambda m: f" {_number(m.group(1))}{_fraction(m.group(2))} ", text)
-    text = re.sub(NUMERAL, lambda m: m[0] if m[0] in "百千万" else f" {numeral(m[0])} ", text)  # 万达, 百度: a name
+    text = re.sub(r"[零〇一二三四五六七八九幺]{5,}", lambda m: "".join(str(DIGITS.get(c, 1)) for c in m[0]), text)  # a phone's
+    text = re.sub(NUMERAL, lambda m: m[0] if m[0] in "百千万" else f" {numeral(m[0])} ", text)  # digits; 万达, 百度: a name
     units = DECIMAL_UNITS.replace("|小时", "")  # "一个半小时" is read as minutes elsewhere
     text = re.sub(rf"(\d+)\s*({units})半", r" \1.5 \2", text)  # "一公斤半": 1.5 kg
     text = re.sub(rf"(?<![\d个])半\s*(?=(?:{units}))", " 0.5 ", text)  # "半公斤": 0.5 kg

@@ -20,7 +20,7 @@ from agentkit.offline.phrases import text_kind
 from agentkit.offline.reading import STOP_WORDS, split_name, stem, words
 from agentkit.offline.roles import STRICT, hint_of, json_type, role_of
 from agentkit.offline.spans import MEASURES, Span
-from agentkit.offline.vocabulary import RELATIVE_DAYS, UNREAD, WORDS, cut, english, senses
+from agentkit.offline.vocabulary import RELATIVE_DAYS, UNREAD, WORDS, by_dictionary, cut, english, senses
 from agentkit.offline.zh_numbers import MEASURE_WORDS, NUMERAL, numeral
 
 EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
@@ -226,11 +226,12 @@ def glossed(spec: dict, text: str, spans: list[Span], used: set[int]) -> Any:
     question names; both read through the vocabulary as the question was, so "去冰" meets "去冰". The words that
     named it are the option's (a span in `used`): "拿铁，燕麦奶" orders a latte, not an "燕麦奶", with oat milk."""
     described = spec.get("description") or ""  # "large 大杯", "large=大杯", or "大杯(large)", "大杯 large"
-    after = re.findall(r"([\u4e00-\u9fff]+)\s*[（(：:=]?\s*([A-Za-z_][\w%-]*)", described)
+    after = re.findall(r"([\u4e00-\u9fff]+)\s*[（(：:=＝]?\s*([A-Za-z_][\w%-]*)", described)
     glosses = {option: chinese for chinese, option in after if option in map(str, spec["enum"])} | dict(
-        re.findall(r"([\w%]+)\s*[（(：:=]?\s*([\u4e00-\u9fff]+)", described))  # the option first where both read
+        re.findall(r"([\w%]+)\s*[（(：:=＝]?\s*([\u4e00-\u9fff]+)", described))  # the option first where both read
     named = ((o, r) for o in spec["enum"] for w in (glosses.get(str(o)), is_chinese(str(o)) and str(o)) if w
-             for r in (english(w), w))  # as the vocabulary reads it, or as written inside a word it does not know ("草莓味")
+             for r in (english(w), w, *[by_dictionary(w).strip()] * is_chinese(text)))  # as the vocabulary reads it, or as
+    # written inside a word it does not know ("草莓味"), or as the dictionary read it in a Chinese request (进阶: advanced)
     option, said = next(((o, s) for o, s in named if s in text), (None, ""))
     if said:
         spans.append(Span(text.index(said), text.index(said) + len(said), "named", said))
