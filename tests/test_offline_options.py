@@ -118,3 +118,11 @@ def test_an_optional_option_is_read_by_its_own_group_and_any_only_alone(said, me
 def test_options_that_share_a_word_are_told_apart_by_the_words_they_do_not_share(said, meant):
     trail = {"type": "string", "enum": ["wye_valley", "river_thames", "river_dee"]}
     assert fill({"type": "object", "properties": {"trail": trail}, "required": ["trail"]}, said)[0]["trail"] == meant
+
+
+@pytest.mark.parametrize(("said", "meant"), [
+    ("cancel it and just give me account credit", True), ("cancel it, I'd rather have credit than a refund", True),
+    ("cancel it, money back to my card please", None)])
+def test_a_flag_named_for_how_is_said_by_what_follows_as_or_by(said, meant):
+    credit = {"type": "boolean", "description": "Take the refund as account credit instead of money back to the card."}
+    assert fill({"type": "object", "properties": {"refund_as_credit": credit}}, said)[0].get("refund_as_credit") == meant

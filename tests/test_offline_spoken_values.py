@@ -7,6 +7,7 @@ import json
 import pytest
 
 from agentkit.offline import OfflineModel, dates
+from agentkit.offline.vocabulary import english
 
 
 def tool(name, description, required=None, **properties):
@@ -213,6 +214,16 @@ def test_words_that_say_no_clock_time(words):
 ])
 def test_an_hour_from_one_to_five_said_bare_is_after_noon_unless_the_small_hours_are_meant(said, clock):
     from agentkit.offline.spans import find
-    from agentkit.offline.vocabulary import english
 
     assert [s.value for s in find(english(said)) if s.kind == "time"] == [clock]
+
+
+@pytest.mark.parametrize(("said", "minutes"), [
+    ("finished in 3h30", 210), ("finished in 3 hours 45 minutes", 225), ("I hope to finish in 1 hour 50", 110),
+    ("用时三小时四十五分钟", 225), ("预计4个半小时", 270)])
+def test_hours_and_minutes_said_together_are_one_length(said, minutes):
+    assert f"{minutes} minutes" in english(said)
+
+
+def test_hours_then_a_count_of_something_else_are_two_values():
+    assert "120 minutes" not in english("book 2 hours 3 people")

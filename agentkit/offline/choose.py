@@ -86,12 +86,11 @@ def _plan(question: str, offers: list[Offer], choice: ToolChoice) -> list[Planne
         return [_planned(next(o for o in offers if o.name == choice["function"]["name"]), question)]
     tool, fit = _best(question, offers)  # "at 4% over 3, 6 and 9 years": a call per value listed, the rest shared,
     copies = each_value(question, tool.schema) if tool and fit >= ENOUGH and re.search(r"\sand\s", question) else []
-    # each clause's tool and score, once; a tool the whole question is not for ("what is the area ...") is no clause's
-    bests: list[tuple[str, Offer | None, float]] = []  # on a tie, a clause that points back ("any courts free? book one
-    for clause in clauses(question):  # for 6") takes the tool that shares most name words with the clause before's
+    fitting = [o for o in offers if score(o, question)]  # a tool the whole question is not for ("the area of") is no clause's
+    bests: list[tuple[str, Offer | None, float]] = []  # each clause's tool and score, once; on a tie, a clause that points
+    for clause in clauses(question):  # back ("any courts free? book one for 6") takes the tool nearest the clause before's
         kin = set(reading.split_name(bests[-1][1].name)) if bests and bests[-1][1] and ONE.search(clause) else set()
-        bests.append((clause, *_best(clause, sorted((o for o in offers if score(o, question)), key=lambda o: -len(
-            kin & set(reading.split_name(o.name)))))))
+        bests.append((clause, *_best(clause, sorted(fitting, key=lambda o: -len(kin & set(reading.split_name(o.name)))))))
     calls = [_planned(tool, copy) for copy in copies] if (one := all(b in (tool, None) for _, b, _ in bests)) and copies else []
     current: tuple[Offer, str] | None = None  # the tool of the call being built, and the text it has so far
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named

@@ -98,7 +98,8 @@ def _meanings(options: tuple, described: str, groups: frozenset | None = None) -
 
 def boolean(name: str, text: str, required: bool, guess: bool, spans: list[Span], used: set[int],
              description: str = "", siblings: tuple[str, ...] = ()) -> bool | None:
-    topic = [w for w in reading.split_name(name) if w not in GENERIC | YES | NO]  # "birthday_package" is said by "birthday"
+    topic = [w for w in reading.split_name(re.split(r"_(?:as|by|via|in)_", name)[-1]) if w not in GENERIC | YES | NO]
+    # "birthday_package" is said by "birthday"; "refund_as_credit", "pay_by_card" by what follows "as", "by": "credit"
     lowered = QUOTED.sub(lambda quote: " " * len(quote.group(0)), text).lower()  # every word of the flag asked, unquoted
     said = reading.words_at(lowered)  # each word of the flag, or one of its synonyms ("bringing a friend" for a guest)
     matches = [re.search(rf"\b{re.escape(reading.stem(word)[:5])}\w*", lowered) or next((re.compile(r"\S+").search(

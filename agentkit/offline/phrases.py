@@ -165,7 +165,7 @@ def said_on(phrase: str | None, rest: str, body: bool) -> str | None:
     at = rest.find(phrase) if phrase and body else -1
     end = ENDS.search(rest, at) if at >= 0 else None
     said = TIMED.sub("", rest[at:end.start() if end else len(rest)]) if at >= 0 else ""  # "on friday": when
-    return TRAILING.sub("", said).strip(" ,") or phrase
+    return TRAILING.sub("", said).strip(" ,") or phrase and (TRAILING.sub("", phrase).strip(" ,") or phrase)  # not "Rex on"
 
 
 def example_named(description: str, text: str) -> str | None:

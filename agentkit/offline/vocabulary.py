@@ -49,7 +49,7 @@ MOVES = TABLES["zh_moves"]
 _VALUE = r"\s*[:：]?\s*([^\s“”\"'，。：:][^“”\"'，。]*?)\s*"
 EDITS = [(re.compile(pattern.replace("{moves}", "|".join(MOVES)).replace("{value}", _VALUE)), said)
          for pattern, said in TABLES["zh"]["edits"]]  # "把 X 重命名为 Y", "在 X 末尾加一行：A": words.toml says which
-HOURS_MINUTES = re.compile(r"\b(\d+)\s*h(?:ours?|rs?)?,?\s*(?:and\s+)?(\d+)\s*m(?:in(?:ute)?s?)?\b", re.IGNORECASE)
+HOURS_MINUTES = re.compile(TABLES["numbers"]["hours_minutes"], re.I)  # "3h45m", "3 hours 45 minutes", "3h30" at a clause's end
 POWERS = str.maketrans("²³", "23")  # a unit's power as written after it, "m²", "m³"
 CHINESE, UNREAD = re.compile(r"[\u4e00-\u9fff]"), re.compile(r"[\u4e00-\u9fff]{2}")  # two unread: CC-CEDICT may read them
 BETTER = 4.0  # how much better the dictionary's reading must fit the tools than the table's: two description words
@@ -177,7 +177,7 @@ def _times_and_durations(text: str) -> str:
 
     text = re.sub(r"(上午|早上|中午|下午|晚上|傍晚|今晚|明晚|明早|晚)?\s*(\d{1,2})\s*[点時时]\s*"
                   r"(?:(半)|([13])\s*刻|(\d{1,2})\s*分?)?", clock, text)
-    text = re.sub(r"(\d+)\s*个?(半)?\s*(?:小时|钟头)", lambda m: f" for {int(m[1]) * 60 + (30 if m[2] else 0)} minutes ", text)
+    text = re.sub(TABLES["zh"]["hours"], lambda m: f" for {int(m[1]) * 60 + (30 if m[2] else 0) + int(m[3] or 0)} minutes ", text)
     text = re.sub(r"半\s*个?\s*(?:小时|钟头)", " for 30 minutes ", text)
     text = re.sub(r"(\d+)\s*(分钟|秒钟?)", lambda m: f" for {m[1]} {'minutes' if m[2] == '分钟' else 'seconds'} ", text)
     text = re.sub(r"(\d+)\s*个?\s*(\d+)\s*面的?\s*骰子?", r" \1 dice with \2 sides ", text)
