@@ -554,3 +554,24 @@ def test_an_item_of_a_search_s_result_picked_by_its_place_or_its_own_value_is_ac
 
 def test_a_question_about_an_item_of_the_result_makes_no_call():
     assert _calls(SAUNAS, FOUND, "is the second one a quiet session?") == []
+
+
+BREAD = {"type": "function", "function": {"name": "book_bread_class", "description": "Book a place on a bread-making class.",
+         "parameters": {"type": "object", "required": ["course", "date", "attendee_name"], "properties": {
+             "course": {"type": "string", "enum": ["sourdough", "focaccia", "bagels"]},
+             "date": {"type": "string", "format": "date"},
+             "attendee_name": {"type": "string"}, "places": {"type": "integer"}, "note": {"type": "string"}}}}}
+
+
+@pytest.mark.parametrize(("said", "changed"), [
+    ("Sorry, can you make that the 27th instead?", {"date": "2027-03-27"}),  # "the 27th" alone is a day
+    ("Hmm, the 13th rather than the 20th please", {"date": "2027-03-13"}),  # what follows "rather than" is the old value
+    ("the 13th, not the 20th", {"date": "2027-03-13"}),
+    ("Oh wait, I meant the focaccia class, not sourdough.", {"course": "focaccia"}),  # "I meant": a correction
+])
+def test_a_request_read_back_is_corrected_by_the_value_said_not_the_one_it_replaces(said, changed):
+    history = [{"role": "user", "content": "Book me on the sourdough class on 2027-03-20, name Harriet Vane"},
+               {"role": "assistant", "content": "Just to confirm: sourdough on 20 March 2027 for Harriet Vane. Shall I book it?"}]
+    reply = OfflineModel().respond({"model": "m", "messages": [*history, {"role": "user", "content": said}], "tools": [BREAD]})
+    [(name, arguments)] = [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
+    assert arguments == {"course": "sourdough", "date": "2027-03-20", "attendee_name": "Harriet Vane"} | changed

@@ -11,25 +11,28 @@ The state is a `Conversation`: the calls made last (one turn may make several), 
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
 from agentkit.offline.choose import Offer, Planned
-from agentkit.offline.dates import as_iso, moved
+from agentkit.offline.dates import MONTH, as_iso, moved
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
 from agentkit.offline.numbers import fits_pattern
 from agentkit.offline.places import is_known_place, zone_names
 from agentkit.offline.reading import message_text, split_name
-from agentkit.offline.request import calls_in, parsed
+from agentkit.offline.request import parsed
 from agentkit.offline.roles import FROM_WORDS, hint_of, json_type, kind_of, role_of
 from agentkit.offline.spans import find
 from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_values import as_written, framed, in_learners_words
 
 ISO_DATE, CLOCK = re.compile(r"\d{4}-\d{2}-\d{2}"), re.compile(r"[012]\d:[0-5]\d")
+DAY_ALONE = re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)  # "the 27th": a day of a month it does not name
 
 
 @dataclass(frozen=True)
@@ -148,8 +151,9 @@ def _again_with(tried: list[tuple[Offer, dict]], value: str, asked: str, loose: 
     english_read = {name: value for name, value in changed.items() if not is_chinese(str(value))}
     unasked = offer.schema | {"required": []}  # "卧室也开一下": 卧室; what a follow-up leaves out is kept, not looked for
     changed |= in_learners_words(english_read, unasked, asked) if english_read else {}
-    kept = {n: _as_before(v, previous.get(n), asked) for n, v in changed.items() if fits_pattern(unasked["properties"].get(n), v)}
-    arguments = {**previous, **kept}  # a value its pattern refuses ("compost 垃圾" for a postcode) is no change
+    kept = {n: _as_before(v, previous.get(n), asked) for n, v in changed.items() if fits_pattern(
+        spec := unasked["properties"].get(n), v) and (json_type(spec or {}) in ("string", None)) == isinstance(v, str)}
+    arguments = {**previous, **kept}  # a value its pattern or type refuses ("compost 垃圾" for a postcode) is no change
     return [Planned(offer, arguments)] if kept and set(offer.schema.get("required") or []) <= set(arguments) else []
 
 
@@ -243,19 +247,12 @@ def _as_before(value: Any, before: Any, asked: str) -> Any:
         return value if MORNING.search(asked) else f"{int(value[:2]) + 12}{value[2:]}"
     if isinstance(value, str) and isinstance(before, str) and is_chinese(before) and not is_chinese(value):
         return as_written(value, asked)  # "卧室也开一下" after 客厅: the room as written, as the last one was
-    dated = isinstance(before, str) and ISO_DATE.fullmatch(before) and isinstance(value, str) and not ISO_DATE.fullmatch(value)
-    return as_iso(value) or value if dated else value
-
-
-def with_earlier_file(question: str, messages: list[dict]) -> str:
-    """ "count its lines", "edit that file": "it" is the file the last call worked on, when the question names none."""
-    if any(s.kind == "path" for s in find(question)):
-        return question
-    for call in reversed(calls_in(messages[:-1])):
-        arguments = arguments_of(call["function"].get("arguments"))
-        if path := next((v for k, v in arguments.items() if isinstance(v, str) and role_of(k, {})[0] == "path"), None):
-            return IT_FILE.sub(lambda m, path=path: f"{m.group(1)} {path}" if m.group(1) else path, question, count=1)
-    return question
+    dated = isinstance(before, str) and ISO_DATE.fullmatch(before) and isinstance(value, str)
+    day = DAY_ALONE.search(asked) if dated and ISO_DATE.fullmatch(value) else None  # "make it the 27th" after 2027-03-20:
+    if day and not re.search(rf"\b(?:{MONTH})\b", asked, re.I):  # the 27th of that month (if it has one), not of this one
+        with suppress(ValueError):
+            return dt.date.fromisoformat(before).replace(day=int(day[1])).isoformat()
+    return as_iso(value) or value if dated and not ISO_DATE.fullmatch(value) else value
 
 
 def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:

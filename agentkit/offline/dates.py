@@ -29,10 +29,11 @@ UNIT_SECONDS: dict[str, int] = TABLES["unit_seconds"]
 WEEK = UNIT_SECONDS["week"]
 MONTH = "|".join([*MONTHS, *(rf"{m[:3]}\.?" for m in MONTHS if m != "may"), r"sept\.?"])  # "Oct 9th", "sept. 3"
 ENDS = "|".join(["and", "or", "then", *TABLES["lists"]["boundary"].split()])  # words that start another value
-_DAY_LEADS = "on by for until till from to before after returning and or".split()  # or a comma: "蛋糕，25号取"
-DAY_OF_MONTH = (r"(?:(?<=[,\u2060]\s)|" + "|".join(rf"(?<=\b{w}\s)" for w in _DAY_LEADS) +
+_DAY_LEADS = "on by for until till from to before after returning and or it that is of".split()  # or a comma: "蛋糕，25号取"
+DAY_OF_MONTH = (r"(?:^|(?<=[,\u2060]\s)|" + "|".join(rf"(?<=\b{w}\s)" for w in _DAY_LEADS) +
                 rf")the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:$|[,.;!?\u4e00-\u9fff]|(?:{ENDS}|till|until|returning)\b))")
-"""A day of this month or the next ("on the 14th", "by the 2nd, 10:30"), not a position ("the 3rd step")."""
+"""A day of this month or the next ("on the 14th", "by the 2nd, 10:30", "make it the 27th", "the 27th?"), not a position
+("the 3rd step")."""
 
 
 def said(low: float, high: float) -> str:

@@ -27,9 +27,9 @@ from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
 from agentkit.offline.outputs import NUMBERED
 from agentkit.offline.reading import message_text, split_name
-from agentkit.offline.request import parsed
-from agentkit.offline.roles import kind_of, role_of
-from agentkit.offline.spans import QUOTED
+from agentkit.offline.request import calls_in, parsed
+from agentkit.offline.roles import json_type, kind_of, role_of
+from agentkit.offline.spans import QUOTED, find
 from agentkit.offline.vocabulary import english
 
 
@@ -66,8 +66,8 @@ def with_earlier_result(planned: list[Planned], state: Conversation, question: s
     given = {**(state.calls[-1].arguments if state.calls else {}), **item} if picked or back or named else {}  # it, the 2nd one
     changed = []
     for call in _acting(planned, state, offers, item, question) if picked or named else planned:
-        body = [n for n, spec in call.offer.properties.items() if back and role_of(n, spec)[0] == "body"
-                and not (isinstance(call.arguments.get(n), str) and call.arguments[n] in quoted)]
+        body = [n for n, spec in call.offer.properties.items() if back and role_of(n, spec)[0] == "body" and json_type(
+            spec) in ("string", None) and not (isinstance(call.arguments.get(n), str) and call.arguments[n] in quoted)]
         stale = [n for n, v in call.arguments.items() if type(v) in (int, float) and v in said or picked and isinstance(
             v, str) and picked[0].lower() in v.lower()]  # "the 2nd one" is no count of 2 or 1, "last one e-book" no title
         found = {n: v for n in (*call.missing, *stale) for k, v in given.items() if _keyed(n, k)}
@@ -162,7 +162,7 @@ def next_step(question: str, messages: list[dict], offers: list[Offer]) -> Plann
     not exist yet is written with the new line alone."""
     reader = next((o for o in offers if "read" in split_name(o.name) and "path" in o.schema.get("properties", {})), None)
     writer = next((o for o in offers if {"path", "content"} <= set(o.schema.get("properties") or {})), None)
-    asked = english(question) if messages[-1]["role"] == "tool" else conversation.with_earlier_file(english(question), messages)
+    asked = english(question) if messages[-1]["role"] == "tool" else with_earlier_file(english(question), messages)
     found = APPEND.search(asked) or PREPEND.search(asked)
     if messages[-1]["role"] != "tool":
         return Planned(reader, {"path": found.group(1)}) if found and reader and writer and "." in found.group(1) else None
@@ -182,3 +182,14 @@ def _lines_read(result: str) -> list[str] | None:
         return [] if result.startswith("Error:") and NO_FILE.search(result) else None
     lines = result.splitlines()
     return NUMBERED.findall(result) or ([] if NOTHING_IN.search(result) and len(lines) == 1 else lines)
+
+
+def with_earlier_file(question: str, messages: list[dict]) -> str:
+    """ "count its lines", "edit that file": "it" is the file the last call worked on, when the question names none."""
+    if any(s.kind == "path" for s in find(question)):
+        return question
+    for call in reversed(calls_in(messages[:-1])):
+        arguments = conversation.arguments_of(call["function"].get("arguments"))
+        if path := next((v for k, v in arguments.items() if isinstance(v, str) and role_of(k, {})[0] == "path"), None):
+            return conversation.IT_FILE.sub(lambda m, path=path: f"{m[1]} {path}" if m[1] else path, question, count=1)
+    return question

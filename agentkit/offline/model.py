@@ -84,7 +84,7 @@ class OfflineModel:
         if stepped:  # "在 笔记.txt 末尾加一行：买牛奶" (read, then write back), "try again" (the last call)
             return Reply(tool_calls=(_written(stepped, False),))
         if offers and choice != "none" and not general:
-            asked = conversation.with_earlier_file(question, messages) if len(messages) > 1 else question
+            asked = earlier.with_earlier_file(question, messages) if len(messages) > 1 else question
             planned = plan(asked, offers, choice)
             own = [p for p in planned if not p.missing]  # the calls the message makes without the chat before it
             planned = earlier.with_earlier_result(planned, state, said, offers)
