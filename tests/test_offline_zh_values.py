@@ -376,3 +376,23 @@ def test_a_chinese_gloss_a_name_said_as_such_and_a_phone_in_any_form(question, v
             "phone": {"type": "string", "description": "联系电话。"}}}}}
     [(_, arguments)] = call(question, lesson)
     assert {name: arguments[name] for name in values} == values
+
+
+PIANO = {"type": "function", "function": {"name": "book_piano_lesson", "description": "预约钢琴课。", "parameters": {
+    "type": "object", "required": ["date", "student_name", "contact_name"], "properties": {
+        "date": {"type": "string", "format": "date"}, "student_name": {"type": "string", "description": "学员姓名。"},
+        "student_age": {"type": "integer", "description": "学员年龄（岁）。"},
+        "contact_name": {"type": "string", "description": "联系人姓名或称呼。"},
+        "own_piano": {"type": "boolean", "description": "家里是否有钢琴。"}}}}}
+
+
+@pytest.mark.parametrize(("question", "values"), [
+    ("2027年3月20日给我女儿王小美约钢琴课，她八岁，家里有钢琴，联系人王女士",  # 女士 is no "lady" of the dictionary's
+     {"student_name": "王小美", "student_age": 8, "contact_name": "王女士", "own_piano": True}),
+    ("预约2027年3月20日的钢琴课，学员李明，12岁，联系人叫李先生，家里没有钢琴",
+     {"student_name": "李明", "student_age": 12, "contact_name": "李先生", "own_piano": False}),
+])
+def test_names_said_as_names_ages_and_a_flag_after_whether(question, values):
+    [(_, arguments)] = call(question, PIANO)
+    assert {name: arguments.get(name) for name in values} == values
+

@@ -32,7 +32,7 @@ from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_values import as_written, framed, in_learners_words
 
 ISO_DATE, CLOCK = re.compile(r"\d{4}-\d{2}-\d{2}"), re.compile(r"[012]\d:[0-5]\d")
-DAY_ALONE = re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b", re.I)  # "the 27th": a day of a month it does not name
+DAY_ALONE = re.compile(rf"^(?!.*\b(?:{MONTH})\b).*?\bthe\s+(\d{{1,2}})(?:st|nd|rd|th)\b", re.I)  # "the 27th", no month named
 
 
 @dataclass(frozen=True)
@@ -248,9 +248,8 @@ def _as_before(value: Any, before: Any, asked: str) -> Any:
     if isinstance(value, str) and isinstance(before, str) and is_chinese(before) and not is_chinese(value):
         return as_written(value, asked)  # "卧室也开一下" after 客厅: the room as written, as the last one was
     dated = isinstance(before, str) and ISO_DATE.fullmatch(before) and isinstance(value, str)
-    day = DAY_ALONE.search(asked) if dated and ISO_DATE.fullmatch(value) else None  # "make it the 27th" after 2027-03-20:
-    if day and not re.search(rf"\b(?:{MONTH})\b", asked, re.I):  # the 27th of that month (if it has one), not of this one
-        with suppress(ValueError):
+    if dated and ISO_DATE.fullmatch(value) and (day := DAY_ALONE.search(asked)):  # "make it the 27th" after 2027-03-20: the
+        with suppress(ValueError):  # 27th of that month (if it has one), not of this one
             return dt.date.fromisoformat(before).replace(day=int(day[1])).isoformat()
     return as_iso(value) or value if dated and not ISO_DATE.fullmatch(value) else value
 

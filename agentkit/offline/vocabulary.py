@@ -130,7 +130,7 @@ def _dictionary() -> dict[str, str]:
     """CC-CEDICT for reading: a word of 2-4 characters, not a name -> its first sense, cleaned."""
     words: dict[str, str] = {}
     for word, entries in senses().items():
-        for rest in entries.split("\n") if 1 < len(word) else ():
+        for rest in entries.split("\n") if 1 < len(word) and word not in TABLES["zh"]["addressed"] else ():  # "女士" of 王女士
             sense = re.split("[;,]", rest.split("/", 2)[1])[0]  # "[pin1 yin1] /sense, more; sense/.../": a name's "[Pin1"
             if rest[1].islower() and not re.match(TABLES["zh"]["unused_sense"], sense, re.I):
                 words.setdefault(word, re.sub(r"\([^)]*\)?", "", sense).strip().removeprefix("to "))

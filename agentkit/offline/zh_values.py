@@ -16,7 +16,7 @@ from typing import Any
 from agentkit.offline import lexicon
 from agentkit.offline.language import is_chinese
 from agentkit.offline.options import MEANINGS
-from agentkit.offline.phrases import text_kind
+from agentkit.offline.phrases import PERSON, text_kind
 from agentkit.offline.reading import STOP_WORDS, split_name, stem, words
 from agentkit.offline.roles import STRICT, hint_of, json_type, role_of
 from agentkit.offline.spans import MEASURES, Span
@@ -50,7 +50,8 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str, al
         return arguments
     written = {name: _quoted(value, question, properties.get(name) or {}, name) if isinstance(value, str) and _free(
         name, properties.get(name) or {}, value) else value for name, value in arguments.items()}
-    written |= framed(question, properties, set(written))  # "让奶奶去接小明": who picks up, who is picked up
+    said = {m["zh"] for m in PERSON.finditer(english(question)) if m["zh"]}  # "联系人王女士": a name said so, not framed
+    written |= {n: v for n, v in framed(question, properties, set(written)).items() if written.get(n) not in said}  # 让X去接Y
     written = {n: in_run(v, n, properties.get(n) or {}, question) for n, v in written.items()}
     written |= labelled(question, schema, written)  # "作者是刘慈欣", "在首都机场T3接张总"
     written |= flags(question, properties, written)  # "需要毛巾" for "是否需要毛巾"
@@ -71,7 +72,7 @@ def flags(question: str, properties: dict, found: dict[str, Any]) -> dict[str, b
     in brackets is no part of it ("是否学生（凭学生证半价）": "我是学生")."""
     said = {}
     for name, spec in properties.items():
-        described = re.sub(r"[（(][^）)]*[）)]", "", spec.get("description") or "")
+        described = re.sub(r"[（(][^）)]*[）)]", "", spec.get("description") or "").split("是否")[-1]  # "家里是否有钢琴": 有钢琴
         thing = re.sub(rf"^(?:{RUNS['flag_leads']})+|[？?。.吗]+$", "", described)
         # "是否需要烧制作品" is said by "不用烧制" (its first word), "是否开发票" by "要发票" (its last)
         thing = next((t for t in (thing, thing[:2], thing[-2:]) if t in question), thing)
