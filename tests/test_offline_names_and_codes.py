@@ -154,6 +154,7 @@ def test_a_capital_letter_after_its_parameter_s_word_is_its_value():
     ("a class on 2027-03-20. My name is Ana Lima and my email is ana@example.com", "Ana Lima"),
     ("Joe Bloggs here - a class on 2027-03-20 please", "Joe Bloggs"),
     ("a class on 2027-03-20 under the name Morris", "Morris"),
+    ("book a class on 2027-03-20 for my daughter Mia Chen", "Mia Chen"),
 ])
 def test_a_name_the_request_says_is_the_persons_is_taken_whatever_else_is_capitalised(question, name):
     book = tool("book_class", "Book a place on a class.", ["date", "learner_name"], date={"type": "string", "format": "date"},

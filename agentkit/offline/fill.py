@@ -104,8 +104,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     twice = {n for n in texts for o in set(texts) & set(required) - {n} if n not in required and values[n] == values[o]}
     values = {n: v for n, v in values.items() if n not in twice}  # "add a task: X": X is the task's, no optional project's
     values |= {name: None for name in required if name not in values and nullable(properties[name])}
-    refused = {n for n, p in properties.items() if n in values and not numbers.fits_pattern(p, values[n])  # "查下"
-               or len(str(values.get(n))) > p.get("maxLength", 1e9)}
+    refused = {n for n, p in properties.items() if n in values and (not numbers.fits_pattern(p, values[n])  # "查下"
+               or len(str(values[n])) > p.get("maxLength", 1e9) or re.fullmatch(r"[\s,.;:!?'\"\-–—]*", str(values[n])))}  # "-"
     ordered = {name: values[name] for name in properties if name in values and name not in refused}
     return ordered, [name for name in required if name not in ordered]
 
