@@ -90,7 +90,8 @@ def _plan(question: str, offers: list[Offer], choice: ToolChoice) -> list[Planne
     bests: list[tuple[str, Offer | None, float]] = []  # each clause's tool and score, once; on a tie, a clause that points
     for clause in clauses(question):  # back ("any courts free? book one for 6") takes the tool nearest the clause before's
         kin = set(reading.split_name(bests[-1][1].name)) if bests and bests[-1][1] and ONE.search(clause) else set()
-        bests.append((clause, *_best(clause, sorted(fitting, key=lambda o: -len(kin & set(reading.split_name(o.name)))))))
+        near = sorted(fitting, key=lambda o: -len(kin & {*reading.split_name(o.name)})) if kin else fitting
+        bests.append((clause, *_best(clause, near)))
     calls = [_planned(tool, copy) for copy in copies] if (one := all(b in (tool, None) for _, b, _ in bests)) and copies else []
     current: tuple[Offer, str] | None = None  # the tool of the call being built, and the text it has so far
     before_any = ""  # "I weigh 70 kg and I'm 1.75 m tall. What's my BMI?": values before the tool is named

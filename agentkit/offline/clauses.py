@@ -134,12 +134,12 @@ def _only_when(lead: str) -> bool:
 def in_place(before: str, clause: str, question: str, read: Callable[[str], tuple[dict, list]]) -> list[str]:
     """ "the study and the hall blinds down": the request once for each part "and" joins before it, with the part's values
     in place of its own ("the study blinds down"); [] unless each part gives only those, and a word at most ("the")."""
-    if not before or not re.search(rf"{re.escape(before)}\s+and\s", question):
+    if not before or not re.match(r"\s+and\s", question[question.find(before) + len(before):]) or before not in question:
         return []
     theirs, copies = read(clause)[0], []
     for part in before.split(" and "):
         mine = read(part)[0]
-        if not mine or len(re.sub("|".join(re.escape(str(v)) for v in mine.values()), " ", part).split()) > 1 or any(
+        if not mine or len(reduce(lambda text, v: text.replace(str(v), " "), mine.values(), part).split()) > 1 or any(
                 theirs.get(n) in (None, v) or str(theirs[n]) not in clause for n, v in mine.items()):
             return []
         copies.append(reduce(lambda text, n: text.replace(str(theirs[n]), str(mine[n]), 1), mine, clause))

@@ -26,6 +26,7 @@ GROUPS = {group: [set(map(reading.stem, line.split())) for line in lines] for gr
 MEANINGS = sum(GROUPS.values(), [])  # each line of words that point at one option, whatever the group
 HAN = re.compile(r"[\u4e00-\u9fff]")
 DAYPARTS = lexicon.words("words")["dayparts"]
+AFTER = re.compile(r"\s*([a-z]*)")  # the word after "any"
 ALONE = {"is", "will", "would", "works", "fine", "ok", "okay", "goes", "at", "of", "you", "really", "please"}
 NEGATED = re.compile(r"\b(?:not|no|never|without|isn't|wasn't|don't|doesn't)\s+(?:\w+\s+)?$")  # "not urgent", "not too urgent"
 
@@ -44,11 +45,10 @@ def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool) -
         others = [reading.stem(h) for h in heads if h != head]
         for start, word in reading.words_at(lowered):
             spelled = word == part or len(word) >= 4 and part.startswith(word) or part == word[:4]
-            # a synonym ("ml" for milliliters, "electric" for ev) only when it points at this option alone
-            after = re.match(r"\s*([a-z]*)", lowered[start + len(word):])[1]  # "not urgent"; "any format is fine", "in any
-            said = not NEGATED.search(lowered[:start]) and (word not in ("any", "all") or not after or {  # condition", never
-                after, reading.stem(after)} & (hint | ALONE))  # "got any road bikes?": it names no option "any" there
-            if part and (spelled or reading.names_option(word, part, (part, *others))) and said:
+            # a synonym ("ml" for milliliters, "electric" for ev) only when it points at this option alone; not "not urgent"
+            if part and (spelled or reading.names_option(word, part, (part, *others))) and not NEGATED.search(
+                    lowered[:start]) and (word not in ("any", "all") or not (after := AFTER.match(lowered, start + len(word))[1])
+                                          or {after, reading.stem(after)} & (hint | ALONE)):  # "any format", no "any bikes?"
                 before = re.findall(r"[a-z0-9]+", lowered[:start])[-2:]
                 found.append((start, option, before))
                 break
@@ -102,7 +102,7 @@ def boolean(name: str, text: str, required: bool, guess: bool, spans: list[Span]
     # "birthday_package" is said by "birthday"; "refund_as_credit", "pay_by_card" by what follows "as", "by": "credit"
     lowered = QUOTED.sub(lambda quote: " " * len(quote.group(0)), text).lower()  # every word of the flag asked, unquoted
     said = reading.words_at(lowered)  # each word of the flag, or one of its synonyms ("bringing a friend" for a guest)
-    matches = [re.search(rf"\b{re.escape(reading.stem(word)[:5])}\w*", lowered) or next((re.compile(r"\S+").search(
+    matches = [reading.pattern(rf"\b{re.escape(reading.stem(word)[:5])}\w*").search(lowered) or next((re.compile(r"\S+").search(
         lowered, at) for at, w in said if reading.related(w, reading.stem(word))), None) for word in topic]
     if not (topic and all(matches)):  # or the verb its description says: "True if the tank was filled" for "filled it up"
         said = [re.search(rf"\b{verb}\b", lowered) for verb in re.findall(r"\b[a-z]{3,}ed\b", description.lower())]

@@ -87,8 +87,7 @@ PERSON = re.compile(_PHRASES["person"])  # "name's Tom Okoro", "under Morris", "
 
 def person_named(text: str, spans: list[Span], used: set[int]) -> str | None:
     """The name the request says is the person's (PERSON), once: its span is then used."""
-    for found in PERSON.finditer(text):
-        group = found.lastgroup or "name"
+    for found, group in ((found, found.lastgroup or "name") for found in PERSON.finditer(text)):
         if not any(s.start <= found.start(group) < s.end and id(s) in used for s in spans):
             spans.append(Span(found.start(group), found.end(group), "named", found[group]))
             used.add(id(spans[-1]))

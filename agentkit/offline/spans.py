@@ -92,8 +92,7 @@ _DATE = re.compile(dates.RELATIVE.pattern + r"|\b\d{4}(?P<sep>[-/.])\d{1,2}(?P=s
                    rf"\b(?:{dates.MONTH})(?:\s+|(?<=[a-z])\.)\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?\b|{dates.DAY_OF_MONTH}|"
                    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{dates.MONTH})(?:\s+\d{{4}})?\b", re.IGNORECASE)
 _NAMED_END = re.compile(r"\s+(?:with|and|saying|that|which|to|in|for|about|containing|from|on|at)\b|[,.;:!?](?!\w)|$")
-_PHONE = re.compile(r"\+\d[\d -]{6,}\d|\b\d{3}[ -]\d{3}[ -]\d{4}\b|\b0[1-9]\d{1,3}[ -]?\d{3,4}[ -]?\d{3,4}\b|"
-                    r"\b1[3-9]\d[ -]?\d{4}[ -]?\d{4}\b")
+_PHONE = re.compile(TABLES["spans"]["phone"])
 """A phone number: international ("+44 7700 900123"), North American, national with its leading 0 ("07700 900123",
 "0113 496 0123"), a Chinese mobile ("13812345678", "139 1234 5678")."""
 _FOLDER = re.compile(r"\b([\w.-]+)\s+(?:folder|directory|dir)\b|\b(?:folder|directory|dir)\s+([\w./-]+)", re.IGNORECASE)

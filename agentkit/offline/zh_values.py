@@ -177,7 +177,8 @@ def _quoted(value: str, question: str, spec: dict, name: str) -> str:
 def _numbered(written: str, question: str) -> str:
     """A place named by its number as written: "二号会议室" (read "meeting room #2", so the value found is "2"), "3楼会议室"
     (found as "会议室")."""
-    if is_chinese(written) and (glued := re.search(rf"(?:\d+|{NUMERAL})\s*[楼层栋]\s*{re.escape(written)}", question)):
+    if is_chinese(written) and re.search("[楼层栋]", question) and (glued := re.search(
+            rf"(?:\d+|{NUMERAL})\s*[楼层栋]\s*{re.escape(written)}", question)):
         return glued[0]  # not 号 alone: "5号开会" is a day's
     numbers = ((p[0], str(p[1] if p[1].isdigit() else numeral(p[1]))) for p in NUMBERED_PLACE.finditer(question))
     return next((place for place, number in numbers if written == number or written and place.endswith(written)), written)
