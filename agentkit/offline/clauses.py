@@ -134,7 +134,7 @@ def _only_when(lead: str) -> bool:
 def in_place(before: str, clause: str, question: str, read: Callable[[str], tuple[dict, list]]) -> list[str]:
     """ "the study and the hall blinds down": the request once for each part "and" joins before it, with the part's values
     in place of its own ("the study blinds down"); [] unless each part gives only those, and a word at most ("the")."""
-    if not before or not re.match(r"\s+and\s", question[question.find(before) + len(before):]) or before not in question:
+    if not before or before not in question or not re.match(r"\s+and\s", question[question.find(before) + len(before):]):
         return []
     theirs, copies = read(clause)[0], []
     for part in before.split(" and "):

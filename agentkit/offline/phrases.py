@@ -87,11 +87,12 @@ PERSON = re.compile(_PHRASES["person"])  # "name's Tom Okoro", "under Morris", "
 
 def person_named(text: str, spans: list[Span], used: set[int]) -> str | None:
     """The name the request says is the person's (PERSON), once: its span is then used."""
-    for found, group in ((found, found.lastgroup or "name") for found in PERSON.finditer(text)):
-        if not any(s.start <= found.start(group) < s.end and id(s) in used for s in spans):
-            spans.append(Span(found.start(group), found.end(group), "named", found[group]))
+    for found in PERSON.finditer(text):  # each alternative names its group: name, here or zh
+        start, end = found.span(found.lastgroup)
+        if not any(s.start <= start < s.end and id(s) in used for s in spans):
+            spans.append(Span(start, end, "named", found[found.lastgroup]))
             used.add(id(spans[-1]))
-            return found[group]
+            return found[found.lastgroup]
     return None
 
 
