@@ -192,3 +192,37 @@ CONTRAST = _offer("complementary_shade", "The paint shade that contrasts with a 
 ])
 def test_a_request_for_the_opposite_of_what_a_tool_is_named_for_is_no_call_for_it(question, offer):
     assert plan(question, [offer]) == []
+
+
+EYE_TEST = _offer("book_eye_test", "Book an eye test at the optician's.", {
+    "date": {"type": "string", "format": "date"}, "time": {"type": "string", "description": "HH:MM"},
+    "name": {"type": "string", "description": "Full name of the patient."}}, ["date", "time", "name"])
+KAYAK = _offer("book_kayak_tour", "Book a guided kayak tour.", {
+    "date": {"type": "string", "format": "date"}, "paddlers": {"type": "integer"}}, ["date", "paddlers"])
+KIT = _offer("hire_kit", "Hire camping kit from the outdoor shop.", {
+    "item": {"type": "string", "description": "What to hire"}, "date": {"type": "string", "format": "date"}}, ["item", "date"])
+
+
+@pytest.mark.parametrize(("question", "offer"), [
+    ("Can you book me a massage for 2027-05-04 at 15:00, under Jo Park?", EYE_TEST),  # every value, another thing
+    ("Book a table for four at an Italian place on 2027-05-04.", KAYAK),
+    ("I need a plumber on 2027-05-04, two of us will be in.", KAYAK),  # a thing wanted, no verb of the tool's
+])
+def test_a_request_for_a_thing_no_word_of_the_tool_names_is_no_call_for_it(question, offer):
+    assert plan(question, [offer]) == []
+
+
+@pytest.mark.parametrize(("question", "offer", "called"), [
+    ("Can you book me an eye test on 2027-05-04 at 15:00? Name's Jo Park.", EYE_TEST, "book_eye_test"),
+    ("Please book us a tour on 2027-05-04 for 3 paddlers.", KAYAK, "book_kayak_tour"),  # a word of its name
+    ("Could you hire me a tent for 2027-05-04?", KIT, "hire_kit"),  # a tool whose `item` takes any thing
+])
+def test_the_thing_the_tool_names_or_takes_still_calls_it(question, offer, called):
+    assert [p.offer.name for p in plan(question, [offer])] == [called]
+
+
+def test_a_bare_name_parameter_is_a_persons_when_its_description_says_so():
+    from agentkit.offline.roles import role_of
+    assert role_of("name", {"type": "string", "description": "Full name of the patient."})[0] == "person"
+    assert role_of("name", {"type": "string", "description": "The playlist's new name."})[0] == "title"
+    assert role_of("reason", {"type": "string", "description": "Why: routine, hearing_aid_check."})[0] != "date"

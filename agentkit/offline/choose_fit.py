@@ -22,8 +22,8 @@ from agentkit.offline.spans import SAY_IN, find, without_literals
 from agentkit.offline.vocabulary import english
 
 _WORDS = words("choose")["choose"]
-WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, THING, KIND = (re.compile("|".join(_WORDS[name]), re.I) for name in (
-    "whats_in", "show_file", "part_of_file", "means", "thing_asked", "thing_kind"))
+WHATS_IN, SHOW_FILE, PART_OF_FILE, MEANS, THING, KIND, WANTED = (re.compile("|".join(_WORDS[name]), re.I) for name in (
+    "whats_in", "show_file", "part_of_file", "means", "thing_asked", "thing_kind", "thing_wanted"))
 """The words that imply a request ("what's in", "show me", "the first line of"), name its means ("with the shell"),
 and what a question asks for."""
 INTO = re.compile(rf"\b{ADDING}\s+.+?\s+{ONTO}\s+([a-z]+)", re.I)
@@ -92,26 +92,48 @@ def _another_thing(offer: Offer, text: str, asked: tuple[str, ...], strong: floa
     """Whatever values it gives, a request about another thing of the tool's kind: "the area of a triangle", "a pet store",
     "the price of a barrel of oil" (the thing's head is a word of the tool's name, another of its words none of the tool's
     words, and a word of the tool's name is unsaid) is not for calculate_circle_area, grocery_store_locate_nearby,
-    get_crypto_price; nor "my age" (no word of the thing names the tool, no word but its verb does) for calculate_bmi."""
-    if not (thing := KIND.search(text)):
+    get_crypto_price; nor "my age" (no word of the thing names the tool, no word but its verb does) for calculate_bmi,
+    nor "can you book me a haircut" (a one-clause request for a thing, `WANTED`) for book_hearing_test."""
+    if not (read := _thing(text)):
         return False
+    thing, common, values, wanted = read
     spans = find(text)
-    values = {w for span in spans for w in reading.words(text[span.start:span.end])} | reading.WEAK_STEMS | WHICH_ONE
-    # not a name written capitalised, nor what was done to it ("the distance covered", "the offenses he committed")
-    common = [w for w in reading.words(" ".join(w for w in thing[1].split() if not w[:1].isupper() and not w.endswith((
-        "ed", "ing")))) if w not in values]
     # "the Dutch word for ..." asks to translate, "... of todo.txt" to read: words implied, not said nor two said joined
     implied = {*asked} - {*reading.words(text)} - {a + b for a, b in pairwise(asked)}
     if common and max([strong, *map(offer.weight_of, implied)]) < NAME and max(map(offer.weight_of, [*common, *implied])) < (
-            DESCRIPTION) and all(s.kind != "path" for s in spans):
+            DESCRIPTION) and all(s.kind != "path" for s in spans) and not (wanted and (  # "the new course": a word of its own
+            max(map(offer.weight_of, common)) or _takes_a_thing(offer))):
         return True  # a file's request is told by its path ("the first line of todo.txt")
-    head = set(reading.words(thing[1].partition(" of ")[0])) - values  # "the area of ...", "the air temperature"
+    if wanted:  # "book me a session" for book_tutor_session: a thing the tool names is its own
+        return False
+    head = set(reading.words(thing.partition(" of ")[0])) - values  # "the area of ...", "the air temperature"
     if all(named_only(offer.name).weight_of(w) < NAME for w in head) or all(map(offer.weight_of, common)):
         return False
     initials = reading.acronyms(re.findall(r"[a-z]+", text.lower()))  # "return of investment" says calculate_roi's "roi"
     # ... and the thing is the text's one request ("what is the capital of Peru, and the largest city in Chile?" asks two)
     return any(n not in initials and not any(reading.related(n, w) for w in asked) for n in _kind_words(offer)) and sum(
         bool(KIND.search(clause)) for clause in clauses(text)) < 2
+
+
+@lru_cache(maxsize=256)  # the same for every tool
+def _thing(text: str) -> tuple[str, tuple[str, ...], set[str], bool] | None:
+    """The thing a text asks about (`KIND`) or for (`WANTED`, in one clause); its words but the values the text gives,
+    names written capitalised and what was done to it ("the distance covered", "the offenses he committed"); the words
+    of those values; and whether it is wanted."""
+    found = KIND.search(text)
+    if not (found or (wanted := WANTED.search(text)) and len(clauses(text)) == 1):
+        return None
+    values = {w for span in find(text) for w in reading.words(text[span.start:span.end])} | reading.WEAK_STEMS | WHICH_ONE
+    thing = found[1] if found else next(filter(None, wanted.groups()))
+    return thing, tuple(w for w in reading.words(" ".join(w for w in thing.split() if not w[:1].isupper() and not w.endswith((
+        "ed", "ing")))) if w not in values), values, not found
+
+
+def _takes_a_thing(offer: Offer) -> bool:
+    """Whether a required parameter takes any thing asked for as it is said ("hire a racket" for an `item`, "order a
+    latte" for a `drink`): a plain string, no option, format or pattern, and no role but a title."""
+    return any(slot.required and slot.type == "string" and slot.role in (None, "title") and not {
+        "enum", "format", "pattern"} & set(offer.properties.get(slot.name) or {}) for slot in offer.slots)
 
 
 @lru_cache(maxsize=1024)
