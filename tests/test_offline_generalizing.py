@@ -226,3 +226,37 @@ def test_a_bare_name_parameter_is_a_persons_when_its_description_says_so():
     assert role_of("name", {"type": "string", "description": "Full name of the patient."})[0] == "person"
     assert role_of("name", {"type": "string", "description": "The playlist's new name."})[0] == "title"
     assert role_of("reason", {"type": "string", "description": "Why: routine, hearing_aid_check."})[0] != "date"
+
+
+HALL = _offer("hire_village_hall", "Hire the village hall for an event.", {
+    "date": {"type": "string", "format": "date"}, "start_time": {"type": "string", "description": "HH:MM"},
+    "hours": {"type": "integer", "description": "Length of the hire in hours."},
+    "purpose": {"type": "string", "description": "What the room is for, e.g. 'quiz night'."},
+    "guests": {"type": "integer", "description": "Expected number of people."},
+    "kitchen": {"type": "boolean", "description": "Include use of the kitchen."}}, ["date", "start_time", "hours", "purpose"])
+BOUNCY = _offer("hire_bouncy_castle", "Hire a bouncy castle delivered to a venue.", {
+    "date": {"type": "string", "format": "date"}, "start_time": {"type": "string", "description": "HH:MM"},
+    "venue": {"type": "string", "description": "Where to set it up."}}, ["date", "start_time"])
+DISPLAY = _offer("order_flower_display", "Order a flower display for an event.", {
+    "date": {"type": "string", "format": "date"}, "colours": {"type": "string"}}, ["date", "colours"])
+
+
+@pytest.mark.parametrize("question", [
+    "For the 2027-05-08 party: book the hall from 14:00 for 4 hours for a birthday party, and hire a bouncy castle too.",
+    "For 2027-05-08: can you hire the hall from 14:00 for 4 hours for a birthday party? And a bouncy castle from 15:00.",
+])
+def test_a_colon_after_what_the_requests_are_for_starts_them_not_a_text(question):
+    assert [p.offer.name for p in plan(question, [HALL, BOUNCY, DISPLAY])] == ["hire_village_hall", "hire_bouncy_castle"]
+
+
+def test_a_clause_naming_another_tool_starts_its_call_though_it_would_complete_the_one_before():
+    calls = plan("Hire the hall on 2027-05-08 for a quiz night, and a bouncy castle from 15:00 for 4 hours", [HALL, BOUNCY])
+    assert [p.offer.name for p in calls] == ["hire_village_hall", "hire_bouncy_castle"]
+
+
+@pytest.mark.parametrize("question", [
+    "Hire the hall on 2027-05-08 from 18:00 for 3 hours for Mum's retirement party (about 60 guests, and we want the kitchen).",
+    "Book the hall on 2027-05-08 from 18:00 for 3 hours for a quiz night; we need the kitchen as well"])
+def test_a_clause_that_adds_a_flag_is_the_same_call_whatever_text_it_reads_as(question):
+    (call,) = plan(question, [HALL])  # (its purpose is read as "kitchen", a room's word: the purpose "is for" a room)
+    assert call.arguments["kitchen"] is True and (call.arguments["date"], call.arguments["hours"]) == ("2027-05-08", 3)

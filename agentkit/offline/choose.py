@@ -101,11 +101,11 @@ def _plan(question: str, offers: list[Offer], choice: ToolChoice) -> list[Planne
         named = max([0, *map(best.weight_of, {*asking(clause)[0]} - {*asking(current[1] if current else "")[0]})]) if best else 3
         goes_on = current is not None and best is not None and (_goes_on(*current, clause, best_score) or named < 2 and (
             _another_call(*current, clause)) or named < 3 and _complete(current[0], clause) and not _complete(best, clause))
-        # "the 2nd item is done, tick it off" is one call; so is "40 liters of fuel, it cost 320" (the price it lacks)
-        # "a double room in Porto for 3 nights, two guests": a clause naming no word of its tool's name adds to the call
+        # one call: "the 2nd item is done, tick it off", "40 liters of fuel, it cost 320", "a room in Porto, two guests" (a
+        # clause naming no word of its tool's name adds to the call; one naming another tool's starts that tool's call)
         if current and (IT.search(clause) and (score(current[0], clause) >= ENOUGH or best_score < ENOUGH) or not goes_on
-                        and best is not None and best.name != current[0].name and _completes(*current, clause, named < NAME)
-                        and not _complete(best, clause)):
+                        and best is not None and best.name != current[0].name and named < NAME
+                        and _completes(*current, clause, True) and not _complete(best, clause)):
             current = (current[0], f"{current[1]} and {clause}")
             continue
         best = current[0] if goes_on else best
@@ -160,12 +160,10 @@ def _asks_for_tool(question: str, offers: list[Offer]) -> bool:
 
 def _items_split(question: str, offers: list[Offer]) -> str:
     """ "add X and Y to my list" is one request per item, unless the tool it asks for takes a list of them."""
-    if (split := each_item(question)) != question:
-        properties = (best.schema.get("properties") or {}) if (best := _best(question, offers)[0]) else {}
-        if any(p.get("type") == "array" and json_type(p.get("items") or {}) in ("string", None)
-               and "enum" not in (p.get("items") or {}) for p in properties.values()):
-            return question
-    return split
+    if (split := each_item(question)) == question or not (best := _best(question, offers)[0]):
+        return split
+    return question if any(p.get("type") == "array" and json_type(p.get("items") or {}) in ("string", None)
+                           and "enum" not in (p.get("items") or {}) for p in best.properties.values()) else split
 
 
 def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
@@ -253,7 +251,11 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     renamed = {n for n in own if merged.get(n) == alone.get(n) and (role_of(n, properties[n])[0] == "person" or by_pattern(
         {n: properties[n]}, clause) or str(alone.get(n)) in codes)} | {n for n in own if str(before.get(n)) in coded and str(
         alone.get(n)) not in codes}  # and a code the call has is not another call's for words that are no code ("zone C")
-    return bool(options) or any(name in before and alone.get(name) != before[name] for name in own - renamed if name not in lists)
+    differing = {name for name in own - renamed - lists if name in before and alone.get(name) != before[name]}
+    # a text read another way from a clause that gives a value the call lacks ("..., and we want the kitchen") is no other call
+    text = {n for n in differing | set(clause_only) if kind_of(offer.schema, n) in ("text", "room") and json_type(
+        properties[n]) == "string" and "enum" not in properties[n]}
+    return bool(options) or bool(differing) and not (differing <= text and set(clause_only) - set(before) - text)
 
 
 def _share_arguments(calls: list[Planned]) -> list[Planned]:
