@@ -396,3 +396,13 @@ def test_names_said_as_names_ages_and_a_flag_after_whether(question, values):
     [(_, arguments)] = call(question, PIANO)
     assert {name: arguments.get(name) for name in values} == values
 
+
+
+def test_a_flag_whose_name_says_a_place_is_set_not_read_as_a_place():
+    from agentkit.offline.choose import Offer, plan
+    offer = Offer("book_cat_sitting", "预订猫咪寄养服务。", {"type": "object", "properties": {
+        "start_date": {"type": "string", "format": "date", "description": "开始日期"},
+        "cat_name": {"type": "string", "description": "猫的名字"},
+        "pickup_service": {"type": "boolean", "description": "是否需要上门接送"}}, "required": ["start_date", "cat_name"]})
+    (call,) = plan("2027-05-04开始寄养我家猫咪咪，需要上门接送。", [offer])  # "pickup": a place's word (it raised TypeError)
+    assert call.arguments["pickup_service"] is True and call.arguments["start_date"] == "2027-05-04"

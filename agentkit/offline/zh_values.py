@@ -57,7 +57,8 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str, al
     written |= flags(question, properties, written)  # "需要毛巾" for "是否需要毛巾"
     written |= meant(question, schema, written) if alone else {}  # "乌龙茶" names oolong, "兔子" rabbit
     # "奥体中心的羽毛球场": a place written as the learner did is what stands before 的, not the court booked there
-    for name in (n for n in written if written[n] != arguments.get(n) and role_of(n, properties.get(n) or {})[0] == "place"):
+    for name in (n for n, v in written.items() if v != arguments.get(n) and isinstance(v, str) and role_of(
+            n, properties.get(n) or {})[0] == "place"):  # (a flag of a place's role, "上门取送", is no place)
         written[name] = re.sub(r"^([\u4e00-\u9fff]{2,})的[\u4e00-\u9fff]{2,}$", r"\1", written[name])
     unit = next((n for n, spec in properties.items() if n not in written and _free(n, spec, "") and role_of(n, spec)[0]
                  == "unit"), None)  # "3盒酸奶": the measure word between the number and the thing counted is its unit
