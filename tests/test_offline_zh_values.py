@@ -406,3 +406,14 @@ def test_a_flag_whose_name_says_a_place_is_set_not_read_as_a_place():
         "pickup_service": {"type": "boolean", "description": "是否需要上门接送"}}, "required": ["start_date", "cat_name"]})
     (call,) = plan("2027-05-04开始寄养我家猫咪咪，需要上门接送。", [offer])  # "pickup": a place's word (it raised TypeError)
     assert call.arguments["pickup_service"] is True and call.arguments["start_date"] == "2027-05-04"
+    assert call.arguments["cat_name"] == "咪咪"  # a pet's name after the animal: 猫 咪咪, not 家猫咪咪
+
+
+@pytest.mark.parametrize("question", ["2027-05-04开始寄养，我家狗狗旺财要住三天", "帮我家小猫豆豆订2027-05-04开始的寄养"])
+def test_a_pets_name_is_the_word_after_the_animal(question):
+    from agentkit.offline.choose import Offer, plan
+    offer = Offer("board_pet", "预订宠物寄养。", {"type": "object", "properties": {
+        "start_date": {"type": "string", "format": "date", "description": "开始日期"},
+        "pet_name": {"type": "string", "description": "宠物名字"}}, "required": ["start_date", "pet_name"]})
+    (call,) = plan(question, [offer])
+    assert call.arguments["pet_name"] in ("旺财", "豆豆")
