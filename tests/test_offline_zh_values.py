@@ -417,3 +417,16 @@ def test_a_pets_name_is_the_word_after_the_animal(question):
         "pet_name": {"type": "string", "description": "宠物名字"}}, "required": ["start_date", "pet_name"]})
     (call,) = plan(question, [offer])
     assert call.arguments["pet_name"] in ("旺财", "豆豆")
+
+
+@pytest.mark.parametrize(("question", "room"), [("2027-05-08下午订个尊享的，四个人", "vip"),
+                                              ("2027-05-08下午订个普通包间，四个人", "standard")])
+def test_an_option_is_named_by_its_glosss_head_where_glosses_share_an_end(question, room):
+    from agentkit.offline.choose import Offer, plan
+    offer = Offer("book_karaoke_room", "预订KTV包间。", {"type": "object", "properties": {
+        "date": {"type": "string", "format": "date", "description": "日期"},
+        "room_type": {"type": "string", "enum": ["standard", "vip", "large"],
+                      "description": "包间类型：standard=普通包间，vip=尊享包间，large=大包间。"},
+        "people": {"type": "integer", "description": "人数"}}, "required": ["date", "room_type"]})
+    (call,) = plan(question, [offer])
+    assert call.arguments["room_type"] == room

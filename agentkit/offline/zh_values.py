@@ -225,14 +225,17 @@ def _plain(text: str) -> str:
 
 
 def glossed(spec: dict, text: str, spans: list[Span], used: set[int]) -> Any:
-    """The option a Chinese description glosses ("large 大杯", "no_ice 去冰") or a Chinese option ("怡宝") that the
-    question names; both read through the vocabulary as the question was, so "去冰" meets "去冰". The words that
-    named it are the option's (a span in `used`): "拿铁，燕麦奶" orders a latte, not an "燕麦奶", with oat milk."""
+    """The option a Chinese description glosses ("large 大杯", "no_ice 去冰", or its gloss's head where glosses share an
+    end: "中老年" for senior=中老年套餐) or a Chinese option ("怡宝") that the question names; both read through the
+    vocabulary as the question was, so "去冰" meets "去冰". The words that named it are the option's (a span in `used`):
+    "拿铁，燕麦奶" orders a latte, not an "燕麦奶", with oat milk."""
     described = spec.get("description") or ""  # "large 大杯", "large=大杯", or "大杯(large)", "大杯 large"
     after = re.findall(r"([\u4e00-\u9fff]+)\s*[（(：:=＝]?\s*([A-Za-z_][\w%-]*)", described)
     glosses = {option: chinese for chinese, option in after if option in map(str, spec["enum"])} | dict(
         re.findall(r"([\w%]+)\s*[（(：:=＝]?\s*([\u4e00-\u9fff]+)", described))  # the option first where both read
-    named = ((o, r) for o in spec["enum"] for w in (glosses.get(str(o)), is_chinese(str(o)) and str(o)) if w
+    ends = {g[-k:] for g in glosses.values() for k in (2, 3) if sum(h.endswith(g[-k:]) for h in glosses.values()) > 1}
+    heads = {o: g[:-len(e)] for o, g in glosses.items() for e in ends if g.endswith(e) and len(g) - len(e) > 1}  # 中老年(套餐)
+    named = ((o, r) for o in spec["enum"] for w in (glosses.get(str(o)), is_chinese(str(o)) and str(o), heads.get(str(o))) if w
              for r in (english(w), w, *[by_dictionary(w).strip()] * is_chinese(text)))  # as the vocabulary reads it, or as
     # written inside a word it does not know ("草莓味"), or as the dictionary read it in a Chinese request (进阶: advanced)
     option, said = next(((o, s) for o, s in named if s in text), (None, ""))
