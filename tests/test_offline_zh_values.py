@@ -430,3 +430,18 @@ def test_an_option_is_named_by_its_glosss_head_where_glosses_share_an_end(questi
         "people": {"type": "integer", "description": "人数"}}, "required": ["date", "room_type"]})
     (call,) = plan(question, [offer])
     assert call.arguments["room_type"] == room
+
+
+@pytest.mark.parametrize(("question", "patient"), [
+    ("给我订个眼科检查，2027-05-08，李娜，13700001111", "李娜"),
+    ("约个眼科检查，2027-05-08上午，张伟，13600001111", "张伟"),
+    ("2027-05-08帮我妈约眼科检查，陈秀英，电话13900002222", "陈秀英"),
+])
+def test_a_chinese_name_said_alone_is_a_persons_by_its_surname(question, patient):
+    from agentkit.offline.choose import Offer, plan
+    offer = Offer("book_eye_exam", "预约眼科检查。", {"type": "object", "properties": {
+        "date": {"type": "string", "format": "date", "description": "日期"},
+        "patient_name": {"type": "string", "description": "就诊人姓名"},
+        "phone": {"type": "string", "description": "手机号"}}, "required": ["date", "patient_name", "phone"]})
+    (call,) = plan(question, [offer])
+    assert call.arguments["patient_name"] == patient

@@ -38,6 +38,7 @@ CUT, VERB = (re.compile(rf"({RUNS['measured']}|{'|'.join(sorted(cuts, key=len, r
 """What a content run of a person or a place ends at: a verb of the request, a word that links, a number and its measure
 word; a run of anything else, at the verb or a measure only ("带猫去打疫苗" is one task)."""
 READ_ON = "和跟与周星礼下这本0123456789"  # what is read with the words after it: "和 Lina", "3月", "下周一" (Monday next week)
+NAMED = re.compile(RUNS["name_shape"])
 SHAPES = {"person": re.compile(rf"{'|'.join(RUNS['persons'])}|{RUNS['name_shape']}"), "place": re.compile(RUNS["places"])}
 
 
@@ -147,8 +148,9 @@ def labelled(question: str, schema: dict, found: dict[str, Any]) -> dict[str, st
         weak = not was or was not in question or role == "person" and not SHAPES[role].search(was)
         if _free(name, spec, "") and (value := next((v for k, v in values if is_chinese(v) and (k or weak)), None)):
             placed[name] = value
-        elif role in SHAPES and name not in found and name in required and (value := next((
-                run for run in runs[::-1] if SHAPES[role].search(run) and run not in found.values()), None)):
+        elif role in SHAPES and name in required and (shape := SHAPES[role] if name not in found else NAMED if weak and (
+                role == "person") else None) and (value := next((  # a name said as one (李娜) for a person's misread
+                run for run in runs[::-1] if shape.search(run) and run not in found.values()), None)):
             placed[name] = value
         elif _free(name, spec, "") and role not in SHAPES and cut is CUT and (any(  # "地铁" of 中关村地铁站 is the place's:
                 was in run != was and SHAPES["place"].search(run) for run in runs) if was else name in required) and (
