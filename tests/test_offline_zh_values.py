@@ -445,3 +445,19 @@ def test_a_chinese_name_said_alone_is_a_persons_by_its_surname(question, patient
         "phone": {"type": "string", "description": "手机号"}}, "required": ["date", "patient_name", "phone"]})
     (call,) = plan(question, [offer])
     assert call.arguments["patient_name"] == patient
+
+
+@pytest.mark.parametrize("seed", ["0", "1", "2", "3"])
+def test_a_glosss_head_is_the_same_whatever_the_hash_seed(seed):
+    """Glosses that share ends of two sizes ("套餐", and "餐" of a title read as a gloss) are cut at the longest: once, a
+    set's order picked the end, so a run found 中老年 and the next 中老年套."""
+    import os
+    import subprocess
+    import sys
+    script = ("from agentkit.offline.zh_values import glossed\n"
+              "spec = {'enum': ['basic', 'premium', 'family'],\n"
+              "        'description': '会员套餐：basic=基础套餐，premium=尊享套餐，family=亲子套餐。'}\n"
+              "print(glossed(spec, '2027-05-08 订个 尊享 的', [], set()))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONHASHSEED": seed}).stdout.strip()
+    assert out == "premium"

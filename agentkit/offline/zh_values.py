@@ -236,7 +236,8 @@ def glossed(spec: dict, text: str, spans: list[Span], used: set[int]) -> Any:
     glosses = {option: chinese for chinese, option in after if option in map(str, spec["enum"])} | dict(
         re.findall(r"([\w%]+)\s*[（(：:=＝]?\s*([\u4e00-\u9fff]+)", described))  # the option first where both read
     ends = {g[-k:] for g in glosses.values() for k in (2, 3) if sum(h.endswith(g[-k:]) for h in glosses.values()) > 1}
-    heads = {o: g[:-len(e)] for o, g in glosses.items() for e in ends if g.endswith(e) and len(g) - len(e) > 1}  # 中老年(套餐)
+    heads = {o: g[:-len(e)] for o, g in glosses.items()  # 中老年(套餐): without the longest end it shares
+             if (e := max((e for e in ends if g.endswith(e) and len(g) - len(e) > 1), key=len, default=""))}
     named = ((o, r) for o in spec["enum"] for w in (glosses.get(str(o)), is_chinese(str(o)) and str(o), heads.get(str(o))) if w
              for r in (english(w), w, *[by_dictionary(w).strip()] * is_chinese(text)))  # as the vocabulary reads it, or as
     # written inside a word it does not know ("草莓味"), or as the dictionary read it in a Chinese request (进阶: advanced)
