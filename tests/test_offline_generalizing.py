@@ -260,3 +260,16 @@ def test_a_clause_naming_another_tool_starts_its_call_though_it_would_complete_t
 def test_a_clause_that_adds_a_flag_is_the_same_call_whatever_text_it_reads_as(question):
     (call,) = plan(question, [HALL])  # (its purpose is read as "kitchen", a room's word: the purpose "is for" a room)
     assert call.arguments["kitchen"] is True and (call.arguments["date"], call.arguments["hours"]) == ("2027-05-08", 3)
+
+
+def test_a_tool_that_takes_any_thing_takes_a_thing_booked_only_if_it_books():
+    assert plan("Can you book me a haircut on 2027-05-04 at 15:00?", [HALL]) == []  # `purpose` takes any text; hire it does not
+    assert [p.offer.name for p in plan("Could you hire me a tent for 2027-05-04?", [KIT])] == ["hire_kit"]
+
+
+@pytest.mark.parametrize(("text", "follows"), [
+    ("For 2027-05-08: book the hall", True), ("For my dad: can you hire a van", True),
+    ("new to-do: book the vet", False), ("gift idea: a yoga mat for Priya", False), ("all caps: please handle with care", False)])
+def test_a_colon_leads_to_requests_or_to_a_text(text, follows):
+    from agentkit.offline.spans import requests_follow
+    assert requests_follow(text, text.index(":") + 2) is follows

@@ -101,10 +101,10 @@ def _another_thing(offer: Offer, text: str, asked: tuple[str, ...], strong: floa
     # "the Dutch word for ..." asks to translate, "... of todo.txt" to read: words implied, not said nor two said joined
     implied = {*asked} - {*reading.words(text)} - {a + b for a, b in pairwise(asked)}
     if common and max([strong, *map(offer.weight_of, implied)]) < NAME and max(map(offer.weight_of, [*common, *implied])) < (
-            DESCRIPTION) and all(s.kind != "path" for s in spans) and not (wanted and (  # "the new course": a word of its own
-            max(map(offer.weight_of, common)) or _takes_a_thing(offer))):
+            DESCRIPTION) and all(s.kind != "path" for s in spans) and not (wanted is not None and (  # "the new course": its
+            max(map(offer.weight_of, common)) or _takes_a_thing(offer) and (not wanted or set(wanted) & actions(offer)))):
         return True  # a file's request is told by its path ("the first line of todo.txt")
-    if wanted:  # "book me a session" for book_tutor_session: a thing the tool names is its own
+    if wanted is not None:  # "book me a session" for book_tutor_session: a thing the tool names is its own
         return False
     head = set(reading.words(thing.partition(" of ")[0])) - values  # "the area of ...", "the air temperature"
     if all(named_only(offer.name).weight_of(w) < NAME for w in head) or all(map(offer.weight_of, common)):
@@ -116,17 +116,18 @@ def _another_thing(offer: Offer, text: str, asked: tuple[str, ...], strong: floa
 
 
 @lru_cache(maxsize=256)  # the same for every tool
-def _thing(text: str) -> tuple[str, tuple[str, ...], set[str], bool] | None:
+def _thing(text: str) -> tuple[str, tuple[str, ...], set[str], tuple[str, ...] | None] | None:
     """The thing a text asks about (`KIND`) or for (`WANTED`, in one clause); its words but the values the text gives,
     names written capitalised and what was done to it ("the distance covered", "the offenses he committed"); the words
-    of those values; and whether it is wanted."""
+    of those values; and, for a thing wanted, the words of the request before it ("book": a tool that takes any thing
+    takes a thing booked only if it books; "I need a": no verb to tell)."""
     found = KIND.search(text)
     if not (found or (wanted := WANTED.search(text)) and len(clauses(text)) == 1):
         return None
     values = {w for span in find(text) for w in reading.words(text[span.start:span.end])} | reading.WEAK_STEMS | WHICH_ONE
     thing = found[1] if found else next(filter(None, wanted.groups()))
     return thing, tuple(w for w in reading.words(" ".join(w for w in thing.split() if not w[:1].isupper() and not w.endswith((
-        "ed", "ing")))) if w not in values), values, not found
+        "ed", "ing")))) if w not in values), values, None if found else reading.words(text[:wanted.start(1)]) if wanted[1] else ()
 
 
 def _takes_a_thing(offer: Offer) -> bool:

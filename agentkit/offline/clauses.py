@@ -24,7 +24,7 @@ from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.places import zones_in
 from agentkit.offline.reading import STOP_WORDS
 from agentkit.offline.slots import ENOUGH
-from agentkit.offline.spans import ADDRESS, ONE_VALUE, QUOTED, find
+from agentkit.offline.spans import ADDRESS, ONE_VALUE, QUOTED, find, requests_follow
 from agentkit.offline.vocabulary import FILE, english
 
 ITEMS = re.compile(rf"^(?P<verb>\s*{ADDING}\s+)(?P<items>.+?)\s+(?P<rest>{ONTO}[^,;]*)$", re.IGNORECASE)
@@ -102,7 +102,8 @@ def clauses(question: str) -> list[str]:
     masked += question[at:]
     told = _counted(masked)  # "two todos: call the bank, and renew my passport": a request per item
     said = None if told else SAID.search(masked)  # "for 2026-07-01: book a court and hire rackets": a when leads, no text
-    said = None if said and said[0].startswith(":") and _only_when(masked[: said.start()]) else said
+    said = None if said and said[0].startswith(":") and (_only_when(masked[: said.start()]) or requests_follow(
+        masked, said.start() + len(re.match(r":\s*", said[0])[0]))) else said  # "For my dad: book ...": requests
     head, tail = (masked[: said.start()], said.group(0)) if said else (masked, "")
     parts = told or CUTS.split(head)  # "or" before a number or a name ("Rome, Athens or Madrid") cuts too
     parts[-1] += tail

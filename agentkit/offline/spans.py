@@ -117,6 +117,14 @@ ADDRESS = re.compile(TABLES["spans"]["street_address"])
 Rue de Rivoli") and its town and postcode after a comma ("221B Baker Street, London", "45 Victoria Road, Leeds LS6 1AB")."""
 _ROOM = re.compile(rf"\b(?:{TABLES['spans']['rooms'].replace(chr(10), '')})\b", re.IGNORECASE)
 _COLON = re.compile(r"(?::|^\s*[a-z]+(?: [a-z]+)?\s+-+)\s+(.+?)\s*$")  # "todo - buy milk": a dash after a word too
+REQUESTS, TEXT_HOLDERS = re.compile(TABLES["spans"]["request_after_colon"]), frozenset(TABLES["spans"]["text_holders"].split())
+
+
+def requests_follow(text: str, at: int) -> bool:
+    """What follows a colon, from `at`, is requests, not a text ("For Saturday: book the hall, and ..."), unless the
+    word before the colon holds one ("new to-do: book the vet")."""
+    before = text[:at].rstrip(": -").split()
+    return bool(REQUESTS.match(text, at)) and not (before and before[-1].lower() in TEXT_HOLDERS)
 FOREIGN_NAME = re.compile(rf"[\u4e00-\u9fff]{{1,6}}(?:[{''.join(NAME_DOTS)}][\u4e00-\u9fff]{{1,8}})+")
 """A foreign name as Chinese writes it, its parts joined by a middle dot ("简·奥斯汀"), the way _PROPER finds "Jane Austen"."""
 _HONORIFIC = rf"(?:(?:{'|'.join(TABLES['spans']['honorifics'].split())})\.\s+)?"  # "Dr. Patel": the dot ends no sentence
@@ -254,7 +262,8 @@ def _find(text: str) -> tuple[Span, ...]:
         add(match.start(), match.end(), "room", match.group(0).lower())
     for match in FOREIGN_NAME.finditer(text):  # "弗兰克·赫伯特": a foreign name as Chinese writes it
         add(match.start(), match.end(), "proper", match.group(0))
-    if (colon := _COLON.search(text)) and not re.match(r"\d", colon.group(1)):  # "all caps: handle with care": the text
+    colon = _COLON.search(text)  # "all caps: handle with care": the text; "For Saturday: book the hall": no text
+    if colon and not re.match(r"\d", colon.group(1)) and not requests_follow(text, colon.start(1)):
         found.append(Span(colon.start(1), colon.end(1), "colon", colon.group(1)))
     return tuple(sorted(found, key=lambda s: s.start))
 
