@@ -273,3 +273,19 @@ def test_a_tool_that_takes_any_thing_takes_a_thing_booked_only_if_it_books():
 def test_a_colon_leads_to_requests_or_to_a_text(text, follows):
     from agentkit.offline.spans import requests_follow
     assert requests_follow(text, text.index(":") + 2) is follows
+
+
+SCREEN = _offer("book_tablet_repair", "Book a tablet screen repair.", {
+    "tablet_model": {"type": "string", "description": "Tablet model, e.g. 'iPad Air 5', 'Galaxy Tab S9'."},
+    "date": {"type": "string", "format": "date"}, "owner_phone": {"type": "string", "description": "Contact number."}},
+    ["tablet_model", "date"])
+
+
+@pytest.mark.parametrize(("question", "model"), [
+    ("My iPad 9 screen cracked, can you fix it on 2027-05-04? My number is 07700 900123.", "iPad 9"),
+    ("Book a repair for my Surface Pro 8 on 2027-05-04", "Surface Pro 8"),
+    ("Galaxy S9 screen repair on 2027-05-04 please", "Galaxy S9"),
+])
+def test_a_model_is_named_as_its_examples_are_and_its_name_is_no_phone(question, model):
+    (call,) = plan(question, [SCREEN])
+    assert call.arguments["tablet_model"] == model and call.arguments.get("owner_phone") in (None, "07700 900123")

@@ -16,7 +16,7 @@ from agentkit.offline.clauses import clauses
 from agentkit.offline.lexicon import words
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.places import is_known_place
-from agentkit.offline.roles import STRICT, hint_of, json_type, role_of
+from agentkit.offline.roles import HEADS, STRICT, hint_of, json_type, role_of
 from agentkit.offline.slots import DESCRIPTION, NAME, Offer, named_only
 from agentkit.offline.spans import SAY_IN, find, without_literals
 from agentkit.offline.vocabulary import english
@@ -134,7 +134,8 @@ def _takes_a_thing(offer: Offer) -> bool:
     """Whether a required parameter takes any thing asked for as it is said ("hire a racket" for an `item`, "order a
     latte" for a `drink`): a plain string, no option, format or pattern, and no role but a title."""
     return any(slot.required and slot.type == "string" and slot.role in (None, "title") and not {
-        "enum", "format", "pattern"} & set(offer.properties.get(slot.name) or {}) for slot in offer.slots)
+        "enum", "format", "pattern"} & set(offer.properties.get(slot.name) or {}) and reading.split_name(slot.name)[-1] not in (
+        HEADS) for slot in offer.slots)  # a `phone_model` takes a model of a phone, not any thing
 
 
 @lru_cache(maxsize=1024)

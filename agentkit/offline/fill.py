@@ -140,6 +140,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
     role, kinds = role_of(name, spec)
     if (role == "person" or reading.split_name(name)[-1:] == ["name"]) and (found := phrases.person_named(text, spans, used)):
         return found  # "the name's Tom Okoro", "booking name Lucy Fenn", "under Morris": whose it is, said so
+    if role is None and (model := phrases.model_named(spec.get("description") or "", text)):
+        return model  # "my Galaxy S22" for "Phone model, e.g. 'Galaxy S23'": the line and its number, not the code alone
     if role is None and any(role_of(n, {})[0] == "code" for n in siblings if n != name):  # "CL-2207" is the card's
         kinds = tuple(k for k in kinds if k != "code")
     person = role == "title" and any(role_of(n, {})[0] == "person" for n in siblings if n != name)  # "Ingrid Berg…" is no title

@@ -168,16 +168,33 @@ def said_on(phrase: str | None, rest: str, body: bool) -> str | None:
     return TRAILING.sub("", said).strip(" ,") or phrase and (TRAILING.sub("", phrase).strip(" ,") or phrase)  # not "Rex on"
 
 
+MODEL = re.compile(r"(?<![\w-])(?:[a-z]*[A-Z][\w-]*\s+)+[A-Za-z]*\d+[A-Za-z]*(?:\s+(?:Pro|Max|Plus|Ultra|Mini|Lite|XL|FE)\b)?")
+"""A model's name: a brand or a line, then its number ("iPhone 14 Pro", "Galaxy S23", "Pixel 7")."""
+
+
+def examples(description: str) -> list[str]:
+    """The examples a description lists ("e.g. running, 'cycling'", "例如“牙医”“周会”"), quotes aside."""
+    listed = re.search(r"(?:\b(?:e\.?g\.|for example|such as|like|in this case)|[例比]如|如(?![果何]))\s*(.+)", description, re.I)
+    pieces = re.split(r",\s*|\s+(?:or|and)\s+|[、，或“”「」]", listed[1].rstrip(".)）。")) if listed else []
+    return [e.strip(" '\"") for e in pieces]
+
+
+def model_named(description: str, text: str) -> str | None:
+    """A model named as the description's examples are, a line and its number: "Galaxy S22" for 'Galaxy S23' (a
+    sentence's first word aside: "My iPad 9")."""
+    found = next((m[0].split() for e in examples(description) if MODEL.fullmatch(e) and (m := MODEL.search(text))), None)
+    return " ".join(found[next((i for i, w in enumerate(found) if w.lower() not in reading.STOP_WORDS), 0):]) if found else None
+
+
 def example_named(description: str, text: str) -> str | None:
     """ "The activity, e.g. running, 'cycling'": "burn running for 45 minutes" names the example "running" (quotes aside,
     “牙医”“周会” too: Chinese quotes part examples as commas do).
     The examples are the tool's own words, so the key phrase leaves them out; named in the question, they are the value;
     else, for a category, the example a question's word is of ("lunch": "e.g. food, transport"; "类别，如餐饮、交通": "餐饮")."""
-    listed = re.search(r"(?:\b(?:e\.?g\.|for example|such as|like|in this case)|[例比]如|如(?![果何]))\s*(.+)", description, re.I)
-    pieces = re.split(r",\s*|\s+(?:or|and)\s+|[、，或“”「」]", listed[1].rstrip(".)）。")) if listed else []
-    said = [e.strip(" '\"") for e in pieces]
+    said = examples(description)
     named = next((e for e in filter(None, said) if re.search(  # as written or as read ("钢琴": "piano"), glued ("节书法")
-        rf"(?<![A-Za-z0-9])(?:{re.escape(e)}|{re.escape(english(e))})(?![A-Za-z0-9])", text, re.I)), None)
+        rf"(?<![A-Za-z0-9])(?:{re.escape(e)}|{re.escape(english(e))})(?![A-Za-z0-9])", text, re.I)), None) or model_named(
+        description, text)
     kinds = re.search(r"\b(?:category|type|kind|class|group)\b|类别|类型|分类", description, re.I)  # a thing is of one kind
     if named or not kinds or not said:
         return named

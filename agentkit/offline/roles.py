@@ -35,7 +35,8 @@ CODE = next(role for role in ROLES if role[0] == "code")
 SOFT = {"person", "title", "room", "body", "query", "nationality"}  # roles of a thing's words, not of how it is written
 EXAMPLE = re.compile(r"(?:e\.g\.|like|such as|for example|例如|如)\s*[:,]?\s*['\"“‘]([^'\"”’]+)['\"”’]")
 CODED = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z\d]+(?:-[A-Za-z\d]+)*|\d+(?:-\d+)+")  # "PX-55102", "B12"
-FROM_WORDS, TO_WORDS, SHARED = (frozenset(lexicon.words("words")["sides"][side].split()) for side in ("from", "to", "shared"))
+FROM_WORDS, TO_WORDS, SHARED, HEADS = (frozenset(lexicon.words("words")["sides"][side].split())
+                                       for side in ("from", "to", "shared", "heads"))
 
 
 def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
@@ -56,6 +57,8 @@ def _role(name: str, description: str, format_role: Role | None = None) -> tuple
     # "member_id" is an id, whoever's; "Bed label, e.g. 'B12'" is a label written as a code
     example = EXAMPLE.search(description)
     coded = set(reading.split_name(name)[-1:]) & CODE[1] or example and CODED.fullmatch(example[1])
+    if not formats and len(parts := reading.split_name(name)) > 1 and parts[-1] in HEADS:  # "phone_model": a model
+        return (CODE[0], CODE[2]) if coded else (None, ("quoted", "said", "named", "colon", "code"))
     for words in (formats, named - SHARED, set(re.findall(r"[a-z]+", described)), named & SHARED):  # "recipient": who?
         for role, names, kinds in ROLES:
             if words & (names | {role}):  # "HH:MM" takes no day, "YYYY-MM-DD" no clock time
