@@ -132,10 +132,9 @@ def _thing(text: str) -> tuple[str, tuple[str, ...], set[str], tuple[str, ...] |
 
 def _takes_a_thing(offer: Offer) -> bool:
     """Whether a required parameter takes any thing asked for as it is said ("hire a racket" for an `item`, "order a
-    latte" for a `drink`): a plain string, no option, format or pattern, and no role but a title."""
-    return any(slot.required and slot.type == "string" and slot.role in (None, "title") and not {
-        "enum", "format", "pattern"} & set(offer.properties.get(slot.name) or {}) and reading.split_name(slot.name)[-1] not in (
-        HEADS) for slot in offer.slots)  # a `phone_model` takes a model of a phone, not any thing
+    latte" for a `drink`): a plain string, no option, format or pattern, no role but a title, no name of a model's."""
+    return any(slot.required and slot.type == "string" and slot.role in (None, "title") and not {"enum", "format", "pattern"} & {
+        *offer.properties[slot.name]} and reading.split_name(slot.name)[-1] not in HEADS for slot in offer.slots)
 
 
 @lru_cache(maxsize=1024)

@@ -48,25 +48,26 @@ def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
 def _role(name: str, description: str, format_role: Role | None = None) -> tuple[Role | None, tuple[SpanKind, ...]]:
     described = re.sub(r"\b\w+'s\b", " ", english(description).lower())  # "in the owner's words": whose, not what
     described = re.sub(r"\b(?:as|if|unless)\b[^,.;]*", " ", described)  # "fillings, as the customer lists them": how
-    named = {w.rstrip("0123456789") or w for w in reading.split_name(name)} | {"_".join(reading.split_name(name))}  # "place1"
-    # is a place; "last_name" a person's, whose name is no title's
+    named = {w.rstrip("0123456789") or w for w in reading.split_name(name)} | {"_".join(parts := reading.split_name(name))}
+    # "place1" is a place; "last_name" a person's, whose name is no title's
     if "sql" in named or re.search(r"\bsql\b", described):  # "query: the SQL statement to run" is code, not a search
         return ROLES[0][0], ROLES[0][2]
     # "start: HH:MM" is a clock time and "on: YYYY-MM-DD" a day, whatever else the name or description says
     formats = {role for role, pattern in FORMAT.items() if pattern.search(described)} | {format_role} - {None}
     # "member_id" is an id, whoever's; "Bed label, e.g. 'B12'" is a label written as a code
     example = EXAMPLE.search(description)
-    coded = set(reading.split_name(name)[-1:]) & CODE[1] or example and CODED.fullmatch(example[1])
-    if not formats and len(parts := reading.split_name(name)) > 1 and parts[-1] in HEADS:  # "phone_model": a model
-        return (CODE[0], CODE[2]) if coded else (None, ("quoted", "said", "named", "colon", "code"))
+    coded = set(parts[-1:]) & CODE[1] or example and CODED.fullmatch(example[1])
+    plain = (CODE[0], CODE[2]) if coded else (None, ("quoted", "said", "named", "colon", "code"))  # "BA117": a flight's
+    if not formats and len(parts) > 1 and parts[-1] in HEADS:  # "phone_model": a model, not a phone number
+        return plain
     for words in (formats, named - SHARED, set(re.findall(r"[a-z]+", described)), named & SHARED):  # "recipient": who?
         for role, names, kinds in ROLES:
             if words & (names | {role}):  # "HH:MM" takes no day, "YYYY-MM-DD" no clock time
                 return (CODE[0], CODE[2]) if coded and role in SOFT else (
                     role, kinds[:1] if words is formats and role in ("date", "time") else kinds)
-    if side_of(named | {"_".join(reading.split_name(name))}):  # "start"/"end", "src"/"dst": two ends of a trip
+    if side_of(named):  # "start"/"end", "src"/"dst": two ends of a trip
         return "place", next(kinds for role, _, kinds in ROLES if role == "place")
-    return (CODE[0], CODE[2]) if coded else (None, ("quoted", "said", "named", "colon", "code"))  # "BA117": a flight's
+    return plain
 
 
 def hint_of(name: str, spec: dict) -> frozenset[str]:
