@@ -15,7 +15,9 @@ import json
 import os
 import re
 import shutil
+import socket
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -71,6 +73,9 @@ def hub(tmp_path_factory: pytest.TempPathFactory):
                    "CLASS_BASE_URL": f"http://127.0.0.1:{provider.server_port}/v1", "CLASS_RELAY_PORT": str(free_port())}
     with LocalHub(folder, [TEACHER, *STUDENTS], admins=[TEACHER], environment=environment,
                   configs=[DEPLOY / "class_config.py"]) as running:
+        # The relay's port was free when picked; until the relay listens on it, a student's server started now could
+        # be given the same port, and the class model would then be asked of that server (a 403, once in CI).
+        _wait_until_listening(int(environment["CLASS_RELAY_PORT"]), running)
         people = asyncio.run(_log_in_everyone(running.url))
         yield running, people
         started = running.processes()
@@ -81,6 +86,17 @@ def hub(tmp_path_factory: pytest.TempPathFactory):
     for pid in started:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def _wait_until_listening(port: int, running: LocalHub, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise TimeoutError(f"the class relay was not listening on port {port} after {seconds:.0f} s:\n"
+                       f"{running.log.read_text()[-3000:]}")
 
 
 async def _log_in_everyone(url: str) -> dict[str, Student]:
