@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import queue
+import signal
 import socket
 import subprocess
 import sys
@@ -55,10 +56,15 @@ def environment(home: Path, **variables: str) -> dict[str, str]:
 class Running:
     """A command started through the script, its output read on threads so that a test can wait for a line."""
 
-    def __init__(self, *arguments: str, cwd: Path, program: list[str] | None = None, **variables: str) -> None:
+    def __init__(self, *arguments: str, cwd: Path, program: list[str] | None = None, ctrl_c: bool = True,
+                 **variables: str) -> None:
+        """The command starts with Ctrl-C as in a terminal however this test run was started (one started with `&`
+        from a script passes an ignored Ctrl-C on); `ctrl_c=False`: ignored, as a script's `agentkit web &`."""
+        handler = signal.SIG_DFL if ctrl_c else signal.SIG_IGN
         self.process = subprocess.Popen([*(program or [str(SCRIPT)]), *arguments], cwd=cwd, text=True,
                                         env=environment(cwd, **variables), stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        preexec_fn=lambda: signal.signal(signal.SIGINT, handler))
         STARTED.append(self.process)
         self.lines: queue.Queue[str] = queue.Queue()
         self.stdout: list[str] = []

@@ -63,6 +63,16 @@ def test_web_serves_its_page_only_with_its_token_and_ends_on_ctrl_c(tmp_path):
     assert web.end(signal.SIGINT) == (130, "agentkit web: stopped (Ctrl-C)\n")
 
 
+def test_web_started_with_ctrl_c_ignored_keeps_ignoring_it_and_ends_on_sigterm_with_its_line(tmp_path):
+    """A script's `agentkit web &` ignores Ctrl-C, as Python and `agentkit chat` do: uvicorn, which catches it
+    anyway, would stop and pass it on to the ignoring handler (exit 0, no line). SIGTERM still ends it."""
+    web = Running("web", "--port", "0", cwd=tmp_path, ctrl_c=False)
+    address = re.search(r"http://127\.0\.0\.1:\d+", web.line_with("agentkit web: open")).group()
+    web.process.send_signal(signal.SIGINT)
+    assert httpx.get(f"{address}/", timeout=30).status_code == 401, "still serving after the ignored Ctrl-C"
+    assert web.end(signal.SIGTERM) == (130, "agentkit web: stopped (SIGTERM)\n")
+
+
 def test_web_ends_cleanly_with_a_confirmation_pending(tmp_path):
     web, address, token = start_web(tmp_path)
     events = turn(address, token, 'Run the bash command "touch never.txt"')

@@ -323,7 +323,7 @@ def test_zh_web_page_and_a_declined_call_in_chinese(tmp_path):
     assert result["shown"] == "你拒绝了：write_file a.txt"
     assert "did not allow" in result["content"], "the model still reads its English sentence"
     status, stderr = web.end(signal.SIGINT)  # (asyncio may warn first of the page's closed stream: not our line)
-    assert (status, stderr.splitlines()[-1:]) == (130, ["agentkit web: 已停止（Ctrl-C）"]), f"in Chinese too: {stderr!r}"
+    assert (status, stderr.splitlines()[-1:]) == (130, ["agentkit web: 已停止（Ctrl-C）"]), f"in Chinese too: {status} {stderr!r}"
 
 
 def test_zh_language_reaches_the_restarted_chat_though_its_clean_environment_drops_language(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import signal
 import socket
 
 import uvicorn
@@ -54,7 +55,11 @@ class _StoppingTurns(uvicorn.Server):
     ends its stream with no status, which its page reads as the connection lost, so the open requests finish at once
     (uvicorn would cancel them after its graceful timeout, and log each as an error with a traceback)."""
 
+    ctrl_c_ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # as by `agentkit web &` (read before uvicorn)
+
     def handle_exit(self, sig: int, frame: object) -> None:
+        if sig == signal.SIGINT and self.ctrl_c_ignored:  # it stays ignored, as Python and `agentkit chat` leave it
+            return  # (uvicorn would stop, then pass the signal on to the ignoring handler: exit 0, no line)
         loop = asyncio.get_running_loop()  # a signal handler runs on the loop's thread, between two of its steps
         loop.call_soon_threadsafe(self.config.app.state.stop_all_turns)
         super().handle_exit(sig, frame)
