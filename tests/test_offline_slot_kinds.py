@@ -165,3 +165,43 @@ def test_a_site_is_a_place_by_its_name(question, site):
 
 def test_a_site_described_as_a_website_is_an_address_on_the_web():
     assert fill(PAGE, "is https://example.com up?")[0]["site"] == "https://example.com"
+
+
+@pytest.mark.parametrize(("name", "description", "role"), [
+    ("zone", "Garden zone.", None),  # a zone alone is no time zone
+    ("zone", "Time zone, e.g. Europe/London", "zone"),
+    ("drop_zone", "Drop zone (airfield), e.g. 'Langar'.", "place"),
+    ("lead_name", "Name the booking is under.", "person"),
+    ("hospital", "医院名称。", "place"),
+    ("reason", "Why the booking is being cancelled.", None),  # no booking code
+    ("occasion", "What the display is for, e.g. a wedding or a birthday.", None),  # no day
+])
+def test_a_parameter_is_read_by_what_its_name_says_before_the_words_of_its_description(name, description, role):
+    from agentkit.offline.roles import role_of
+    assert role_of(name, {"type": "string", "description": description})[0] == role
+
+
+def test_a_place_said_as_whose_it_is_is_no_address():
+    visit = {"properties": {"address": {"type": "string"}, "day": {"type": "string"}}, "required": ["address", "day"]}
+    assert fill(visit, "Can someone come round to my flat on Friday?")[1] == ["address"]
+    assert fill(visit, "Can someone come round to 4 Mill Lane, York on Friday?")[0]["address"] == "4 Mill Lane, York"
+
+
+@pytest.mark.parametrize(("question", "value"), [
+    ("an ice cream van for 80 guests, the guests will pay for their own", False),
+    ("an ice cream van for 80 guests, my treat", None),
+    ("上门厨师，6个人，菜我们自己买", False),
+])
+def test_a_flag_takes_the_value_its_description_states_for_what_the_request_says(question, value):
+    van = {"properties": {"host_pays": {"type": "boolean", "description": "The host pays for everything; false when guests "
+                                        "pay for their own ice creams. 自己买菜为否"}}}
+    assert fill(van, question)[0].get("host_pays") is value
+
+
+@pytest.mark.parametrize(("question", "value"), [("pressure wash the patio, no weed killer please", False),
+                                                 ("pressure wash the patio and treat the weeds", True),
+                                                 ("pressure wash the patio", None)])
+def test_a_flag_whose_thing_is_refused_is_false(question, value):
+    wash = {"properties": {"weed_treatment": {"type": "boolean", "description": "Treat the joints with weed killer."},
+                           "surface": {"type": "string", "enum": ["patio", "driveway"]}}}
+    assert fill(wash, question)[0].get("weed_treatment") is value

@@ -29,6 +29,9 @@ DAYPARTS = lexicon.words("words")["dayparts"]
 AFTER = re.compile(r"\s*([a-z]*)")  # the word after "any"
 ALONE = {"is", "will", "would", "works", "fine", "ok", "okay", "goes", "at", "of", "you", "really", "please"}
 NEGATED = re.compile(r"\b(?:not|no|never|without|isn't|wasn't|don't|doesn't)\s+(?:\w+\s+)?$")  # "not urgent", "not too urgent"
+REFUSED = re.compile(r"\b(?:no|without|skip|not)\s+(?:(?:the|any|an?)\s+)?(\w+)")  # what follows is not wanted
+STATED = re.compile(r"\b(true|false|yes|no)\s+(?:when|if|for)\s+([^.;]+)|([\u4e00-\u9fff]{2,12})为(是|否)")
+"""A flag's value as its description states it: "false when guests pay for their own", "自己买菜为否"."""
 
 
 def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool) -> Any:
@@ -98,6 +101,8 @@ def _meanings(options: tuple, described: str, groups: frozenset | None = None) -
 
 def boolean(name: str, text: str, required: bool, guess: bool, spans: list[Span], used: set[int],
              description: str = "", siblings: tuple[str, ...] = ()) -> bool | None:
+    if (stated := stated_by(description, text)) is not None:  # "the guests will pay for their own": the host does not
+        return stated
     topic = [w for w in reading.split_name(re.split(r"_(?:as|by|via|in)_", name)[-1]) if w not in GENERIC | YES | NO]
     # "birthday_package" is said by "birthday"; "refund_as_credit", "pay_by_card" by what follows "as", "by": "credit"
     lowered = QUOTED.sub(lambda quote: " " * len(quote.group(0)), text).lower()  # every word of the flag asked, unquoted
@@ -109,7 +114,8 @@ def boolean(name: str, text: str, required: bool, guess: bool, spans: list[Span]
         # or a thing of its name or description asked for ("bring a ladder" for needs_ladder), no other parameter's
         things = {reading.stem(w)[:5] for w in [*topic, *reading.words(english(description))] if len(w) > 2} - VAGUE - {
             reading.stem(w)[:5] for n in siblings if n != name for w in reading.split_name(n)}
-        said += [m for m in ASKED.finditer(lowered) if reading.stem(m[1])[:5] in things]
+        said += [m for m in ASKED.finditer(lowered) if reading.stem(m[1])[:5] in things] + [  # or refused: "no weed killer"
+            re.compile(r"\w+").search(lowered, m.start(1)) for m in REFUSED.finditer(lowered) if reading.stem(m[1])[:5] in things]
         matches = [match for match in said if match][:1]
     if matches:
         first = min(match.start() for match in matches)
@@ -120,3 +126,17 @@ def boolean(name: str, text: str, required: bool, guess: bool, spans: list[Span]
     spans.append(Span(said.start(), said.end(), "named", said.group(0)))  # the answer, no part of a name ("decline the gala")
     used.add(id(spans[-1]))
     return said.group(0) in YES
+
+
+def stated_by(description: str, question: str) -> bool | None:
+    """The value a flag's description gives for what the question says: most of the words of its "false when ..."
+    (its first two, who and what, among them), or every character of a Chinese "...为否" and its first word."""
+    said = {reading.stem(w)[:5] for w in reading.words(question.lower())}
+    for value, clause, zh_clause, zh_value in STATED.findall(description):
+        if zh_clause and zh_clause[:2] in question and set(zh_clause) <= set(question):  # "菜我们自己买"
+            return zh_value == "是"
+        stems = dict.fromkeys(reading.stem(w)[:5] for w in reading.words(clause.lower()) if len(w) > 2)
+        wanted = [w for w in stems if w not in VAGUE]
+        if set(wanted[:2]) <= said and len(said.intersection(wanted)) >= max(2, len(wanted) / 2):  # who does what, and most
+            return value.lower() in ("true", "yes")
+    return None

@@ -72,8 +72,10 @@ LEAD = re.compile(rf"\b(?:{_PHRASES['when_leads']})(?:(?:{_DAYS})\b|(?=(?:at\s+)
 ADDING, ONTO = (_PHRASES[kind] for kind in ("adding", "onto"))
 """'add X to my list', 'put X on the list': the verb that adds items and the list it adds them to (also clauses.py's)."""
 ADDED = rf"^\s*{ADDING}\s+(?=(.+?)\s+{ONTO})"  # what is added: the object of any required text
-SELLERS, BOUGHT_AT, FOUND_AT = (frozenset(_PHRASES[kind].split()) for kind in ("sellers", "bought_at", "found_at"))
-"""An optional slot for who sells a thing ("Shop to buy it from"), the words before its seller, and before a place."""
+SELLERS, BOUGHT_AT, FOUND_AT, OWNED = (frozenset(_PHRASES[kind].split())
+                                       for kind in ("sellers", "bought_at", "found_at", "owned"))
+"""An optional slot for who sells a thing ("Shop to buy it from"), the words before its seller, before a place, and
+before a place said as whose it is."""
 PRONOUNS, COMMANDS, JOINING = (frozenset(_PHRASES[kind].split()) for kind in ("pronouns", "commands", "joining"))
 NAMED = re.compile(rf"\b(?:{_PHRASES['name_leads']})\s+(.+?)(?=\s+(?:{'|'.join(COMMANDS)})\b|[,;]|$)")
 FILLERS = re.compile(rf"\s*(?:\band\s+)?\b(?:{'|'.join(_PHRASES['fillers'].split())})\b[,.!]?", re.I)

@@ -35,8 +35,8 @@ CODE = next(role for role in ROLES if role[0] == "code")
 SOFT = {"person", "title", "room", "body", "query", "nationality"}  # roles of a thing's words, not of how it is written
 EXAMPLE = re.compile(r"(?:e\.g\.|like|such as|for example|例如|如)\s*[:,]?\s*['\"“‘]([^'\"”’]+)['\"”’]")
 CODED = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z\d]+(?:-[A-Za-z\d]+)*|\d+(?:-\d+)+")  # "PX-55102", "B12"
-FROM_WORDS, TO_WORDS, SHARED, HEADS = (frozenset(lexicon.words("words")["sides"][side].split())
-                                       for side in ("from", "to", "shared", "heads"))
+FROM_WORDS, TO_WORDS, SHARED, HEADS, PLAIN = (frozenset(lexicon.words("words")["sides"][side].split())
+                                              for side in ("from", "to", "shared", "heads", "plain"))
 
 
 def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
@@ -48,6 +48,7 @@ def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
 def _role(name: str, description: str, format_role: Role | None = None) -> tuple[Role | None, tuple[SpanKind, ...]]:
     described = re.sub(r"\b\w+'s\b", " ", english(description).lower())  # "in the owner's words": whose, not what
     described = re.sub(r"\b(?:as|if|unless)\b[^,.;]*", " ", described)  # "fillings, as the customer lists them": how
+    described = re.sub(r"\btime[\s-]zones?\b", "timezone", described)
     named = {w.rstrip("0123456789") or w for w in reading.split_name(name)} | {"_".join(parts := reading.split_name(name))}
     # "place1" is a place; "last_name" a person's, whose name is no title's
     if "sql" in named or re.search(r"\bsql\b", described):  # "query: the SQL statement to run" is code, not a search
@@ -58,11 +59,11 @@ def _role(name: str, description: str, format_role: Role | None = None) -> tuple
     example = EXAMPLE.search(description)
     coded = set(parts[-1:]) & CODE[1] or example and CODED.fullmatch(example[1])
     plain = (CODE[0], CODE[2]) if coded else (None, ("quoted", "said", "named", "colon", "code"))  # "BA117": a flight's
-    if not formats and len(parts) > 1 and parts[-1] in HEADS:  # "phone_model": a model, not a phone number
+    if not formats and (len(parts) > 1 and parts[-1] in HEADS or named & PLAIN):  # "phone_model": a model, no phone
         return plain
     for words in (formats, named - SHARED, set(re.findall(r"[a-z]+", described)), named & SHARED):  # "recipient": who?
         for role, names, kinds in ROLES:
-            if words & (names | {role}):  # "HH:MM" takes no day, "YYYY-MM-DD" no clock time
+            if words & names:  # "HH:MM" takes no day, "YYYY-MM-DD" no clock time
                 return (CODE[0], CODE[2]) if coded and role in SOFT else (
                     role, kinds[:1] if words is formats and role in ("date", "time") else kinds)
     if side_of(named):  # "start"/"end", "src"/"dst": two ends of a trip

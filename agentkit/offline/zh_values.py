@@ -15,7 +15,7 @@ from typing import Any
 
 from agentkit.offline import lexicon
 from agentkit.offline.language import is_chinese
-from agentkit.offline.options import MEANINGS
+from agentkit.offline.options import MEANINGS, stated_by
 from agentkit.offline.phrases import PERSON, text_kind
 from agentkit.offline.reading import STOP_WORDS, split_name, stem, words
 from agentkit.offline.roles import STRICT, hint_of, json_type, role_of
@@ -78,7 +78,11 @@ def flags(question: str, properties: dict, found: dict[str, Any]) -> dict[str, b
         thing = re.sub(rf"^(?:{RUNS['flag_leads']})+|[？?。.吗]+$", "", described)
         # "是否需要烧制作品" is said by "不用烧制" (its first word), "是否开发票" by "要发票" (its last)
         thing = next((t for t in (thing, thing[:2], thing[-2:]) if t in question), thing)
-        if json_type(spec) == "boolean" and name not in found and is_chinese(thing) and 1 < len(thing) < 7 and thing in question:
+        if json_type(spec) != "boolean" or name in found:
+            continue
+        if (stated := stated_by(spec.get("description") or "", question)) is not None:  # "自己买菜为否": "我们自己买菜"
+            said[name] = stated
+        elif is_chinese(thing) and 1 < len(thing) < 7 and thing in question:
             said[name] = not re.search(rf"(?:{RUNS['flag_no']})[^，。,]{{0,3}}$", question[:question.index(thing)])
     return said
 
