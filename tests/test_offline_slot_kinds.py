@@ -205,3 +205,32 @@ def test_a_flag_whose_thing_is_refused_is_false(question, value):
     wash = {"properties": {"weed_treatment": {"type": "boolean", "description": "Treat the joints with weed killer."},
                            "surface": {"type": "string", "enum": ["patio", "driveway"]}}}
     assert fill(wash, question)[0].get("weed_treatment") is value
+
+
+@pytest.mark.parametrize("address", [
+    "Unit 4, Riverside Business Park, Leeds LS10 1AB", "The Old Forge, Church Street, Ludlow",
+    "Flat 12, Building 3, Lotus Garden, Minhang, Shanghai", "8C Lakeside Apartments, Haidian, Beijing",
+    "Apartment 5, Riverside Court, Norwich"])
+@pytest.mark.parametrize("said", ["Can someone come to {} on Friday?", "Friday please. The address is {}.",
+                                  "For Friday, at my work: {}"])
+def test_an_address_of_several_parts_is_one_value_wherever_it_is_said(address, said):
+    visit = {"properties": {"address": {"type": "string", "description": "Where the job is."},
+                            "date": {"type": "string", "format": "date"}}, "required": ["address", "date"]}
+    assert fill(visit, said.format(address))[0].get("address") == address
+
+
+@pytest.mark.parametrize(("question", "address"), [
+    ("courier a card to Mr Okoro, 45 Victoria Road, Leeds LS6 1AB", "45 Victoria Road, Leeds LS6 1AB"),  # from its first place
+    ("at Mill House, Low Lane, Keswick, Saturday please", "Mill House, Low Lane, Keswick"),  # up to the day
+])
+def test_an_address_starts_at_its_first_part_of_a_place_and_ends_before_a_day(question, address):
+    from agentkit.offline.places import addresses
+    assert [question[start:end] for start, end in addresses(question)] == [address]
+    assert addresses("flights to Paris, Rome and Madrid, Friday") == [], "places listed are no address"
+
+
+def test_a_word_that_is_an_option_is_no_other_parameters_name():
+    chef = {"properties": {"address": {"type": "string"}, "cuisine": {"type": "string", "enum": ["sichuan", "cantonese"]}},
+            "required": ["address", "cuisine"]}
+    assert fill(chef, "a chef at 3 Oak Way, Leeds, Cantonese food") == (
+        {"address": "3 Oak Way, Leeds", "cuisine": "cantonese"}, [])

@@ -24,7 +24,7 @@ from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.places import zones_in
 from agentkit.offline.reading import STOP_WORDS
 from agentkit.offline.slots import ENOUGH
-from agentkit.offline.spans import ADDRESS, ONE_VALUE, QUOTED, find, requests_follow
+from agentkit.offline.spans import ADDRESS, ONE_VALUE, QUOTED, addresses, find, requests_follow
 from agentkit.offline.vocabulary import FILE, english
 
 ITEMS = re.compile(rf"^(?P<verb>\s*{ADDING}\s+)(?P<items>.+?)\s+(?P<rest>{ONTO}[^,;]*)$", re.IGNORECASE)
@@ -93,7 +93,7 @@ def clauses(question: str) -> list[str]:
     last place named before ("what's the weather in London and what time is it there?")."""
     # one value each, never cut: a quote, a pasted statement, "salt and pepper", "221B Baker Street, London"
     literal = [(start, end) for start, end, *_ in code_spans(question)] + [
-        m.span() for pattern in (QUOTED, ONE_VALUE, ADDRESS) for m in pattern.finditer(question)]
+        m.span() for pattern in (QUOTED, ONE_VALUE, ADDRESS) for m in pattern.finditer(question)] + addresses(question)
     quoted, masked, at = [], "", 0
     for start, end in sorted(span for span in literal if not any(o[0] < span[0] < o[1] for o in literal)):
         if start >= at:

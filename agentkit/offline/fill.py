@@ -16,7 +16,7 @@ from agentkit.offline import code, dates, lexicon, lists, numbers, phrases, quan
 from agentkit.offline.lists import enumerated_items, listed_first
 from agentkit.offline.options import boolean, choice
 from agentkit.offline.phrases import LATER, NAMED, cut, example_named, key_phrase, without_values, without_when
-from agentkit.offline.places import country_code, currency_code, is_known_place, language_code
+from agentkit.offline.places import addresses, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, hints_of, json_type, nullable, preposition, role_of, side_of
 from agentkit.offline.spans import ADDRESS, TWO_PART_CODE, Span, find
 from agentkit.offline.zh_values import glossed
@@ -47,6 +47,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         used.update(id(s) for s in spans if start <= s.start < end)
         spans.append(Span(start, end, "named", value))
         used.add(id(spans[-1]))
+    options = {str(o).lower().replace("_", " ") for p in properties.values() for o in p.get("enum") or []}
+    used.update(id(s) for s in spans if s.kind == "proper" and str(s.value).lower() in options)  # "Cantonese food": a cuisine's
     timed = numeric + [n for n, p in properties.items() if json_type(p) == "integer" and "enum" in p]  # "hours": 1-5 too
     values: dict[str, Any] = numbers.durations(timed, properties, text, spans, used)  # "for an hour" -> 60 for duration_minutes
     values |= numbers.patterned(properties, text, spans, used)  # "表号是98765432101" for a meter's "^[0-9]{11}$"
@@ -159,7 +161,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or coded and re.fullmatch(
             r"[A-Z]{2,4}", str(s.value)) or preposition(s) in {"in", "at", "from", "to", "for", "near", "of", "into"}
-            or ADDRESS.fullmatch(str(s.value)) or side_of(hint) == "from" and s.after[:1] == ("to",)]  # "Bath to Leeds"
+            or ADDRESS.fullmatch(str(s.value)) or addresses(str(s.value)) == [(0, s.end - s.start)]  # "Unit 4, …, Leeds"
+            or side_of(hint) == "from" and s.after[:1] == ("to",)]  # "Bath to Leeds"
     if role == "repo":  # a repository is owner/name: "Open an issue titled 'Crash on start'" names no repository
         candidates = [s for s in candidates if s.kind == "repo" or re.fullmatch(r"[\w.-]+/[\w.-]+", str(s.value).strip())]
     candidates = by_direction(hint, candidates) if role in ("place", "unit", "language", "date", "time") else candidates

@@ -16,7 +16,7 @@ import unicodedata
 import zoneinfo
 from functools import cache, lru_cache
 
-from agentkit.offline import lexicon
+from agentkit.offline import dates, lexicon, reading
 
 TABLES = lexicon.words("words")
 PLACE_ZONES: dict[str, str] = {name: zone for zone, names in TABLES["zones"].items() for name in names}
@@ -103,3 +103,32 @@ def _english_names(table: str) -> dict[str, str]:
     from babel import Locale
 
     return {english.lower(): code for code, english in getattr(Locale("en"), table).items() if len(code) == 2 and code.isalpha()}
+
+
+PLACE_KINDS = "|".join(TABLES["spans"]["place_kinds"].split())
+"""The kinds of place a name ends with ("Elm Street", "Gatwick airport"), as a pattern."""
+_POSTCODE = r"[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b"  # "LS10 1AB", after a town
+_LEADS, _KINDS = (TABLES["spans"][kind].split() for kind in ("address_leads", "address_kinds"))
+_PART = rf"(?:(?i:{'|'.join(_LEADS)})\s+\d+[A-Za-z]?|(?:\d+[A-Za-z]?\s+)?[A-Z][\w'-]*(?:\s+(?:{_POSTCODE}|[A-Z][\w'-]*)){{0,3}})"
+_PARTS = re.compile(rf"{_PART}(?:,\s*{_PART})+")
+"""An address written as parts after commas (`address_leads`, `address_kinds` in the lexicon), read whole."""
+
+
+def addresses(text: str) -> list[tuple[int, int]]:
+    """Where an address of several parts stands: from its first part that is a building's, a street's or a place's, up
+    to one that is a day or a request's word ("…, Leeds, Friday please")."""
+    found = []
+    for match in _PARTS.finditer(text):
+        parts = [(part.start(), part.end(), part[0].split()) for part in re.finditer(r"[^,]+", match.group(0))]
+        ends = next((i for i, (*_, words) in enumerate(parts) if i and words[0].lower() in reading.STOP_WORDS
+                     or re.fullmatch(rf"{dates.WEEKDAY}|{dates.MONTH}", words[0], re.I)), len(parts))
+        placed = [words[0].lower() in _LEADS or words[0][0].isdigit() or words[-1].lower() in _KINDS
+                  or bool(re.fullmatch(PLACE_KINDS, words[-1], re.I)) for *_, words in parts[:ends]]
+        kept = parts[placed.index(True):ends] if True in placed else []  # from its first part of a place: "Mr Okoro, 45 …"
+        while len(kept) > 1 and (after := re.match(r"\s+([a-z]+)", text[match.start() + kept[-1][1]:])) and \
+                after[1] not in reading.STOP_WORDS:  # "…, Leeds, Cantonese food": a part a word goes on from is none
+            kept.pop()
+        if len(kept) > 1:
+            spaces = len(match.group(0)[kept[0][0]:]) - len(match.group(0)[kept[0][0]:].lstrip())  # after its comma
+            found.append((match.start() + kept[0][0] + spaces, match.start() + kept[-1][1]))
+    return found

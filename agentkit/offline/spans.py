@@ -16,7 +16,7 @@ from text_to_num import alpha2digit
 from agentkit.offline import code, dates, lexicon
 from agentkit.offline.dates import MONTHS, WEEKDAYS
 from agentkit.offline.language import NAME_DOTS
-from agentkit.offline.places import CURRENCY_CODES, CURRENCY_COUNTRIES, is_known_place, zones_in
+from agentkit.offline.places import CURRENCY_CODES, CURRENCY_COUNTRIES, PLACE_KINDS, addresses, is_known_place, zones_in
 from agentkit.offline.quantities import UNITS as MEASURES
 
 SpanKind = Literal["number", "quoted", "said", "named", "addressed", "colon", "email", "phone", "url", "path", "pattern", "tag",
@@ -62,7 +62,6 @@ SAY_IN, _SAID, _NAMED, _ADDRESSED, _CHANGE = (re.compile(TABLES["spans"][kind], 
 """SAY_IN: 'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
 _SUBJECT_VERB = re.compile(TABLES["spans"]["subject_verb"])
 """After a name that starts a sentence, a verb with its object ("Anna Weiss tutors me"): the first word is the name's."""
-PLACE_KINDS = "|".join(TABLES["spans"]["place_kinds"].split())
 ONE_VALUE = re.compile(rf"\b(?:{TABLES['spans']['one_value'].replace(chr(10), '')})\b", re.IGNORECASE)  # "Tom and Jerry"
 DEMONYMS = {form: said[0] for said in (word.split(":") for word in TABLES["spans"]["demonyms"].split())
             for form in [said[0], said[0] + "s", *said[1:]]}
@@ -173,6 +172,8 @@ def _find(text: str) -> tuple[Span, ...]:
             file = kind == "named" and re.fullmatch(r"[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,4}", value)
             if value:  # "a file called ideas.md": a file name, whatever word introduced it
                 add(match.start(1), match.start(1) + len(value), "path" if file else kind, value)
+    for start, end in addresses(text):
+        add(start, end, "proper", text[start:end])
     for kind, pattern in (("proper", ADDRESS), ("proper", _PLACE), ("email", _EMAIL), ("phone", _PHONE), ("url", _URL),
                           ("pattern", _PATTERN), ("date", _DATE), ("code", TWO_PART_CODE), ("code", _DASHED_CODE),
                           ("code", _CODE)):
