@@ -210,7 +210,7 @@ def test_a_flag_whose_thing_is_refused_is_false(question, value):
 @pytest.mark.parametrize("address", [
     "Unit 4, Riverside Business Park, Leeds LS10 1AB", "The Old Forge, Church Street, Ludlow",
     "Flat 12, Building 3, Lotus Garden, Minhang, Shanghai", "8C Lakeside Apartments, Haidian, Beijing",
-    "Apartment 5, Riverside Court, Norwich"])
+    "Apartment 5, Riverside Court, Norwich", "The Granary, Mill Lane, Ripon"])
 @pytest.mark.parametrize("said", ["Can someone come to {} on Friday?", "Friday please. The address is {}.",
                                   "For Friday, at my work: {}"])
 def test_an_address_of_several_parts_is_one_value_wherever_it_is_said(address, said):
@@ -234,3 +234,18 @@ def test_a_word_that_is_an_option_is_no_other_parameters_name():
             "required": ["address", "cuisine"]}
     assert fill(chef, "a chef at 3 Oak Way, Leeds, Cantonese food") == (
         {"address": "3 Oak Way, Leeds", "cuisine": "cantonese"}, [])
+
+
+def test_a_postcodes_second_half_is_no_length_glued_to_its_unit():
+    from agentkit.offline.vocabulary import english
+    assert english("at Kingsway Trading Estate, Derby DE22 3FT") == "at Kingsway Trading Estate, Derby DE22 3FT"
+    assert english("a shelf 3FT wide") == "a shelf 3 FT wide"
+
+
+def test_the_words_of_the_tools_name_name_none_of_its_options():
+    from agentkit.offline.slots import offer_of
+    cook = offer_of({"name": "book_home_cook", "parameters": {"properties": {"cuisine": {
+        "type": "string", "enum": ["sichuan", "cantonese", "home_style"]}}, "required": ["cuisine"]}})
+    assert fill(cook.schema, "book a home cook", guess=False, named=cook.name_words) == ({}, ["cuisine"])
+    assert fill(cook.schema, "book a home cook, home-style food", named=cook.name_words)[0] == {"cuisine": "home_style"}
+    assert fill(cook.schema, "a home cook, Cantonese food", named=cook.name_words)[0] == {"cuisine": "cantonese"}

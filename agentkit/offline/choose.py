@@ -187,14 +187,14 @@ def _best(text: str, offers: list[Offer]) -> tuple[Offer | None, float]:
 
 
 def _planned(offer: Offer, text: str) -> Planned:
-    arguments, missing = fill(offer.schema, text, exclude=offer.words)
+    arguments, missing = fill(offer.schema, text, exclude=offer.words, named=offer.name_words)
     return Planned(offer, arguments, tuple(missing), text)
 
 
 @lru_cache(maxsize=1024)  # a clause is read again beside each other clause: each text once per tool (never changed after)
 def _read(offer: Offer, text: str) -> tuple[dict, list[str]]:
     """What the text alone gives the tool (none guessed): its arguments, and the required ones it lacks."""
-    return fill(offer.schema, text, exclude=offer.words, guess=False)
+    return fill(offer.schema, text, exclude=offer.words, guess=False, named=offer.name_words)
 
 
 def _complete(offer: Offer, text: str) -> bool:

@@ -167,7 +167,7 @@ def _changes(offer: Offer, previous: dict, question: str, asked: str, loose: boo
     (when `loose`: words of no kind and no name, "what about bergen?")."""
     if said := _named(offer, previous, asked):  # "change the title to Q3 plan": that parameter's, as written
         return said, {}
-    found, _ = fill(offer.schema, question, exclude=offer.words, guess=False)
+    found, _ = fill(offer.schema, question, exclude=offer.words, guess=False, named=offer.name_words)
     retimed = {n: new for n, v in previous.items() if (offer.schema["properties"].get(n) or {}).get("format") == "date-time"
                and isinstance(v, str) and "T" in v and (new := moved(v, find(question)))}  # "make it 8:15": that day
     bare = _bare_value(offer, previous, LEAD.sub("", question).strip(" ?.!,")) if loose and not retimed else {}

@@ -30,14 +30,17 @@ BENEFICIARY = {"with", "for", "by"}  # beside a person, the name after them is t
 CLOCK = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
 
 
-def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: bool = True) -> tuple[dict, list[str]]:
+def fill(schema: dict, text: str, exclude: frozenset[str] = frozenset(), guess: bool = True,
+         named: frozenset[str] = frozenset()) -> tuple[dict, list[str]]:
     """The arguments for `schema` read from `text`, and the names of required ones that could not be found. `exclude`
     holds the tool's own words (they are not what a search is about); `guess=False` leaves out a required choice the
-    question does not state instead of taking the schema's default."""
-    return _fill_object(schema, text, find(text), set(), exclude, guess)
+    question does not state instead of taking the schema's default; `named`, the words of the tool's name, name no option
+    ("a home cook": no home_style)."""
+    return _fill_object(schema, text, find(text), set(), exclude, guess, named)
 
 
-def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exclude, guess) -> tuple[dict, list[str]]:
+def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exclude, guess,
+                 named: frozenset[str] = frozenset()) -> tuple[dict, list[str]]:
     properties = schema.get("properties") or {}
     required = [r for r in schema.get("required") or [] if r in properties]
     numeric = [n for n, p in properties.items() if json_type(p) in ("number", "integer") and "enum" not in p]
@@ -67,7 +70,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         value = (labelled.get(name) or (None,))[0]
         if value is None:  # a nullable value is never guessed: null says "not given" (strict schemas)
             value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess, (*properties,),
-                           any(role_of(n, p)[0] == "place" for n, p in properties.items() if n != name))
+                           any(role_of(n, p)[0] == "place" for n, p in properties.items() if n != name), named)
         if value is LATER:
             later.append(name)
         elif value is not None:
@@ -113,10 +116,10 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
 
 
 def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], used: set[int], exclude, guess,
-           siblings: tuple[str, ...] = (), placed: bool = False) -> Any:
+           siblings: tuple[str, ...] = (), placed: bool = False, named: frozenset[str] = frozenset()) -> Any:
     kind, hint = json_type(spec), hint_of(name, spec)
     if "enum" in spec:
-        return glossed(spec, text, spans, used) or choice(spec, hint, text, required, guess)
+        return glossed(spec, text, spans, used) or choice(spec, hint, text, required, guess, named)
     if kind == "boolean":
         return boolean(name, text, required, guess, spans, used, spec.get("description") or "", siblings)
     if kind == "array":

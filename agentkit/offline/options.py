@@ -34,7 +34,7 @@ STATED = re.compile(r"\b(true|false|yes|no)\s+(?:when|if|for)\s+([^.;]+)|([\u4e0
 """A flag's value as its description states it: "false when guests pay for their own", "自己买菜为否"."""
 
 
-def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool) -> Any:
+def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool, tool: frozenset[str] = frozenset()) -> Any:
     """The option the question names ("1200 dollars" names USD); for "from X to Y", the one on this parameter's side.
     None named, a required option is the one the question's words point at (`_meanings`), when they point at one."""
     options, must = spec["enum"], required and guess
@@ -43,10 +43,13 @@ def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool) -
     found = []
     named = [reading.split_name(str(option)) or [""] for option in options]  # "river_dee" by "dee", not the "river" it shares
     heads = [next((w for w in words if sum(w in other for other in named) == 1), words[0]) for words in named]
+    words = {word for _, word in reading.words_at(lowered)}
     for option, head in zip(options, heads, strict=True):
         part = reading.stem(head)
         others = [reading.stem(h) for h in heads if h != head]
         for start, word in reading.words_at(lowered):
+            if word in tool and len(own := reading.split_name(str(option))) > 1 and word in own and not {*own} <= words:
+                continue  # "book a home cook" names the tool, not its home_style ("home-style food" does)
             spelled = word == part or len(word) >= 4 and part.startswith(word) or part == word[:4]
             # a synonym ("ml" for milliliters, "electric" for ev) only when it points at this option alone; not "not urgent"
             if part and (spelled or reading.names_option(word, part, (part, *others))) and not NEGATED.search(
@@ -59,8 +62,9 @@ def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool) -
         # an optional option by the lines of its own group only ("second-hand" for a condition, no "smashed" for a pick)
         groups = None if required else frozenset(hint & GROUPS.keys())
         table, phrases = _meanings(tuple(options), spec.get("description") or "", groups)
-        said = ({word for start, word in reading.words_at(lowered) if not NEGATED.search(lowered[:start])} | {
-            joined.replace("-", "") for joined in re.findall(r"[a-z]+(?:-[a-z]+)+", lowered)}) - {str(o).lower() for o in options}
+        said = {word for start, word in reading.words_at(lowered) if not NEGATED.search(lowered[:start])} - tool  # not its name's
+        said = (said | {joined.replace("-", "") for joined in re.findall(r"[a-z]+(?:-[a-z]+)+", lowered)}) - {
+            str(o).lower() for o in options}
         meant = {table[word] for word in {*said, *map(reading.stem, said), *phrases.findall(lowered)} if word in table}
         found = [(0, meant.pop(), [])] if len(meant) == 1 else []  # two or none: ask, as when none is named
     hours = [] if found or not {str(o).lower() for o in options} & DAYPARTS.keys() else [  # only an enum of parts of the day
@@ -70,7 +74,9 @@ def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool) -
         found = [(0, o, []) for o in options if hours[0] in range(*DAYPARTS.get(str(o).lower(), (0, 0)))][:1]
     if not found:
         return spec.get("default") if must else None  # no default and no option named: ask, rather than pick one blind
-    found.sort(key=lambda f: f[0])
+    stems = {*map(reading.stem, words)}  # an option said whole before one of words said in part:
+    found.sort(key=lambda f: (not (words := {*map(reading.stem, reading.split_name(str(f[1])))}) <= stems and len(words) > 1,
+                              f[0]))  # "a home cook, Cantonese food": cantonese, not home_style
     towards = [f for f in found if f[2][-1:] and f[2][-1] in {"to", "into", "in"}]
     source = [f for f in found if f[2][-1:] and (f[2][-1] == "from" or re.fullmatch(r"\d+|degrees?", f[2][-1]))]
     if side_of(hint) == "to":  # the unit of "500 ml" is where a conversion starts, never where it goes

@@ -122,7 +122,7 @@ def addresses(text: str) -> list[tuple[int, int]]:
         parts = [(part.start(), part.end(), part[0].split()) for part in re.finditer(r"[^,]+", match.group(0))]
         ends = next((i for i, (*_, words) in enumerate(parts) if i and words[0].lower() in reading.STOP_WORDS
                      or re.fullmatch(rf"{dates.WEEKDAY}|{dates.MONTH}", words[0], re.I)), len(parts))
-        placed = [words[0].lower() in _LEADS or words[0][0].isdigit() or words[-1].lower() in _KINDS
+        placed = [words[0].lower() in (*_LEADS, "the") or words[0][0].isdigit() or words[-1].lower() in _KINDS  # "The Granary"
                   or bool(re.fullmatch(PLACE_KINDS, words[-1], re.I)) for *_, words in parts[:ends]]
         kept = parts[placed.index(True):ends] if True in placed else []  # from its first part of a place: "Mr Okoro, 45 …"
         while len(kept) > 1 and (after := re.match(r"\s+([a-z]+)", text[match.start() + kept[-1][1]:])) and \

@@ -65,6 +65,11 @@ class Offer:
         return self.name.lower().startswith("ask") and "question" in self.properties
 
     @cached_property
+    def name_words(self) -> frozenset[str]:
+        """The words of its name ("book", "home", "cook"): said, they name the tool, not one of its options."""
+        return frozenset(reading.split_name(self.name))
+
+    @cached_property
     def words(self) -> frozenset[str]:
         return frozenset(w for w, _ in self.weighted_words)
 

@@ -61,7 +61,8 @@ def english(text: str, fits: Callable[[str], float] | None = None) -> str:
     """The text with its Chinese read as English words, by CC-CEDICT too where the table left words unread and the
     table's reading `fits` no tool (below 0), or the dictionary's fits one better ("报给物业", "换一张手机壁纸")."""
     text = text.translate(POWERS)  # "845.2m³" is 845.2 m3
-    text = _glued_unit().sub(lambda m: f"{m.group(1)} {'per ' if '/' in m.group(2) else m.group(2)}", text)
+    text = _glued_unit().sub(lambda m: m[0] if re.fullmatch(r"\d[A-Z]{2}", m[0]) and re.search(  # "DE22 3FT": a postcode's
+        r"\b[A-Z]{1,2}\d[A-Z\d]?\s$", text[:m.start()]) else f"{m[1]} {'per ' if '/' in m[2] else m[2]}", text)
     text = HOURS_MINUTES.sub(lambda m: f"{int(m[1]) * 60 + int(m[2])} minutes", text)  # "3h45m", "2 hours 15 minutes"
     evening = EVENING.search(text) and not re.search(TABLES["spans"]["said"], text, re.I)  # not in a message's words
     text = re.sub(TABLES["dates"]["bare_hour"], r"\g<hour> pm", text, flags=re.I) if evening else text  # "half past 7 pm"
