@@ -249,3 +249,14 @@ def test_the_words_of_the_tools_name_name_none_of_its_options():
     assert fill(cook.schema, "book a home cook", guess=False, named=cook.name_words) == ({}, ["cuisine"])
     assert fill(cook.schema, "book a home cook, home-style food", named=cook.name_words)[0] == {"cuisine": "home_style"}
     assert fill(cook.schema, "a home cook, Cantonese food", named=cook.name_words)[0] == {"cuisine": "cantonese"}
+
+
+@pytest.mark.parametrize(("question", "count"), [
+    ("a session for me and two friends", 3), ("my wife and I want a session", 2), ("a session, just me", 1),
+    ("a session for me, my husband and our 2 kids", 4), ("a session for me and 3 others", 4),
+    ("a session for 5 people, me and my family", 5),  # a count said is the count
+    ("a session for my dog and me", None),  # no one counted by the party's words alone
+])
+def test_a_party_said_by_who_is_in_it_is_counted(question, count):
+    session = {"properties": {"participants": {"type": "integer", "minimum": 1}}}
+    assert fill(session, question)[0].get("participants") == count

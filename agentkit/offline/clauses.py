@@ -19,6 +19,7 @@ from agentkit.offline.dates import MONTH
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
+from agentkit.offline.numbers import PARTY
 from agentkit.offline.options import YES_NO
 from agentkit.offline.phrases import ADDING, ONTO
 from agentkit.offline.places import zones_in
@@ -91,9 +92,9 @@ def clauses(question: str) -> list[str]:
     the text after "saying". A part that only names the means ("how many lines are in notes.txt? use the shell") or
     only gives a value by its role ("add Dune, the author is Frank Herbert") completes the one before; "there" is the
     last place named before ("what's the weather in London and what time is it there?")."""
-    # one value each, never cut: a quote, a pasted statement, "salt and pepper", "221B Baker Street, London"
+    # one value each, never cut: a quote, a pasted statement, "salt and pepper", "221B Baker Street, London", "me and Jo"
     literal = [(start, end) for start, end, *_ in code_spans(question)] + [
-        m.span() for pattern in (QUOTED, ONE_VALUE, ADDRESS) for m in pattern.finditer(question)] + addresses(question)
+        m.span() for pattern in (QUOTED, ONE_VALUE, ADDRESS, PARTY) for m in pattern.finditer(question)] + addresses(question)
     quoted, masked, at = [], "", 0
     for start, end in sorted(span for span in literal if not any(o[0] < span[0] < o[1] for o in literal)):
         if start >= at:

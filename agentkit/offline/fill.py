@@ -56,6 +56,7 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     values: dict[str, Any] = numbers.durations(timed, properties, text, spans, used)  # "for an hour" -> 60 for duration_minutes
     values |= numbers.patterned(properties, text, spans, used)  # "表号是98765432101" for a meter's "^[0-9]{11}$"
     values |= numbers.line_counts([n for n in numeric if n not in values], properties, text, spans, used)  # "first line"
+    values |= numbers.party([n for n in numeric if n not in values], text, spans, used)  # "me and two friends": 3
     numeric = [n for n in numeric if n not in values]
     paths = sum(s.kind == "path" for s in spans)  # "a.txt 和 b.txt 这两个文件": the 2 counts the files, it is no value
     free = [s for s in spans if s.kind == "number" and id(s) not in used and not (paths and s.after[:1] == ("files",))]

@@ -204,6 +204,27 @@ def as_json(value: float, kind: str | None) -> int | float:
     return int(value) if kind == "integer" or float(value).is_integer() else value
 
 
+_ONE, _MANY = (TABLES[kind].split() for kind in ("party_one", "party_many"))
+_COUNT = rf"\d+|{'|'.join(w for w, n in NUMBER_WORDS.items() if 1 < n < 20)}"
+_MEMBER = rf"(?:(?:my|our)\s+)?(?:(?:{_COUNT})\s+(?:{'|'.join(_MANY)})|(?:an?\s+)?(?:{'|'.join(_ONE)}))\b"
+PARTY = re.compile(rf"\b(?:just|only)\s+(?:me|myself)\b|\b{_MEMBER}(?:\s*(?:,|and|&|plus)\s*{_MEMBER})+", re.I)
+
+
+def party(numeric: list[str], text: str, spans: list[Span], used: set[int]) -> dict[str, int]:
+    """How many people a party said by who is in it counts ("me and two friends": 3, "my wife and I": 2, "just me": 1),
+    for a parameter that counts people, when the request says "I" or "me" among them and gives no count of its own."""
+    counted = [n for n in numeric if {*reading.split_name(n), *map(reading.stem, reading.split_name(n))} & PEOPLE_WORDS]
+    said = next((m for m in PARTY.finditer(text) if re.search(r"\b(?:me|myself|i)\b", m[0], re.I)), None)
+    if not counted or not said or any(s.kind == "number" and s.after[:1] and s.after[0] in PEOPLE_WORDS
+                                      and not said.start() <= s.start < said.end() for s in spans):  # "for 5 people"
+        return {}
+    members = re.split(r"\s*(?:,|\band\b|&|\bplus\b)\s*", said[0].lower())
+    sizes = [1 if (n := next(iter(re.findall(rf"\b(?:{_COUNT})\b", m)), None)) is None else int(n) if n.isdigit() else
+             NUMBER_WORDS[n] for m in members if m]
+    used.update(id(s) for s in spans if said.start() <= s.start < said.end())  # "two friends": no other number's
+    return {counted[0]: sum(sizes)}
+
+
 def durations(numeric: list[str], properties: dict, text: str, spans: list[Span], used: set[int]) -> dict[str, Any]:
     """Lengths of time for the number parameters that ask for one, each in the unit its words name; and a clock time
     for parameters named for its hour and minute ("at 6:30 PM": hours 6, as written, or 18 where the description
