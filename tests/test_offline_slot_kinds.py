@@ -260,3 +260,10 @@ def test_the_words_of_the_tools_name_name_none_of_its_options():
 def test_a_party_said_by_who_is_in_it_is_counted(question, count):
     session = {"properties": {"participants": {"type": "integer", "minimum": 1}}}
     assert fill(session, question)[0].get("participants") == count
+
+
+@pytest.mark.parametrize("said", ["Reg WU17 ABC", "registration is WU17 ABC", "my number plate is WU17 ABC"])
+def test_an_identifier_is_the_code_its_label_says_not_a_road_said_before_it(said):
+    tow = {"properties": {"registration": {"type": "string", "description": "Vehicle registration (number plate)."},
+                          "pickup_location": {"type": "string"}}, "required": ["registration"]}
+    assert fill(tow, f"Broken down on the A38 near Exeter, {said}, please tow it")[0]["registration"] == "WU17 ABC"

@@ -282,9 +282,12 @@ def _labelled(name: str, properties: dict, text: str) -> tuple[str, int, int] | 
         return None
     # "stop 4521" for stop_id, "order 55102" for order_number: the thing's word labels its identifier too
     thing = re.sub(r"[ _](?:id|number|no|code|ref|identifier)$", "", name.replace("_", " ")) if "_" in name else name
-    labels = "|".join(re.escape(label) for label in dict.fromkeys((name.replace("_", " "), thing)))
-    if coded := reading.pattern(rf"\b(?:{labels})s?\s+(?:number\s+|no\.?\s*|#\s*)?((?-i:{TWO_PART_CODE.pattern})|[A-Za-z]{{0,3}}"
-                                r"-?\d[\w-]*|(?-i:[A-HJ-Z])(?![\w'-]))\b", re.I).search(text):  # "postcode LS6 2QT", "zone C"
+    short = [f"{name[:3]}\\.?"] if len(name) > 5 and name.isalpha() else []  # "reg" for registration, "ref" for reference
+    glossed = re.findall(r"\(([a-z]+(?: [a-z]+){0,2})\)", properties[name].get("description") or "")  # "(number plate)"
+    labels = "|".join([*(re.escape(label) for label in dict.fromkeys((name.replace("_", " "), thing, *glossed))), *short])
+    said = r"is\s+|" * (role_of(name, properties[name])[0] == "code")  # "registration is WU17 ABC"; no "address is 8C …"
+    if coded := reading.pattern(rf"\b(?:{labels})s?\s+(?:{said}number\s+|no\.?\s*|#\s*)?((?-i:{TWO_PART_CODE.pattern})|"
+                                r"[A-Za-z]{0,3}-?\d[\w-]*|(?-i:[A-HJ-Z])(?![\w'-]))\b", re.I).search(text):  # "postcode LS6 2QT"
         return coded.group(1), *coded.span()
     # "the bedroom", "in the living room" for `room`: a phrase that ends in a role-less parameter's word is its value
     if "_" in name or len(name) < 4 or role_of(name, properties[name])[0] is not None:
