@@ -267,3 +267,14 @@ def test_an_identifier_is_the_code_its_label_says_not_a_road_said_before_it(said
     tow = {"properties": {"registration": {"type": "string", "description": "Vehicle registration (number plate)."},
                           "pickup_location": {"type": "string"}}, "required": ["registration"]}
     assert fill(tow, f"Broken down on the A38 near Exeter, {said}, please tow it")[0]["registration"] == "WU17 ABC"
+
+
+@pytest.mark.parametrize(("question", "place"), [("下周三上午九点我爸要去华西医院看病，帮我约个陪诊", "华西医院"),
+                                                 ("明天去协和医院，需要陪诊员", "协和医院"),
+                                                 ("明天下午国贸店还有位子吗", "国贸店")])
+def test_a_chinese_place_is_named_as_its_description_says_its_kind(question, place):
+    from agentkit.offline.zh_values import of_its_kind
+    schema = {"properties": {"place": {"type": "string", "description": "医院名称。" if "医院" in place else "门店名称。"}},
+              "required": ["place"]}
+    assert of_its_kind(question, schema, {"place": "爸要"}) == {"place": place}
+    assert of_its_kind(question, {**schema, "required": []}, {}) == {}, "an optional place named by its kind alone: none"

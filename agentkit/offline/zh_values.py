@@ -56,6 +56,7 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str, al
     written = {n: in_run(v, n, properties.get(n) or {}, question) for n, v in written.items()}
     written |= labelled(question, schema, written)  # "作者是刘慈欣", "在首都机场T3接张总"
     written |= flags(question, properties, written)  # "需要毛巾" for "是否需要毛巾"
+    written |= of_its_kind(question, schema, written)  # "医院名称": 华西医院, not the 我爸要 before 去
     written |= meant(question, schema, written) if alone else {}  # "乌龙茶" names oolong, "兔子" rabbit
     # "奥体中心的羽毛球场": a place written as the learner did is what stands before 的, not the court booked there
     for name in (n for n, v in written.items() if v != arguments.get(n) and isinstance(v, str) and role_of(
@@ -85,6 +86,21 @@ def flags(question: str, properties: dict, found: dict[str, Any]) -> dict[str, b
         elif is_chinese(thing) and 1 < len(thing) < 7 and thing in question:
             said[name] = not re.search(rf"(?:{RUNS['flag_no']})[^，。,]{{0,3}}$", question[:question.index(thing)])
     return said
+
+
+def of_its_kind(question: str, schema: dict, found: dict[str, Any]) -> dict[str, str]:
+    """A required place no table knows, named as its description says its kind ("医院名称": 华西医院, "门店名称": 五道口店):
+    the start of a run of the request up to that kind's last character, past the day and time before it."""
+    placed = {}
+    for name, spec in ((n, s) for n, s in (schema.get("properties") or {}).items() if n in (schema.get("required") or ())):
+        kind = re.sub(r"(?:名称|名字|名)$", "", (re.findall(r"[\u4e00-\u9fff]+", spec.get("description") or "") or [""])[0])
+        if role_of(name, spec)[0] != "place" or "enum" in spec or len(kind) < 2 or not SHAPES["place"].search(kind):
+            continue
+        runs = (re.sub(RUNS["when_first"], "", run.strip(EDGES)) for run in CUT.split(question)[::2])
+        named = next((m[0] for run in runs if (m := re.match(rf"[\u4e00-\u9fff]{{1,6}}?{kind[-1]}", run))), "")
+        if named.endswith(was := str(found.get(name, ""))) and named != was or not was.endswith(kind[-1]) and named:
+            placed[name] = named  # "五道口店" of a "道口店" read past a number
+    return placed
 
 
 def framed(question: str, properties: dict, found: set[str]) -> dict[str, str]:
