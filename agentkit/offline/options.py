@@ -43,12 +43,12 @@ def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool, t
     found = []
     named = [reading.split_name(str(option)) or [""] for option in options]  # "river_dee" by "dee", not the "river" it shares
     heads = [next((w for w in words if sum(w in other for other in named) == 1), words[0]) for words in named]
-    words = {word for _, word in reading.words_at(lowered)}
-    for option, head in zip(options, heads, strict=True):
+    spoken = {word for _, word in reading.words_at(lowered)}
+    for option, head, own in zip(options, heads, named, strict=True):
         part = reading.stem(head)
         others = [reading.stem(h) for h in heads if h != head]
         for start, word in reading.words_at(lowered):
-            if word in tool and len(own := reading.split_name(str(option))) > 1 and word in own and not {*own} <= words:
+            if word in tool and len(own) > 1 and word in own and not {*own} <= spoken:
                 continue  # "book a home cook" names the tool, not its home_style ("home-style food" does)
             spelled = word == part or len(word) >= 4 and part.startswith(word) or part == word[:4]
             # a synonym ("ml" for milliliters, "electric" for ev) only when it points at this option alone; not "not urgent"
@@ -74,8 +74,8 @@ def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool, t
         found = [(0, o, []) for o in options if hours[0] in range(*DAYPARTS.get(str(o).lower(), (0, 0)))][:1]
     if not found:
         return spec.get("default") if must else None  # no default and no option named: ask, rather than pick one blind
-    stems = {*map(reading.stem, words)}  # an option said whole before one of words said in part:
-    found.sort(key=lambda f: (not (words := {*map(reading.stem, reading.split_name(str(f[1])))}) <= stems and len(words) > 1,
+    stems = {*map(reading.stem, spoken)}  # an option said whole before one of words said in part:
+    found.sort(key=lambda f: (len(own := named[options.index(f[1])]) > 1 and not {*map(reading.stem, own)} <= stems,
                               f[0]))  # "a home cook, Cantonese food": cantonese, not home_style
     towards = [f for f in found if f[2][-1:] and f[2][-1] in {"to", "into", "in"}]
     source = [f for f in found if f[2][-1:] and (f[2][-1] == "from" or re.fullmatch(r"\d+|degrees?", f[2][-1]))]
@@ -137,8 +137,9 @@ def boolean(name: str, text: str, required: bool, guess: bool, spans: list[Span]
 def stated_by(description: str, question: str) -> bool | None:
     """The value a flag's description gives for what the question says: most of the words of its "false when ..."
     (its first two, who and what, among them), or every character of a Chinese "...为否" and its first word."""
-    said = {reading.stem(w)[:5] for w in reading.words(question.lower())}
-    for value, clause, zh_clause, zh_value in STATED.findall(description):
+    stated = STATED.findall(description)  # most flags state none: the question is read only for one that does
+    said = {reading.stem(w)[:5] for w in reading.words(question.lower())} if stated else set()
+    for value, clause, zh_clause, zh_value in stated:
         if zh_clause and zh_clause[:2] in question and set(zh_clause) <= set(question):  # "菜我们自己买"
             return zh_value == "是"
         stems = dict.fromkeys(reading.stem(w)[:5] for w in reading.words(clause.lower()) if len(w) > 2)

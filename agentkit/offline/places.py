@@ -119,7 +119,7 @@ def addresses(text: str) -> list[tuple[int, int]]:
     to one that is a day or a request's word ("…, Leeds, Friday please")."""
     found = []
     for match in _PARTS.finditer(text):
-        parts = [(part.start(), part.end(), part[0].split()) for part in re.finditer(r"[^,]+", match.group(0))]
+        parts = [(part.start(1), part.end(1), part[1].split()) for part in re.finditer(r"\s*([^,]+)", match.group(0))]
         ends = next((i for i, (*_, words) in enumerate(parts) if i and words[0].lower() in reading.STOP_WORDS
                      or re.fullmatch(rf"{dates.WEEKDAY}|{dates.MONTH}", words[0], re.I)), len(parts))
         placed = [words[0].lower() in (*_LEADS, "the") or words[0][0].isdigit() or words[-1].lower() in _KINDS  # "The Granary"
@@ -129,6 +129,5 @@ def addresses(text: str) -> list[tuple[int, int]]:
                 after[1] not in reading.STOP_WORDS:  # "…, Leeds, Cantonese food": a part a word goes on from is none
             kept.pop()
         if len(kept) > 1:
-            spaces = len(match.group(0)[kept[0][0]:]) - len(match.group(0)[kept[0][0]:].lstrip())  # after its comma
-            found.append((match.start() + kept[0][0] + spaces, match.start() + kept[-1][1]))
+            found.append((match.start() + kept[0][0], match.start() + kept[-1][1]))
     return found

@@ -98,7 +98,7 @@ def of_its_kind(question: str, schema: dict, found: dict[str, Any]) -> dict[str,
             continue
         runs = (re.sub(RUNS["when_first"], "", run.strip(EDGES)) for run in CUT.split(question)[::2])
         named = next((m[0] for run in runs if (m := re.match(rf"[\u4e00-\u9fff]{{1,6}}?{kind[-1]}", run))), "")
-        if named.endswith(was := str(found.get(name, ""))) and named != was or not was.endswith(kind[-1]) and named:
+        if named and named != (was := str(found.get(name, ""))) and (named.endswith(was) or not was.endswith(kind[-1])):
             placed[name] = named  # "五道口店" of a "道口店" read past a number
     return placed
 

@@ -55,7 +55,9 @@ class _StoppingTurns(uvicorn.Server):
     ends its stream with no status, which its page reads as the connection lost, so the open requests finish at once
     (uvicorn would cancel them after its graceful timeout, and log each as an error with a traceback)."""
 
-    ctrl_c_ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # as by `agentkit web &` (read before uvicorn)
+    def __init__(self, config: uvicorn.Config) -> None:
+        super().__init__(config)
+        self.ctrl_c_ignored = signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # as by `agentkit web &` (before uvicorn)
 
     def handle_exit(self, sig: int, frame: object) -> None:
         if sig == signal.SIGINT and self.ctrl_c_ignored:  # it stays ignored, as Python and `agentkit chat` leave it
