@@ -291,7 +291,7 @@ TRAIN_MISSES = {
     "tools_012", "tools_014", "tools_022", "tools_027", "words_008",
     "agents_007", "agents_011", "when_006", "address_009", "address_011",
     "zhoption_009", "zhoption_012",
-    "shared_006", "shared_010", "shared_012", "pattern_005", "trailing_002", "trailing_003", "self_correct_008",
+    "shared_010", "shared_012", "pattern_005", "trailing_002", "trailing_003", "self_correct_008",
     "zh_enum_dict_007", "zh_enum_dict_008", "zh_enum_dict_017", "names_004", "zh_option_chars_002",
 }
 TRAIN_CASES = load_cases(split="train")

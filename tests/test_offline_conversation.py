@@ -575,3 +575,39 @@ def test_a_request_read_back_is_corrected_by_the_value_said_not_the_one_it_repla
     reply = OfflineModel().respond({"model": "m", "messages": [*history, {"role": "user", "content": said}], "tools": [BREAD]})
     [(name, arguments)] = [(c.name, json.loads(c.arguments)) for c in reply.tool_calls]
     assert arguments == {"course": "sourdough", "date": "2027-03-20", "attendee_name": "Harriet Vane"} | changed
+
+
+MOW = _tool("book_mowing", "Book a lawn mowing visit", {
+    "address": {"type": "string"}, "day": {"type": "string", "format": "date"}, "litres_of_feed": {"type": "integer"}},
+    ["address", "day"])
+NANNY = _tool("book_nanny", "预约育儿嫂", {"address": {"type": "string", "description": "上门地址"}, "hours": {
+    "type": "integer", "description": "小时数"}}, ["address", "hours"])
+LESSON = _tool("book_lesson", "Book a private ski lesson", {"day": {"type": "string", "format": "date"}, "start": {
+    "type": "string", "description": "Start time, HH:MM"}, "name": {"type": "string", "description": "Who is booking"}},
+    ["day", "start", "name"])
+
+
+@pytest.mark.parametrize(("tools", "previous", "message", "changed"), [
+    ([MOW], {"address": "7 Birch Lane, Penrith CA11 8QR", "day": "2027-11-23"},
+     "Sorry, wrong number - it's 17 Birch Lane, not 7. Everything else the same.",
+     {"address": "17 Birch Lane, Penrith CA11 8QR"}),
+    ([NANNY], {"address": "徐汇区漕溪北路88弄2号301", "hours": 3}, "不好意思，地址说错了，应该是6号，不是2号，其他都一样。",
+     {"address": "徐汇区漕溪北路88弄6号301"}),
+    ([MOW], {"address": "2 Elm Row", "day": "2027-11-23", "litres_of_feed": 800}, "Make that 1,200 litres of feed actually.",
+     {"litres_of_feed": 1200}),  # a thousands comma is no list
+])
+def test_a_part_of_a_value_said_anew_changes_that_part_only(tools, previous, message, changed):
+    name = tools[0]["function"]["name"]
+    assert _calls(tools, _turn(name, previous), message) == [(name, {**previous, **changed})]
+
+
+@pytest.mark.parametrize(("message", "changed"), [
+    ("Make it 10 rather than 9, otherwise all good.", {"start": "10:00"}),  # an hour alone, for the one time
+    ("Actually could we make it Sunday the 22nd instead? Same time.", {"day": "2027-08-22"}),  # "Same time" is no name
+])
+def test_a_correction_of_details_read_back_is_the_call_with_that_value(message, changed):
+    asked = [{"role": "user", "content": "Book a private ski lesson for 2027-08-21 at 9am. Name Mia Holt."},
+             {"role": "assistant", "content": "To confirm: a private ski lesson on Saturday 21 August at 09:00 for Mia Holt. "
+                                              "Shall I go ahead?"}]
+    expected = {"day": "2027-08-21", "start": "09:00", "name": "Mia Holt"} | changed
+    assert _calls([LESSON], asked, message) == [("book_lesson", expected)]

@@ -83,3 +83,34 @@ def test_the_last_item_of_a_list_keeps_its_own_word():
     order = tool("order_part", "Order parts for the workshop.", ["part", "quantity"], part=TEXT, quantity=WHOLE)
     assert [(a["part"], a["quantity"]) for _, a in called("order 4 hinges and 6 brackets", [order])] == [
         ("hinges", 4), ("brackets", 6)]
+
+
+COFFEE = tool("order_coffee", "Order a coffee to collect.", ["drink", "size"], drink={
+    "type": "string", "enum": ["latte", "cappuccino", "flat_white", "mocha"]}, size={
+    "type": "string", "enum": ["small", "medium", "large"]}, customer=TEXT)
+TABLE = tool("book_table", "Book a table at the restaurant.", ["day", "time", "people"], day={"type": "string", "format": "date"},
+             time={"type": "string", "description": "HH:MM"}, people=WHOLE)
+STORE = tool("rent_storage", "Rent a storage unit.", ["size_sqft", "months"], size_sqft=WHOLE, months=WHOLE)
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Can I get a large latte? Actually make that a mocha instead.", {"drink": "mocha", "size": "large"}),
+    ("a medium cappuccino - sorry, make it a large", {"drink": "cappuccino", "size": "large"}),
+    ("a large flat white for Sam, sorry, a small one", {"drink": "flat_white", "size": "small", "customer": "Sam"}),
+])
+def test_another_option_of_the_same_enum_takes_the_place_of_the_one_it_corrects(question, expected):
+    assert called(question, [COFFEE, TABLE]) == [("order_coffee", expected)]
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("book a table on 2027-05-02 at 7pm, no wait, 8 for four", {"time": "20:00", "people": 4}),  # the hour, then a count
+    ("table on 2027-05-02 at 7.30pm, sorry, 8.15pm — three of us", {"time": "20:15", "people": 3}),  # the words after it
+])
+def test_the_words_after_a_corrected_value_are_still_read(question, expected):
+    ((name, arguments),) = called(question, [TABLE, COFFEE])
+    assert name == "book_table" and {key: arguments.get(key) for key in expected} == expected, arguments
+
+
+def test_a_reason_between_the_correction_and_its_value_is_passed_over():
+    question = "a storage unit for 3 months, 25 square feet... no wait, that won't fit the piano, make it 60"
+    assert called(question, [STORE]) == [("rent_storage", {"size_sqft": 60, "months": 3})]

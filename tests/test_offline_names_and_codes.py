@@ -180,3 +180,13 @@ def test_a_sum_in_pounds_or_euros_is_a_price(question, price):
                   max_price={"type": "number"})
     [(_, arguments)] = calls(question, search)
     assert arguments["max_price"] == price
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("Enrol me on the beginners course please. Nadia Brook, nadia.brook@example.com", ["Nadia Brook"]),  # a name alone
+    ("Book it for Friday. Tomas Vega.", ["Tomas Vega"]),
+    ("Can I get a large latte for Sam?", ["Sam"]),  # "I" after a word that starts the sentence names nobody
+    ("Please call Mum. Thanks a lot.", ["Mum"]),  # one word opening a sentence is still no name
+])
+def test_a_sentence_that_is_a_name_alone_keeps_its_first_word(text, names):
+    assert [s.value for s in find(text) if s.kind == "proper"] == names

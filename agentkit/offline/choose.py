@@ -54,7 +54,8 @@ def read(question: str, offers: list[Offer]) -> tuple[str, str]:
     words (by the dictionary too where that fits the tools better), items listed one per line parted."""
     question = quoted[1] if (quoted := re.fullmatch(r'\s*"([^"]*)"\s*', question)) else question
     return question, _items_split(corrected(english(zh_joined(zh_marked(question), partial(_best, offers=offers), _complete),
-                                                    lambda read: _best(_items_split(read, offers), offers)[1] - ENOUGH)), offers)
+                                                    lambda read: _best(_items_split(read, offers), offers)[1] - ENOUGH),
+                                          tuple(said for o in offers for said in o.options)), offers)
 
 
 def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> list[Planned]:

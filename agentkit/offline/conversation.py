@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentkit.offline.choose import Offer, Planned
+from agentkit.offline.corrections import FREE, NAMED, REPLACED, SAID_AROUND, corrected, named_value
 from agentkit.offline.dates import MONTH, as_iso, moved
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
@@ -26,10 +27,10 @@ from agentkit.offline.numbers import fits_pattern
 from agentkit.offline.places import is_known_place, zone_names
 from agentkit.offline.reading import message_text, split_name
 from agentkit.offline.request import parsed
-from agentkit.offline.roles import FROM_WORDS, hint_of, json_type, kind_of, role_of
+from agentkit.offline.roles import FROM_WORDS, json_type, role_of
 from agentkit.offline.spans import find
 from agentkit.offline.vocabulary import english
-from agentkit.offline.zh_values import as_written, framed, in_learners_words
+from agentkit.offline.zh_values import as_written, in_learners_words
 
 ISO_DATE, CLOCK = re.compile(r"\d{4}-\d{2}-\d{2}"), re.compile(r"[012]\d:[0-5]\d")
 DAY_ALONE = re.compile(rf"^(?!.*\b(?:{MONTH})\b).*?\bthe\s+(\d{{1,2}})(?:st|nd|rd|th)\b", re.I)  # "the 27th", no month named
@@ -96,17 +97,14 @@ class Conversation:
 
 
 WORDS = words("choose")["conversation"]
-FOLLOWS_ON, SAID_AROUND, BACK, IT_FILE, LEAD = (re.compile("|".join(WORDS[name]), re.I)
-                                               for name in ("follows_on", "said_around", "back", "it_file", "lead"))
+FOLLOWS_ON, BACK, IT_FILE, LEAD = (re.compile("|".join(WORDS[name]), re.I) for name in ("follows_on", "back", "it_file", "lead"))
 """A follow-up or a correction ("and in Lima?", "actually, Porto", "改到周五"), the words around the value in it (what
 is left is the value), "that" or "the result" (the last result), "its lines" or "open it" (the last file), "for"."""
-AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS, DOER, AFTER_THAT = (re.compile(WORDS[name], re.I) for name in (
-    "again", "more", "fewer", "morning", "flag", "corrects", "doer", "after_that"))
-FREE, ORDINALS = {role or None for role in WORDS["free"]}, WORDS["ordinals"]
+AGAIN, MORE, FEWER, MORNING, FLAG, CORRECTS, DOER, AFTER_THAT, UNCHANGED = (re.compile(WORDS[name], re.I) for name in (
+    "again", "more", "fewer", "morning", "flag", "corrects", "doer", "after_that", "unchanged"))
+ORDINALS = WORDS["ordinals"]
 PICKED = re.compile(rf"(?:\b({'|'.join(ORDINALS)})\b|\b(\d+)(?:st|nd|rd|th)\b|第\s*(\d+))(\s+one\b)?", re.I)
-"""Roles whose value can be any words: a follow-up changes them only with a value it clearly names."""
 JOINED, ASKS_ABOUT, ABOUT_RESULT = (re.compile(WORDS[name], re.I) for name in ("joined", "asks_about", "about_result"))
-NAMED, REPLACED = ([re.compile(pattern, re.I) for pattern in WORDS[name]] for name in ("named", "replaced"))  # see choose.toml
 
 
 def follow_up(state: Conversation, asked: str, offers: list[Offer]) -> list[Planned]:
@@ -114,6 +112,7 @@ def follow_up(state: Conversation, asked: str, offers: list[Offer]) -> list[Plan
     value only when it says it follows on ("and…", "actually…", "那…呢"), corrects ("title should be…") or is a few
     words ("要大号的"), and asks nothing about the result ("那要带伞吗"); else only a value of a kind or a name."""
     tried = state.calls_to(offers)
+    asked = corrected(UNCHANGED.sub("", asked).strip() or asked, tuple(said for o, _ in tried for said in o.options))
     short = len(re.findall(r"\w+", asked)) <= 3 and len(asked) <= 24  # a question of a few words ("要大号的")
     if not tried:
         return []
@@ -165,7 +164,7 @@ def corrects(asked: str) -> bool:
 def _changes(offer: Offer, previous: dict, question: str, asked: str, loose: bool) -> tuple[dict, dict]:
     """What the message changes in one earlier call: the values it names that the tool takes, and its bare value
     (when `loose`: words of no kind and no name, "what about bergen?")."""
-    if said := _named(offer, previous, asked):  # "change the title to Q3 plan": that parameter's, as written
+    if said := named_value(offer.schema, previous, asked):  # "change the title to Q3 plan": that parameter's, as written
         return said, {}
     found, _ = fill(offer.schema, question, exclude=offer.words, guess=False, named=offer.name_words)
     retimed = {n: new for n, v in previous.items() if (offer.schema["properties"].get(n) or {}).get("format") == "date-time"
@@ -182,24 +181,6 @@ def _of_a_kind(offer: Offer, name: str, value: Any) -> bool:
     """A value a message that is no follow-up in words can still change: a number, a date, an option, a place, a name."""
     spec = (offer.schema.get("properties") or {}).get(name) or {}
     return not isinstance(value, str) or "enum" in spec or is_known_place(value) or bool(re.search(r"[\dA-Z]", value))
-
-
-def _named(offer: Offer, previous: dict, asked: str) -> dict:
-    """A free text, as written to its end, for the parameter the message names by its hint's words ("change the title to
-    Q3 plan"; in Chinese as a first request reads "标题是…") or by its old value ("not Tom, Sara"; "不是他，是小李")."""
-    free = {n: s for n, s in offer.properties.items() if json_type(s) == "string" and "enum" not in s and role_of(n, s)[0] in (
-        FREE)}
-    for said in filter(None, (pattern.search(asked) for pattern in NAMED)):
-        fits = [n for n, spec in free.items() if set(english(said["name"]).lower().split()) & hint_of(n, spec)]
-        if len(fits) == 1 or is_chinese(said["name"]):
-            return {fits[0]: said["v"]} if len(fits) == 1 else framed(f"{said['name']}是{said['v']}", free, set())
-    for said in filter(None, (pattern.search(asked) for pattern in REPLACED)):
-        old = said["old"].strip().lower()
-        fits = [n for n in free if str(previous.get(n, "")).lower() == old
-                or old in WORDS["person_pronouns"] and n in previous and kind_of(offer.schema, n) == "person"]
-        if len(fits) == 1:
-            return {fits[0]: SAID_AROUND.sub(" ", said["v"]).strip()}  # "sorry I meant Leeds, not York": Leeds
-    return {}
 
 
 def again(state: Conversation, asked: str, offers: list[Offer]) -> Planned | None:
@@ -270,7 +251,9 @@ def _bare_value(offer: Offer, previous: dict, rest: str) -> dict:
     alone = re.search(r"(?<!\S)(\d+)\s*([^\W\d]{0,12})$", rest)  # "3", "6包", "7 packets": a count, never a place
     if alone and not re.search(r"[a-z\d]", rest[:alone.start()], re.I):  # a unit in English is the parameter's name
         fits = len(numeric) == 1 and (not alone[2].isascii() or numeric[0].startswith(alone[2][:3].lower()))
-        return {numeric[0]: int(alone[1])} if fits else {}
+        clocks = [n for n, v in previous.items() if isinstance(v, str) and CLOCK.fullmatch(v)]  # "make it 10" after 09:00
+        hour = {clocks[0]: f"{int(alone[1]):02d}:00"} if not numeric and len(clocks) == 1 and int(alone[1]) < 24 else {}
+        return {numeric[0]: int(alone[1])} if fits else hour if not alone[2] else {}
     if not rest or len(rest.split()) > 3 or re.fullmatch(r"[\d\s.,:-]+", rest):
         return {}
     if not (texts := [n for n, v in previous.items() if isinstance(v, str) and "enum" not in (offer.properties.get(n) or {})]):

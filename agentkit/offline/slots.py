@@ -70,6 +70,12 @@ class Offer:
         return frozenset(reading.split_name(self.name))
 
     @cached_property
+    def options(self) -> tuple[tuple[str, ...], ...]:
+        """Each enum's options as said ("seasoned_hardwood": "seasoned hardwood"): one corrects another of its enum."""
+        return tuple(said for spec in self.properties.values() if len(said := tuple(dict.fromkeys(
+            " ".join(reading.split_name(o)).lower() for o in spec.get("enum") or [] if isinstance(o, str) and o.strip()))) > 1)
+
+    @cached_property
     def words(self) -> frozenset[str]:
         return frozenset(w for w, _ in self.weighted_words)
 

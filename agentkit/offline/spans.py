@@ -61,6 +61,7 @@ SAY_IN, _SAID, _NAMED, _ADDRESSED, _CHANGE = (re.compile(TABLES["spans"][kind], 
                                               for kind in ("say_in", "said", "named", "addressed", "change"))
 """SAY_IN: 'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
 _SUBJECT_VERB = re.compile(TABLES["spans"]["subject_verb"])
+_SIGNED = re.compile(r"\s*(?:[,;]|and\s|\.?$)")  # a sentence after the first that is a name alone: the person's
 """After a name that starts a sentence, a verb with its object ("Anna Weiss tutors me"): the first word is the name's."""
 ONE_VALUE = re.compile(rf"\b(?:{TABLES['spans']['one_value'].replace(chr(10), '')})\b", re.IGNORECASE)  # "Tom and Jerry"
 DEMONYMS = {form: said[0] for said in (word.split(":") for word in TABLES["spans"]["demonyms"].split())
@@ -255,9 +256,10 @@ def _find(text: str) -> tuple[Span, ...]:
         sentence_start = not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".?!:"
         if first in SENTENCE_STARTERS and (sentence_start or not name.startswith("The ")) or first in MONTHS or (
                 first in WEEKDAYS or name == "I" or sentence_start and not is_known_place(name.split()[0])
-                and not (" " in name and _SUBJECT_VERB.match(text, match.end()))):
+                and not (" " in name and (_SUBJECT_VERB.match(text, match.end()) or _SIGNED.match(text, match.end())
+                                          and text[: match.start()].strip()))):  # "... please. Nadia Brook, nadia@..."
             name = name.partition(" ")[2]  # a capitalised first word of a sentence is not a name ("The Hobbit" inside one is)
-        if name:
+        if name not in ("", "I"):  # "Can I get ...": no name
             add(match.end() - len(name), match.end(), "proper", name)
     for match in _ROOM.finditer(text):  # after the names: "Central Garage" is a car park's
         add(match.start(), match.end(), "room", match.group(0).lower())
