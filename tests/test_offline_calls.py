@@ -520,3 +520,24 @@ def test_what_to_be_reminded_of_follows_its_to_after_a_when():
     """ "remind me at 9am on 2026-06-02 to pay rent": the message is "pay rent", not "to pay rent"."""
     [(_, arguments)] = calls("remind me at 9am on 2026-06-02 to pay rent", [NOTE_TO_SELF])
     assert arguments == {"message": "pay rent", "time": "09:00", "date": "2026-06-02"}
+
+
+TRIPS = tool("find_kayak_trips", "Find guided kayak trips from a launch site on a date.", ["site", "date"], site=s(),
+             date=s(format="date"), people=n(kind="integer"))
+PORTRAIT = tool("book_portrait", "Book a portrait session at the studio.", ["session", "date", "time", "client_name"],
+                session=s(enum=["family", "headshot", "newborn"]), date=s(format="date"), time=s("HH:MM"), client_name=s())
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    # the word before the first item said again before the next: still one call each
+    ("Can you compare kayak trips from Keswick and from Ambleside for 2027-06-05? Two of us.", [TRIPS, PORTRAIT],
+     [("find_kayak_trips", {"site": "Keswick", "date": "2027-06-05", "people": 2}),
+      ("find_kayak_trips", {"site": "Ambleside", "date": "2027-06-05", "people": 2})]),
+    # a count ("two sessions", "a family one") is nobody's name: the name said once, after both, is each call's
+    ("I need two portrait sessions please. A family one on 2027-06-05 at 10am, and a headshot one on 2027-06-07 at 3pm. "
+     "My name's Omar Haddad.", [PORTRAIT, TRIPS],
+     [("book_portrait", {"session": "family", "date": "2027-06-05", "time": "10:00", "client_name": "Omar Haddad"}),
+      ("book_portrait", {"session": "headshot", "date": "2027-06-07", "time": "15:00", "client_name": "Omar Haddad"})]),
+])
+def test_two_calls_said_with_their_words_repeated_or_counted(question, tools, expected):
+    assert calls(question, tools) == expected

@@ -237,7 +237,9 @@ def each_value(question: str, schema: dict) -> list[str]:
             if (unit := re.search(TAIL, items[-1])) and not any(re.search(TAIL, i) for i in items[:-1]):
                 items[-1], end = items[-1][: unit.start()], end - len(unit[0])  # "5 and 10 miles": the unit is each item's
             joined = any(start < m.end() and m.start() < end for m in ONE_VALUE.finditer(question))  # "Tom and Jerry"
-            if not joined and not any(start < e and s < end for s, e, _ in lists) and not re.search(r"\d\s$", question[:start]):
+            ranged = re.search(r"\band\s+\w+\s", run[0]) and re.match(r"\s*(?:to|-)\s", question[end:])  # "and from 200 to 150"
+            if not joined and not ranged and not any(start < e and s < end for s, e, _ in lists) and not re.search(
+                    r"\d\s$", question[:start]):
                 both = re.search(r"\bboth\s+$", question[:start])  # "for both Mia and Leo": a copy is "for Mia"
                 lists.append((both.start() if both else start, end, items))  # not "+1 415 555 ..."
     together = re.search(r"\brespectively\b", question) and len({len(items) for *_, items in lists}) == 1

@@ -18,7 +18,7 @@ from agentkit.offline.options import boolean, choice
 from agentkit.offline.phrases import LATER, NAMED, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import addresses, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, hints_of, json_type, nullable, preposition, role_of, side_of
-from agentkit.offline.spans import ADDRESS, TWO_PART_CODE, Span, find
+from agentkit.offline.spans import ADDRESS, NUMBER_WORDS, TWO_PART_CODE, Span, find
 from agentkit.offline.zh_values import glossed
 
 WHOSE = re.compile(rf"(?:\s+(?!(?:{dates.ENDS})\b)[a-z][\w-]*)*")
@@ -88,6 +88,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         if phrase and role_of(name, properties[name])[0] == "query":  # "any good true crime podcasts": what is searched
             phrase = phrases.QUERY_LEADS.sub("", phrase) or phrase
         capitals = person and phrase and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
+        if person and not capitals and phrase and {*phrase.lower().split()} & NUMBER_WORDS.keys():
+            phrase = None  # "two portrait sessions", "a family one": a count, nobody's name ("ana" is Ana)
         taken = capitals[0] if capitals else phrase
         if taken and len(later) > 1:  # one phrase, one parameter: the other reads the words this one left
             verb = r"\s+[a-z]+(?=\s+\w)" if capitals and rest.startswith(taken) else ""  # "Grace teaches physics": hers
