@@ -611,3 +611,66 @@ def test_a_correction_of_details_read_back_is_the_call_with_that_value(message, 
                                               "Shall I go ahead?"}]
     expected = {"day": "2027-08-21", "start": "09:00", "name": "Mia Holt"} | changed
     assert _calls([LESSON], asked, message) == [("book_lesson", expected)]
+
+
+BOAT_TRIPS = _tool("find_boat_trips", "Find boat trips from a harbour on a date.", {
+    "harbour": {"type": "string"}, "date": {"type": "string", "format": "date"}, "passengers": {"type": "integer"}},
+    ["harbour", "date"])
+BOAT = _tool("book_boat_trip", "Book a boat trip.", {
+    "harbour": {"type": "string"}, "date": {"type": "string", "format": "date"}, "trip_type": {
+        "type": "string", "enum": ["seal_watching", "sunset", "fishing"]}, "passengers": {"type": "integer"},
+    "lead_name": {"type": "string"}, "email": {"type": "string"}},
+    ["harbour", "date", "trip_type", "passengers", "lead_name", "email"])
+SAILINGS = [{"role": "user", "content": "Any boat trips from Padstow on 2027-07-10 for three of us?"},
+         {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function", "function": {
+             "name": "find_boat_trips",
+             "arguments": json.dumps({"harbour": "Padstow", "date": "2027-07-10", "passengers": 3})}}]},
+         {"role": "tool", "tool_call_id": "c1", "content": json.dumps({"trips": [
+             {"trip_type": "seal_watching", "departs": "10:00"}, {"trip_type": "sunset", "departs": "19:30"}]})},
+         {"role": "assistant", "content": "Seal watching at 10:00 or a sunset cruise at 19:30. Shall I book one?"}]
+
+
+@pytest.mark.parametrize("message", [
+    "Lovely, the sunset one please for all three of us. Olivia Grant, olivia@example.com.",  # "for all three of us": no harbour
+    "Great, the sunset one please, Olivia Grant. Email olivia@example.com.",
+])
+def test_an_item_picked_from_a_search_is_booked_with_the_searchs_values(message):
+    assert _calls([BOAT_TRIPS, BOAT], SAILINGS, message) == [("book_boat_trip", {
+        "harbour": "Padstow", "date": "2027-07-10", "trip_type": "sunset", "passengers": 3, "lead_name": "Olivia Grant",
+        "email": "olivia@example.com"})]
+
+
+def test_an_item_picked_without_a_value_its_booking_needs_is_asked_for_not_searched_again():
+    message = {"role": "user", "content": "Great, the sunset one please. Olivia Grant."}
+    reply = OfflineModel().respond({"messages": [*SAILINGS, message], "tools": [BOAT_TRIPS, BOAT]})
+    assert not reply.tool_calls and "email" in reply.content
+
+
+def test_a_day_of_the_month_is_no_item_picked_from_the_last_result():
+    history = _turn("find_boat_trips", {"harbour": "Padstow", "date": "2027-07-10"}, results=['{"status": "ok", "ref": "B-1"}'])
+    assert _calls([BOAT_TRIPS, BOAT], history, "Oh no, I got the date wrong, it's Sunday the 11th. Can you change it?") == [
+        ("find_boat_trips", {"harbour": "Padstow", "date": "2027-07-11"})]
+
+
+DAY, CLOCK_TIME = {"type": "string", "format": "date"}, {"type": "string", "description": "HH:MM"}
+EYES = _tool("book_eye_test", "Book an eye test at the optician.", {"date": DAY, "time": CLOCK_TIME, "patient_name": {
+    "type": "string"}}, ["date", "time", "patient_name"])
+FEET = _tool("book_podiatrist", "Book a podiatrist (foot care) appointment.", {"date": DAY, "time": CLOCK_TIME, "patient_name": {
+    "type": "string"}}, ["date", "time", "patient_name"])
+CLIMB = _tool("book_climbing", "Book an indoor climbing session.", {"date": DAY, "start_time": CLOCK_TIME, "climbers": {
+    "type": "integer"}}, ["date", "start_time", "climbers"])
+ARCHERY = _tool("book_archery", "Book an archery session for a group.", {"date": DAY, "session": {
+    "type": "string", "enum": ["morning", "afternoon"]}, "archers": {"type": "integer"}}, ["date", "session", "archers"])
+
+
+@pytest.mark.parametrize(("tools", "before", "message", "expected"), [
+    ([EYES, FEET], {"date": "2027-11-26", "time": "09:30", "patient_name": "Joan Pike"},
+     "Thanks. Can you also get my husband, Graham Pike, in with the podiatrist the same morning at 11?",
+     ("book_podiatrist", {"date": "2027-11-26", "time": "11:00", "patient_name": "Graham Pike"})),
+    ([CLIMB, ARCHERY], {"date": "2027-11-27", "start_time": "11:00", "climbers": 8},
+     "Brilliant. Now sort out archery for the same group the day after - afternoon session.",  # the one count for the one count
+     ("book_archery", {"date": "2027-11-28", "session": "afternoon", "archers": 8})),
+])
+def test_a_request_for_another_tool_named_takes_the_last_calls_values_it_says_are_the_same(tools, before, message, expected):
+    name = tools[0]["function"]["name"]
+    assert _calls(tools, _turn(name, before), message) == [expected]

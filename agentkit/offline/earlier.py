@@ -51,7 +51,8 @@ def with_earlier_result(planned: list[Planned], state: Conversation, question: s
     result the message points at by its place (or its one item), else in the last call's arguments; in a message that
     follows on ("and the air quality there?" after the tides at Whitby), the last call's values of its kind, no text."""
     read = english(question)  # the question in English words, read once for "there" and "the 2nd one"
-    last = state.calls_to(offers)[:1] if FOLLOWS_ON.search(question) or THERE.search(read) else []
+    last = state.calls_to(offers)[:1] if FOLLOWS_ON.search(question) or THERE.search(read) or CARRIES.search(
+        question) and for_another_tool(planned, state, question) else []  # "the podiatrist too, the same morning"
     earlier, picked = state.last_result, PICKED.search(read)
     back = earlier is not None and BACK.search(QUOTED.sub(" ", question))  # "save that": the whole result is the text
     quoted = " ".join(m.group(0) for m in QUOTED.finditer(question))
@@ -59,6 +60,7 @@ def with_earlier_result(planned: list[Planned], state: Conversation, question: s
     items = next((v for v in items.values() if isinstance(v, list)), [items]) if isinstance(items, dict) else items
     items = [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
     at = (ORDINALS.index(picked[1].lower()) - 1 if picked[1] else int(picked[2] or picked[3]) - 1) if picked else 0
+    picked = picked if picked and -len(items) <= at < len(items) else None  # "on Sunday the 20th": no 20th item
     item = items[at] if (picked or len(items) == 1) and -len(items) <= at < len(items) else {}
     named = None if picked else _named_item(items, read)  # "the rainbow one", "11点的": an item by a value of its own
     said = {at + 1, 1 if picked[4] else at + 1} if picked else {1} if named else set()  # the numbers "the 2nd one" says
@@ -69,16 +71,28 @@ def with_earlier_result(planned: list[Planned], state: Conversation, question: s
         body = [n for n, spec in call.offer.properties.items() if back and role_of(n, spec)[0] == "body" and json_type(
             spec) in ("string", None) and not (isinstance(call.arguments.get(n), str) and call.arguments[n] in quoted)]
         stale = [n for n, v in call.arguments.items() if type(v) in (int, float) and v in said or picked and isinstance(
-            v, str) and picked[0].lower() in v.lower()]  # "the 2nd one" is no count of 2 or 1, "last one e-book" no title
+            v, str) and picked[0].lower() in v.lower() or (picked or named) and isinstance(v, str) and re.fullmatch(
+            r"[a-z\s'-]+", v) and "enum" not in call.offer.properties.get(n, {}) and any(_keyed(n, k) for k in given)]
+        # "the 2nd one" is no count of 2 or 1, "last one e-book" no title; "the sunset one": no harbour "one", it was Padstow
         found = {n: v for n in (*call.missing, *stale) for k, v in given.items() if _keyed(n, k)}
         found = {**found, body[0]: earlier} if body else found
-        found |= {n: v for n in call.missing for offer, previous in last for k, v in previous.items() if n not in found and (
-            offer.name != call.offer.name) and (n == k or kind_of(call.offer.schema, n) == kind_of(offer.schema, k) != "text")}
+        found |= {n: v for n, v in _carried(call, last).items() if n not in found}
         if given and (still := {n: p for n, p in call.offer.properties.items() if n in {*call.missing, *stale} - found.keys()}):
             found |= fill({"properties": still}, english(state.asked), guess=False)[0]  # "… for 3 of us", said before
         changed.append(Planned(call.offer, {**call.arguments, **found}, tuple(m for m in call.missing if m not in found),
                                call.clause) if found else call)
     return changed
+
+
+def _carried(call: Planned, last: list[tuple[Offer, dict]]) -> dict[str, Any]:
+    """What a call to another tool lacks, from the last call: its value of the same name or kind, or its one count for
+    the call's one count ("archery for the same group" after climbing for 8: 8 archers)."""
+    found = {}
+    for offer, previous in ((o, p) for o, p in last if o.name != call.offer.name):
+        counts = [[n for n, s in o.properties.items() if json_type(s) == "integer"] for o in (call.offer, offer)]
+        found |= {n: v for n in call.missing for k, v in previous.items() if n == k or kind_of(call.offer.schema, n) == kind_of(
+            offer.schema, k) != "text" or [n] == counts[0] and [k] == counts[1]}
+    return found
 
 
 def _keyed(name: str, key: str) -> bool:
@@ -103,8 +117,9 @@ def _acting(planned: list[Planned], state: Conversation, offers: list[Offer], it
     last = state.calls[-1].name if state.calls else None
     keys = {*item, *(state.calls[-1].arguments if state.calls else {})}
     acting = [o for o in offers if o.name != last and any(_keyed(n, k) for n in o.properties for k in keys)]
-    if len(planned) > 1 or planned and planned[0].offer.name != last or not acting or ASKS_ITEM.match(question) or (
-            conversation.ASKS_ABOUT.search(question)):
+    names = {p.offer.name for p in planned}  # none, or the search again, alone or with the tool that acts on what it found
+    if planned and last not in names or names - {last, *(o.name for o in acting)} or (
+            not acting or ASKS_ITEM.match(question) or conversation.ASKS_ABOUT.search(question)):
         return planned  # "is the second one late?" asks about it
     return plan(question, [max(acting, key=lambda o: score(o, english(question)))], "required") or planned  # read once: cached
 
@@ -116,6 +131,14 @@ def after_the_last(planned: list[Planned], state: Conversation, asked: str) -> l
     return [Planned(p.offer, p.arguments | ended.get(p.offer, {}), p.missing, p.clause) for p in planned]
 
 
+def for_another_tool(planned: list[Planned], state: Conversation, question: str) -> bool:
+    """The message names the tool of a call it plans by a word of its name the last call's tool does not have ("also get
+    him in with the podiatrist" after an eye test): a request of its own, never the last call again."""
+    said, last = set(reading.words(english(question))), {w for c in state.calls for w in split_name(c.name)} | PLAIN
+    return bool(planned and state.calls) and any(said & (p.offer.name_words - last) for p in planned)
+
+
+CARRIES, PLAIN = re.compile(WORDS["carries_over"], re.I), set(WORDS["plain_name_words"].split())
 ASKS_ITEM = re.compile(r"\s*(?:is|are|was|were|does|do|did|what|which|how|when|where|why)\b", re.I)  # about it, no request
 ANCHORED = [(re.compile(pattern, re.I), days) for pattern, days in WORDS["anchored_days"]]
 WEEKDAY_AFTER = [re.compile(pattern, re.I) for pattern in WORDS["weekday_after"]]

@@ -189,7 +189,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         blocked = [(s.start, s.end) for s in spans if id(s) in used or not (side or seller)]
         found = lists.made_by(text, blocked) if role == "person" else lists.phrase_after(text, leads, blocked)
         owned = found and not (side or seller) and (text[:found[0]].split() or [""])[-1].lower() in phrases.OWNED  # "my flat"
-        if found and not owned and (side or found[2].lower() not in reading.STOP_WORDS and not re.search(r"\d", found[2])):
+        if found and not owned and (side or found[2].lower() not in reading.STOP_WORDS and not re.search(r"\d|\bus\b", found[2])):
             spans.append(Span(found[0], found[1], "named", found[2]))
             used.add(id(spans[-1]))
             return string.capwords(found[2]) if found[2].islower() and not side else found[2]
