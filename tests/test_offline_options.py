@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from agentkit.offline.fill import fill
+from agentkit.offline.reading import stem
+from agentkit.offline.vocabulary import english
 
 
 def _schema(options, description="", required=True, **more):
@@ -126,3 +128,17 @@ def test_options_that_share_a_word_are_told_apart_by_the_words_they_do_not_share
 def test_a_flag_named_for_how_is_said_by_what_follows_as_or_by(said, meant):
     credit = {"type": "boolean", "description": "Take the refund as account credit instead of money back to the card."}
     assert fill({"type": "object", "properties": {"refund_as_credit": credit}}, said)[0].get("refund_as_credit") == meant
+
+
+@pytest.mark.parametrize(("options", "said", "meant"), [
+    (["roses", "lilies", "tulips"], "a single red rose for Friday", "roses"),  # one of them, for the option said in plural
+    (["upright", "grand", "digital"], "a baby grand", "grand"),
+])
+def test_an_option_said_in_the_singular_is_taken(options, said, meant):
+    assert fill({"properties": {"kind": {"type": "string", "enum": options}}, "required": ["kind"]}, english(said)) == (
+        {"kind": meant}, [])
+
+
+def test_a_word_in_se_keeps_its_e_when_its_plural_is_stemmed():
+    assert [stem(w) for w in ("roses", "courses", "cases", "classes", "boxes", "dishes")] == [
+        "rose", "course", "case", "class", "box", "dish"]

@@ -314,6 +314,7 @@ PETS = tool("buy_pet_food", "Buy pet food", ["animal"], animal=S(enum=["dog", "c
             kg={"type": "number"})
 PIZZA = tool("order_pizza", "订披萨", ["topping"], topping=S("口味", enum=["margherita", "mushroom", "hawaiian", "veggie"]))
 PLANT = tool("buy_plant", "买植物", ["plant"], plant=S("plant", enum=["orchid", "bonsai", "fern"]))
+FLOWERS = tool("order_flowers", "Order flowers for delivery.", ["flower"], flower=S("flower", enum=["roses", "lilies", "tulips"]))
 
 
 @pytest.mark.parametrize(("question", "tools", "meant"), [
@@ -325,6 +326,7 @@ PLANT = tool("buy_plant", "买植物", ["plant"], plant=S("plant", enum=["orchid
     ("点一份素食披萨", (PIZZA,), {"topping": "veggie"}),  # vegetarian food: a line of [options] holds veggie
     ("租一辆面包车一周", (CAR, PETS), {"car_class": "van", "days": 7}),  # the dictionary's word, not 面包 (bread)
     ("买一盆盆景", (PLANT, PETS), {"plant": "bonsai"}),
+    ("周六给我妈送20支红玫瑰", (FLOWERS, PLANT), {"flower": "roses"}),  # CC-CEDICT's "rose" for the option roses
 ])
 def test_an_english_option_is_meant_by_a_chinese_words_sense(question, tools, meant):
     [(_, arguments)] = call(question, *tools)

@@ -60,8 +60,8 @@ def stem(word: str) -> str:
         return whole  # "integers" is "integer"
     for suffix, keep in TABLES["stem_suffixes"]:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            if suffix == "es" and word[-3] not in "sxzh":
-                continue
+            if suffix == "es" and (word[-3] not in "sxzh" or word.endswith("ses") and not word.endswith("sses")):
+                continue  # "boxes", "classes"; "roses", "courses": a word in -se, its s only
             root = word[: -len(suffix)] + keep
             # "sided" -> "side", "named" -> "name", "riding" -> "ride": a short consonant-vowel-consonant root lost its e
             short = len(root) == 3 and re.fullmatch(r"[^aeiou][aeiou][^aeiouwxy]", root)
