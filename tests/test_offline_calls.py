@@ -541,3 +541,9 @@ PORTRAIT = tool("book_portrait", "Book a portrait session at the studio.", ["ses
 ])
 def test_two_calls_said_with_their_words_repeated_or_counted(question, tools, expected):
     assert calls(question, tools) == expected
+
+
+def test_a_pronoun_that_opens_the_request_is_nobodys_name():
+    question = ("We'd like two portrait sessions. A newborn one on 2027-06-12 at 11am, and a family one on 2027-06-19 at 2pm. "
+                "Booking name is Priya Nair.")
+    assert [a["client_name"] for _, a in calls(question, [PORTRAIT, TRIPS])] == ["Priya Nair", "Priya Nair"]

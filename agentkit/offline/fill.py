@@ -88,8 +88,9 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         if phrase and role_of(name, properties[name])[0] == "query":  # "any good true crime podcasts": what is searched
             phrase = phrases.QUERY_LEADS.sub("", phrase) or phrase
         capitals = person and phrase and re.match(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*", phrase)
-        if person and not capitals and phrase and {*phrase.lower().split()} & NUMBER_WORDS.keys():
-            phrase = None  # "two portrait sessions", "a family one": a count, nobody's name ("ana" is Ana)
+        if person and phrase and ({*phrase.lower().split()} & NUMBER_WORDS.keys() if not capitals else re.sub(
+                r"['’]\w+$", "", phrase.split()[0].lower()) in reading.STOP_WORDS):  # "ana" is Ana; "We'd like" nobody
+            phrase = None  # "two portrait sessions", "a family one": a count, nobody's name
         taken = capitals[0] if capitals else phrase
         if taken and len(later) > 1:  # one phrase, one parameter: the other reads the words this one left
             verb = r"\s+[a-z]+(?=\s+\w)" if capitals and rest.startswith(taken) else ""  # "Grace teaches physics": hers
