@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentkit.offline.choose import Offer, Planned
-from agentkit.offline.corrections import FREE, NAMED, REPLACED, SAID_AROUND, corrected, named_value
+from agentkit.offline.corrections import CLOCK, FREE, NAMED, REPLACED, SAID_AROUND, corrected, named_value
 from agentkit.offline.dates import MONTH, as_iso, moved
 from agentkit.offline.fill import fill
 from agentkit.offline.language import is_chinese
@@ -32,7 +32,7 @@ from agentkit.offline.spans import find
 from agentkit.offline.vocabulary import english
 from agentkit.offline.zh_values import as_written, in_learners_words
 
-ISO_DATE, CLOCK = re.compile(r"\d{4}-\d{2}-\d{2}"), re.compile(r"[012]\d:[0-5]\d")
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 DAY_ALONE = re.compile(rf"^(?!.*\b(?:{MONTH})\b).*?\bthe\s+(\d{{1,2}})(?:st|nd|rd|th)\b", re.I)  # "the 27th", no month named
 
 
@@ -112,10 +112,10 @@ def follow_up(state: Conversation, asked: str, offers: list[Offer]) -> list[Plan
     value only when it says it follows on ("and…", "actually…", "那…呢"), corrects ("title should be…") or is a few
     words ("要大号的"), and asks nothing about the result ("那要带伞吗"); else only a value of a kind or a name."""
     tried = state.calls_to(offers)
-    asked = corrected(UNCHANGED.sub("", asked).strip() or asked, tuple(said for o, _ in tried for said in o.options))
-    short = len(re.findall(r"\w+", asked)) <= 3 and len(asked) <= 24  # a question of a few words ("要大号的")
     if not tried:
         return []
+    asked = corrected(UNCHANGED.sub("", asked).strip() or asked, tuple(said for o, _ in tried for said in o.options))
+    short = len(re.findall(r"\w+", asked)) <= 3 and len(asked) <= 24  # a question of a few words ("要大号的")
     cued = FOLLOWS_ON.search(asked) or corrects(asked) or short  # "and in Lima?", "改到周五"
     loose = bool(cued) and (corrects(asked) or not ASKS_ABOUT.search(asked))  # "改成拿铁可以吗" corrects
     value = SAID_AROUND.sub(" ", asked).strip()  # "the same, but on Monday" -> "on Monday"

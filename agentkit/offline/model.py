@@ -87,10 +87,10 @@ class OfflineModel:
             asked = earlier.with_earlier_file(question, messages) if len(messages) > 1 else question
             planned = plan(asked, offers, choice)
             own = [p for p in planned if not p.missing]  # the calls the message makes without the chat before it
-            acted = earlier.with_earlier_result(planned, state, said, offers)  # "the sunset one, for 3": booked, not sought
-            acted, planned = {p.offer.name for p in acted} != {p.offer.name for p in planned}, acted
+            sought, planned = {p.offer.name for p in planned}, earlier.with_earlier_result(planned, state, said, offers)
+            # a call to another tool ("the sunset one": booked, not sought; "also a podiatrist") never repeats the last call
+            acted = {p.offer.name for p in planned} != sought or earlier.for_another_tool(planned, state, said)
             # "and to yen?" (what it lacks, the call before had), "no, for 3 people" (the same tool), "标题换成…"
-            acted = acted or earlier.for_another_tool(planned, state, said)  # "also book a podiatrist": no eye test again
             if not acted and all(p.missing for p in planned) or len(messages) > 1 and (conversation.corrects(question) or {
                     p.offer.name for p in planned} <= {o.name for o, _ in state.calls_to(offers)}):
                 # ... or the request answered in words it completes or corrects ("Saturday at 10", "make it 4")

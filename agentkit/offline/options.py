@@ -51,7 +51,7 @@ def choice(spec: dict, hint: set[str], text: str, required: bool, guess: bool, t
             if word in tool and len(own) > 1 and word in own and not {*own} <= spoken:
                 continue  # "book a home cook" names the tool, not its home_style ("home-style food" does)
             spelled = word == part or len(word) >= 4 and part.startswith(word) or part == word[:4] or head in (
-                f"{word}s", f"{word}es") or word == f"{head}s"  # "a rose" for roses
+                f"{word}s", f"{word}es")  # "a rose" for roses
             # a synonym ("ml" for milliliters, "electric" for ev) only when it points at this option alone; not "not urgent"
             if part and (spelled or reading.names_option(word, part, (part, *others))) and not NEGATED.search(
                     lowered[:start]) and (word not in ("any", "all") or not (after := AFTER.match(lowered, start + len(word))[1])

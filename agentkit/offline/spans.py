@@ -61,8 +61,8 @@ SAY_IN, _SAID, _NAMED, _ADDRESSED, _CHANGE = (re.compile(TABLES["spans"][kind], 
                                               for kind in ("say_in", "said", "named", "addressed", "change"))
 """SAY_IN: 'how do you say thank you in Italian?', 'what's the German word for butterfly?': the text, to translate."""
 _SUBJECT_VERB = re.compile(TABLES["spans"]["subject_verb"])
-_SIGNED = re.compile(r"\s*(?:[,;]|and\s|\.?$)")  # a sentence after the first that is a name alone: the person's
 """After a name that starts a sentence, a verb with its object ("Anna Weiss tutors me"): the first word is the name's."""
+_SIGNED = re.compile(r"\s*(?:[,;]|and\s|\.?$)")  # a sentence after the first that is a name alone: the person's
 ONE_VALUE = re.compile(rf"\b(?:{TABLES['spans']['one_value'].replace(chr(10), '')})\b", re.IGNORECASE)  # "Tom and Jerry"
 DEMONYMS = {form: said[0] for said in (word.split(":") for word in TABLES["spans"]["demonyms"].split())
             for form in [said[0], said[0] + "s", *said[1:]]}
