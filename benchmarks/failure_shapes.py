@@ -93,8 +93,9 @@ def main() -> None:
                 schema = (tools.get(bad[1]) or {}).get("function", {}).get("parameters") or {}
                 spec = schema.get("properties", {}).get(bad[2], {})
                 slot = text_kind(bad[2]) or role_of(bad[2], spec)[0] or "free"
-                if accepted:
-                    shapes[(slot, value_shape(got, accepted, outcome.case.question))] += 1
+                if accepted:  # and the question's language: a shape can be of one language's writing
+                    language = "zh" if re.search(r"[\u4e00-\u9fff]", outcome.case.question) else "en"
+                    shapes[(f"{slot} ({language})", value_shape(got, accepted, outcome.case.question))] += 1
     print(f"fully right {sum(right.values())}/{len(outcomes)}: " + ", ".join(f"{k} {right[k]}/{total[k]}" for k in sorted(total)))
     print("failures by class and kind:")
     for (kind, failure), count in sorted(failures.items()):

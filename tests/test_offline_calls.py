@@ -547,3 +547,66 @@ def test_a_pronoun_that_opens_the_request_is_nobodys_name():
     question = ("We'd like two portrait sessions. A newborn one on 2027-06-12 at 11am, and a family one on 2027-06-19 at 2pm. "
                 "Booking name is Priya Nair.")
     assert [a["client_name"] for _, a in calls(question, [PORTRAIT, TRIPS])] == ["Priya Nair", "Priya Nair"]
+
+
+INDUCTION = tool("book_fitness_intro", "Book an introductory session at a climbing gym.", ["member_name", "gym", "date", "time"],
+                 member_name=s("Name of the member"), gym=s("Gym location"), date=s("YYYY-MM-DD", format="date"),
+                 time=s("HH:MM"))
+PIE = tool("order_pie", "Order a pie from the bakery for collection.", ["filling", "size", "pickup_date", "for_whom"],
+           filling=s(enum=["apple", "cherry", "pecan"]), size=n("diameter in cm", "integer"),
+           pickup_date=s("day of collection", format="date"), for_whom=s("whose party it is"))
+TABLE = tool("hold_table", "Hold a restaurant table.", ["guests", "date"], guests=n("number of guests", "integer"),
+             date=s("YYYY-MM-DD", format="date"), phone=s("contact phone"), booking_name=s("booking name"))
+
+
+@pytest.mark.parametrize(("question", "tools", "expected"), [
+    ("Can you book intro sessions at the Harbour gym on Saturday at 10:00: one for me, Ada Lowe, and one for my brother Tom Lowe",
+     [INDUCTION, TABLE], [{"member_name": "Ada Lowe"}, {"member_name": "Tom Lowe"}]),
+    ("I need two pies. A 20 cm apple one for Rosa to collect on Friday, and a 24 cm pecan one for Milo on Sunday.",
+     [PIE, TABLE], [{"filling": "apple", "size": 20, "for_whom": "Rosa"}, {"filling": "pecan", "size": 24, "for_whom": "Milo"}]),
+    ("intro sessions on Monday at the Harbour gym: Ada Lowe at 09:00; Tom Lowe at 11:00",
+     [INDUCTION], [{"member_name": "Ada Lowe", "time": "09:00"}, {"member_name": "Tom Lowe", "time": "11:00"}]),
+])
+def test_a_request_told_once_with_a_part_for_each_call(question, tools, expected):
+    """A head (up to a colon or a question mark) says what is shared; each part after it is one call's."""
+    got = calls(question, tools)
+    assert len(got) == len(expected)
+    for (_, arguments), wanted in zip(got, expected, strict=True):
+        assert {k: arguments.get(k) for k in wanted} == wanted
+
+
+def test_a_part_said_for_every_call_goes_to_each():
+    got = calls("Two pies please: a 20 cm apple one for Rosa and a 24 cm pecan one for Milo, both to collect on Saturday", [PIE])
+    assert [(a["filling"], a["for_whom"]) for _, a in got] == [("apple", "Rosa"), ("pecan", "Milo")]
+    assert got[0][1]["pickup_date"] == got[1][1]["pickup_date"] == dates.as_iso("Saturday")
+
+
+def test_a_request_told_in_sentences_after_a_question_is_one_call():
+    """Sentences after a question that each add a value of their own are one call's details, no part per call."""
+    got = calls("Could you hold a table on Friday? It's for 4 people. My number is 07700 900555, name is Reyes.", [TABLE])
+    assert got == [("hold_table", {"guests": 4, "date": got[0][1]["date"], "phone": "07700 900555", "booking_name": "Reyes"})]
+
+
+def test_whose_party_it_is_names_a_person_not_a_day():
+    """ "Whose birthday it is" describes a person: the day said is the pickup's, the name the person's."""
+    [(_, arguments)] = calls("a 20 cm cherry pie for Dana, pick it up on Friday", [PIE])
+    assert arguments["for_whom"] == "Dana" and arguments["pickup_date"].count("-") == 2
+
+
+def test_two_postcodes_go_to_their_sides_and_no_postcode_is_read_from_a_phone_number():
+    van = tool("book_van", "Book a van between two postcodes.", ["pickup_postcode", "dropoff_postcode", "phone"],
+               pickup_postcode=s("Postcode to collect from"), dropoff_postcode=s("Postcode to deliver to"), phone=s("phone"))
+    for question in ("a van to E8 3RL from N1 9GU, call me on 07400 555210",
+                     "van from N1 9GU over to E8 3RL, any time is fine. my mobile is 07400 555210"):
+        assert calls(question, [van]) == [("book_van", {"pickup_postcode": "N1 9GU", "dropoff_postcode": "E8 3RL",
+                                                        "phone": "07400 555210"})]
+
+
+@pytest.mark.parametrize(("question", "address"), [
+    ("帮我约清洗空调，地址在丰台区方庄芳古园一区3号楼，两台", "丰台区方庄芳古园一区3号楼"),
+    ("从朝阳区望京西园三区搬到通州区", "朝阳区望京西园三区"),
+    ("送到番禺区市桥街光明北路2号", "番禺区市桥街光明北路2号"),
+])
+def test_a_chinese_address_is_kept_whole_with_its_estate_part_and_numbers(question, address):
+    """An estate's part (一区, 三区) and its building, and a street after a town's, are one address, read as written."""
+    assert f'"{address}"' in english(question)

@@ -11,24 +11,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from itertools import takewhile
 from typing import Any
 
 from agentkit.offline import reading
 from agentkit.offline.choose_fit import actions, asking, score
-from agentkit.offline.clauses import clauses, each_case, each_item, each_value, in_place, with_context, zh_items, zh_joined
+from agentkit.offline.clauses import clauses, each_case, each_item, each_value, in_place, with_context, zh_joined
 from agentkit.offline.corrections import corrected, zh_marked
 from agentkit.offline.fill import fill
 from agentkit.offline.general import is_general, is_place_fact
 from agentkit.offline.language import is_chinese
 from agentkit.offline.lexicon import words
 from agentkit.offline.numbers import by_pattern
+from agentkit.offline.parts import parted
 from agentkit.offline.request import ToolChoice
 from agentkit.offline.roles import json_type, kind_of, role_of
 from agentkit.offline.slots import ENOUGH, NAME, Offer, named_only
 from agentkit.offline.spans import find
 from agentkit.offline.vocabulary import english
-from agentkit.offline.zh_values import RUNS, in_learners_words
+from agentkit.offline.zh_values import in_learners_words
 
 _WORDS = words("choose")["choose"]
 TRAILING = re.compile(r",\s*((?:at|on|for|in|by|from|with|before|after|around)\s[^,;]{1,40}?)[.!?]?$")
@@ -62,19 +62,8 @@ def plan(question: str, offers: list[Offer], choice: ToolChoice = "auto") -> lis
     """The calls the question asks for (possibly none), each with the arguments read from its own clause; a Chinese
     request that lists what each call is for ("给小王和小李都发", "把牛奶和面包加到") is read once per item, when each copy
     is one whole call of its own and the request whole makes fewer, or puts the items in one value."""
-    whole = _plan(question, offers, choice)
-    for items, copies in zh_items(question) if choice == "auto" and is_chinese(question) else []:
-        holding = [(c, n) for c in whole for n, v in c.arguments.items() if all(item in str(v) for item in items)]
-        if any(isinstance(c.arguments[n], list) or role_of(n, c.offer.schema["properties"][n])[0] in RUNS["whole"]
-               for c, n in holding):
-            break  # "邀请小王和小李" (a list of them), "内容是鸡蛋和牛奶" (one note's text): one call
-        calls = list(takewhile(bool, (p[0] if len(p) == 1 and not p[0].missing else None for p in (
-            plan(copy, offers) for copy in copies))))  # read no further than the first copy that is not one whole call
-        if len(calls) == len(copies) == len({(c.offer.name, repr(c.arguments)) for c in calls}) and all(
-                any(item in str(v) for v in c.arguments.values()) for c, item in zip(calls, items, strict=True)) and (
-                len(whole) < len(calls) or holding):  # each item a value of its own call ("我住和平街" lists none)
-            return calls
-    return whole
+    whole, again = _plan(question, offers, choice), partial(plan, offers=offers)
+    return choice == "auto" and parted(question, whole, again) or whole  # "…: one for me, and one for my husband"
 
 
 def _plan(question: str, offers: list[Offer], choice: ToolChoice) -> list[Planned]:

@@ -8,7 +8,7 @@ read with the words that named the tool in the clause before ("What time is it i
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from functools import reduce
 from itertools import product
 from typing import Any
@@ -34,7 +34,6 @@ CUTS, CASES = re.compile("|".join(_WORDS["cuts"])), re.compile(_WORDS["cases"])
 ITEMS_FIRST, SAID, MEANS_ONLY, VALUE_ONLY, CASES_SAID, ASIDE, ZH_ANOTHER, THERE, PLACE_BEFORE, COUNTED, FOR_EACH = (
     re.compile(_WORDS[n], re.I) for n in ("items_first", "said", "means_only", "value_only", "cases_said", "aside", "zh_another",
                                            "there", "place_before", "counted", "for_each"))
-ZH_JOIN, ZH_EACH = _WORDS["zh_joiners"], re.compile(_WORDS["zh_each"])
 """The items named before the verb, as Chinese puts them ("牛奶和鸡蛋都加到待办里": milk and eggs, add to the to-do list);
 a part that only names the means ("use the shell"), gives a value by its role ("the author is Frank Herbert"), or "great"."""
 
@@ -49,23 +48,6 @@ def each_item(question: str) -> str:
     items = quoted or [i.strip() for i in re.split(r",\s*(?:and\s+)?|\s+and\s+", match.group("items")) if i.strip()]
     return question if len(items) < 2 or any(len(item.split()) > 5 for item in items) else " and ".join(
         f"{match.group('verb').strip()} {item} {match.group('rest')}" for item in items)
-
-
-def zh_items(question: str) -> Iterator[tuple[list[str], list[str]]]:
-    """ "给小王和小李都发个短信" -> (["小王", "小李"], ["给小王发个短信", "给小李发个短信"]): the items of a list of Chinese
-    words and the question once per item, its 都 gone; for each reading of where the first item starts and the last ends
-    (two, three or four characters, the first and the last as long, as Chinese pairs them: "关窗和锁门"). The caller
-    keeps the reading whose copies are each one whole call."""
-    joins = [m.start() for m in re.finditer(rf"(?<=[\u4e00-\u9fff])[{ZH_JOIN}](?=[\u4e00-\u9fff])", question)]
-    for first, last in ((at, at) for at in joins):  # each join, with the joins after it that a short item apart
-        while (more := [j for j in joins if j > last]) and re.fullmatch(r"[\u4e00-\u9fff]{1,4}", question[last + 1:more[0]]):
-            last = more[0]
-        middle = re.split(f"[{ZH_JOIN}]", question[first + 1:last]) if last > first else []
-        for ahead, after in ((size, size) for size in range(2, 5)):
-            start, end = first - ahead, last + 1 + after
-            items = [question[start:first], *middle, question[last + 1:end]]
-            if start >= 0 and all(re.fullmatch(rf"[^\W\d{ZH_JOIN}]+", item) for item in items):
-                yield items, [question[:start] + item + ZH_EACH.sub("", question[end:], count=1) for item in items]
 
 
 def zh_joined(question: str, best: Callable[[str], tuple[Any, float]], complete: Callable[[Any, str], bool]) -> str:

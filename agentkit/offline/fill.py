@@ -72,10 +72,8 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
         if value is None:  # a nullable value is never guessed: null says "not given" (strict schemas)
             value = _value(name, spec, name in required and not nullable(spec), text, spans, used, exclude, guess, (*properties,),
                            any(role_of(n, p)[0] == "place" for n, p in properties.items() if n != name), named)
-        if value is LATER:
-            later.append(name)
-        elif value is not None:
-            values[name] = value
+        later += [name] if value is LATER else []
+        values |= {name: value} if value is not None and value is not LATER else {}
     values |= _left_of_its_kind([n for n in must if n not in values and n not in later], properties, text, spans, used)
     rest = without_values(text, spans, used, properties)
     for name in sorted(later, key=lambda n: LATER_FIRST.get(role_of(n, properties[n])[0] or "", 2)):
@@ -162,7 +160,9 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
                   and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))  # "with Lina meeting"
                   and not (role == "code" and s.kind == "proper" and not roles.CODED.fullmatch(str(s.value)))
                   and not (person and s.kind == "proper" and (not text[:s.start].strip() or {*s.before[-1:]} & BENEFICIARY))
-                  and not (role == "person" and str(s.value).split()[0].lower() in reading.STOP_WORDS)  # "In Rainbows" no one
+                  and not (role == "person" and (str(s.value).split()[0].lower() in reading.STOP_WORDS  # "In Rainbows" no one
+                                                 or s.before[-1:] == ("the",) or preposition(s) in {"at", "in", "near"}))  # "at
+                  # the Harbour gym" names a place, no one
                   and not (placed and role == "title" and s.kind == "proper" and preposition(s) in {"in", "at"})]  # a place's
     if role == "place":  # a name no table knows can be a place after "in", "to the" ("in Lisbon", "to the Louvre")
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written

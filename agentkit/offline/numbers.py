@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from agentkit.offline import dates, lexicon, quantities, reading
-from agentkit.offline.roles import hint_of, json_type
+from agentkit.offline.roles import hint_of, json_type, side_of
 from agentkit.offline.spans import MONEY_WORDS, NUMBER_WORDS, UNITS, Span
 
 TABLES = lexicon.words("words")["numbers"]  # the words that say which kind of number a parameter takes
@@ -76,11 +76,17 @@ def patterned(properties: dict, text: str, spans: list[Span], used: set[int]) ->
 
 
 def by_pattern(properties: dict, text: str) -> dict[str, tuple[int, int, str]]:
-    """Where the text writes each string's value that fits the string's pattern, as (start, end, value)."""
-    return {name: found for name, spec in properties.items() if json_type(spec) == "string" and (pattern := compiled(
-        spec.get("pattern") or "enum" not in spec and (shaped_like(spec.get("description") or "") or (
-            POSTCODE if set(reading.split_name(name)) & POSTCODE_NAMES else None)))) and (
-        found := _written(pattern, text, any(pattern.fullmatch(w) for w in ("word", "WORD", "a b"))))}
+    """Where the text writes each string's value that fits the string's pattern, as (start, end, value); of two
+    parameters of one shape, each its own ("from N1 9GU to E8 3RL": the pickup's after "from", the drop-off's after "to")."""
+    found: dict[str, tuple[int, int, str]] = {}
+    for name, spec in properties.items():
+        pattern = compiled(spec.get("pattern") or "enum" not in spec and (shaped_like(spec.get("description") or "") or (
+            POSTCODE if set(reading.split_name(name)) & POSTCODE_NAMES else None))) if json_type(spec) == "string" else None
+        side = side_of({name, *reading.split_name(name)})
+        if pattern and (at := _written(pattern, text, any(pattern.fullmatch(w) for w in ("word", "WORD", "a b")),
+                                       {start for start, *_ in found.values()}, side)):
+            found[name] = at
+    return found
 
 
 @lru_cache(maxsize=256)
@@ -111,18 +117,27 @@ def compiled(pattern: Any) -> re.Pattern[str] | None:
         return None
 
 
-def _written(pattern: re.Pattern[str], text: str, loose: bool) -> tuple[int, int, str] | None:
-    """Where the text writes a value that fits the pattern, as (start, end, value); in capitals where it was typed in
-    small letters and the value has a digit, as a code has. A `loose` pattern, one a plain word fits ("^[A-Z0-9 ]{2,8}$"),
-    takes the longest code it fits, letters and digits ("AB12 CDE"), never a word."""
+def _written(pattern: re.Pattern[str], text: str, loose: bool, taken: set[int] = frozenset(),
+             side: str | None = None) -> tuple[int, int, str] | None:
+    """Where the text writes a value that fits the pattern, as (start, end, value), none `taken` (where another starts);
+    in capitals where it was typed in small letters and the value has a digit, as a code has. A `loose` pattern, one a
+    plain word fits ("^[A-Z0-9 ]{2,8}$"), takes the longest code it fits, letters and digits ("AB12 CDE"), never a word;
+    for a `side` ("to", "from"), the one after its word, if any."""
     body = re.sub(r"^\^|(?<!\\)\$$", "", pattern.pattern)  # its anchors go: the value stands inside the question
     inside = re.compile(rf"(?<![A-Za-z0-9])(?:{body})(?![A-Za-z0-9])")
-    if loose:
-        coded = (m for m in inside.finditer(text) if re.search(r"\d", m[0]) and re.search(r"[A-Za-z]", m[0]))
-        found = max(coded, key=lambda m: len(m[0].strip()), default=None)
-    elif not (found := next(inside.finditer(text), None)):
+    def free(m: re.Match) -> bool:  # not taken, nor a part of a longer number ("07400" of "07400 555210")
+        return m.start() not in taken and not (re.match(r"[ .-]?\d", text[m.start() + len(m[0].rstrip()):])
+                                               and m[0].rstrip()[-1:].isdigit())
+    fits = [m for m in inside.finditer(text) if free(m)]
+    if not fits and not loose:
         capitals = "".join(c.upper() if c.isascii() else c for c in text)  # as long as the text: the same places
-        found = next((m for m in inside.finditer(capitals) if re.search(r"\d", m[0])), None)
+        fits = [m for m in inside.finditer(capitals) if re.search(r"\d", m[0]) and free(m)]
+    sided = [m for m in fits if side and re.search(rf"\b{side}\s+$", text[max(0, m.start() - 8):m.start()], re.I)]
+    if loose:
+        coded = (m for m in sided or fits if re.search(r"\d", m[0]) and re.search(r"[A-Za-z]", m[0]))
+        found = max(coded, key=lambda m: len(m[0].strip()), default=None)
+    else:
+        found = (sided or fits or [None])[0]
     return (found.start(), found.start() + len(found[0].rstrip()), found[0].strip()) if found else None
 
 

@@ -47,6 +47,7 @@ def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
 @lru_cache(maxsize=4096)  # a tool's parameters are read for every clause and every tool of every request: read each once
 def _role(name: str, description: str, format_role: Role | None = None) -> tuple[Role | None, tuple[SpanKind, ...]]:
     described = re.sub(r"\b\w+'s\b", " ", english(description).lower())  # "in the owner's words": whose, not what
+    described = re.sub(r"\bwhose\s+\w+", " who ", described)  # "whose birthday it is": a person, no day
     described = re.sub(r"\b(?:as|if|unless)\b[^,.;]*", " ", described)  # "fillings, as the customer lists them": how
     described = re.sub(r"\btime[\s-]zones?\b", "timezone", described)
     named = {w.rstrip("0123456789") or w for w in reading.split_name(name)} | {"_".join(parts := reading.split_name(name))}
