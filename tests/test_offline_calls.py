@@ -610,3 +610,42 @@ def test_two_postcodes_go_to_their_sides_and_no_postcode_is_read_from_a_phone_nu
 def test_a_chinese_address_is_kept_whole_with_its_estate_part_and_numbers(question, address):
     """An estate's part (一区, 三区) and its building, and a street after a town's, are one address, read as written."""
     assert f'"{address}"' in english(question)
+
+
+TASTER = tool("book_pottery_taster", "Book a pottery taster session at a studio.", ["studio", "date", "people", "booking_name"],
+              studio=s("Studio location"), date=s("YYYY-MM-DD", format="date"), people=n("Number of people", "integer"),
+              booking_name=s("Name for the booking"), phone=s("Contact number"))
+
+
+@pytest.mark.parametrize(("question", "tools", "name", "value"), [
+    ("a 22 cm apple pie for my son Theo's party, pickup on Saturday", [PIE], "for_whom", "Theo"),
+    ("need a cherry pie, 20 cm, for auntie rose. collecting on saturday", [PIE], "for_whom", "Auntie Rose"),
+    ("I'd love a pottery taster for two. Could you book Lewes studio on Friday? My name is Omar Haddad.", [TASTER],
+     "booking_name", "Omar Haddad"),
+    ("Pottery taster for 2 at Lewes on Friday. It's for Jamal Reed.", [TASTER], "booking_name", "Jamal Reed"),
+    ("订一个20厘米的苹果派，给小红过生日，周六来取", [PIE], "for_whom", "小红"),
+    ("给我儿子乐乐约一节陶艺体验课，周五在Lewes工作室，一个人，上两个小时", [TASTER], "booking_name", "乐乐"),
+])
+def test_a_persons_name_is_the_name_said_not_a_word_around_it(question, tools, name, value):
+    """A possessive, the sentence after a name, a pronoun ("I'd"), a place after "at" and a Chinese word shaped like a
+    name (小时) are no part of anyone's name."""
+    [(_, arguments)] = calls(question, tools)
+    assert arguments[name] == value
+
+
+@pytest.mark.parametrize(("question", "studio"), [
+    ("book the pottery taster, Lewes studio, 2 people, Saturday, under Patel", "Lewes"),
+    ("pottery taster at Hove on Friday for 3, name Ines Duarte", "Hove"),
+])
+def test_a_place_is_read_before_its_own_word_or_a_day(question, studio):
+    [(_, arguments)] = calls(question, [TASTER])
+    assert arguments["studio"] == studio
+
+
+@pytest.mark.parametrize(("name", "description"), [
+    ("booking_name", "Name for the booking"), ("order_name", ""), ("recipient_name", "Name of the recipient"),
+    ("name", "Full name"), ("donor_name", "Name of the donor"), ("for_whom", "Whose birthday it is"),
+])
+def test_a_name_parameter_is_a_persons_whatever_its_first_word(name, description):
+    from agentkit.offline.roles import role_of
+    assert role_of(name, {"type": "string", "description": description})[0] == "person"

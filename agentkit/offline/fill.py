@@ -160,22 +160,22 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
                   and s.kind == "proper" and s.before[-1:] == ("with",) and text[s.end:].strip(" ?.!"))  # "with Lina meeting"
                   and not (role == "code" and s.kind == "proper" and not roles.CODED.fullmatch(str(s.value)))
                   and not (person and s.kind == "proper" and (not text[:s.start].strip() or {*s.before[-1:]} & BENEFICIARY))
-                  and not (role == "person" and (str(s.value).split()[0].lower() in reading.STOP_WORDS  # "In Rainbows" no one
-                                                 or s.before[-1:] == ("the",) or preposition(s) in {"at", "in", "near"}))  # "at
-                  # the Harbour gym" names a place, no one
+                  and not (role == "person" and (str(s.value).split()[0].lower() in reading.STOP_WORDS or s.before[-1:] == (
+                      "the",) or preposition(s) in {"at", "in", "near"}))  # "In Rainbows", "at the Harbour gym": no one
                   and not (placed and role == "title" and s.kind == "proper" and preposition(s) in {"in", "at"})]  # a place's
     if role == "place":  # a name no table knows can be a place after "in", "to the" ("in Lisbon", "to the Louvre")
         coded = hint & {"code", "iata", "icao", "iso"}  # "IATA code of departure airport": "SFO" as written
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or coded and re.fullmatch(
             r"[A-Z]{2,4}", str(s.value)) or preposition(s) in {"in", "at", "from", "to", "for", "near", "of", "into"}
             or ADDRESS.fullmatch(str(s.value)) or addresses(str(s.value)) == [(0, s.end - s.start)]  # "Unit 4, …, Leeds"
-            or side_of(hint) == "from" and s.after[:1] == ("to",)]  # "Bath to Leeds"
+            or side_of(hint) == "from" and s.after[:1] == ("to",) or set(s.after[:1]) & hint]  # "Bath to Leeds", "Lewes studio"
     if role == "repo":  # a repository is owner/name: "Open an issue titled 'Crash on start'" names no repository
         candidates = [s for s in candidates if s.kind == "repo" or re.fullmatch(r"[\w.-]+/[\w.-]+", str(s.value).strip())]
     candidates = by_direction(hint, candidates) if role in ("place", "unit", "language", "date", "time") else candidates
     if candidates:
         # of names, a person's is the one "by" marks ("the Hounds of Love LP by Kate Bush": the artist)
-        chosen = min(candidates, key=lambda s: (kinds.index(s.kind), role == "person" and s.before[-1:] != ("by",)))
+        chosen = min(candidates, key=lambda s: (kinds.index(s.kind), role == "person" and s.before[-1:] != ("by",),
+                                                role == "place" and preposition(s) == "for"))  # "at Lewes ... for Jamal"
         taken = [(0, chosen.start), (chosen.end, len(text))] + [(s.start, s.end) for s in spans if id(s) in used]
         used.add(id(chosen))
         if chosen.kind == "colon":  # "记一笔支出：午饭 35 元": the note is what the amount and currency left of it

@@ -76,7 +76,10 @@ SELLERS, BOUGHT_AT, FOUND_AT, OWNED = (frozenset(_PHRASES[kind].split())
                                        for kind in ("sellers", "bought_at", "found_at", "owned"))
 """An optional slot for who sells a thing ("Shop to buy it from"), the words before its seller, before a place, and
 before a place said as whose it is."""
-PRONOUNS, COMMANDS, JOINING = (frozenset(_PHRASES[kind].split()) for kind in ("pronouns", "commands", "joining"))
+PRONOUNS, COMMANDS, JOINING, NOBODY = (frozenset(_PHRASES[kind].split()) for kind in (
+    "pronouns", "commands", "joining", "nobody"))
+SENTENCE_END = re.compile("".join(rf"(?<!\b{h})" for h in lexicon.words("words")["spans"]["honorifics"].split()) + r"\.\s")
+"""A full stop that ends a sentence: "grandad ken. collecting on the 30th" (not "Dr. Patel")."""
 NAMED = re.compile(rf"\b(?:{_PHRASES['name_leads']})\s+(.+?)(?=\s+(?:{'|'.join(COMMANDS)})\b|[,;]|$)")
 FILLERS = re.compile(rf"\s*(?:\band\s+)?\b(?:{'|'.join(_PHRASES['fillers'].split())})\b[,.!]?", re.I)
 
@@ -101,7 +104,9 @@ def person_named(text: str, spans: list[Span], used: set[int]) -> str | None:
 def as_name(param: str, value: str) -> str:
     """A person's name as the parameter wants it: without its label ("Surname Okafor", "It's Okafor"), and of a full
     name, the last word for a last name or a surname, the first for a first name ("I'm Jo Okafor": Okafor, Jo)."""
-    value, part = NAME_LABEL.sub("", value), set(reading.split_name(param))
+    value, part = re.sub(r"(?<=\w)['’]s$", "", SENTENCE_END.split(NAME_LABEL.sub("", value))[0]), set(reading.split_name(param))
+    if value and re.sub(r"['’]\w+$", "", value.split()[0].lower()) in NOBODY:
+        return ""  # "I'd like to give plasma", "me at the centre": nobody's name; "Mia's birthday": Mia's; "ken. collecting": ken
     words = value.split() if len(value.split()) > 1 and all(w[:1].isupper() for w in value.split()) else [value]
     return words[-1] if part & LAST_NAME else words[0] if part & FIRST_NAME else value
 

@@ -31,7 +31,7 @@ FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b"
           "unit": re.compile(r"\b(?:iso\s*)?4217\b|\bcurrency code\b")}
 """A format written in a description says what the value is; so do JSON Schema's formats (SCHEMA_FORMAT)."""
 SCHEMA_FORMAT: dict[object, Role] = {"date": "date", "date-time": "date", "time": "time", "email": "email", "uri": "url"}
-CODE = next(role for role in ROLES if role[0] == "code")
+CODE, PERSON = (next(role for role in ROLES if role[0] == kind) for kind in ("code", "person"))
 SOFT = {"person", "title", "room", "body", "query", "nationality"}  # roles of a thing's words, not of how it is written
 EXAMPLE = re.compile(r"(?:e\.g\.|like|such as|for example|例如|如)\s*[:,]?\s*['\"“‘]([^'\"”’]+)['\"”’]")
 CODED = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z\d]+(?:-[A-Za-z\d]+)*|\d+(?:-\d+)+")  # "PX-55102", "B12"
@@ -47,7 +47,8 @@ def role_of(name: str, spec: dict) -> tuple[Role | None, tuple[SpanKind, ...]]:
 @lru_cache(maxsize=4096)  # a tool's parameters are read for every clause and every tool of every request: read each once
 def _role(name: str, description: str, format_role: Role | None = None) -> tuple[Role | None, tuple[SpanKind, ...]]:
     described = re.sub(r"\b\w+'s\b", " ", english(description).lower())  # "in the owner's words": whose, not what
-    described = re.sub(r"\bwhose\s+\w+", " who ", described)  # "whose birthday it is": a person, no day
+    described = re.sub(r"\bwhose\s+\w+|\b(?:full|your|first|last|given|family)\s+name\b", " who ", described)  # "whose
+    # birthday it is", "Full name": a person, no day nor a title
     described = re.sub(r"\b(?:as|if|unless)\b[^,.;]*", " ", described)  # "fillings, as the customer lists them": how
     described = re.sub(r"\btime[\s-]zones?\b", "timezone", described)
     named = {w.rstrip("0123456789") or w for w in reading.split_name(name)} | {"_".join(parts := reading.split_name(name))}
@@ -64,6 +65,8 @@ def _role(name: str, description: str, format_role: Role | None = None) -> tuple
         return plain
     for words in (formats, named - SHARED, set(re.findall(r"[a-z]+", described)), named & SHARED):  # "recipient": who?
         for role, names, kinds in ROLES:
+            if words & names and parts[-1:] == ["name"] and role in ("code", "email"):  # "booking_name", "recipient_name":
+                return PERSON[0], PERSON[2]  # a name, whose the words before it say, no code or e-mail address
             if words & names:  # "HH:MM" takes no day, "YYYY-MM-DD" no clock time
                 return (CODE[0], CODE[2]) if coded and role in SOFT else (
                     role, kinds[:1] if words is formats and role in ("date", "time") else kinds)

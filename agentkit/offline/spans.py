@@ -128,9 +128,9 @@ def requests_follow(text: str, at: int) -> bool:
 FOREIGN_NAME = re.compile(rf"[\u4e00-\u9fff]{{1,6}}(?:[{''.join(NAME_DOTS)}][\u4e00-\u9fff]{{1,8}})+")
 """A foreign name as Chinese writes it, its parts joined by a middle dot ("简·奥斯汀"), the way _PROPER finds "Jane Austen"."""
 _HONORIFIC = rf"(?:(?:{'|'.join(TABLES['spans']['honorifics'].split())})\.\s+)?"  # "Dr. Patel": the dot ends no sentence
-_PROPER = re.compile(rf"\b{_HONORIFIC}[A-Z][\w'-]*"  # "Newcastle upon Tyne", not "Kate Bush on LP": a name after of/on
-                     r"(?:\s+(?:(?:de |del |du |des |da |do |dos |la |le |van |von )?[A-Z][\w'-]*|(?:of |upon |on )[A-Z][a-z]"
-                     r"[\w'-]*))*")
+_PROPER = re.compile(rf"\b{_HONORIFIC}[A-Z][\w'-]*"  # "Newcastle upon Tyne", not "Kate Bush on LP" nor "Lewes on Friday"
+                     r"(?:\s+(?:(?:de |del |du |des |da |do |dos |la |le |van |von )?[A-Z][\w'-]*|(?:of |upon |on )"
+                     rf"(?!(?:{'|'.join(w.capitalize() for w in (*WEEKDAYS, *MONTHS))})\b)[A-Z][a-z][\w'-]*))*")
 
 
 def without_literals(text: str) -> str:

@@ -165,7 +165,8 @@ def labelled(question: str, schema: dict, found: dict[str, Any]) -> dict[str, st
         marked = (re.match(r"(?:是|为|写成|写|叫|[：:])?", question[end:]) for end in labels)
         values = ((m[0], cut.split(m.string[m.end():])[0].strip(EDGES)) for m in marked)
         was = str(found.get(name, ""))  # none, none as written ("09:00 to 停 water"), a person's that is none ("提交")
-        weak = not was or was not in question or role == "person" and not SHAPES[role].search(was)
+        weak = not was or was not in question or role == "person" and not SHAPES[role].search(was) and was not in {
+            m["zh"] for m in PERSON.finditer(english(question)) if m["zh"]}  # "女儿朵朵": a name said so
         if _free(name, spec, "") and (value := next((v for k, v in values if is_chinese(v) and (k or weak)), None)):
             placed[name] = value
         elif role in SHAPES and name in required and (shape := SHAPES[role] if name not in found else NAMED if weak and (
