@@ -649,3 +649,27 @@ def test_a_place_is_read_before_its_own_word_or_a_day(question, studio):
 def test_a_name_parameter_is_a_persons_whatever_its_first_word(name, description):
     from agentkit.offline.roles import role_of
     assert role_of(name, {"type": "string", "description": description})[0] == "person"
+
+
+BOARD = tool("hire_board", "Hire paddleboards.", ["location", "date", "boards"],
+             location=s("Where to hire, e.g. a lake or beach"), date=s("YYYY-MM-DD", format="date"),
+             boards=n("how many boards", "integer"))
+GALLERY = tool("book_gallery_entry", "Book timed entry to a gallery or museum.", ["museum", "date"],
+               museum=s("Name of the museum"), date=s("YYYY-MM-DD", format="date"), visitors=n("number of visitors", "integer"))
+
+
+@pytest.mark.parametrize(("question", "tools", "name", "place"), [
+    ("我想租三块桨板，明天下午一点开始，在千岛湖，玩两个小时", [BOARD], "location", "千岛湖"),
+    ("明天在奥体中心租两块桨板", [BOARD], "location", "奥体中心"),
+    ("帮我订周日下午两点上海博物馆的票，三个人", [GALLERY], "museum", "上海博物馆"),
+])
+def test_a_chinese_place_no_table_knows_is_the_run_shaped_as_one(question, tools, name, place):
+    """For an English-described place, the Chinese request's run that ends as a place does (湖, 中心, 博物馆), past the
+    day and time before it, not the words read past it ("开始")."""
+    [(_, arguments)] = calls(question, tools)
+    assert arguments[name] == place
+
+
+def test_a_known_city_said_in_chinese_stays_the_place():
+    [(_, arguments)] = calls("周六在罗马租两块桨板", [BOARD])
+    assert arguments["location"] in ("Rome", "罗马")

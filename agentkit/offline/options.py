@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from os.path import commonprefix
 from typing import Any
 
 from agentkit.offline import lexicon, reading
+from agentkit.offline.language import is_chinese
 from agentkit.offline.places import CURRENCY_CODES
-from agentkit.offline.roles import side_of
+from agentkit.offline.reading import STOP_WORDS, split_name, stem
+from agentkit.offline.roles import json_type, side_of
 from agentkit.offline.spans import QUOTED, Span, find
-from agentkit.offline.vocabulary import english
+from agentkit.offline.vocabulary import cut, english, senses
 
 SYMBOLS = {"°c": " celsius", "°f": " fahrenheit", "°k": " kelvin", "ºc": " celsius", "ºf": " fahrenheit"}
 YES, NO, ASKS, VAGUE, GENERIC = (frozenset(lexicon.words("words")["flags"][said].split()) for said in (
@@ -25,6 +28,7 @@ GROUPS = {group: [set(map(reading.stem, line.split())) for line in lines] for gr
     "options"].items()}
 MEANINGS = sum(GROUPS.values(), [])  # each line of words that point at one option, whatever the group
 HAN = re.compile(r"[\u4e00-\u9fff]")
+ZH_FLAG = lexicon.words("words")["zh_runs"]  # the words that lead a Chinese flag's thing, and that say no to it
 DAYPARTS = lexicon.words("words")["dayparts"]
 AFTER = re.compile(r"\s*([a-z]*)")  # the word after "any"
 ALONE = {"is", "will", "would", "works", "fine", "ok", "okay", "goes", "at", "of", "you", "really", "please"}
@@ -148,3 +152,52 @@ def stated_by(description: str, question: str) -> bool | None:
         if set(wanted[:2]) <= said and len(said.intersection(wanted)) >= max(2, len(wanted) / 2):  # who does what, and most
             return value.lower() in ("true", "yes")
     return None
+
+
+def flags(question: str, properties: dict, found: dict[str, Any]) -> dict[str, bool]:
+    """A yes/no flag described in Chinese, said by its thing: "是否需要毛巾" by "要两条毛巾" (true), "不用毛巾" (false); an aside
+    in brackets is no part of it ("是否学生（凭学生证半价）": "我是学生")."""
+    said = {}
+    for name, spec in properties.items():
+        described = re.sub(r"[（(][^）)]*[）)]", "", spec.get("description") or "").split("是否")[-1]  # "家里是否有钢琴": 有钢琴
+        thing = re.sub(rf"^(?:{ZH_FLAG['flag_leads']})+|[？?。.吗]+$", "", described)
+        # "是否需要烧制作品" is said by "不用烧制" (its first word), "是否开发票" by "要发票" (its last)
+        thing = next((t for t in (thing, thing[:2], thing[-2:]) if t in question), thing)
+        if json_type(spec) != "boolean" or name in found:
+            continue
+        if (stated := stated_by(spec.get("description") or "", question)) is not None:  # "自己买菜为否": "我们自己买菜"
+            said[name] = stated
+        elif HAN.search(thing) and 1 < len(thing) < 7 and thing in question:
+            said[name] = not re.search(rf"(?:{ZH_FLAG['flag_no']})[^，。,]{{0,3}}$", question[:question.index(thing)])
+    return said
+
+
+def meant(question: str, schema: dict, found: dict[str, Any]) -> dict[str, Any]:
+    """The English option a Chinese word means, for an enum the question names no other way: "乌龙茶" (oolong tea) names
+    oolong, "夏威夷披萨" hawaiian, "兔子" (hare, rabbit) rabbit, "全套美容" (complete set, beauty) a full_groom. The question
+    is cut into CC-CEDICT's longest words; an option is meant by the most of its words their senses say, the larger share
+    of its words breaking a tie; a word of one character ("薄" for a thin crust) only for a required option, and never a
+    word after a "no" ("不要辣"). A Chinese option is meant when the question has its characters ("剪头发": 剪发), the
+    longest of several. One option meant, or none is given."""
+    open_ = {n: s for n, s in (schema.get("properties") or {}).items() if n not in found and s.get("enum")}
+    said = [(len(w), {stem(x) for x in re.findall(r"[a-z]+", rest.lower().replace("'", ""))})  # CC-CEDICT is read (0.4 s,
+            for at, w, known in cut(question, senses()) if known and not re.search(  # once) only for an option to find
+                f"(?:{ZH_FLAG['flag_no']})$", question[max(0, at - 2):at]) for rest in senses()[w].split("/")] if open_ else []
+    given = {}
+    for name, spec in open_.items():
+        options = [o for o in spec["enum"] if isinstance(o, str) and o.isascii()]
+        pool = {w for size, sense in said if size > 1 or name in schema.get("required", ()) for w in sense}
+        scored = sorted(((len(hits), len(hits) / len(ws), o) for o in options if (ws := [stem(w) for w in split_name(o)
+                         if w not in STOP_WORDS] or [stem(o)]) and (hits := [w for w in ws if any(_alike(w, x) or any(
+                             w in line and x in line for line in MEANINGS) for x in pool)])), reverse=True)
+        written = sorted(((len(o), o) for o in spec["enum"] if isinstance(o, str) and is_chinese(o) and all(
+            c in question for c in o)), reverse=True)  # a Chinese option by its characters: "剪头发" says 剪发
+        scored = scored or [(n, 1, o) for n, o in written]
+        given |= {name: scored[0][2]} if scored and (len(scored) == 1 or scored[0][:2] > scored[1][:2]) else {}
+    return given
+
+
+def _alike(word: str, other: str) -> bool:
+    """One word in two forms: "tea" and "tea", "hawaii" and "hawaiian", "luxury" and "luxurious" (a start of 5 letters,
+    all but one of the shorter's); not "compact" and "company"."""
+    return word == other or len(same := commonprefix([word, other])) >= 5 and len(same) >= min(len(word), len(other)) - 1

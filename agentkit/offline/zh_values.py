@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from os.path import commonprefix
 from typing import Any
 
 from agentkit.offline import lexicon
 from agentkit.offline.language import is_chinese
-from agentkit.offline.options import MEANINGS, stated_by
+from agentkit.offline.options import flags, meant
 from agentkit.offline.phrases import PERSON, text_kind
-from agentkit.offline.reading import STOP_WORDS, split_name, stem, words
+from agentkit.offline.reading import split_name, words
 from agentkit.offline.roles import STRICT, hint_of, json_type, role_of
 from agentkit.offline.spans import MEASURES, Span
-from agentkit.offline.vocabulary import RELATIVE_DAYS, UNREAD, WORDS, by_dictionary, cut, english, senses
+from agentkit.offline.vocabulary import RELATIVE_DAYS, UNREAD, WORDS, by_dictionary, english
 from agentkit.offline.zh_numbers import MEASURE_WORDS, NUMERAL, numeral
 
 EDGES = "的了吗呢吧啊，。、！？：；,.!?:; "
@@ -39,6 +38,7 @@ CUT, VERB = (re.compile(rf"({RUNS['measured']}|{'|'.join(sorted(cuts, key=len, r
 word; a run of anything else, at the verb or a measure only ("带猫去打疫苗" is one task)."""
 READ_ON = "和跟与周星礼下这本0123456789"  # what is read with the words after it: "和 Lina", "3月", "下周一" (Monday next week)
 NAMED = re.compile(RUNS["name_shape"])
+PLACE_FIRST = re.compile(rf"(?:在|到|去)?([\u4e00-\u9fff]{{1,7}}?{RUNS['places'].removesuffix('$')})")  # a run's place
 SHAPES = {"person": re.compile(rf"{'|'.join(RUNS['persons'])}|{RUNS['name_shape']}"), "place": re.compile(RUNS["places"])}
 
 
@@ -70,37 +70,38 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str, al
     return written | ({unit: said} if said else {})
 
 
-def flags(question: str, properties: dict, found: dict[str, Any]) -> dict[str, bool]:
-    """A yes/no flag described in Chinese, said by its thing: "是否需要毛巾" by "要两条毛巾" (true), "不用毛巾" (false); an aside
-    in brackets is no part of it ("是否学生（凭学生证半价）": "我是学生")."""
-    said = {}
-    for name, spec in properties.items():
-        described = re.sub(r"[（(][^）)]*[）)]", "", spec.get("description") or "").split("是否")[-1]  # "家里是否有钢琴": 有钢琴
-        thing = re.sub(rf"^(?:{RUNS['flag_leads']})+|[？?。.吗]+$", "", described)
-        # "是否需要烧制作品" is said by "不用烧制" (its first word), "是否开发票" by "要发票" (its last)
-        thing = next((t for t in (thing, thing[:2], thing[-2:]) if t in question), thing)
-        if json_type(spec) != "boolean" or name in found:
-            continue
-        if (stated := stated_by(spec.get("description") or "", question)) is not None:  # "自己买菜为否": "我们自己买菜"
-            said[name] = stated
-        elif is_chinese(thing) and 1 < len(thing) < 7 and thing in question:
-            said[name] = not re.search(rf"(?:{RUNS['flag_no']})[^，。,]{{0,3}}$", question[:question.index(thing)])
-    return said
-
-
 def of_its_kind(question: str, schema: dict, found: dict[str, Any]) -> dict[str, str]:
-    """A required place no table knows, named as its description says its kind ("医院名称": 华西医院, "门店名称": 五道口店):
-    the start of a run of the request up to that kind's last character, past the day and time before it."""
+    """A required place no table knows (a place's parameter, or one named for a kind of place: "museum" is 博物馆), named as
+    its description says its kind ("医院名称": 华西医院, "门店名称": 五道口店): the start of a run of the request up to that
+    kind's last character, past the day and time before it; with no kind said in Chinese, the run shaped as a place
+    (`_place_run`) in place of a value that is none ("开始", "证号": words read past; not 西单 nor Rome, no address)."""
     placed = {}
     for name, spec in ((n, s) for n, s in (schema.get("properties") or {}).items() if n in (schema.get("required") or ())):
         kind = re.sub(r"(?:名称|名字|名)$", "", (re.findall(r"[\u4e00-\u9fff]+", spec.get("description") or "") or [""])[0])
-        if role_of(name, spec)[0] != "place" or "enum" in spec or len(kind) < 2 or not SHAPES["place"].search(kind):
+        if "enum" in spec or role_of(name, spec)[0] != "place" and (role_of(name, spec)[0] == "room" or not any(
+                SHAPES["place"].search(zh) for word in split_name(name) for zh in _chinese_for(word))):
+            continue
+        if len(kind) < 2 or not SHAPES["place"].search(kind):
+            was = str(found.get(name, ""))
+            misread = is_chinese(was) and ("的" in was or len(was) > 6 or not (UNREAD.search(read := english(was)) or re.search(
+                r"[A-Z]", read)))  # read whole as common words, no name (Rome, Zhongguancun)
+            if misread and not (SHAPES["place"].search(was) or "address" in name) and (run := _place_run(question, found)):
+                placed[name] = run
             continue
         runs = (re.sub(RUNS["when_first"], "", run.strip(EDGES)) for run in CUT.split(question)[::2])
         named = next((m[0] for run in runs if (m := re.match(rf"[\u4e00-\u9fff]{{1,6}}?{kind[-1]}", run))), "")
         if named and named != (was := str(found.get(name, ""))) and (named.endswith(was) or not was.endswith(kind[-1])):
             placed[name] = named  # "五道口店" of a "道口店" read past a number
     return placed
+
+
+def _place_run(question: str, found: dict[str, Any]) -> str | None:
+    """The request's first run shaped as a place and no other value, past the day and time before it and before its 的
+    ("周六上午十点故宫博物院的票": 故宫博物院), one the table cannot read whole first ("订羽毛球场，在奥体中心": 奥体中心)."""
+    runs = [re.sub(RUNS["when_first"], "", part.strip(EDGES)) for run in CUT.split(question)[::2]
+            for part in re.split("[的和]", run)]
+    shaped = [m[1] for run in runs if (m := PLACE_FIRST.match(run)) and m[1] not in found.values()]  # "在奥体中心租"
+    return next((run for run in shaped if UNREAD.search(english(run))), shaped[0] if shaped else None)
 
 
 def framed(question: str, properties: dict, found: set[str]) -> dict[str, str]:
@@ -267,34 +268,3 @@ def glossed(spec: dict, text: str, spans: list[Span], used: set[int]) -> Any:
         spans.append(Span(text.index(said), text.index(said) + len(said), "named", said))
         used.add(id(spans[-1]))
     return option
-
-
-def meant(question: str, schema: dict, found: dict[str, Any]) -> dict[str, Any]:
-    """The English option a Chinese word means, for an enum the question names no other way: "乌龙茶" (oolong tea) names
-    oolong, "夏威夷披萨" hawaiian, "兔子" (hare, rabbit) rabbit, "全套美容" (complete set, beauty) a full_groom. The question
-    is cut into CC-CEDICT's longest words; an option is meant by the most of its words their senses say, the larger share
-    of its words breaking a tie; a word of one character ("薄" for a thin crust) only for a required option, and never a
-    word after a "no" ("不要辣"). A Chinese option is meant when the question has its characters ("剪头发": 剪发), the
-    longest of several. One option meant, or none is given."""
-    open_ = {n: s for n, s in (schema.get("properties") or {}).items() if n not in found and s.get("enum")}
-    said = [(len(w), {stem(x) for x in re.findall(r"[a-z]+", rest.lower().replace("'", ""))})  # CC-CEDICT is read (0.4 s,
-            for at, w, known in cut(question, senses()) if known and not re.search(  # once) only for an option to find
-                f"(?:{RUNS['flag_no']})$", question[max(0, at - 2):at]) for rest in senses()[w].split("/")] if open_ else []
-    given = {}
-    for name, spec in open_.items():
-        options = [o for o in spec["enum"] if isinstance(o, str) and o.isascii()]
-        pool = {w for size, sense in said if size > 1 or name in schema.get("required", ()) for w in sense}
-        scored = sorted(((len(hits), len(hits) / len(ws), o) for o in options if (ws := [stem(w) for w in split_name(o)
-                         if w not in STOP_WORDS] or [stem(o)]) and (hits := [w for w in ws if any(_alike(w, x) or any(
-                             w in line and x in line for line in MEANINGS) for x in pool)])), reverse=True)
-        written = sorted(((len(o), o) for o in spec["enum"] if isinstance(o, str) and is_chinese(o) and all(
-            c in question for c in o)), reverse=True)  # a Chinese option by its characters: "剪头发" says 剪发
-        scored = scored or [(n, 1, o) for n, o in written]
-        given |= {name: scored[0][2]} if scored and (len(scored) == 1 or scored[0][:2] > scored[1][:2]) else {}
-    return given
-
-
-def _alike(word: str, other: str) -> bool:
-    """One word in two forms: "tea" and "tea", "hawaii" and "hawaiian", "luxury" and "luxurious" (a start of 5 letters,
-    all but one of the shorter's); not "compact" and "company"."""
-    return word == other or len(same := commonprefix([word, other])) >= 5 and len(same) >= min(len(word), len(other)) - 1
