@@ -93,3 +93,17 @@ def test_imports(script: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert callable(module.main)
+
+
+D1_FLOOR = 48
+"""Fully right cases of `benchmarks/outside/d1` (a development set a helper wrote, read by the team; its README): 29/110
+when it was written, 48 after the stop that first worked from it. The model may rise above it, never fall below."""
+
+
+def test_the_outside_development_set_keeps_its_floor():
+    ran = subprocess.run([sys.executable, "benchmarks/failure_shapes.py", "benchmarks/outside/d1", "--today", "2029-03-19"],
+                         cwd=ROOT, capture_output=True, encoding="utf-8", env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+                         timeout=180)
+    right = re.search(r"^fully right (\d+)/110", ran.stdout, re.MULTILINE)
+    assert ran.returncode == 0 and right, ran.stderr
+    assert int(right[1]) >= D1_FLOOR, f"benchmarks/outside/d1: {right[1]}/110 fully right, below its floor {D1_FLOOR}"
