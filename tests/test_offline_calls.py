@@ -673,3 +673,18 @@ def test_a_chinese_place_no_table_knows_is_the_run_shaped_as_one(question, tools
 def test_a_known_city_said_in_chinese_stays_the_place():
     [(_, arguments)] = calls("周六在罗马租两块桨板", [BOARD])
     assert arguments["location"] in ("Rome", "罗马")
+
+
+CURTAIN = tool("book_blind_fitting", "预约上门安装窗帘或百叶窗。", ["product", "count", "address", "date"], product=s("安装的产品", enum=["窗帘", "百叶窗"]),
+               count=n("数量", "integer"), address=s("上门地址"), date=s("日期", format="date"))
+
+
+def test_a_chinese_request_with_a_part_per_listed_item_is_a_call_per_item():
+    got = calls("窗帘和百叶窗都要装：窗帘三幅，百叶窗两个，都约周六，地址海淀区学院路30号", [CURTAIN])
+    assert [(a["product"], a["count"], a["address"]) for _, a in got] == [
+        ("窗帘", 3, "海淀区学院路30号"), ("百叶窗", 2, "海淀区学院路30号")]
+
+
+def test_an_address_after_its_label_without_a_verb_leaves_the_label_out():
+    [(_, arguments)] = calls("约周六装三幅窗帘，地址朝阳区建国路88号", [CURTAIN])
+    assert arguments["address"] == "朝阳区建国路88号"

@@ -18,7 +18,7 @@ from agentkit.offline.options import boolean, choice
 from agentkit.offline.phrases import LATER, NAMED, cut, example_named, key_phrase, without_values, without_when
 from agentkit.offline.places import addresses, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, hints_of, json_type, nullable, preposition, role_of, side_of
-from agentkit.offline.spans import ADDRESS, NUMBER_WORDS, TWO_PART_CODE, Span, find
+from agentkit.offline.spans import ADDRESS, NUMBER_WORDS, Span, find
 from agentkit.offline.zh_values import glossed
 
 WHOSE = re.compile(rf"(?:\s+(?!(?:{dates.ENDS})\b)[a-z][\w-]*)*")
@@ -26,6 +26,7 @@ ORDINALS, LEADS = lexicon.words("choose")["conversation"]["ordinals"], lexicon.w
 LATER_FIRST = {"person": 0, "title": 1}  # of two free texts, the one a phrase's shape marks reads first: a person by a
 # name's capitals ("Sarah borrowed the tent": Sarah), a title by "from"/"at" ("from 川味小馆 order 水煮鱼"); then the rest
 PICKED = re.compile(rf"\bthe (?:{'|'.join(ORDINALS)}) one\b", re.I)  # "is the second one late?": an item of the last result
+ZH_ADDRESS = re.compile(lexicon.words("words")["zh"]["address"])
 BENEFICIARY = {"with", "for", "by"}  # beside a person, the name after them is the person's ("for Mia", "by Hinton")
 CLOCK = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
 
@@ -44,8 +45,12 @@ def _fill_object(schema: dict, text: str, spans: list[Span], used: set[int], exc
     properties = schema.get("properties") or {}
     required = [r for r in schema.get("required") or [] if r in properties]
     numeric = [n for n, p in properties.items() if json_type(p) in ("number", "integer") and "enum" not in p]
-    labelled = {name: _labelled(name, properties, text) for name, spec in properties.items() if name not in numeric
+    labelled = {name: roles.labelled_value(name, properties, text) for name, spec in properties.items() if name not in numeric
                 and json_type(spec) == "string" and "enum" not in spec and role_of(name, spec)[0] != "phone"}  # by its shape
+    places = [n for n, p in properties.items() if role_of(n, p)[0] == "place" and n in labelled]  # "地址是朝阳区建国路88号": the
+    address = next((s for s in spans if s.kind == "quoted" and ZH_ADDRESS.fullmatch(str(s.value))), None)  # one place's
+    labelled |= {places[0]: (address.value, address.start, address.end)} if address and len(places) == 1 and not labelled[
+        places[0]] else {}
     for value, start, end in filter(None, labelled.values()):  # "room B2", "stops 5173": the room's, no other parameter's
         used.update(id(s) for s in spans if start <= s.start < end)
         spans.append(Span(start, end, "named", value))
@@ -179,7 +184,8 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         taken = [(0, chosen.start), (chosen.end, len(text))] + [(s.start, s.end) for s in spans if id(s) in used]
         used.add(id(chosen))
         if chosen.kind == "colon":  # "记一笔支出：午饭 35 元": the note is what the amount and currency left of it
-            return _before_labels(without_when(text, chosen, spans, siblings, tuple(taken)) or str(chosen.value), siblings, name)
+            said = without_when(text, chosen, spans, siblings, tuple(taken)) or str(chosen.value)
+            return roles.before_labels(said, siblings, name)
         if role == "title" and chosen.kind == "proper" and str(chosen.value).endswith("'s"):  # "Priya's farewell lunch"
             return str(chosen.value) + WHOSE.match(text, chosen.end).group(0)  # whose, then what: up to another argument
         return _as_asked(role, hint, chosen, text, spec)
@@ -215,7 +221,7 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
                 and (sayable or s.kind != "said")]
         said = rest and (without_when(text, rest[0], spans, siblings) if rest[0].kind == "colon" else rest[0].written(text))
         used.update(id(s) for s in rest[:1] if s.kind != "colon")  # one text, one parameter (a colon's may hold a list)
-        return _before_labels(said, siblings, name) if rest else LATER
+        return roles.before_labels(said, siblings, name) if rest else LATER
     return None
 
 
@@ -263,38 +269,3 @@ def _as_asked(role: str | None, hint: set[str], span: Span, text: str, spec: dic
     if role in ("place", "language", "person", "nationality") and written.islower():  # "from porto" -> "Porto"; "ana": "Ana"
         return string.capwords(written)
     return written
-
-
-def _before_labels(value: str, siblings: tuple[str, ...], name: str) -> str:
-    """ "renew passport, high priority, due 2027-04-30": a text ends where a comma brings (a word and) another parameter's."""
-    words = {w for p in siblings if p != name for w in reading.split_name(p) if w not in reading.STOP_WORDS}
-    cut = re.search(rf",\s*(?:\w+\s+)?(?:{'|'.join(map(re.escape, sorted(words)))})s?\b", value, re.I) if words else None
-    return value[:cut.start()] if cut and cut.start() > 0 else value
-
-
-def _labelled(name: str, properties: dict, text: str) -> tuple[str, int, int] | None:
-    """ "subject: Report, body: The Q3 report is attached." -> the text after this parameter's label, and where they are."""
-    if ":" in text or "=" in text:  # a label's sign: most texts have none, and then no pattern is compiled (~1 ms a tool)
-        labels = "|".join(re.escape(p.replace("_", " ")) for p in properties)
-        label = re.escape(name.replace("_", " "))
-        match = reading.pattern(rf"\b{label}\s*[:=]\s*(.+?)(?=,?\s*\b(?:{labels})\s*[:=]|$)", re.I).search(text)
-        if match and not re.search(r"\b(?:the|a|an|my|our|this|that)\s+(?:\S+\s+)?$", text[:match.start()], re.I):
-            return _before_labels(match.group(1).strip().rstrip(",").strip("\"“”"), tuple(properties), name), *match.span()
-    # "in room B2", "at gate 14", "table 4": the parameter's own word, then a code with a digit in it
-    if not set(reading.split_name(name)) - reading.STOP_WORDS:  # a parameter named "at" or "to" labels nothing
-        return None
-    # "stop 4521" for stop_id, "order 55102" for order_number: the thing's word labels its identifier too
-    thing = re.sub(r"[ _](?:id|number|no|code|ref|identifier)$", "", name.replace("_", " ")) if "_" in name else name
-    short = [f"{name[:3]}\\.?"] if len(name) > 5 and name.isalpha() else []  # "reg" for registration, "ref" for reference
-    glossed = re.findall(r"\(([a-z]+(?: [a-z]+){0,2})\)", properties[name].get("description") or "")  # "(number plate)"
-    labels = "|".join([*(re.escape(label) for label in dict.fromkeys((name.replace("_", " "), thing, *glossed))), *short])
-    said = r"is\s+|" * (role_of(name, properties[name])[0] == "code")  # "registration is WU17 ABC"; no "address is 8C …"
-    if coded := reading.pattern(rf"\b(?:{labels})s?\s+(?:{said}number\s+|no\.?\s*|#\s*)?((?-i:{TWO_PART_CODE.pattern})|"
-                                r"[A-Za-z]{0,3}-?\d[\w-]*|(?-i:[A-HJ-Z])(?![\w'-]))\b", re.I).search(text):  # "postcode LS6 2QT"
-        return coded.group(1), *coded.span()
-    # "the bedroom", "in the living room" for `room`: a phrase that ends in a role-less parameter's word is its value
-    if "_" in name or len(name) < 4 or role_of(name, properties[name])[0] is not None:
-        return None
-    head = reading.pattern(rf"\b(?:the|my|our)\s+((?:[a-z]+\s+)?[a-z]*{re.escape(name)})\b", re.I).search(text)
-    named = head and re.fullmatch(rf"([A-Z][\w-]*)\s+{re.escape(name)}", head.group(1))  # "the Doing column": "Doing"
-    return ((named or head).group(1), *head.span(1)) if head and head.group(1).lower() != name.lower() else None

@@ -71,17 +71,22 @@ def _by_parts(question: str, whole: list, read: Callable[[str], list]) -> list:
     """ "Book inductions at Leith at 6pm: one for me, Fiona Grant, and one for my husband Euan Grant" -> the calls of
     "Book inductions at Leith at 6pm, for me, Fiona Grant" and "..., for my husband Euan Grant": the question once per part
     after its head (a colon or a question mark ends it), with the parts said for every call ("Half an hour each"), its
-    count ("two cakes") gone; when the calls are of one tool and differ in a value each gives its own way, and are no
+    count ("two cakes") gone, or for the items its head lists ("空调和油烟机都要清洗：空调两台，油烟机一台"), the head said
+    of the part's item alone; when the calls are of one tool and differ in a value each gives its own way, and are no
     fewer than the `whole` question's, or those lack a value."""
     if not (head := re.match(r"(.+?)\s*[:：?？]\s*(?=\S)", question)):
         return []
-    parts = [p.strip(" ,，.。") for p in PARTS.split(question[head.end():]) if re.search(r"\w", p)]
+    rest, (items, copies) = question[head.end():], next(zh_items(head[1]), ((), ()))
+    rest = re.sub(rf"[，,](?=(?:{'|'.join(map(re.escape, items))}))", "；", rest) if items else rest  # a part per item listed
+    parts = [p.strip(" ,，.。") for p in PARTS.split(rest) if re.search(r"\w", p)]
     own, shared = [PART_LEAD.sub("", p) for p in parts if not SHARED.search(p)], [p for p in parts if SHARED.search(p)]
     count = (counted := COUNT.search(head[1])) and (counted[1] or counted[2]).lower()
     told = count and (int(NUMBER_WORDS.get(count, 0)) or (int(count) if count.isdigit() else numeral(count)))
     lead = cut(head[1], [counted.span()]) if told == len(own) else head[1]
     comma = "，" if is_chinese(question) else ", "
-    planned = [read(comma.join([lead, part, *shared])) for part in own] if len(own) > 1 else []
+    alone = dict(zip(items, copies, strict=True))  # the head said of one item alone
+    planned = [read(comma.join([next((c for i, c in alone.items() if part.startswith(i)), lead), part, *shared]))
+               for part in own] if len(own) > 1 else []
     calls = [p[0] for p in planned if len(p) == 1 and not p[0].missing]
     differ = [n for n in calls[0].arguments if len({repr(c.arguments.get(n)) for c in calls} - {"None"}) == len(calls)] if (
         len(calls) == max(len(own), 2)) else []  # a value each part says its own way, not one part's extra detail

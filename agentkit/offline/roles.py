@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Literal
 
 from agentkit.offline import lexicon, reading
-from agentkit.offline.spans import Span, SpanKind
+from agentkit.offline.spans import TWO_PART_CODE, Span, SpanKind
 from agentkit.offline.vocabulary import english
 
 Role = Literal["zone", "phone", "email", "url", "pattern", "tag", "path", "date", "time", "language", "unit", "place", "symbol",
@@ -137,3 +137,38 @@ def json_type(spec: dict) -> str | None:
 def kind_of(schema: dict, name: str) -> str | None:
     role = role_of(name, schema["properties"][name])[0]  # "define X and say it in French": a word, then a text
     return "text" if role in (None, "title", "body", "query") else role
+
+
+def before_labels(value: str, siblings: tuple[str, ...], name: str) -> str:
+    """ "renew passport, high priority, due 2027-04-30": a text ends where a comma brings (a word and) another parameter's."""
+    words = {w for p in siblings if p != name for w in reading.split_name(p) if w not in reading.STOP_WORDS}
+    cut = re.search(rf",\s*(?:\w+\s+)?(?:{'|'.join(map(re.escape, sorted(words)))})s?\b", value, re.I) if words else None
+    return value[:cut.start()] if cut and cut.start() > 0 else value
+
+
+def labelled_value(name: str, properties: dict, text: str) -> tuple[str, int, int] | None:
+    """ "subject: Report, body: The Q3 report is attached." -> the text after this parameter's label, and where they are."""
+    if ":" in text or "=" in text:  # a label's sign: most texts have none, and then no pattern is compiled (~1 ms a tool)
+        labels = "|".join(re.escape(p.replace("_", " ")) for p in properties)
+        label = re.escape(name.replace("_", " "))
+        match = reading.pattern(rf"\b{label}\s*[:=]\s*(.+?)(?=,?\s*\b(?:{labels})\s*[:=]|$)", re.I).search(text)
+        if match and not re.search(r"\b(?:the|a|an|my|our|this|that)\s+(?:\S+\s+)?$", text[:match.start()], re.I):
+            return before_labels(match.group(1).strip().rstrip(",").strip("\"“”"), tuple(properties), name), *match.span()
+    # "in room B2", "at gate 14", "table 4": the parameter's own word, then a code with a digit in it
+    if not set(reading.split_name(name)) - reading.STOP_WORDS:  # a parameter named "at" or "to" labels nothing
+        return None
+    # "stop 4521" for stop_id, "order 55102" for order_number: the thing's word labels its identifier too
+    thing = re.sub(r"[ _](?:id|number|no|code|ref|identifier)$", "", name.replace("_", " ")) if "_" in name else name
+    short = [f"{name[:3]}\\.?"] if len(name) > 5 and name.isalpha() else []  # "reg" for registration, "ref" for reference
+    glossed = re.findall(r"\(([a-z]+(?: [a-z]+){0,2})\)", properties[name].get("description") or "")  # "(number plate)"
+    labels = "|".join([*(re.escape(label) for label in dict.fromkeys((name.replace("_", " "), thing, *glossed))), *short])
+    said = r"is\s+|" * (role_of(name, properties[name])[0] == "code")  # "registration is WU17 ABC"; no "address is 8C …"
+    if coded := reading.pattern(rf"\b(?:{labels})s?\s+(?:{said}number\s+|no\.?\s*|#\s*)?((?-i:{TWO_PART_CODE.pattern})|"
+                                r"[A-Za-z]{0,3}-?\d[\w-]*|(?-i:[A-HJ-Z])(?![\w'-]))\b", re.I).search(text):  # "postcode LS6 2QT"
+        return coded.group(1), *coded.span()
+    # "the bedroom", "in the living room" for `room`: a phrase that ends in a role-less parameter's word is its value
+    if "_" in name or len(name) < 4 or role_of(name, properties[name])[0] is not None:
+        return None
+    head = reading.pattern(rf"\b(?:the|my|our)\s+((?:[a-z]+\s+)?[a-z]*{re.escape(name)})\b", re.I).search(text)
+    named = head and re.fullmatch(rf"([A-Z][\w-]*)\s+{re.escape(name)}", head.group(1))  # "the Doing column": "Doing"
+    return ((named or head).group(1), *head.span(1)) if head and head.group(1).lower() != name.lower() else None
