@@ -675,8 +675,9 @@ def test_a_known_city_said_in_chinese_stays_the_place():
     assert arguments["location"] in ("Rome", "罗马")
 
 
-CURTAIN = tool("book_blind_fitting", "预约上门安装窗帘或百叶窗。", ["product", "count", "address", "date"], product=s("安装的产品", enum=["窗帘", "百叶窗"]),
-               count=n("数量", "integer"), address=s("上门地址"), date=s("日期", format="date"))
+CURTAIN = tool("book_blind_fitting", "预约上门安装窗帘或百叶窗。", ["product", "count", "address", "date"],
+               product=s("安装的产品", enum=["窗帘", "百叶窗"]), count=n("数量", "integer"), address=s("上门地址"),
+               date=s("日期", format="date"))
 
 
 def test_a_chinese_request_with_a_part_per_listed_item_is_a_call_per_item():
@@ -688,3 +689,19 @@ def test_a_chinese_request_with_a_part_per_listed_item_is_a_call_per_item():
 def test_an_address_after_its_label_without_a_verb_leaves_the_label_out():
     [(_, arguments)] = calls("约周六装三幅窗帘，地址朝阳区建国路88号", [CURTAIN])
     assert arguments["address"] == "朝阳区建国路88号"
+
+
+WHEEL = tool("book_wheel_session", "Book a pottery wheel session at a studio.", ["studio", "date", "people", "booking_name"],
+             studio=s("Studio location"), date=s("YYYY-MM-DD", format="date"), people=n("Number of people", "integer"),
+             booking_name=s("Name for the booking"), notes=s("Anything the teacher should know"))
+
+
+@pytest.mark.parametrize("question", [
+    "Could you book the wheel at Lewes studio on Friday for 2? Name's Ada Cole. Mostly we want to try glazing.",
+    "Book a wheel session at Lewes on Friday for 2 people. I'm Ada Cole, and I've been before.",
+])
+def test_a_request_told_in_several_sentences_is_one_call(question):
+    """A sentence that adds a detail and opens with no word of the tool's name is no other call; nor is a second call
+    that, once the values said once are shared, is the first again."""
+    [(_, arguments)] = calls(question, [WHEEL])
+    assert (arguments["studio"], arguments["people"], arguments["booking_name"]) == ("Lewes", 2, "Ada Cole")

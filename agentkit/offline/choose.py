@@ -127,10 +127,11 @@ def _plan(question: str, offers: list[Offer], choice: ToolChoice) -> list[Planne
     cases = each_case(question, tool.schema, partial(_read, tool)) if tool and fit >= ENOUGH and one else []  # "The first
     if len(cases) > 1 and (len(cases) > len(calls) or re.search(r"[.?!]\s+\W?[A-Z]", question)):  # circle ..., the second
         calls = [_planned(tool, case) for case in cases]  # ...": a call per case, when that finds more calls, or sentences
-    calls = [call for at, call in enumerate(calls) if all((c.offer.name, c.arguments) != (call.offer.name, call.arguments)
-                                                          for c in calls[:at])]  # the same call twice is one call
+    shared = _share_arguments(calls)  # the same call twice, once its values are shared, is one call
+    calls = [call for at, call in enumerate(shared) if all((c.offer.name, c.arguments) != (call.offer.name, call.arguments)
+                                                           for c in shared[:at])]
     calls = [Planned(c.offer, said := in_learners_words(c.arguments, c.offer.schema, asked, len(calls) == 1), tuple(
-        m for m in c.missing if m not in said), c.clause) for c in _share_arguments(calls)]  # as the learner wrote it ("周会")
+        m for m in c.missing if m not in said), c.clause) for c in calls]  # as the learner wrote it ("周会")
     return calls or ([_planned(_best(question, offers)[0] or offers[0], question)] if choice == "required" else [])
 
 
@@ -245,7 +246,10 @@ def _another_call(offer: Offer, so_far: str, clause: str) -> bool:
     # a text read another way from a clause that gives a value the call lacks ("..., and we want the kitchen") is no other call
     text = {n for n in differing | set(clause_only) if kind_of(offer.schema, n) in ("text", "room") and json_type(
         properties[n]) == "string" and "enum" not in properties[n]}
-    return bool(options) or bool(differing) and not (differing <= text and set(clause_only) - set(before) - text)
+    # ... nor is a sentence of its own that opens with no word of the tool's name ("Mostly I want to learn the weights")
+    opens = re.match(r"[A-Z][\w']*", clause) and reading.stem(clause.split()[0].lower()) not in map(
+        reading.stem, reading.split_name(offer.name))
+    return bool(options) or bool(differing) and not (differing <= text and (set(clause_only) - set(before) - text or opens))
 
 
 def _share_arguments(calls: list[Planned]) -> list[Planned]:

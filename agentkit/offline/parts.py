@@ -91,4 +91,9 @@ def _by_parts(question: str, whole: list, read: Callable[[str], list]) -> list:
     differ = [n for n in calls[0].arguments if len({repr(c.arguments.get(n)) for c in calls} - {"None"}) == len(calls)] if (
         len(calls) == max(len(own), 2)) else []  # a value each part says its own way, not one part's extra detail
     one_tool = len({c.offer.name for c in calls}) == 1
-    return calls if differ and one_tool and (len(whole) <= len(calls) or any(p.missing for p in whole)) else []
+    # a request the whole question reads as one whole call is read in parts only where it says so: a count, the items of
+    # its head, "one for ...", or parts listed after ";"
+    said = told or items or any(PART_LEAD.match(p) for p in parts) or re.search("[;；]", rest)
+    whole_one = len(whole) == 1 and not whole[0].missing
+    return calls if differ and one_tool and (len(whole) <= len(calls) and (said or not whole_one) or any(
+        p.missing for p in whole)) else []

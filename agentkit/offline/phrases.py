@@ -105,7 +105,7 @@ def as_name(param: str, value: str) -> str:
     """A person's name as the parameter wants it: without its label ("Surname Okafor", "It's Okafor"), and of a full
     name, the last word for a last name or a surname, the first for a first name ("I'm Jo Okafor": Okafor, Jo)."""
     value, part = re.sub(r"(?<=\w)['’]s$", "", SENTENCE_END.split(NAME_LABEL.sub("", value))[0]), set(reading.split_name(param))
-    if value and re.sub(r"['’]\w+$", "", value.split()[0].lower()) in NOBODY:
+    if any(re.sub(r"['’]\w+$", "", word.lower()) in NOBODY for word in value.split()):  # "Mostly I want ...": no one
         return ""  # "I'd like to give plasma", "me at the centre": nobody's name; "Mia's birthday": Mia's; "ken. collecting": ken
     words = value.split() if len(value.split()) > 1 and all(w[:1].isupper() for w in value.split()) else [value]
     return words[-1] if part & LAST_NAME else words[0] if part & FIRST_NAME else value
