@@ -16,7 +16,7 @@ from agentkit.offline import code, dates, lexicon, lists, numbers, phrases, quan
 from agentkit.offline.lists import enumerated_items, listed_first
 from agentkit.offline.options import boolean, choice
 from agentkit.offline.phrases import LATER, NAMED, cut, example_named, key_phrase, without_values, without_when
-from agentkit.offline.places import addresses, country_code, currency_code, is_known_place, language_code
+from agentkit.offline.places import PLACE_KINDS, addresses, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, hints_of, json_type, nullable, preposition, role_of, side_of
 from agentkit.offline.spans import ADDRESS, NUMBER_WORDS, Span, find
 from agentkit.offline.zh_values import glossed
@@ -173,14 +173,16 @@ def _value(name: str, spec: dict, required: bool, text: str, spans: list[Span], 
         candidates = [s for s in candidates if s.kind != "proper" or is_known_place(s.value) or coded and re.fullmatch(
             r"[A-Z]{2,4}", str(s.value)) or preposition(s) in {"in", "at", "from", "to", "for", "near", "of", "into"}
             or ADDRESS.fullmatch(str(s.value)) or addresses(str(s.value)) == [(0, s.end - s.start)]  # "Unit 4, …, Leeds"
-            or side_of(hint) == "from" and s.after[:1] == ("to",) or set(s.after[:1]) & hint]  # "Bath to Leeds", "Lewes studio"
+            or side_of(hint) == "from" and s.after[:1] == ("to",) or any(re.fullmatch(PLACE_KINDS, w) or w in roles.PLACE[1]
+                for w in set(s.after[:1]) & {*reading.split_name(name)})]  # "Bath to Leeds", "Lewes studio" ("Pantone color": no)
     if role == "repo":  # a repository is owner/name: "Open an issue titled 'Crash on start'" names no repository
         candidates = [s for s in candidates if s.kind == "repo" or re.fullmatch(r"[\w.-]+/[\w.-]+", str(s.value).strip())]
     candidates = by_direction(hint, candidates) if role in ("place", "unit", "language", "date", "time") else candidates
     if candidates:
         # of names, a person's is the one "by" marks ("the Hounds of Love LP by Kate Bush": the artist)
         chosen = min(candidates, key=lambda s: (kinds.index(s.kind), role == "person" and s.before[-1:] != ("by",),
-                                                role == "place" and preposition(s) == "for"))  # "at Lewes ... for Jamal"
+                                                role == "place" and preposition(s) == "for" and any(preposition(
+                                                    c) in ("at", "in") for c in candidates)))  # "at Lewes ... for Jamal"
         taken = [(0, chosen.start), (chosen.end, len(text))] + [(s.start, s.end) for s in spans if id(s) in used]
         used.add(id(chosen))
         if chosen.kind == "colon":  # "记一笔支出：午饭 35 元": the note is what the amount and currency left of it

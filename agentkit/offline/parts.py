@@ -94,6 +94,8 @@ def _by_parts(question: str, whole: list, read: Callable[[str], list]) -> list:
     # a request the whole question reads as one whole call is read in parts only where it says so: a count, the items of
     # its head, "one for ...", or parts listed after ";"
     said = told or items or any(PART_LEAD.match(p) for p in parts) or re.search("[;；]", rest)
-    whole_one = len(whole) == 1 and not whole[0].missing
-    return calls if differ and one_tool and (len(whole) <= len(calls) and (said or not whole_one) or any(
-        p.missing for p in whole)) else []
+    # ... and, as many as the whole question's calls, only where those say one value twice that the parts say apart
+    whole_one, alike = len(whole) == 1 and not whole[0].missing, any(len({repr(c.arguments.get(n)) for c in whole}) < len(
+        whole) for n in differ)
+    return calls if differ and one_tool and (any(p.missing for p in whole) or len(whole) < len(calls) and (
+        said or not whole_one) or len(whole) == len(calls) and alike) else []

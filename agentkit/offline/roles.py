@@ -31,7 +31,7 @@ FORMAT = {"date": re.compile(r"\byyyy-mm-dd\b"), "time": re.compile(r"\bhh:mm\b"
           "unit": re.compile(r"\b(?:iso\s*)?4217\b|\bcurrency code\b")}
 """A format written in a description says what the value is; so do JSON Schema's formats (SCHEMA_FORMAT)."""
 SCHEMA_FORMAT: dict[object, Role] = {"date": "date", "date-time": "date", "time": "time", "email": "email", "uri": "url"}
-CODE, PERSON = (next(role for role in ROLES if role[0] == kind) for kind in ("code", "person"))
+CODE, PERSON, PLACE = (next(role for role in ROLES if role[0] == kind) for kind in ("code", "person", "place"))
 SOFT = {"person", "title", "room", "body", "query", "nationality"}  # roles of a thing's words, not of how it is written
 EXAMPLE = re.compile(r"(?:e\.g\.|like|such as|for example|例如|如)\s*[:,]?\s*['\"“‘]([^'\"”’]+)['\"”’]")
 CODED = re.compile(r"(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z\d]+(?:-[A-Za-z\d]+)*|\d+(?:-\d+)+")  # "PX-55102", "B12"
