@@ -124,7 +124,7 @@ def test_the_core_fits_its_budget():
     assert total <= CORE_BUDGET, f"the core has {total:,} lines (budget {CORE_BUDGET:,}); biggest: {biggest}"
 
 
-OFFLINE_REACHED, OFFLINE_BUDGET = 7_811, 5_000
+OFFLINE_REACHED, OFFLINE_BUDGET = 7_810, 5_000
 """Lines of Python of the offline model (`agentkit/offline/`, subfolders included): COURSE_DESIGN section 4 and
 issue 34 ask for 5,000, as one pipeline of stages over one lexicon. It may shrink but never grow: a class of request
 it learns must pay for itself by folding something else. Its word tables are data since, one TOML file a stage in

@@ -19,6 +19,7 @@ from agentkit.offline.phrases import LATER, NAMED, cut, example_named, key_phras
 from agentkit.offline.places import PLACE_KINDS, addresses, country_code, currency_code, is_known_place, language_code
 from agentkit.offline.roles import STRICT, by_direction, hint_of, hints_of, json_type, nullable, preposition, role_of, side_of
 from agentkit.offline.spans import ADDRESS, NUMBER_WORDS, Span, find
+from agentkit.offline.vocabulary import ZH_ADDRESS
 from agentkit.offline.zh_values import glossed
 
 WHOSE = re.compile(rf"(?:\s+(?!(?:{dates.ENDS})\b)[a-z][\w-]*)*")
@@ -26,7 +27,6 @@ ORDINALS, LEADS = lexicon.words("choose")["conversation"]["ordinals"], lexicon.w
 LATER_FIRST = {"person": 0, "title": 1}  # of two free texts, the one a phrase's shape marks reads first: a person by a
 # name's capitals ("Sarah borrowed the tent": Sarah), a title by "from"/"at" ("from 川味小馆 order 水煮鱼"); then the rest
 PICKED = re.compile(rf"\bthe (?:{'|'.join(ORDINALS)}) one\b", re.I)  # "is the second one late?": an item of the last result
-ZH_ADDRESS = re.compile(lexicon.words("words")["zh"]["address"])
 BENEFICIARY = {"with", "for", "by"}  # beside a person, the name after them is the person's ("for Mia", "by Hinton")
 CLOCK = re.compile(r"\d{1,2}:\d{2}")  # "9:45" alone is a time, never a day
 

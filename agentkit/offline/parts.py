@@ -83,19 +83,18 @@ def _by_parts(question: str, whole: list, read: Callable[[str], list]) -> list:
     count = (counted := COUNT.search(head[1])) and (counted[1] or counted[2]).lower()
     told = count and (int(NUMBER_WORDS.get(count, 0)) or (int(count) if count.isdigit() else numeral(count)))
     lead = cut(head[1], [counted.span()]) if told == len(own) else head[1]
-    comma = "，" if is_chinese(question) else ", "
-    alone = dict(zip(items, copies, strict=True))  # the head said of one item alone
+    # a request the whole question reads as one whole call is read in parts only where it says so: a count, the items of
+    # its head, "one for ...", or parts listed after ";" (else no copy is read)
+    said = told or items or any(PART_LEAD.match(p) for p in parts) or re.search("[;；]", rest)
+    if len(own) < 2 or len(whole) == 1 and not whole[0].missing and not said:
+        return []
+    comma, alone = "，" if is_chinese(question) else ", ", dict(zip(items, copies, strict=True))  # the head of one item
     planned = [read(comma.join([next((c for i, c in alone.items() if part.startswith(i)), lead), part, *shared]))
-               for part in own] if len(own) > 1 else []
+               for part in own]
     calls = [p[0] for p in planned if len(p) == 1 and not p[0].missing]
     differ = [n for n in calls[0].arguments if len({repr(c.arguments.get(n)) for c in calls} - {"None"}) == len(calls)] if (
-        len(calls) == max(len(own), 2)) else []  # a value each part says its own way, not one part's extra detail
-    one_tool = len({c.offer.name for c in calls}) == 1
-    # a request the whole question reads as one whole call is read in parts only where it says so: a count, the items of
-    # its head, "one for ...", or parts listed after ";"
-    said = told or items or any(PART_LEAD.match(p) for p in parts) or re.search("[;；]", rest)
+        len(calls) == len(own)) else []  # a value each part says its own way, not one part's extra detail
     # ... and, as many as the whole question's calls, only where those say one value twice that the parts say apart
-    whole_one, alike = len(whole) == 1 and not whole[0].missing, any(len({repr(c.arguments.get(n)) for c in whole}) < len(
-        whole) for n in differ)
-    return calls if differ and one_tool and (any(p.missing for p in whole) or len(whole) < len(calls) and (
-        said or not whole_one) or len(whole) == len(calls) and alike) else []
+    alike = any(len({repr(c.arguments.get(n)) for c in whole}) < len(whole) for n in differ)
+    return calls if differ and len({c.offer.name for c in calls}) == 1 and (any(p.missing for p in whole) or len(
+        whole) < len(calls) or len(whole) == len(calls) and alike) else []

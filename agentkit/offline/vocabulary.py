@@ -36,8 +36,9 @@ WORDS: dict[str, str] = TABLES["chinese"]
 
 
 WIDE = str.maketrans({"，": " , ", "。": " . ", "？": " ? ", "！": " ! ", "、": " and ", "：": ": ", "“": ' "', "”": '" '})
+ZH_ADDRESS = re.compile(TABLES["zh"]["address"])  # "幸福路18号", "朝阳区望京西园三区5号楼2单元": one value as written
 QUOTES = re.compile(r"“([^”]*)”|《([^》]*)》|\"([^\"]*)\"|(?<=[一这那]本)(?!书)([\u4e00-\u9fff]+)(?<!书)(?=[，。？！,.?!]|$)|"
-                    rf"({TABLES['zh']['address']})")
+                    rf"({ZH_ADDRESS.pattern})")
 """Quoted text and titles (a book's after 一本 that ends the request: 预约一本三体), an address (我住幸福路18号): kept
 aside, put back as written."""
 BA = re.compile(r"把\s*(?!它)([^\s“”\"'，。][^“”\"'，。]*?)\s*(写到|写入|写进|保存到|存到|追加到|加到)")

@@ -54,7 +54,7 @@ def in_learners_words(arguments: dict[str, Any], schema: dict, question: str, al
     said = {m["zh"] for m in PERSON.finditer(english(question)) if m["zh"]}  # "联系人王女士": a name said so, not framed
     written |= {n: v for n, v in framed(question, properties, set(written)).items() if written.get(n) not in said}  # 让X去接Y
     written = {n: in_run(v, n, properties.get(n) or {}, question) for n, v in written.items()}
-    written |= labelled(question, schema, written)  # "作者是刘慈欣", "在首都机场T3接张总"
+    written |= labelled(question, schema, written, said)  # "作者是刘慈欣", "在首都机场T3接张总"
     written |= flags(question, properties, written)  # "需要毛巾" for "是否需要毛巾"
     written |= of_its_kind(question, schema, written)  # "医院名称": 华西医院, not the 我爸要 before 去
     written |= meant(question, schema, written) if alone else {}  # "乌龙茶" names oolong, "兔子" rabbit
@@ -78,7 +78,7 @@ def of_its_kind(question: str, schema: dict, found: dict[str, Any]) -> dict[str,
     placed = {}
     for name, spec in ((n, s) for n, s in (schema.get("properties") or {}).items() if n in (schema.get("required") or ())):
         kind = re.sub(r"(?:名称|名字|名)$", "", (re.findall(r"[\u4e00-\u9fff]+", spec.get("description") or "") or [""])[0])
-        if "enum" in spec or role_of(name, spec)[0] != "place" and (role_of(name, spec)[0] == "room" or not any(
+        if "enum" in spec or (role := role_of(name, spec)[0]) != "place" and (role == "room" or not any(
                 SHAPES["place"].search(zh) for word in split_name(name) for zh in _chinese_for(word))):
             continue
         if len(kind) < 2 or not SHAPES["place"].search(kind):
@@ -145,12 +145,12 @@ def in_run(value: Any, name: str, spec: dict, question: str) -> Any:
     return around if role == "place" and once and len(around) <= len(value) + 3 and SHAPES["place"].search(around) else value
 
 
-def labelled(question: str, schema: dict, found: dict[str, Any]) -> dict[str, str]:
+def labelled(question: str, schema: dict, found: dict[str, Any], said: set[str]) -> dict[str, str]:
     """The values the request labels with their parameter's word: "作者是刘慈欣" (an author), "联系人写张伟" (a contact):
     the run after a word that reads as the parameter's name or is one of its description's Chinese words, in place of
     a value `found` when a marker (是, 写, ：) says it is labelled ("客厅" reads "living room": a room, no label) or when
-    a person's is none ("提交" read as one). A required person or place none was found for is the last run shaped as
-    one ("在首都机场T3接张总")."""
+    a person's is none ("提交" read as one; a name the request `said` is one: "女儿朵朵"). A required person or place none
+    was found for is the last run shaped as one ("在首都机场T3接张总")."""
     parts = CUT.split(question)
     runs = [run.strip(EDGES) for run in parts[::2] if run.strip(EDGES)]
     things = [run.strip(EDGES) for at, run in enumerate(parts)
@@ -166,8 +166,7 @@ def labelled(question: str, schema: dict, found: dict[str, Any]) -> dict[str, st
         marked = (re.match(r"(?:是|为|写成|写|叫|[：:])?", question[end:]) for end in labels)
         values = ((m[0], cut.split(m.string[m.end():])[0].strip(EDGES)) for m in marked)
         was = str(found.get(name, ""))  # none, none as written ("09:00 to 停 water"), a person's that is none ("提交")
-        weak = not was or was not in question or role == "person" and not SHAPES[role].search(was) and was not in {
-            m["zh"] for m in PERSON.finditer(english(question)) if m["zh"]}  # "女儿朵朵": a name said so
+        weak = not was or was not in question or role == "person" and not SHAPES[role].search(was) and was not in said
         if _free(name, spec, "") and (value := next((v for k, v in values if is_chinese(v) and (k or weak)), None)):
             placed[name] = value
         elif role in SHAPES and name in required and (shape := SHAPES[role] if name not in found else NAMED if weak and (
